@@ -1,0 +1,3 @@
+package proto
+
+//go:generate bash gen.sh
