@@ -1,0 +1,78 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"testing"
+)
+
+func TestIsSecretAndMask(t *testing.T) {
+	cases := []struct {
+		name   string
+		secret bool
+	}{
+		{"fluss.client.security.sasl.password", true},
+		{"fluss.lake.paimon.s3.secret-key", true},
+		{"fluss.lake.paimon.s3.access-key", true},
+		{"api.token", true},
+		{"fluss.bootstrap.servers", false},
+		{"type", false},
+	}
+	for _, c := range cases {
+		if got := IsSecret(c.name); got != c.secret {
+			t.Errorf("IsSecret(%q) = %v, want %v", c.name, got, c.secret)
+		}
+	}
+	m := MaskProperties(map[string]string{"type": "fluss", "x.password": "hunter2"})
+	if m["type"] != "fluss" || m["x.password"] != MaskedValue {
+		t.Fatalf("MaskProperties = %v", m)
+	}
+}
+
+func TestPropsErrorsNameTheProperty(t *testing.T) {
+	p := NewProps(map[string]string{"a": "x", "b": "7", "c": "maybe", "s.password": "hunter2"})
+	cases := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"missing", func() error { _, err := p.Required("zz"); return err }(), "missing required property 'zz'"},
+		{"int", func() error { _, err := p.Int("a", 0, 0, 10); return err }(), "property 'a' must be an integer, got 'x'"},
+		{"range", func() error { _, err := p.Int("b", 0, 0, 5); return err }(), "property 'b' must be between 0 and 5, got 7"},
+		{"bool", func() error { _, err := p.Bool("c", false); return err }(), "property 'c' must be true or false, got 'maybe'"},
+		{"enum", func() error { _, err := p.Enum("c", "", "auto", "required"); return err }(), "property 'c' must be one of auto, required, got 'maybe'"},
+		{"secret", func() error { _, err := p.Bool("s.password", false); return err }(), "property 's.password' must be true or false, got *XXX"},
+	}
+	for _, c := range cases {
+		if c.err == nil || !errors.Is(c.err, ErrInvalidProperty) {
+			t.Errorf("%s: err = %v, want ErrInvalidProperty", c.name, c.err)
+			continue
+		}
+		if got := c.err.Error(); got != "invalid property: "+c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+	if v, err := p.Enum("zz", "auto", "auto"); err != nil || v != "auto" {
+		t.Errorf("default enum = %q, %v", v, err)
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	open := func(context.Context, map[string]string, Env) (Catalog, error) { return nil, errors.New("unused") }
+	if _, err := NewRegistry(Type{Name: "a", Open: open}, Type{Name: "A", Open: open}); err == nil {
+		t.Fatal("duplicate type accepted")
+	}
+	r, err := NewRegistry(Type{Name: "fluss", Open: open}, Type{Name: "paimon", Open: open})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Lookup(map[string]string{"type": "hive"}); !errors.Is(err, ErrUnknownType) || err.Error() != "unknown catalog type: hive (supported: fluss, paimon)" {
+		t.Fatalf("Lookup(hive) = %v", err)
+	}
+	if _, err := r.Lookup(map[string]string{}); !errors.Is(err, ErrInvalidProperty) {
+		t.Fatalf("Lookup() = %v", err)
+	}
+	if ty, err := r.Lookup(map[string]string{"type": " Fluss"}); err != nil || ty.Name != "fluss" {
+		t.Fatalf("Lookup(Fluss) = %v, %v", ty.Name, err)
+	}
+}
