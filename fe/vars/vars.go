@@ -1,0 +1,341 @@
+package vars
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Error kinds; the wire maps them to MySQL 1193 and 1231/1238.
+var (
+	ErrUnknown    = errors.New("unknown system variable")
+	ErrWrongValue = errors.New("wrong value for variable")
+	ErrReadOnly   = errors.New("read-only variable")
+)
+
+func unknownErr(name string) error {
+	return fmt.Errorf("%w: Unknown system variable '%s'", ErrUnknown, name)
+}
+
+// Registry holds the variable definitions and the GLOBAL values.
+type Registry struct {
+	defs  map[string]*Def
+	names []string
+
+	mu     sync.RWMutex
+	global map[string]string
+}
+
+// NewRegistry builds a registry from defs (usually Defs(...)).
+func NewRegistry(defs []Def) (*Registry, error) {
+	r := &Registry{defs: make(map[string]*Def, len(defs)), global: make(map[string]string, len(defs))}
+	for i := range defs {
+		d := &defs[i]
+		n := strings.ToLower(d.Name)
+		if _, dup := r.defs[n]; dup {
+			return nil, fmt.Errorf("vars: variable %q defined twice", n)
+		}
+		v, err := normalize(d, d.Default)
+		if err != nil {
+			return nil, fmt.Errorf("vars: default of %s: %w", n, err)
+		}
+		d.Name = n
+		r.defs[n] = d
+		r.names = append(r.names, n)
+		r.global[n] = v
+	}
+	slices.Sort(r.names)
+	return r, nil
+}
+
+// Def returns the definition of a variable.
+func (r *Registry) Def(name string) (*Def, error) {
+	d, ok := r.defs[strings.ToLower(name)]
+	if !ok {
+		return nil, unknownErr(name)
+	}
+	return d, nil
+}
+
+// Names returns all variable names in order.
+func (r *Registry) Names() []string { return slices.Clone(r.names) }
+
+// Global returns the GLOBAL value of a variable.
+func (r *Registry) Global(name string) (string, error) {
+	d, err := r.Def(name)
+	if err != nil {
+		return "", err
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.global[d.Name], nil
+}
+
+// SetGlobal validates and sets the GLOBAL value; sessions opened later start
+// from it.
+func (r *Registry) SetGlobal(name, value string) error {
+	d, err := r.Def(name)
+	if err != nil {
+		return err
+	}
+	if d.ReadOnly {
+		return fmt.Errorf("%w: Variable '%s' is a read only variable", ErrReadOnly, d.Name)
+	}
+	v, err := normalize(d, value)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.global[d.Name] = v
+	r.mu.Unlock()
+	return nil
+}
+
+// NewSession starts a session whose values are the current GLOBAL values.
+func (r *Registry) NewSession() *Session {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	vals := make(map[string]string, len(r.global))
+	for k, v := range r.global {
+		vals[k] = v
+	}
+	return &Session{reg: r, vals: vals}
+}
+
+// Session holds one connection's values.
+type Session struct {
+	reg  *Registry
+	vals map[string]string
+}
+
+// Registry returns the registry the session belongs to.
+func (s *Session) Registry() *Registry { return s.reg }
+
+// Get returns the session value of a variable.
+func (s *Session) Get(name string) (string, error) {
+	d, err := s.reg.Def(name)
+	if err != nil {
+		return "", err
+	}
+	return s.vals[d.Name], nil
+}
+
+// Bool returns a boolean variable; unknown names read as false, so callers
+// only use names from Defs.
+func (s *Session) Bool(name string) bool {
+	v, _ := s.Get(name)
+	return v == "true"
+}
+
+// Int returns an integer variable (0 when unknown).
+func (s *Session) Int(name string) int64 {
+	v, _ := s.Get(name)
+	n, _ := strconv.ParseInt(v, 10, 64)
+	return n
+}
+
+// Set validates and sets a session value.
+func (s *Session) Set(name, value string) error {
+	d, err := s.reg.Def(name)
+	if err != nil {
+		return err
+	}
+	if d.ReadOnly {
+		return fmt.Errorf("%w: Variable '%s' is a read only variable", ErrReadOnly, d.Name)
+	}
+	if d.GlobalOnly {
+		return fmt.Errorf("%w: Variable '%s' is a GLOBAL variable and should be set with SET GLOBAL", ErrReadOnly, d.Name)
+	}
+	v, err := normalize(d, value)
+	if err != nil {
+		return err
+	}
+	s.vals[d.Name] = v
+	return nil
+}
+
+// WithHints returns a copy of the session with SET_VAR values applied, for
+// one statement. Every hint is validated; the first bad one is the error.
+func (s *Session) WithHints(hints map[string]string) (*Session, error) {
+	if len(hints) == 0 {
+		return s, nil
+	}
+	c := &Session{reg: s.reg, vals: make(map[string]string, len(s.vals))}
+	for k, v := range s.vals {
+		c.vals[k] = v
+	}
+	keys := make([]string, 0, len(hints))
+	for k := range hints {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if err := c.Set(k, hints[k]); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// Snapshot returns all session values by name.
+func (s *Session) Snapshot() map[string]string {
+	out := make(map[string]string, len(s.vals))
+	for k, v := range s.vals {
+		out[k] = v
+	}
+	return out
+}
+
+// Like returns the names matching a SQL LIKE pattern (case-insensitive), in
+// order; an empty pattern matches all.
+func (r *Registry) Like(pattern string) []string {
+	if pattern == "" {
+		return r.Names()
+	}
+	var out []string
+	for _, n := range r.names {
+		if MatchLike(pattern, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// MatchLike reports whether s matches the SQL LIKE pattern p (% and _, with
+// backslash escapes), case-insensitively.
+func MatchLike(p, s string) bool {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch c {
+		case '%':
+			b.WriteByte('*')
+		case '_':
+			b.WriteByte('?')
+		case '*', '?', '[', ']':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\\':
+			if i+1 < len(p) {
+				i++
+				b.WriteByte('\\')
+				b.WriteByte(p[i])
+			} else {
+				b.WriteString(`\\`)
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	// path.Match treats '/' specially; replace it by a byte that cannot occur
+	// in either operand after lowering.
+	pat := strings.ReplaceAll(strings.ToLower(b.String()), "/", "\x00")
+	ok, err := path.Match(pat, strings.ReplaceAll(strings.ToLower(s), "/", "\x00"))
+	return err == nil && ok
+}
+
+func normalize(d *Def, value string) (string, error) {
+	bad := func() error {
+		return fmt.Errorf("%w: Variable '%s' can't be set to the value of '%s'", ErrWrongValue, d.Name, value)
+	}
+	v := strings.TrimSpace(value)
+	switch d.Kind {
+	case Bool:
+		switch strings.ToLower(v) {
+		case "true", "1", "on":
+			return "true", nil
+		case "false", "0", "off":
+			return "false", nil
+		}
+		return "", bad()
+	case Int:
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return "", fmt.Errorf("%w: Incorrect argument type to variable '%s': '%s' is not an integer", ErrWrongValue, d.Name, value)
+		}
+		if n < d.Min || n > d.Max {
+			return "", fmt.Errorf("%w: Variable '%s' can't be set to the value of '%s' (allowed range %d..%d)", ErrWrongValue, d.Name, value, d.Min, d.Max)
+		}
+		return strconv.FormatInt(n, 10), nil
+	case Enum:
+		for _, a := range d.Values {
+			if strings.EqualFold(v, a) {
+				return a, nil
+			}
+		}
+		quoted := make([]string, len(d.Values))
+		for i, a := range d.Values {
+			quoted[i] = "'" + a + "'"
+		}
+		return "", fmt.Errorf("%w: Variable '%s' can't be set to the value of '%s' (allowed: %s)", ErrWrongValue, d.Name, value, strings.Join(quoted, ", "))
+	default:
+		if d.Check != nil {
+			if err := d.Check(v); err != nil {
+				return "", fmt.Errorf("%w: Variable '%s' can't be set to the value of '%s': %v", ErrWrongValue, d.Name, value, err)
+			}
+		}
+		return v, nil
+	}
+}
+
+func checkTimeZone(v string) error {
+	if strings.EqualFold(v, "SYSTEM") || strings.EqualFold(v, "UTC") {
+		return nil
+	}
+	if _, err := ParseOffset(v); err == nil {
+		return nil
+	}
+	if _, err := time.LoadLocation(v); err != nil {
+		return errors.New("unknown time zone")
+	}
+	return nil
+}
+
+// ParseOffset parses a "+08:00" style time zone offset into seconds.
+func ParseOffset(v string) (int, error) {
+	if len(v) != 6 || (v[0] != '+' && v[0] != '-') || v[3] != ':' {
+		return 0, errors.New("not an offset")
+	}
+	h, err1 := strconv.Atoi(v[1:3])
+	m, err2 := strconv.Atoi(v[4:6])
+	if err1 != nil || err2 != nil || h > 14 || m > 59 {
+		return 0, errors.New("not an offset")
+	}
+	s := h*3600 + m*60
+	if v[0] == '-' {
+		s = -s
+	}
+	return s, nil
+}
+
+// Location resolves a time_zone value.
+func Location(v string) (*time.Location, error) {
+	if strings.EqualFold(v, "SYSTEM") {
+		return time.Local, nil
+	}
+	if off, err := ParseOffset(v); err == nil {
+		return time.FixedZone(v, off), nil
+	}
+	return time.LoadLocation(v)
+}
+
+func checkCharset(v string) error {
+	for _, c := range []string{"utf8mb4", "utf8", "utf8mb3", "latin1", "binary", "ascii"} {
+		if strings.EqualFold(v, c) {
+			return nil
+		}
+	}
+	return errors.New("unsupported character set")
+}
+
+func checkCharsetOrNull(v string) error {
+	if v == "" || strings.EqualFold(v, "NULL") {
+		return nil
+	}
+	return checkCharset(v)
+}
