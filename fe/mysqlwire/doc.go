@@ -1,0 +1,22 @@
+// Package mysqlwire is the FE's MySQL protocol front end. It hides vitess
+// go/mysql behind two small interfaces: a Session (one per connection, made
+// by the factory the FE passes in) runs statements, and a ResultWriter takes
+// a statement's columns and rows and streams them to the client as they are
+// produced.
+//
+// What must stay true:
+//   - Every statement gets its own context, cancelled when the statement ends,
+//     the connection closes, or Server.Cancel is called for the connection.
+//   - Errors become MySQL errno/SQLSTATE in exactly one place, the table in
+//     errors.go; nothing else in the FE knows errno values.
+//   - A panic while running a statement costs only that connection: it is
+//     recovered, answered with an error, and the connection is closed.
+//   - The root password never appears in logs or errors.
+//   - Rows are written as they arrive: a ResultWriter buffers at most
+//     flushRows rows (or flushBytes bytes) before handing them to the wire.
+//
+// Concurrency: calls on one connection are serialized (vitess' Handler
+// contract); different connections run concurrently. A Session is used by one
+// goroutine at a time. ResultWriter values are valid only during the Query
+// call that received them.
+package mysqlwire

@@ -1,0 +1,230 @@
+package mysqlwire
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+
+	querypb "vitess.io/vitess/go/vt/proto/query"
+	"vitess.io/vitess/go/sqltypes"
+)
+
+// ColumnType is the MySQL type a result column is announced with. Values are
+// always sent as text (the text protocol); the type tells clients how to
+// parse them.
+type ColumnType int
+
+// Column types.
+const (
+	TypeVarchar ColumnType = iota
+	TypeNull
+	TypeTinyInt
+	TypeSmallInt
+	TypeInt
+	TypeBigInt
+	TypeBigIntUnsigned
+	TypeFloat
+	TypeDouble
+	TypeDecimal
+	TypeDate
+	TypeDateTime
+	TypeBlob
+	TypeJSON
+)
+
+// Column describes one result column.
+type Column struct {
+	Name string
+	Type ColumnType
+	// Decimals is the scale of TypeDecimal and the fractional digits of
+	// TypeDateTime.
+	Decimals uint32
+	NotNull  bool
+}
+
+// ColumnFor picks the MySQL type for an Arrow type.
+func ColumnFor(name string, t arrow.DataType, nullable bool) Column {
+	c := Column{Name: name, NotNull: !nullable}
+	switch tt := t.(type) {
+	case *arrow.BooleanType, *arrow.Int8Type:
+		c.Type = TypeTinyInt
+	case *arrow.Int16Type, *arrow.Uint8Type:
+		c.Type = TypeSmallInt
+	case *arrow.Int32Type, *arrow.Uint16Type:
+		c.Type = TypeInt
+	case *arrow.Int64Type, *arrow.Uint32Type:
+		c.Type = TypeBigInt
+	case *arrow.Uint64Type:
+		c.Type = TypeBigIntUnsigned
+	case *arrow.Float32Type:
+		c.Type = TypeFloat
+	case *arrow.Float64Type:
+		c.Type = TypeDouble
+	case *arrow.Decimal128Type:
+		c.Type, c.Decimals = TypeDecimal, uint32(tt.Scale)
+	case *arrow.Decimal256Type:
+		c.Type, c.Decimals = TypeDecimal, uint32(tt.Scale)
+	case *arrow.Date32Type, *arrow.Date64Type:
+		c.Type = TypeDate
+	case *arrow.TimestampType:
+		c.Type = TypeDateTime
+		switch tt.Unit {
+		case arrow.Millisecond:
+			c.Decimals = 3
+		case arrow.Microsecond, arrow.Nanosecond:
+			c.Decimals = 6
+		}
+	case *arrow.BinaryType, *arrow.LargeBinaryType, *arrow.FixedSizeBinaryType, *arrow.BinaryViewType:
+		c.Type = TypeBlob
+	case *arrow.NullType:
+		c.Type = TypeNull
+	case *arrow.ListType, *arrow.MapType, *arrow.StructType:
+		c.Type = TypeVarchar
+	default:
+		c.Type = TypeVarchar
+	}
+	return c
+}
+
+func (c Column) field() *querypb.Field {
+	f := &querypb.Field{Name: c.Name, OrgName: c.Name, Decimals: c.Decimals}
+	const binary, utf8mb4 = 63, 45
+	f.Charset = binary
+	var flags querypb.MySqlFlag
+	if c.NotNull {
+		flags |= querypb.MySqlFlag_NOT_NULL_FLAG
+	}
+	switch c.Type {
+	case TypeNull:
+		f.Type, f.ColumnLength = sqltypes.Null, 0
+		flags |= querypb.MySqlFlag_BINARY_FLAG
+	case TypeTinyInt:
+		f.Type, f.ColumnLength = sqltypes.Int8, 4
+	case TypeSmallInt:
+		f.Type, f.ColumnLength = sqltypes.Int16, 6
+	case TypeInt:
+		f.Type, f.ColumnLength = sqltypes.Int32, 11
+	case TypeBigInt:
+		f.Type, f.ColumnLength = sqltypes.Int64, 20
+	case TypeBigIntUnsigned:
+		f.Type, f.ColumnLength = sqltypes.Uint64, 20
+		flags |= querypb.MySqlFlag_UNSIGNED_FLAG
+	case TypeFloat:
+		f.Type, f.ColumnLength = sqltypes.Float32, 12
+	case TypeDouble:
+		f.Type, f.ColumnLength = sqltypes.Float64, 22
+	case TypeDecimal:
+		f.Type, f.ColumnLength = sqltypes.Decimal, 40
+	case TypeDate:
+		f.Type, f.ColumnLength = sqltypes.Date, 10
+	case TypeDateTime:
+		f.Type, f.ColumnLength = sqltypes.Datetime, 26
+	case TypeBlob:
+		f.Type, f.ColumnLength = sqltypes.VarBinary, 65535
+		flags |= querypb.MySqlFlag_BINARY_FLAG
+	case TypeJSON:
+		f.Type, f.ColumnLength, f.Charset = sqltypes.TypeJSON, 65535, utf8mb4
+	default:
+		f.Type, f.ColumnLength, f.Charset = sqltypes.VarChar, 65533, utf8mb4
+	}
+	if c.Type != TypeBlob && c.Type != TypeVarchar && c.Type != TypeJSON {
+		flags |= querypb.MySqlFlag_NUM_FLAG
+		if c.Type == TypeDate || c.Type == TypeDateTime || c.Type == TypeNull {
+			flags &^= querypb.MySqlFlag_NUM_FLAG
+		}
+	}
+	f.Flags = uint32(flags)
+	return f
+}
+
+// OKResult is the answer to a statement that returns no rows.
+type OKResult struct {
+	AffectedRows uint64
+	Info         string
+}
+
+// ResultWriter receives one statement's result. Either Columns is called
+// once and then Row any number of times, or OK is called once; a statement
+// that returns an error calls neither or stops midway.
+type ResultWriter interface {
+	Columns(cols []Column) error
+	// Row appends a row of text values, one per column, nil meaning NULL.
+	// The slices are copied; the caller may reuse them after the call.
+	Row(values [][]byte) error
+	OK(r OKResult) error
+}
+
+const (
+	flushRows  = 1024
+	flushBytes = 256 << 10
+)
+
+// writer buffers rows for the vitess callback, handing them over every
+// flushRows rows or flushBytes bytes so results stream.
+type writer struct {
+	send    func(*sqltypes.Result) error
+	fields  []*querypb.Field
+	started bool
+	done    bool
+	rows    [][]sqltypes.Value
+	arena   []byte
+	bytes   int
+}
+
+func (w *writer) Columns(cols []Column) error {
+	if w.started || w.done {
+		return errProtocolMisuse
+	}
+	w.started = true
+	w.fields = make([]*querypb.Field, len(cols))
+	for i, c := range cols {
+		w.fields[i] = c.field()
+	}
+	return w.send(&sqltypes.Result{Fields: w.fields})
+}
+
+func (w *writer) Row(values [][]byte) error {
+	if !w.started || w.done {
+		return errProtocolMisuse
+	}
+	if len(values) != len(w.fields) {
+		return errRowWidth(len(values), len(w.fields))
+	}
+	row := make([]sqltypes.Value, len(values))
+	for i, v := range values {
+		if v == nil {
+			row[i] = sqltypes.NULL
+			continue
+		}
+		if cap(w.arena)-len(w.arena) < len(v) {
+			w.arena = make([]byte, 0, max(64<<10, len(v)))
+		}
+		start := len(w.arena)
+		w.arena = append(w.arena, v...)
+		row[i] = sqltypes.MakeTrusted(w.fields[i].Type, w.arena[start:len(w.arena):len(w.arena)])
+		w.bytes += len(v)
+	}
+	w.rows = append(w.rows, row)
+	if len(w.rows) >= flushRows || w.bytes >= flushBytes {
+		return w.flush()
+	}
+	return nil
+}
+
+func (w *writer) flush() error {
+	if len(w.rows) == 0 {
+		return nil
+	}
+	err := w.send(&sqltypes.Result{Rows: w.rows})
+	// vitess encodes the rows into its packet buffer before returning, so
+	// the row and byte buffers can be reused.
+	clear(w.rows)
+	w.rows, w.arena, w.bytes = w.rows[:0], w.arena[:0], 0
+	return err
+}
+
+func (w *writer) OK(r OKResult) error {
+	if w.started || w.done {
+		return errProtocolMisuse
+	}
+	w.done = true
+	return w.send(&sqltypes.Result{RowsAffected: r.AffectedRows, Info: r.Info})
+}

@@ -1,0 +1,308 @@
+package mysqlwire
+
+import (
+	"context"
+	"crypto/sha1"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"vitess.io/vitess/go/mysql"
+	"vitess.io/vitess/go/mysql/replication"
+	"vitess.io/vitess/go/mysql/sqlerror"
+	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
+	"vitess.io/vitess/go/vt/vtenv"
+)
+
+// Session runs the statements of one connection.
+type Session interface {
+	// Query runs one statement and writes its result to w. ctx is cancelled
+	// when the statement must stop (connection closed, KILL).
+	Query(ctx context.Context, sql string, w ResultWriter) error
+	// Close is called once when the connection ends.
+	Close()
+}
+
+// ConnInfo describes a new connection.
+type ConnInfo struct {
+	ID     uint32
+	User   string
+	Remote string
+}
+
+// Config configures a Server.
+type Config struct {
+	// Addr is the TCP address to listen on ("127.0.0.1:9030", ":0"), unless
+	// Listener is set.
+	Addr     string
+	Listener net.Listener
+	// RootPassword is the password of the root user; empty allows root
+	// without a password. It is never logged.
+	RootPassword string
+	// ServerVersion is announced in the handshake; Doris says 5.7.99.
+	ServerVersion string
+	// NewSession makes the session of a connection after authentication.
+	NewSession func(ConnInfo) (Session, error)
+	// Logger receives connection-level events; nil discards them.
+	Logger *slog.Logger
+}
+
+// Server is a running MySQL protocol listener.
+type Server struct {
+	cfg      Config
+	log      *slog.Logger
+	listener *mysql.Listener
+	env      *vtenv.Environment
+
+	mu      sync.Mutex
+	conns   map[uint32]*connState
+	serving chan struct{}
+}
+
+type connState struct {
+	sess   Session
+	cancel context.CancelFunc // of the running statement, nil when idle
+}
+
+// Listen opens the listener. Call Serve to accept connections.
+func Listen(cfg Config) (*Server, error) {
+	if cfg.NewSession == nil {
+		return nil, errors.New("mysqlwire: Config.NewSession is required")
+	}
+	if cfg.ServerVersion == "" {
+		cfg.ServerVersion = "5.7.99"
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	env, err := vtenv.New(vtenv.Options{MySQLServerVersion: "8.0.40"})
+	if err != nil {
+		return nil, fmt.Errorf("mysqlwire: %w", err)
+	}
+	s := &Server{cfg: cfg, log: log, env: env, conns: make(map[uint32]*connState), serving: make(chan struct{})}
+	l := cfg.Listener
+	if l == nil {
+		l, err = net.Listen("tcp", cfg.Addr)
+		if err != nil {
+			return nil, fmt.Errorf("mysqlwire: listen on %s: %w", cfg.Addr, err)
+		}
+	}
+	ml, err := mysql.NewListenerWithConfig(mysql.ListenerConfig{
+		Listener:           l,
+		AuthServer:         &authServer{password: cfg.RootPassword},
+		Handler:            &handler{s: s},
+		ConnReadBufferSize: 16 << 10,
+		FlushDelay:         50 * time.Millisecond,
+	})
+	if err != nil {
+		l.Close()
+		return nil, fmt.Errorf("mysqlwire: %w", err)
+	}
+	ml.ServerVersion = cfg.ServerVersion
+	s.listener = ml
+	return s, nil
+}
+
+// Addr is the address the server listens on.
+func (s *Server) Addr() net.Addr { return s.listener.Addr() }
+
+// Serve accepts connections until Close.
+func (s *Server) Serve() {
+	defer close(s.serving)
+	s.listener.Accept()
+}
+
+// Close stops accepting, cancels running statements and closes connections
+// as their statements end.
+func (s *Server) Close() error {
+	s.listener.Close()
+	s.mu.Lock()
+	for _, c := range s.conns {
+		if c.cancel != nil {
+			c.cancel()
+		}
+	}
+	s.mu.Unlock()
+	return nil
+}
+
+// Cancel cancels the running statement of connection id (KILL QUERY); it
+// reports whether the connection exists.
+func (s *Server) Cancel(id uint32) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.conns[id]
+	if ok && c.cancel != nil {
+		c.cancel()
+	}
+	return ok
+}
+
+type handler struct {
+	mysql.UnimplementedHandler
+	s *Server
+}
+
+func (h *handler) Env() *vtenv.Environment { return h.s.env }
+
+func (h *handler) NewConnection(c *mysql.Conn) {}
+
+func (h *handler) ConnectionReady(c *mysql.Conn) {}
+
+func (h *handler) ConnectionClosed(c *mysql.Conn) {
+	h.s.mu.Lock()
+	st, ok := h.s.conns[c.ConnectionID]
+	delete(h.s.conns, c.ConnectionID)
+	h.s.mu.Unlock()
+	if ok && st.sess != nil {
+		st.sess.Close()
+	}
+}
+
+// session returns the connection's session, creating it on first use: vitess
+// runs the handshake's initial "use db" through ComQuery before
+// ConnectionReady, so creation cannot wait for that callback.
+func (h *handler) session(c *mysql.Conn) (*connState, error) {
+	h.s.mu.Lock()
+	st, ok := h.s.conns[c.ConnectionID]
+	h.s.mu.Unlock()
+	if ok {
+		return st, nil
+	}
+	remote := ""
+	if a := c.RemoteAddr(); a != nil {
+		remote = a.String()
+	}
+	sess, err := h.s.cfg.NewSession(ConnInfo{ID: c.ConnectionID, User: c.User, Remote: remote})
+	if err != nil {
+		return nil, err
+	}
+	st = &connState{sess: sess}
+	h.s.mu.Lock()
+	h.s.conns[c.ConnectionID] = st
+	h.s.mu.Unlock()
+	return st, nil
+}
+
+func (h *handler) ComQuery(c *mysql.Conn, query string, callback func(*sqltypes.Result) error) (err error) {
+	st, err := h.session(c)
+	if err != nil {
+		return toSQLError(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	h.s.mu.Lock()
+	st.cancel = cancel
+	h.s.mu.Unlock()
+	defer func() {
+		h.s.mu.Lock()
+		st.cancel = nil
+		h.s.mu.Unlock()
+		cancel()
+	}()
+	defer func() {
+		if x := recover(); x != nil {
+			h.s.log.Error("panic while running a statement; closing the connection",
+				"conn", c.ConnectionID, "panic", fmt.Sprint(x), "stack", string(debug.Stack()))
+			c.MarkForClose()
+			err = toSQLError(Errorf(CodeInternal, "internal error: %v", x))
+		}
+	}()
+	w := &writer{send: callback}
+	if err := st.sess.Query(ctx, query, w); err != nil {
+		return toSQLError(err)
+	}
+	if !w.started && !w.done {
+		// A statement that wrote nothing succeeded without rows.
+		return w.OK(OKResult{})
+	}
+	return w.flush()
+}
+
+func (h *handler) ComQueryMulti(c *mysql.Conn, sql string, callback func(qr sqltypes.QueryResponse, more bool, firstPacket bool) error) error {
+	return sqlerror.NewSQLError(sqlerror.ERNotSupportedYet, sqlerror.SSClientError, "multi-statement queries are not supported")
+}
+
+func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uint16, error) {
+	return nil, 0, toSQLError(Errorf(CodeNotSupported, "prepared statements are not supported; use the text protocol (go-sql-driver: interpolateParams=true)"))
+}
+
+func (h *handler) ComStmtExecute(c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
+	return toSQLError(Errorf(CodeNotSupported, "prepared statements are not supported"))
+}
+
+func (h *handler) ComRegisterReplica(c *mysql.Conn, replicaHost string, replicaPort uint16, replicaUser string, replicaPassword string) error {
+	return toSQLError(Errorf(CodeNotSupported, "replication is not supported"))
+}
+
+func (h *handler) ComBinlogDump(c *mysql.Conn, logFile string, binlogPos uint32) error {
+	return toSQLError(Errorf(CodeNotSupported, "replication is not supported"))
+}
+
+func (h *handler) ComBinlogDumpGTID(c *mysql.Conn, logFile string, logPos uint64, gtidSet replication.GTIDSet, flags uint16) error {
+	return toSQLError(Errorf(CodeNotSupported, "replication is not supported"))
+}
+
+func (h *handler) WarningCount(c *mysql.Conn) uint16 { return 0 }
+
+// authServer accepts the single root user with mysql_native_password.
+type authServer struct {
+	password string
+}
+
+func (a *authServer) AuthMethods() []mysql.AuthMethod {
+	return []mysql.AuthMethod{mysql.NewMysqlNativeAuthMethod(a, a)}
+}
+
+func (a *authServer) DefaultAuthMethodDescription() mysql.AuthMethodDescription {
+	return mysql.MysqlNativePassword
+}
+
+// HandleUser accepts every name so that unknown users get MySQL's 1045
+// "Access denied" from UserEntryWithHash rather than a handshake failure.
+func (a *authServer) HandleUser(user string) bool { return true }
+
+func (a *authServer) UserEntryWithHash(c *mysql.Conn, salt []byte, user string, authResponse []byte, remote net.Addr) (mysql.Getter, error) {
+	deny := sqlerror.NewSQLError(sqlerror.ERAccessDeniedError, sqlerror.SSAccessDeniedError,
+		fmt.Sprintf("Access denied for user '%s' (using password: %s)", user, yesNo(len(authResponse) > 0)))
+	if user != "root" {
+		return nil, deny
+	}
+	if a.password == "" {
+		if len(authResponse) == 0 {
+			return getter{}, nil
+		}
+		return nil, deny
+	}
+	if len(authResponse) == 0 {
+		return nil, deny
+	}
+	h1 := sha1.Sum([]byte(a.password))
+	h2 := sha1.Sum(h1[:])
+	if !mysql.VerifyHashedMysqlNativePassword(authResponse, salt, h2[:]) {
+		return nil, deny
+	}
+	return getter{}, nil
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "YES"
+	}
+	return "NO"
+}
+
+type getter struct{}
+
+func (getter) Get() *querypb.VTGateCallerID { return &querypb.VTGateCallerID{Username: "root"} }
+
+var errProtocolMisuse = errors.New("mysqlwire: result written out of order")
+
+func errRowWidth(got, want int) error {
+	return fmt.Errorf("mysqlwire: row has %d values for %d columns", got, want)
+}
