@@ -3,8 +3,8 @@ package mysqlwire
 import (
 	"github.com/apache/arrow-go/v18/arrow"
 
-	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/sqltypes"
+	querypb "vitess.io/vitess/go/vt/proto/query"
 )
 
 // ColumnType is the MySQL type a result column is announced with. Values are
