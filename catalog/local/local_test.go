@@ -1,0 +1,202 @@
+package local
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/catalog"
+)
+
+var _ array.RecordReader = (*fileScan)(nil)
+
+func testSchema() catalog.Schema {
+	return catalog.Schema{Columns: []catalog.Column{
+		{Name: "id", Type: arrow.PrimitiveTypes.Int64, Key: true},
+		{Name: "name", Type: arrow.BinaryTypes.String, TypeName: "varchar(20)", Nullable: true},
+	}}
+}
+
+func batch(mem memory.Allocator, ids []int64, names []string) array.RecordReader {
+	s := testSchema().Arrow()
+	b := array.NewRecordBuilder(mem, s)
+	defer b.Release()
+	for i, id := range ids {
+		b.Field(0).(*array.Int64Builder).Append(id)
+		if names[i] == "" {
+			b.Field(1).AppendNull()
+		} else {
+			b.Field(1).(*array.StringBuilder).Append(names[i])
+		}
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	r, _ := array.NewRecordReader(s, []arrow.RecordBatch{rec})
+	return r
+}
+
+func collect(t *testing.T, tb catalog.Table, cols []int, mem memory.Allocator) (ids []int64, names []string) {
+	t.Helper()
+	r, err := tb.Scan(context.Background(), catalog.ScanRequest{Columns: cols, Mem: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Release()
+	for r.Next() {
+		rec := r.RecordBatch()
+		for i := 0; i < int(rec.NumRows()); i++ {
+			for c := 0; c < int(rec.NumCols()); c++ {
+				switch a := rec.Column(c).(type) {
+				case *array.Int64:
+					ids = append(ids, a.Value(i))
+				case *array.String:
+					if a.IsNull(i) {
+						names = append(names, "")
+					} else {
+						names = append(names, a.Value(i))
+					}
+				}
+			}
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return ids, names
+}
+
+func TestCreateAppendScanReopen(t *testing.T) {
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dir := t.TempDir()
+	c, err := Open(dir, mem, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CreateDatabase(ctx, "db1", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CreateDatabase(ctx, "db1", nil); !errors.Is(err, catalog.ErrExists) {
+		t.Fatalf("duplicate database: %v", err)
+	}
+	d, _ := c.Database(ctx, "db1")
+	tb, err := d.(catalog.TableCreator).CreateTable(ctx, catalog.TableSpec{Name: "t", Schema: testSchema(), Comment: "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []struct {
+		ids   []int64
+		names []string
+	}{{[]int64{1, 2}, []string{"a", ""}}, {[]int64{3}, []string{"c"}}} {
+		r := batch(mem, in.ids, in.names)
+		n, err := tb.(catalog.Writable).Append(ctx, r)
+		r.Release()
+		if err != nil || n != int64(len(in.ids)) {
+			t.Fatalf("append = %d, %v", n, err)
+		}
+	}
+	ids, names := collect(t, tb, nil, mem)
+	if len(ids) != 3 || ids[2] != 3 || names[1] != "" || names[2] != "c" {
+		t.Fatalf("scan = %v %v", ids, names)
+	}
+	ids, names = collect(t, tb, []int{1}, mem)
+	if len(ids) != 0 || len(names) != 3 {
+		t.Fatalf("projected scan = %v %v", ids, names)
+	}
+
+	// Reopen: everything is still there, with the same types.
+	c2, err := Open(dir, mem, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d2, err := c2.Database(ctx, "db1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb2, err := d2.Table(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tb2.Schema().Columns[1].DisplayType(); got != "varchar(20)" {
+		t.Errorf("type after reopen = %s", got)
+	}
+	if tb2.(catalog.Described).Spec().Comment != "c" {
+		t.Errorf("comment lost")
+	}
+	ids, _ = collect(t, tb2, nil, mem)
+	if len(ids) != 3 {
+		t.Fatalf("after reopen: %v", ids)
+	}
+	if _, err := d2.Table(ctx, "T"); !errors.Is(err, catalog.ErrNotFound) {
+		t.Errorf("names must be case-sensitive: %v", err)
+	}
+
+	if err := d2.(catalog.TableCreator).DropTable(ctx, "t"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d2.Table(ctx, "t"); !errors.Is(err, catalog.ErrNotFound) {
+		t.Fatalf("dropped table still there: %v", err)
+	}
+	if err := c2.DropDatabase(ctx, "db1", false); err != nil {
+		t.Fatal(err)
+	}
+	c3, _ := Open(dir, mem, Options{})
+	if dbs, _ := c3.ListDatabases(ctx); len(dbs) != 0 {
+		t.Fatalf("databases after drop: %v", dbs)
+	}
+}
+
+func TestOrphansAndCorruption(t *testing.T) {
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dir := t.TempDir()
+	c, _ := Open(dir, mem, Options{})
+	c.CreateDatabase(ctx, "db", nil)
+	d, _ := c.Database(ctx, "db")
+	tb, _ := d.(catalog.TableCreator).CreateTable(ctx, catalog.TableSpec{Name: "t", Schema: testSchema()})
+	r := batch(mem, []int64{1}, []string{"x"})
+	tb.(catalog.Writable).Append(ctx, r)
+	r.Release()
+	// A file left by a crash between write and commit is not visible and is
+	// removed at the next open.
+	tdir := c.tableDir(tb.(*Table).id)
+	orphan := filepath.Join(tdir, "99999999.arrow")
+	os.WriteFile(orphan, []byte("garbage"), 0o644)
+	c2, err := Open(dir, mem, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(orphan); !os.IsNotExist(err) {
+		t.Errorf("orphan not removed: %v", err)
+	}
+	d2, _ := c2.Database(ctx, "db")
+	tb2, _ := d2.Table(ctx, "t")
+	if ids, _ := collect(t, tb2, nil, mem); len(ids) != 1 {
+		t.Fatalf("rows = %v", ids)
+	}
+	// A damaged data file gives an error naming the table and file.
+	os.WriteFile(filepath.Join(tdir, "00000000.arrow"), []byte("not arrow"), 0o644)
+	sc, err := tb2.Scan(ctx, catalog.ScanRequest{Mem: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for sc.Next() {
+	}
+	if err := sc.Err(); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("damaged file: %v", err)
+	}
+	sc.Release()
+	// A damaged manifest is an error, not an empty catalog.
+	os.WriteFile(filepath.Join(dir, manifestName), []byte("{"), 0o644)
+	if _, err := Open(dir, mem, Options{}); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("damaged manifest: %v", err)
+	}
+}

@@ -1,0 +1,167 @@
+package local
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/catalog"
+)
+
+// ErrCorrupt marks a manifest or data file that cannot be decoded.
+var ErrCorrupt = errors.New("corrupt internal catalog")
+
+const manifestName = "manifest.json"
+
+// manifestVersion changes when the format changes incompatibly.
+const manifestVersion = 1
+
+type manifest struct {
+	Version   int           `json:"version"`
+	NextID    int64         `json:"next_id"`
+	Databases []*dbManifest `json:"databases"`
+}
+
+type dbManifest struct {
+	ID         int64             `json:"id"`
+	Name       string            `json:"name"`
+	CreatedMS  int64             `json:"created_ms"`
+	Properties map[string]string `json:"properties,omitempty"`
+	Tables     []*tableManifest  `json:"tables"`
+}
+
+type tableManifest struct {
+	ID           int64             `json:"id"`
+	Name         string            `json:"name"`
+	CreatedMS    int64             `json:"created_ms"`
+	Comment      string            `json:"comment,omitempty"`
+	KeysType     string            `json:"keys_type,omitempty"`
+	KeyColumns   []string          `json:"key_columns,omitempty"`
+	Distribution string            `json:"distribution,omitempty"`
+	Properties   map[string]string `json:"properties,omitempty"`
+	Columns      []columnManifest  `json:"columns"`
+	// ArrowSchema is the table's Arrow schema as an IPC stream with no
+	// batches, so every Arrow type round-trips exactly.
+	ArrowSchema []byte     `json:"arrow_schema"`
+	NextFile    int64      `json:"next_file"`
+	Files       []fileInfo `json:"files"`
+}
+
+type columnManifest struct {
+	Name     string  `json:"name"`
+	TypeName string  `json:"type_name,omitempty"`
+	Nullable bool    `json:"nullable"`
+	Key      bool    `json:"key,omitempty"`
+	Default  *string `json:"default,omitempty"`
+	Comment  string  `json:"comment,omitempty"`
+}
+
+type fileInfo struct {
+	Name  string `json:"name"`
+	Rows  int64  `json:"rows"`
+	Bytes int64  `json:"bytes"`
+}
+
+func encodeSchema(s *arrow.Schema) ([]byte, error) {
+	var buf bytes.Buffer
+	w := ipc.NewWriter(&buf, ipc.WithSchema(s))
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func decodeSchema(b []byte, mem memory.Allocator) (*arrow.Schema, error) {
+	r, err := ipc.NewReader(bytes.NewReader(b), ipc.WithAllocator(mem))
+	if err != nil {
+		return nil, err
+	}
+	defer r.Release()
+	return r.Schema(), nil
+}
+
+// schemaOf rebuilds the catalog schema of a table from its manifest entry.
+func (t *tableManifest) schema(mem memory.Allocator) (catalog.Schema, error) {
+	as, err := decodeSchema(t.ArrowSchema, mem)
+	if err != nil {
+		return catalog.Schema{}, fmt.Errorf("%w: table %s: arrow schema: %v", ErrCorrupt, t.Name, err)
+	}
+	if as.NumFields() != len(t.Columns) {
+		return catalog.Schema{}, fmt.Errorf("%w: table %s: %d columns but arrow schema has %d fields", ErrCorrupt, t.Name, len(t.Columns), as.NumFields())
+	}
+	s := catalog.Schema{Columns: make([]catalog.Column, len(t.Columns))}
+	for i, c := range t.Columns {
+		s.Columns[i] = catalog.Column{
+			Name: c.Name, Type: as.Field(i).Type, TypeName: c.TypeName, Nullable: c.Nullable,
+			Key: c.Key, Default: c.Default, Comment: c.Comment,
+		}
+	}
+	return s, nil
+}
+
+func readManifest(dir string) (*manifest, error) {
+	p := filepath.Join(dir, manifestName)
+	b, err := os.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return &manifest{Version: manifestVersion, NextID: 1}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("internal catalog: read %s: %w", p, err)
+	}
+	var m manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, p, err)
+	}
+	if m.Version != manifestVersion {
+		return nil, fmt.Errorf("%w: %s: version %d, this build reads %d", ErrCorrupt, p, m.Version, manifestVersion)
+	}
+	return &m, nil
+}
+
+// writeManifest replaces the manifest atomically.
+func writeManifest(dir string, m *manifest) error {
+	b, err := json.MarshalIndent(m, "", " ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(dir, manifestName, b)
+}
+
+func writeFileAtomic(dir, name string, b []byte) error {
+	tmp, err := os.CreateTemp(dir, name+".tmp*")
+	if err != nil {
+		return fmt.Errorf("internal catalog: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return fmt.Errorf("internal catalog: write %s: %w", tmp.Name(), err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("internal catalog: sync %s: %w", tmp.Name(), err)
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), filepath.Join(dir, name)); err != nil {
+		return fmt.Errorf("internal catalog: %w", err)
+	}
+	return syncDir(dir)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
