@@ -1,0 +1,900 @@
+package orc
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"time"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// A column reader decodes one ORC column (and its selected children) of one
+// stripe. next(n, parent) returns n rows. parent, when not nil, marks the
+// rows where the enclosing struct/union is present: only those rows have
+// entries in this column's streams (ORC writes children of a null parent
+// nowhere), and the others come out null.
+type colReader interface {
+	next(n int, parent []bool) (arrow.ArrayData, error)
+}
+
+// stripeCtx is what column readers need from the stripe being read.
+type stripeCtx struct {
+	mem     memory.Allocator
+	streams map[streamKey][]byte
+	enc     []columnEncoding
+	loc     *time.Location // writer time zone for TIMESTAMP
+	stripe  int
+	version []uint32
+}
+
+type streamKey struct {
+	col  uint32
+	kind StreamKind
+}
+
+func (c *stripeCtx) stream(col int, kind StreamKind) ([]byte, bool) {
+	b, ok := c.streams[streamKey{uint32(col), kind}]
+	return b, ok
+}
+
+func (c *stripeCtx) what(col int, kind StreamKind) string {
+	return fmt.Sprintf("stripe %d column %d stream %s", c.stripe, col, kind)
+}
+
+func (c *stripeCtx) need(col int, kind StreamKind) ([]byte, error) {
+	b, ok := c.stream(col, kind)
+	if !ok {
+		return nil, fmt.Errorf("%w: stripe %d column %d: missing %s stream", ErrCorrupt, c.stripe, col, kind)
+	}
+	return b, nil
+}
+
+// presence decodes the PRESENT stream of a column.
+type presence struct {
+	bits  *boolRLE
+	valid []bool
+	tmp   []bool
+}
+
+func newPresence(c *stripeCtx, col int) presence {
+	if b, ok := c.stream(col, StreamPresent); ok {
+		return presence{bits: newBoolRLE(b, c.what(col, StreamPresent))}
+	}
+	return presence{}
+}
+
+// read returns the validity of n rows (nil: all valid) and how many are valid.
+func (p *presence) read(n int, parent []bool) ([]bool, int, error) {
+	if p.bits == nil {
+		if parent == nil {
+			return nil, n, nil
+		}
+		return parent, countTrue(parent), nil
+	}
+	if cap(p.valid) < n {
+		p.valid = make([]bool, n)
+	}
+	valid := p.valid[:n]
+	if parent == nil {
+		if err := p.bits.next(valid); err != nil {
+			return nil, 0, err
+		}
+	} else {
+		k := countTrue(parent)
+		if cap(p.tmp) < k {
+			p.tmp = make([]bool, k)
+		}
+		tmp := p.tmp[:k]
+		if err := p.bits.next(tmp); err != nil {
+			return nil, 0, err
+		}
+		j := 0
+		for i, pv := range parent {
+			if pv {
+				valid[i] = tmp[j]
+				j++
+			} else {
+				valid[i] = false
+			}
+		}
+	}
+	return valid, countTrue(valid), nil
+}
+
+func countTrue(b []bool) int {
+	n := 0
+	for _, v := range b {
+		if v {
+			n++
+		}
+	}
+	return n
+}
+
+// validityBuffer builds an Arrow validity bitmap; nil when all are valid.
+func validityBuffer(mem memory.Allocator, valid []bool, n, count int) (*memory.Buffer, int) {
+	if valid == nil || count == n {
+		return nil, 0
+	}
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(int(bitutil.BytesForBits(int64(n))))
+	bm := buf.Bytes()
+	clear(bm)
+	for i, v := range valid {
+		if v {
+			bitutil.SetBit(bm, i)
+		}
+	}
+	return buf, n - count
+}
+
+func allocBuffer(mem memory.Allocator, nbytes int) *memory.Buffer {
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(nbytes)
+	return buf
+}
+
+// newData wraps buffers into ArrayData and drops this function's references.
+func newData(dt arrow.DataType, n int, bufs []*memory.Buffer, children []arrow.ArrayData, nulls int) arrow.ArrayData {
+	d := array.NewData(dt, n, bufs, children, nulls, 0)
+	for _, b := range bufs {
+		if b != nil {
+			b.Release()
+		}
+	}
+	for _, c := range children {
+		c.Release()
+	}
+	return d
+}
+
+func typedSlice[T any](b []byte) []T {
+	var z T
+	sz := int(unsafe.Sizeof(z))
+	if len(b) < sz {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/sz)
+}
+
+// ---- boolean ----
+
+type boolReader struct {
+	c    *stripeCtx
+	p    presence
+	data *boolRLE
+	vals []bool
+}
+
+func (r *boolReader) next(n int, parent []bool) (arrow.ArrayData, error) {
+	valid, k, err := r.p.read(n, parent)
+	if err != nil {
+		return nil, err
+	}
+	if cap(r.vals) < k {
+		r.vals = make([]bool, k)
+	}
+	vals := r.vals[:k]
+	if err := r.data.next(vals); err != nil {
+		return nil, err
+	}
+	vb, nulls := validityBuffer(r.c.mem, valid, n, k)
+	db := allocBuffer(r.c.mem, int(bitutil.BytesForBits(int64(n))))
+	bm := db.Bytes()
+	clear(bm)
+	j := 0
+	for i := 0; i < n; i++ {
+		if valid == nil || valid[i] {
+			if vals[j] {
+				bitutil.SetBit(bm, i)
+			}
+			j++
+		}
+	}
+	return newData(arrow.FixedWidthTypes.Boolean, n, []*memory.Buffer{vb, db}, nil, nulls), nil
+}
+
+// ---- integers of every width, dates ----
+
+type intSource interface {
+	next(dst []int64) error
+}
+
+// byteSource adapts byte RLE to the integer interface (tinyint).
+type byteSource struct {
+	d   byteRLE
+	buf []byte
+}
+
+func (s *byteSource) next(dst []int64) error {
+	if cap(s.buf) < len(dst) {
+		s.buf = make([]byte, len(dst))
+	}
+	b := s.buf[:len(dst)]
+	if err := s.d.next(b); err != nil {
+		return err
+	}
+	for i, v := range b {
+		dst[i] = int64(int8(v))
+	}
+	return nil
+}
+
+type intReader struct {
+	c    *stripeCtx
+	col  int
+	p    presence
+	data intSource
+	dt   arrow.DataType
+	vals []int64
+}
+
+func (r *intReader) next(n int, parent []bool) (arrow.ArrayData, error) {
+	valid, k, err := r.p.read(n, parent)
+	if err != nil {
+		return nil, err
+	}
+	if cap(r.vals) < k {
+		r.vals = make([]int64, k)
+	}
+	vals := r.vals[:k]
+	if err := r.data.next(vals); err != nil {
+		return nil, err
+	}
+	vb, nulls := validityBuffer(r.c.mem, valid, n, k)
+	width := r.dt.(arrow.FixedWidthDataType).BitWidth() / 8
+	db := allocBuffer(r.c.mem, n*width)
+	out := db.Bytes()
+	var bad bool
+	switch width {
+	case 1:
+		bad = scatter(typedSlice[int8](out), vals, valid, math.MinInt8, math.MaxInt8)
+	case 2:
+		bad = scatter(typedSlice[int16](out), vals, valid, math.MinInt16, math.MaxInt16)
+	case 4:
+		bad = scatter(typedSlice[int32](out), vals, valid, math.MinInt32, math.MaxInt32)
+	default:
+		bad = scatter(typedSlice[int64](out), vals, valid, math.MinInt64, math.MaxInt64)
+	}
+	if bad {
+		if vb != nil {
+			vb.Release()
+		}
+		db.Release()
+		return nil, fmt.Errorf("%w: stripe %d column %d: value out of range for %s", ErrCorrupt, r.c.stripe, r.col, r.dt)
+	}
+	return newData(r.dt, n, []*memory.Buffer{vb, db}, nil, nulls), nil
+}
+
+// scatter places the k decoded values at the valid rows; reports a value
+// outside [lo, hi].
+func scatter[T int8 | int16 | int32 | int64](out []T, vals []int64, valid []bool, lo, hi int64) bool {
+	bad := false
+	if valid == nil {
+		for i, v := range vals {
+			if v < lo || v > hi {
+				bad = true
+			}
+			out[i] = T(v)
+		}
+		return bad
+	}
+	j := 0
+	for i, ok := range valid {
+		if ok {
+			v := vals[j]
+			if v < lo || v > hi {
+				bad = true
+			}
+			out[i] = T(v)
+			j++
+		} else {
+			out[i] = 0
+		}
+	}
+	return bad
+}
+
+// ---- float, double ----
+
+type floatReader struct {
+	c     *stripeCtx
+	col   int
+	p     presence
+	data  []byte
+	pos   int
+	width int
+	dt    arrow.DataType
+}
+
+func (r *floatReader) next(n int, parent []bool) (arrow.ArrayData, error) {
+	valid, k, err := r.p.read(n, parent)
+	if err != nil {
+		return nil, err
+	}
+	if k*r.width > len(r.data)-r.pos {
+		return nil, fmt.Errorf("%w: %s: %d values need %d bytes at stream offset %d, %d left", ErrCorrupt,
+			r.c.what(r.col, StreamData), k, k*r.width, r.pos, len(r.data)-r.pos)
+	}
+	vb, nulls := validityBuffer(r.c.mem, valid, n, k)
+	db := allocBuffer(r.c.mem, n*r.width)
+	out := db.Bytes()
+	src := r.data[r.pos : r.pos+k*r.width]
+	r.pos += k * r.width
+	if valid == nil {
+		copy(out, src)
+	} else {
+		clear(out)
+		j := 0
+		for i, ok := range valid {
+			if ok {
+				copy(out[i*r.width:(i+1)*r.width], src[j*r.width:(j+1)*r.width])
+				j++
+			}
+		}
+	}
+	return newData(r.dt, n, []*memory.Buffer{vb, db}, nil, nulls), nil
+}
+
+// ---- string, binary, char, varchar ----
+
+// maxArrowBytes caps the bytes of one batch's string column: Arrow String
+// offsets are int32.
+const maxArrowBytes = math.MaxInt32
+
+type stringReader struct {
+	c    *stripeCtx
+	col  int
+	p    presence
+	dt   arrow.DataType
+	dict bool
+	// direct
+	blob    []byte
+	blobPos int
+	lengths intDecoder
+	// dictionary
+	index intDecoder
+	dOffs []int64 // len = dictSize+1, offsets into dBlob
+	dBlob []byte
+	vals  []int64
+}
+
+func newStringReader(c *stripeCtx, col int, dt arrow.DataType) (*stringReader, error) {
+	r := &stringReader{c: c, col: col, p: newPresence(c, col), dt: dt}
+	enc := c.enc[col]
+	v2 := enc.kind == encDirectV2 || enc.kind == encDictionaryV2
+	switch enc.kind {
+	case encDirect, encDirectV2:
+		r.blob, _ = c.stream(col, StreamData)
+		lb, _ := c.stream(col, StreamLength)
+		r.lengths = newIntDecoder(lb, false, v2, c.what(col, StreamLength))
+	case encDictionary, encDictionaryV2:
+		r.dict = true
+		data, err := c.need(col, StreamData)
+		if err != nil {
+			return nil, err
+		}
+		r.index = newIntDecoder(data, false, v2, c.what(col, StreamData))
+		r.dBlob, _ = c.stream(col, StreamDictionaryData)
+		lb, _ := c.stream(col, StreamLength)
+		if enc.dictSize > 0 {
+			if lb == nil {
+				return nil, fmt.Errorf("%w: stripe %d column %d: dictionary of %d entries without LENGTH stream",
+					ErrCorrupt, c.stripe, col, enc.dictSize)
+			}
+			if _, ok := c.stream(col, StreamDictionaryData); !ok {
+				return nil, fmt.Errorf("%w: stripe %d column %d: dictionary of %d entries without DICTIONARY_DATA stream",
+					ErrCorrupt, c.stripe, col, enc.dictSize)
+			}
+		}
+		if err := r.readDict(lb, enc.dictSize, v2); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("%w: stripe %d column %d: encoding %s for %s", ErrCorrupt, c.stripe, col, enc.kind, dt)
+	}
+	return r, nil
+}
+
+func (r *stringReader) readDict(lb []byte, size uint64, v2 bool) error {
+	what := r.c.what(r.col, StreamLength)
+	dec := newIntDecoder(lb, false, v2, what)
+	r.dOffs = append(r.dOffs[:0], 0)
+	var chunk [1024]int64
+	var total int64
+	for left := size; left > 0; {
+		k := min(left, uint64(len(chunk)))
+		if err := dec.next(chunk[:k]); err != nil {
+			return err
+		}
+		for _, l := range chunk[:k] {
+			if l < 0 || l > int64(len(r.dBlob))-total {
+				return fmt.Errorf("%w: %s: dictionary entry %d has length %d, dictionary blob has %d bytes left",
+					ErrCorrupt, what, len(r.dOffs)-1, l, int64(len(r.dBlob))-total)
+			}
+			total += l
+			r.dOffs = append(r.dOffs, total)
+		}
+		left -= k
+	}
+	return nil
+}
+
+func (r *stringReader) next(n int, parent []bool) (arrow.ArrayData, error) {
+	valid, k, err := r.p.read(n, parent)
+	if err != nil {
+		return nil, err
+	}
+	if cap(r.vals) < k {
+		r.vals = make([]int64, k)
+	}
+	vals := r.vals[:k]
+	if r.dict {
+		if err := r.index.next(vals); err != nil {
+			return nil, err
+		}
+	} else if k > 0 {
+		if r.lengths == nil {
+			return nil, fmt.Errorf("%w: stripe %d column %d: missing LENGTH stream", ErrCorrupt, r.c.stripe, r.col)
+		}
+		if err := r.lengths.next(vals); err != nil {
+			return nil, err
+		}
+	}
+	// Size the value buffer first so it is allocated once.
+	var total int64
+	ndict := int64(len(r.dOffs) - 1)
+	for i, v := range vals {
+		if r.dict {
+			if v < 0 || v >= ndict {
+				return nil, fmt.Errorf("%w: %s: dictionary index %d out of range [0,%d) at value %d",
+					ErrCorrupt, r.c.what(r.col, StreamData), v, ndict, i)
+			}
+			total += r.dOffs[v+1] - r.dOffs[v]
+		} else {
+			if v < 0 || v > int64(len(r.blob)) {
+				return nil, fmt.Errorf("%w: %s: string length %d exceeds stream", ErrCorrupt, r.c.what(r.col, StreamLength), v)
+			}
+			total += v
+		}
+	}
+	if !r.dict && total > int64(len(r.blob)-r.blobPos) {
+		return nil, fmt.Errorf("%w: %s: %d bytes of strings needed at stream offset %d, %d left", ErrCorrupt,
+			r.c.what(r.col, StreamData), total, r.blobPos, len(r.blob)-r.blobPos)
+	}
+	if total > maxArrowBytes {
+		return nil, fmt.Errorf("%w: stripe %d column %d: batch holds %d bytes of strings, more than an Arrow string array can; use a smaller BatchSize",
+			ErrUnsupported, r.c.stripe, r.col, total)
+	}
+	vb, nulls := validityBuffer(r.c.mem, valid, n, k)
+	ob := allocBuffer(r.c.mem, (n+1)*4)
+	offs := typedSlice[int32](ob.Bytes())
+	db := allocBuffer(r.c.mem, int(total))
+	out := db.Bytes()
+	pos := 0
+	j := 0
+	offs[0] = 0
+	for i := 0; i < n; i++ {
+		if valid == nil || valid[i] {
+			v := vals[j]
+			j++
+			var s []byte
+			if r.dict {
+				s = r.dBlob[r.dOffs[v]:r.dOffs[v+1]]
+			} else {
+				s = r.blob[r.blobPos : r.blobPos+int(v)]
+				r.blobPos += int(v)
+			}
+			pos += copy(out[pos:], s)
+		}
+		offs[i+1] = int32(pos)
+	}
+	return newData(r.dt, n, []*memory.Buffer{vb, ob, db}, nil, nulls), nil
+}
+
+// ---- timestamp ----
+
+// orcEpoch is 2015-01-01 00:00:00 UTC, the base of ORC timestamp seconds.
+const orcEpoch = 1420070400
+
+// maxNanoSecs bounds seconds that fit int64 nanoseconds with room for nanos.
+const maxNanoSecs = math.MaxInt64/1_000_000_000 - 1
+
+type timestampReader struct {
+	c       *stripeCtx
+	col     int
+	p       presence
+	secs    intDecoder
+	nanos   intDecoder
+	instant bool
+	dt      arrow.DataType
+	base    int64 // epoch seconds of 2015-01-01 00:00 in the writer zone
+	vs, vn  []int64
+}
+
+func newTimestampReader(c *stripeCtx, col int, instant bool, dt arrow.DataType) (*timestampReader, error) {
+	enc := c.enc[col].kind
+	if enc != encDirect && enc != encDirectV2 {
+		return nil, fmt.Errorf("%w: stripe %d column %d: encoding %s for timestamp", ErrCorrupt, c.stripe, col, enc)
+	}
+	v2 := enc == encDirectV2
+	data, _ := c.stream(col, StreamData)
+	sec, _ := c.stream(col, StreamSecondary)
+	r := &timestampReader{c: c, col: col, p: newPresence(c, col), instant: instant, dt: dt,
+		secs:  newIntDecoder(data, true, v2, c.what(col, StreamData)),
+		nanos: newIntDecoder(sec, false, v2, c.what(col, StreamSecondary)),
+		base:  orcEpoch,
+	}
+	if !instant && c.loc != nil {
+		r.base = time.Date(2015, 1, 1, 0, 0, 0, 0, c.loc).Unix()
+	}
+	return r, nil
+}
+
+func (r *timestampReader) next(n int, parent []bool) (arrow.ArrayData, error) {
+	valid, k, err := r.p.read(n, parent)
+	if err != nil {
+		return nil, err
+	}
+	if cap(r.vs) < k {
+		r.vs, r.vn = make([]int64, k), make([]int64, k)
+	}
+	vs, vn := r.vs[:k], r.vn[:k]
+	if err := r.secs.next(vs); err != nil {
+		return nil, err
+	}
+	if err := r.nanos.next(vn); err != nil {
+		return nil, err
+	}
+	for i := range vs {
+		ns := vn[i]
+		z := ns & 7
+		ns = int64(uint64(ns) >> 3)
+		if z != 0 {
+			for range z + 1 {
+				ns *= 10
+			}
+		}
+		if ns < 0 || ns > 999999999 {
+			return nil, fmt.Errorf("%w: %s: nanoseconds %d out of range", ErrCorrupt, r.c.what(r.col, StreamSecondary), ns)
+		}
+		s := vs[i]
+		if s > math.MaxInt64/2 || s < math.MinInt64/2 {
+			return nil, fmt.Errorf("%w: %s: seconds %d out of range", ErrCorrupt, r.c.what(r.col, StreamData), s)
+		}
+		s += r.base
+		// Writers truncate negative times toward zero and keep the nanos
+		// positive; undo that.
+		if s < 0 && ns > 999999 {
+			s--
+		}
+		if !r.instant && r.c.loc != nil && r.c.loc != time.UTC {
+			_, off := time.Unix(s, 0).In(r.c.loc).Zone()
+			s += int64(off)
+		}
+		if s > maxNanoSecs || s < -maxNanoSecs {
+			return nil, fmt.Errorf("%w: %s: timestamp %d s does not fit Arrow nanoseconds", ErrUnsupported,
+				r.c.what(r.col, StreamData), s)
+		}
+		vs[i] = s*1e9 + ns
+	}
+	vb, nulls := validityBuffer(r.c.mem, valid, n, k)
+	db := allocBuffer(r.c.mem, n*8)
+	scatter(typedSlice[int64](db.Bytes()), vs, valid, math.MinInt64, math.MaxInt64)
+	return newData(r.dt, n, []*memory.Buffer{vb, db}, nil, nulls), nil
+}
+
+// ---- decimal ----
+
+type decimalReader struct {
+	c       *stripeCtx
+	col     int
+	p       presence
+	dt      *arrow.Decimal128Type
+	dec64   intDecoder // DECIMAL_64: scaled int64 values, scale fixed
+	data    []byte     // otherwise: signed varints of up to 128 bits
+	pos     int
+	scales  intDecoder
+	vals    []decimal128.Num
+	sc, i64 []int64
+}
+
+func newDecimalReader(c *stripeCtx, col int, t orcType, dt *arrow.Decimal128Type) (*decimalReader, error) {
+	r := &decimalReader{c: c, col: col, p: newPresence(c, col), dt: dt}
+	enc := c.enc[col].kind
+	data, _ := c.stream(col, StreamData)
+	preV2 := len(c.version) == 2 && c.version[0] == 1 && c.version[1] == 9999
+	switch {
+	case enc == encDecimal64 || (preV2 && t.precision <= 18 && t.precision > 0 && (enc == encDirect || enc == encDirectV2)):
+		// UNSTABLE-PRE-2.0 files store short decimals as scaled integers.
+		r.dec64 = newIntDecoder(data, true, enc != encDirect, c.what(col, StreamData))
+	case enc == encDirect || enc == encDirectV2:
+		r.data = data
+		sec, _ := c.stream(col, StreamSecondary)
+		r.scales = newIntDecoder(sec, true, enc == encDirectV2, c.what(col, StreamSecondary))
+	default:
+		return nil, fmt.Errorf("%w: stripe %d column %d: encoding %s for decimal", ErrCorrupt, c.stripe, col, enc)
+	}
+	return r, nil
+}
+
+// varint128 reads a zigzag base-128 varint of up to 128 bits.
+func (r *decimalReader) varint128() (decimal128.Num, error) {
+	var lo, hi uint64
+	for shift := uint(0); ; shift += 7 {
+		if r.pos >= len(r.data) {
+			return decimal128.Num{}, fmt.Errorf("%w: %s: truncated decimal at stream offset %d", ErrCorrupt,
+				r.c.what(r.col, StreamData), r.pos)
+		}
+		if shift >= 128 {
+			return decimal128.Num{}, fmt.Errorf("%w: %s: decimal longer than 128 bits at stream offset %d",
+				ErrCorrupt, r.c.what(r.col, StreamData), r.pos)
+		}
+		b := uint64(r.data[r.pos] & 0x7f)
+		more := r.data[r.pos]&0x80 != 0
+		r.pos++
+		switch {
+		case shift < 64:
+			lo |= b << shift
+			if shift > 57 {
+				hi |= b >> (64 - shift)
+			}
+		default:
+			hi |= b << (shift - 64)
+		}
+		if !more {
+			break
+		}
+	}
+	// zigzag: value = (u >> 1) ^ -(u & 1) over 128 bits
+	neg := lo&1 == 1
+	lo = lo>>1 | hi<<63
+	hi >>= 1
+	if neg {
+		lo, hi = ^lo, ^hi
+	}
+	return decimal128.New(int64(hi), lo), nil
+}
+
+func (r *decimalReader) next(n int, parent []bool) (arrow.ArrayData, error) {
+	valid, k, err := r.p.read(n, parent)
+	if err != nil {
+		return nil, err
+	}
+	if cap(r.vals) < k {
+		r.vals = make([]decimal128.Num, k)
+		r.sc = make([]int64, k)
+		r.i64 = make([]int64, k)
+	}
+	vals := r.vals[:k]
+	target := r.dt.Scale
+	if r.dec64 != nil {
+		iv := r.i64[:k]
+		if err := r.dec64.next(iv); err != nil {
+			return nil, err
+		}
+		for i, v := range iv {
+			vals[i] = decimal128.FromI64(v)
+		}
+	} else {
+		sc := r.sc[:k]
+		for i := range vals {
+			if vals[i], err = r.varint128(); err != nil {
+				return nil, err
+			}
+		}
+		if k > 0 && r.scales == nil {
+			return nil, fmt.Errorf("%w: stripe %d column %d: missing SECONDARY stream", ErrCorrupt, r.c.stripe, r.col)
+		}
+		if err := r.scales.next(sc); err != nil {
+			return nil, err
+		}
+		for i, s := range sc {
+			if s < 0 || s > 38 {
+				return nil, fmt.Errorf("%w: %s: decimal scale %d out of range", ErrCorrupt, r.c.what(r.col, StreamSecondary), s)
+			}
+			switch d := int32(s) - target; {
+			case d < 0:
+				vals[i] = vals[i].IncreaseScaleBy(-d)
+			case d > 0:
+				// truncate toward zero, as the ORC C++ reader does
+				vals[i] = vals[i].ReduceScaleBy(d, false)
+			}
+		}
+	}
+	vb, nulls := validityBuffer(r.c.mem, valid, n, k)
+	db := allocBuffer(r.c.mem, n*16)
+	out := db.Bytes()
+	clear(out)
+	j := 0
+	for i := 0; i < n; i++ {
+		if valid == nil || valid[i] {
+			binary.LittleEndian.PutUint64(out[16*i:], vals[j].LowBits())
+			binary.LittleEndian.PutUint64(out[16*i+8:], uint64(vals[j].HighBits()))
+			j++
+		}
+	}
+	return newData(r.dt, n, []*memory.Buffer{vb, db}, nil, nulls), nil
+}
+
+// ---- struct ----
+
+type structReader struct {
+	c        *stripeCtx
+	p        presence
+	dt       *arrow.StructType
+	children []colReader
+}
+
+func (r *structReader) next(n int, parent []bool) (arrow.ArrayData, error) {
+	valid, k, err := r.p.read(n, parent)
+	if err != nil {
+		return nil, err
+	}
+	var mask []bool
+	if valid != nil && k != n {
+		mask = append([]bool(nil), valid...)
+	}
+	kids := make([]arrow.ArrayData, 0, len(r.children))
+	release := func() {
+		for _, c := range kids {
+			c.Release()
+		}
+	}
+	for _, ch := range r.children {
+		d, err := ch.next(n, mask)
+		if err != nil {
+			release()
+			return nil, err
+		}
+		kids = append(kids, d)
+	}
+	vb, nulls := validityBuffer(r.c.mem, mask, n, k)
+	return newData(r.dt, n, []*memory.Buffer{vb}, kids, nulls), nil
+}
+
+// ---- list, map ----
+
+type listReader struct {
+	c       *stripeCtx
+	col     int
+	p       presence
+	dt      arrow.DataType
+	lengths intDecoder
+	elems   []colReader // one child for list; key, value for map
+	vals    []int64
+}
+
+func (r *listReader) next(n int, parent []bool) (arrow.ArrayData, error) {
+	valid, k, err := r.p.read(n, parent)
+	if err != nil {
+		return nil, err
+	}
+	if cap(r.vals) < k {
+		r.vals = make([]int64, k)
+	}
+	vals := r.vals[:k]
+	if k > 0 && r.lengths == nil {
+		return nil, fmt.Errorf("%w: stripe %d column %d: missing LENGTH stream", ErrCorrupt, r.c.stripe, r.col)
+	}
+	if k > 0 {
+		if err := r.lengths.next(vals); err != nil {
+			return nil, err
+		}
+	}
+	ob := allocBuffer(r.c.mem, (n+1)*4)
+	offs := typedSlice[int32](ob.Bytes())
+	var total int64
+	j := 0
+	offs[0] = 0
+	for i := 0; i < n; i++ {
+		if valid == nil || valid[i] {
+			l := vals[j]
+			j++
+			if l < 0 || l > math.MaxInt32-total {
+				ob.Release()
+				return nil, fmt.Errorf("%w: %s: element count %d out of range", ErrCorrupt, r.c.what(r.col, StreamLength), l)
+			}
+			total += l
+		}
+		offs[i+1] = int32(total)
+	}
+	var kids []arrow.ArrayData
+	for _, e := range r.elems {
+		d, err := e.next(int(total), nil)
+		if err != nil {
+			ob.Release()
+			for _, c := range kids {
+				c.Release()
+			}
+			return nil, err
+		}
+		kids = append(kids, d)
+	}
+	vb, nulls := validityBuffer(r.c.mem, valid, n, k)
+	if m, ok := r.dt.(*arrow.MapType); ok {
+		entries := newData(m.Elem(), int(total), []*memory.Buffer{nil}, kids, 0)
+		kids = []arrow.ArrayData{entries}
+	}
+	return newData(r.dt, n, []*memory.Buffer{vb, ob}, kids, nulls), nil
+}
+
+// ---- union ----
+
+type unionReader struct {
+	c        *stripeCtx
+	col      int
+	p        presence
+	dt       *arrow.StructType
+	tags     byteRLE
+	children []colReader // nil entries for variants not selected
+	tagBuf   []byte
+}
+
+func (r *unionReader) next(n int, parent []bool) (arrow.ArrayData, error) {
+	valid, k, err := r.p.read(n, parent)
+	if err != nil {
+		return nil, err
+	}
+	if cap(r.tagBuf) < k {
+		r.tagBuf = make([]byte, k)
+	}
+	tags := r.tagBuf[:k]
+	if err := r.tags.next(tags); err != nil {
+		return nil, err
+	}
+	rowTag := make([]int, n)
+	j := 0
+	for i := 0; i < n; i++ {
+		if valid == nil || valid[i] {
+			t := int(tags[j])
+			j++
+			if t >= len(r.children) {
+				return nil, fmt.Errorf("%w: %s: union tag %d, type has %d variants", ErrCorrupt,
+					r.c.what(r.col, StreamData), t, len(r.children))
+			}
+			rowTag[i] = t
+		} else {
+			rowTag[i] = -1
+		}
+	}
+	tb := allocBuffer(r.c.mem, n)
+	tv := typedSlice[int8](tb.Bytes())
+	for i, t := range rowTag {
+		tv[i] = int8(max(t, 0))
+	}
+	kids := []arrow.ArrayData{newData(arrow.PrimitiveTypes.Int8, n, []*memory.Buffer{nil, tb}, nil, 0)}
+	mask := make([]bool, n)
+	for v, ch := range r.children {
+		if ch == nil {
+			continue
+		}
+		for i, t := range rowTag {
+			mask[i] = t == v
+		}
+		d, err := ch.next(n, mask)
+		if err != nil {
+			for _, c := range kids {
+				c.Release()
+			}
+			return nil, err
+		}
+		kids = append(kids, d)
+	}
+	// the tag child shares the union's validity
+	tagValid := kids[0]
+	if valid != nil && k != n {
+		vb, nulls := validityBuffer(r.c.mem, valid, n, k)
+		tb.Retain()
+		kids[0] = newData(arrow.PrimitiveTypes.Int8, n, []*memory.Buffer{vb, tb}, nil, nulls)
+		tagValid.Release()
+	}
+	vb, nulls := validityBuffer(r.c.mem, valid, n, k)
+	return newData(r.dt, n, []*memory.Buffer{vb}, kids, nulls), nil
+}

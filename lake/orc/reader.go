@@ -1,0 +1,413 @@
+package orc
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"sync/atomic"
+	"time"
+	_ "time/tzdata" // writer time zones must resolve on hosts without zoneinfo
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// ReadOptions selects what a RecordReader reads. The zero value reads every
+// column of every stripe in batches of DefaultBatchSize.
+type ReadOptions struct {
+	// Columns are root field indexes, in output order.
+	Columns []int
+	// ColumnNames are root field names, or dotted paths ("a.b") that keep
+	// only the named fields of a struct. Appended after Columns.
+	ColumnNames []string
+	// Stripes are the stripe indexes to read, in order; nil reads all.
+	Stripes []int
+	// BatchSize is the maximum rows per batch (default DefaultBatchSize).
+	BatchSize int
+	// Mem allocates the batches; nil uses a fresh Go allocator.
+	Mem memory.Allocator
+}
+
+// DefaultBatchSize is the batch size used when ReadOptions.BatchSize is 0.
+const DefaultBatchSize = 8192
+
+// maxStreamBytes caps one decompressed stream (a corrupt chunk sequence
+// could otherwise claim a huge expansion).
+const maxStreamBytes = 1 << 31
+
+// NewRecordReader returns a streaming reader over the selected stripes and
+// columns. It reads one stripe at a time; no I/O happens before Next.
+func (f *File) NewRecordReader(ctx context.Context, opts ReadOptions) (array.RecordReader, error) {
+	sel, err := f.selectColumns(opts.Columns, opts.ColumnNames)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.name, err)
+	}
+	schema, err := f.arrowSchema(sel)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.name, err)
+	}
+	stripes := opts.Stripes
+	if stripes == nil {
+		stripes = make([]int, len(f.stripes))
+		for i := range stripes {
+			stripes[i] = i
+		}
+	}
+	for _, s := range stripes {
+		if s < 0 || s >= len(f.stripes) {
+			return nil, fmt.Errorf("%s: stripe %d out of range: file has %d stripes", f.name, s, len(f.stripes))
+		}
+	}
+	bs := opts.BatchSize
+	if bs <= 0 {
+		bs = DefaultBatchSize
+	}
+	mem := opts.Mem
+	if mem == nil {
+		mem = memory.NewGoAllocator()
+	}
+	r := &recordReader{f: f, ctx: ctx, sel: sel, schema: schema, stripes: stripes, batch: bs, mem: mem}
+	r.refs.Store(1)
+	return r, nil
+}
+
+// recordReader streams batches; it belongs to one goroutine.
+type recordReader struct {
+	refs    atomic.Int64
+	f       *File
+	ctx     context.Context
+	sel     *selection
+	schema  *arrow.Schema
+	stripes []int
+	batch   int
+	mem     memory.Allocator
+
+	next int // index into stripes
+	root *structReader
+	left uint64 // rows left in the current stripe
+	cur  arrow.RecordBatch
+	err  error
+	dec  *decompressor
+	locs map[string]*time.Location
+}
+
+func (r *recordReader) Retain() { r.refs.Add(1) }
+
+func (r *recordReader) Release() {
+	if r.refs.Add(-1) == 0 {
+		if r.cur != nil {
+			r.cur.Release()
+			r.cur = nil
+		}
+		r.root = nil
+		if r.dec != nil {
+			r.dec.close()
+			r.dec = nil
+		}
+	}
+}
+
+func (r *recordReader) Schema() *arrow.Schema { return r.schema }
+
+func (r *recordReader) RecordBatch() arrow.RecordBatch { return r.cur }
+
+// Record is the deprecated name of RecordBatch.
+func (r *recordReader) Record() arrow.RecordBatch { return r.cur }
+
+func (r *recordReader) Err() error { return r.err }
+
+func (r *recordReader) Next() bool {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	if r.err != nil {
+		return false
+	}
+	for r.left == 0 {
+		if r.next >= len(r.stripes) {
+			return false
+		}
+		if err := r.ctx.Err(); err != nil {
+			r.err = err
+			return false
+		}
+		si := r.stripes[r.next]
+		r.next++
+		if err := r.openStripe(si); err != nil {
+			r.err = fmt.Errorf("%s: %w", r.f.name, err)
+			return false
+		}
+	}
+	n := int(min(uint64(r.batch), r.left))
+	d, err := r.root.next(n, nil)
+	if err != nil {
+		r.err = fmt.Errorf("%s: %w", r.f.name, err)
+		r.left = 0
+		r.next = len(r.stripes)
+		return false
+	}
+	r.left -= uint64(n)
+	st := array.NewStructData(d)
+	d.Release()
+	cols := make([]arrow.Array, st.NumField())
+	for i := range cols {
+		cols[i] = st.Field(i)
+	}
+	r.cur = array.NewRecordBatch(r.schema, cols, int64(n))
+	st.Release()
+	return true
+}
+
+func (r *recordReader) openStripe(si int) error {
+	s := r.f.stripes[si]
+	r.root = nil
+	if s.NumRows == 0 {
+		return nil
+	}
+	if r.dec == nil {
+		blockSize := defaultBlockSize
+		if r.f.ps.hasBlockSize {
+			blockSize = int(r.f.ps.blockSize)
+		}
+		dec, err := newDecompressor(r.f.ps.compression, blockSize)
+		if err != nil {
+			return err
+		}
+		r.dec = dec
+	}
+	footOff := int64(s.Offset + s.IndexLength + s.DataLength)
+	raw := make([]byte, s.FooterLength)
+	if _, err := r.f.r.ReadAt(raw, footOff); err != nil && err != io.EOF {
+		return fmt.Errorf("stripe %d: read footer at offset %d: %w", si, footOff, err)
+	}
+	what := fmt.Sprintf("stripe %d footer at offset %d", si, footOff)
+	fb, err := r.dec.expand(nil, raw, what)
+	if err != nil {
+		return err
+	}
+	sf, err := parseStripeFooter(fb)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	if len(sf.columns) < len(r.f.types) {
+		return fmt.Errorf("%w: %s: %d column encodings for %d columns", ErrCorrupt, what, len(sf.columns), len(r.f.types))
+	}
+	// Locate the selected streams; they follow each other from the stripe start.
+	type loc struct {
+		key      streamKey
+		off, len uint64
+	}
+	var want []loc
+	off := s.Offset
+	end := s.Offset + s.IndexLength + s.DataLength
+	for _, st := range sf.streams {
+		if st.length > end-off {
+			return fmt.Errorf("%w: %s: stream %s of column %d (%d bytes at offset %d) overruns the stripe ending at %d",
+				ErrCorrupt, what, st.kind, st.column, st.length, off, end)
+		}
+		if int(st.column) < len(r.f.types) && r.sel.include[st.column] && st.kind <= StreamSecondary {
+			want = append(want, loc{streamKey{st.column, st.kind}, off, st.length})
+		}
+		off += st.length
+	}
+	sort.Slice(want, func(i, j int) bool { return want[i].off < want[j].off })
+	streams := make(map[streamKey][]byte, len(want))
+	// Read the selected streams with one read per contiguous run.
+	for i := 0; i < len(want); {
+		j := i + 1
+		for j < len(want) && want[j].off-(want[j-1].off+want[j-1].len) < 64<<10 {
+			j++
+		}
+		start, stop := want[i].off, want[j-1].off+want[j-1].len
+		buf := make([]byte, stop-start)
+		if _, err := r.f.r.ReadAt(buf, int64(start)); err != nil && err != io.EOF {
+			return fmt.Errorf("stripe %d: read streams at offset %d: %w", si, start, err)
+		}
+		for _, w := range want[i:j] {
+			b := buf[w.off-start : w.off-start+w.len]
+			sw := fmt.Sprintf("stripe %d column %d stream %s at offset %d", si, w.key.col, w.key.kind, w.off)
+			if _, dup := streams[w.key]; dup {
+				return fmt.Errorf("%w: %s: duplicate stream", ErrCorrupt, sw)
+			}
+			if r.f.ps.compression != CompressionNone {
+				if b, err = r.dec.expand(nil, b, sw); err != nil {
+					return err
+				}
+				if len(b) > maxStreamBytes {
+					return fmt.Errorf("%w: %s: decompresses to %d bytes", ErrUnsupported, sw, len(b))
+				}
+			}
+			streams[w.key] = b
+		}
+		i = j
+	}
+	c := &stripeCtx{mem: r.mem, streams: streams, enc: sf.columns, stripe: si, version: r.f.ps.version}
+	if sf.hasTZ && sf.timezone != "" {
+		l, err := r.location(sf.timezone)
+		if err != nil {
+			return fmt.Errorf("%w: %s: writer time zone %q: %v", ErrUnsupported, what, sf.timezone, err)
+		}
+		c.loc = l
+	}
+	root, err := r.f.buildReader(c, 0, r.sel, 0)
+	if err != nil {
+		return err
+	}
+	if !r.f.rootIsStruct() {
+		r.root = &structReader{c: c, dt: arrow.StructOf(r.schema.Fields()...), children: []colReader{root}}
+		r.left = s.NumRows
+		return nil
+	}
+	sr := root.(*structReader)
+	// Order the root's children as the selection asks.
+	rootT := r.f.types[0]
+	pos := map[int]int{}
+	k := 0
+	for i := range rootT.subtypes {
+		if r.sel.include[rootT.subtypes[i]] {
+			pos[i] = k
+			k++
+		}
+	}
+	kids := make([]colReader, len(r.sel.top))
+	for i, fi := range r.sel.top {
+		kids[i] = sr.children[pos[fi]]
+	}
+	sr.children = kids
+	sr.dt = arrow.StructOf(r.schema.Fields()...)
+	r.root = sr
+	r.left = s.NumRows
+	return nil
+}
+
+func (r *recordReader) location(name string) (*time.Location, error) {
+	if l, ok := r.locs[name]; ok {
+		return l, nil
+	}
+	l, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, err
+	}
+	if r.locs == nil {
+		r.locs = map[string]*time.Location{}
+	}
+	r.locs[name] = l
+	return l, nil
+}
+
+// buildReader makes the reader of type id for one stripe.
+func (f *File) buildReader(c *stripeCtx, id int, sel *selection, depth int) (colReader, error) {
+	if depth > maxNesting {
+		return nil, fmt.Errorf("%w: types nested deeper than %d", ErrUnsupported, maxNesting)
+	}
+	t := f.types[id]
+	var inc []bool
+	if sel != nil {
+		inc = sel.include
+	}
+	dt, err := f.arrowType(id, inc, depth)
+	if err != nil {
+		return nil, err
+	}
+	enc := c.enc[id].kind
+	v2 := enc == encDirectV2 || enc == encDictionaryV2
+	data, _ := c.stream(id, StreamData)
+	checkEnc := func(ok ...encodingKind) error {
+		for _, k := range ok {
+			if enc == k {
+				return nil
+			}
+		}
+		return fmt.Errorf("%w: stripe %d column %d: encoding %s is invalid for %s", ErrCorrupt, c.stripe, id, enc, t.kind)
+	}
+	switch t.kind {
+	case KindBoolean:
+		if err := checkEnc(encDirect); err != nil {
+			return nil, err
+		}
+		return &boolReader{c: c, p: newPresence(c, id), data: newBoolRLE(data, c.what(id, StreamData))}, nil
+	case KindByte:
+		if err := checkEnc(encDirect); err != nil {
+			return nil, err
+		}
+		return &intReader{c: c, col: id, p: newPresence(c, id), dt: dt,
+			data: &byteSource{d: byteRLE{src: data, what: c.what(id, StreamData)}}}, nil
+	case KindShort, KindInt, KindLong, KindDate:
+		if err := checkEnc(encDirect, encDirectV2); err != nil {
+			return nil, err
+		}
+		return &intReader{c: c, col: id, p: newPresence(c, id), dt: dt,
+			data: newIntDecoder(data, true, v2, c.what(id, StreamData))}, nil
+	case KindFloat, KindDouble:
+		if err := checkEnc(encDirect); err != nil {
+			return nil, err
+		}
+		w := 8
+		if t.kind == KindFloat {
+			w = 4
+		}
+		return &floatReader{c: c, col: id, p: newPresence(c, id), data: data, width: w, dt: dt}, nil
+	case KindString, KindVarchar, KindChar, KindBinary:
+		if t.kind == KindBinary {
+			if err := checkEnc(encDirect, encDirectV2); err != nil {
+				return nil, err
+			}
+		}
+		return newStringReader(c, id, dt)
+	case KindTimestamp, KindTimestampInstant:
+		return newTimestampReader(c, id, t.kind == KindTimestampInstant, dt)
+	case KindDecimal:
+		return newDecimalReader(c, id, t, dt.(*arrow.Decimal128Type))
+	case KindStruct:
+		if err := checkEnc(encDirect); err != nil {
+			return nil, err
+		}
+		sr := &structReader{c: c, p: newPresence(c, id), dt: dt.(*arrow.StructType)}
+		for _, sub := range t.subtypes {
+			if sel != nil && !sel.include[sub] {
+				continue
+			}
+			ch, err := f.buildReader(c, int(sub), sel, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			sr.children = append(sr.children, ch)
+		}
+		return sr, nil
+	case KindList, KindMap:
+		if err := checkEnc(encDirect, encDirectV2); err != nil {
+			return nil, err
+		}
+		lb, _ := c.stream(id, StreamLength)
+		lr := &listReader{c: c, col: id, p: newPresence(c, id), dt: dt}
+		if lb != nil {
+			lr.lengths = newIntDecoder(lb, false, v2, c.what(id, StreamLength))
+		}
+		for _, sub := range t.subtypes {
+			ch, err := f.buildReader(c, int(sub), nil, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			lr.elems = append(lr.elems, ch)
+		}
+		return lr, nil
+	case KindUnion:
+		if err := checkEnc(encDirect); err != nil {
+			return nil, err
+		}
+		ur := &unionReader{c: c, col: id, p: newPresence(c, id), dt: dt.(*arrow.StructType),
+			tags: byteRLE{src: data, what: c.what(id, StreamData)}}
+		for _, sub := range t.subtypes {
+			ch, err := f.buildReader(c, int(sub), nil, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			ur.children = append(ur.children, ch)
+		}
+		return ur, nil
+	}
+	return nil, fmt.Errorf("%w: column %d has type %s", ErrUnsupported, id, t.kind)
+}
