@@ -1,0 +1,86 @@
+package minifluss
+
+import "time"
+
+// faultState holds the test hooks. Guarded by Cluster.mu.
+type faultState struct {
+	delays    map[int16][]time.Duration // per api key, one entry per future request
+	drops     map[int16]int             // per api key, how many requests to answer by closing the connection
+	notLeader map[bucketKey]int         // per bucket, how many data requests to answer with NOT_LEADER
+}
+
+type faultAction struct {
+	delay time.Duration
+	drop  bool
+}
+
+// DelayNext makes the next n requests with the given API key wait d before
+// they are handled (their responses are then reordered behind later ones).
+func (c *Cluster) DelayNext(apiKey int16, d time.Duration, n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.faults.delays == nil {
+		c.faults.delays = map[int16][]time.Duration{}
+	}
+	for i := 0; i < n; i++ {
+		c.faults.delays[apiKey] = append(c.faults.delays[apiKey], d)
+	}
+}
+
+// DropNext makes the next n requests with the given API key close their
+// connection instead of answering.
+func (c *Cluster) DropNext(apiKey int16, n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.faults.drops == nil {
+		c.faults.drops = map[int16]int{}
+	}
+	c.faults.drops[apiKey] += n
+}
+
+// DropConnections closes every open connection of tablet server id, or of the
+// coordinator when id is -1, and returns how many were closed.
+func (c *Cluster) DropConnections(id int32) int {
+	idx := int(id) + 1
+	if idx < 0 || idx >= len(c.servers) {
+		return 0
+	}
+	return c.servers[idx].dropConnections()
+}
+
+// NotLeaderOnce makes the next data request (FetchLog, ListOffsets, ScanKv,
+// LimitScan, Lookup, GetTableStats, ProduceLog, PutKv) for the bucket answer
+// NOT_LEADER_OR_FOLLOWER (12) even on its leader. partitionID is -1 for
+// non-partitioned tables.
+func (c *Cluster) NotLeaderOnce(tableID, partitionID int64, bucket int32) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.faults.notLeader == nil {
+		c.faults.notLeader = map[bucketKey]int{}
+	}
+	c.faults.notLeader[bucketKey{tableID, partitionID, bucket}]++
+}
+
+func (c *Cluster) faultFor(apiKey int16) faultAction {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var a faultAction
+	if ds := c.faults.delays[apiKey]; len(ds) > 0 {
+		a.delay = ds[0]
+		c.faults.delays[apiKey] = ds[1:]
+	}
+	if c.faults.drops[apiKey] > 0 {
+		c.faults.drops[apiKey]--
+		a.drop = true
+	}
+	return a
+}
+
+// takeNotLeaderLocked consumes one injected NOT_LEADER for the bucket.
+func (c *Cluster) takeNotLeaderLocked(k bucketKey) bool {
+	if c.faults.notLeader[k] > 0 {
+		c.faults.notLeader[k]--
+		return true
+	}
+	return false
+}
