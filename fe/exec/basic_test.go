@@ -1,0 +1,63 @@
+package exec
+
+import (
+	"testing"
+
+	"github.com/inlet-db/inlet/fe/exec/expr"
+)
+
+func TestScanFilterProject(t *testing.T) {
+	s := sch("id", expr.Int64T(), "name", expr.StringT(), "score", expr.Float64T())
+	scan := scanOf(s,
+		[][]any{{1, "a", 1.5}, {2, nil, 2.5}, {3, "c", nil}},
+		[][]any{},
+		[][]any{{4, "d", 10.0}, {nil, "e", 3.0}},
+	)
+	id := expr.Col(0, "id", expr.Int64T())
+	score := expr.Col(2, "score", expr.Float64T())
+	cases := []struct {
+		name string
+		pred expr.Expr
+		want []string
+	}{
+		{"gt", must(expr.Cmp(expr.Gt, id, expr.Int(1))), []string{"2|NULL|2.5|4.5", "3|c|NULL|NULL", "4|d|10|14"}},
+		{"null pred drops", must(expr.Cmp(expr.Gt, score, expr.Float(2))), []string{"2|NULL|2.5|4.5", "4|d|10|14", "NULL|e|3|NULL"}},
+		{"or with null", must(expr.Or(must(expr.Cmp(expr.Eq, id, expr.Int(1))), expr.IsNull(id, false))), []string{"1|a|1.5|2.5", "NULL|e|3|NULL"}},
+		{"none", must(expr.Cmp(expr.Gt, id, expr.Int(100))), nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := must(NewFilter(scan, c.pred))
+			sum := must(expr.Arith(expr.Add, id, score))
+			p := must(NewProject(f, []expr.Expr{id, expr.Col(1, "name", expr.StringT()), score, sum}, []string{"id", "name", "score", "s"}))
+			wantRows(t, run(t, p), c.want...)
+		})
+	}
+}
+
+func TestLimitOffset(t *testing.T) {
+	s := sch("x", expr.Int64T())
+	scan := scanOf(s, [][]any{{1}, {2}, {3}}, [][]any{{4}, {5}}, [][]any{{6}})
+	cases := []struct {
+		off, n int64
+		want   []string
+	}{
+		{0, 2, []string{"1", "2"}},
+		{2, 2, []string{"3", "4"}},
+		{4, -1, []string{"5", "6"}},
+		{1, 0, nil},
+		{10, 5, nil},
+		{0, 100, []string{"1", "2", "3", "4", "5", "6"}},
+	}
+	for _, c := range cases {
+		wantRows(t, run(t, NewLimit(scan, c.off, c.n)), c.want...)
+	}
+}
+
+func TestValues(t *testing.T) {
+	s := sch("a", expr.Int64T(), "b", expr.StringT())
+	v := must(NewValues(s, [][]expr.Expr{{expr.Int(1), expr.Str("x")}, {expr.Null(expr.NullT()), expr.Int(7)}}))
+	wantRows(t, run(t, v), "1|x", "NULL|7")
+	empty := must(NewValues(s, nil))
+	wantRows(t, run(t, empty))
+}

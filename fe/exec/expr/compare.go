@@ -1,0 +1,245 @@
+package expr
+
+import (
+	"cmp"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+)
+
+// CmpOp is a comparison operator.
+type CmpOp int
+
+const (
+	Eq         CmpOp = iota // =
+	Ne                      // <> / !=
+	Lt                      // <
+	Le                      // <=
+	Gt                      // >
+	Ge                      // >=
+	NullSafeEq              // <=> (never NULL)
+)
+
+func (o CmpOp) String() string {
+	return [...]string{"=", "!=", "<", "<=", ">", ">=", "<=>"}[o]
+}
+
+// CmpExpr is L op R with both sides in one common type.
+type CmpExpr struct {
+	Op   CmpOp
+	L, R Expr
+}
+
+// Cmp builds l op r. Operands are converted to CommonType first (so
+// '2024-01-02' = date_col compares dates and int_col = 1.5 compares doubles).
+func Cmp(op CmpOp, l, r Expr) (Expr, error) {
+	t, err := CommonType(l.DataType(), r.DataType())
+	if err != nil {
+		return nil, errorf(ErrType, "%s %s %s: %v", l, op, r, err)
+	}
+	if isNull(t) {
+		t = BoolT()
+	}
+	if !comparable(t) {
+		return nil, errorf(ErrType, "%s %s %s: %s values are not comparable", l, op, r, TypeName(t))
+	}
+	return &CmpExpr{Op: op, L: coerce(l, t), R: coerce(r, t)}, nil
+}
+
+func comparable(t arrow.DataType) bool {
+	return isNumericOrBool(t) || isString(t) || isTemporal(t) || isNull(t)
+}
+
+func (c *CmpExpr) DataType() arrow.DataType { return BoolT() }
+func (c *CmpExpr) Children() []Expr         { return []Expr{c.L, c.R} }
+func (c *CmpExpr) String() string {
+	return "(" + c.L.String() + " " + c.Op.String() + " " + c.R.String() + ")"
+}
+
+func (c *CmpExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) {
+	la, err := c.L.Eval(env, batch)
+	if err != nil {
+		return nil, err
+	}
+	defer la.Release()
+	// A constant right side is compared without materializing it.
+	var ra arrow.Array
+	lit, isLit := c.R.(*Literal)
+	if !isLit || lit.Value == nil {
+		isLit = false
+		ra, err = c.R.Eval(env, batch)
+		if err != nil {
+			return nil, err
+		}
+		defer ra.Release()
+	}
+	n := la.Len()
+	out := make([]bool, n)
+	var valid []bool
+	if isLit {
+		valid = validity(la)
+	} else {
+		valid = bothValid(la, ra)
+	}
+	op := c.Op
+	switch x := la.(type) {
+	case *array.Int64:
+		compareSlices(op, x.Int64Values(), sliceOr(ra, func(a arrow.Array) []int64 { return a.(*array.Int64).Int64Values() }), litOr[int64](lit, isLit), out)
+	case *array.Float64:
+		compareSlices(op, x.Float64Values(), sliceOr(ra, func(a arrow.Array) []float64 { return a.(*array.Float64).Float64Values() }), litOr[float64](lit, isLit), out)
+	case *array.Date32:
+		compareSlices(op, x.Date32Values(), sliceOr(ra, func(a arrow.Array) []arrow.Date32 { return a.(*array.Date32).Date32Values() }), litOr[arrow.Date32](lit, isLit), out)
+	case *array.Timestamp:
+		xs := x.TimestampValues()
+		mul, div := toMicros(x.DataType().(*arrow.TimestampType).Unit)
+		var ys []arrow.Timestamp
+		if ra != nil {
+			ys = ra.(*array.Timestamp).TimestampValues()
+		}
+		var yc *arrow.Timestamp
+		if isLit {
+			v := arrow.Timestamp(int64(lit.Value.(arrow.Timestamp)) * div / mul)
+			yc = &v
+		}
+		compareSlices(op, xs, ys, yc, out)
+	default:
+		// Strings, decimals, booleans and anything else: value by value.
+		gl := getterNoNull(la)
+		var gr func(int) any
+		if ra != nil {
+			gr = getterNoNull(ra)
+		}
+		t := la.DataType()
+		for i := range out {
+			if valid != nil && !valid[i] {
+				continue
+			}
+			var rv any
+			if isLit {
+				rv = lit.Value
+			} else {
+				rv = gr(i)
+			}
+			out[i] = holds(op, compareAny(gl(i), rv, t))
+		}
+	}
+	if op == NullSafeEq {
+		// <=> is true when both are NULL, false when one is, never NULL.
+		for i := range out {
+			lnull := la.IsNull(i)
+			rnull := (isLit && lit.Value == nil) || (ra != nil && ra.IsNull(i))
+			if lnull || rnull {
+				out[i] = lnull && rnull
+			}
+		}
+		valid = nil
+	}
+	b := array.NewBooleanBuilder(env.Mem)
+	defer b.Release()
+	b.AppendValues(out, valid)
+	return b.NewArray(), nil
+}
+
+func compareAny(a, b any, t arrow.DataType) int {
+	switch x := a.(type) {
+	case decimal128.Num:
+		return x.Cmp(b.(decimal128.Num))
+	}
+	return compareValues(a, b, t)
+}
+
+func sliceOr[T any](a arrow.Array, f func(arrow.Array) []T) []T {
+	if a == nil {
+		return nil
+	}
+	return f(a)
+}
+
+func litOr[T any](l *Literal, isLit bool) *T {
+	if !isLit {
+		return nil
+	}
+	v := l.Value.(T)
+	return &v
+}
+
+func holds(op CmpOp, c int) bool {
+	switch op {
+	case Eq, NullSafeEq:
+		return c == 0
+	case Ne:
+		return c != 0
+	case Lt:
+		return c < 0
+	case Le:
+		return c <= 0
+	case Gt:
+		return c > 0
+	case Ge:
+		return c >= 0
+	}
+	return false
+}
+
+// compareSlices fills out[i] = x[i] op y[i] (or op *yc when yc is set).
+// One tight loop per operator keeps the hot path branch-free.
+func compareSlices[T cmp.Ordered](op CmpOp, x, y []T, yc *T, out []bool) {
+	if yc != nil {
+		c := *yc
+		switch op {
+		case Eq, NullSafeEq:
+			for i, v := range x {
+				out[i] = v == c
+			}
+		case Ne:
+			for i, v := range x {
+				out[i] = v != c
+			}
+		case Lt:
+			for i, v := range x {
+				out[i] = v < c
+			}
+		case Le:
+			for i, v := range x {
+				out[i] = v <= c
+			}
+		case Gt:
+			for i, v := range x {
+				out[i] = v > c
+			}
+		case Ge:
+			for i, v := range x {
+				out[i] = v >= c
+			}
+		}
+		return
+	}
+	y = y[:len(x)]
+	switch op {
+	case Eq, NullSafeEq:
+		for i, v := range x {
+			out[i] = v == y[i]
+		}
+	case Ne:
+		for i, v := range x {
+			out[i] = v != y[i]
+		}
+	case Lt:
+		for i, v := range x {
+			out[i] = v < y[i]
+		}
+	case Le:
+		for i, v := range x {
+			out[i] = v <= y[i]
+		}
+	case Gt:
+		for i, v := range x {
+			out[i] = v > y[i]
+		}
+	case Ge:
+		for i, v := range x {
+			out[i] = v >= y[i]
+		}
+	}
+}

@@ -1,0 +1,106 @@
+package expr
+
+import (
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// Func builds a call of a named scalar function (case-insensitive), with
+// the implicit argument casts Doris applies. Operators with their own
+// constructors (Arith, Cmp, And, Like, Case, Cast, DateArith, Element) are
+// also reachable here under their function names (if, ifnull, coalesce,
+// nullif, date_add, element_at, ...), so the binder can send every call
+// node through Func. Unknown names give ErrUnsupported naming the function.
+func Func(name string, args ...Expr) (Expr, error) {
+	lname := strings.ToLower(name)
+	for _, a := range args {
+		if a == nil {
+			return nil, errorf(ErrType, "%s: nil argument", lname)
+		}
+	}
+	if f, ok := controlFunc(lname, args); ok {
+		return f()
+	}
+	if f, ok := stringFunc(lname, args); ok {
+		return f()
+	}
+	if f, ok := mathFunc(lname, args); ok {
+		return f()
+	}
+	if f, ok := dateFunc(lname, args); ok {
+		return f()
+	}
+	if f, ok := nestedFunc(lname, args); ok {
+		return f()
+	}
+	return nil, errorf(ErrUnsupported, "function %s", lname)
+}
+
+func arity(name string, args []Expr, lo, hi int) error {
+	if len(args) < lo || (hi >= 0 && len(args) > hi) {
+		switch {
+		case lo == hi:
+			return errorf(ErrArity, "%s takes %d argument(s), got %d", name, lo, len(args))
+		case hi < 0:
+			return errorf(ErrArity, "%s takes at least %d argument(s), got %d", name, lo, len(args))
+		}
+		return errorf(ErrArity, "%s takes %d to %d arguments, got %d", name, lo, hi, len(args))
+	}
+	return nil
+}
+
+type builder func() (Expr, error)
+
+func controlFunc(name string, args []Expr) (builder, bool) {
+	switch name {
+	case "if":
+		return func() (Expr, error) {
+			if err := arity(name, args, 3, 3); err != nil {
+				return nil, err
+			}
+			return If(args[0], args[1], args[2])
+		}, true
+	case "ifnull", "nvl":
+		return func() (Expr, error) {
+			if err := arity(name, args, 2, 2); err != nil {
+				return nil, err
+			}
+			return Coalesce(args...)
+		}, true
+	case "coalesce":
+		return func() (Expr, error) { return Coalesce(args...) }, true
+	case "nullif":
+		return func() (Expr, error) {
+			if err := arity(name, args, 2, 2); err != nil {
+				return nil, err
+			}
+			return NullIf(args[0], args[1])
+		}, true
+	case "regexp", "rlike":
+		return func() (Expr, error) {
+			if err := arity(name, args, 2, 2); err != nil {
+				return nil, err
+			}
+			return regexpMatch(args[0], args[1])
+		}, true
+	case "regexp_extract":
+		return func() (Expr, error) { return regexpExtract(args) }, true
+	}
+	return nil, false
+}
+
+// strictFunc makes a NULL-in NULL-out row function after casting each
+// argument to the matching type in argTypes (the last type repeats).
+func strictFunc(name string, args []Expr, argTypes []arrow.DataType, ret arrow.DataType, fn func(env *Env, v []any) any) *rowFunc {
+	cargs := make([]Expr, len(args))
+	for i, a := range args {
+		t := argTypes[min(i, len(argTypes)-1)]
+		if t == nil {
+			cargs[i] = a
+			continue
+		}
+		cargs[i] = coerce(a, t)
+	}
+	return &rowFunc{name: name, args: cargs, ret: ret, strict: true, fn: fn}
+}

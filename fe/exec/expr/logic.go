@@ -1,0 +1,328 @@
+package expr
+
+import (
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+)
+
+// LogicOp is AND or OR.
+type LogicOp int
+
+const (
+	AndOp LogicOp = iota
+	OrOp
+)
+
+// LogicExpr is a Kleene AND/OR over two or more operands: AND is false if
+// any operand is false, else NULL if any is NULL; OR is true if any is
+// true, else NULL if any is NULL.
+type LogicExpr struct {
+	Op   LogicOp
+	Args []Expr
+}
+
+func toBool(e Expr) (Expr, error) {
+	t := e.DataType()
+	if t.ID() == arrow.BOOL {
+		return e, nil
+	}
+	if isNull(t) || isNumeric(t) || isString(t) {
+		return coerce(e, BoolT()), nil
+	}
+	return nil, errorf(ErrType, "%s of type %s used as a condition", e, TypeName(t))
+}
+
+// And is the Kleene conjunction of args (at least one).
+func And(args ...Expr) (Expr, error) { return logic(AndOp, args) }
+
+// Or is the Kleene disjunction of args (at least one).
+func Or(args ...Expr) (Expr, error) { return logic(OrOp, args) }
+
+func logic(op LogicOp, args []Expr) (Expr, error) {
+	if len(args) == 0 {
+		return nil, errorf(ErrArity, "AND/OR needs at least one operand")
+	}
+	out := &LogicExpr{Op: op}
+	for _, a := range args {
+		b, err := toBool(a)
+		if err != nil {
+			return nil, err
+		}
+		// Flatten nested ANDs/ORs of the same kind.
+		if l, ok := b.(*LogicExpr); ok && l.Op == op {
+			out.Args = append(out.Args, l.Args...)
+			continue
+		}
+		out.Args = append(out.Args, b)
+	}
+	if len(out.Args) == 1 {
+		return out.Args[0], nil
+	}
+	return out, nil
+}
+
+func (l *LogicExpr) DataType() arrow.DataType { return BoolT() }
+func (l *LogicExpr) Children() []Expr         { return l.Args }
+func (l *LogicExpr) String() string {
+	sep := " AND "
+	if l.Op == OrOp {
+		sep = " OR "
+	}
+	parts := make([]string, len(l.Args))
+	for i, a := range l.Args {
+		parts[i] = a.String()
+	}
+	return "(" + strings.Join(parts, sep) + ")"
+}
+
+func (l *LogicExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) {
+	n := int(batch.NumRows())
+	// decided[i]: the result is already fixed (false for AND, true for OR).
+	val := make([]bool, n)
+	null := make([]bool, n)
+	absorbing := l.Op == OrOp
+	for i := range val {
+		val[i] = !absorbing
+	}
+	for _, a := range l.Args {
+		arr, err := a.Eval(env, batch)
+		if err != nil {
+			return nil, err
+		}
+		ba := arr.(*array.Boolean)
+		bits := ba.Data().Buffers()[1].Bytes()
+		off := ba.Data().Offset()
+		hasNulls := ba.NullN() > 0
+		for i := 0; i < n; i++ {
+			if val[i] == absorbing && !null[i] {
+				continue
+			}
+			if hasNulls && ba.IsNull(i) {
+				null[i] = true
+				continue
+			}
+			if bitutil.BitIsSet(bits, off+i) == absorbing {
+				val[i] = absorbing
+				null[i] = false
+			}
+		}
+		arr.Release()
+	}
+	// A row ends NULL only if no operand decided it.
+	valid := make([]bool, n)
+	anyNull := false
+	for i := range valid {
+		if null[i] && val[i] != absorbing {
+			anyNull = true
+			continue
+		}
+		valid[i] = true
+	}
+	if !anyNull {
+		valid = nil
+	}
+	b := array.NewBooleanBuilder(env.Mem)
+	defer b.Release()
+	b.AppendValues(val, valid)
+	return b.NewArray(), nil
+}
+
+// NotExpr is Kleene negation: NOT NULL is NULL.
+type NotExpr struct{ Arg Expr }
+
+// Not negates e.
+func Not(e Expr) (Expr, error) {
+	b, err := toBool(e)
+	if err != nil {
+		return nil, err
+	}
+	return &NotExpr{Arg: b}, nil
+}
+
+func (n *NotExpr) DataType() arrow.DataType { return BoolT() }
+func (n *NotExpr) Children() []Expr         { return []Expr{n.Arg} }
+func (n *NotExpr) String() string           { return "(NOT " + n.Arg.String() + ")" }
+func (n *NotExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) {
+	arr, err := n.Arg.Eval(env, batch)
+	if err != nil {
+		return nil, err
+	}
+	defer arr.Release()
+	ba := arr.(*array.Boolean)
+	out := make([]bool, ba.Len())
+	for i := range out {
+		out[i] = !ba.Value(i)
+	}
+	b := array.NewBooleanBuilder(env.Mem)
+	defer b.Release()
+	b.AppendValues(out, validity(ba))
+	return b.NewArray(), nil
+}
+
+// IsNullExpr is e IS NULL (or IS NOT NULL when Negated); never NULL.
+type IsNullExpr struct {
+	Arg     Expr
+	Negated bool
+}
+
+// IsNull builds e IS NULL, or e IS NOT NULL when not is set.
+func IsNull(e Expr, not bool) Expr { return &IsNullExpr{Arg: e, Negated: not} }
+
+func (n *IsNullExpr) DataType() arrow.DataType { return BoolT() }
+func (n *IsNullExpr) Children() []Expr         { return []Expr{n.Arg} }
+func (n *IsNullExpr) String() string {
+	if n.Negated {
+		return n.Arg.String() + " IS NOT NULL"
+	}
+	return n.Arg.String() + " IS NULL"
+}
+func (n *IsNullExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) {
+	arr, err := n.Arg.Eval(env, batch)
+	if err != nil {
+		return nil, err
+	}
+	defer arr.Release()
+	out := make([]bool, arr.Len())
+	for i := range out {
+		out[i] = arr.IsNull(i) != n.Negated
+	}
+	b := array.NewBooleanBuilder(env.Mem)
+	defer b.Release()
+	b.AppendValues(out, nil)
+	return b.NewArray(), nil
+}
+
+// Between builds e BETWEEN lo AND hi (NOT BETWEEN when not is set) as
+// (e >= lo AND e <= hi), which gives the SQL NULL behaviour.
+func Between(e, lo, hi Expr, not bool) (Expr, error) {
+	ge, err := Cmp(Ge, e, lo)
+	if err != nil {
+		return nil, err
+	}
+	le, err := Cmp(Le, e, hi)
+	if err != nil {
+		return nil, err
+	}
+	both, err := And(ge, le)
+	if err != nil {
+		return nil, err
+	}
+	if not {
+		return Not(both)
+	}
+	return both, nil
+}
+
+// InExpr is e [NOT] IN (constant list), evaluated with a hash set: TRUE on
+// a match, else NULL if e or any list item is NULL, else FALSE.
+type InExpr struct {
+	Arg     Expr
+	List    []*Literal
+	Negated bool
+	set     map[any]struct{}
+	hasNull bool
+}
+
+// In builds e IN (list), or NOT IN when not is set. Constant lists use a
+// hash set; lists with expressions become a chain of = joined by OR.
+func In(e Expr, list []Expr, not bool) (Expr, error) {
+	if len(list) == 0 {
+		return nil, errorf(ErrArity, "IN needs at least one value")
+	}
+	t := e.DataType()
+	allLit := true
+	for _, x := range list {
+		var err error
+		if t, err = CommonType(t, x.DataType()); err != nil {
+			return nil, errorf(ErrType, "%s IN (...): %v", e, err)
+		}
+		if _, ok := x.(*Literal); !ok {
+			allLit = false
+		}
+	}
+	if !allLit || !comparable(t) {
+		var ors []Expr
+		for _, x := range list {
+			c, err := Cmp(Eq, e, x)
+			if err != nil {
+				return nil, err
+			}
+			ors = append(ors, c)
+		}
+		o, err := Or(ors...)
+		if err != nil {
+			return nil, err
+		}
+		if not {
+			return Not(o)
+		}
+		return o, nil
+	}
+	in := &InExpr{Arg: coerce(e, t), Negated: not, set: map[any]struct{}{}}
+	for _, x := range list {
+		l := coerce(x, t).(*Literal)
+		in.List = append(in.List, l)
+		if l.Value == nil {
+			in.hasNull = true
+			continue
+		}
+		in.set[l.Value] = struct{}{}
+	}
+	return in, nil
+}
+
+func (n *InExpr) DataType() arrow.DataType { return BoolT() }
+func (n *InExpr) Children() []Expr {
+	out := []Expr{n.Arg}
+	for _, l := range n.List {
+		out = append(out, l)
+	}
+	return out
+}
+func (n *InExpr) String() string {
+	parts := make([]string, len(n.List))
+	for i, l := range n.List {
+		parts[i] = l.String()
+	}
+	kw := " IN ("
+	if n.Negated {
+		kw = " NOT IN ("
+	}
+	return n.Arg.String() + kw + strings.Join(parts, ", ") + ")"
+}
+
+func (n *InExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) {
+	arr, err := n.Arg.Eval(env, batch)
+	if err != nil {
+		return nil, err
+	}
+	defer arr.Release()
+	g := Getter(arr)
+	out := make([]bool, arr.Len())
+	valid := make([]bool, arr.Len())
+	anyNull := false
+	for i := range out {
+		v := g(i)
+		if v == nil {
+			anyNull = true
+			continue
+		}
+		_, hit := n.set[v]
+		if !hit && n.hasNull {
+			anyNull = true
+			continue
+		}
+		out[i] = hit != n.Negated
+		valid[i] = true
+	}
+	if !anyNull {
+		valid = nil
+	}
+	b := array.NewBooleanBuilder(env.Mem)
+	defer b.Release()
+	b.AppendValues(out, valid)
+	return b.NewArray(), nil
+}
