@@ -1,8 +1,41 @@
 // Package record holds the pure byte codecs of Fluss 1.0: log record batches
 // (magic V0, V1 with statistics, V2 with leader epoch), ARROW, INDEXED and
-// COMPACTED records, CompactedRow and IndexedRow, primary-key encoding and the
-// bucket functions. Nothing here does I/O: bytes in, values or errors out, so
-// every decoder can be fuzzed and checked against the Java-written bytes in
+// COMPACTED records, CompactedRow and IndexedRow (with BinaryArray/BinaryMap
+// nesting), KV write batches and value batches, primary-key and bucket-key
+// encoding, the bucket functions, the table descriptor JSON and partition
+// names. Nothing here does I/O: bytes in, values or errors out, so every
+// decoder can be fuzzed and is checked against the Java-written bytes in
 // shared/fixtures/fluss. Each byte layout is drawn above the code decoding it.
-
+//
+// Main entry points:
+//
+//	ReadBatches(b, DecodeOptions) *BatchIterator   concatenated batches; a
+//	    partial last batch stops iteration and sets Truncated()
+//	DecodeLogBatch(b, opts) (LogBatch, error)       one batch, CRC-32C checked
+//	    unless opts.SkipCRC (projected fetches keep a stale CRC)
+//	AppendLogBatch(dst, BatchParams, records)       encoder, any magic
+//	NewArrowDecoder(cols, mem, ArrowOptions)        ARROW batch → arrow.RecordBatch
+//	    (+ ChangeTypes aliasing the batch); NONE/LZ4_FRAME/ZSTD bodies
+//	NewArrowEncoder(comp, level).AppendBatch(...)   arrow.RecordBatch → batch,
+//	    byte-identical to Arrow Java for uncompressed bodies
+//	EncodeCompactedRow / DecodeCompactedRow, EncodeIndexedRow / DecodeIndexedRow
+//	ParseTableDescriptor / MarshalTableDescriptor, ParseSchema / MarshalSchema
+//
+// Row values are plain Go values chosen by the Fluss type (see values.go);
+// NULL is nil.
+//
+// What must stay true:
+//
+//  1. Decoders never panic and never allocate more than the input can
+//     justify: every length is checked against the bytes left (or an explicit
+//     cap such as DecodeOptions.MaxBatchSize or ArrowOptions.MaxUncompressedBytes)
+//     before allocating. Errors wrap ErrCorrupt, ErrTruncated, ErrUnsupported
+//     or ErrInvalid and name the offset, field or length.
+//  2. Decoded Arrow batches come from the allocator the caller passes; the
+//     caller owns them and must Release. Decoders and encoders hold
+//     (de)compressor state and belong to one goroutine.
+//  3. Encoders produce the bytes Java writes: golden vectors in
+//     shared/fixtures/fluss are asserted byte-for-byte in both directions.
+//  4. The package imports only typemap, arrow-go and compression libraries:
+//     no other Inlet package.
 package record
