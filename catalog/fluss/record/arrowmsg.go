@@ -22,12 +22,12 @@ import (
 // (BodyCompression{0 codec: LZ4_FRAME=0|ZSTD=1, 1 method: BUFFER=0}).
 
 const (
-	ipcContinuation      = 0xFFFFFFFF
-	metadataVersionV5    = 4
-	headerRecordBatch    = 3
-	codecNone       int8 = -1
-	codecLZ4Frame   int8 = 0
-	codecZstd       int8 = 1
+	ipcContinuation        = 0xFFFFFFFF
+	metadataVersionV5      = 4
+	headerRecordBatch      = 3
+	codecNone         int8 = -1
+	codecLZ4Frame     int8 = 0
+	codecZstd         int8 = 1
 )
 
 type fieldNode struct{ length, nullCount int64 }

@@ -1,8 +1,8 @@
 package record
 
 import (
-	"errors"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"math"

@@ -33,4 +33,3 @@ func loadJSON(tb testing.TB, name string, v any) {
 		tb.Fatalf("%s: %v", name, err)
 	}
 }
-

@@ -287,4 +287,3 @@ func decodeIndexedRow(b []byte, types []typemap.DataType, depth int, prefix stri
 	}
 	return row, nil
 }
-

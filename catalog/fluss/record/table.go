@@ -144,10 +144,14 @@ func (d *TableDescriptor) IsDefaultBucketKey() bool {
 }
 
 // LogFormat is table.log.format (default ARROW).
-func (d *TableDescriptor) LogFormat() (LogFormat, error) { return ParseLogFormat(d.Properties[PropLogFormat]) }
+func (d *TableDescriptor) LogFormat() (LogFormat, error) {
+	return ParseLogFormat(d.Properties[PropLogFormat])
+}
 
 // KvFormat is table.kv.format (default COMPACTED).
-func (d *TableDescriptor) KvFormat() (KvFormat, error) { return ParseKvFormat(d.Properties[PropKvFormat]) }
+func (d *TableDescriptor) KvFormat() (KvFormat, error) {
+	return ParseKvFormat(d.Properties[PropKvFormat])
+}
 
 // ArrowCompression is table.log.arrow.compression.type (default ZSTD).
 func (d *TableDescriptor) ArrowCompression() (ArrowCompression, error) {
