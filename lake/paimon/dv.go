@@ -1,0 +1,203 @@
+package paimon
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"sort"
+
+	"github.com/inlet-db/inlet/fileio"
+)
+
+// Deletion vector (32-bit, BitmapDeletionVector) inside an index file:
+//
+//	index file: version byte (1) | DV | DV | ...
+//	DV at range offset: int32 BE L | int32 BE magic 1581511376 | RoaringBitmap
+//	                    portable serialization (L-4 bytes) | uint32 BE CRC32
+//	                    over magic+bitmap
+//
+// The range length in the index manifest is L (it excludes the length field
+// and the CRC).
+
+const (
+	dvMagic   = 1581511376
+	maxDVSize = 256 << 20
+)
+
+// DeletionVector is a set of deleted row positions of one data file.
+type DeletionVector struct {
+	keys  []uint16
+	conts [][]uint16 // sorted low 16 bits per container (bitmaps expanded)
+}
+
+// Contains reports whether row position pos is deleted.
+func (d *DeletionVector) Contains(pos int64) bool {
+	if d == nil || pos < 0 || pos > 0xffffffff {
+		return false
+	}
+	hi, lo := uint16(pos>>16), uint16(pos)
+	i := sort.Search(len(d.keys), func(i int) bool { return d.keys[i] >= hi })
+	if i == len(d.keys) || d.keys[i] != hi {
+		return false
+	}
+	c := d.conts[i]
+	j := sort.Search(len(c), func(j int) bool { return c[j] >= lo })
+	return j < len(c) && c[j] == lo
+}
+
+// Cardinality is the number of deleted positions.
+func (d *DeletionVector) Cardinality() int64 {
+	var n int64
+	for _, c := range d.conts {
+		n += int64(len(c))
+	}
+	return n
+}
+
+// ReadDeletionVector reads the DV a DeletionFile points at.
+func ReadDeletionVector(ctx context.Context, fsys fileio.FS, df DeletionFile) (*DeletionVector, error) {
+	if df.Length < 4 || df.Length > maxDVSize || df.Offset < 1 {
+		return nil, fmt.Errorf("%w: deletion vector %s@%d: length %d", ErrCorrupt, df.Path, df.Offset, df.Length)
+	}
+	f, err := fsys.Open(ctx, df.Path)
+	if err != nil {
+		return nil, fmt.Errorf("deletion vector file %s: %w", df.Path, err)
+	}
+	defer f.Close()
+	buf := make([]byte, df.Length+8)
+	if _, err := f.ReadAt(buf, df.Offset); err != nil && err != io.EOF {
+		return nil, fmt.Errorf("deletion vector %s@%d: %w", df.Path, df.Offset, err)
+	}
+	dv, err := DecodeDeletionVector(buf)
+	if err != nil {
+		return nil, fmt.Errorf("deletion vector %s@%d: %w", df.Path, df.Offset, err)
+	}
+	return dv, nil
+}
+
+// DecodeDeletionVector decodes one serialized DV (length, magic, bitmap, CRC).
+func DecodeDeletionVector(b []byte) (*DeletionVector, error) {
+	if len(b) < 8 {
+		return nil, fmt.Errorf("%w: deletion vector of %d bytes", ErrCorrupt, len(b))
+	}
+	l := int64(int32(binary.BigEndian.Uint32(b)))
+	if l < 4 || l > int64(len(b)-4) {
+		return nil, fmt.Errorf("%w: deletion vector length %d for %d bytes", ErrCorrupt, l, len(b))
+	}
+	body := b[4 : 4+l]
+	if m := binary.BigEndian.Uint32(body); m != dvMagic {
+		return nil, fmt.Errorf("%w: deletion vector magic %d (want %d; 64-bit vectors are not supported)", ErrCorrupt, m, dvMagic)
+	}
+	if int64(len(b)) >= 8+l {
+		if crc := binary.BigEndian.Uint32(b[4+l:]); crc != crc32.ChecksumIEEE(body) {
+			return nil, fmt.Errorf("%w: deletion vector checksum mismatch", ErrCorrupt)
+		}
+	}
+	return decodeRoaring(body[4:])
+}
+
+// decodeRoaring decodes the RoaringBitmap portable format (32-bit).
+func decodeRoaring(b []byte) (*DeletionVector, error) {
+	bad := func(what string) error { return fmt.Errorf("%w: roaring bitmap: %s", ErrCorrupt, what) }
+	if len(b) < 4 {
+		return nil, bad("short header")
+	}
+	cookie := binary.LittleEndian.Uint32(b)
+	var n int
+	var runFlags []byte
+	off := 0
+	switch {
+	case cookie&0xffff == 12347: // SERIAL_COOKIE: has run containers
+		n = int(cookie>>16) + 1
+		off = 4
+		fl := (n + 7) / 8
+		if len(b) < off+fl {
+			return nil, bad("short run flags")
+		}
+		runFlags = b[off : off+fl]
+		off += fl
+	case cookie == 12346: // SERIAL_COOKIE_NO_RUNCONTAINER
+		if len(b) < 8 {
+			return nil, bad("short header")
+		}
+		n = int(binary.LittleEndian.Uint32(b[4:]))
+		off = 8
+	default:
+		return nil, bad(fmt.Sprintf("cookie %d", cookie))
+	}
+	if n > 1<<16 || len(b) < off+4*n {
+		return nil, bad(fmt.Sprintf("%d containers", n))
+	}
+	dv := &DeletionVector{keys: make([]uint16, n), conts: make([][]uint16, n)}
+	cards := make([]int, n)
+	for i := 0; i < n; i++ {
+		dv.keys[i] = binary.LittleEndian.Uint16(b[off+4*i:])
+		cards[i] = int(binary.LittleEndian.Uint16(b[off+4*i+2:])) + 1
+		if i > 0 && dv.keys[i] <= dv.keys[i-1] {
+			return nil, bad("container keys not increasing")
+		}
+	}
+	off += 4 * n
+	isRun := func(i int) bool { return runFlags != nil && runFlags[i/8]&(1<<(i%8)) != 0 }
+	// Offsets section: present without runs, or with runs when n >= 4.
+	if runFlags == nil || n >= 4 {
+		if len(b) < off+4*n {
+			return nil, bad("short offsets")
+		}
+		off += 4 * n
+	}
+	for i := 0; i < n; i++ {
+		var vals []uint16
+		switch {
+		case isRun(i):
+			if len(b) < off+2 {
+				return nil, bad("short run container")
+			}
+			runs := int(binary.LittleEndian.Uint16(b[off:]))
+			off += 2
+			if len(b) < off+4*runs {
+				return nil, bad("short run container")
+			}
+			for r := 0; r < runs; r++ {
+				start := int(binary.LittleEndian.Uint16(b[off+4*r:]))
+				length := int(binary.LittleEndian.Uint16(b[off+4*r+2:]))
+				if start+length > 0xffff {
+					return nil, bad("run overflows container")
+				}
+				for v := start; v <= start+length; v++ {
+					vals = append(vals, uint16(v))
+				}
+			}
+			off += 4 * runs
+		case cards[i] > 4096:
+			if len(b) < off+8192 {
+				return nil, bad("short bitmap container")
+			}
+			for w := 0; w < 1024; w++ {
+				word := binary.LittleEndian.Uint64(b[off+8*w:])
+				for bit := 0; bit < 64; bit++ {
+					if word&(1<<bit) != 0 {
+						vals = append(vals, uint16(w*64+bit))
+					}
+				}
+			}
+			off += 8192
+		default:
+			if len(b) < off+2*cards[i] {
+				return nil, bad("short array container")
+			}
+			vals = make([]uint16, cards[i])
+			for j := range vals {
+				vals[j] = binary.LittleEndian.Uint16(b[off+2*j:])
+			}
+			off += 2 * cards[i]
+		}
+		if !sort.SliceIsSorted(vals, func(a, c int) bool { return vals[a] < vals[c] }) {
+			return nil, bad("container values not sorted")
+		}
+		dv.conts[i] = vals
+	}
+	return dv, nil
+}

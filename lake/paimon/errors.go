@@ -1,0 +1,17 @@
+package paimon
+
+import "errors"
+
+// Error kinds. Errors returned by this package wrap one of these and name
+// the table, file, column or option concerned.
+var (
+	// ErrCorrupt: bytes or metadata that do not decode.
+	ErrCorrupt = errors.New("paimon: corrupt data")
+	// ErrUnsupported: a valid feature this reader does not handle.
+	ErrUnsupported = errors.New("paimon: unsupported")
+	// ErrNotFound: a table, snapshot or schema that does not exist.
+	ErrNotFound = errors.New("paimon: not found")
+	// ErrORCUnavailable: an ORC manifest or data file was met and no ORC
+	// reader is available in this build (lake/orc has not landed).
+	ErrORCUnavailable = errors.New("paimon: ORC reader (lake/orc) not available")
+)

@@ -1,0 +1,375 @@
+package paimon
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/inlet-db/inlet/fileio"
+)
+
+// System columns of primary-key data files.
+const (
+	SequenceNumberColumn = "_SEQUENCE_NUMBER"
+	ValueKindColumn      = "_VALUE_KIND"
+	sequenceNumberID     = 2147483646
+	valueKindID          = 2147483645
+)
+
+// Row kinds stored in _VALUE_KIND.
+const (
+	KindInsert       int8 = 0
+	KindUpdateBefore int8 = 1
+	KindUpdateAfter  int8 = 2
+	KindDelete       int8 = 3
+)
+
+// fileBatches reads one data file as batches shaped like `want` (table
+// fields, matched to the file by field id, or by name when the file carries
+// no ids), optionally followed by _SEQUENCE_NUMBER and _VALUE_KIND.
+// Columns the file lacks come back as NULL. pos is the file row position of
+// each batch's first row, needed to apply deletion vectors.
+type fileBatches struct {
+	schema *arrow.Schema
+	next   func() (arrow.RecordBatch, int64, error) // nil batch at end
+	close  func()
+}
+
+type fileReadSpec struct {
+	fsys       fileio.FS
+	path       string
+	fileSchema *TableSchema // schema the file was written with
+	want       []DataField  // table fields, current schema
+	system     bool         // append _SEQUENCE_NUMBER, _VALUE_KIND
+	pred       *bound       // optional, for row-group skipping
+	batchSize  int
+	mem        memory.Allocator
+}
+
+func outSchema(want []DataField, system bool) (*arrow.Schema, error) {
+	s, err := ArrowSchema(want)
+	if err != nil {
+		return nil, err
+	}
+	if !system {
+		return s, nil
+	}
+	fs := append(s.Fields(),
+		arrow.Field{Name: SequenceNumberColumn, Type: arrow.PrimitiveTypes.Int64, Metadata: fieldIDMeta(sequenceNumberID)},
+		arrow.Field{Name: ValueKindColumn, Type: arrow.PrimitiveTypes.Int8, Metadata: fieldIDMeta(valueKindID)})
+	return arrow.NewSchema(fs, nil), nil
+}
+
+func openDataFile(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
+	ext := s.path[strings.LastIndexByte(s.path, '.')+1:]
+	switch strings.ToLower(ext) {
+	case "parquet":
+		return openParquet(ctx, s)
+	case "orc":
+		return nil, fmt.Errorf("%w: data file %s", ErrORCUnavailable, s.path)
+	}
+	return nil, fmt.Errorf("%w: data file format of %s", ErrUnsupported, s.path)
+}
+
+func fieldID(f *arrow.Field) (int, bool) {
+	if f == nil {
+		return 0, false
+	}
+	v, ok := f.Metadata.GetValue(FieldIDKey)
+	if !ok {
+		return 0, false
+	}
+	id, err := strconv.Atoi(v)
+	return id, err == nil && id >= 0
+}
+
+func leaves(sf pqarrow.SchemaField, out []int) []int {
+	if sf.IsLeaf() {
+		return append(out, sf.ColIndex)
+	}
+	for _, c := range sf.Children {
+		out = leaves(c, out)
+	}
+	return out
+}
+
+func openParquet(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
+	f, err := s.fsys.Open(ctx, s.path)
+	if err != nil {
+		return nil, fmt.Errorf("data file %s: %w", s.path, err)
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			f.Close()
+		}
+	}()
+	props := parquet.NewReaderProperties(s.mem)
+	pf, err := file.NewParquetReader(io.NewSectionReader(f, 0, f.Size()), file.WithReadProps(props))
+	if err != nil {
+		return nil, fmt.Errorf("%w: data file %s: %v", ErrCorrupt, s.path, err)
+	}
+	bs := s.batchSize
+	if bs <= 0 {
+		bs = 8192
+	}
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: int64(bs)}, s.mem)
+	if err != nil {
+		return nil, fmt.Errorf("%w: data file %s: %v", ErrCorrupt, s.path, err)
+	}
+	out, err := outSchema(s.want, s.system)
+	if err != nil {
+		return nil, err
+	}
+	// Resolve each wanted column to a top-level Parquet field: by field id
+	// when the file has ids, else by the name the file's schema gives it.
+	nameOfID := map[int]string{}
+	for _, f := range s.fileSchema.Fields {
+		nameOfID[f.ID] = f.Name
+	}
+	byID, byName := map[int]int{}, map[string]int{}
+	for i, sf := range fr.Manifest.Fields {
+		if id, ok := fieldID(sf.Field); ok {
+			byID[id] = i
+		}
+		byName[sf.Field.Name] = i
+	}
+	find := func(id int, name string) int {
+		if i, ok := byID[id]; ok {
+			return i
+		}
+		if len(byID) == 0 || id >= sequenceNumberID-10 {
+			if i, ok := byName[name]; ok {
+				return i
+			}
+		}
+		return -1
+	}
+	src := make([]int, len(out.Fields())) // top-level parquet field per output column, -1 = missing
+	for i, w := range s.want {
+		name, inFile := nameOfID[w.ID]
+		src[i] = -1
+		if inFile {
+			src[i] = find(w.ID, name)
+		}
+	}
+	if s.system {
+		n := len(s.want)
+		src[n] = find(sequenceNumberID, SequenceNumberColumn)
+		src[n+1] = find(valueKindID, ValueKindColumn)
+		if src[n] < 0 || src[n+1] < 0 {
+			return nil, fmt.Errorf("%w: data file %s: no %s/%s columns in a primary-key file", ErrCorrupt, s.path, SequenceNumberColumn, ValueKindColumn)
+		}
+	}
+	var cols []int
+	order := map[int]int{} // parquet top-level index → position among selected
+	{
+		sel := map[int]bool{}
+		for _, i := range src {
+			if i >= 0 {
+				sel[i] = true
+			}
+		}
+		pos := 0
+		for i := range fr.Manifest.Fields {
+			if sel[i] {
+				cols = leaves(fr.Manifest.Fields[i], cols)
+				order[i] = pos
+				pos++
+			}
+		}
+	}
+	md := pf.MetaData()
+	rgs := make([]int, 0, pf.NumRowGroups())
+	for rg := 0; rg < pf.NumRowGroups(); rg++ {
+		if s.pred != nil && !rowGroupMayMatch(s.pred, md.RowGroup(rg), fr, s.want, src) {
+			continue
+		}
+		rgs = append(rgs, rg)
+	}
+	rgStart := make([]int64, pf.NumRowGroups())
+	for rg := 1; rg < pf.NumRowGroups(); rg++ {
+		rgStart[rg] = rgStart[rg-1] + md.RowGroup(rg-1).NumRows()
+	}
+	fb := &fileBatches{schema: out}
+	var rr pqarrow.RecordReader
+	var pos int64
+	rgi := 0
+	fb.close = func() {
+		if rr != nil {
+			rr.Release()
+			rr = nil
+		}
+		f.Close()
+	}
+	ok = true
+	fb.next = func() (arrow.RecordBatch, int64, error) {
+		for {
+			if err := ctx.Err(); err != nil {
+				return nil, 0, err
+			}
+			if rr == nil {
+				if rgi >= len(rgs) {
+					return nil, 0, nil
+				}
+				rg := rgs[rgi]
+				rgi++
+				pos = rgStart[rg]
+				if len(cols) == 0 {
+					// Nothing to read from the file: emit NULL rows.
+					n := md.RowGroup(rg).NumRows()
+					rec, err := nullBatch(out, n, s.mem)
+					p := pos
+					return rec, p, err
+				}
+				r, err := fr.GetRecordReader(ctx, cols, []int{rg})
+				if err != nil {
+					return nil, 0, fmt.Errorf("%w: data file %s row group %d: %v", ErrCorrupt, s.path, rg, err)
+				}
+				rr = r
+			}
+			if !rr.Next() {
+				err := rr.Err()
+				rr.Release()
+				rr = nil
+				if err != nil && err != io.EOF {
+					return nil, 0, fmt.Errorf("data file %s: %w", s.path, err)
+				}
+				continue
+			}
+			in := rr.RecordBatch()
+			rec, err := conform(ctx, in, out, src, order, s.mem)
+			if err != nil {
+				return nil, 0, fmt.Errorf("data file %s: %w", s.path, err)
+			}
+			p := pos
+			pos += in.NumRows()
+			return rec, p, nil
+		}
+	}
+	return fb, nil
+}
+
+func nullBatch(out *arrow.Schema, n int64, mem memory.Allocator) (arrow.RecordBatch, error) {
+	cols := make([]arrow.Array, len(out.Fields()))
+	for i, f := range out.Fields() {
+		cols[i] = array.MakeArrayOfNull(mem, f.Type, int(n))
+	}
+	rec := array.NewRecordBatch(out, cols, n)
+	for _, c := range cols {
+		c.Release()
+	}
+	return rec, nil
+}
+
+// conform reshapes a file batch into the output schema: columns reordered,
+// missing ones NULL, types relabelled or cast to the table types.
+func conform(ctx context.Context, in arrow.RecordBatch, out *arrow.Schema, src []int, order map[int]int, mem memory.Allocator) (arrow.RecordBatch, error) {
+	n := in.NumRows()
+	cols := make([]arrow.Array, len(out.Fields()))
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for i, f := range out.Fields() {
+		if src[i] < 0 {
+			cols[i] = array.MakeArrayOfNull(mem, f.Type, int(n))
+			continue
+		}
+		a, err := retype(ctx, in.Column(order[src[i]]), f.Type, mem)
+		if err != nil {
+			return nil, fmt.Errorf("column %s: %w", f.Name, err)
+		}
+		cols[i] = a
+	}
+	return array.NewRecordBatch(out, cols, n), nil
+}
+
+// retype returns arr as type dst (a new reference): unchanged when equal,
+// relabelled when only names, zones or nullability differ, else cast.
+func retype(ctx context.Context, arr arrow.Array, dst arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
+	if arrow.TypeEqual(arr.DataType(), dst) {
+		arr.Retain()
+		return arr, nil
+	}
+	if d, ok := relabel(arr.Data(), dst); ok {
+		defer d.Release()
+		return array.MakeFromData(d), nil
+	}
+	c, err := compute.CastArray(compute.WithAllocator(ctx, mem), arr, compute.SafeCastOptions(dst))
+	if err != nil {
+		return nil, fmt.Errorf("%w: cannot convert %s to %s: %v", ErrUnsupported, arr.DataType(), dst, err)
+	}
+	return c, nil
+}
+
+func relabel(d arrow.ArrayData, dst arrow.DataType) (arrow.ArrayData, bool) {
+	st := d.DataType()
+	switch s := st.(type) {
+	case *arrow.TimestampType:
+		t, ok := dst.(*arrow.TimestampType)
+		if !ok || t.Unit != s.Unit {
+			return nil, false
+		}
+		return array.NewData(dst, d.Len(), d.Buffers(), nil, d.NullN(), d.Offset()), true
+	case *arrow.MapType:
+		t, ok := dst.(*arrow.MapType)
+		if !ok {
+			return nil, false
+		}
+		c, ok := relabel(d.Children()[0], t.Elem())
+		if !ok {
+			return nil, false
+		}
+		defer c.Release()
+		return array.NewData(dst, d.Len(), d.Buffers(), []arrow.ArrayData{c}, d.NullN(), d.Offset()), true
+	case *arrow.ListType:
+		t, ok := dst.(*arrow.ListType)
+		if !ok {
+			return nil, false
+		}
+		c, ok := relabel(d.Children()[0], t.Elem())
+		if !ok {
+			return nil, false
+		}
+		defer c.Release()
+		return array.NewData(dst, d.Len(), d.Buffers(), []arrow.ArrayData{c}, d.NullN(), d.Offset()), true
+	case *arrow.StructType:
+		t, ok := dst.(*arrow.StructType)
+		if !ok || t.NumFields() != s.NumFields() {
+			return nil, false
+		}
+		var kids []arrow.ArrayData
+		defer func() {
+			for _, k := range kids {
+				k.Release()
+			}
+		}()
+		for i := range s.Fields() {
+			c, ok := relabel(d.Children()[i], t.Field(i).Type)
+			if !ok {
+				return nil, false
+			}
+			kids = append(kids, c)
+		}
+		return array.NewData(dst, d.Len(), d.Buffers(), kids, d.NullN(), d.Offset()), true
+	}
+	if arrow.TypeEqual(st, dst) {
+		d.Retain()
+		return d, true
+	}
+	return nil, false
+}

@@ -1,0 +1,79 @@
+package paimon_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/fileio"
+	"github.com/inlet-db/inlet/internal/fixtures"
+	"github.com/inlet-db/inlet/lake/paimon"
+	"github.com/inlet-db/inlet/lake/paimon/paimontest"
+)
+
+// readAll plans and reads one EXPECTED.json entry through the library.
+func readAll(t *testing.T, e *paimontest.Expected, r *paimontest.Read, mem memory.Allocator) (*paimon.Plan, [][]any, error) {
+	ctx := context.Background()
+	tbl, err := paimon.OpenTable(ctx, fileio.Local{}, e.TablePath())
+	if err != nil {
+		return nil, nil, err
+	}
+	o := paimon.ScanOptions{Predicate: r.Predicate, Partitions: r.PartitionFilter, Bucket: r.BucketFilter, Options: r.ReadOptions}
+	if !r.IsLatest {
+		o.SnapshotID = r.Snapshot
+	}
+	plan, err := tbl.Plan(ctx, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	var rows [][]any
+	for i := range plan.Splits {
+		rr, err := plan.Open(ctx, &plan.Splits[i], mem, paimon.ReadOptions{Columns: r.Columns})
+		if err != nil {
+			return nil, nil, err
+		}
+		for rr.Next() {
+			rec := rr.RecordBatch()
+			for j := 0; j < int(rec.NumRows()); j++ {
+				rows = append(rows, paimon.JSONRow(rec, j))
+			}
+		}
+		err = rr.Err()
+		rr.Release()
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	return plan, rows, nil
+}
+
+func TestFixtureReads(t *testing.T) {
+	all, err := paimontest.LoadAll(fixtures.Path(t, "paimon"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range all {
+		for i := range e.Reads {
+			r := &e.Reads[i]
+			t.Run(e.Fixture+"/"+r.Name, func(t *testing.T) {
+				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				defer mem.AssertSize(t, 0)
+				plan, rows, err := readAll(t, e, r, mem)
+				if errors.Is(err, paimon.ErrORCUnavailable) {
+					t.Skipf("blocked on lake/orc (ORC reader not landed): %v", err)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if plan.Snapshot == nil || plan.Snapshot.ID != r.Snapshot {
+					t.Fatalf("planned snapshot %v, want %d", plan.Snapshot, r.Snapshot)
+				}
+				if err := paimontest.Check(e, r, rows); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+	}
+}

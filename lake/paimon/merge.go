@@ -1,0 +1,425 @@
+package paimon
+
+import (
+	"bytes"
+	"container/heap"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// mergeSource is a k-way merge of a split's files by (key, sequence
+// number), each file already sorted by key and unique per key. Per key the
+// merge engine picks the output:
+//
+//	deduplicate:    the record with the highest sequence wins; a winning
+//	                -U/-D drops the key (ignore-delete: retracts are skipped).
+//	first-row:      the lowest sequence wins; retracts are skipped.
+//	partial-update: per field, the latest non-NULL value wins
+//	                (retracts need ignore-delete).
+//
+// Deletion vectors are applied to each file before it enters the merge.
+type mergeSource struct {
+	ctx       context.Context
+	opts      tableOptions
+	nNeeded   int
+	keyCols   []int // positions of key columns in cursor batches
+	seqCol    int
+	kindCol   int
+	h         cursorHeap
+	all       []*cursor
+	outSchema *arrow.Schema
+	bld       *array.RecordBuilder
+	batchSize int
+	table     string
+}
+
+type cursor struct {
+	idx int
+	fb  *fileBatches
+	dv  *DeletionVector
+	rec arrow.RecordBatch
+	pos int64
+	row int
+	m   *mergeSource
+}
+
+func (c *cursor) load() error {
+	for {
+		if c.rec != nil {
+			c.rec.Release()
+			c.rec = nil
+		}
+		rec, pos, err := c.fb.next()
+		if err != nil || rec == nil {
+			return err
+		}
+		c.rec, c.pos, c.row = rec, pos, 0
+		if c.skipDeleted() {
+			return nil
+		}
+	}
+}
+
+// skipDeleted moves past deleted rows; false when the batch is exhausted.
+func (c *cursor) skipDeleted() bool {
+	for c.row < int(c.rec.NumRows()) {
+		if c.dv == nil || !c.dv.Contains(c.pos+int64(c.row)) {
+			return true
+		}
+		c.row++
+	}
+	return false
+}
+
+func (c *cursor) advance() error {
+	c.row++
+	if c.skipDeleted() {
+		return nil
+	}
+	return c.load()
+}
+
+type cursorHeap []*cursor
+
+func (h cursorHeap) Len() int { return len(h) }
+func (h cursorHeap) Less(i, j int) bool {
+	a, b := h[i], h[j]
+	if c := a.m.compareKeys(a.rec, a.row, b.rec, b.row); c != 0 {
+		return c < 0
+	}
+	sa := a.rec.Column(a.m.seqCol).(*array.Int64).Value(a.row)
+	sb := b.rec.Column(b.m.seqCol).(*array.Int64).Value(b.row)
+	if sa != sb {
+		return sa < sb
+	}
+	return a.idx < b.idx
+}
+func (h cursorHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *cursorHeap) Push(x any)   { *h = append(*h, x.(*cursor)) }
+func (h *cursorHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+func newMergeSource(ctx context.Context, p *Plan, s *Split, needed []DataField, opts tableOptions, mem memory.Allocator, batchSize int) (*mergeSource, error) {
+	if batchSize <= 0 {
+		batchSize = 8192
+	}
+	fields := append([]DataField(nil), needed...)
+	if opts.mergeEngine == "partial-update" {
+		// Every field is merged; reading them all keeps the per-field rule
+		// independent of the projection.
+		for _, f := range p.Schema.Fields {
+			if !hasField(fields, f.Name) {
+				fields = append(fields, f)
+			}
+		}
+	}
+	m := &mergeSource{ctx: ctx, opts: opts, nNeeded: len(needed), batchSize: batchSize, table: p.Table.name}
+	for _, k := range p.Schema.TrimmedPrimaryKeys() {
+		if !hasField(fields, k.Name) {
+			fields = append(fields, k)
+		}
+		for i, f := range fields {
+			if f.Name == k.Name {
+				m.keyCols = append(m.keyCols, i)
+			}
+		}
+	}
+	m.seqCol, m.kindCol = len(fields), len(fields)+1
+	var err error
+	if m.outSchema, err = ArrowSchema(fields); err != nil {
+		return nil, err
+	}
+	m.bld = array.NewRecordBuilder(mem, m.outSchema)
+	ok := false
+	defer func() {
+		if !ok {
+			m.close()
+		}
+	}()
+	for i, f := range s.Files {
+		fs := p.Schema
+		if f.Meta.SchemaID != p.Schema.ID {
+			if fs, err = p.Table.Schema(ctx, f.Meta.SchemaID); err != nil {
+				return nil, err
+			}
+		}
+		c := &cursor{idx: i, m: m}
+		if f.DV != nil {
+			if c.dv, err = ReadDeletionVector(ctx, p.Table.fs, *f.DV); err != nil {
+				return nil, err
+			}
+		}
+		if c.fb, err = openDataFile(ctx, fileReadSpec{fsys: p.Table.fs, path: f.Path, fileSchema: fs, want: fields, system: true, batchSize: batchSize, mem: mem}); err != nil {
+			return nil, err
+		}
+		m.all = append(m.all, c)
+		if err := c.load(); err != nil {
+			return nil, err
+		}
+		if c.rec != nil {
+			m.h = append(m.h, c)
+		}
+	}
+	heap.Init(&m.h)
+	ok = true
+	return m, nil
+}
+
+func (m *mergeSource) compareKeys(a arrow.RecordBatch, i int, b arrow.RecordBatch, j int) int {
+	for _, k := range m.keyCols {
+		if c := compareArrow(a.Column(k), i, b.Column(k), j); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+type mergeRec struct {
+	rec  arrow.RecordBatch
+	row  int
+	kind int8
+}
+
+func (m *mergeSource) next() (arrow.RecordBatch, []bool, error) {
+	var group []mergeRec
+	release := func() {
+		for _, g := range group {
+			g.rec.Release()
+		}
+		group = group[:0]
+	}
+	for m.h.Len() > 0 {
+		if err := m.ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		c := m.h[0]
+		if len(group) > 0 && m.compareKeys(group[0].rec, group[0].row, c.rec, c.row) != 0 {
+			err := m.emit(group)
+			release()
+			if err != nil {
+				return nil, nil, err
+			}
+			if m.bld.Field(0).Len() >= m.batchSize {
+				return m.bld.NewRecordBatch(), nil, nil
+			}
+			continue
+		}
+		c.rec.Retain()
+		kind := c.rec.Column(m.kindCol).(*array.Int8).Value(c.row)
+		group = append(group, mergeRec{rec: c.rec, row: c.row, kind: kind})
+		if err := c.advance(); err != nil {
+			release()
+			return nil, nil, err
+		}
+		if c.rec == nil {
+			heap.Pop(&m.h)
+		} else {
+			heap.Fix(&m.h, 0)
+		}
+	}
+	if len(group) > 0 {
+		err := m.emit(group)
+		release()
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	if m.bld.Field(0).Len() > 0 {
+		return m.bld.NewRecordBatch(), nil, nil
+	}
+	return nil, nil, nil
+}
+
+func isRetract(k int8) bool { return k == KindUpdateBefore || k == KindDelete }
+
+// emit applies the merge engine to the records of one key (ascending
+// sequence order) and appends the surviving row, if any.
+func (m *mergeSource) emit(group []mergeRec) error {
+	ncol := len(m.outSchema.Fields())
+	switch m.opts.mergeEngine {
+	case "deduplicate":
+		var win *mergeRec
+		for i := range group {
+			if m.opts.ignoreDelete && isRetract(group[i].kind) {
+				continue
+			}
+			win = &group[i]
+		}
+		if win == nil || isRetract(win.kind) {
+			return nil
+		}
+		return m.appendRow(win.rec, win.row, ncol)
+	case "first-row":
+		for i := range group {
+			if !isRetract(group[i].kind) {
+				return m.appendRow(group[i].rec, group[i].row, ncol)
+			}
+		}
+		return nil
+	case "partial-update":
+		src := make([]int, ncol) // group index supplying each column, -1 none
+		for i := range src {
+			src[i] = -1
+		}
+		seen := false
+		for gi, g := range group {
+			if isRetract(g.kind) {
+				if m.opts.ignoreDelete {
+					continue
+				}
+				return fmt.Errorf("%w: table %s: partial-update met a delete record; set ignore-delete", ErrUnsupported, m.table)
+			}
+			seen = true
+			for c := 0; c < ncol; c++ {
+				if !g.rec.Column(c).IsNull(g.row) {
+					src[c] = gi
+				}
+			}
+		}
+		if !seen {
+			return nil
+		}
+		for c := 0; c < ncol; c++ {
+			if src[c] < 0 {
+				m.bld.Field(c).AppendNull()
+				continue
+			}
+			g := group[src[c]]
+			if err := appendValue(m.bld.Field(c), g.rec.Column(c), g.row); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("%w: merge-engine %s", ErrUnsupported, m.opts.mergeEngine)
+}
+
+func (m *mergeSource) appendRow(rec arrow.RecordBatch, row, ncol int) error {
+	for c := 0; c < ncol; c++ {
+		if err := appendValue(m.bld.Field(c), rec.Column(c), row); err != nil {
+			return fmt.Errorf("column %s: %w", m.outSchema.Field(c).Name, err)
+		}
+	}
+	return nil
+}
+
+func (m *mergeSource) close() {
+	for _, c := range m.all {
+		if c.rec != nil {
+			c.rec.Release()
+			c.rec = nil
+		}
+		if c.fb != nil {
+			c.fb.close()
+			c.fb = nil
+		}
+	}
+	m.h = nil
+	if m.bld != nil {
+		m.bld.Release()
+		m.bld = nil
+	}
+}
+
+// compareArrow orders two non-key-typed cells; NULL sorts first. Strings and
+// bytes compare as unsigned bytes, as Paimon's key comparator does.
+func compareArrow(a arrow.Array, i int, b arrow.Array, j int) int {
+	an, bn := a.IsNull(i), b.IsNull(j)
+	switch {
+	case an && bn:
+		return 0
+	case an:
+		return -1
+	case bn:
+		return 1
+	}
+	switch x := a.(type) {
+	case *array.Int32:
+		return cmp3(x.Value(i) < b.(*array.Int32).Value(j), x.Value(i) > b.(*array.Int32).Value(j))
+	case *array.Int64:
+		return cmp3(x.Value(i) < b.(*array.Int64).Value(j), x.Value(i) > b.(*array.Int64).Value(j))
+	case *array.String:
+		return strings.Compare(x.Value(i), b.(*array.String).Value(j))
+	case *array.Binary:
+		return bytes.Compare(x.Value(i), b.(*array.Binary).Value(j))
+	}
+	c, _ := compareNorm(arrowValue(a, i), arrowValue(b, j))
+	return c
+}
+
+// appendValue appends arr[i] to bld; both have the same Arrow type.
+func appendValue(bld array.Builder, arr arrow.Array, i int) error {
+	if arr.IsNull(i) {
+		bld.AppendNull()
+		return nil
+	}
+	switch b := bld.(type) {
+	case *array.BooleanBuilder:
+		b.Append(arr.(*array.Boolean).Value(i))
+	case *array.Int8Builder:
+		b.Append(arr.(*array.Int8).Value(i))
+	case *array.Int16Builder:
+		b.Append(arr.(*array.Int16).Value(i))
+	case *array.Int32Builder:
+		b.Append(arr.(*array.Int32).Value(i))
+	case *array.Int64Builder:
+		b.Append(arr.(*array.Int64).Value(i))
+	case *array.Float32Builder:
+		b.Append(arr.(*array.Float32).Value(i))
+	case *array.Float64Builder:
+		b.Append(arr.(*array.Float64).Value(i))
+	case *array.StringBuilder:
+		b.Append(arr.(*array.String).Value(i))
+	case *array.BinaryBuilder:
+		b.Append(arr.(*array.Binary).Value(i))
+	case *array.Date32Builder:
+		b.Append(arr.(*array.Date32).Value(i))
+	case *array.Time32Builder:
+		b.Append(arr.(*array.Time32).Value(i))
+	case *array.TimestampBuilder:
+		b.Append(arr.(*array.Timestamp).Value(i))
+	case *array.Decimal128Builder:
+		b.Append(arr.(*array.Decimal128).Value(i))
+	case *array.MapBuilder:
+		a := arr.(*array.Map)
+		b.Append(true)
+		s, e := a.ValueOffsets(i)
+		for k := s; k < e; k++ {
+			if err := appendValue(b.KeyBuilder(), a.Keys(), int(k)); err != nil {
+				return err
+			}
+			if err := appendValue(b.ItemBuilder(), a.Items(), int(k)); err != nil {
+				return err
+			}
+		}
+	case *array.ListBuilder:
+		a := arr.(*array.List)
+		b.Append(true)
+		s, e := a.ValueOffsets(i)
+		for k := s; k < e; k++ {
+			if err := appendValue(b.ValueBuilder(), a.ListValues(), int(k)); err != nil {
+				return err
+			}
+		}
+	case *array.StructBuilder:
+		a := arr.(*array.Struct)
+		b.Append(true)
+		for f := 0; f < a.NumField(); f++ {
+			if err := appendValue(b.FieldBuilder(f), a.Field(f), i); err != nil {
+				return err
+			}
+		}
+	default:
+		return fmt.Errorf("%w: merge of %s values", ErrUnsupported, arr.DataType())
+	}
+	return nil
+}

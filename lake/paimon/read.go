@@ -1,0 +1,374 @@
+package paimon
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// ReadOptions shape the batches Open returns.
+type ReadOptions struct {
+	// Columns to return, in order; nil means every column in schema order.
+	Columns []string
+	// BatchSize is the target number of rows per batch (default 8192).
+	BatchSize int
+	// NoRowFilter disables the exact row filter (the plan's predicate then
+	// only prunes by statistics).
+	NoRowFilter bool
+}
+
+// Open streams the rows of one split of the plan. Raw-convertible splits
+// read file by file (deletion vectors applied); other splits merge their
+// files by primary key with the table's merge engine. The reader belongs to
+// one goroutine; the caller must Release it.
+func (p *Plan) Open(ctx context.Context, s *Split, mem memory.Allocator, ro ReadOptions) (array.RecordReader, error) {
+	if mem == nil {
+		mem = memory.NewGoAllocator()
+	}
+	opts, err := parseOptions(p.Options)
+	if err != nil {
+		return nil, err
+	}
+	out, err := p.outputFields(ro.Columns)
+	if err != nil {
+		return nil, err
+	}
+	outSch, err := ArrowSchema(out)
+	if err != nil {
+		return nil, err
+	}
+	// needed = output columns plus those the row filter reads.
+	needed := append([]DataField(nil), out...)
+	pred := p.pred
+	if ro.NoRowFilter {
+		pred = nil
+	}
+	for _, name := range pred.fieldsOrNil() {
+		if !hasField(needed, name) {
+			f, _ := p.Schema.Field(name)
+			needed = append(needed, f)
+		}
+	}
+	st := &stepper{ctx: ctx, mem: mem, out: outSch, nOut: len(out), pred: pred, needed: needed}
+	pk := len(p.Schema.PrimaryKeys) > 0
+	var src batchSource
+	if s.RawConvertible || !pk {
+		src = &rawSource{ctx: ctx, p: p, split: s, want: needed, mem: mem, batchSize: ro.BatchSize, pred: pred}
+	} else {
+		if len(opts.sequenceFields) > 0 {
+			return nil, fmt.Errorf("%w: table %s: merge with sequence.field", ErrUnsupported, p.Table.name)
+		}
+		m, err := newMergeSource(ctx, p, s, needed, opts, mem, ro.BatchSize)
+		if err != nil {
+			return nil, err
+		}
+		src = m
+	}
+	return &splitReader{schema: outSch, src: src, step: st, refs: 1}, nil
+}
+
+func (b *bound) fieldsOrNil() []string {
+	if b == nil {
+		return nil
+	}
+	var out []string
+	var walk func(*bound)
+	walk = func(q *bound) {
+		if q.field != "" {
+			out = append(out, q.field)
+		}
+		for _, c := range q.children {
+			walk(c)
+		}
+	}
+	walk(b)
+	return out
+}
+
+func hasField(fs []DataField, name string) bool {
+	for _, f := range fs {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *Plan) outputFields(cols []string) ([]DataField, error) {
+	if cols == nil {
+		return p.Schema.Fields, nil
+	}
+	out := make([]DataField, 0, len(cols))
+	for _, c := range cols {
+		f, ok := p.Schema.Field(c)
+		if !ok {
+			return nil, fmt.Errorf("%w: table %s has no column %q", ErrNotFound, p.Table.name, c)
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// OutputSchema is the Arrow schema Open produces for the given columns.
+func (p *Plan) OutputSchema(cols []string) (*arrow.Schema, error) {
+	out, err := p.outputFields(cols)
+	if err != nil {
+		return nil, err
+	}
+	return ArrowSchema(out)
+}
+
+// batchSource yields batches shaped like the needed fields plus a keep
+// mask (nil = keep all) for rows removed by deletion vectors.
+type batchSource interface {
+	next() (arrow.RecordBatch, []bool, error) // nil batch at end
+	close()
+}
+
+// stepper applies the per-batch steps: deletion mask, exact row filter,
+// projection to the output columns.
+type stepper struct {
+	ctx    context.Context
+	mem    memory.Allocator
+	out    *arrow.Schema
+	nOut   int
+	pred   *bound
+	needed []DataField
+}
+
+func (st *stepper) apply(rec arrow.RecordBatch, keep []bool) (arrow.RecordBatch, error) {
+	n := int(rec.NumRows())
+	if st.pred != nil {
+		cols := map[string]arrow.Array{}
+		for i, f := range st.needed {
+			cols[f.Name] = rec.Column(i)
+		}
+		row := 0
+		get := func(name string) any { return arrowValue(cols[name], row) }
+		for row = 0; row < n; row++ {
+			if keep != nil && !keep[row] {
+				continue
+			}
+			if !st.pred.evalRow(get) {
+				if keep == nil {
+					keep = make([]bool, n)
+					for i := range keep {
+						keep[i] = true
+					}
+				}
+				keep[row] = false
+			}
+		}
+	}
+	proj := make([]arrow.Array, st.nOut)
+	for i := range proj {
+		proj[i] = rec.Column(i)
+	}
+	pr := array.NewRecordBatch(st.out, proj, int64(n))
+	if keep == nil {
+		return pr, nil
+	}
+	defer pr.Release()
+	mb := array.NewBooleanBuilder(st.mem)
+	defer mb.Release()
+	mb.AppendValues(keep, nil)
+	mask := mb.NewArray()
+	defer mask.Release()
+	return compute.FilterRecordBatch(compute.WithAllocator(st.ctx, st.mem), pr, mask, compute.DefaultFilterOptions())
+}
+
+type splitReader struct {
+	schema *arrow.Schema
+	src    batchSource
+	step   *stepper
+	cur    arrow.RecordBatch
+	err    error
+	done   bool
+	refs   int64
+}
+
+func (r *splitReader) Schema() *arrow.Schema { return r.schema }
+func (r *splitReader) Retain()               { r.refs++ }
+func (r *splitReader) Release() {
+	r.refs--
+	if r.refs == 0 {
+		if r.cur != nil {
+			r.cur.Release()
+			r.cur = nil
+		}
+		r.src.close()
+	}
+}
+func (r *splitReader) Err() error                     { return r.err }
+func (r *splitReader) RecordBatch() arrow.RecordBatch { return r.cur }
+
+// Record is the deprecated name of RecordBatch.
+func (r *splitReader) Record() arrow.RecordBatch { return r.cur }
+
+func (r *splitReader) Next() bool {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	for !r.done {
+		rec, keep, err := r.src.next()
+		if err != nil {
+			r.err, r.done = err, true
+			return false
+		}
+		if rec == nil {
+			r.done = true
+			return false
+		}
+		out, err := r.step.apply(rec, keep)
+		rec.Release()
+		if err != nil {
+			r.err, r.done = err, true
+			return false
+		}
+		if out.NumRows() == 0 {
+			out.Release()
+			continue
+		}
+		r.cur = out
+		return true
+	}
+	return false
+}
+
+// rawSource reads the split's files one after another.
+type rawSource struct {
+	ctx       context.Context
+	p         *Plan
+	split     *Split
+	want      []DataField
+	mem       memory.Allocator
+	batchSize int
+	pred      *bound
+
+	idx int
+	fb  *fileBatches
+	dv  *DeletionVector
+}
+
+func (r *rawSource) fileSchema(id int64) (*TableSchema, error) {
+	if id == r.p.Schema.ID {
+		return r.p.Schema, nil
+	}
+	return r.p.Table.Schema(r.ctx, id)
+}
+
+func (r *rawSource) next() (arrow.RecordBatch, []bool, error) {
+	for {
+		if r.fb == nil {
+			if r.idx >= len(r.split.Files) {
+				return nil, nil, nil
+			}
+			f := r.split.Files[r.idx]
+			r.idx++
+			fs, err := r.fileSchema(f.Meta.SchemaID)
+			if err != nil {
+				return nil, nil, err
+			}
+			r.dv = nil
+			if f.DV != nil {
+				if r.dv, err = ReadDeletionVector(r.ctx, r.p.Table.fs, *f.DV); err != nil {
+					return nil, nil, err
+				}
+			}
+			fb, err := openDataFile(r.ctx, fileReadSpec{fsys: r.p.Table.fs, path: f.Path, fileSchema: fs, want: r.want, pred: r.pred, batchSize: r.batchSize, mem: r.mem})
+			if err != nil {
+				return nil, nil, err
+			}
+			r.fb = fb
+		}
+		rec, pos, err := r.fb.next()
+		if err != nil {
+			return nil, nil, err
+		}
+		if rec == nil {
+			r.fb.close()
+			r.fb = nil
+			continue
+		}
+		var keep []bool
+		if r.dv != nil {
+			keep = make([]bool, rec.NumRows())
+			for i := range keep {
+				keep[i] = !r.dv.Contains(pos + int64(i))
+			}
+		}
+		return rec, keep, nil
+	}
+}
+
+func (r *rawSource) close() {
+	if r.fb != nil {
+		r.fb.close()
+		r.fb = nil
+	}
+}
+
+// arrowValue returns the normalized value (see norm) of arr[i], nil for NULL.
+func arrowValue(arr arrow.Array, i int) any {
+	if arr == nil || arr.IsNull(i) {
+		return nil
+	}
+	switch a := arr.(type) {
+	case *array.Boolean:
+		return a.Value(i)
+	case *array.Int8:
+		return int64(a.Value(i))
+	case *array.Int16:
+		return int64(a.Value(i))
+	case *array.Int32:
+		return int64(a.Value(i))
+	case *array.Int64:
+		return a.Value(i)
+	case *array.Date32:
+		return int64(a.Value(i))
+	case *array.Time32:
+		return int64(a.Value(i))
+	case *array.Float32:
+		return float64(a.Value(i))
+	case *array.Float64:
+		return a.Value(i)
+	case *array.String:
+		return a.Value(i)
+	case *array.Binary:
+		return string(a.Value(i))
+	case *array.Decimal128:
+		v := a.Value(i)
+		sc := a.DataType().(*arrow.Decimal128Type).Scale
+		return norm(DecimalValue{Unscaled: v.BigInt(), Scale: int(sc)})
+	case *array.Timestamp:
+		return norm(timestampOf(int64(a.Value(i)), a.DataType().(*arrow.TimestampType).Unit))
+	}
+	return nil
+}
+
+func timestampOf(v int64, unit arrow.TimeUnit) TimestampValue {
+	switch unit {
+	case arrow.Second:
+		return TimestampValue{Millis: v * 1000}
+	case arrow.Millisecond:
+		return TimestampValue{Millis: v}
+	case arrow.Microsecond:
+		ms := floorDiv(v, 1000)
+		return TimestampValue{Millis: ms, NanoOfMilli: int32((v - ms*1000) * 1000)}
+	}
+	ms := floorDiv(v, 1_000_000)
+	return TimestampValue{Millis: ms, NanoOfMilli: int32(v - ms*1_000_000)}
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
