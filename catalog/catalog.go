@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -215,4 +216,21 @@ func equalFold(a, b string) bool {
 		}
 	}
 	return true
+}
+
+// kindError is an error of a kind whose text does not repeat the kind, so
+// that users see "Unknown database 'x'" rather than "not found: Unknown
+// database 'x'", while errors.Is still finds the kind.
+type kindError struct {
+	kind error
+	msg  string
+}
+
+func (e *kindError) Error() string { return e.msg }
+func (e *kindError) Unwrap() error { return e.kind }
+
+// Errorf makes an error of the given kind (one of this package's sentinels
+// or any other) with a message that does not repeat the kind.
+func Errorf(kind error, format string, args ...any) error {
+	return &kindError{kind: kind, msg: fmt.Sprintf(format, args...)}
 }

@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -56,7 +55,7 @@ func NewProps(m map[string]string) Props { return Props{m: m} }
 func (p Props) Required(name string) (string, error) {
 	v, ok := p.m[name]
 	if !ok || strings.TrimSpace(v) == "" {
-		return "", fmt.Errorf("%w: missing required property '%s'", ErrInvalidProperty, name)
+		return "", Errorf(ErrInvalidProperty, "missing required property '%s'", name)
 	}
 	return v, nil
 }
@@ -81,7 +80,7 @@ func (p Props) Bool(name string, def bool) (bool, error) {
 	case "false":
 		return false, nil
 	}
-	return false, fmt.Errorf("%w: property '%s' must be true or false, got %s", ErrInvalidProperty, name, quoteUnlessSecret(name, v))
+	return false, Errorf(ErrInvalidProperty, "property '%s' must be true or false, got %s", name, quoteUnlessSecret(name, v))
 }
 
 // Int parses an integer property and checks it lies in [min, max].
@@ -92,10 +91,10 @@ func (p Props) Int(name string, def, min, max int64) (int64, error) {
 	}
 	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("%w: property '%s' must be an integer, got %s", ErrInvalidProperty, name, quoteUnlessSecret(name, v))
+		return 0, Errorf(ErrInvalidProperty, "property '%s' must be an integer, got %s", name, quoteUnlessSecret(name, v))
 	}
 	if n < min || n > max {
-		return 0, fmt.Errorf("%w: property '%s' must be between %d and %d, got %d", ErrInvalidProperty, name, min, max, n)
+		return 0, Errorf(ErrInvalidProperty, "property '%s' must be between %d and %d, got %d", name, min, max, n)
 	}
 	return n, nil
 }
@@ -112,7 +111,7 @@ func (p Props) Enum(name, def string, allowed ...string) (string, error) {
 			return a, nil
 		}
 	}
-	return "", fmt.Errorf("%w: property '%s' must be one of %s, got %s", ErrInvalidProperty, name, strings.Join(allowed, ", "), quoteUnlessSecret(name, v))
+	return "", Errorf(ErrInvalidProperty, "property '%s' must be one of %s, got %s", name, strings.Join(allowed, ", "), quoteUnlessSecret(name, v))
 }
 
 // Unknown returns the property names not accepted by known; a catalog type

@@ -48,7 +48,7 @@ func TestPropsErrorsNameTheProperty(t *testing.T) {
 			t.Errorf("%s: err = %v, want ErrInvalidProperty", c.name, c.err)
 			continue
 		}
-		if got := c.err.Error(); got != "invalid property: "+c.want {
+		if got := c.err.Error(); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}
@@ -66,7 +66,7 @@ func TestRegistry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.Lookup(map[string]string{"type": "hive"}); !errors.Is(err, ErrUnknownType) || err.Error() != "unknown catalog type: hive (supported: fluss, paimon)" {
+	if _, err := r.Lookup(map[string]string{"type": "hive"}); !errors.Is(err, ErrUnknownType) || err.Error() != "Unknown catalog type: hive (supported: fluss, paimon)" {
 		t.Fatalf("Lookup(hive) = %v", err)
 	}
 	if _, err := r.Lookup(map[string]string{}); !errors.Is(err, ErrInvalidProperty) {

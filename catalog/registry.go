@@ -49,11 +49,11 @@ func NewRegistry(types ...Type) (*Registry, error) {
 func (r *Registry) Lookup(props map[string]string) (Type, error) {
 	name, ok := props["type"]
 	if !ok || strings.TrimSpace(name) == "" {
-		return Type{}, fmt.Errorf("%w: missing required property 'type'", ErrInvalidProperty)
+		return Type{}, Errorf(ErrInvalidProperty, "missing required property 'type'")
 	}
 	t, ok := r.types[strings.ToLower(strings.TrimSpace(name))]
 	if !ok {
-		return Type{}, fmt.Errorf("%w: %s (supported: %s)", ErrUnknownType, name, strings.Join(r.Names(), ", "))
+		return Type{}, Errorf(ErrUnknownType, "Unknown catalog type: %s (supported: %s)", name, strings.Join(r.Names(), ", "))
 	}
 	return t, nil
 }

@@ -139,7 +139,7 @@ func (c *Catalog) Database(ctx context.Context, name string) (catalog.Database, 
 	defer c.mu.Unlock()
 	_, d := c.findDB(name)
 	if d == nil {
-		return nil, fmt.Errorf("%w: Unknown database '%s'", catalog.ErrNotFound, name)
+		return nil, catalog.Errorf(catalog.ErrNotFound, "Unknown database '%s'", name)
 	}
 	return &Database{c: c, id: d.ID, name: d.Name}, nil
 }
@@ -152,7 +152,7 @@ func (c *Catalog) CreateDatabase(ctx context.Context, name string, props map[str
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, d := c.findDB(name); d != nil {
-		return fmt.Errorf("%w: Can't create database '%s'; database exists", catalog.ErrExists, name)
+		return catalog.Errorf(catalog.ErrExists, "Can't create database '%s'; database exists", name)
 	}
 	next := c.clone()
 	next.Databases = append(next.Databases, &dbManifest{ID: next.NextID, Name: name, CreatedMS: c.now().UnixMilli(), Properties: props, Tables: []*tableManifest{}})
@@ -167,7 +167,7 @@ func (c *Catalog) DropDatabase(ctx context.Context, name string, force bool) err
 	defer c.mu.Unlock()
 	i, d := c.findDB(name)
 	if d == nil {
-		return fmt.Errorf("%w: Unknown database '%s'", catalog.ErrNotFound, name)
+		return catalog.Errorf(catalog.ErrNotFound, "Unknown database '%s'", name)
 	}
 	next := c.clone()
 	next.Databases = slices.Delete(next.Databases, i, i+1)
@@ -212,7 +212,7 @@ func (c *Catalog) tableDir(id int64) string {
 
 func checkName(kind, name string) error {
 	if name == "" || len(name) > 256 || strings.ContainsAny(name, "/\\\x00") {
-		return fmt.Errorf("%w: invalid %s name '%s'", catalog.ErrUnsupported, kind, name)
+		return catalog.Errorf(catalog.ErrUnsupported, "invalid %s name '%s'", kind, name)
 	}
 	return nil
 }
@@ -234,7 +234,7 @@ func (d *Database) lookup() (*dbManifest, error) {
 			return m, nil
 		}
 	}
-	return nil, fmt.Errorf("%w: Unknown database '%s'", catalog.ErrNotFound, d.name)
+	return nil, catalog.Errorf(catalog.ErrNotFound, "Unknown database '%s'", d.name)
 }
 
 // ListTables implements catalog.Database.
@@ -266,7 +266,7 @@ func (d *Database) Table(ctx context.Context, name string) (catalog.Table, error
 			return d.c.tableHandle(d, t)
 		}
 	}
-	return nil, fmt.Errorf("%w: Table '%s.%s' doesn't exist", catalog.ErrNotFound, d.name, name)
+	return nil, catalog.Errorf(catalog.ErrNotFound, "Table '%s.%s' doesn't exist", d.name, name)
 }
 
 func (c *Catalog) tableHandle(d *Database, t *tableManifest) (*Table, error) {
@@ -286,18 +286,18 @@ func (d *Database) CreateTable(ctx context.Context, spec catalog.TableSpec) (cat
 		return nil, err
 	}
 	if len(spec.Schema.Columns) == 0 {
-		return nil, fmt.Errorf("%w: table '%s' needs at least one column", catalog.ErrUnsupported, spec.Name)
+		return nil, catalog.Errorf(catalog.ErrUnsupported, "table '%s' needs at least one column", spec.Name)
 	}
 	seen := map[string]bool{}
 	cols := make([]columnManifest, len(spec.Schema.Columns))
 	for i, col := range spec.Schema.Columns {
 		k := strings.ToLower(col.Name)
 		if seen[k] {
-			return nil, fmt.Errorf("%w: Duplicate column name '%s'", catalog.ErrExists, col.Name)
+			return nil, catalog.Errorf(catalog.ErrExists, "Duplicate column name '%s'", col.Name)
 		}
 		seen[k] = true
 		if col.Type == nil {
-			return nil, fmt.Errorf("%w: column '%s' has no type", catalog.ErrUnsupported, col.Name)
+			return nil, catalog.Errorf(catalog.ErrUnsupported, "column '%s' has no type", col.Name)
 		}
 		cols[i] = columnManifest{Name: col.Name, TypeName: col.TypeName, Nullable: col.Nullable, Key: col.Key, Default: col.Default, Comment: col.Comment}
 	}
@@ -314,7 +314,7 @@ func (d *Database) CreateTable(ctx context.Context, spec catalog.TableSpec) (cat
 	}
 	for _, t := range m.Tables {
 		if t.Name == spec.Name {
-			return nil, fmt.Errorf("%w: Table '%s' already exists", catalog.ErrExists, spec.Name)
+			return nil, catalog.Errorf(catalog.ErrExists, "Table '%s' already exists", spec.Name)
 		}
 	}
 	next := c.clone()
@@ -364,7 +364,7 @@ func (d *Database) DropTable(ctx context.Context, name string) error {
 			}
 		}
 	}
-	return fmt.Errorf("%w: Table '%s.%s' doesn't exist", catalog.ErrNotFound, d.name, name)
+	return catalog.Errorf(catalog.ErrNotFound, "Table '%s.%s' doesn't exist", d.name, name)
 }
 
 // Table is a table of the internal catalog.
@@ -397,7 +397,7 @@ func (t *Table) lookup() (*tableManifest, error) {
 			return x, nil
 		}
 	}
-	return nil, fmt.Errorf("%w: Table '%s.%s' doesn't exist", catalog.ErrNotFound, t.db.name, t.name)
+	return nil, catalog.Errorf(catalog.ErrNotFound, "Table '%s.%s' doesn't exist", t.db.name, t.name)
 }
 
 // Stats returns the number of rows and files of the table.
@@ -518,11 +518,11 @@ func (t *Table) Append(ctx context.Context, r array.RecordReader) (int64, error)
 // (names and nullability may differ: the binder produces positional rows).
 func compatible(table, got *arrow.Schema) error {
 	if got.NumFields() != table.NumFields() {
-		return fmt.Errorf("%w: got %d columns, table has %d", catalog.ErrUnsupported, got.NumFields(), table.NumFields())
+		return catalog.Errorf(catalog.ErrUnsupported, "got %d columns, table has %d", got.NumFields(), table.NumFields())
 	}
 	for i := range got.NumFields() {
 		if !arrow.TypeEqual(got.Field(i).Type, table.Field(i).Type) {
-			return fmt.Errorf("%w: column '%s' has type %s, got %s", catalog.ErrUnsupported, table.Field(i).Name, table.Field(i).Type, got.Field(i).Type)
+			return catalog.Errorf(catalog.ErrUnsupported, "column '%s' has type %s, got %s", table.Field(i).Name, table.Field(i).Type, got.Field(i).Type)
 		}
 	}
 	return nil

@@ -180,7 +180,7 @@ func (m *Manager) save() error {
 
 // unknown is the Doris text for a missing catalog.
 func unknown(name string) error {
-	return fmt.Errorf("%w: Unknown catalog '%s'", catalog.ErrNotFound, name)
+	return catalog.Errorf(catalog.ErrNotFound, "Unknown catalog '%s'", name)
 }
 
 // Get returns the catalog named name, opening an external one on first use.
@@ -271,7 +271,7 @@ func (m *Manager) validate(props map[string]string) error {
 
 func checkCatalogName(name string) error {
 	if name == "" || len(name) > 64 || strings.ContainsAny(name, "./\\`\x00 ") {
-		return fmt.Errorf("%w: invalid catalog name '%s'", catalog.ErrInvalidProperty, name)
+		return catalog.Errorf(catalog.ErrInvalidProperty, "invalid catalog name '%s'", name)
 	}
 	return nil
 }
@@ -287,7 +287,7 @@ func (m *Manager) Create(name, comment string, props map[string]string, ifNotExi
 		if ifNotExists {
 			return nil
 		}
-		return fmt.Errorf("%w: Catalog '%s' already exists", catalog.ErrExists, name)
+		return catalog.Errorf(catalog.ErrExists, "Catalog '%s' already exists", name)
 	}
 	props = maps.Clone(props)
 	if props == nil {
@@ -315,7 +315,7 @@ func (m *Manager) Create(name, comment string, props map[string]string, ifNotExi
 // Drop removes a catalog.
 func (m *Manager) Drop(name string, ifExists bool) error {
 	if name == InternalName {
-		return fmt.Errorf("%w: Cannot drop the internal catalog", catalog.ErrUnsupported)
+		return catalog.Errorf(catalog.ErrUnsupported, "Cannot drop the internal catalog")
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -343,7 +343,7 @@ func (m *Manager) Drop(name string, ifExists bool) error {
 // never removes a property this way). 'type' cannot change.
 func (m *Manager) SetProperties(name string, props map[string]string) error {
 	if name == InternalName {
-		return fmt.Errorf("%w: Cannot alter the internal catalog", catalog.ErrUnsupported)
+		return catalog.Errorf(catalog.ErrUnsupported, "Cannot alter the internal catalog")
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -354,7 +354,7 @@ func (m *Manager) SetProperties(name string, props map[string]string) error {
 	next := maps.Clone(e.Props)
 	for k, v := range props {
 		if k == "type" && !strings.EqualFold(strings.TrimSpace(v), e.Props["type"]) {
-			return fmt.Errorf("%w: Can not modify property 'type' of catalog '%s'", catalog.ErrInvalidProperty, name)
+			return catalog.Errorf(catalog.ErrInvalidProperty, "Can not modify property 'type' of catalog '%s'", name)
 		}
 		next[k] = v
 	}
@@ -375,7 +375,7 @@ func (m *Manager) SetProperties(name string, props map[string]string) error {
 // Rename renames a catalog.
 func (m *Manager) Rename(name, newName string) error {
 	if name == InternalName || newName == InternalName {
-		return fmt.Errorf("%w: Cannot rename the internal catalog", catalog.ErrUnsupported)
+		return catalog.Errorf(catalog.ErrUnsupported, "Cannot rename the internal catalog")
 	}
 	if err := checkCatalogName(newName); err != nil {
 		return err
@@ -387,7 +387,7 @@ func (m *Manager) Rename(name, newName string) error {
 		return unknown(name)
 	}
 	if m.byName[newName] != nil {
-		return fmt.Errorf("%w: Catalog '%s' already exists", catalog.ErrExists, newName)
+		return catalog.Errorf(catalog.ErrExists, "Catalog '%s' already exists", newName)
 	}
 	delete(m.byName, name)
 	e.Name, e.Updated = newName, m.now().UnixMilli()
@@ -406,7 +406,7 @@ func (m *Manager) Rename(name, newName string) error {
 // ModifyComment sets a catalog's comment.
 func (m *Manager) ModifyComment(name, comment string) error {
 	if name == InternalName {
-		return fmt.Errorf("%w: Cannot alter the internal catalog", catalog.ErrUnsupported)
+		return catalog.Errorf(catalog.ErrUnsupported, "Cannot alter the internal catalog")
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()

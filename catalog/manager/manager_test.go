@@ -101,7 +101,7 @@ func TestCatalogLifecycleSurvivesRestart(t *testing.T) {
 	if err := m2.Drop("c9", false); err != nil {
 		t.Fatal(err)
 	}
-	if err := m2.Drop("c9", false); !errors.Is(err, catalog.ErrNotFound) || err.Error() != "not found: Unknown catalog 'c9'" {
+	if err := m2.Drop("c9", false); !errors.Is(err, catalog.ErrNotFound) || err.Error() != "Unknown catalog 'c9'" {
 		t.Fatalf("drop missing: %v", err)
 	}
 	if err := m2.Drop("c9", true); err != nil {

@@ -36,6 +36,7 @@ const (
 	CodeDivisionByZero
 	CodeDataTooLong
 	CodeWrongValueCount
+	CodeEmptyQuery
 )
 
 type wireCode struct {
@@ -85,6 +86,8 @@ func codes(c Code) wireCode {
 		return wireCode{1406, "22001"}
 	case CodeWrongValueCount:
 		return wireCode{1136, "21S01"}
+	case CodeEmptyQuery:
+		return wireCode{1065, "42000"}
 	default: // CodeInternal, CodeAnalysis, CodeUnknownCatalog, CodeCatalogExists
 		return wireCode{1105, "HY000"}
 	}

@@ -19,7 +19,7 @@ var (
 )
 
 func unknownErr(name string) error {
-	return fmt.Errorf("%w: Unknown system variable '%s'", ErrUnknown, name)
+	return errorf(ErrUnknown, "Unknown system variable '%s'", name)
 }
 
 // Registry holds the variable definitions and the GLOBAL values.
@@ -84,7 +84,7 @@ func (r *Registry) SetGlobal(name, value string) error {
 		return err
 	}
 	if d.ReadOnly {
-		return fmt.Errorf("%w: Variable '%s' is a read only variable", ErrReadOnly, d.Name)
+		return errorf(ErrReadOnly, "Variable '%s' is a read only variable", d.Name)
 	}
 	v, err := normalize(d, value)
 	if err != nil {
@@ -146,10 +146,10 @@ func (s *Session) Set(name, value string) error {
 		return err
 	}
 	if d.ReadOnly {
-		return fmt.Errorf("%w: Variable '%s' is a read only variable", ErrReadOnly, d.Name)
+		return errorf(ErrReadOnly, "Variable '%s' is a read only variable", d.Name)
 	}
 	if d.GlobalOnly {
-		return fmt.Errorf("%w: Variable '%s' is a GLOBAL variable and should be set with SET GLOBAL", ErrReadOnly, d.Name)
+		return errorf(ErrReadOnly, "Variable '%s' is a GLOBAL variable and should be set with SET GLOBAL", d.Name)
 	}
 	v, err := normalize(d, value)
 	if err != nil {
@@ -241,7 +241,7 @@ func MatchLike(p, s string) bool {
 
 func normalize(d *Def, value string) (string, error) {
 	bad := func() error {
-		return fmt.Errorf("%w: Variable '%s' can't be set to the value of '%s'", ErrWrongValue, d.Name, value)
+		return errorf(ErrWrongValue, "Variable '%s' can't be set to the value of '%s'", d.Name, value)
 	}
 	v := strings.TrimSpace(value)
 	switch d.Kind {
@@ -256,10 +256,10 @@ func normalize(d *Def, value string) (string, error) {
 	case Int:
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
-			return "", fmt.Errorf("%w: Incorrect argument type to variable '%s': '%s' is not an integer", ErrWrongValue, d.Name, value)
+			return "", errorf(ErrWrongValue, "Incorrect argument type to variable '%s': '%s' is not an integer", d.Name, value)
 		}
 		if n < d.Min || n > d.Max {
-			return "", fmt.Errorf("%w: Variable '%s' can't be set to the value of '%s' (allowed range %d..%d)", ErrWrongValue, d.Name, value, d.Min, d.Max)
+			return "", errorf(ErrWrongValue, "Variable '%s' can't be set to the value of '%s' (allowed range %d..%d)", d.Name, value, d.Min, d.Max)
 		}
 		return strconv.FormatInt(n, 10), nil
 	case Enum:
@@ -272,11 +272,11 @@ func normalize(d *Def, value string) (string, error) {
 		for i, a := range d.Values {
 			quoted[i] = "'" + a + "'"
 		}
-		return "", fmt.Errorf("%w: Variable '%s' can't be set to the value of '%s' (allowed: %s)", ErrWrongValue, d.Name, value, strings.Join(quoted, ", "))
+		return "", errorf(ErrWrongValue, "Variable '%s' can't be set to the value of '%s' (allowed: %s)", d.Name, value, strings.Join(quoted, ", "))
 	default:
 		if d.Check != nil {
 			if err := d.Check(v); err != nil {
-				return "", fmt.Errorf("%w: Variable '%s' can't be set to the value of '%s': %v", ErrWrongValue, d.Name, value, err)
+				return "", errorf(ErrWrongValue, "Variable '%s' can't be set to the value of '%s': %v", d.Name, value, err)
 			}
 		}
 		return v, nil
@@ -338,4 +338,18 @@ func checkCharsetOrNull(v string) error {
 		return nil
 	}
 	return checkCharset(v)
+}
+
+// kindError carries an error kind without repeating it in the text users
+// see; errors.Is still finds the kind.
+type kindError struct {
+	kind error
+	msg  string
+}
+
+func (e *kindError) Error() string { return e.msg }
+func (e *kindError) Unwrap() error { return e.kind }
+
+func errorf(kind error, format string, args ...any) error {
+	return &kindError{kind: kind, msg: fmt.Sprintf(format, args...)}
 }
