@@ -1,7 +1,33 @@
 // Package client is the Go Fluss 1.0 wire client: framed TCP connections with
-// ApiVersions negotiation and SASL PLAIN, a pool keyed by client configuration,
-// metadata and bucket leaders, offsets, lake and KV snapshots, and log and KV
-// scanners that produce Arrow record batches. A Client is safe for concurrent
-// use; a scanner belongs to one goroutine.
-
+// ApiVersions negotiation and SASL PLAIN, a pool keyed by client
+// configuration, cluster metadata and bucket leaders, the read-only RPCs
+// (catalog, offsets, FETCH_LOG, lake and KV snapshots, SCAN_KV, LIMIT_SCAN,
+// table stats, security tokens, remote-log manifests), and bounded readers
+// that turn a bucket's log or primary-key state into Arrow record batches.
+//
+// Concurrency: a Client and a Pool are shared and safe for concurrent use;
+// many requests are pipelined on one connection and answers are matched by
+// request id in whatever order they arrive. A KvScan or a reader belongs to
+// one goroutine.
+//
+// What must stay true:
+//
+//  1. Frame headers are big-endian and laid out as drawn in frame.go; a
+//     response's length is checked against Config.MaxFrameSize before its
+//     body is allocated; a SERVER_FAILURE frame (type 2) carries no request
+//     id and ends the connection.
+//  2. No request is sent with an API key the server did not advertise in
+//     ApiVersions; the version used is min(client max, server max).
+//  3. A server-reported failure is an *Error{Code, Message}; errors.Is maps
+//     it to this package's sentinel kinds (ErrNotLeader, ErrTableNotExist,
+//     ...). Every error names the API, server, table or bucket it concerns.
+//  4. Secrets (SASL password, security-token bytes) never appear in errors,
+//     logs or String output.
+//  5. Bucket requests go to the bucket's leader; a not-leader answer reloads
+//     metadata and retries a bounded number of times. Only idempotent reads
+//     are retried on a broken connection; SCAN_KV continuations never are.
+//  6. Pooled connections are keyed by the digest of the whole Config and
+//     closed after Config.IdleTimeout (60 s by default) without use.
+//  7. No package-level state: config, logger, pool and file system are
+//     passed in.
 package client
