@@ -212,4 +212,3 @@ func nestedFunc(name string, args []Expr) (builder, bool) {
 	}
 	return nil, false
 }
-

@@ -830,3 +830,16 @@ func cmp3(less, greater bool) int {
 func errorf(kind error, format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{kind}, args...)...)
 }
+
+// KeyString is a text form of canonical v of type t that is equal for
+// equal values and different for different ones; operators use it to hash
+// keys of types without a dedicated fast path.
+func KeyString(v any, t arrow.DataType) string {
+	if f, ok := v.(float64); ok && f == 0 {
+		v = 0.0 // -0 = +0
+	}
+	return formatValue(v, t)
+}
+
+// Compare orders two non-NULL canonical values of type t (-1, 0, 1).
+func Compare(a, b any, t arrow.DataType) int { return compareAny(a, b, t) }

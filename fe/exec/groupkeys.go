@@ -1,0 +1,213 @@
+package exec
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/inlet-db/inlet/fe/exec/expr"
+)
+
+// groupTable maps key tuples to dense group ids 0..n-1 and remembers each
+// group's key values in builders, in first-seen order. NULL is a key value
+// like any other, so all NULLs of a column fall in one group. A single
+// integer-like key takes a map[int64] fast path; anything else is encoded
+// into bytes.
+type groupTable struct {
+	types    []arrow.DataType
+	builders []array.Builder
+	n        int
+
+	intKey   bool
+	ints     map[int64]uint32
+	nullGID  int64 // group id of the NULL key, -1 if none yet
+	bytesMap map[string]uint32
+	scratch  []byte
+}
+
+func newGroupTable(mem memory.Allocator, types []arrow.DataType) *groupTable {
+	g := &groupTable{types: types, nullGID: -1}
+	for _, t := range types {
+		g.builders = append(g.builders, array.NewBuilder(mem, t))
+	}
+	if len(types) == 1 && intLike(types[0]) {
+		g.intKey = true
+		g.ints = map[int64]uint32{}
+	} else {
+		g.bytesMap = map[string]uint32{}
+	}
+	return g
+}
+
+func intLike(t arrow.DataType) bool {
+	switch t.ID() {
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.UINT8, arrow.UINT16, arrow.UINT32,
+		arrow.DATE32, arrow.TIMESTAMP, arrow.BOOL:
+		return true
+	}
+	return false
+}
+
+func (g *groupTable) release() {
+	for _, b := range g.builders {
+		b.Release()
+	}
+	g.builders = nil
+}
+
+// ids assigns a group id to every row of keys (columns of one batch),
+// creating groups as needed, and returns them in out (resized).
+func (g *groupTable) ids(keys []arrow.Array, rows int, out []uint32) []uint32 {
+	if cap(out) < rows {
+		out = make([]uint32, rows)
+	}
+	out = out[:rows]
+	if len(keys) == 0 {
+		if g.n == 0 {
+			g.n = 1
+		}
+		for i := range out {
+			out[i] = 0
+		}
+		return out
+	}
+	if g.intKey {
+		g.intIDs(keys[0], out)
+		return out
+	}
+	enc := make([]func(dst []byte, i int) []byte, len(keys))
+	apps := make([]func(i int), len(keys))
+	for k, a := range keys {
+		enc[k] = keyEncoder(a)
+		get, app := expr.Getter(a), expr.Appender(g.builders[k])
+		apps[k] = func(i int) { app(get(i)) }
+	}
+	for i := 0; i < rows; i++ {
+		buf := g.scratch[:0]
+		for _, e := range enc {
+			buf = e(buf, i)
+		}
+		g.scratch = buf
+		id, ok := g.bytesMap[string(buf)]
+		if !ok {
+			id = uint32(g.n)
+			g.n++
+			g.bytesMap[string(buf)] = id
+			for _, app := range apps {
+				app(i)
+			}
+		}
+		out[i] = id
+	}
+	return out
+}
+
+func (g *groupTable) intIDs(a arrow.Array, out []uint32) {
+	var vals func(i int) int64
+	switch x := a.(type) {
+	case *array.Int64:
+		v := x.Int64Values()
+		vals = func(i int) int64 { return v[i] }
+	case *array.Int32:
+		v := x.Int32Values()
+		vals = func(i int) int64 { return int64(v[i]) }
+	default:
+		get := expr.Getter(a)
+		vals = func(i int) int64 {
+			switch v := get(i).(type) {
+			case int64:
+				return v
+			case arrow.Date32:
+				return int64(v)
+			case arrow.Timestamp:
+				return int64(v)
+			case bool:
+				if v {
+					return 1
+				}
+			}
+			return 0
+		}
+	}
+	b := g.builders[0]
+	hasNulls := a.NullN() > 0
+	var app func(i int)
+	if ib, ok := b.(*array.Int64Builder); ok {
+		app = func(i int) { ib.Append(vals(i)) }
+	} else {
+		get, ap := expr.Getter(a), expr.Appender(b)
+		app = func(i int) { ap(get(i)) }
+	}
+	for i := range out {
+		if hasNulls && a.IsNull(i) {
+			if g.nullGID < 0 {
+				g.nullGID = int64(g.n)
+				g.n++
+				b.AppendNull()
+			}
+			out[i] = uint32(g.nullGID)
+			continue
+		}
+		v := vals(i)
+		id, ok := g.ints[v]
+		if !ok {
+			id = uint32(g.n)
+			g.n++
+			g.ints[v] = id
+			app(i)
+		}
+		out[i] = id
+	}
+}
+
+// keyArrays returns the key columns of all groups, in group-id order.
+func (g *groupTable) keyArrays() []arrow.Array {
+	out := make([]arrow.Array, len(g.builders))
+	for i, b := range g.builders {
+		out[i] = b.NewArray()
+	}
+	return out
+}
+
+// keyEncoder returns a function appending an unambiguous encoding of row i
+// of a (a NULL tag, then a fixed-width value or a length-prefixed string).
+func keyEncoder(a arrow.Array) func(dst []byte, i int) []byte {
+	hasNulls := a.NullN() > 0
+	wrap := func(f func(dst []byte, i int) []byte) func(dst []byte, i int) []byte {
+		return func(dst []byte, i int) []byte {
+			if hasNulls && a.IsNull(i) {
+				return append(dst, 0)
+			}
+			return f(append(dst, 1), i)
+		}
+	}
+	switch x := a.(type) {
+	case *array.Int64:
+		return wrap(func(dst []byte, i int) []byte { return binary.LittleEndian.AppendUint64(dst, uint64(x.Value(i))) })
+	case *array.Int32:
+		return wrap(func(dst []byte, i int) []byte { return binary.LittleEndian.AppendUint32(dst, uint32(x.Value(i))) })
+	case *array.Float64:
+		return wrap(func(dst []byte, i int) []byte {
+			f := x.Value(i)
+			if f == 0 {
+				f = 0 // -0 and +0 group together
+			}
+			return binary.LittleEndian.AppendUint64(dst, math.Float64bits(f))
+		})
+	case *array.String:
+		return wrap(func(dst []byte, i int) []byte {
+			s := x.Value(i)
+			dst = binary.AppendUvarint(dst, uint64(len(s)))
+			return append(dst, s...)
+		})
+	}
+	get := expr.Getter(a)
+	t := a.DataType()
+	return wrap(func(dst []byte, i int) []byte {
+		s := expr.KeyString(get(i), t)
+		dst = binary.AppendUvarint(dst, uint64(len(s)))
+		return append(dst, s...)
+	})
+}
