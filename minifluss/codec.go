@@ -1,6 +1,9 @@
 package minifluss
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // errNeedsRecordCodec is returned by the paths that need the log codec of
 // catalog/fluss/record which is not wired in yet.
@@ -10,8 +13,9 @@ func projectBatches(t *table, data []byte, proj []int32) ([]byte, error) {
 	return nil, ferr(codeInvalidColumnProj, "%s: projection pushdown: %v", t.path(), errNeedsRecordCodec)
 }
 
-func (c *Cluster) encodeChangelog(t *table, rows []changeRow) ([]byte, error) {
-	return nil, errNeedsRecordCodec
+func flussBucket(key []byte, n int32) (int32, error) {
+	if n == 1 {
+		return 0, nil
+	}
+	return 0, fmt.Errorf("hashing a bucket key over %d buckets: %w", n, errNeedsRecordCodec)
 }
-
-func (c *Cluster) checkRow(t *table, row []byte) error { return nil }
