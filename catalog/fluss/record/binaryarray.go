@@ -41,7 +41,7 @@ func elemSize(t typemap.DataType) int {
 
 func roundTo8(n int) int { return (n + 7) &^ 7 }
 
-func encodeBinaryArray(dst []byte, et typemap.DataType, vals []any, f rowFormat, field string) ([]byte, error) {
+func encodeBinaryArray(dst []byte, et typemap.DataType, vals []any, f RowFormat, field string) ([]byte, error) {
 	n := len(vals)
 	if n > math.MaxInt32/8 {
 		return dst, fmt.Errorf("%w: %s: array of %d elements", ErrInvalid, field, n)
@@ -201,7 +201,7 @@ func encodeBinaryArray(dst []byte, et typemap.DataType, vals []any, f rowFormat,
 	return dst, nil
 }
 
-func encodeBinaryMap(dst []byte, t typemap.DataType, m Map, f rowFormat, field string) ([]byte, error) {
+func encodeBinaryMap(dst []byte, t typemap.DataType, m Map, f RowFormat, field string) ([]byte, error) {
 	if len(m.Keys) != len(m.Values) {
 		return dst, fmt.Errorf("%w: %s: map with %d keys and %d values", ErrInvalid, field, len(m.Keys), len(m.Values))
 	}
@@ -215,7 +215,7 @@ func encodeBinaryMap(dst []byte, t typemap.DataType, m Map, f rowFormat, field s
 	return encodeBinaryArray(dst, *t.Value, m.Values, f, field+".value")
 }
 
-func decodeBinaryMap(b []byte, t typemap.DataType, f rowFormat, depth int, field string) (any, error) {
+func decodeBinaryMap(b []byte, t typemap.DataType, f RowFormat, depth int, field string) (any, error) {
 	if len(b) < 4 {
 		return nil, fmt.Errorf("%w: %s: map of %d bytes", ErrCorrupt, field, len(b))
 	}
@@ -242,7 +242,7 @@ func decodeBinaryMap(b []byte, t typemap.DataType, f rowFormat, depth int, field
 	return Map{Keys: keys, Values: vals}, nil
 }
 
-func decodeBinaryArray(b []byte, et typemap.DataType, f rowFormat, depth int, field string) ([]any, error) {
+func decodeBinaryArray(b []byte, et typemap.DataType, f RowFormat, depth int, field string) ([]any, error) {
 	if depth > maxNesting {
 		return nil, fmt.Errorf("%w: %s: values nested deeper than %d", ErrCorrupt, field, maxNesting)
 	}

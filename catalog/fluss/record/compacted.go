@@ -24,12 +24,46 @@ import (
 // + nested CompactedRow. Varints are unsigned LEB128 of the two's-complement
 // bits (no zig-zag).
 
-type rowFormat uint8
+// RowFormat is the binary row format of COMPACTED/INDEXED log records and
+// of KV values.
+type RowFormat uint8
 
+// Row formats.
 const (
-	formatCompacted rowFormat = iota
-	formatIndexed
+	RowCompacted RowFormat = iota
+	RowIndexed
 )
+
+func (f RowFormat) String() string {
+	if f == RowIndexed {
+		return "INDEXED"
+	}
+	return "COMPACTED"
+}
+
+// RowFormat is the row format of a KV format.
+func (f KvFormat) RowFormat() RowFormat {
+	if f == KvFormatIndexed {
+		return RowIndexed
+	}
+	return RowCompacted
+}
+
+// EncodeRow encodes a row in the given format.
+func EncodeRow(dst []byte, f RowFormat, types []typemap.DataType, row []any) ([]byte, error) {
+	if f == RowIndexed {
+		return EncodeIndexedRow(dst, types, row)
+	}
+	return EncodeCompactedRow(dst, types, row)
+}
+
+// DecodeRow decodes a row in the given format.
+func DecodeRow(b []byte, f RowFormat, types []typemap.DataType) ([]any, error) {
+	if f == RowIndexed {
+		return DecodeIndexedRow(b, types)
+	}
+	return DecodeCompactedRow(b, types)
+}
 
 // EncodeCompactedRow appends the CompactedRow of row (one value per type) to dst.
 func EncodeCompactedRow(dst []byte, types []typemap.DataType, row []any) ([]byte, error) {
@@ -162,7 +196,7 @@ func appendCompactedValue(dst []byte, t typemap.DataType, v any, field string) (
 		if !ok {
 			return dst, invalid(field, t, v)
 		}
-		b, err := encodeBinaryArray(nil, *t.Elem, x, formatCompacted, field)
+		b, err := encodeBinaryArray(nil, *t.Elem, x, RowCompacted, field)
 		if err != nil {
 			return dst, err
 		}
@@ -173,7 +207,7 @@ func appendCompactedValue(dst []byte, t typemap.DataType, v any, field string) (
 		if !ok {
 			return dst, invalid(field, t, v)
 		}
-		b, err := encodeBinaryMap(nil, t, x, formatCompacted, field)
+		b, err := encodeBinaryMap(nil, t, x, RowCompacted, field)
 		if err != nil {
 			return dst, err
 		}
@@ -311,14 +345,14 @@ func readCompactedValue(c *cursor, t typemap.DataType, depth int, field string) 
 			return nil, err
 		}
 		s, _ := c.bytes(n, field)
-		return decodeNested(s, t, formatCompacted, depth+1, field)
+		return decodeNested(s, t, RowCompacted, depth+1, field)
 	}
 	return nil, fmt.Errorf("%w: %s: type %v", ErrUnsupported, field, t)
 }
 
 // decodeNested decodes the bytes of an ARRAY (BinaryArray), MAP (BinaryMap)
 // or ROW (nested row in the given format).
-func decodeNested(b []byte, t typemap.DataType, f rowFormat, depth int, field string) (any, error) {
+func decodeNested(b []byte, t typemap.DataType, f RowFormat, depth int, field string) (any, error) {
 	if depth > maxNesting {
 		return nil, fmt.Errorf("%w: %s: values nested deeper than %d", ErrCorrupt, field, maxNesting)
 	}
@@ -328,7 +362,7 @@ func decodeNested(b []byte, t typemap.DataType, f rowFormat, depth int, field st
 	case typemap.RootMap:
 		return decodeBinaryMap(b, t, f, depth, field)
 	case typemap.RootRow:
-		if f == formatIndexed {
+		if f == RowIndexed {
 			return decodeIndexedRow(b, fieldTypes(t), depth, field)
 		}
 		return decodeCompactedRow(b, fieldTypes(t), depth, field)
@@ -336,12 +370,12 @@ func decodeNested(b []byte, t typemap.DataType, f rowFormat, depth int, field st
 	return nil, fmt.Errorf("%w: %s: %v is not nested", ErrUnsupported, field, t)
 }
 
-func encodeNestedRow(dst []byte, t typemap.DataType, v any, f rowFormat, field string) ([]byte, error) {
+func encodeNestedRow(dst []byte, t typemap.DataType, v any, f RowFormat, field string) ([]byte, error) {
 	x, ok := v.([]any)
 	if !ok {
 		return dst, invalid(field, t, v)
 	}
-	if f == formatIndexed {
+	if f == RowIndexed {
 		return encodeIndexedRow(dst, fieldTypes(t), x, field)
 	}
 	return encodeCompactedRow(dst, fieldTypes(t), x, field)

@@ -142,15 +142,15 @@ func encodeIndexedRow(dst []byte, types []typemap.DataType, row []any, prefix st
 			if !ok {
 				return dst, invalid(name, t, v)
 			}
-			dst, err = encodeBinaryArray(dst, *t.Elem, x, formatIndexed, name)
+			dst, err = encodeBinaryArray(dst, *t.Elem, x, RowIndexed, name)
 		case typemap.RootMap:
 			x, ok := v.(Map)
 			if !ok {
 				return dst, invalid(name, t, v)
 			}
-			dst, err = encodeBinaryMap(dst, t, x, formatIndexed, name)
+			dst, err = encodeBinaryMap(dst, t, x, RowIndexed, name)
 		case typemap.RootRow:
-			dst, err = encodeNestedRow(dst, t, v, formatIndexed, name)
+			dst, err = encodeNestedRow(dst, t, v, RowIndexed, name)
 		default:
 			return dst, fmt.Errorf("%w: %s: type %v", ErrUnsupported, name, t)
 		}
@@ -221,7 +221,7 @@ func decodeIndexedRow(b []byte, types []typemap.DataType, depth int, prefix stri
 					return nil, err
 				}
 			default:
-				if row[i], err = decodeNested(data, t, formatIndexed, depth+1, name); err != nil {
+				if row[i], err = decodeNested(data, t, RowIndexed, depth+1, name); err != nil {
 					return nil, err
 				}
 			}
