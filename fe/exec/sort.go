@@ -1,0 +1,162 @@
+package exec
+
+import (
+	"context"
+	"slices"
+	"sort"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// Sort orders all input rows by Keys (stable: ties keep input order). It
+// reads its whole input before the first output batch.
+type Sort struct {
+	Input Operator
+	Keys  []SortKey
+}
+
+// NewSort is ORDER BY keys.
+func NewSort(input Operator, keys []SortKey) (*Sort, error) {
+	if len(keys) == 0 {
+		return nil, errorf(ErrPlan, "sort without keys")
+	}
+	if err := checkSortKeys(keys); err != nil {
+		return nil, err
+	}
+	return &Sort{Input: input, Keys: keys}, nil
+}
+
+func (s *Sort) Schema() *arrow.Schema { return s.Input.Schema() }
+func (s *Sort) Children() []Operator  { return []Operator{s.Input} }
+func (s *Sort) Explain() string       { return "VSORT\norder by: " + sortKeyList(s.Keys) }
+
+func (s *Sort) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	in, err := s.Input.Open(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	var out arrow.RecordBatch
+	var pos int64
+	computed := false
+	next := func() (arrow.RecordBatch, error) {
+		if !computed {
+			computed = true
+			out, err = sortAll(ctx, env, in, s.Schema(), s.Keys)
+			in.Release()
+			in = nil
+			if err != nil {
+				return nil, err
+			}
+		}
+		if out == nil || pos >= out.NumRows() {
+			return nil, nil
+		}
+		end := min(pos+outputChunk, out.NumRows())
+		b := out.NewSlice(pos, end)
+		pos = end
+		return b, nil
+	}
+	closeFn := func() {
+		if in != nil {
+			in.Release()
+		}
+		if out != nil {
+			out.Release()
+		}
+	}
+	return newPullReader(ctx, s.Schema(), next, closeFn), nil
+}
+
+// sortAll drains in and returns its rows sorted (nil for no rows).
+func sortAll(ctx context.Context, env *Env, in array.RecordReader, schema *arrow.Schema, keys []SortKey) (arrow.RecordBatch, error) {
+	var batches []arrow.RecordBatch
+	keyParts := make([][]arrow.Array, len(keys))
+	defer func() {
+		for _, b := range batches {
+			b.Release()
+		}
+		for _, ps := range keyParts {
+			releaseArrays(ps)
+		}
+	}()
+	for in.Next() {
+		b := in.RecordBatch()
+		for k, key := range keys {
+			a, err := key.Expr.Eval(env, b)
+			if err != nil {
+				return nil, err
+			}
+			keyParts[k] = append(keyParts[k], a)
+		}
+		b.Retain()
+		batches = append(batches, b)
+	}
+	if err := in.Err(); err != nil {
+		return nil, err
+	}
+	if len(batches) == 0 {
+		return nil, nil
+	}
+	all, err := concatBatches(env, schema, batches)
+	if err != nil {
+		return nil, err
+	}
+	defer all.Release()
+	keyCols := make([]arrow.Array, len(keys))
+	defer func() { releaseArrays(keyCols) }()
+	for k := range keys {
+		if len(keyParts[k]) == 1 {
+			keyParts[k][0].Retain()
+			keyCols[k] = keyParts[k][0]
+			continue
+		}
+		if keyCols[k], err = array.Concatenate(keyParts[k], env.Mem); err != nil {
+			return nil, err
+		}
+	}
+	idx := sortIndices(keyCols, keys)
+	return takeBatch(ctx, env, all, idx)
+}
+
+// sortIndices returns the stable sorted order of rows of keyCols.
+func sortIndices(keyCols []arrow.Array, keys []SortKey) []int64 {
+	n := keyCols[0].Len()
+	// One BIGINT key without NULLs: sort (value, position) pairs directly.
+	if len(keyCols) == 1 && keyCols[0].NullN() == 0 {
+		if a, ok := keyCols[0].(*array.Int64); ok {
+			type pair struct {
+				v   int64
+				pos int64
+			}
+			ps := make([]pair, n)
+			for i, v := range a.Int64Values() {
+				if keys[0].Desc {
+					v = ^v // order-reversing and overflow-free
+				}
+				ps[i] = pair{v, int64(i)}
+			}
+			slices.SortFunc(ps, func(x, y pair) int {
+				if x.v != y.v {
+					if x.v < y.v {
+						return -1
+					}
+					return 1
+				}
+				return int(x.pos - y.pos)
+			})
+			idx := make([]int64, n)
+			for i, p := range ps {
+				idx[i] = p.pos
+			}
+			return idx
+		}
+	}
+	cmp := rowComparator(keyCols, keys)
+	idx := make([]int64, n)
+	for i := range idx {
+		idx[i] = int64(i)
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return cmp(int(idx[a]), int(idx[b])) < 0 })
+	return idx
+}

@@ -1,0 +1,234 @@
+package exec
+
+import (
+	"bytes"
+	"cmp"
+	"container/heap"
+	"context"
+	"slices"
+	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// TopN is ORDER BY keys LIMIT count OFFSET offset without sorting
+// everything: a bounded heap keeps the offset+count best rows seen so far,
+// and only the input batches holding heap rows stay referenced (they are
+// compacted into one batch when too many accumulate).
+type TopN struct {
+	Input         Operator
+	Keys          []SortKey
+	Offset, Count int64
+}
+
+// NewTopN is ORDER BY keys LIMIT count OFFSET offset (count >= 0).
+func NewTopN(input Operator, keys []SortKey, offset, count int64) (*TopN, error) {
+	if len(keys) == 0 || count < 0 {
+		return nil, errorf(ErrPlan, "top-n needs keys and a limit")
+	}
+	if err := checkSortKeys(keys); err != nil {
+		return nil, err
+	}
+	return &TopN{Input: input, Keys: keys, Offset: max(offset, 0), Count: count}, nil
+}
+
+func (t *TopN) Schema() *arrow.Schema { return t.Input.Schema() }
+func (t *TopN) Children() []Operator  { return []Operator{t.Input} }
+func (t *TopN) Explain() string {
+	return "VTOP-N\norder by: " + sortKeyList(t.Keys) + "\nlimit: " + strconv.FormatInt(t.Count, 10) + "\noffset: " + strconv.FormatInt(t.Offset, 10)
+}
+
+type topEntry struct {
+	key   []byte
+	seq   int64 // arrival order: ties keep input order
+	batch int
+	row   int
+}
+
+// topHeap is a max-heap: the worst kept row is on top.
+type topHeap []topEntry
+
+func (h topHeap) Len() int { return len(h) }
+func (h topHeap) Less(i, j int) bool {
+	if c := bytes.Compare(h[i].key, h[j].key); c != 0 {
+		return c > 0
+	}
+	return h[i].seq > h[j].seq
+}
+func (h topHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *topHeap) Push(x any)   { *h = append(*h, x.(topEntry)) }
+func (h *topHeap) Pop() any {
+	old := *h
+	e := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return e
+}
+
+func (t *TopN) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	k := t.Offset + t.Count
+	if t.Count == 0 {
+		return newPullReader(ctx, t.Schema(), func() (arrow.RecordBatch, error) { return nil, nil }, nil), nil
+	}
+	in, err := t.Input.Open(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	var out arrow.RecordBatch
+	done := false
+	next := func() (arrow.RecordBatch, error) {
+		if done {
+			return nil, nil
+		}
+		done = true
+		var err error
+		out, err = t.compute(ctx, env, in, k)
+		in.Release()
+		in = nil
+		if err != nil || out == nil {
+			return nil, err
+		}
+		o := out
+		out = nil
+		return o, nil
+	}
+	closeFn := func() {
+		if in != nil {
+			in.Release()
+		}
+		if out != nil {
+			out.Release()
+		}
+	}
+	return newPullReader(ctx, t.Schema(), next, closeFn), nil
+}
+
+func (t *TopN) compute(ctx context.Context, env *Env, in array.RecordReader, k int64) (arrow.RecordBatch, error) {
+	h := &topHeap{}
+	var batches []arrow.RecordBatch // nil once a batch holds no heap row
+	defer func() {
+		for _, b := range batches {
+			if b != nil {
+				b.Release()
+			}
+		}
+	}()
+	var seq int64
+	var scratch []byte
+	live := 0
+	for in.Next() {
+		b := in.RecordBatch()
+		keyCols := make([]arrow.Array, len(t.Keys))
+		for i, key := range t.Keys {
+			a, err := key.Expr.Eval(env, b)
+			if err != nil {
+				releaseArrays(keyCols)
+				return nil, err
+			}
+			keyCols[i] = a
+		}
+		bi := len(batches)
+		used := false
+		for r := 0; r < int(b.NumRows()); r++ {
+			scratch = scratch[:0]
+			for i, key := range t.Keys {
+				scratch = appendSortKey(scratch, keyCols[i], r, key)
+			}
+			if int64(h.Len()) < k {
+				heap.Push(h, topEntry{key: bytes.Clone(scratch), seq: seq, batch: bi, row: r})
+				used = true
+			} else if bytes.Compare(scratch, (*h)[0].key) < 0 {
+				(*h)[0] = topEntry{key: bytes.Clone(scratch), seq: seq, batch: bi, row: r}
+				heap.Fix(h, 0)
+				used = true
+			}
+			seq++
+		}
+		releaseArrays(keyCols)
+		if used {
+			b.Retain()
+			batches = append(batches, b)
+			live++
+		} else {
+			batches = append(batches, nil)
+		}
+		if live > 32 {
+			// Too many partly used batches: gather the heap rows into one.
+			c, err := t.gather(ctx, env, batches, *h, false)
+			if err != nil {
+				return nil, err
+			}
+			for i, b := range batches {
+				if b != nil {
+					b.Release()
+				}
+				batches[i] = nil
+			}
+			for i := range *h {
+				(*h)[i].batch = len(batches)
+				// row is rewritten by gather to the row in c.
+			}
+			batches = append(batches, c)
+			live = 1
+		}
+	}
+	if err := in.Err(); err != nil {
+		return nil, err
+	}
+	if h.Len() == 0 {
+		return nil, nil
+	}
+	// Order the kept rows best first and drop the offset.
+	entries := append(topHeap(nil), *h...)
+	sortEntries(entries)
+	if int64(len(entries)) <= t.Offset {
+		return nil, nil
+	}
+	entries = entries[t.Offset:]
+	return t.gather(ctx, env, batches, entries, true)
+}
+
+func sortEntries(es topHeap) {
+	slices.SortFunc(es, func(x, y topEntry) int {
+		if c := bytes.Compare(x.key, y.key); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.seq, y.seq)
+	})
+}
+
+// gather builds one batch of the entries' rows. With ordered unset it keeps
+// entry order and rewrites each entry's row to its position in the result
+// (compaction); with ordered set the entries are already in output order.
+func (t *TopN) gather(ctx context.Context, env *Env, batches []arrow.RecordBatch, entries topHeap, ordered bool) (arrow.RecordBatch, error) {
+	var used []arrow.RecordBatch
+	base := map[int]int64{}
+	var off int64
+	for i, b := range batches {
+		if b == nil {
+			continue
+		}
+		base[i] = off
+		off += b.NumRows()
+		used = append(used, b)
+	}
+	all, err := concatBatches(env, t.Schema(), used)
+	if err != nil {
+		return nil, err
+	}
+	defer all.Release()
+	idx := make([]int64, len(entries))
+	for i, e := range entries {
+		idx[i] = base[e.batch] + int64(e.row)
+	}
+	out, err := takeBatch(ctx, env, all, idx)
+	if err != nil {
+		return nil, err
+	}
+	if !ordered {
+		for i := range entries {
+			entries[i].row = i
+		}
+	}
+	return out, nil
+}
