@@ -118,9 +118,6 @@ func TestFixtureReadsCLI(t *testing.T) {
 				var out bytes.Buffer
 				warehouse := filepath.Dir(filepath.Dir(e.TablePath()))
 				err := run(context.Background(), argsFor(e, r, warehouse), &out, env)
-				if err != nil && strings.Contains(err.Error(), paimon.ErrORCUnavailable.Error()) {
-					t.Skipf("blocked on lake/orc (ORC reader not landed): %v", err)
-				}
 				if err != nil {
 					t.Fatal(err)
 				}

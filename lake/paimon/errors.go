@@ -11,7 +11,4 @@ var (
 	ErrUnsupported = errors.New("paimon: unsupported")
 	// ErrNotFound: a table, snapshot or schema that does not exist.
 	ErrNotFound = errors.New("paimon: not found")
-	// ErrORCUnavailable: an ORC manifest or data file was met and no ORC
-	// reader is available in this build (lake/orc has not landed).
-	ErrORCUnavailable = errors.New("paimon: ORC reader (lake/orc) not available")
 )

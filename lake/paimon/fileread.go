@@ -76,7 +76,7 @@ func openDataFile(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 	case "parquet":
 		return openParquet(ctx, s)
 	case "orc":
-		return nil, fmt.Errorf("%w: data file %s", ErrORCUnavailable, s.path)
+		return openORC(ctx, s)
 	}
 	return nil, fmt.Errorf("%w: data file format of %s", ErrUnsupported, s.path)
 }

@@ -2,7 +2,6 @@ package paimon_test
 
 import (
 	"context"
-	"errors"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -61,9 +60,6 @@ func TestFixtureReads(t *testing.T) {
 				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 				defer mem.AssertSize(t, 0)
 				plan, rows, err := readAll(t, e, r, mem)
-				if errors.Is(err, paimon.ErrORCUnavailable) {
-					t.Skipf("blocked on lake/orc (ORC reader not landed): %v", err)
-				}
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -3,6 +3,7 @@ package paimon
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -137,7 +138,7 @@ func checkManifestFormat(b []byte, what string) error {
 	case formatAvro:
 		return nil
 	case formatORC:
-		return fmt.Errorf("%w: %s is an ORC file", ErrORCUnavailable, what)
+		return fmt.Errorf("%w: %s is an ORC file (read it through a Table)", ErrUnsupported, what)
 	case "":
 		return fmt.Errorf("%w: %s: unknown file format", ErrCorrupt, what)
 	default:
@@ -154,12 +155,19 @@ func DecodeManifestList(b []byte) ([]ManifestFileMeta, error) {
 	if err != nil {
 		return nil, err
 	}
+	return out, validateList(out)
+}
+
+func validateList(out []ManifestFileMeta) error {
 	for i := range out {
 		if out[i].Version != 2 {
-			return nil, fmt.Errorf("%w: manifest list record %d: version %d (want 2)", ErrUnsupported, i, out[i].Version)
+			return fmt.Errorf("%w: manifest list record %d: version %d (want 2)", ErrUnsupported, i, out[i].Version)
+		}
+		if out[i].FileName == "" || strings.ContainsAny(out[i].FileName, "/\\") {
+			return fmt.Errorf("%w: manifest list record %d: file name %q", ErrCorrupt, i, out[i].FileName)
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // DecodeManifestEntries decodes a manifest file (Avro).
@@ -210,10 +218,17 @@ func DecodeIndexManifest(b []byte) ([]IndexManifestEntry, error) {
 	if err != nil {
 		return nil, err
 	}
+	return out, validateIndex(out)
+}
+
+func validateIndex(out []IndexManifestEntry) error {
 	for i := range out {
 		if out[i].Version != 1 {
-			return nil, fmt.Errorf("%w: index manifest record %d: version %d (want 1)", ErrUnsupported, i, out[i].Version)
+			return fmt.Errorf("%w: index manifest record %d: version %d (want 1)", ErrUnsupported, i, out[i].Version)
+		}
+		if out[i].FileName == "" || strings.ContainsAny(out[i].FileName, "/\\") && out[i].ExternalPath == nil {
+			return fmt.Errorf("%w: index manifest record %d: file name %q", ErrCorrupt, i, out[i].FileName)
 		}
 	}
-	return out, nil
+	return nil
 }
