@@ -705,7 +705,7 @@ func (n *Literal) format(p *printer) {
 	case LitString:
 		p.w(quoteString(n.Value))
 	case LitHex:
-		p.w("X'" + n.Value + "'")
+		p.w("0x" + n.Value)
 	case LitDate:
 		p.w("DATE " + quoteString(n.Value))
 	case LitDatetime:
@@ -934,7 +934,15 @@ func (n *Index) format(p *printer) {
 }
 
 func (n *Field) format(p *printer) {
-	p.operand(n.X, precPrimary)
+	switch n.X.(type) {
+	case *Index, *Field, *FuncCall, *Cast:
+		n.X.format(p)
+	default:
+		// (s).f must not print as the path s.f, nor (@@v).f as @@v.f.
+		p.w("(")
+		n.X.format(p)
+		p.w(")")
+	}
 	p.w(".")
 	p.ident(n.Name)
 }

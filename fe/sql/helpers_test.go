@@ -116,7 +116,7 @@ func stripText(n Node) string {
 	return textLine.ReplaceAllString(b.String(), "")
 }
 
-var textLine = regexp.MustCompile(`(?m)^\s*Text: .*\n?|Text="(?:[^"\\]|\\.)*"`)
+var textLine = regexp.MustCompile(`\n[ \t]*Text: [^\n]*|Text="(?:[^"\\]|\\.)*"`)
 
 // flat reports whether a struct has only scalar, string-slice or map
 // fields set, so it fits on one line.

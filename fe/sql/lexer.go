@@ -136,7 +136,8 @@ func (l *lexer) scan() (token, error) {
 		}
 		l.i = j + 1
 		return token{kind: tHex, text: strings.ToUpper(digits), pos: start, end: l.i}, nil
-	case c == '0' && l.i+2 < len(src) && (src[l.i+1] == 'x' || src[l.i+1] == 'X') && isHexDigit(src[l.i+2]):
+	case c == '0' && l.i+2 < len(src) && src[l.i+1] == 'x' && isHexDigit(src[l.i+2]):
+		// Only a lower-case 0x starts a number, as in MySQL: 0X1 is a name.
 		j := l.i + 2
 		for j < len(src) && isHexDigit(src[j]) {
 			j++

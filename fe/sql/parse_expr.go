@@ -180,8 +180,10 @@ func (p *parser) postfix(x Expr) Expr {
 			x = &Index{X: x, Index: p.expr()}
 			p.expectOp("]")
 		case p.isOp(".") && (p.peek(1).kind == tWord || p.peek(1).kind == tQuoted):
-			if _, isCol := x.(*ColumnRef); isCol {
-				return x // cannot happen: primary consumed the whole path
+			switch x.(type) {
+			case *ColumnRef, *Literal:
+				// A path was consumed whole by primary; a literal has no fields.
+				return x
 			}
 			p.i++
 			x = &Field{X: x, Name: p.anyIdent()}
@@ -220,6 +222,9 @@ func (p *parser) primary() Expr {
 		}
 		return &Literal{Kind: LitString, Value: s}
 	case tQuoted:
+		if nx := p.peek(1); nx.kind == tOp && nx.text == "(" {
+			return p.funcCall()
+		}
 		return p.columnPath()
 	case tOp:
 		switch t.text {

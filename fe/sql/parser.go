@@ -312,7 +312,7 @@ func (p *parser) intLit() int64 {
 // may be numbers or TRUE/FALSE, kept as their text.
 func (p *parser) properties() []Property {
 	p.expectOp("(")
-	var props []Property
+	props := []Property{}
 	if p.acceptOp(")") {
 		return props
 	}
