@@ -128,23 +128,26 @@ func (cn *conn) run() {
 			// Fluss drops requests for keys its gateway does not serve.
 			continue
 		}
+		// Faults are drawn here, in request order, so "the next request"
+		// means the next one read.
+		act := cn.s.c.faultFor(h.APIKey)
 		switch {
 		case h.APIKey == apiVersions || h.APIKey == apiAuthenticate:
-			cn.handle(h, body)
+			cn.handle(h, body, act)
 		case !cn.authed:
 			cn.writeError(h.RequestID, codeAuthenticate, "connection is not authenticated: send Authenticate first")
 		default:
 			cn.wg.Add(1)
 			go func() {
 				defer cn.wg.Done()
-				cn.handle(h, body)
+				cn.handle(h, body, act)
 			}()
 		}
 	}
 }
 
 // handle runs one request. A panic in a handler costs only this connection.
-func (cn *conn) handle(h requestHeader, body []byte) {
+func (cn *conn) handle(h requestHeader, body []byte, act faultAction) {
 	defer func() {
 		if r := recover(); r != nil {
 			cn.s.c.cfg.Logger.Error("minifluss: handler panic", "api", h.APIKey, "panic", fmt.Sprint(r))
@@ -152,7 +155,6 @@ func (cn *conn) handle(h requestHeader, body []byte) {
 			cn.nc.Close()
 		}
 	}()
-	act := cn.s.c.faultFor(h.APIKey)
 	if act.delay > 0 {
 		time.Sleep(act.delay)
 	}

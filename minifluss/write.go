@@ -166,11 +166,10 @@ func (t *table) compactedKey(row []any, cols []int) ([]byte, error) {
 // keys returns the primary-key bytes (KV key, PK tables only) and the bucket
 // of a canonical row, following spec §4.6.
 func (t *table) keys(row []any, rr *int) (pk []byte, bucket int32, err error) {
-	lake := strings.ToLower(t.Desc.Properties["table.datalake.format"])
-	if lake != "" && lake != "lance" {
+	n := t.buckets()
+	if lake := strings.ToLower(t.Desc.Properties["table.datalake.format"]); lake != "" && lake != "lance" && (t.isPK() || len(t.Desc.BucketKey) > 0) {
 		return nil, 0, fmt.Errorf("table %s: key encoding and bucketing for table.datalake.format=%s are not supported by the emulator yet", t.path(), lake)
 	}
-	n := t.buckets()
 	if t.isPK() {
 		pk, err = t.compactedKey(row, t.colIndexes(t.Desc.physicalPK()))
 		if err != nil {
