@@ -360,4 +360,3 @@ func formatJavaTime(t time.Time, f string) (string, error) {
 	}
 	return b.String(), nil
 }
-
