@@ -211,3 +211,65 @@ func keyEncoder(a arrow.Array) func(dst []byte, i int) []byte {
 		return append(dst, s...)
 	})
 }
+
+// lookup returns the group id of every row of keys, -1 where the key was
+// never inserted. It adds no groups.
+func (g *groupTable) lookup(keys []arrow.Array, rows int) []int32 {
+	out := make([]int32, rows)
+	if g.intKey {
+		a := keys[0]
+		get := expr.Getter(a)
+		var vals func(i int) (int64, bool)
+		switch x := a.(type) {
+		case *array.Int64:
+			v := x.Int64Values()
+			vals = func(i int) (int64, bool) { return v[i], true }
+		default:
+			vals = func(i int) (int64, bool) {
+				switch v := get(i).(type) {
+				case int64:
+					return v, true
+				case arrow.Date32:
+					return int64(v), true
+				case arrow.Timestamp:
+					return int64(v), true
+				case bool:
+					if v {
+						return 1, true
+					}
+					return 0, true
+				}
+				return 0, false
+			}
+		}
+		for i := range out {
+			out[i] = -1
+			if a.IsNull(i) {
+				continue
+			}
+			if v, ok := vals(i); ok {
+				if id, hit := g.ints[v]; hit {
+					out[i] = int32(id)
+				}
+			}
+		}
+		return out
+	}
+	enc := make([]func(dst []byte, i int) []byte, len(keys))
+	for k, a := range keys {
+		enc[k] = keyEncoder(a)
+	}
+	for i := range out {
+		buf := g.scratch[:0]
+		for _, e := range enc {
+			buf = e(buf, i)
+		}
+		g.scratch = buf
+		if id, ok := g.bytesMap[string(buf)]; ok {
+			out[i] = int32(id)
+		} else {
+			out[i] = -1
+		}
+	}
+	return out
+}

@@ -12,6 +12,9 @@ import (
 // Int64T is BIGINT.
 func Int64T() arrow.DataType { return arrow.PrimitiveTypes.Int64 }
 
+// Int32T is INT.
+func Int32T() arrow.DataType { return arrow.PrimitiveTypes.Int32 }
+
 // Float64T is DOUBLE.
 func Float64T() arrow.DataType { return arrow.PrimitiveTypes.Float64 }
 
