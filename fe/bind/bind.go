@@ -1,0 +1,474 @@
+package bind
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/fe/exec/expr"
+	"github.com/inlet-db/inlet/fe/sql"
+)
+
+// Error kinds.
+var (
+	ErrUnknownColumn = errors.New("unknown column")
+	ErrAmbiguous     = errors.New("ambiguous column")
+	ErrUnsupported   = errors.New("not supported")
+	ErrAnalysis      = errors.New("analysis error")
+	ErrNoDatabase    = errors.New("no database selected")
+)
+
+// Resolver finds tables. The session implements it with its current
+// catalog and database.
+type Resolver interface {
+	// ResolveTable resolves a 1-3 part name ([[ctl.]db.]tbl) to a table and
+	// the catalog and database it was found in.
+	ResolveTable(ctx context.Context, name []string) (catalogName, database string, t catalog.Table, err error)
+}
+
+// Session is what binding needs from the session.
+type Session struct {
+	Resolver Resolver
+	// Var returns a session variable (after SET_VAR) as a typed Go value:
+	// int64 for integer and boolean variables, string otherwise.
+	Var func(name string, global bool) (any, error)
+	// Vars is the full set of session values, handed to scans.
+	Vars           map[string]string
+	CurrentCatalog string
+	CurrentDB      string
+	User           string
+	ConnectionID   int64
+	Version        string
+	Now            time.Time
+}
+
+// Binder binds the statements of one session.
+type Binder struct {
+	ctx  context.Context
+	sess *Session
+	ctes []map[string]*sql.CTE
+}
+
+// New returns a Binder.
+func New(ctx context.Context, s *Session) *Binder {
+	return &Binder{ctx: ctx, sess: s}
+}
+
+// scope is the set of columns visible to expressions over a plan's output.
+type scope struct {
+	cols []Column
+}
+
+func (s *scope) resolve(parts []string) (int, error) {
+	var name, qual string
+	switch len(parts) {
+	case 1:
+		name = parts[0]
+	default:
+		// db.t.c or ctl.db.t.c qualify by the last table part.
+		name = parts[len(parts)-1]
+		qual = parts[len(parts)-2]
+	}
+	found := -1
+	for i, c := range s.cols {
+		if !strings.EqualFold(c.Name, name) {
+			continue
+		}
+		if qual != "" && !strings.EqualFold(c.Qualifier, qual) {
+			continue
+		}
+		if found >= 0 {
+			return -1, errorf(ErrAmbiguous, "Column '%s' in field list is ambiguous", strings.Join(parts, "."))
+		}
+		found = i
+	}
+	if found < 0 {
+		return -1, errorf(ErrUnknownColumn, "Unknown column '%s' in 'field list'", strings.Join(parts, "."))
+	}
+	return found, nil
+}
+
+// BindQuery binds a SELECT or set operation.
+func (b *Binder) BindQuery(q sql.Query) (Plan, error) {
+	switch n := q.(type) {
+	case *sql.Select:
+		return b.withCTEs(n.With, func() (Plan, error) { return b.bindSelect(n) })
+	case *sql.SetOp:
+		return b.withCTEs(n.With, func() (Plan, error) { return b.bindSetOp(n) })
+	}
+	return nil, errorf(ErrUnsupported, "query %T", q)
+}
+
+func (b *Binder) withCTEs(w *sql.With, f func() (Plan, error)) (Plan, error) {
+	if w == nil {
+		return f()
+	}
+	if w.Recursive {
+		return nil, errorf(ErrUnsupported, "WITH RECURSIVE")
+	}
+	m := map[string]*sql.CTE{}
+	b.ctes = append(b.ctes, m)
+	defer func() { b.ctes = b.ctes[:len(b.ctes)-1] }()
+	for _, c := range w.CTEs {
+		// A CTE sees the ones before it; binding happens at each reference.
+		m[strings.ToLower(c.Name)] = c
+	}
+	return f()
+}
+
+func (b *Binder) lookupCTE(name string) *sql.CTE {
+	for i := len(b.ctes) - 1; i >= 0; i-- {
+		if c, ok := b.ctes[i][strings.ToLower(name)]; ok {
+			return c
+		}
+	}
+	return nil
+}
+
+func (b *Binder) bindSetOp(n *sql.SetOp) (Plan, error) {
+	if n.Kind != sql.Union {
+		return nil, errorf(ErrUnsupported, "%s", n.Kind)
+	}
+	l, err := b.BindQuery(n.Left)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.BindQuery(n.Right)
+	if err != nil {
+		return nil, err
+	}
+	lc, rc := l.Columns(), r.Columns()
+	if len(lc) != len(rc) {
+		return nil, errorf(ErrAnalysis, "UNION operands have %d and %d columns", len(lc), len(rc))
+	}
+	out := make([]Column, len(lc))
+	types := make([]arrow.DataType, len(lc))
+	for i := range lc {
+		t, err := expr.CommonType(lc[i].Type, rc[i].Type)
+		if err != nil {
+			return nil, errorf(ErrAnalysis, "UNION column %d: %v", i+1, err)
+		}
+		if t.ID() == arrow.NULL {
+			t = expr.StringT()
+		}
+		types[i] = t
+		out[i] = Column{Name: lc[i].Name, Type: t, Nullable: lc[i].Nullable || rc[i].Nullable}
+	}
+	castTo := func(p Plan) (Plan, error) {
+		cols := p.Columns()
+		same := true
+		exprs := make([]expr.Expr, len(cols))
+		for i, c := range cols {
+			var e expr.Expr = expr.Col(i, c.Name, c.Type)
+			if !arrow.TypeEqual(c.Type, types[i]) {
+				same = false
+				ce, err := expr.Cast(e, types[i])
+				if err != nil {
+					return nil, err
+				}
+				e = ce
+			}
+			exprs[i] = e
+		}
+		if same {
+			return p, nil
+		}
+		pc := make([]Column, len(cols))
+		for i := range cols {
+			pc[i] = Column{Name: cols[i].Name, Type: types[i], Nullable: true}
+		}
+		return &Project{Input: p, Exprs: exprs, Out: pc}, nil
+	}
+	if l, err = castTo(l); err != nil {
+		return nil, err
+	}
+	if r, err = castTo(r); err != nil {
+		return nil, err
+	}
+	var p Plan = &Union{Inputs: []Plan{l, r}, Out: out}
+	if !n.All {
+		p = distinct(p)
+	}
+	return b.orderLimit(p, nil, n.OrderBy, n.Limit)
+}
+
+// distinct groups by every column.
+func distinct(p Plan) Plan {
+	cols := p.Columns()
+	g := make([]expr.Expr, len(cols))
+	for i, c := range cols {
+		g[i] = expr.Col(i, c.Name, c.Type)
+	}
+	return &Aggregate{Input: p, Groups: g, Out: cols}
+}
+
+// orderLimit applies ORDER BY (over output columns by name or ordinal) and
+// LIMIT to a plan.
+func (b *Binder) orderLimit(p Plan, _ *scope, order []*sql.OrderItem, lim *sql.Limit) (Plan, error) {
+	if len(order) > 0 {
+		sc := &scope{cols: p.Columns()}
+		keys := make([]SortKey, len(order))
+		for i, o := range order {
+			var e expr.Expr
+			if lit, ok := o.Expr.(*sql.Literal); ok && lit.Kind == sql.LitInt {
+				n, _ := strconv.Atoi(lit.Value)
+				if n < 1 || n > len(sc.cols) {
+					return nil, errorf(ErrUnknownColumn, "Unknown column '%d' in 'order clause'", n)
+				}
+				e = expr.Col(n-1, sc.cols[n-1].Name, sc.cols[n-1].Type)
+			} else {
+				var err error
+				if e, err = b.bindExpr(o.Expr, sc, nil); err != nil {
+					return nil, err
+				}
+			}
+			keys[i] = sortKey(e, o)
+		}
+		p = &Sort{Input: p, Keys: keys}
+	}
+	if lim != nil {
+		p = &Limit{Input: p, Count: lim.Count, Offset: lim.Offset}
+	}
+	return p, nil
+}
+
+func sortKey(e expr.Expr, o *sql.OrderItem) SortKey {
+	k := SortKey{Expr: e, Desc: o.Desc}
+	switch o.Nulls {
+	case sql.NullsFirst:
+		k.NullsFirst = true
+	case sql.NullsLast:
+		k.NullsFirst = false
+	default:
+		// Doris: NULLs first ascending, last descending.
+		k.NullsFirst = !o.Desc
+	}
+	return k
+}
+
+func (b *Binder) bindFrom(t sql.TableExpr) (Plan, error) {
+	switch n := t.(type) {
+	case *sql.TableRef:
+		return b.bindTableRef(n)
+	case *sql.DerivedTable:
+		p, err := b.BindQuery(n.Query)
+		if err != nil {
+			return nil, err
+		}
+		return requalify(p, n.Alias, n.Columns)
+	case *sql.Join:
+		return b.bindJoin(n)
+	}
+	return nil, errorf(ErrUnsupported, "FROM %T", t)
+}
+
+// requalify renames a subplan's columns under a new qualifier.
+func requalify(p Plan, alias string, names []string) (Plan, error) {
+	cols := p.Columns()
+	if len(names) > 0 && len(names) != len(cols) {
+		return nil, errorf(ErrAnalysis, "derived table %s has %d columns but %d names", alias, len(cols), len(names))
+	}
+	out := make([]Column, len(cols))
+	exprs := make([]expr.Expr, len(cols))
+	for i, c := range cols {
+		out[i] = c
+		out[i].Qualifier = alias
+		if len(names) > 0 {
+			out[i].Name = names[i]
+		}
+		exprs[i] = expr.Col(i, c.Name, c.Type)
+	}
+	return &Project{Input: p, Exprs: exprs, Out: out}, nil
+}
+
+func (b *Binder) bindTableRef(n *sql.TableRef) (Plan, error) {
+	alias := n.Alias
+	if len(n.Name) == 1 {
+		if c := b.lookupCTE(n.Name[0]); c != nil {
+			// Bind the CTE without itself in view (no recursion).
+			saved := b.ctes
+			b.ctes = nil
+			for _, m := range saved {
+				if m[strings.ToLower(c.Name)] == c {
+					break
+				}
+				b.ctes = append(b.ctes, m)
+			}
+			p, err := b.BindQuery(c.Query)
+			b.ctes = saved
+			if err != nil {
+				return nil, fmt.Errorf("WITH %s: %w", c.Name, err)
+			}
+			if alias == "" {
+				alias = c.Name
+			}
+			return requalify(p, alias, c.Columns)
+		}
+	}
+	if b.sess.Resolver == nil {
+		return nil, errorf(ErrAnalysis, "no catalog to resolve %s", strings.Join(n.Name, "."))
+	}
+	ctl, db, t, err := b.sess.Resolver.ResolveTable(b.ctx, n.Name)
+	if err != nil {
+		return nil, err
+	}
+	if alias == "" {
+		alias = t.Name()
+	}
+	s := t.Schema()
+	out := make([]Column, len(s.Columns))
+	proj := make([]int, len(s.Columns))
+	for i, c := range s.Columns {
+		out[i] = Column{Name: c.Name, Qualifier: alias, Type: c.Type, Nullable: c.Nullable}
+		proj[i] = i
+	}
+	return &Scan{Catalog: ctl, Database: db, Table: t, Projection: proj, Out: out, Vars: b.sess.Vars}, nil
+}
+
+func (b *Binder) bindJoin(n *sql.Join) (Plan, error) {
+	l, err := b.bindFrom(n.Left)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.bindFrom(n.Right)
+	if err != nil {
+		return nil, err
+	}
+	j := &Join{Left: l, Right: r}
+	switch n.Kind {
+	case sql.InnerJoin:
+		j.Kind = InnerJoin
+	case sql.LeftJoin:
+		j.Kind = LeftJoin
+	case sql.RightJoin:
+		j.Kind = RightJoin
+	case sql.FullJoin:
+		j.Kind = FullJoin
+	case sql.CrossJoin, sql.CommaJoin:
+		j.Kind = CrossJoin
+	case sql.LeftSemiJoin:
+		j.Kind = LeftSemiJoin
+	case sql.LeftAntiJoin:
+		j.Kind = LeftAntiJoin
+	default:
+		return nil, errorf(ErrUnsupported, "%s", n.Kind)
+	}
+	lc, rc := l.Columns(), r.Columns()
+	all := append(append([]Column{}, lc...), rc...)
+	for i := range all {
+		outer := (i < len(lc) && (j.Kind == RightJoin || j.Kind == FullJoin)) ||
+			(i >= len(lc) && (j.Kind == LeftJoin || j.Kind == FullJoin))
+		if outer {
+			all[i].Nullable = true
+		}
+	}
+	if j.Kind == LeftSemiJoin || j.Kind == LeftAntiJoin {
+		j.Out = lc
+	} else {
+		j.Out = all
+	}
+	ls, rs, both := &scope{cols: lc}, &scope{cols: rc}, &scope{cols: all}
+	var residual []expr.Expr
+	addEq := func(le, re expr.Expr) error {
+		t, err := expr.CommonType(le.DataType(), re.DataType())
+		if err != nil {
+			return errorf(ErrAnalysis, "join keys %s and %s: %v", le, re, err)
+		}
+		if !arrow.TypeEqual(le.DataType(), t) {
+			if le, err = expr.Cast(le, t); err != nil {
+				return err
+			}
+		}
+		if !arrow.TypeEqual(re.DataType(), t) {
+			if re, err = expr.Cast(re, t); err != nil {
+				return err
+			}
+		}
+		j.LeftKeys = append(j.LeftKeys, le)
+		j.RightKeys = append(j.RightKeys, re)
+		return nil
+	}
+	for _, u := range n.Using {
+		li, err := ls.resolve([]string{u})
+		if err != nil {
+			return nil, err
+		}
+		ri, err := rs.resolve([]string{u})
+		if err != nil {
+			return nil, err
+		}
+		if err := addEq(expr.Col(li, lc[li].Name, lc[li].Type), expr.Col(ri, rc[ri].Name, rc[ri].Type)); err != nil {
+			return nil, err
+		}
+	}
+	if n.On != nil {
+		for _, c := range conjuncts(n.On) {
+			if be, ok := c.(*sql.BinaryExpr); ok && be.Op == "=" {
+				le, lerr := b.bindExpr(be.L, ls, nil)
+				re, rerr := b.bindExpr(be.R, rs, nil)
+				if lerr == nil && rerr == nil {
+					if err := addEq(le, re); err != nil {
+						return nil, err
+					}
+					continue
+				}
+				le, lerr = b.bindExpr(be.R, ls, nil)
+				re, rerr = b.bindExpr(be.L, rs, nil)
+				if lerr == nil && rerr == nil {
+					if err := addEq(le, re); err != nil {
+						return nil, err
+					}
+					continue
+				}
+			}
+			e, err := b.bindExpr(c, both, nil)
+			if err != nil {
+				return nil, err
+			}
+			residual = append(residual, e)
+		}
+	}
+	if len(residual) > 0 {
+		if j.Residual, err = andAll(residual); err != nil {
+			return nil, err
+		}
+	}
+	if j.Kind == CrossJoin && (len(j.LeftKeys) > 0 || j.Residual != nil) {
+		j.Kind = InnerJoin
+	}
+	return j, nil
+}
+
+func conjuncts(e sql.Expr) []sql.Expr {
+	if be, ok := e.(*sql.BinaryExpr); ok && be.Op == "AND" {
+		return append(conjuncts(be.L), conjuncts(be.R)...)
+	}
+	return []sql.Expr{e}
+}
+
+func andAll(es []expr.Expr) (expr.Expr, error) {
+	if len(es) == 1 {
+		return es[0], nil
+	}
+	return expr.And(es...)
+}
+
+// kindError carries an error kind without repeating it in the text users
+// see; errors.Is still finds the kind.
+type kindError struct {
+	kind error
+	msg  string
+}
+
+func (e *kindError) Error() string { return e.msg }
+func (e *kindError) Unwrap() error { return e.kind }
+
+func errorf(kind error, format string, args ...any) error {
+	return &kindError{kind: kind, msg: fmt.Sprintf(format, args...)}
+}

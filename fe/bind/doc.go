@@ -1,0 +1,20 @@
+// Package bind turns a parsed query (fe/sql) into a bound logical plan:
+// names resolved through the catalog interfaces (three-part names, the
+// session's current catalog and database, CTEs, derived tables), every
+// expression typed by fe/exec/expr, aggregates split from their inputs,
+// session values (@@x, DATABASE(), SET_VAR) fixed as literals.
+//
+// What must stay true:
+//   - Binding does no I/O beyond catalog metadata calls; it never reads rows.
+//   - Every Plan node knows its output columns (names and Arrow types)
+//     before execution, so an empty result still has a described schema.
+//   - Column indexes in expressions refer to the output of the node's input
+//     (for Join: left columns then right columns); Join keys are bound in
+//     their own side's columns.
+//   - Errors name the column, table or function concerned and wrap one of
+//     this package's kinds (ErrUnknownColumn, ErrAmbiguous, ErrUnsupported,
+//     ErrAnalysis) or the catalog's, so the server can pick the wire code.
+//
+// Concurrency: a Binder binds one statement; Plans are immutable once built
+// and may be shared.
+package bind

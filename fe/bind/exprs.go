@@ -1,0 +1,493 @@
+package bind
+
+import (
+	"encoding/hex"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/inlet-db/inlet/fe/exec/expr"
+	"github.com/inlet-db/inlet/fe/sql"
+)
+
+// children lists the direct sub-expressions of an AST expression (not
+// descending into subqueries).
+func children(e sql.Expr) []sql.Expr {
+	switch n := e.(type) {
+	case *sql.UnaryExpr:
+		return []sql.Expr{n.X}
+	case *sql.BinaryExpr:
+		return []sql.Expr{n.L, n.R}
+	case *sql.IsExpr:
+		return []sql.Expr{n.X}
+	case *sql.Between:
+		return []sql.Expr{n.X, n.Lo, n.Hi}
+	case *sql.InExpr:
+		return append([]sql.Expr{n.X}, n.List...)
+	case *sql.LikeExpr:
+		out := []sql.Expr{n.X, n.Pattern}
+		if n.Escape != nil {
+			out = append(out, n.Escape)
+		}
+		return out
+	case *sql.Case:
+		var out []sql.Expr
+		if n.Operand != nil {
+			out = append(out, n.Operand)
+		}
+		for _, w := range n.Whens {
+			out = append(out, w.Cond, w.Result)
+		}
+		if n.Else != nil {
+			out = append(out, n.Else)
+		}
+		return out
+	case *sql.Cast:
+		return []sql.Expr{n.X}
+	case *sql.FuncCall:
+		return n.Args
+	case *sql.Index:
+		return []sql.Expr{n.X, n.Index}
+	case *sql.Field:
+		return []sql.Expr{n.X}
+	case *sql.Row:
+		return n.Items
+	case *sql.Interval:
+		return []sql.Expr{n.Value}
+	}
+	return nil
+}
+
+func containsAgg(e sql.Expr) bool {
+	if e == nil {
+		return false
+	}
+	if fc, ok := e.(*sql.FuncCall); ok && isAggName(fc.Name) && fc.Over == nil {
+		return true
+	}
+	for _, c := range children(e) {
+		if containsAgg(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// BindExpr binds a scalar expression with no columns in scope (SET values,
+// INSERT VALUES rows, SELECT without FROM).
+func (b *Binder) BindExpr(e sql.Expr) (expr.Expr, error) {
+	return b.bindExpr(e, &scope{}, nil)
+}
+
+func (b *Binder) bindExpr(e sql.Expr, sc *scope, st *aggState) (expr.Expr, error) {
+	if st != nil {
+		if fc, ok := e.(*sql.FuncCall); ok && isAggName(fc.Name) && fc.Over == nil {
+			call, err := b.bindAggCall(fc, st.input)
+			if err != nil {
+				return nil, err
+			}
+			i, ok := st.aggKeys[call.String()]
+			if !ok {
+				return nil, errorf(ErrAnalysis, "aggregate %s not collected", call)
+			}
+			k := len(st.groups) + i
+			return expr.Col(k, st.out[k].Name, st.out[k].Type), nil
+		}
+		if _, lit := e.(*sql.Literal); !lit && !containsAgg(e) {
+			if be, err := b.bindExpr(e, st.input, nil); err == nil {
+				if i, ok := st.groupKeys[be.String()]; ok {
+					return expr.Col(i, st.out[i].Name, st.out[i].Type), nil
+				}
+			}
+			if cr, ok := e.(*sql.ColumnRef); ok {
+				// Select aliases of group keys and names of group outputs.
+				if i, err := sc.resolve(cr.Parts); err == nil && i < len(st.groups) {
+					return expr.Col(i, st.out[i].Name, st.out[i].Type), nil
+				}
+				if _, err := st.input.resolve(cr.Parts); err != nil {
+					return nil, err
+				}
+				return nil, errorf(ErrAnalysis, "'%s' must be an aggregate expression or appear in GROUP BY clause", strings.Join(cr.Parts, "."))
+			}
+		}
+	}
+	bind := func(x sql.Expr) (expr.Expr, error) { return b.bindExpr(x, sc, st) }
+	switch n := e.(type) {
+	case *sql.ColumnRef:
+		i, err := sc.resolve(n.Parts)
+		if err != nil {
+			// s.f may be a struct field of column s.
+			if len(n.Parts) >= 2 {
+				if j, err2 := sc.resolve(n.Parts[:1]); err2 == nil && sc.cols[j].Type.ID() == arrow.STRUCT {
+					var x expr.Expr = expr.Col(j, sc.cols[j].Name, sc.cols[j].Type)
+					for _, f := range n.Parts[1:] {
+						if x, err2 = expr.Field(x, f); err2 != nil {
+							return nil, err2
+						}
+					}
+					return x, nil
+				}
+			}
+			return nil, err
+		}
+		return expr.Col(i, sc.cols[i].Name, sc.cols[i].Type), nil
+	case *sql.Literal:
+		return literal(n)
+	case *sql.Variable:
+		if n.Scope == sql.ScopeUser {
+			return expr.Null(expr.StringT()), nil
+		}
+		if b.sess.Var == nil {
+			return nil, errorf(ErrAnalysis, "Unknown system variable '%s'", n.Name)
+		}
+		v, err := b.sess.Var(n.Name, n.Scope == sql.ScopeGlobal)
+		if err != nil {
+			return nil, err
+		}
+		switch x := v.(type) {
+		case int64:
+			return expr.Int(x), nil
+		case string:
+			return expr.Str(x), nil
+		}
+		return nil, errorf(ErrAnalysis, "variable %s has type %T", n.Name, v)
+	case *sql.UnaryExpr:
+		x, err := bind(n.X)
+		if err != nil {
+			return nil, err
+		}
+		switch n.Op {
+		case "-":
+			return expr.Neg(x)
+		case "+":
+			return x, nil
+		case "NOT", "!":
+			if x, err = asBool(x); err != nil {
+				return nil, err
+			}
+			return expr.Not(x)
+		}
+		return nil, errorf(ErrUnsupported, "operator %s", n.Op)
+	case *sql.BinaryExpr:
+		return b.bindBinary(n, sc, st)
+	case *sql.IsExpr:
+		x, err := bind(n.X)
+		if err != nil {
+			return nil, err
+		}
+		switch n.What {
+		case "NULL", "UNKNOWN":
+			return expr.IsNull(x, n.Not), nil
+		case "TRUE", "FALSE":
+			if x, err = asBool(x); err != nil {
+				return nil, err
+			}
+			c, err := expr.Cmp(expr.NullSafeEq, x, expr.Bool(n.What == "TRUE"))
+			if err != nil || !n.Not {
+				return c, err
+			}
+			return expr.Not(c)
+		}
+		return nil, errorf(ErrUnsupported, "IS %s", n.What)
+	case *sql.Between:
+		x, err := bind(n.X)
+		if err != nil {
+			return nil, err
+		}
+		lo, err := bind(n.Lo)
+		if err != nil {
+			return nil, err
+		}
+		hi, err := bind(n.Hi)
+		if err != nil {
+			return nil, err
+		}
+		return expr.Between(x, lo, hi, n.Not)
+	case *sql.InExpr:
+		if n.Query != nil {
+			return nil, errorf(ErrUnsupported, "IN (subquery)")
+		}
+		x, err := bind(n.X)
+		if err != nil {
+			return nil, err
+		}
+		list := make([]expr.Expr, len(n.List))
+		for i, a := range n.List {
+			if list[i], err = bind(a); err != nil {
+				return nil, err
+			}
+		}
+		return expr.In(x, list, n.Not)
+	case *sql.LikeExpr:
+		x, err := bind(n.X)
+		if err != nil {
+			return nil, err
+		}
+		p, err := bind(n.Pattern)
+		if err != nil {
+			return nil, err
+		}
+		if n.Op == "REGEXP" {
+			r, err := expr.Func("regexp", x, p)
+			if err != nil || !n.Not {
+				return r, err
+			}
+			return expr.Not(r)
+		}
+		esc := '\\'
+		if n.Escape != nil {
+			l, ok := n.Escape.(*sql.Literal)
+			if !ok || l.Kind != sql.LitString || utf8.RuneCountInString(l.Value) != 1 {
+				return nil, errorf(ErrAnalysis, "ESCAPE must be a one-character string")
+			}
+			esc, _ = utf8.DecodeRuneInString(l.Value)
+		}
+		return expr.Like(x, p, esc, n.Not)
+	case *sql.Case:
+		var operand, els expr.Expr
+		var err error
+		if n.Operand != nil {
+			if operand, err = bind(n.Operand); err != nil {
+				return nil, err
+			}
+		}
+		whens := make([]expr.When, len(n.Whens))
+		for i, w := range n.Whens {
+			c, err := bind(w.Cond)
+			if err != nil {
+				return nil, err
+			}
+			r, err := bind(w.Result)
+			if err != nil {
+				return nil, err
+			}
+			whens[i] = expr.When{Cond: c, Then: r}
+		}
+		if n.Else != nil {
+			if els, err = bind(n.Else); err != nil {
+				return nil, err
+			}
+		}
+		return expr.Case(operand, whens, els)
+	case *sql.Cast:
+		x, err := bind(n.X)
+		if err != nil {
+			return nil, err
+		}
+		t, _, err := ColumnType(n.Type)
+		if err != nil {
+			return nil, err
+		}
+		return expr.Cast(x, t)
+	case *sql.FuncCall:
+		return b.bindFunc(n, sc, st)
+	case *sql.Index:
+		x, err := bind(n.X)
+		if err != nil {
+			return nil, err
+		}
+		k, err := bind(n.Index)
+		if err != nil {
+			return nil, err
+		}
+		return expr.Element(x, k)
+	case *sql.Field:
+		x, err := bind(n.X)
+		if err != nil {
+			return nil, err
+		}
+		return expr.Field(x, n.Name)
+	case *sql.Subquery, *sql.Exists:
+		return nil, errorf(ErrUnsupported, "subqueries in expressions")
+	case *sql.Param:
+		return nil, errorf(ErrUnsupported, "'?' parameters (use client-side interpolation)")
+	case *sql.DefaultExpr:
+		return nil, errorf(ErrUnsupported, "DEFAULT here")
+	}
+	return nil, errorf(ErrUnsupported, "expression %s", e)
+}
+
+func literal(n *sql.Literal) (expr.Expr, error) {
+	switch n.Kind {
+	case sql.LitNull:
+		return expr.Null(expr.NullT()), nil
+	case sql.LitBool:
+		return expr.Bool(strings.EqualFold(n.Value, "TRUE")), nil
+	case sql.LitInt:
+		if v, err := strconv.ParseInt(n.Value, 10, 64); err == nil {
+			return expr.Int(v), nil
+		}
+		if len(n.Value) <= 38 {
+			return expr.Decimal(n.Value)
+		}
+		f, _ := strconv.ParseFloat(n.Value, 64)
+		return expr.Float(f), nil
+	case sql.LitDecimal:
+		digits := strings.TrimLeft(strings.Replace(n.Value, ".", "", 1), "0")
+		if len(digits) <= 38 {
+			return expr.Decimal(n.Value)
+		}
+		f, _ := strconv.ParseFloat(n.Value, 64)
+		return expr.Float(f), nil
+	case sql.LitFloat:
+		f, err := strconv.ParseFloat(n.Value, 64)
+		if err != nil {
+			return nil, errorf(ErrAnalysis, "bad number %s", n.Value)
+		}
+		return expr.Float(f), nil
+	case sql.LitString:
+		return expr.Str(n.Value), nil
+	case sql.LitHex:
+		b, err := hex.DecodeString(n.Value)
+		if err != nil {
+			return nil, errorf(ErrAnalysis, "bad hex literal")
+		}
+		return expr.Str(string(b)), nil
+	case sql.LitDate:
+		return expr.Lit(n.Value, expr.Date32T())
+	case sql.LitDatetime:
+		return expr.Lit(n.Value, expr.DatetimeT())
+	}
+	return nil, errorf(ErrUnsupported, "literal %s", n)
+}
+
+func (b *Binder) bindBinary(n *sql.BinaryExpr, sc *scope, st *aggState) (expr.Expr, error) {
+	// date +/- INTERVAL n unit
+	if iv, ok := n.R.(*sql.Interval); ok && (n.Op == "+" || n.Op == "-") {
+		d, err := b.bindExpr(n.L, sc, st)
+		if err != nil {
+			return nil, err
+		}
+		v, err := b.bindExpr(iv.Value, sc, st)
+		if err != nil {
+			return nil, err
+		}
+		return expr.DateArith(d, v, iv.Unit, n.Op == "-")
+	}
+	if iv, ok := n.L.(*sql.Interval); ok && n.Op == "+" {
+		d, err := b.bindExpr(n.R, sc, st)
+		if err != nil {
+			return nil, err
+		}
+		v, err := b.bindExpr(iv.Value, sc, st)
+		if err != nil {
+			return nil, err
+		}
+		return expr.DateArith(d, v, iv.Unit, false)
+	}
+	l, err := b.bindExpr(n.L, sc, st)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.bindExpr(n.R, sc, st)
+	if err != nil {
+		return nil, err
+	}
+	switch n.Op {
+	case "+":
+		return expr.Arith(expr.Add, l, r)
+	case "-":
+		return expr.Arith(expr.Sub, l, r)
+	case "*":
+		return expr.Arith(expr.Mul, l, r)
+	case "/":
+		return expr.Arith(expr.Div, l, r)
+	case "%":
+		return expr.Arith(expr.Mod, l, r)
+	case "DIV":
+		return expr.Arith(expr.IntDiv, l, r)
+	case "=":
+		return expr.Cmp(expr.Eq, l, r)
+	case "!=":
+		return expr.Cmp(expr.Ne, l, r)
+	case "<":
+		return expr.Cmp(expr.Lt, l, r)
+	case "<=":
+		return expr.Cmp(expr.Le, l, r)
+	case ">":
+		return expr.Cmp(expr.Gt, l, r)
+	case ">=":
+		return expr.Cmp(expr.Ge, l, r)
+	case "<=>":
+		return expr.Cmp(expr.NullSafeEq, l, r)
+	case "AND", "OR", "XOR":
+		if l, err = asBool(l); err != nil {
+			return nil, err
+		}
+		if r, err = asBool(r); err != nil {
+			return nil, err
+		}
+		switch n.Op {
+		case "AND":
+			return expr.And(l, r)
+		case "OR":
+			return expr.Or(l, r)
+		}
+		return expr.Cmp(expr.Ne, l, r)
+	}
+	return nil, errorf(ErrUnsupported, "operator %s", n.Op)
+}
+
+func (b *Binder) bindFunc(n *sql.FuncCall, sc *scope, st *aggState) (expr.Expr, error) {
+	name := strings.ToLower(n.Name)
+	if n.Over != nil {
+		return nil, errorf(ErrUnsupported, "window function %s", name)
+	}
+	if isAggName(name) {
+		return nil, errorf(ErrAnalysis, "aggregate %s is not allowed here", name)
+	}
+	s := b.sess
+	noArgs := func(v expr.Expr) (expr.Expr, error) {
+		if len(n.Args) != 0 {
+			return nil, errorf(ErrAnalysis, "%s takes no arguments", name)
+		}
+		return v, nil
+	}
+	switch name {
+	case "database", "schema":
+		if s.CurrentDB == "" {
+			return noArgs(expr.Null(expr.StringT()))
+		}
+		return noArgs(expr.Str(s.CurrentDB))
+	case "current_catalog":
+		return noArgs(expr.Str(s.CurrentCatalog))
+	case "user", "session_user", "system_user":
+		return noArgs(expr.Str(s.User + "@%"))
+	case "current_user":
+		return noArgs(expr.Str("'" + s.User + "'@'%'"))
+	case "connection_id":
+		return noArgs(expr.Int(s.ConnectionID))
+	case "version":
+		return noArgs(expr.Str(s.Version))
+	case "last_insert_id", "found_rows", "row_count":
+		return noArgs(expr.Int(0))
+	}
+	args := make([]expr.Expr, len(n.Args))
+	for i, a := range n.Args {
+		x, err := b.bindExpr(a, sc, st)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = x
+	}
+	return expr.Func(name, args...)
+}
+
+// LiteralValue evaluates a bound constant expression's Go value, for SET.
+func LiteralValue(e expr.Expr) (any, bool) {
+	if l, ok := e.(*expr.Literal); ok {
+		return l.Value, true
+	}
+	return nil, false
+}
+
+// BindOver binds an expression over the given columns (SHOW ... WHERE).
+func (b *Binder) BindOver(e sql.Expr, cols []Column) (expr.Expr, error) {
+	x, err := b.bindExpr(e, &scope{cols: cols}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return asBool(x)
+}

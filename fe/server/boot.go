@@ -1,0 +1,118 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"path/filepath"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/catalog/local"
+	"github.com/inlet-db/inlet/catalog/manager"
+	"github.com/inlet-db/inlet/fe/mysqlwire"
+	"github.com/inlet-db/inlet/fe/vars"
+)
+
+// Options assemble a whole FE process.
+type Options struct {
+	// QueryAddr is the MySQL listen address, e.g. ":9030" or "127.0.0.1:0".
+	QueryAddr string
+	// MetaDir holds catalog definitions; DataDir the internal catalog's
+	// tables ("" means <MetaDir>/data).
+	MetaDir, DataDir string
+	RootPassword     string
+	Backends         []string
+	// Types are the external catalog types CREATE CATALOG accepts.
+	Types []catalog.Type
+	// Demo creates the demo database on first start.
+	Demo    bool
+	Mem     memory.Allocator
+	Logger  *slog.Logger
+	Version string
+	// TimeZone is the default of the time_zone variable ("" means UTC).
+	TimeZone string
+}
+
+// FE is a running front end.
+type FE struct {
+	Wire     *mysqlwire.Server
+	Server   *Server
+	Catalogs *manager.Manager
+	done     chan struct{}
+}
+
+// VersionComment is what @@version_comment says.
+const VersionComment = "Inlet (Doris-compatible FE, Fluss catalog)"
+
+// Start opens the catalogs and starts serving the MySQL protocol.
+func Start(ctx context.Context, o Options) (*FE, error) {
+	if o.MetaDir == "" {
+		return nil, errors.New("fe: a meta directory is required")
+	}
+	if o.Mem == nil {
+		return nil, errors.New("fe: an allocator is required")
+	}
+	if o.DataDir == "" {
+		o.DataDir = filepath.Join(o.MetaDir, "data")
+	}
+	if o.TimeZone == "" {
+		o.TimeZone = "UTC"
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	internal, err := local.Open(filepath.Join(o.DataDir, "internal"), o.Mem, local.Options{Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	reg, err := catalog.NewRegistry(o.Types...)
+	if err != nil {
+		return nil, err
+	}
+	cats, err := manager.Open(o.MetaDir, internal, reg, manager.Options{Logger: log, Env: catalog.Env{Logger: log, Mem: o.Mem}})
+	if err != nil {
+		return nil, err
+	}
+	vr, err := vars.NewRegistry(vars.Defs(VersionComment, o.TimeZone))
+	if err != nil {
+		return nil, err
+	}
+	srv, err := New(Config{Catalogs: cats, Vars: vr, Mem: o.Mem, Logger: log, Version: o.Version, Backends: o.Backends})
+	if err != nil {
+		return nil, err
+	}
+	if o.Demo {
+		if err := srv.EnsureDemo(ctx); err != nil {
+			cats.Close()
+			return nil, fmt.Errorf("fe: demo database: %w", err)
+		}
+	}
+	wire, err := mysqlwire.Listen(mysqlwire.Config{Addr: o.QueryAddr, RootPassword: o.RootPassword, NewSession: srv.NewSession, Logger: log})
+	if err != nil {
+		cats.Close()
+		return nil, err
+	}
+	srv.SetCancel(wire.Cancel)
+	fe := &FE{Wire: wire, Server: srv, Catalogs: cats, done: make(chan struct{})}
+	go func() {
+		defer close(fe.done)
+		wire.Serve()
+	}()
+	log.Info("FE listening", "addr", wire.Addr().String())
+	return fe, nil
+}
+
+// Addr is the MySQL listen address.
+func (f *FE) Addr() net.Addr { return f.Wire.Addr() }
+
+// Close stops serving and closes the catalogs.
+func (f *FE) Close() error {
+	err := f.Wire.Close()
+	<-f.done
+	return errors.Join(err, f.Catalogs.Close())
+}

@@ -1,0 +1,509 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/fe/bind"
+	"github.com/inlet-db/inlet/fe/exec"
+	"github.com/inlet-db/inlet/fe/exec/expr"
+	"github.com/inlet-db/inlet/fe/mysqlwire"
+	"github.com/inlet-db/inlet/fe/sql"
+	"github.com/inlet-db/inlet/fe/vars"
+)
+
+func propMap(ps []sql.Property) map[string]string {
+	m := make(map[string]string, len(ps))
+	for _, p := range ps {
+		m[p.Key] = p.Value
+	}
+	return m
+}
+
+func (s *Session) createCatalog(n *sql.CreateCatalog, w mysqlwire.ResultWriter) error {
+	if n.Resource != "" {
+		return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "CREATE CATALOG ... WITH RESOURCE is not supported; give PROPERTIES")
+	}
+	err := s.srv.cfg.Catalogs.Create(n.Name, n.Comment, propMap(n.Properties), n.IfNotExists)
+	if errors.Is(err, catalog.ErrExists) {
+		return mysqlwire.WithCode(mysqlwire.CodeCatalogExists, err)
+	}
+	if err != nil {
+		return err
+	}
+	return w.OK(mysqlwire.OKResult{})
+}
+
+func (s *Session) alterCatalog(n *sql.AlterCatalog, w mysqlwire.ResultWriter) error {
+	m := s.srv.cfg.Catalogs
+	if !m.Exists(n.Name) {
+		return unknownCatalog(n.Name)
+	}
+	var err error
+	switch n.Action {
+	case sql.AlterCatalogSetProperties:
+		err = m.SetProperties(n.Name, propMap(n.Properties))
+	case sql.AlterCatalogRename:
+		err = m.Rename(n.Name, n.NewName)
+		if err == nil && s.catalog == n.Name {
+			s.catalog = n.NewName
+		}
+		if errors.Is(err, catalog.ErrExists) {
+			err = mysqlwire.WithCode(mysqlwire.CodeCatalogExists, err)
+		}
+	case sql.AlterCatalogModifyComment:
+		err = m.ModifyComment(n.Name, n.Comment)
+	default:
+		err = mysqlwire.Errorf(mysqlwire.CodeNotSupported, "this ALTER CATALOG action is not supported")
+	}
+	if err != nil {
+		return err
+	}
+	return w.OK(mysqlwire.OKResult{})
+}
+
+func (s *Session) refresh(ctx context.Context, n *sql.Refresh, w mysqlwire.ResultWriter) error {
+	switch n.Kind {
+	case sql.ObjCatalog:
+		if len(n.Name) != 1 {
+			return mysqlwire.Errorf(mysqlwire.CodeSyntax, "REFRESH CATALOG takes a catalog name")
+		}
+		if !s.srv.cfg.Catalogs.Exists(n.Name[0]) {
+			return unknownCatalog(n.Name[0])
+		}
+		if err := s.srv.cfg.Catalogs.Refresh(ctx, n.Name[0]); err != nil {
+			return err
+		}
+	case sql.ObjDatabase:
+		ctl, db, err := s.splitDBName(n.Name)
+		if err != nil {
+			return err
+		}
+		_, d, err := s.database(ctx, ctl, db)
+		if err != nil {
+			return err
+		}
+		if r, ok := d.(catalog.Refresher); ok {
+			if err := r.Refresh(ctx); err != nil {
+				return err
+			}
+		}
+	case sql.ObjTable:
+		_, _, t, err := s.ResolveTable(ctx, n.Name)
+		if err != nil {
+			return err
+		}
+		if r, ok := t.(catalog.Refresher); ok {
+			if err := r.Refresh(ctx); err != nil {
+				return err
+			}
+		}
+	default:
+		return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "REFRESH of this object")
+	}
+	return w.OK(mysqlwire.OKResult{})
+}
+
+func (s *Session) drop(ctx context.Context, n *sql.Drop, w mysqlwire.ResultWriter) error {
+	switch n.Kind {
+	case sql.ObjCatalog:
+		if len(n.Name) != 1 {
+			return mysqlwire.Errorf(mysqlwire.CodeSyntax, "DROP CATALOG takes a catalog name")
+		}
+		if err := s.srv.cfg.Catalogs.Drop(n.Name[0], n.IfExists); err != nil {
+			if errors.Is(err, catalog.ErrNotFound) {
+				return mysqlwire.WithCode(mysqlwire.CodeUnknownCatalog, err)
+			}
+			return err
+		}
+		if s.catalog == n.Name[0] {
+			s.catalog, s.db = "internal", ""
+		}
+	case sql.ObjDatabase:
+		ctl, db, err := s.splitDBName(n.Name)
+		if err != nil {
+			return err
+		}
+		c, err := s.getCatalog(ctx, ctl)
+		if err != nil {
+			return err
+		}
+		dc, ok := c.(catalog.DatabaseCreator)
+		if !ok {
+			return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "catalog %s (type %s) is read only: DROP DATABASE is not supported", ctl, c.Type())
+		}
+		if err := dc.DropDatabase(ctx, db, n.Force); err != nil {
+			if errors.Is(err, catalog.ErrNotFound) {
+				if n.IfExists {
+					break
+				}
+				return mysqlwire.WithCode(mysqlwire.CodeDBNotEmpty, mysqlwire.Errorf(mysqlwire.CodeDBNotEmpty, "Can't drop database '%s'; database doesn't exist", db))
+			}
+			return err
+		}
+		if s.catalog == ctl && s.db == db {
+			s.db = ""
+		}
+	case sql.ObjTable:
+		ctl, db, tbl, err := s.splitName(n.Name)
+		if err != nil {
+			return err
+		}
+		_, d, err := s.database(ctx, ctl, db)
+		if err != nil {
+			return err
+		}
+		tc, ok := d.(catalog.TableCreator)
+		if !ok {
+			return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "catalog %s is read only: DROP TABLE is not supported", ctl)
+		}
+		if err := tc.DropTable(ctx, tbl); err != nil {
+			if errors.Is(err, catalog.ErrNotFound) {
+				if n.IfExists {
+					break
+				}
+				return mysqlwire.Errorf(mysqlwire.CodeUnknownTable, "Unknown table '%s'", tbl)
+			}
+			return err
+		}
+	default:
+		return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "DROP VIEW is not supported")
+	}
+	return w.OK(mysqlwire.OKResult{})
+}
+
+func (s *Session) createDatabase(ctx context.Context, n *sql.CreateDatabase, w mysqlwire.ResultWriter) error {
+	var ctl, db string
+	switch len(n.Name) {
+	case 1:
+		ctl, db = s.catalog, n.Name[0]
+	case 2:
+		ctl, db = n.Name[0], n.Name[1]
+	default:
+		return mysqlwire.Errorf(mysqlwire.CodeSyntax, "bad database name")
+	}
+	c, err := s.getCatalog(ctx, ctl)
+	if err != nil {
+		return err
+	}
+	dc, ok := c.(catalog.DatabaseCreator)
+	if !ok {
+		return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "catalog %s (type %s) is read only: CREATE DATABASE is not supported", ctl, c.Type())
+	}
+	if err := dc.CreateDatabase(ctx, db, propMap(n.Properties)); err != nil {
+		if errors.Is(err, catalog.ErrExists) {
+			if n.IfNotExists {
+				return w.OK(mysqlwire.OKResult{})
+			}
+			return mysqlwire.WithCode(mysqlwire.CodeDBExists, err)
+		}
+		return err
+	}
+	return w.OK(mysqlwire.OKResult{})
+}
+
+// tableCreator resolves the database a new table goes into.
+func (s *Session) tableCreator(ctx context.Context, name sql.Name) (catalog.TableCreator, string, error) {
+	ctl, db, tbl, err := s.splitName(name)
+	if err != nil {
+		return nil, "", err
+	}
+	_, d, err := s.database(ctx, ctl, db)
+	if err != nil {
+		return nil, "", err
+	}
+	tc, ok := d.(catalog.TableCreator)
+	if !ok {
+		return nil, "", mysqlwire.Errorf(mysqlwire.CodeNotSupported, "catalog %s is read only: CREATE TABLE is not supported", ctl)
+	}
+	return tc, tbl, nil
+}
+
+func (s *Session) createTable(ctx context.Context, n *sql.CreateTable, w mysqlwire.ResultWriter) error {
+	if n.External {
+		return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "CREATE EXTERNAL TABLE is not supported; use CREATE CATALOG")
+	}
+	tc, tbl, err := s.tableCreator(ctx, n.Name)
+	if err != nil {
+		return err
+	}
+	spec := catalog.TableSpec{Name: tbl, Comment: n.Comment, Properties: propMap(n.Properties)}
+	if n.Keys != nil {
+		spec.KeysType = [...]string{"DUPLICATE", "UNIQUE", "AGGREGATE", "PRIMARY"}[n.Keys.Kind]
+		spec.KeyColumns = n.Keys.Columns
+		if n.Keys.Kind == sql.UniqueKey || n.Keys.Kind == sql.AggregateKey || n.Keys.Kind == sql.PrimaryKey {
+			// Rows are stored as inserted; merging on the key (UNIQUE,
+			// AGGREGATE) is not implemented, and answering as if it were
+			// would be wrong.
+			return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "%s KEY tables are not supported by the internal catalog; use DUPLICATE KEY", spec.KeysType)
+		}
+	}
+	if d := n.Distribution; d != nil {
+		spec.Distribution = distributionText(d)
+	}
+	var plan bind.Plan
+	var op exec.Operator
+	if n.AsQuery != nil {
+		if len(n.Columns) > 0 {
+			return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "CREATE TABLE with both columns and AS SELECT")
+		}
+		if plan, op, err = s.plan(ctx, n.AsQuery, s.vars); err != nil {
+			return err
+		}
+		for _, c := range plan.Columns() {
+			spec.Schema.Columns = append(spec.Schema.Columns, catalog.Column{Name: c.Name, Type: c.Type, Nullable: true})
+		}
+	} else {
+		for _, c := range n.Columns {
+			t, name, err := bind.ColumnType(c.Type)
+			if err != nil {
+				return fmt.Errorf("column %s: %w", c.Name, err)
+			}
+			if c.AggType != "" {
+				return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "column %s: aggregate type %s is not supported", c.Name, c.AggType)
+			}
+			col := catalog.Column{Name: c.Name, Type: t, TypeName: name, Nullable: c.Null != sql.NotNull, Comment: c.Comment}
+			if c.Default != nil {
+				def := defaultText(c.Default)
+				col.Default = &def
+			}
+			spec.Schema.Columns = append(spec.Schema.Columns, col)
+		}
+	}
+	if len(spec.KeyColumns) == 0 && len(spec.Schema.Columns) > 0 {
+		// Doris picks leading columns as the duplicate key when none is given.
+		spec.KeysType, spec.KeyColumns = "DUPLICATE", []string{spec.Schema.Columns[0].Name}
+	}
+	for _, k := range spec.KeyColumns {
+		i := spec.Schema.Index(k)
+		if i < 0 {
+			return mysqlwire.Errorf(mysqlwire.CodeUnknownColumn, "Key column %s does not exist in table %s", k, tbl)
+		}
+		spec.Schema.Columns[i].Key = true
+	}
+	t, err := tc.CreateTable(ctx, spec)
+	if err != nil {
+		if errors.Is(err, catalog.ErrExists) {
+			if n.IfNotExists {
+				return w.OK(mysqlwire.OKResult{})
+			}
+			return mysqlwire.WithCode(mysqlwire.CodeTableExists, err)
+		}
+		return err
+	}
+	if op == nil {
+		return w.OK(mysqlwire.OKResult{})
+	}
+	cols := make([]int, len(spec.Schema.Columns))
+	for i := range cols {
+		cols[i] = i
+	}
+	rows, err := s.appendFrom(ctx, t, op, cols, s.vars)
+	if err != nil {
+		// A CTAS that failed to load leaves no table behind.
+		if derr := tc.DropTable(ctx, tbl); derr != nil {
+			s.srv.log.Warn("dropping table after failed CREATE TABLE AS SELECT", "table", tbl, "err", derr)
+		}
+		return err
+	}
+	return w.OK(mysqlwire.OKResult{AffectedRows: uint64(rows)})
+}
+
+func distributionText(d *sql.Distribution) string {
+	var b strings.Builder
+	if d.Random {
+		b.WriteString("DISTRIBUTED BY RANDOM")
+	} else {
+		q := make([]string, len(d.Columns))
+		for i, c := range d.Columns {
+			q[i] = "`" + c + "`"
+		}
+		b.WriteString("DISTRIBUTED BY HASH(" + strings.Join(q, ", ") + ")")
+	}
+	switch {
+	case d.Auto:
+		b.WriteString(" BUCKETS AUTO")
+	case d.Buckets > 0:
+		b.WriteString(" BUCKETS " + strconv.FormatInt(d.Buckets, 10))
+	}
+	return b.String()
+}
+
+func defaultText(e sql.Expr) string {
+	if l, ok := e.(*sql.Literal); ok && l.Kind != sql.LitNull {
+		return l.Value
+	}
+	return e.String()
+}
+
+// insert runs INSERT INTO ... VALUES / SELECT.
+func (s *Session) insert(ctx context.Context, n *sql.Insert, w mysqlwire.ResultWriter) error {
+	if n.Overwrite {
+		return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "INSERT OVERWRITE is not supported")
+	}
+	v, err := s.stmtVars(n.Hints)
+	if err != nil {
+		return err
+	}
+	_, _, t, err := s.ResolveTable(ctx, n.Table)
+	if err != nil {
+		return err
+	}
+	if _, ok := t.(catalog.Writable); !ok {
+		return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "table %s is read only: INSERT is not supported", t.Name())
+	}
+	schema := t.Schema()
+	// target[i] is the table column the i-th inserted value goes to.
+	var target []int
+	if len(n.Columns) == 0 {
+		for i := range schema.Columns {
+			target = append(target, i)
+		}
+	} else {
+		seen := map[int]bool{}
+		for _, c := range n.Columns {
+			i := schema.Index(c)
+			if i < 0 {
+				return mysqlwire.Errorf(mysqlwire.CodeUnknownColumn, "Unknown column '%s' in 'field list'", c)
+			}
+			if seen[i] {
+				return mysqlwire.Errorf(mysqlwire.CodeAnalysis, "Column '%s' specified twice", c)
+			}
+			seen[i] = true
+			target = append(target, i)
+		}
+	}
+	var op exec.Operator
+	if n.Query != nil {
+		if _, op, err = s.plan(ctx, n.Query, v); err != nil {
+			return err
+		}
+		if len(op.Schema().Fields()) != len(target) {
+			return mysqlwire.Errorf(mysqlwire.CodeWrongValueCount, "Column count doesn't match value count: %d columns, query gives %d", len(target), len(op.Schema().Fields()))
+		}
+	} else {
+		b := bind.New(ctx, s.bindSession(v))
+		fields := make([]arrow.Field, len(target))
+		for i, ti := range target {
+			fields[i] = arrow.Field{Name: schema.Columns[ti].Name, Type: schema.Columns[ti].Type, Nullable: true}
+		}
+		rows := make([][]expr.Expr, len(n.Rows))
+		for r, row := range n.Rows {
+			if len(row) != len(target) {
+				return mysqlwire.Errorf(mysqlwire.CodeWrongValueCount, "Column count doesn't match value count at row %d", r+1)
+			}
+			rows[r] = make([]expr.Expr, len(row))
+			for i, e := range row {
+				c := schema.Columns[target[i]]
+				if _, isDef := e.(*sql.DefaultExpr); isDef {
+					rows[r][i], err = defaultValue(c)
+				} else {
+					rows[r][i], err = b.BindExpr(e)
+				}
+				if err != nil {
+					return fmt.Errorf("row %d column %s: %w", r+1, c.Name, err)
+				}
+			}
+		}
+		if op, err = exec.NewValues(arrow.NewSchema(fields, nil), rows); err != nil {
+			return err
+		}
+	}
+	rows, err := s.appendFrom(ctx, t, op, target, v)
+	if err != nil {
+		return err
+	}
+	return w.OK(mysqlwire.OKResult{AffectedRows: uint64(rows)})
+}
+
+func defaultValue(c catalog.Column) (expr.Expr, error) {
+	if c.Default == nil {
+		return expr.Null(c.Type), nil
+	}
+	return expr.Cast(expr.Str(*c.Default), c.Type)
+}
+
+// appendFrom runs op and appends its rows to t; op's i-th column goes to
+// table column target[i], the other columns get their default or NULL.
+func (s *Session) appendFrom(ctx context.Context, t catalog.Table, op exec.Operator, target []int, v *vars.Session) (int64, error) {
+	schema := t.Schema()
+	in := op.Schema()
+	exprs := make([]expr.Expr, len(schema.Columns))
+	names := make([]string, len(schema.Columns))
+	for i, c := range schema.Columns {
+		names[i] = c.Name
+		src := -1
+		for j, ti := range target {
+			if ti == i {
+				src = j
+			}
+		}
+		var e expr.Expr
+		var err error
+		if src < 0 {
+			if !c.Nullable && c.Default == nil {
+				return 0, mysqlwire.Errorf(mysqlwire.CodeAnalysis, "Column '%s' is NOT NULL and has no default: it must be given a value", c.Name)
+			}
+			e, err = defaultValue(c)
+		} else {
+			e = expr.Col(src, in.Field(src).Name, in.Field(src).Type)
+			if !arrow.TypeEqual(e.DataType(), c.Type) {
+				e, err = expr.Cast(e, c.Type)
+			}
+		}
+		if err != nil {
+			return 0, fmt.Errorf("column %s: %w", c.Name, err)
+		}
+		exprs[i] = e
+	}
+	proj, err := exec.NewProject(op, exprs, names)
+	if err != nil {
+		return 0, err
+	}
+	env, err := s.env(v)
+	if err != nil {
+		return 0, err
+	}
+	rr, err := proj.Open(ctx, env)
+	if err != nil {
+		return 0, err
+	}
+	defer rr.Release()
+	checked := &notNullReader{RecordReader: rr, cols: schema.Columns}
+	return t.(catalog.Writable).Append(ctx, checked)
+}
+
+// notNullReader fails the stream when a NOT NULL column receives a NULL.
+type notNullReader struct {
+	array.RecordReader
+	cols []catalog.Column
+	err  error
+}
+
+func (r *notNullReader) Next() bool {
+	if r.err != nil || !r.RecordReader.Next() {
+		return false
+	}
+	rec := r.RecordReader.RecordBatch()
+	for i, c := range r.cols {
+		if !c.Nullable && rec.Column(i).NullN() > 0 {
+			r.err = mysqlwire.Errorf(mysqlwire.CodeAnalysis, "Column '%s' is NOT NULL but the inserted data contains NULL (or a value that cannot be converted to %s)", c.Name, c.DisplayType())
+			return false
+		}
+	}
+	return true
+}
+
+func (r *notNullReader) Err() error {
+	if r.err != nil {
+		return r.err
+	}
+	return r.RecordReader.Err()
+}

@@ -1,0 +1,119 @@
+package server
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/inlet-db/inlet/fe/bind"
+	"github.com/inlet-db/inlet/fe/exec"
+	"github.com/inlet-db/inlet/fe/exec/expr"
+	"github.com/inlet-db/inlet/fe/mysqlwire"
+)
+
+// physicalMore builds the operators that read their whole input:
+// aggregation, joins, sorting and union.
+func (s *Session) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator, error) {
+	switch n := p.(type) {
+	case *bind.Aggregate:
+		in, err := s.physical(ctx, n.Input)
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, len(n.Groups))
+		for i := range n.Groups {
+			names[i] = n.Out[i].Name
+		}
+		aggs := make([]exec.AggCall, len(n.Aggs))
+		for i, a := range n.Aggs {
+			c := exec.AggCall{Arg: a.Arg, Distinct: a.Distinct, Name: n.Out[len(n.Groups)+i].Name}
+			switch a.Func {
+			case bind.AggCount:
+				c.Func = exec.Count
+				if a.Arg == nil {
+					c.Func = exec.CountStar
+				}
+			case bind.AggSum:
+				c.Func = exec.Sum
+			case bind.AggMin:
+				c.Func = exec.Min
+			case bind.AggMax:
+				c.Func = exec.Max
+			case bind.AggAvg:
+				c.Func = exec.Avg
+			default:
+				return nil, mysqlwire.Errorf(mysqlwire.CodeNotSupported, "aggregate function %s is not supported", a.Func)
+			}
+			aggs[i] = c
+		}
+		op, err := exec.NewHashAggregate(in, n.Groups, names, aggs, exec.AggSingle)
+		if err != nil {
+			return nil, err
+		}
+		return conform(op, n.Out)
+	case *bind.Sort:
+		in, err := s.physical(ctx, n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return exec.NewSort(in, sortKeys(n.Keys))
+	case *bind.Union:
+		ins := make([]exec.Operator, len(n.Inputs))
+		for i, c := range n.Inputs {
+			op, err := s.physical(ctx, c)
+			if err != nil {
+				return nil, err
+			}
+			ins[i] = op
+		}
+		u, err := exec.NewUnion(ins, false)
+		if err != nil {
+			return nil, err
+		}
+		return conform(u, n.Out)
+	case *bind.Join:
+		return nil, mysqlwire.Errorf(mysqlwire.CodeNotSupported, "%s is not supported by the executor yet", n.Kind)
+	}
+	return nil, fmt.Errorf("server: unknown plan node %T", p)
+}
+
+func sortKeys(keys []bind.SortKey) []exec.SortKey {
+	out := make([]exec.SortKey, len(keys))
+	for i, k := range keys {
+		out[i] = exec.SortKey{Expr: k.Expr, Desc: k.Desc, Nulls: exec.NullsLast}
+		if k.NullsFirst {
+			out[i].Nulls = exec.NullsFirst
+		}
+	}
+	return out
+}
+
+// conform casts an operator's output to the types the binder promised, so
+// later expressions (bound against the plan) find the types they expect.
+func conform(op exec.Operator, want []bind.Column) (exec.Operator, error) {
+	got := op.Schema()
+	if got.NumFields() != len(want) {
+		return nil, fmt.Errorf("server: operator yields %d columns, plan expects %d", got.NumFields(), len(want))
+	}
+	same := true
+	exprs := make([]expr.Expr, len(want))
+	names := make([]string, len(want))
+	for i, c := range want {
+		names[i] = c.Name
+		var e expr.Expr = expr.Col(i, got.Field(i).Name, got.Field(i).Type)
+		if !arrow.TypeEqual(got.Field(i).Type, c.Type) {
+			same = false
+			ce, err := expr.Cast(e, c.Type)
+			if err != nil {
+				return nil, fmt.Errorf("server: column %s: %w", c.Name, err)
+			}
+			e = ce
+		}
+		exprs[i] = e
+	}
+	if same {
+		return op, nil
+	}
+	return exec.NewProject(op, exprs, names)
+}

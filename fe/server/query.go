@@ -1,0 +1,199 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/fe/bind"
+	"github.com/inlet-db/inlet/fe/exec"
+	"github.com/inlet-db/inlet/fe/exec/expr"
+	"github.com/inlet-db/inlet/fe/exec/render"
+	"github.com/inlet-db/inlet/fe/mysqlwire"
+	"github.com/inlet-db/inlet/fe/sql"
+	"github.com/inlet-db/inlet/fe/vars"
+)
+
+// env is the execution environment of one statement under v.
+func (s *Session) env(v *vars.Session) (*expr.Env, error) {
+	tz, _ := v.Get("time_zone")
+	loc, err := vars.Location(tz)
+	if err != nil {
+		return nil, err
+	}
+	return &expr.Env{Mem: s.srv.cfg.Mem, Now: s.srv.now(), Loc: loc}, nil
+}
+
+// plan binds a query and builds its operators.
+func (s *Session) plan(ctx context.Context, q sql.Query, v *vars.Session) (bind.Plan, exec.Operator, error) {
+	b := bind.New(ctx, s.bindSession(v))
+	p, err := b.BindQuery(q)
+	if err != nil {
+		return nil, nil, err
+	}
+	op, err := s.physical(ctx, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, op, nil
+}
+
+func (s *Session) query(ctx context.Context, q sql.Query, v *vars.Session, w mysqlwire.ResultWriter) error {
+	p, op, err := s.plan(ctx, q, v)
+	if err != nil {
+		return err
+	}
+	env, err := s.env(v)
+	if err != nil {
+		return err
+	}
+	rr, err := op.Open(ctx, env)
+	if err != nil {
+		return err
+	}
+	defer rr.Release()
+	return writeRows(p.Columns(), rr, w)
+}
+
+// writeRows announces the columns and streams the reader's rows as text.
+func writeRows(cols []bind.Column, rr array.RecordReader, w mysqlwire.ResultWriter) error {
+	wc := make([]mysqlwire.Column, len(cols))
+	for i, c := range cols {
+		wc[i] = mysqlwire.ColumnFor(c.Name, c.Type, c.Nullable)
+	}
+	if err := w.Columns(wc); err != nil {
+		return err
+	}
+	vals := make([][]byte, len(cols))
+	ends := make([]int, len(cols))
+	var buf []byte
+	for rr.Next() {
+		rec := rr.RecordBatch()
+		if int(rec.NumCols()) != len(cols) {
+			return fmt.Errorf("result batch has %d columns, plan says %d", rec.NumCols(), len(cols))
+		}
+		n := int(rec.NumRows())
+		for i := 0; i < n; i++ {
+			buf = buf[:0]
+			for c := range cols {
+				var ok bool
+				buf, ok = render.AppendValue(buf, rec.Column(c), i)
+				if ok {
+					ends[c] = len(buf)
+				} else {
+					ends[c] = -1
+				}
+			}
+			start := 0
+			for c := range cols {
+				if ends[c] < 0 {
+					vals[c] = nil
+					continue
+				}
+				vals[c] = buf[start:ends[c]]
+				start = ends[c]
+			}
+			if err := w.Row(vals); err != nil {
+				return err
+			}
+		}
+	}
+	return rr.Err()
+}
+
+// evalConstText evaluates a constant bound expression to text (NULL → "").
+func (s *Session) evalConstText(e expr.Expr) (string, error) {
+	env, err := s.env(s.vars)
+	if err != nil {
+		return "", err
+	}
+	one := array.NewRecordBatch(arrow.NewSchema(nil, nil), nil, 1)
+	defer one.Release()
+	a, err := e.Eval(env, one)
+	if err != nil {
+		return "", err
+	}
+	defer a.Release()
+	b, ok := render.AppendValue(nil, a, 0)
+	if !ok {
+		return "", nil
+	}
+	return string(b), nil
+}
+
+// tableSource adapts a catalog table scan to an executor source.
+type tableSource struct {
+	t      catalog.Table
+	req    catalog.ScanRequest
+	schema *arrow.Schema
+	lines  []string
+}
+
+func (ts *tableSource) Schema() *arrow.Schema { return ts.schema }
+
+func (ts *tableSource) Open(ctx context.Context, mem memory.Allocator) (array.RecordReader, error) {
+	req := ts.req
+	req.Mem = mem
+	return ts.t.Scan(ctx, req)
+}
+
+func (ts *tableSource) ExplainLines() []string { return ts.lines }
+
+// physical builds executor operators for a bound plan.
+func (s *Session) physical(ctx context.Context, p bind.Plan) (exec.Operator, error) {
+	switch n := p.(type) {
+	case *bind.Scan:
+		src := &tableSource{t: n.Table, req: catalog.ScanRequest{Columns: n.Projection, Vars: n.Vars}, schema: bind.Schema(n)}
+		node := "VSCAN"
+		if ex, ok := n.Table.(catalog.Explainer); ok {
+			name, lines, err := ex.ExplainScan(ctx, src.req, false)
+			if err != nil {
+				return nil, err
+			}
+			node, src.lines = "V"+name, lines
+		}
+		return exec.NewScan(node, "", src), nil
+	case *bind.Values:
+		return exec.NewValues(bind.Schema(n), n.Rows)
+	case *bind.Filter:
+		in, err := s.physical(ctx, n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return exec.NewFilter(in, n.Cond)
+	case *bind.Project:
+		in, err := s.physical(ctx, n.Input)
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, len(n.Out))
+		for i, c := range n.Out {
+			names[i] = c.Name
+		}
+		return exec.NewProject(in, n.Exprs, names)
+	case *bind.Limit:
+		if st, ok := n.Input.(*bind.Sort); ok && n.Count >= 0 {
+			in, err := s.physical(ctx, st.Input)
+			if err != nil {
+				return nil, err
+			}
+			return exec.NewTopN(in, sortKeys(st.Keys), n.Offset, n.Count)
+		}
+		in, err := s.physical(ctx, n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return exec.NewLimit(in, n.Offset, n.Count), nil
+	}
+	return s.physicalMore(ctx, p)
+}
+
+// explainLines renders EXPLAIN output rows.
+func explainLines(op exec.Operator) []string {
+	return strings.Split(strings.TrimRight(exec.ExplainTree(op), "\n"), "\n")
+}

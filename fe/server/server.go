@@ -1,0 +1,71 @@
+package server
+
+import (
+	"errors"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/catalog/manager"
+	"github.com/inlet-db/inlet/fe/mysqlwire"
+	"github.com/inlet-db/inlet/fe/vars"
+)
+
+// Config configures a Server.
+type Config struct {
+	Catalogs *manager.Manager
+	Vars     *vars.Registry
+	// Mem allocates every batch of every statement. Required.
+	Mem    memory.Allocator
+	Logger *slog.Logger
+	// Version is returned by version() and @@version.
+	Version string
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Backends are the BE addresses given on the command line; recorded for
+	// SHOW BACKENDS only (queries run in the FE until the BE exists).
+	Backends []string
+	// Cancel cancels the running statement of a connection (KILL); nil
+	// makes KILL an error.
+	Cancel func(connID uint32) bool
+}
+
+// Server makes sessions for connections.
+type Server struct {
+	cfg    Config
+	log    *slog.Logger
+	now    func() time.Time
+	cancel atomic.Pointer[func(uint32) bool]
+}
+
+// New builds a Server.
+func New(cfg Config) (*Server, error) {
+	if cfg.Catalogs == nil || cfg.Vars == nil || cfg.Mem == nil {
+		return nil, errors.New("server: Catalogs, Vars and Mem are required")
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger, now: cfg.Now}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.cfg.Version == "" {
+		s.cfg.Version = "5.7.99"
+	}
+	if cfg.Cancel != nil {
+		s.SetCancel(cfg.Cancel)
+	}
+	return s, nil
+}
+
+// SetCancel installs the function KILL uses (the wire server exists only
+// after the Server, so cmd/fe wires it afterwards).
+func (s *Server) SetCancel(f func(connID uint32) bool) { s.cancel.Store(&f) }
+
+// NewSession implements the factory fe/mysqlwire calls per connection.
+func (s *Server) NewSession(info mysqlwire.ConnInfo) (mysqlwire.Session, error) {
+	return &Session{srv: s, info: info, vars: s.cfg.Vars.NewSession(), catalog: manager.InternalName}, nil
+}

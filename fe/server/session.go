@@ -1,0 +1,322 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/fe/bind"
+	"github.com/inlet-db/inlet/fe/mysqlwire"
+	"github.com/inlet-db/inlet/fe/sql"
+	"github.com/inlet-db/inlet/fe/vars"
+)
+
+// Session is one connection's state: current catalog and database, session
+// variables.
+type Session struct {
+	srv     *Server
+	info    mysqlwire.ConnInfo
+	vars    *vars.Session
+	catalog string
+	db      string
+}
+
+// Close implements mysqlwire.Session.
+func (s *Session) Close() {}
+
+// Query implements mysqlwire.Session.
+func (s *Session) Query(ctx context.Context, text string, w mysqlwire.ResultWriter) error {
+	stmt, err := sql.Parse(text)
+	if err != nil {
+		return classify(err)
+	}
+	return classify(s.run(ctx, stmt, w))
+}
+
+// stmtVars returns the session values with a statement's SET_VAR hints.
+func (s *Session) stmtVars(hints map[string]string) (*vars.Session, error) {
+	return s.vars.WithHints(hints)
+}
+
+func (s *Session) run(ctx context.Context, stmt sql.Statement, w mysqlwire.ResultWriter) error {
+	switch n := stmt.(type) {
+	case *sql.Select:
+		v, err := s.stmtVars(n.Hints)
+		if err != nil {
+			return err
+		}
+		return s.query(ctx, n, v, w)
+	case *sql.SetOp:
+		return s.query(ctx, n, s.vars, w)
+	case *sql.Set:
+		return s.set(ctx, n, w)
+	case *sql.SetNames:
+		cs := n.Charset
+		if cs == "" {
+			cs = "utf8mb4"
+		}
+		for _, k := range []string{"character_set_client", "character_set_connection", "character_set_results"} {
+			if err := s.vars.Set(k, cs); err != nil {
+				return err
+			}
+		}
+		return w.OK(mysqlwire.OKResult{})
+	case *sql.Use:
+		return s.use(ctx, n.Catalog, n.Database, w)
+	case *sql.Switch:
+		if !s.srv.cfg.Catalogs.Exists(n.Catalog) {
+			return unknownCatalog(n.Catalog)
+		}
+		s.catalog, s.db = n.Catalog, ""
+		return w.OK(mysqlwire.OKResult{})
+	case *sql.Show:
+		return s.show(ctx, n, w)
+	case *sql.Describe:
+		return s.describe(ctx, n.Table, w)
+	case *sql.Explain:
+		return s.explain(ctx, n, w)
+	case *sql.CreateCatalog:
+		return s.createCatalog(n, w)
+	case *sql.AlterCatalog:
+		return s.alterCatalog(n, w)
+	case *sql.Refresh:
+		return s.refresh(ctx, n, w)
+	case *sql.Drop:
+		return s.drop(ctx, n, w)
+	case *sql.CreateDatabase:
+		return s.createDatabase(ctx, n, w)
+	case *sql.CreateTable:
+		return s.createTable(ctx, n, w)
+	case *sql.Insert:
+		return s.insert(ctx, n, w)
+	case *sql.Kill:
+		return s.kill(n, w)
+	case *sql.Txn:
+		// Every statement commits on its own (autocommit); transaction
+		// statements are accepted so MySQL clients and drivers work.
+		return w.OK(mysqlwire.OKResult{})
+	}
+	return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "statement %T is not supported", stmt)
+}
+
+func unknownCatalog(name string) error {
+	return mysqlwire.Errorf(mysqlwire.CodeUnknownCatalog, "Unknown catalog '%s'", name)
+}
+
+func (s *Session) use(ctx context.Context, ctl, db string, w mysqlwire.ResultWriter) error {
+	// COM_INIT_DB and the handshake send "use `ctl.db`": one name with a dot.
+	if ctl == "" {
+		if i := strings.IndexByte(db, '.'); i > 0 {
+			ctl, db = db[:i], db[i+1:]
+		}
+	}
+	if ctl == "" {
+		ctl = s.catalog
+	}
+	c, err := s.getCatalog(ctx, ctl)
+	if err != nil {
+		return err
+	}
+	if _, err := s.getDatabase(ctx, c, db); err != nil {
+		return err
+	}
+	s.catalog, s.db = ctl, db
+	return w.OK(mysqlwire.OKResult{})
+}
+
+func (s *Session) getCatalog(ctx context.Context, name string) (catalog.Catalog, error) {
+	if !s.srv.cfg.Catalogs.Exists(name) {
+		return nil, unknownCatalog(name)
+	}
+	c, err := s.srv.cfg.Catalogs.Get(ctx, name)
+	if err != nil {
+		if errors.Is(err, catalog.ErrNotFound) {
+			return nil, mysqlwire.WithCode(mysqlwire.CodeUnknownCatalog, err)
+		}
+		return nil, err
+	}
+	return c, nil
+}
+
+func (s *Session) getDatabase(ctx context.Context, c catalog.Catalog, db string) (catalog.Database, error) {
+	d, err := c.Database(ctx, db)
+	if err != nil {
+		if errors.Is(err, catalog.ErrNotFound) {
+			return nil, mysqlwire.WithCode(mysqlwire.CodeUnknownDB, err)
+		}
+		return nil, err
+	}
+	return d, nil
+}
+
+// splitName resolves a 1-3 part table name against the current catalog and
+// database.
+func (s *Session) splitName(name []string) (ctl, db, tbl string, err error) {
+	switch len(name) {
+	case 1:
+		if s.db == "" {
+			return "", "", "", mysqlwire.Errorf(mysqlwire.CodeNoDB, "No database selected")
+		}
+		return s.catalog, s.db, name[0], nil
+	case 2:
+		return s.catalog, name[0], name[1], nil
+	case 3:
+		return name[0], name[1], name[2], nil
+	}
+	return "", "", "", mysqlwire.Errorf(mysqlwire.CodeSyntax, "bad table name %s", strings.Join(name, "."))
+}
+
+// splitDBName resolves a 1-2 part database name.
+func (s *Session) splitDBName(name []string) (ctl, db string, err error) {
+	switch len(name) {
+	case 0:
+		if s.db == "" {
+			return "", "", mysqlwire.Errorf(mysqlwire.CodeNoDB, "No database selected")
+		}
+		return s.catalog, s.db, nil
+	case 1:
+		return s.catalog, name[0], nil
+	case 2:
+		return name[0], name[1], nil
+	}
+	return "", "", mysqlwire.Errorf(mysqlwire.CodeSyntax, "bad database name %s", strings.Join(name, "."))
+}
+
+func (s *Session) database(ctx context.Context, ctl, db string) (catalog.Catalog, catalog.Database, error) {
+	c, err := s.getCatalog(ctx, ctl)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := s.getDatabase(ctx, c, db)
+	return c, d, err
+}
+
+// ResolveTable implements bind.Resolver.
+func (s *Session) ResolveTable(ctx context.Context, name []string) (string, string, catalog.Table, error) {
+	ctl, db, tbl, err := s.splitName(name)
+	if err != nil {
+		return "", "", nil, err
+	}
+	_, d, err := s.database(ctx, ctl, db)
+	if err != nil {
+		return "", "", nil, err
+	}
+	t, err := d.Table(ctx, tbl)
+	if err != nil {
+		if errors.Is(err, catalog.ErrNotFound) {
+			return "", "", nil, mysqlwire.WithCode(mysqlwire.CodeUnknownTable, err)
+		}
+		return "", "", nil, err
+	}
+	return ctl, db, t, nil
+}
+
+// bindSession is what the binder sees of this session under v.
+func (s *Session) bindSession(v *vars.Session) *bind.Session {
+	return &bind.Session{
+		Resolver:       s,
+		Var:            func(name string, global bool) (any, error) { return s.varValue(v, name, global) },
+		Vars:           v.Snapshot(),
+		CurrentCatalog: s.catalog,
+		CurrentDB:      s.db,
+		User:           s.info.User,
+		ConnectionID:   int64(s.info.ID),
+		Version:        s.srv.cfg.Version,
+		Now:            s.srv.now(),
+	}
+}
+
+// varValue reads a variable as SELECT @@x returns it: integers and
+// booleans as numbers, the rest as text.
+func (s *Session) varValue(v *vars.Session, name string, global bool) (any, error) {
+	reg := v.Registry()
+	def, err := reg.Def(name)
+	if err != nil {
+		return nil, err
+	}
+	var val string
+	if global {
+		val, err = reg.Global(name)
+	} else {
+		val, err = v.Get(name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	switch def.Kind {
+	case vars.Bool:
+		if val == "true" {
+			return int64(1), nil
+		}
+		return int64(0), nil
+	case vars.Int:
+		n, err := strconv.ParseInt(val, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("variable %s holds %q", name, val)
+		}
+		return n, nil
+	}
+	return val, nil
+}
+
+func (s *Session) set(ctx context.Context, n *sql.Set, w mysqlwire.ResultWriter) error {
+	b := bind.New(ctx, s.bindSession(s.vars))
+	for _, a := range n.Assignments {
+		if a.Scope == sql.ScopeUser {
+			continue // user variables are accepted and not kept
+		}
+		var val string
+		if a.Default {
+			def, err := s.vars.Registry().Def(a.Name)
+			if err != nil {
+				return err
+			}
+			val = def.Default
+		} else {
+			var err error
+			if val, err = s.constText(b, a.Value); err != nil {
+				return fmt.Errorf("SET %s: %w", a.Name, err)
+			}
+		}
+		var err error
+		if a.Scope == sql.ScopeGlobal {
+			err = s.vars.Registry().SetGlobal(a.Name, val)
+			if err == nil {
+				err = s.vars.Set(a.Name, val)
+			}
+		} else {
+			err = s.vars.Set(a.Name, val)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return w.OK(mysqlwire.OKResult{})
+}
+
+// constText evaluates a constant expression (SET value) to text. A bare
+// word (SET sql_mode = ANSI, SET autocommit = ON) is its own text.
+func (s *Session) constText(b *bind.Binder, e sql.Expr) (string, error) {
+	if cr, ok := e.(*sql.ColumnRef); ok && len(cr.Parts) == 1 {
+		return cr.Parts[0], nil
+	}
+	x, err := b.BindExpr(e)
+	if err != nil {
+		return "", err
+	}
+	return s.evalConstText(x)
+}
+
+func (s *Session) kill(n *sql.Kill, w mysqlwire.ResultWriter) error {
+	f := s.srv.cancel.Load()
+	if f == nil {
+		return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "KILL is not available")
+	}
+	if !(*f)(uint32(n.ID)) {
+		return mysqlwire.Errorf(mysqlwire.CodeAnalysis, "Unknown thread id: %d", n.ID)
+	}
+	return w.OK(mysqlwire.OKResult{})
+}

@@ -1,0 +1,170 @@
+package server
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+)
+
+func TestInternalTablesQueriesAndRestart(t *testing.T) {
+	dir := t.TempDir()
+	f := startFE(t, dir, "", false)
+	db := f.db("")
+	mustExec(t, db,
+		"CREATE DATABASE shop",
+		"USE shop",
+		`CREATE TABLE sales (
+			id BIGINT NOT NULL COMMENT 'row id',
+			region VARCHAR(8),
+			qty INT,
+			price DECIMAL(10,2),
+			score DOUBLE,
+			day DATE
+		) DUPLICATE KEY(id) COMMENT 'sales facts' DISTRIBUTED BY HASH(id) BUCKETS 3 PROPERTIES ('replication_num' = '1')`,
+	)
+	wantErr(t, db, "CREATE DATABASE shop", 1007, "database exists")
+	wantErr(t, db, "CREATE TABLE sales (a INT)", 1050, "already exists")
+
+	// 300 rows in three INSERTs; expected answers computed here.
+	regions := []string{"north", "south", "east", "west"}
+	want := map[string]*regionAgg{}
+	var bigNorth []string // ids of north rows with qty > 8, descending
+	var totalQty int64
+	for batch := 0; batch < 3; batch++ {
+		var vals []string
+		for i := 0; i < 100; i++ {
+			id := int64(batch*100 + i)
+			region := regions[(id*7)%4]
+			qty := id%13 - 3
+			cents := (id * 37) % 10000
+			vals = append(vals, fmt.Sprintf("(%d, '%s', %d, %d.%02d, %d.5, '2026-01-%02d')", id, region, qty, cents/100, cents%100, id%50, 1+id%28))
+			a := want[region]
+			if a == nil {
+				a = &regionAgg{}
+				want[region] = a
+			}
+			a.n++
+			a.qty += qty
+			a.cents += cents
+			a.maxID = max(a.maxID, id)
+			totalQty += qty
+			if region == "north" && qty > 8 {
+				bigNorth = append([]string{fmt.Sprint(id)}, bigNorth...)
+			}
+		}
+		mustExec(t, db, "INSERT INTO sales VALUES "+strings.Join(vals, ", "))
+	}
+	mustExec(t, db, "INSERT INTO sales (id, region) VALUES (1000, NULL)")
+	wantErr(t, db, "INSERT INTO sales (region) VALUES ('x')", 1105, "Column 'id' is NOT NULL")
+	wantErr(t, db, "INSERT INTO sales VALUES (1, 'x')", 1136, "Column count doesn't match")
+	wantErr(t, db, "INSERT INTO sales (nope) VALUES (1)", 1054, "Unknown column 'nope'")
+
+	wantRows(t, db, "SELECT count(*), count(region), sum(qty) FROM sales", fmt.Sprintf("301|300|%d", totalQty))
+	var exp []string
+	keys := make([]string, 0, len(want))
+	for k := range want {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, r := range keys {
+		a := want[r]
+		exp = append(exp, fmt.Sprintf("%s|%d|%d|%d.%02d|%d", r, a.n, a.qty, a.cents/100, a.cents%100, a.maxID))
+	}
+	wantRows(t, db, "SELECT region, count(*) AS n, sum(qty), sum(price), max(id) FROM sales WHERE region IS NOT NULL GROUP BY region ORDER BY region", exp...)
+	// HAVING, ordinal GROUP BY/ORDER BY, expression keys, LIMIT/OFFSET.
+	wantRows(t, db, "SELECT region, count(*) c FROM sales GROUP BY 1 HAVING count(*) > 74 ORDER BY c DESC, region LIMIT 2",
+		topRegions(want, 74, 2)...)
+	wantRows(t, db, "SELECT id, qty * 2 + 1 FROM sales WHERE id BETWEEN 10 AND 12 ORDER BY id", "10|15", "11|17", "12|19")
+	wantRows(t, db, "SELECT id FROM sales WHERE region = 'north' AND qty > 8 ORDER BY id DESC LIMIT 2 OFFSET 1", bigNorth[1:3]...)
+	wantRows(t, db, "SELECT DISTINCT region FROM sales WHERE region LIKE '%th' ORDER BY region", "north", "south")
+	wantRows(t, db, "SELECT day, score, price FROM sales WHERE id = 41", "2026-01-14|41.5|15.17")
+	wantRows(t, db, "SELECT region FROM sales WHERE id = 1000", "NULL")
+	wantRows(t, db, "SELECT count(*) FROM sales WHERE id IN (1, 2, 3, 999)", "3")
+	wantRows(t, db, "SELECT min(day), max(day) FROM sales", "2026-01-01|2026-01-28")
+	wantRows(t, db, "SELECT sales.id FROM shop.sales WHERE id < 2 UNION ALL SELECT 7 ORDER BY 1", "0", "1", "7")
+	wantRows(t, db, "SELECT count(*) FROM (SELECT region, sum(qty) s FROM sales GROUP BY region) x WHERE x.s > 0", fmt.Sprint(positive(want)))
+	wantRows(t, db, "WITH n AS (SELECT id FROM sales WHERE region = 'west') SELECT count(*) FROM n", fmt.Sprint(want["west"].n))
+	wantErr(t, db, "SELECT nope FROM sales", 1054, "Unknown column 'nope'")
+	wantErr(t, db, "SELECT region, qty FROM sales GROUP BY region", 1105, "must be an aggregate expression or appear in GROUP BY")
+	wantErr(t, db, "SELECT * FROM nosuch", 1146, "Table 'shop.nosuch' doesn't exist")
+	wantErr(t, db, "SELECT * FROM nodb.t", 1049, "Unknown database 'nodb'")
+
+	// INSERT ... SELECT and CREATE TABLE ... AS SELECT.
+	mustExec(t, db,
+		"CREATE TABLE north (id BIGINT, qty INT) DISTRIBUTED BY HASH(id) BUCKETS 1",
+		"INSERT INTO north SELECT id, qty FROM sales WHERE region = 'north'",
+		"CREATE TABLE totals AS SELECT region, sum(qty) AS total FROM sales WHERE region IS NOT NULL GROUP BY region",
+	)
+	wantRows(t, db, "SELECT count(*) FROM north", fmt.Sprint(want["north"].n))
+	wantRows(t, db, "SELECT total FROM totals WHERE region = 'east'", fmt.Sprint(want["east"].qty))
+
+	// DESC, SHOW CREATE TABLE, SHOW TABLES, SHOW PARTITIONS.
+	wantRows(t, db, "DESC sales",
+		"id|bigint|No|true|NULL|", "region|varchar(8)|Yes|false|NULL|", "qty|int|Yes|false|NULL|",
+		"price|decimal(10,2)|Yes|false|NULL|", "score|double|Yes|false|NULL|", "day|date|Yes|false|NULL|")
+	sc := rows(t, db, "SHOW CREATE TABLE sales")
+	if len(sc) != 1 || !strings.Contains(sc[0], "`id` bigint NOT NULL COMMENT \"row id\"") || !strings.Contains(sc[0], "DUPLICATE KEY(`id`)") ||
+		!strings.Contains(sc[0], "COMMENT \"sales facts\"") || !strings.Contains(sc[0], "BUCKETS 3") {
+		t.Errorf("SHOW CREATE TABLE = %q", sc)
+	}
+	wantRows(t, db, "SHOW TABLES", "north", "sales", "totals")
+	wantRows(t, db, "SHOW TABLES LIKE 'n%'", "north")
+	wantErr(t, db, "SHOW PARTITIONS FROM sales", 1105, "not a partitioned table")
+	ex := rows(t, db, "EXPLAIN SELECT region, count(*) FROM sales WHERE qty > 3 GROUP BY region")
+	if j := strings.Join(ex, "\n"); !strings.Contains(j, "TABLE: internal.shop.sales") || !strings.Contains(j, "VLocalScanNode") {
+		t.Errorf("EXPLAIN = %s", j)
+	}
+	if j := strings.Join(rows(t, db, "EXPLAIN VERBOSE SELECT id FROM sales"), "\n"); !strings.Contains(j, "LOGICAL PLAN:") || !strings.Contains(j, "file 00000000.arrow") {
+		t.Errorf("EXPLAIN VERBOSE = %s", j)
+	}
+
+	// Restart: tables, rows and types survive.
+	f.stop()
+	f = startFE(t, dir, "", false)
+	db = f.db("shop")
+	wantRows(t, db, "SELECT count(*), sum(qty) FROM sales", fmt.Sprintf("301|%d", totalQty))
+	wantRows(t, db, "SELECT price FROM sales WHERE id = 41", "15.17")
+	mustExec(t, db, "DROP TABLE north", "DROP TABLE IF EXISTS north")
+	wantErr(t, db, "DROP TABLE north", 1146, "Unknown table 'north'")
+	mustExec(t, db, "DROP DATABASE shop")
+	wantErr(t, db, "USE shop", 1049, "Unknown database 'shop'")
+}
+
+type regionAgg struct {
+	n     int
+	qty   int64
+	cents int64
+	maxID int64
+}
+
+// topRegions is HAVING count(*) > minN ORDER BY count DESC, region LIMIT limit.
+func topRegions(want map[string]*regionAgg, minN, limit int) []string {
+	var rs []string
+	for r, a := range want {
+		if a.n > minN {
+			rs = append(rs, r)
+		}
+	}
+	sort.Slice(rs, func(i, j int) bool {
+		if want[rs[i]].n != want[rs[j]].n {
+			return want[rs[i]].n > want[rs[j]].n
+		}
+		return rs[i] < rs[j]
+	})
+	var out []string
+	for _, r := range rs[:min(limit, len(rs))] {
+		out = append(out, fmt.Sprintf("%s|%d", r, want[r].n))
+	}
+	return out
+}
+
+func positive(want map[string]*regionAgg) int {
+	n := 0
+	for _, a := range want {
+		if a.qty > 0 {
+			n++
+		}
+	}
+	return n
+}
