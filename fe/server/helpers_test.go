@@ -147,4 +147,3 @@ func wantErr(t *testing.T, db *sql.DB, q string, num uint16, msg string) {
 		t.Errorf("%s: got %d %q, want %d containing %q", q, me.Number, me.Message, num, msg)
 	}
 }
-

@@ -490,4 +490,3 @@ func verboseScanLines(ctx context.Context, p bind.Plan) []string {
 	walk(p)
 	return out
 }
-
