@@ -1,0 +1,396 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/inlet-db/inlet/fe/exec/expr"
+)
+
+// WindowFunc is an analytic function.
+type WindowFunc int
+
+const (
+	RowNumber WindowFunc = iota
+	Rank
+	DenseRank
+	WinCountStar
+	WinCount
+	WinSum
+	WinAvg
+	WinMin
+	WinMax
+)
+
+var windowNames = [...]string{"row_number", "rank", "dense_rank", "count", "count", "sum", "avg", "min", "max"}
+
+func (f WindowFunc) String() string { return windowNames[f] }
+
+func (f WindowFunc) agg() AggFunc {
+	return map[WindowFunc]AggFunc{WinCountStar: CountStar, WinCount: Count, WinSum: Sum, WinAvg: Avg, WinMin: Min, WinMax: Max}[f]
+}
+
+// WindowCall is one analytic function in a Window node.
+type WindowCall struct {
+	Func WindowFunc
+	Arg  expr.Expr // aggregates only; nil for COUNT(*) and ranking functions
+	Name string
+}
+
+// Window computes analytic functions over one window specification:
+// PARTITION BY PartitionBy ORDER BY OrderBy with the default frame (with
+// ORDER BY: from the partition start to the current row and its peers;
+// without: the whole partition). Output is the input columns followed by
+// one column per call, rows ordered by partition then order keys. It reads
+// its whole input first. Stack Window nodes for different specifications.
+type Window struct {
+	Input       Operator
+	PartitionBy []expr.Expr
+	OrderBy     []SortKey
+	Calls       []WindowCall
+
+	argTypes, outTypes []arrow.DataType
+	schema             *arrow.Schema
+}
+
+// NewWindow type-checks the calls.
+func NewWindow(input Operator, partitionBy []expr.Expr, orderBy []SortKey, calls []WindowCall) (*Window, error) {
+	if len(calls) == 0 {
+		return nil, errorf(ErrPlan, "window without functions")
+	}
+	if err := checkSortKeys(orderBy); err != nil {
+		return nil, err
+	}
+	for _, p := range partitionBy {
+		if err := checkSortKeys([]SortKey{{Expr: p}}); err != nil {
+			return nil, err
+		}
+	}
+	w := &Window{Input: input, PartitionBy: partitionBy, OrderBy: orderBy, Calls: calls}
+	fields := append([]arrow.Field{}, input.Schema().Fields()...)
+	for _, c := range calls {
+		var argT, outT arrow.DataType
+		switch c.Func {
+		case RowNumber, Rank, DenseRank:
+			outT = expr.Int64T()
+			if c.Arg != nil {
+				return nil, errorf(ErrPlan, "%s() takes no argument", c.Func)
+			}
+		default:
+			var err error
+			argT, outT, _, err = aggTypes(AggCall{Func: c.Func.agg(), Arg: c.Arg})
+			if err != nil {
+				return nil, err
+			}
+		}
+		w.argTypes = append(w.argTypes, argT)
+		w.outTypes = append(w.outTypes, outT)
+		fields = append(fields, arrow.Field{Name: c.Name, Type: outT, Nullable: true})
+	}
+	w.schema = arrow.NewSchema(fields, nil)
+	return w, nil
+}
+
+func (w *Window) Schema() *arrow.Schema { return w.schema }
+func (w *Window) Children() []Operator  { return []Operator{w.Input} }
+func (w *Window) Explain() string {
+	fs := make([]string, len(w.Calls))
+	for i, c := range w.Calls {
+		arg := ""
+		switch {
+		case c.Func == WinCountStar:
+			arg = "*"
+		case c.Arg != nil:
+			arg = c.Arg.String()
+		}
+		fs[i] = c.Func.String() + "(" + arg + ")"
+	}
+	lines := []string{"VANALYTIC", "functions: [" + strings.Join(fs, ", ") + "]"}
+	if len(w.PartitionBy) > 0 {
+		lines = append(lines, "partition by: "+exprList(w.PartitionBy))
+	}
+	if len(w.OrderBy) > 0 {
+		lines = append(lines, "order by: "+sortKeyList(w.OrderBy))
+		lines = append(lines, "window: RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW")
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (w *Window) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	in, err := w.Input.Open(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	var out arrow.RecordBatch
+	var pos int64
+	computed := false
+	next := func() (arrow.RecordBatch, error) {
+		if !computed {
+			computed = true
+			out, err = w.compute(ctx, env, in)
+			in.Release()
+			in = nil
+			if err != nil {
+				return nil, err
+			}
+		}
+		if out == nil || pos >= out.NumRows() {
+			return nil, nil
+		}
+		end := min(pos+outputChunk, out.NumRows())
+		b := out.NewSlice(pos, end)
+		pos = end
+		return b, nil
+	}
+	closeFn := func() {
+		if in != nil {
+			in.Release()
+		}
+		if out != nil {
+			out.Release()
+		}
+	}
+	return newPullReader(ctx, w.schema, next, closeFn), nil
+}
+
+func (w *Window) compute(ctx context.Context, env *Env, in array.RecordReader) (arrow.RecordBatch, error) {
+	// Sort the input by partition keys, then order keys, carrying the
+	// evaluated keys and arguments along as extra columns.
+	var extra []expr.Expr
+	var keys []SortKey
+	inCols := w.Input.Schema().NumFields()
+	for _, p := range w.PartitionBy {
+		keys = append(keys, SortKey{Expr: p})
+	}
+	keys = append(keys, w.OrderBy...)
+	for _, k := range keys {
+		extra = append(extra, k.Expr)
+	}
+	argCol := make([]int, len(w.Calls))
+	for i, c := range w.Calls {
+		argCol[i] = -1
+		if c.Arg != nil {
+			a, err := expr.Cast(c.Arg, w.argTypes[i])
+			if err != nil {
+				return nil, err
+			}
+			argCol[i] = inCols + len(extra)
+			extra = append(extra, a)
+		}
+	}
+	fields := append([]arrow.Field{}, w.Input.Schema().Fields()...)
+	exprs := make([]expr.Expr, 0, inCols+len(extra))
+	for i, f := range w.Input.Schema().Fields() {
+		exprs = append(exprs, expr.Col(i, f.Name, f.Type))
+	}
+	sortKeys := make([]SortKey, len(keys))
+	for i, e := range extra {
+		fields = append(fields, arrow.Field{Name: fmt.Sprintf("$w%d", i), Type: e.DataType(), Nullable: true})
+		exprs = append(exprs, e)
+		if i < len(keys) {
+			sortKeys[i] = keys[i]
+			sortKeys[i].Expr = expr.Col(inCols+i, "", e.DataType())
+		}
+	}
+	wide := arrow.NewSchema(fields, nil)
+	widened := newPullReader(ctx, wide, func() (arrow.RecordBatch, error) {
+		if !in.Next() {
+			return nil, in.Err()
+		}
+		return evalBatch(env, wide, exprs, in.RecordBatch())
+	}, nil)
+	defer widened.Release()
+	var sorted arrow.RecordBatch
+	var err error
+	if len(sortKeys) > 0 {
+		sorted, err = sortAll(ctx, env, widened, wide, sortKeys)
+	} else {
+		sorted, err = drainConcat(env, widened, wide)
+	}
+	if err != nil || sorted == nil {
+		return nil, err
+	}
+	defer sorted.Release()
+	n := int(sorted.NumRows())
+
+	// Partition and peer boundaries.
+	np := len(w.PartitionBy)
+	cols := sorted.Columns()
+	partCmp := rowComparator(cols[inCols:inCols+np], sortKeys[:np])
+	peerCmp := rowComparator(cols[inCols:inCols+len(keys)], sortKeys)
+	newPart := make([]bool, n)
+	newPeer := make([]bool, n)
+	for i := 0; i < n; i++ {
+		newPart[i] = i == 0 || (np > 0 && partCmp(i-1, i) != 0)
+		newPeer[i] = newPart[i] || (len(w.OrderBy) > 0 && peerCmp(i-1, i) != 0)
+	}
+
+	outCols := make([]arrow.Array, 0, inCols+len(w.Calls))
+	for c := 0; c < inCols; c++ {
+		cols[c].Retain()
+		outCols = append(outCols, cols[c])
+	}
+	for i, c := range w.Calls {
+		var a arrow.Array
+		if argCol[i] >= 0 {
+			a = w.evalAgg(env, c, w.outTypes[i], cols[argCol[i]], newPart, newPeer)
+		} else if c.Func == WinCountStar {
+			a = w.evalAgg(env, c, w.outTypes[i], nil, newPart, newPeer)
+		} else {
+			a = evalRanking(env, c.Func, newPart, newPeer)
+		}
+		outCols = append(outCols, a)
+	}
+	out := array.NewRecordBatch(w.schema, outCols, int64(n))
+	releaseArrays(outCols)
+	return out, nil
+}
+
+func drainConcat(env *Env, in array.RecordReader, schema *arrow.Schema) (arrow.RecordBatch, error) {
+	var bs []arrow.RecordBatch
+	defer func() {
+		for _, b := range bs {
+			b.Release()
+		}
+	}()
+	for in.Next() {
+		b := in.RecordBatch()
+		b.Retain()
+		bs = append(bs, b)
+	}
+	if err := in.Err(); err != nil || len(bs) == 0 {
+		return nil, err
+	}
+	return concatBatches(env, schema, bs)
+}
+
+func evalRanking(env *Env, f WindowFunc, newPart, newPeer []bool) arrow.Array {
+	vals := make([]int64, len(newPart))
+	var rowNum, rank, dense int64
+	for i := range vals {
+		if newPart[i] {
+			rowNum, rank, dense = 0, 0, 0
+		}
+		rowNum++
+		if newPeer[i] {
+			rank = rowNum
+			dense++
+		}
+		switch f {
+		case RowNumber:
+			vals[i] = rowNum
+		case Rank:
+			vals[i] = rank
+		default:
+			vals[i] = dense
+		}
+	}
+	b := array.NewInt64Builder(env.Mem)
+	defer b.Release()
+	b.AppendValues(vals, nil)
+	return b.NewArray()
+}
+
+// evalAgg computes a running aggregate that is constant over each peer
+// group: the value after the last row of the group.
+func (w *Window) evalAgg(env *Env, c WindowCall, outT arrow.DataType, arg arrow.Array, newPart, newPeer []bool) arrow.Array {
+	n := len(newPart)
+	var get func(int) any
+	var argT arrow.DataType
+	if arg != nil {
+		get = expr.Getter(arg)
+		argT = arg.DataType()
+	}
+	results := make([]any, n)
+	var count int64
+	var sum any
+	var best any
+	flush := func(from, to int) {
+		var v any
+		switch c.Func {
+		case WinCountStar, WinCount:
+			v = count
+		case WinSum:
+			v = sum
+		case WinMin, WinMax:
+			v = best
+		case WinAvg:
+			if count > 0 {
+				switch s := sum.(type) {
+				case float64:
+					v = s / float64(count)
+				case decimal128.Num:
+					_, in := decPS(argT)
+					_, out := decPS(outT)
+					v = decDivRound(s, in, decimal128.FromI64(count), out)
+				}
+			}
+		}
+		for k := from; k < to; k++ {
+			results[k] = v
+		}
+	}
+	groupStart := 0
+	for i := 0; i <= n; i++ {
+		if i == n || newPeer[i] {
+			if i > 0 {
+				flush(groupStart, i)
+			}
+			groupStart = i
+		}
+		if i == n {
+			break
+		}
+		if newPart[i] {
+			count, sum, best = 0, nil, nil
+		}
+		if c.Func == WinCountStar {
+			count++
+			continue
+		}
+		v := get(i)
+		if v == nil {
+			continue
+		}
+		count++
+		switch c.Func {
+		case WinSum, WinAvg:
+			switch x := v.(type) {
+			case int64:
+				if sum == nil {
+					sum = int64(0)
+				}
+				sum = sum.(int64) + x
+			case float64:
+				if sum == nil {
+					sum = 0.0
+				}
+				sum = sum.(float64) + x
+			case decimal128.Num:
+				if sum == nil {
+					sum = decimal128.Num{}
+				}
+				sum = sum.(decimal128.Num).Add(x)
+			}
+		case WinMin, WinMax:
+			want := -1
+			if c.Func == WinMax {
+				want = 1
+			}
+			if best == nil || expr.Compare(v, best, argT) == want {
+				best = v
+			}
+		}
+	}
+	b := array.NewBuilder(env.Mem, outT)
+	defer b.Release()
+	app := expr.Appender(b)
+	for _, v := range results {
+		app(v)
+	}
+	return b.NewArray()
+}

@@ -1,0 +1,52 @@
+package exec
+
+import (
+	"testing"
+
+	"github.com/inlet-db/inlet/fe/exec/expr"
+)
+
+func TestWindow(t *testing.T) {
+	s := sch("dept", expr.StringT(), "sal", expr.Int64T())
+	scan := scanOf(s,
+		[][]any{{"a", 10}, {"b", 5}, {"a", 20}},
+		[][]any{{"a", 20}, {"b", nil}, {nil, 7}, {"a", 30}},
+	)
+	dept, sal := expr.Col(0, "dept", expr.StringT()), expr.Col(1, "sal", expr.Int64T())
+	calls := []WindowCall{
+		{Func: RowNumber, Name: "rn"},
+		{Func: Rank, Name: "rk"},
+		{Func: DenseRank, Name: "drk"},
+		{Func: WinSum, Arg: sal, Name: "run_sum"},
+		{Func: WinCount, Arg: sal, Name: "cnt"},
+		{Func: WinCountStar, Name: "cs"},
+		{Func: WinAvg, Arg: sal, Name: "avg"},
+		{Func: WinMin, Arg: sal, Name: "mn"},
+		{Func: WinMax, Arg: sal, Name: "mx"},
+	}
+	w := must(NewWindow(scan, []expr.Expr{dept}, []SortKey{{Expr: sal}}, calls))
+	// Partitions in key order (NULL first); peers (a,20),(a,20) share
+	// rank and the running aggregates.
+	wantRows(t, run(t, w),
+		"NULL|7|1|1|1|7|1|1|7|7|7",
+		"a|10|1|1|1|10|1|1|10|10|10",
+		"a|20|2|2|2|50|3|3|16.666666666666668|10|20",
+		"a|20|3|2|2|50|3|3|16.666666666666668|10|20",
+		"a|30|4|4|3|80|4|4|20|10|30",
+		"b|NULL|1|1|1|NULL|0|1|NULL|NULL|NULL",
+		"b|5|2|2|2|5|1|2|5|5|5",
+	)
+	// No ORDER BY: the frame is the whole partition.
+	whole := must(NewWindow(scan, []expr.Expr{dept}, nil, []WindowCall{{Func: WinSum, Arg: sal, Name: "s"}, {Func: RowNumber, Name: "rn"}}))
+	wantRows(t, run(t, whole),
+		"NULL|7|7|1",
+		"a|10|80|1", "a|20|80|2", "a|20|80|3", "a|30|80|4",
+		"b|5|5|1", "b|NULL|5|2",
+	)
+	// No PARTITION BY, descending order.
+	global := must(NewWindow(scan, nil, []SortKey{{Expr: sal, Desc: true}}, []WindowCall{{Func: DenseRank, Name: "d"}}))
+	wantRows(t, run(t, global),
+		"a|30|1", "a|20|2", "a|20|2", "a|10|3", "NULL|7|4", "b|5|5", "b|NULL|6")
+	empty := must(NewWindow(must(NewFilter(scan, expr.Bool(false))), nil, nil, []WindowCall{{Func: RowNumber, Name: "rn"}}))
+	wantRows(t, run(t, empty))
+}
