@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/inlet-db/inlet/catalog/fluss/record"
 	"github.com/inlet-db/inlet/proto/flussapi"
 	"github.com/inlet-db/inlet/proto/flusspb"
 	"google.golang.org/protobuf/proto"
@@ -57,6 +58,9 @@ type TableInfo struct {
 	CreatedTime   int64 // ms since epoch
 	ModifiedTime  int64
 	RemoteDataDir string // 1.0; empty when the server did not send it
+	// Descriptor is TableJSON decoded: schema, primary key, partition keys,
+	// bucket keys and count, properties, custom properties, comments.
+	Descriptor *record.TableDescriptor
 }
 
 // GetTableInfo returns the table's id, schema id and descriptor JSON.
@@ -68,9 +72,14 @@ func (c *Client) GetTableInfo(ctx context.Context, t TablePath) (*TableInfo, err
 	if resp.TableId == nil || resp.TableJson == nil {
 		return nil, fmt.Errorf("%w: GET_TABLE_INFO for %s lacks table_id or table_json", ErrProtocol, t)
 	}
+	desc, err := record.ParseTableDescriptor(resp.GetTableJson())
+	if err != nil {
+		return nil, fmt.Errorf("fluss: table info of %s: table JSON: %w", t, err)
+	}
 	return &TableInfo{
 		Path: t, TableID: resp.GetTableId(), SchemaID: resp.GetSchemaId(), TableJSON: resp.GetTableJson(),
 		CreatedTime: resp.GetCreatedTime(), ModifiedTime: resp.GetModifiedTime(), RemoteDataDir: resp.GetRemoteDataDir(),
+		Descriptor: desc,
 	}, nil
 }
 

@@ -15,6 +15,12 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
+// testTableJSON is a table descriptor as Fluss writes it (spec §2.3 example).
+const testTableJSON = `{"version":1,"schema":{"version":1,"columns":[{"name":"id","data_type":{"type":"BIGINT","nullable":false},"id":0},` +
+	`{"name":"dt","data_type":{"type":"STRING","nullable":false},"id":1},{"name":"v","data_type":{"type":"DECIMAL","precision":20,"scale":2},"id":2}],` +
+	`"primary_key":["id","dt"],"highest_field_id":2},"partition_key":["dt"],"bucket_key":["id"],"bucket_count":4,` +
+	`"properties":{"table.replication.factor":"3","table.datalake.enabled":"true"},"custom_properties":{}}`
+
 func testConfig(addrs ...string) Config {
 	return Config{BootstrapServers: addrs, RequestTimeout: 5 * time.Second}
 }
@@ -178,7 +184,7 @@ func TestPipelinedOutOfOrder(t *testing.T) {
 			}
 			var id int64
 			fmt.Sscanf(r.GetTablePath().GetTableName(), "t%d", &id)
-			c.ok(batch[i].id, &flusspb.GetTableInfoResponse{TableId: proto.Int64(id), SchemaId: proto.Int32(1), TableJson: []byte("{}"), CreatedTime: proto.Int64(0), ModifiedTime: proto.Int64(0)})
+			c.ok(batch[i].id, &flusspb.GetTableInfoResponse{TableId: proto.Int64(id), SchemaId: proto.Int32(1), TableJson: []byte(testTableJSON), CreatedTime: proto.Int64(0), ModifiedTime: proto.Int64(0)})
 		}
 	}
 	cl := newTestClient(t, testConfig(srv.addr()))
@@ -195,6 +201,9 @@ func TestPipelinedOutOfOrder(t *testing.T) {
 			}
 			if ti.TableID != int64(i) {
 				errs <- fmt.Errorf("request for t%d got table id %d", i, ti.TableID)
+			}
+			if d := ti.Descriptor; d == nil || len(d.Schema.Columns) != 3 || d.BucketCount() != 4 || d.PartitionKeys[0] != "dt" {
+				errs <- fmt.Errorf("t%d: descriptor %+v", i, d)
 			}
 		}()
 	}
