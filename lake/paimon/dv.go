@@ -201,3 +201,61 @@ func decodeRoaring(b []byte) (*DeletionVector, error) {
 	}
 	return dv, nil
 }
+
+// EncodeDeletionVector serializes deleted row positions (each < 2^32) in
+// the 32-bit DV layout: int32 BE length, magic, portable RoaringBitmap
+// (array containers up to 4096 values, bitmap containers above), CRC32 BE.
+// The index-manifest range length for it is len(result)-8.
+func EncodeDeletionVector(positions []uint32) []byte {
+	sorted := append([]uint32(nil), positions...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
+	var keys []uint16
+	var conts [][]uint16
+	for i, p := range sorted {
+		if i > 0 && p == sorted[i-1] {
+			continue
+		}
+		hi := uint16(p >> 16)
+		if len(keys) == 0 || keys[len(keys)-1] != hi {
+			keys = append(keys, hi)
+			conts = append(conts, nil)
+		}
+		conts[len(conts)-1] = append(conts[len(conts)-1], uint16(p))
+	}
+	var bm []byte
+	bm = binary.LittleEndian.AppendUint32(bm, 12346)
+	bm = binary.LittleEndian.AppendUint32(bm, uint32(len(keys)))
+	for i, k := range keys {
+		bm = binary.LittleEndian.AppendUint16(bm, k)
+		bm = binary.LittleEndian.AppendUint16(bm, uint16(len(conts[i])-1))
+	}
+	off := uint32(len(bm) + 4*len(keys))
+	for _, c := range conts {
+		bm = binary.LittleEndian.AppendUint32(bm, off)
+		if len(c) > 4096 {
+			off += 8192
+		} else {
+			off += uint32(2 * len(c))
+		}
+	}
+	for _, c := range conts {
+		if len(c) > 4096 {
+			var words [1024]uint64
+			for _, v := range c {
+				words[v/64] |= 1 << (v % 64)
+			}
+			for _, w := range words {
+				bm = binary.LittleEndian.AppendUint64(bm, w)
+			}
+			continue
+		}
+		for _, v := range c {
+			bm = binary.LittleEndian.AppendUint16(bm, v)
+		}
+	}
+	body := binary.BigEndian.AppendUint32(nil, dvMagic)
+	body = append(body, bm...)
+	out := binary.BigEndian.AppendUint32(nil, uint32(len(body)))
+	out = append(out, body...)
+	return binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(body))
+}

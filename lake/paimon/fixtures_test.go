@@ -49,7 +49,7 @@ func readAll(t *testing.T, e *paimontest.Expected, r *paimontest.Read, mem memor
 }
 
 func TestFixtureReads(t *testing.T) {
-	all, err := paimontest.LoadAll(fixtures.Path(t, "paimon"))
+	all, err := paimontest.LoadAll(fixturesDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,3 +73,5 @@ func TestFixtureReads(t *testing.T) {
 		}
 	}
 }
+
+func fixturesDir(t testing.TB) string { return fixtures.Path(t, "paimon") }
