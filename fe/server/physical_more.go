@@ -73,7 +73,7 @@ func (s *Session) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator,
 		}
 		return conform(u, n.Out)
 	case *bind.Join:
-		return nil, mysqlwire.Errorf(mysqlwire.CodeNotSupported, "%s is not supported by the executor yet", n.Kind)
+		return s.join(ctx, n)
 	}
 	return nil, fmt.Errorf("server: unknown plan node %T", p)
 }
@@ -116,4 +116,66 @@ func conform(op exec.Operator, want []bind.Column) (exec.Operator, error) {
 		return op, nil
 	}
 	return exec.NewProject(op, exprs, names)
+}
+
+// join maps a bound join onto the executor's hash join. Joins without an
+// equality key (CROSS JOIN, ON with only inequalities) join on a constant
+// key; RIGHT JOIN runs as a LEFT JOIN with the inputs swapped.
+func (s *Session) join(ctx context.Context, n *bind.Join) (exec.Operator, error) {
+	left, err := s.physical(ctx, n.Left)
+	if err != nil {
+		return nil, err
+	}
+	right, err := s.physical(ctx, n.Right)
+	if err != nil {
+		return nil, err
+	}
+	lk, rk := n.LeftKeys, n.RightKeys
+	if len(lk) == 0 {
+		lk, rk = []expr.Expr{expr.Int(1)}, []expr.Expr{expr.Int(1)}
+	}
+	var typ exec.JoinType
+	switch n.Kind {
+	case bind.InnerJoin, bind.CrossJoin:
+		typ = exec.InnerJoin
+	case bind.LeftJoin:
+		typ = exec.LeftOuterJoin
+	case bind.LeftSemiJoin:
+		typ = exec.LeftSemiJoin
+	case bind.LeftAntiJoin:
+		typ = exec.LeftAntiJoin
+	case bind.RightJoin:
+		if n.Residual != nil {
+			return nil, mysqlwire.Errorf(mysqlwire.CodeNotSupported, "RIGHT JOIN with a non-equality ON condition; write it as a LEFT JOIN")
+		}
+		j, err := exec.NewHashJoin(right, left, exec.LeftOuterJoin, rk, lk, nil)
+		if err != nil {
+			return nil, err
+		}
+		// Back to left columns then right columns.
+		js := j.Schema()
+		nl, nr := len(n.Left.Columns()), len(n.Right.Columns())
+		exprs := make([]expr.Expr, 0, nl+nr)
+		names := make([]string, 0, nl+nr)
+		for i := 0; i < nl; i++ {
+			f := js.Field(nr + i)
+			exprs, names = append(exprs, expr.Col(nr+i, f.Name, f.Type)), append(names, f.Name)
+		}
+		for i := 0; i < nr; i++ {
+			f := js.Field(i)
+			exprs, names = append(exprs, expr.Col(i, f.Name, f.Type)), append(names, f.Name)
+		}
+		p, err := exec.NewProject(j, exprs, names)
+		if err != nil {
+			return nil, err
+		}
+		return conform(p, n.Out)
+	default:
+		return nil, mysqlwire.Errorf(mysqlwire.CodeNotSupported, "%s is not supported by the executor", n.Kind)
+	}
+	j, err := exec.NewHashJoin(left, right, typ, lk, rk, n.Residual)
+	if err != nil {
+		return nil, err
+	}
+	return conform(j, n.Out)
 }

@@ -168,3 +168,23 @@ func positive(want map[string]*regionAgg) int {
 	}
 	return n
 }
+
+func TestJoins(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", true)
+	db := f.db("demo")
+	// Hand-computed from the demo rows (fe/server/demo.go).
+	wantRows(t, db, `SELECT c.name, sum(o.qty) AS items FROM orders o JOIN customers c ON o.customer_id = c.id
+		GROUP BY c.name ORDER BY items DESC, c.name`,
+		"Ada|6", "Grace|4", "Margaret|2", "Linus|1")
+	wantRows(t, db, `SELECT c.name, count(o.order_id) FROM customers c LEFT JOIN orders o ON o.customer_id = c.id
+		GROUP BY c.name ORDER BY c.name`,
+		"Ada|2", "Edsger|0", "Grace|2", "Linus|1", "Margaret|1")
+	wantRows(t, db, `SELECT o.order_id, c.name FROM customers c RIGHT JOIN orders o ON o.customer_id = c.id WHERE o.order_id > 1005 ORDER BY o.order_id`,
+		"1006|Grace", "1007|NULL")
+	wantRows(t, db, `SELECT sum(o.qty * p.price) FROM orders o JOIN products p USING (sku)`, "201.25")
+	wantRows(t, db, `SELECT o.order_id FROM orders o JOIN products p ON o.sku = p.sku AND o.qty * p.price > 20 ORDER BY 1`,
+		"1001", "1002", "1003", "1005", "1006")
+	wantRows(t, db, `SELECT count(*) FROM customers CROSS JOIN products`, "15")
+	wantRows(t, db, `SELECT c.name FROM customers c LEFT ANTI JOIN orders o ON o.customer_id = c.id`, "Edsger")
+	wantRows(t, db, `SELECT count(*) FROM internal.demo.orders o, demo.products p WHERE o.sku = p.sku AND p.price < 10`, "2")
+}
