@@ -212,6 +212,15 @@ type SetNames struct {
 	CharacterSet bool
 }
 
+// SetTransaction is SET [GLOBAL|SESSION] TRANSACTION characteristic, ...,
+// which JDBC drivers send; Inlet accepts it without effect.
+type SetTransaction struct {
+	Scope          VarScope
+	IsolationLevel string // "READ UNCOMMITTED", "READ COMMITTED", "REPEATABLE READ", "SERIALIZABLE" or ""
+	ReadOnly       bool
+	ReadWrite      bool
+}
+
 // Use is USE [catalog.]database.
 type Use struct {
 	Catalog  string // "" when not given
@@ -370,6 +379,7 @@ type ColumnDef struct {
 	Null          Nullability
 	AutoIncrement bool
 	Default       Expr // nil when no DEFAULT
+	OnUpdate      Expr // ON UPDATE CURRENT_TIMESTAMP[(n)]; nil when absent
 	Comment       string
 	HasComment    bool
 }
@@ -453,6 +463,7 @@ func (*Select) stmt()         {}
 func (*SetOp) stmt()          {}
 func (*Set) stmt()            {}
 func (*SetNames) stmt()       {}
+func (*SetTransaction) stmt() {}
 func (*Use) stmt()            {}
 func (*Switch) stmt()         {}
 func (*Show) stmt()           {}

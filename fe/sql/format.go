@@ -33,7 +33,9 @@ func needsQuote(s string) bool {
 		return true
 	}
 	for i := 0; i < len(s); i++ {
-		if !isIdentChar(s[i]) || s[i] >= 0x80 {
+		// '$' is legal unquoted, but Doris users write `tbl$lake` quoted and
+		// MySQL deprecates unquoted names starting with it.
+		if !isIdentChar(s[i]) || s[i] >= 0x80 || s[i] == '$' {
 			return true
 		}
 	}
@@ -376,6 +378,25 @@ func (n *SetNames) format(p *printer) {
 	}
 }
 
+func (n *SetTransaction) format(p *printer) {
+	p.w("SET ")
+	if n.Scope == ScopeGlobal || n.Scope == ScopeSession {
+		p.w(scopeNames[n.Scope])
+	}
+	p.w("TRANSACTION")
+	sep := " "
+	if n.IsolationLevel != "" {
+		p.w(" ISOLATION LEVEL " + n.IsolationLevel)
+		sep = ", "
+	}
+	switch {
+	case n.ReadOnly:
+		p.w(sep + "READ ONLY")
+	case n.ReadWrite:
+		p.w(sep + "READ WRITE")
+	}
+}
+
 func (n *Use) format(p *printer) {
 	p.w("USE ")
 	if n.Catalog != "" {
@@ -523,6 +544,10 @@ func (n *ColumnDef) format(p *printer) {
 	if n.Default != nil {
 		p.w(" DEFAULT ")
 		p.operand(n.Default, precUnary)
+	}
+	if n.OnUpdate != nil {
+		p.w(" ON UPDATE ")
+		p.operand(n.OnUpdate, precUnary)
 	}
 	if n.HasComment {
 		p.w(" COMMENT ")
@@ -1009,6 +1034,7 @@ func (n *DerivedTable) String() string   { return nodeString(n) }
 func (n *Join) String() string           { return nodeString(n) }
 func (n *Set) String() string            { return nodeString(n) }
 func (n *SetNames) String() string       { return nodeString(n) }
+func (n *SetTransaction) String() string { return nodeString(n) }
 func (n *Use) String() string            { return nodeString(n) }
 func (n *Switch) String() string         { return nodeString(n) }
 func (n *Show) String() string           { return nodeString(n) }

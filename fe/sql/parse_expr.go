@@ -46,8 +46,7 @@ func (p *parser) binaryOpAt() (string, bool) {
 			return t.text, true
 		}
 	case tWord:
-		w := strings.ToUpper(t.text)
-		switch w {
+		switch w := keyword(t.text); w {
 		case "OR", "XOR", "AND", "DIV":
 			return w, true
 		case "MOD":
@@ -312,7 +311,7 @@ func (p *parser) columnPath() Expr {
 }
 
 func (p *parser) wordPrimary(t *token) Expr {
-	w := strings.ToUpper(t.text)
+	w := keyword(t.text) // "" for ordinary names
 	next := p.peek(1)
 	nextIsParen := next.kind == tOp && next.text == "("
 	switch w {
@@ -368,14 +367,14 @@ func (p *parser) wordPrimary(t *token) Expr {
 			return &FuncCall{Name: t.text, Args: []Expr{&Literal{Kind: LitString, Value: unit}, x}}
 		}
 	}
-	if nextIsParen && (!isReserved(w) || reservedFuncs[w]) {
+	if nextIsParen && (!reserved[w] || reservedFuncs[w]) {
 		return p.funcCall()
 	}
 	if niladic[w] {
 		p.i++
 		return &FuncCall{Name: t.text}
 	}
-	if !isReserved(w) {
+	if !reserved[w] {
 		return p.columnPath()
 	}
 	p.failExpected("expression")

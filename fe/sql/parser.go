@@ -230,7 +230,45 @@ var reservedFuncs = map[string]bool{
 	"LEFT": true, "RIGHT": true, "IF": true, "MOD": true, "INSERT": true, "REPLACE": true,
 }
 
-func isReserved(w string) bool { return reserved[strings.ToUpper(w)] }
+func isReserved(w string) bool { return reserved[keyword(w)] }
+
+// keywords interns the upper-case spelling of every word the expression
+// parser switches on.
+var keywords = map[string]string{}
+
+func init() {
+	add := func(w string) { keywords[w] = w }
+	for w := range reserved {
+		add(w)
+	}
+	for w := range niladic {
+		add(w)
+	}
+	for w := range reservedFuncs {
+		add(w)
+	}
+	for _, w := range strings.Fields("DATE TIMESTAMP DATETIME EXTRACT") {
+		add(w)
+	}
+}
+
+// keyword returns the upper-case spelling of w if it is a known keyword and
+// "" otherwise, without allocating: keyword checks run for every word, and
+// strings.ToUpper would allocate for each lower-case one.
+func keyword(w string) string {
+	var buf [24]byte
+	if len(w) > len(buf) {
+		return ""
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if c >= 'a' && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return keywords[string(buf[:len(w)])]
+}
 
 // isIdentTok reports whether t can be an identifier (quoted, or an
 // unreserved word).
@@ -473,8 +511,8 @@ func (p *parser) set() Statement {
 	if p.acceptKw("CHARACTER", "SET") || p.acceptKw("CHARSET") {
 		return &SetNames{Charset: p.charsetName(), CharacterSet: true}
 	}
-	if p.isKw("TRANSACTION") || p.isKwSeq("SESSION", "TRANSACTION") || p.isKwSeq("GLOBAL", "TRANSACTION") {
-		p.fail("SET TRANSACTION is not supported")
+	if p.isKw("TRANSACTION") || p.isKwSeq("SESSION", "TRANSACTION") || p.isKwSeq("GLOBAL", "TRANSACTION") || p.isKwSeq("LOCAL", "TRANSACTION") {
+		return p.setTransaction()
 	}
 	s := &Set{}
 	scope := ScopeNone
@@ -515,6 +553,43 @@ func (p *parser) set() Statement {
 		s.Assignments = append(s.Assignments, a)
 		if !p.acceptOp(",") {
 			return s
+		}
+	}
+}
+
+func (p *parser) setTransaction() Statement {
+	st := &SetTransaction{}
+	switch {
+	case p.acceptKw("GLOBAL"):
+		st.Scope = ScopeGlobal
+	case p.acceptKw("SESSION"), p.acceptKw("LOCAL"):
+		st.Scope = ScopeSession
+	}
+	p.expectKw("TRANSACTION")
+	for {
+		switch {
+		case st.IsolationLevel == "" && p.acceptKw("ISOLATION", "LEVEL"):
+			switch {
+			case p.acceptKw("READ", "UNCOMMITTED"):
+				st.IsolationLevel = "READ UNCOMMITTED"
+			case p.acceptKw("READ", "COMMITTED"):
+				st.IsolationLevel = "READ COMMITTED"
+			case p.acceptKw("REPEATABLE", "READ"):
+				st.IsolationLevel = "REPEATABLE READ"
+			case p.acceptKw("SERIALIZABLE"):
+				st.IsolationLevel = "SERIALIZABLE"
+			default:
+				p.failExpected("isolation level")
+			}
+		case !st.ReadOnly && !st.ReadWrite && p.acceptKw("READ", "ONLY"):
+			st.ReadOnly = true
+		case !st.ReadOnly && !st.ReadWrite && p.acceptKw("READ", "WRITE"):
+			st.ReadWrite = true
+		default:
+			p.failExpected("ISOLATION LEVEL, READ ONLY or READ WRITE")
+		}
+		if !p.acceptOp(",") {
+			return st
 		}
 	}
 }
@@ -888,6 +963,8 @@ func (p *parser) columnDef() *ColumnDef {
 			c.AutoIncrement = true
 		case c.Default == nil && p.acceptKw("DEFAULT"):
 			c.Default = p.unary()
+		case c.OnUpdate == nil && p.acceptKw("ON", "UPDATE"):
+			c.OnUpdate = p.unary()
 		case !c.HasComment && p.acceptKw("COMMENT"):
 			c.Comment, c.HasComment = p.stringLit(), true
 		default:
