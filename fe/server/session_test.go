@@ -1,0 +1,111 @@
+package server
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+func TestSessionVariablesAndSetVar(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	db := f.db("")
+	wantRows(t, db, "SELECT @@fluss_union_read_mode, @@max_file_scanners_concurrency, @@enable_jni_heap_admission, @@force_jni_scanner, @@enable_prune_nested_column, @@time_zone",
+		"|16|0|0|1|UTC")
+	wantRows(t, db, "SHOW VARIABLES LIKE 'fluss%'", "fluss_union_read_mode|")
+	wantRows(t, db, "SHOW VARIABLES WHERE Variable_name = 'max_file_scanners_concurrency'", "max_file_scanners_concurrency|16")
+	mustExec(t, db, "SET fluss_union_read_mode = 'REQUIRED'", "SET max_file_scanners_concurrency = 4", "SET enable_jni_heap_admission = true", "SET time_zone = '+08:00'")
+	wantRows(t, db, "SELECT @@fluss_union_read_mode, @@max_file_scanners_concurrency, @@enable_jni_heap_admission, @@time_zone", "required|4|1|+08:00")
+	wantRows(t, db, "SHOW VARIABLES LIKE 'enable_jni%'", "enable_jni_heap_admission|true")
+
+	// SET_VAR changes one statement only.
+	wantRows(t, db, "SELECT /*+ SET_VAR(fluss_union_read_mode='disabled', max_file_scanners_concurrency=2) */ @@fluss_union_read_mode, @@max_file_scanners_concurrency", "disabled|2")
+	wantRows(t, db, "SELECT @@fluss_union_read_mode, @@max_file_scanners_concurrency", "required|4")
+	wantErr(t, db, "SELECT /*+ SET_VAR(max_file_scanners_concurrency=0) */ 1", 1231, "Variable 'max_file_scanners_concurrency' can't be set to the value of '0'")
+	wantErr(t, db, "SELECT /*+ SET_VAR(no_such=1) */ 1", 1193, "Unknown system variable 'no_such'")
+
+	wantErr(t, db, "SET fluss_union_read_mode = 'sometimes'", 1231, "Variable 'fluss_union_read_mode' can't be set to the value of 'sometimes'")
+	wantErr(t, db, "SET max_file_scanners_concurrency = 'x'", 1231, "max_file_scanners_concurrency")
+	wantErr(t, db, "SET no_such_var = 1", 1193, "Unknown system variable 'no_such_var'")
+	wantErr(t, db, "SET version_comment = 'x'", 1238, "read only")
+	wantErr(t, db, "SELECT @@no_such_var", 1193, "Unknown system variable 'no_such_var'")
+
+	// SET GLOBAL reaches new sessions, not the value other sessions set.
+	mustExec(t, db, "SET GLOBAL force_jni_scanner = true")
+	other := f.db("")
+	wantRows(t, other, "SELECT @@force_jni_scanner, @@max_file_scanners_concurrency, @@global.force_jni_scanner", "1|16|1")
+	mustExec(t, db, "SET max_file_scanners_concurrency = DEFAULT")
+	wantRows(t, db, "SELECT @@max_file_scanners_concurrency", "16")
+}
+
+func TestClientConnectStatementsAndErrors(t *testing.T) {
+	f := startFE(t, t.TempDir(), "pw", true)
+	db := f.db("internal.demo") // Doris lets clients pick ctl.db at connect
+	for _, q := range []string{
+		"SELECT @@version_comment LIMIT 1", "SET NAMES utf8mb4", "SET NAMES utf8mb4 COLLATE utf8mb4_general_ci",
+		"SET autocommit = 1", "SET sql_mode = 'STRICT_TRANS_TABLES'", "SHOW WARNINGS", "SELECT DATABASE()", "SELECT USER()",
+		"SELECT @@session.autocommit, @@max_allowed_packet, @@character_set_client", "SHOW DATABASES", "SHOW COLLATION",
+		"SELECT CONNECTION_ID()", "BEGIN", "COMMIT", "ROLLBACK", "SHOW ENGINES", "SHOW PROCESSLIST",
+	} {
+		if _, err := tryRows(db, q); err != nil {
+			t.Errorf("%s: %v", q, err)
+		}
+	}
+	wantRows(t, db, "SELECT DATABASE(), current_catalog()", "demo|internal")
+	wantRows(t, db, "SELECT @@version_comment", VersionComment)
+	wantRows(t, db, "SHOW WARNINGS")
+	wantRows(t, db, "SELECT 1 + 1, 'x', NULL, 2.50 * 2, CAST('2026-01-02' AS DATE)", "2|x|NULL|5.00|2026-01-02")
+
+	wantErr(t, db, "SELEC 1", 1064, "Syntax error in line 1 near 'SELEC 1'")
+	wantErr(t, db, "USE nodb", 1049, "Unknown database 'nodb'")
+	wantErr(t, db, "USE nocat.nodb", 1105, "Unknown catalog 'nocat'")
+	wantErr(t, db, "SELECT * FROM nocat.demo.orders", 1105, "Unknown catalog 'nocat'")
+	wantErr(t, db, "SELECT order_id FROM orders, orders", 1052, "ambiguous")
+	wantErr(t, db, "SHOW TABLES FROM nodb", 1049, "Unknown database 'nodb'")
+	wantErr(t, db, "CREATE TABLE u (a INT) UNIQUE KEY(a)", 1235, "UNIQUE KEY tables are not supported")
+	mustExec(t, db, "SWITCH internal")
+	wantErr(t, db, "SELECT * FROM t", 1046, "No database selected")
+
+	// Wrong password is MySQL's 1045, and the password is never echoed.
+	bad := *f
+	bad.pass = "wrong"
+	_, err := tryRows(bad.db(""), "SELECT 1")
+	if err == nil || !strings.Contains(err.Error(), "1045") || strings.Contains(err.Error(), "wrong") {
+		t.Errorf("bad password: %v", err)
+	}
+}
+
+func TestMariaDBClient(t *testing.T) {
+	bin, err := exec.LookPath("mariadb")
+	if err != nil {
+		t.Skip("mariadb CLI not installed; install mariadb-client to run this test")
+	}
+	f := startFE(t, t.TempDir(), "", true)
+	addr := f.fe.Addr().String()
+	port := addr[strings.LastIndexByte(addr, ':')+1:]
+	run := func(args ...string) (string, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 20e9)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, bin, append([]string{"-h127.0.0.1", "-P" + port, "-uroot", "--batch"}, args...)...)
+		cmd.Env = append(os.Environ(), "MYSQL_PWD=")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	// -c keeps the /*+ SET_VAR */ hint, which the CLI strips otherwise.
+	out, err := run("-c", "-Dinternal.demo", "-e",
+		"SELECT /*+ SET_VAR(max_file_scanners_concurrency=3) */ @@max_file_scanners_concurrency AS c; "+
+			"SELECT name FROM customers WHERE id = 2; SHOW CATALOGS; SELECT count(*) AS n FROM orders;")
+	if err != nil {
+		t.Fatalf("mariadb: %v\n%s", err, out)
+	}
+	for _, want := range []string{"c\n3\n", "name\nGrace\n", "CatalogId\tCatalogName\tType\tIsCurrent\tCreateTime\tLastUpdateTime\tComment\n0\tinternal\tinternal\tyes\t", "n\n7\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("mariadb output lacks %q:\n%s", want, out)
+		}
+	}
+	out, err = run("-e", "SELECT * FROM demo.nosuch")
+	if err == nil || !strings.Contains(out, "ERROR 1146 (42S02)") {
+		t.Errorf("mariadb error output: %v\n%s", err, out)
+	}
+}
