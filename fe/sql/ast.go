@@ -337,10 +337,12 @@ const (
 	ObjView
 )
 
-// Refresh is REFRESH CATALOG c | DATABASE [c.]db | TABLE [[c.]db.]t.
+// Refresh is REFRESH CATALOG c | DATABASE [c.]db | TABLE [[c.]db.]t
+// [PROPERTIES (...)].
 type Refresh struct {
-	Kind ObjectKind
-	Name Name
+	Kind       ObjectKind
+	Name       Name
+	Properties []Property // REFRESH CATALOG c PROPERTIES ("invalid_cache" = "true")
 }
 
 // Drop is DROP CATALOG|DATABASE|SCHEMA|TABLE|VIEW [IF EXISTS] name [FORCE].

@@ -499,6 +499,10 @@ func (n *Refresh) format(p *printer) {
 	p.w("REFRESH ")
 	p.w(objNames[n.Kind])
 	p.w(n.Name.String())
+	if n.Properties != nil {
+		p.w(" ")
+		p.props(n.Properties)
+	}
 }
 
 func (n *Drop) format(p *printer) {

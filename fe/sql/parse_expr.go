@@ -357,6 +357,12 @@ func (p *parser) wordPrimary(t *token) Expr {
 		e := &Exists{Query: p.query()}
 		p.expectOp(")")
 		return e
+	case "TRIM", "SUBSTRING", "SUBSTR", "POSITION":
+		if nextIsParen {
+			if e := p.specialCall(t, w); e != nil {
+				return e
+			}
+		}
 	case "EXTRACT":
 		if nextIsParen && p.peek(2).kind == tWord && isWord(p.peek(3), "FROM") {
 			p.i += 2
@@ -378,6 +384,70 @@ func (p *parser) wordPrimary(t *token) Expr {
 		return p.columnPath()
 	}
 	p.failExpected("expression")
+	return nil
+}
+
+// specialCall parses the SQL-standard argument forms MySQL and Doris accept
+// and stores them as ordinary calls:
+//
+//	TRIM([BOTH|LEADING|TRAILING] [x] FROM s) -> trim|ltrim|rtrim(s[, x])
+//	SUBSTRING(s FROM a [FOR b])              -> substring(s, a[, b])
+//	POSITION(x IN s)                         -> locate(x, s)
+//
+// It returns nil (consuming nothing) when the call uses plain commas.
+func (p *parser) specialCall(t *token, w string) Expr {
+	start := p.i
+	p.i += 2 // name (
+	switch w {
+	case "TRIM":
+		name := "trim"
+		switch {
+		case p.acceptKw("BOTH"):
+		case p.acceptKw("LEADING"):
+			name = "ltrim"
+		case p.acceptKw("TRAILING"):
+			name = "rtrim"
+		}
+		explicit := p.i > start+2
+		if p.acceptKw("FROM") {
+			s := p.expr()
+			p.expectOp(")")
+			return &FuncCall{Name: name, Args: []Expr{s}}
+		}
+		x := p.expr()
+		if !p.acceptKw("FROM") {
+			if explicit {
+				p.failExpected("FROM")
+			}
+			p.i = start
+			return nil
+		}
+		s := p.expr()
+		p.expectOp(")")
+		return &FuncCall{Name: name, Args: []Expr{s, x}}
+	case "SUBSTRING", "SUBSTR":
+		s := p.expr()
+		if !p.acceptKw("FROM") {
+			p.i = start
+			return nil
+		}
+		args := []Expr{s, p.expr()}
+		if p.acceptKw("FOR") {
+			args = append(args, p.expr())
+		}
+		p.expectOp(")")
+		return &FuncCall{Name: t.text, Args: args}
+	case "POSITION":
+		x := p.exprPrec(precBitOr)
+		if !p.acceptKw("IN") {
+			p.i = start
+			return nil
+		}
+		s := p.expr()
+		p.expectOp(")")
+		return &FuncCall{Name: "locate", Args: []Expr{x, s}}
+	}
+	p.i = start
 	return nil
 }
 

@@ -247,7 +247,7 @@ func init() {
 	for w := range reservedFuncs {
 		add(w)
 	}
-	for _, w := range strings.Fields("DATE TIMESTAMP DATETIME EXTRACT") {
+	for _, w := range strings.Fields("DATE TIMESTAMP DATETIME EXTRACT TRIM SUBSTRING SUBSTR POSITION") {
 		add(w)
 	}
 }
@@ -834,6 +834,9 @@ func (p *parser) refresh() Statement {
 		r.Kind, r.Name = ObjTable, p.name(3)
 	default:
 		p.failExpected("CATALOG, DATABASE or TABLE")
+	}
+	if p.acceptKw("PROPERTIES") {
+		r.Properties = p.properties()
 	}
 	return r
 }
