@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"math"
 	"strings"
 )
 
@@ -22,19 +23,24 @@ const (
 // it is attached to the token that follows it, because Doris only gives it
 // meaning right after a statement keyword and ignores it elsewhere.
 type token struct {
-	kind    tokKind
-	text    string
-	pos     int // byte offset of the first byte
-	end     int // byte offset just past the last byte
-	hint    string
-	hintPos int // byte offset of the hint body (after "/*+")
-	hasHint bool
+	text string
+	pos  int // byte offset of the first byte
+	end  int // byte offset just past the last byte
+	// hintPos and hintEnd delimit the body of a /*+ ... */ comment just
+	// before this token (src[hintPos:hintEnd]); hintEnd is 0 when there is none.
+	hintPos, hintEnd int32
+	kind             tokKind
 }
+
+func (t *token) hasHint() bool { return t.hintEnd > 0 }
 
 // lex splits src into tokens, ending with a tEOF token.
 func lex(src string) ([]token, error) {
+	if len(src) > math.MaxInt32 {
+		return nil, newSyntaxError(src, 0, "statement of %d bytes is too long", len(src))
+	}
 	l := lexer{src: src}
-	toks := make([]token, 0, len(src)/4+2)
+	toks := make([]token, 0, len(src)/3+4)
 	for {
 		t, err := l.next()
 		if err != nil {
@@ -66,7 +72,7 @@ func isHexDigit(c byte) bool {
 
 // skip passes whitespace and comments. It returns the body of the last
 // /*+ hint */ comment seen, if any.
-func (l *lexer) skip() (hint string, hintPos int, hasHint bool, err error) {
+func (l *lexer) skip() (hintPos, hintEnd int, err error) {
 	for l.i < len(l.src) {
 		c := l.src[l.i]
 		switch {
@@ -82,22 +88,21 @@ func (l *lexer) skip() (hint string, hintPos int, hasHint bool, err error) {
 			start := l.i
 			end := strings.Index(l.src[l.i+2:], "*/")
 			if end < 0 {
-				return "", 0, false, newSyntaxError(l.src, start, "unterminated comment")
+				return 0, 0, newSyntaxError(l.src, start, "unterminated comment")
 			}
-			body := l.src[l.i+2 : l.i+2+end]
+			if l.i+2 < len(l.src) && l.src[l.i+2] == '+' {
+				hintPos, hintEnd = start+3, l.i+2+end
+			}
 			l.i += 2 + end + 2
-			if strings.HasPrefix(body, "+") {
-				hint, hintPos, hasHint = body[1:], start+3, true
-			}
 		default:
-			return hint, hintPos, hasHint, nil
+			return hintPos, hintEnd, nil
 		}
 	}
-	return hint, hintPos, hasHint, nil
+	return hintPos, hintEnd, nil
 }
 
 func (l *lexer) next() (token, error) {
-	hint, hintPos, hasHint, err := l.skip()
+	hintPos, hintEnd, err := l.skip()
 	if err != nil {
 		return token{}, err
 	}
@@ -105,7 +110,7 @@ func (l *lexer) next() (token, error) {
 	if err != nil {
 		return token{}, err
 	}
-	t.hint, t.hintPos, t.hasHint = hint, hintPos, hasHint
+	t.hintPos, t.hintEnd = int32(hintPos), int32(hintEnd)
 	return t, nil
 }
 

@@ -1044,18 +1044,19 @@ func (p *parser) insert() Statement {
 // hint names are accepted and ignored, as Doris does.
 func (p *parser) hints() map[string]string {
 	t := p.tok()
-	if !t.hasHint {
+	if !t.hasHint() {
 		return nil
 	}
-	toks, err := lex(t.hint)
+	base := int(t.hintPos)
+	toks, err := lex(p.src[base:t.hintEnd])
 	if err != nil {
 		se := err.(*SyntaxError)
-		p.failAt(t.hintPos+se.Pos, "in hint: %s", se.Msg)
+		p.failAt(base+se.Pos, "in hint: %s", se.Msg)
 	}
 	for i := range toks {
-		toks[i].pos += t.hintPos
-		toks[i].end += t.hintPos
-		toks[i].hasHint = false
+		toks[i].pos += base
+		toks[i].end += base
+		toks[i].hintEnd = 0
 	}
 	hp := &parser{src: p.src, toks: toks}
 	var out map[string]string
