@@ -192,9 +192,14 @@ func (cn *conn) writeFailure(code int32, msg string) {
 	cn.write(appendResponse(nil, respServerFailure, 0, b))
 }
 
+// unmarshal decodes a request body. Like Fluss's generated parsers it
+// refuses a message that lacks a required field, naming the field.
 func unmarshal(body []byte, m proto.Message) error {
 	if err := (proto.UnmarshalOptions{AllowPartial: true}).Unmarshal(body, m); err != nil {
 		return ferr(codeCorruptMessage, "cannot decode %T: %v", m, err)
+	}
+	if err := proto.CheckInitialized(m); err != nil {
+		return ferr(codeCorruptMessage, "%T: %v", m, err)
 	}
 	return nil
 }
