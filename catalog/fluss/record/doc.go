@@ -7,19 +7,48 @@
 // decoder can be fuzzed and is checked against the Java-written bytes in
 // shared/fixtures/fluss. Each byte layout is drawn above the code decoding it.
 //
-// Main entry points:
+// Main entry points (all pure; "dst" arguments are appended to):
 //
-//	ReadBatches(b, DecodeOptions) *BatchIterator   concatenated batches; a
-//	    partial last batch stops iteration and sets Truncated()
-//	DecodeLogBatch(b, opts) (LogBatch, error)       one batch, CRC-32C checked
-//	    unless opts.SkipCRC (projected fetches keep a stale CRC)
-//	AppendLogBatch(dst, BatchParams, records)       encoder, any magic
-//	NewArrowDecoder(cols, mem, ArrowOptions)        ARROW batch → arrow.RecordBatch
-//	    (+ ChangeTypes aliasing the batch); NONE/LZ4_FRAME/ZSTD bodies
-//	NewArrowEncoder(comp, level).AppendBatch(...)   arrow.RecordBatch → batch,
-//	    byte-identical to Arrow Java for uncompressed bodies
-//	EncodeCompactedRow / DecodeCompactedRow, EncodeIndexedRow / DecodeIndexedRow
-//	ParseTableDescriptor / MarshalTableDescriptor, ParseSchema / MarshalSchema
+//	Batches
+//	  ReadBatches(b, DecodeOptions) *BatchIterator   concatenated batches; a
+//	      partial last batch stops iteration and sets Truncated()
+//	  DecodeLogBatch(b, opts) (LogBatch, error)       one batch; CRC-32C checked
+//	      unless opts.SkipCRC (projected fetches keep a stale CRC)
+//	  AppendLogBatch(dst, BatchParams, records)       any magic; fills length,
+//	      last_offset_delta, CRC; SetBaseOffsetAndTimestamp stamps on append
+//	ARROW records
+//	  NewArrowDecoder(cols, mem, ArrowOptions).Decode(&lb)
+//	      → arrow.RecordBatch + ChangeTypes (aliasing the batch); NONE,
+//	      LZ4_FRAME and ZSTD bodies; 0-record batches give an empty record
+//	  NewArrowEncoder(comp, zstdLevel).AppendBatch(dst, params, rec, changeTypes)
+//	      byte-identical to Arrow Java for uncompressed bodies
+//	  ProjectArrowBatch(es)(dst, b, cols, positions)  server-side projection
+//	  ProjectColumns(cols, positions)                 schema of a projected batch
+//	INDEXED / COMPACTED records and rows
+//	  ForEachRowRecord(&lb, fn)                       raw records of a batch
+//	  AppendRowLogBatch(dst, params, RowFormat, types, rows, changeTypes)
+//	  NewRowDecoder(cols, RowFormat, mem)             rows → arrow.RecordBatch
+//	      (.DecodeLogBatch, .AppendRowBytes, .AppendValues, .NewRecordBatch)
+//	  EncodeCompactedRow / DecodeCompactedRow, EncodeIndexedRow / DecodeIndexedRow,
+//	  EncodeRow / DecodeRow (by RowFormat)
+//	  AppendArrowValue(builder, type, value), ArrowValue(arr, type, i),
+//	  RecordRow(rec, types, i)                        Fluss values ⇄ Arrow
+//	KV
+//	  DecodeKvBatch / AppendKvBatch                   PutKv payloads
+//	  DecodeValueBatch / AppendValueBatch             ScanKv/LimitScan payloads
+//	  EncodeKvValue / DecodeKvValue                   schema id + row
+//	Keys and buckets
+//	  EncodeKey(dst, LakeFormat, types, values)       compacted/Paimon/Iceberg/Hudi
+//	  EncodeCompactedKey / DecodeCompactedKey
+//	  Bucket(LakeFormat, keyBytes, n)                 Fluss/Lance/Paimon/Iceberg/Hudi
+//	  NewTableKeys(desc) → .PrimaryKey / .BucketKey / .Bucket   the §4.6 choice
+//	Metadata
+//	  ParseTableDescriptor / MarshalTableDescriptor, ParseSchema / MarshalSchema
+//	  (*TableDescriptor).LogFormat, KvFormat, KvFormatVersion, LakeFormat,
+//	  ArrowCompression, BucketKeys, PhysicalPrimaryKey, ...
+//	  PartitionValueString, ParsePartitionValue, PartitionName,
+//	  SplitPartitionName, ValidatePartitionValues, ValidateName,
+//	  AutoPartitionName, IsPastAutoPartition
 //
 // Row values are plain Go values chosen by the Fluss type (see values.go);
 // NULL is nil.

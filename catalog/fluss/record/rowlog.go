@@ -165,7 +165,8 @@ func (d *RowDecoder) Release() {
 // DecodeLogBatch decodes a whole INDEXED/COMPACTED batch. On error the
 // pending rows are dropped.
 func (d *RowDecoder) DecodeLogBatch(lb *LogBatch) (arrow.RecordBatch, ChangeTypes, error) {
-	cts := make([]byte, 0, lb.Header.RecordCount)
+	// Each record takes at least 5 bytes: bound the allocation by the input.
+	cts := make([]byte, 0, min(int(lb.Header.RecordCount), len(lb.Records)/5))
 	err := ForEachRowRecord(lb, func(i int, ct ChangeType, row []byte) error {
 		cts = append(cts, byte(ct))
 		if err := d.AppendRowBytes(row); err != nil {

@@ -82,7 +82,7 @@ func allScalarValues() []any {
 		record.Timestamp{Millis: 1698235273182}, record.Timestamp{Millis: -1, NanoOfMilli: 999999},
 		record.Timestamp{Millis: 0}, record.Timestamp{Millis: 1700000000000, NanoOfMilli: 123000},
 		[]any{"a", nil, "longer-than-7"}, []any{decimal128.FromI64(-1), nil, decimal128.FromI64(-99)},
-		[]any{record.Timestamp{Millis: 5, NanoOfMilli: 7}, nil},
+		[]any{record.Timestamp{Millis: 5, NanoOfMilli: 7000}, nil},
 		record.Map{Keys: []any{"k1", "k2"}, Values: []any{[]any{int32(1)}, nil}},
 		[]any{huge, []byte("0123456789")},
 		[]any{[]any{int32(1), "xy"}, nil, []any{nil, nil}},
