@@ -156,3 +156,31 @@ func TestParseIsConcurrencySafe(t *testing.T) {
 		}
 	}
 }
+
+func TestQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"a": "a", "tbl$lake": "`tbl$lake`", "select": "`select`", "a`b": "`a``b`",
+		"1a": "`1a`", "": "``", "current_date": "`current_date`", "日本": "`日本`", "my col": "`my col`",
+	} {
+		if got := QuoteIdent(in); got != want {
+			t.Errorf("QuoteIdent(%q) = %s, want %s", in, got, want)
+		}
+		if in == "" {
+			continue
+		}
+		e, err := ParseExpr(QuoteIdent(in))
+		if err != nil {
+			t.Errorf("%s: %v", QuoteIdent(in), err)
+			continue
+		}
+		if c, ok := e.(*ColumnRef); !ok || len(c.Parts) != 1 || c.Parts[0] != in {
+			t.Errorf("%s parsed as %#v", QuoteIdent(in), e)
+		}
+	}
+	for _, s := range []string{"", "it's", `back\slash`, "nl\n", "\x00\x1a", "ünï"} {
+		e, err := ParseExpr(QuoteString(s))
+		if err != nil || e.(*Literal).Value != s {
+			t.Errorf("QuoteString(%q) = %s -> %v, %v", s, QuoteString(s), e, err)
+		}
+	}
+}

@@ -27,6 +27,45 @@
 // <=> != < <= > >= IS LIKE REGEXP IN), |, &, << >>, + -, * / DIV % MOD, ^,
 // unary - + ~ !. "--" always starts a comment, as in Doris.
 //
+// What parses (see testdata/*.txt for every form with its tree):
+//
+//   - Queries: WITH [RECURSIVE] CTEs; SELECT [DISTINCT] with /*+ SET_VAR(...) */
+//     hints, "*", "t.*", "* EXCEPT (cols)", aliases with or without AS; FROM
+//     with 1-3 part names, backquoted names (`tbl$lake`), derived tables with
+//     column aliases, [INNER|LEFT|RIGHT|FULL [OUTER]|CROSS] JOIN, Doris
+//     LEFT/RIGHT SEMI/ANTI JOIN, comma joins, ON/USING, parenthesized joins;
+//     WHERE, GROUP BY, HAVING, ORDER BY ... [ASC|DESC] [NULLS FIRST|LAST],
+//     LIMIT n [OFFSET m] and LIMIT m, n; UNION [ALL|DISTINCT], INTERSECT,
+//     EXCEPT/MINUS with parenthesized operands.
+//   - Expressions: literals (numbers, both string quote styles with MySQL
+//     escapes, X'..'/0x.., TRUE/FALSE/NULL, DATE/TIMESTAMP/DATETIME '...',
+//     INTERVAL n unit), all MySQL operators, IS [NOT] NULL/TRUE/FALSE/UNKNOWN,
+//     [NOT] BETWEEN, [NOT] IN (list | subquery), [NOT] LIKE [ESCAPE],
+//     [NOT] REGEXP/RLIKE, EXISTS, scalar subqueries, row values, CASE (both
+//     forms), CAST(x AS type) with Doris types (DECIMAL(p,s), VARCHAR(n),
+//     DATETIME(6), ARRAY<..>, MAP<..>, STRUCT<..>), function calls incl.
+//     count(*), DISTINCT, ORDER BY/SEPARATOR in group_concat, window functions
+//     with PARTITION BY/ORDER BY/ROWS|RANGE frames, EXTRACT, TRIM, SUBSTRING
+//     and POSITION standard forms, a[i], m['k'], x[i].f, @@[scope.]var, @var, ?.
+//   - Statements: SET (scoped assignments, NAMES, CHARACTER SET, TRANSACTION),
+//     USE [ctl.]db, SWITCH, SHOW (CATALOGS, CREATE CATALOG/DATABASE/TABLE,
+//     DATABASES, TABLES, TABLE STATUS, PARTITIONS, COLUMNS, VARIABLES, STATUS,
+//     WARNINGS, ERRORS, COLLATION, CHARSET, ENGINES, PROCESSLIST, FRONTENDS,
+//     BACKENDS), DESC[RIBE], EXPLAIN [VERBOSE|GRAPH|TREE], CREATE/ALTER/DROP/
+//     REFRESH CATALOG, CREATE/DROP DATABASE, CREATE TABLE (Doris keys,
+//     DISTRIBUTED BY, PROPERTIES, AS SELECT), DROP TABLE/VIEW, REFRESH
+//     DATABASE/TABLE, INSERT INTO/OVERWRITE ... VALUES | SELECT, KILL,
+//     BEGIN/START TRANSACTION/COMMIT/ROLLBACK.
+//
+// Recognised but rejected with a "not supported" syntax error, so that no
+// consumer can silently ignore them: CREATE TABLE ... PARTITION BY and index
+// definitions, NATURAL/STRAIGHT_JOIN, named windows and WINDOW/QUALIFY, GROUP
+// BY ... WITH ROLLUP, table PARTITION/TABLESAMPLE/FOR (time travel)/LATERAL
+// VIEW, INSERT ... PARTITION. Not recognised at all (plain syntax errors):
+// GROUPING SETS/CUBE, = ANY/ALL (subquery), IS DISTINCT FROM, COLLATE,
+// BINARY x, LIMIT ?, CREATE VIEW, UPDATE/DELETE. MySQL /*! ... */ comments are
+// skipped like any comment.
+//
 // A Parser value does not exist: Parse is a pure function and safe for
 // concurrent use.
 package sql
