@@ -470,4 +470,3 @@ func TestE2ESASL(t *testing.T) {
 		}
 	}
 }
-

@@ -190,11 +190,11 @@ func TestPKReaderMerge(t *testing.T) {
 	fb.addPage(rowsOf(6))
 	// The changelog from offset 1.
 	fb.addBatch([][]any{{int32(2), "v2"}, {int32(2), "new2"}}, []record.ChangeType{record.UpdateBefore, record.UpdateAfter}) // 1-2
-	fb.addBatch(rowsOf(4), []record.ChangeType{record.Delete})                                                                 // 3
-	fb.addBatch(nil, nil)                                                                                                      // 4: delete of a missing key
-	fb.addBatch([][]any{{int32(7), "v7"}, {int32(6), "v6"}}, []record.ChangeType{record.Insert, record.Delete})                // 5-6
-	fb.addBatch([][]any{{int32(6), "back6"}, {int32(8), "v8"}}, []record.ChangeType{record.Insert, record.Insert})             // 7-8
-	fb.addBatch([][]any{{int32(8), "v8"}}, []record.ChangeType{record.Delete})                                                 // 9: beyond stop
+	fb.addBatch(rowsOf(4), []record.ChangeType{record.Delete})                                                               // 3
+	fb.addBatch(nil, nil)                                                                                                    // 4: delete of a missing key
+	fb.addBatch([][]any{{int32(7), "v7"}, {int32(6), "v6"}}, []record.ChangeType{record.Insert, record.Delete})              // 5-6
+	fb.addBatch([][]any{{int32(6), "back6"}, {int32(8), "v8"}}, []record.ChangeType{record.Insert, record.Insert})           // 7-8
+	fb.addBatch([][]any{{int32(8), "v8"}}, []record.ChangeType{record.Delete})                                               // 9: beyond stop
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	pr, err := cl.NewPKReader(context.Background(), PKRange{
