@@ -165,6 +165,7 @@ type writer struct {
 	started bool
 	done    bool
 	rows    [][]sqltypes.Value
+	slab    []sqltypes.Value // backing store of rows, reused after each flush
 	arena   []byte
 	bytes   int
 }
@@ -188,7 +189,12 @@ func (w *writer) Row(values [][]byte) error {
 	if len(values) != len(w.fields) {
 		return errRowWidth(len(values), len(w.fields))
 	}
-	row := make([]sqltypes.Value, len(values))
+	n := len(values)
+	if len(w.slab)+n > cap(w.slab) {
+		w.slab = make([]sqltypes.Value, 0, max(flushRows*n, n))
+	}
+	row := w.slab[len(w.slab) : len(w.slab)+n : len(w.slab)+n]
+	w.slab = w.slab[:len(w.slab)+n]
 	for i, v := range values {
 		if v == nil {
 			row[i] = sqltypes.NULL
@@ -217,7 +223,8 @@ func (w *writer) flush() error {
 	// vitess encodes the rows into its packet buffer before returning, so
 	// the row and byte buffers can be reused.
 	clear(w.rows)
-	w.rows, w.arena, w.bytes = w.rows[:0], w.arena[:0], 0
+	clear(w.slab)
+	w.rows, w.slab, w.arena, w.bytes = w.rows[:0], w.slab[:0], w.arena[:0], 0
 	return err
 }
 

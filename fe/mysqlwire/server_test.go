@@ -93,7 +93,13 @@ func startServer(t *testing.T, password string) (*Server, *int, *sync.Mutex) {
 	return srv, &closed, &mu
 }
 
-func open(t *testing.T, srv *Server, user, password, db string) *sql.DB {
+func openDB(tb testing.TB, srv *Server) *sql.DB {
+	tb.Helper()
+	d := open(tb, srv, "root", "", "")
+	return d
+}
+
+func open(t testing.TB, srv *Server, user, password, db string) *sql.DB {
 	t.Helper()
 	cfg := mysql.NewConfig()
 	cfg.User, cfg.Passwd, cfg.Net, cfg.Addr, cfg.DBName = user, password, "tcp", srv.Addr().String(), db
