@@ -53,6 +53,8 @@ type Binder struct {
 	ctx  context.Context
 	sess *Session
 	ctes []map[string]*sql.CTE
+	// need is the column set of the SELECT block whose FROM is being bound.
+	need *need
 }
 
 // New returns a Binder.
@@ -257,7 +259,9 @@ func (b *Binder) bindFrom(t sql.TableExpr) (Plan, error) {
 	case *sql.TableRef:
 		return b.bindTableRef(n)
 	case *sql.DerivedTable:
+		saved := b.need
 		p, err := b.BindQuery(n.Query)
+		b.need = saved
 		if err != nil {
 			return nil, err
 		}
@@ -300,8 +304,9 @@ func (b *Binder) bindTableRef(n *sql.TableRef) (Plan, error) {
 				}
 				b.ctes = append(b.ctes, m)
 			}
+			savedNeed := b.need
 			p, err := b.BindQuery(c.Query)
-			b.ctes = saved
+			b.ctes, b.need = saved, savedNeed
 			if err != nil {
 				return nil, fmt.Errorf("WITH %s: %w", c.Name, err)
 			}
@@ -322,11 +327,19 @@ func (b *Binder) bindTableRef(n *sql.TableRef) (Plan, error) {
 		alias = t.Name()
 	}
 	s := t.Schema()
-	out := make([]Column, len(s.Columns))
-	proj := make([]int, len(s.Columns))
+	var out []Column
+	var proj []int
 	for i, c := range s.Columns {
-		out[i] = Column{Name: c.Name, Qualifier: alias, Type: c.Type, Nullable: c.Nullable}
-		proj[i] = i
+		if !b.need.keeps(alias, c.Name) {
+			continue
+		}
+		out = append(out, Column{Name: c.Name, Qualifier: alias, Type: c.Type, Nullable: c.Nullable})
+		proj = append(proj, i)
+	}
+	if len(proj) == 0 && len(s.Columns) > 0 {
+		// count(*) and friends still need the row count: scan one column.
+		c := s.Columns[0]
+		out, proj = []Column{{Name: c.Name, Qualifier: alias, Type: c.Type, Nullable: c.Nullable}}, []int{0}
 	}
 	return &Scan{Catalog: ctl, Database: db, Table: t, Projection: proj, Out: out, Vars: b.sess.Vars}, nil
 }

@@ -31,6 +31,7 @@ type item struct {
 
 func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 	var input Plan
+	b.need = collectNeed(n)
 	if n.From == nil {
 		input = &Values{Rows: [][]expr.Expr{{}}}
 	} else {
