@@ -1,21 +1,19 @@
 package minifluss
 
-import (
-	"errors"
-	"fmt"
-)
+import "github.com/inlet-db/inlet/catalog/fluss/record"
 
-// errNeedsRecordCodec is returned by the paths that need the log codec of
-// catalog/fluss/record which is not wired in yet.
-var errNeedsRecordCodec = errors.New("minifluss: this path needs the catalog/fluss/record codec, not wired in this build")
-
+// projectBatches applies FetchLog projection pushdown to ARROW batches the
+// way the tablet server does (spec §3.6, record.ProjectArrowBatches): the
+// CRC is left stale and statistics are dropped.
 func projectBatches(t *table, data []byte, proj []int32) ([]byte, error) {
-	return nil, ferr(codeInvalidColumnProj, "%s: projection pushdown: %v", t.path(), errNeedsRecordCodec)
-}
-
-func flussBucket(key []byte, n int32) (int32, error) {
-	if n == 1 {
-		return 0, nil
+	cols := t.columns()
+	pos := make([]int, len(proj))
+	for i, p := range proj {
+		pos[i] = int(p)
 	}
-	return 0, fmt.Errorf("hashing a bucket key over %d buckets: %w", n, errNeedsRecordCodec)
+	out, err := record.ProjectArrowBatches(nil, data, cols, pos)
+	if err != nil {
+		return nil, ferr(codeInvalidColumnProj, "%s: projection %v: %v", t.path(), proj, err)
+	}
+	return out, nil
 }

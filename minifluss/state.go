@@ -3,6 +3,7 @@ package minifluss
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/inlet-db/inlet/catalog/fluss/record"
 	"github.com/inlet-db/inlet/typemap"
 	"os"
 	"path/filepath"
@@ -41,7 +42,8 @@ type table struct {
 	// Lake is the tiering hook: the latest lake snapshot recorded for the table.
 	Lake *lakeSnapshot `json:"lake,omitempty"`
 
-	types []typemap.DataType // parsed column types, rebuilt on load
+	types    []typemap.DataType // parsed column types, rebuilt on load
+	keyRules *record.TableKeys  // built on first write
 }
 
 type partition struct {

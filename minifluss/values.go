@@ -344,11 +344,16 @@ func (t *table) coerceRow(row []any, what string) ([]any, error) {
 
 // buildRecord turns canonical rows into an Arrow record batch with the
 // table's Arrow schema (typemap.ArrowSchema).
-func (t *table) buildRecord(mem memory.Allocator, rows [][]any) (arrow.RecordBatch, error) {
+func (t *table) columns() []typemap.Column {
 	cols := make([]typemap.Column, len(t.types))
 	for i, ty := range t.types {
 		cols[i] = typemap.Column{Name: t.Desc.Schema.Columns[i].Name, Type: ty}
 	}
+	return cols
+}
+
+func (t *table) buildRecord(mem memory.Allocator, rows [][]any) (arrow.RecordBatch, error) {
+	cols := t.columns()
 	schema, err := typemap.ArrowSchema(cols)
 	if err != nil {
 		return nil, err

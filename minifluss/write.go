@@ -5,8 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strconv"
-	"strings"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -145,96 +143,54 @@ func (t *table) colIndexes(names []string) []int {
 	return out
 }
 
-// compactedKey is CompactedKeyEncoder (spec §4.5): the CompactedRow encoding
-// of the key fields without the null bitmap.
-func (t *table) compactedKey(row []any, cols []int) ([]byte, error) {
-	types := make([]typemap.DataType, len(cols))
-	vals := make([]any, len(cols))
-	for i, ci := range cols {
-		if row[ci] == nil {
-			return nil, fmt.Errorf("key column %s is NULL", t.Desc.Schema.Columns[ci].Name)
-		}
-		types[i], vals[i] = t.types[ci], row[ci]
+// tableKeys returns the §4.6 key rules of the table (record.TableKeys),
+// built from the table JSON the coordinator serves.
+func (t *table) tableKeys() (*record.TableKeys, error) {
+	if t.keyRules != nil {
+		return t.keyRules, nil
 	}
-	b, err := record.EncodeCompactedRow(nil, types, vals)
+	d, err := record.ParseTableDescriptor(t.Desc.marshal())
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("table %s: %w", t.path(), err)
 	}
-	return b[(len(cols)+7)/8:], nil
+	k, err := record.NewTableKeys(d)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", t.path(), err)
+	}
+	t.keyRules = k
+	return k, nil
 }
 
 // keys returns the primary-key bytes (KV key, PK tables only) and the bucket
-// of a canonical row, following spec §4.6.
+// of a canonical row. Tables without a bucket key get buckets round-robin,
+// the writer's choice in Fluss.
 func (t *table) keys(row []any, rr *int) (pk []byte, bucket int32, err error) {
-	n := t.buckets()
-	if lake := strings.ToLower(t.Desc.Properties["table.datalake.format"]); lake != "" && lake != "lance" && (t.isPK() || len(t.Desc.BucketKey) > 0) {
-		return nil, 0, fmt.Errorf("table %s: key encoding and bucketing for table.datalake.format=%s are not supported by the emulator yet", t.path(), lake)
+	k, err := t.tableKeys()
+	if err != nil {
+		return nil, 0, err
 	}
 	if t.isPK() {
-		pk, err = t.compactedKey(row, t.colIndexes(t.Desc.physicalPK()))
-		if err != nil {
+		if pk, err = k.PrimaryKey(nil, row); err != nil {
 			return nil, 0, err
 		}
 	}
-	if len(t.Desc.BucketKey) == 0 {
-		// no bucket key: the writer picks; round-robin per call
-		b := int32(*rr % int(n))
+	if len(k.BucketKeyColumns()) == 0 {
+		b := int32(*rr % int(t.buckets()))
 		*rr++
 		return pk, b, nil
 	}
-	bk := pk
-	if !t.isPK() || !equalStrings(t.Desc.BucketKey, t.Desc.physicalPK()) {
-		if bk, err = t.compactedKey(row, t.colIndexes(t.Desc.BucketKey)); err != nil {
-			return nil, 0, err
-		}
-	}
-	b, err := flussBucket(bk, n)
+	b, err := k.Bucket(row)
 	return pk, b, err
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// partitionValue renders a canonical partition value as Fluss names it (spec §8).
-func partitionValue(t typemap.DataType, v any) (string, error) {
-	switch x := v.(type) {
-	case nil:
-		return "", fmt.Errorf("partition value is NULL")
-	case string:
-		return x, nil
-	case bool:
-		return strconv.FormatBool(x), nil
-	case int8, int16, int64:
-		return fmt.Sprint(x), nil
-	case int32:
-		switch t.Root {
-		case typemap.RootDate:
-			return time.Unix(int64(x)*86400, 0).UTC().Format("2006-01-02"), nil
-		case typemap.RootTime:
-			ms := int(x)
-			return fmt.Sprintf("%02d-%02d-%02d_%03d", ms/3600_000, ms/60_000%60, ms/1000%60, ms%1000), nil
-		}
-		return strconv.Itoa(int(x)), nil
-	case []byte:
-		return fmt.Sprintf("%x", x), nil
-	}
-	return "", fmt.Errorf("partition values of type %s are not supported by the emulator", t.Root)
 }
 
 func (c *Cluster) partitionForRowLocked(t *table, row []any) (*partition, error) {
 	kv := map[string]string{}
 	for _, k := range t.Desc.PartitionKey {
 		i := t.Desc.columnIndex(k)
-		s, err := partitionValue(t.types[i], row[i])
+		if row[i] == nil {
+			return nil, fmt.Errorf("partition column %s is NULL", k)
+		}
+		s, err := record.PartitionValueString(t.types[i], row[i])
 		if err != nil {
 			return nil, fmt.Errorf("partition column %s: %w", k, err)
 		}
