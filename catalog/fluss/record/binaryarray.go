@@ -311,16 +311,19 @@ func decodeBinaryArray(b []byte, et typemap.DataType, f RowFormat, depth int, fi
 			}
 		case typemap.RootDecimal:
 			slot := le.Uint64(b[p:])
-			if et.IsCompactDecimal() {
-				v = decimal128.FromI64(int64(slot))
-			} else {
+			x := decimal128.FromI64(int64(slot))
+			if !et.IsCompactDecimal() {
 				data, err := piece(slot, int(uint32(slot)), name)
 				if err != nil {
 					return nil, err
 				}
-				if v, err = decimalFromBytes(data, name); err != nil {
+				if x, err = decimalFromBytes(data, name); err != nil {
 					return nil, err
 				}
+			}
+			var err error
+			if v, err = decodedDecimal(x, et, name); err != nil {
+				return nil, err
 			}
 		case typemap.RootTimestamp, typemap.RootTimestampLTZ:
 			slot := le.Uint64(b[p:])

@@ -316,14 +316,18 @@ func readCompactedValue(c *cursor, t typemap.DataType, depth int, field string) 
 			if err != nil {
 				return nil, err
 			}
-			return decimal128.FromI64(x), nil
+			return decodedDecimal(decimal128.FromI64(x), t, field)
 		}
 		n, err := c.length(field)
 		if err != nil {
 			return nil, err
 		}
 		s, _ := c.bytes(n, field)
-		return decimalFromBytes(s, field)
+		x, err := decimalFromBytes(s, field)
+		if err != nil {
+			return nil, err
+		}
+		return decodedDecimal(x, t, field)
 	case typemap.RootTimestamp, typemap.RootTimestampLTZ:
 		ms, err := c.varint64(field)
 		if err != nil {

@@ -217,7 +217,11 @@ func decodeIndexedRow(b []byte, types []typemap.DataType, depth int, prefix stri
 			case typemap.RootBytes:
 				row[i] = append([]byte{}, data...)
 			case typemap.RootDecimal:
-				if row[i], err = decimalFromBytes(data, name); err != nil {
+				x, err := decimalFromBytes(data, name)
+				if err != nil {
+					return nil, err
+				}
+				if row[i], err = decodedDecimal(x, t, name); err != nil {
 					return nil, err
 				}
 			default:
@@ -240,8 +244,10 @@ func decodeIndexedRow(b []byte, types []typemap.DataType, depth int, prefix stri
 			row[i] = int64(x)
 		case typemap.RootDecimal:
 			var x uint64
-			x, err = c.u64(name)
-			row[i] = decimal128.FromI64(int64(x))
+			if x, err = c.u64(name); err != nil {
+				return nil, err
+			}
+			row[i], err = decodedDecimal(decimal128.FromI64(int64(x)), t, name)
 		case typemap.RootTimestamp, typemap.RootTimestampLTZ:
 			var ms uint64
 			if ms, err = c.u64(name); err != nil {

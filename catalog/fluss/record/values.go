@@ -187,6 +187,16 @@ func decimalFromBytes(b []byte, what string) (decimal128.Num, error) {
 	return decimal128.New(int64(binary.BigEndian.Uint64(full[:8])), binary.BigEndian.Uint64(full[8:])), nil
 }
 
+// decodedDecimal rejects a decoded unscaled value that does not fit the
+// declared precision: such bytes are corrupt, and passing them on would
+// produce a wrong answer.
+func decodedDecimal(x decimal128.Num, t typemap.DataType, field string) (any, error) {
+	if !x.FitsInPrecision(t.Precision) {
+		return nil, fmt.Errorf("%w: %s: unscaled value %s does not fit %v", ErrCorrupt, field, x.BigInt(), t)
+	}
+	return x, nil
+}
+
 // checkDecimal verifies an unscaled value fits DECIMAL(p).
 func checkDecimal(n decimal128.Num, p int32) bool { return n.FitsInPrecision(p) }
 
