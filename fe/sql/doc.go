@@ -14,7 +14,8 @@
 //     nesting (expressions, subqueries, joins, types) is capped at maxDepth.
 //     FuzzParse checks both.
 //  2. Round trip: for every tree t that Parse returns, Parse(t.String())
-//     returns a tree equal to t. The printer shares the precedence table with
+//     returns a tree equal to t (unless t is so close to maxDepth that the
+//     parentheses printing adds exceed it). The printer shares the precedence table with
 //     the parser (exprPrec) so parentheses appear exactly where they must.
 //  3. Every syntax error is a *SyntaxError carrying the byte offset, line and
 //     column of the offending token; errors.Is(err, ErrSyntax) holds, and the

@@ -19,7 +19,7 @@ const maxNameParts = 3
 
 // maxDepth bounds the nesting of expressions, subqueries and joins so that a
 // hostile statement cannot exhaust the goroutine stack.
-const maxDepth = 200
+const maxDepth = 500
 
 // SyntaxError reports where and why a statement failed to parse.
 // Error() gives the Doris-style detail message ("Syntax error in line 1 near

@@ -772,6 +772,10 @@ func (n *Interval) format(p *printer) {
 func (n *UnaryExpr) format(p *printer) {
 	if n.Op == "NOT" {
 		p.w("NOT ")
+		if u, ok := n.X.(*UnaryExpr); ok && u.Op == "NOT" {
+			u.format(p) // NOT NOT a needs no parentheses
+			return
+		}
 		p.operand(n.X, precBetween)
 		return
 	}

@@ -74,8 +74,8 @@ func TestDepthLimit(t *testing.T) {
 			t.Errorf("%.40s...: got %v, want a nesting error", s, err)
 		}
 	}
-	// Moderate nesting is fine.
-	if _, err := Parse("SELECT " + strings.Repeat("(", 50) + "1" + strings.Repeat(")", 50)); err != nil {
+	// Nesting that people write is fine: 150 parentheses, 60 subqueries.
+	if _, err := Parse("SELECT " + strings.Repeat("(", 150) + "1" + strings.Repeat(")", 150) + ", " + strings.Repeat("(SELECT ", 60) + "1" + strings.Repeat(")", 60)); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -144,6 +144,11 @@ func checkRoundTrip(t testing.TB, input string, stmt Statement) {
 	t.Helper()
 	printed := stmt.String()
 	again, err := Parse(printed)
+	if err != nil && strings.Contains(err.Error(), "nested too deeply") {
+		// Printing may add parentheses, and each counts against maxDepth, so
+		// a tree built right at the limit may print deeper than it parsed.
+		return
+	}
 	if err != nil {
 		t.Fatalf("round trip: %q printed as %q, which does not parse: %v", input, printed, err)
 	}
