@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/big"
 	"time"
 	"unsafe"
 
@@ -31,6 +32,8 @@ type stripeCtx struct {
 	loc     *time.Location // writer time zone for TIMESTAMP
 	stripe  int
 	version []uint32
+	// maxValues caps list element counts per batch and dictionary sizes.
+	maxValues int64
 }
 
 type streamKey struct {
@@ -404,6 +407,10 @@ func newStringReader(c *stripeCtx, col int, dt arrow.DataType) (*stringReader, e
 
 func (r *stringReader) readDict(lb []byte, size uint64, v2 bool) error {
 	what := r.c.what(r.col, StreamLength)
+	if size > uint64(r.c.maxValues) {
+		return fmt.Errorf("%w: stripe %d column %d: dictionary size %d is impossible for a stripe of this size",
+			ErrCorrupt, r.c.stripe, r.col, size)
+	}
 	dec := newIntDecoder(lb, false, v2, what)
 	r.dOffs = append(r.dOffs[:0], 0)
 	var chunk [1024]int64
@@ -557,9 +564,11 @@ func (r *timestampReader) next(n int, parent []bool) (arrow.ArrayData, error) {
 		z := ns & 7
 		ns = int64(uint64(ns) >> 3)
 		if z != 0 {
-			for range z + 1 {
-				ns *= 10
+			// z+1 trailing decimal zeros were dropped
+			if ns > 999999999/pow10[z+1] {
+				return nil, fmt.Errorf("%w: %s: nanoseconds %d×10^%d out of range", ErrCorrupt, r.c.what(r.col, StreamSecondary), ns, z+1)
 			}
+			ns *= pow10[z+1]
 		}
 		if ns < 0 || ns > 999999999 {
 			return nil, fmt.Errorf("%w: %s: nanoseconds %d out of range", ErrCorrupt, r.c.what(r.col, StreamSecondary), ns)
@@ -612,8 +621,9 @@ func newDecimalReader(c *stripeCtx, col int, t orcType, dt *arrow.Decimal128Type
 	preV2 := len(c.version) == 2 && c.version[0] == 1 && c.version[1] == 9999
 	switch {
 	case enc == encDecimal64 || (preV2 && t.precision <= 18 && t.precision > 0 && (enc == encDirect || enc == encDirectV2)):
-		// UNSTABLE-PRE-2.0 files store short decimals as scaled integers.
-		r.dec64 = newIntDecoder(data, true, enc != encDirect, c.what(col, StreamData))
+		// UNSTABLE-PRE-2.0 files store short decimals as scaled integers,
+		// always in RLE v2 (the Java writer marks the column DIRECT).
+		r.dec64 = newIntDecoder(data, true, true, c.what(col, StreamData))
 	case enc == encDirect || enc == encDirectV2:
 		r.data = data
 		sec, _ := c.stream(col, StreamSecondary)
@@ -699,12 +709,13 @@ func (r *decimalReader) next(n int, parent []bool) (arrow.ArrayData, error) {
 			if s < 0 || s > 38 {
 				return nil, fmt.Errorf("%w: %s: decimal scale %d out of range", ErrCorrupt, r.c.what(r.col, StreamSecondary), s)
 			}
-			switch d := int32(s) - target; {
-			case d < 0:
-				vals[i] = vals[i].IncreaseScaleBy(-d)
-			case d > 0:
-				// truncate toward zero, as the ORC C++ reader does
-				vals[i] = vals[i].ReduceScaleBy(d, false)
+			if d := target - int32(s); d != 0 {
+				v, ok := rescale(vals[i], d)
+				if !ok {
+					return nil, fmt.Errorf("%w: %s: decimal value at scale %d does not fit %s", ErrCorrupt,
+						r.c.what(r.col, StreamData), s, r.dt)
+				}
+				vals[i] = v
 			}
 		}
 	}
@@ -797,7 +808,7 @@ func (r *listReader) next(n int, parent []bool) (arrow.ArrayData, error) {
 		if valid == nil || valid[i] {
 			l := vals[j]
 			j++
-			if l < 0 || l > math.MaxInt32-total {
+			if l < 0 || l > r.c.maxValues-total {
 				ob.Release()
 				return nil, fmt.Errorf("%w: %s: element count %d out of range", ErrCorrupt, r.c.what(r.col, StreamLength), l)
 			}
@@ -897,4 +908,33 @@ func (r *unionReader) next(n int, parent []bool) (arrow.ArrayData, error) {
 	}
 	vb, nulls := validityBuffer(r.c.mem, valid, n, k)
 	return newData(r.dt, n, []*memory.Buffer{vb}, kids, nulls), nil
+}
+
+var pow10 = [19]int64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14,
+	1e15, 1e16, 1e17, 1e18}
+
+// rescale multiplies v by 10^d (d > 0) or divides it, truncating toward
+// zero as the ORC C++ reader does (d < 0); false when the result does not
+// fit 128 bits.
+func rescale(v decimal128.Num, d int32) (decimal128.Num, bool) {
+	lo, hi := v.LowBits(), v.HighBits()
+	if x := int64(lo); hi == x>>63 && d >= -18 && d <= 18 {
+		if d < 0 {
+			return decimal128.FromI64(x / pow10[-d]), true
+		}
+		if p := pow10[d]; x <= math.MaxInt64/p && x >= math.MinInt64/p {
+			return decimal128.FromI64(x * p), true
+		}
+	}
+	b := v.BigInt()
+	p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(max(d, -d))), nil)
+	if d > 0 {
+		b.Mul(b, p)
+	} else {
+		b.Quo(b, p)
+	}
+	if b.BitLen() > 127 {
+		return decimal128.Num{}, false
+	}
+	return decimal128.FromBigInt(b), true
 }

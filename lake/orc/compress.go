@@ -25,7 +25,7 @@ import (
 const defaultBlockSize = 256 << 10
 
 // maxBlockSize caps the block size a file may claim (the writer's buffer).
-const maxBlockSize = 64 << 20
+const maxBlockSize = 16 << 20
 
 // decompressor expands chunked streams. It owns codec state (zstd and
 // flate readers) and belongs to one goroutine.

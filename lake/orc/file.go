@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -185,7 +186,10 @@ func open(r io.ReaderAt, size int64, cfg config) (*File, error) {
 		if s.FooterLength == 0 && s.NumRows > 0 {
 			return nil, fmt.Errorf("%w: stripe %d at offset %d has no footer", ErrCorrupt, i, s.Offset)
 		}
-		if i < len(stripeStats) {
+		// Statistics whose root count contradicts the stripe's row count
+		// come from writers known to leave them empty; they must not drive
+		// stripe skipping, so they read as absent.
+		if i < len(stripeStats) && len(stripeStats[i]) > 0 && stripeStats[i][0].NumValues == s.NumRows {
 			s.Stats = stripeStats[i]
 		}
 		rows += s.NumRows
@@ -196,6 +200,9 @@ func open(r io.ReaderAt, size int64, cfg config) (*File, error) {
 	}
 	if rows != ft.numRows {
 		return nil, fmt.Errorf("%w: stripes hold %d rows, footer says %d", ErrCorrupt, rows, ft.numRows)
+	}
+	if len(ft.stats) > 0 && ft.stats[0].NumValues != ft.numRows {
+		ft.stats = nil
 	}
 	sc, err := f.arrowSchema(nil)
 	if err != nil {
@@ -389,7 +396,7 @@ func (f *File) arrowType(id int, include []bool, depth int) (arrow.DataType, err
 			if err != nil {
 				return nil, err
 			}
-			fields = append(fields, arrow.Field{Name: t.fieldNames[i], Type: ct, Nullable: true})
+			fields = append(fields, f.field(t.fieldNames[i], int(c), ct))
 		}
 		return arrow.StructOf(fields...), nil
 	case KindUnion:
@@ -414,7 +421,7 @@ func (f *File) arrowSchema(sel *selection) (*arrow.Schema, error) {
 		if err != nil {
 			return nil, err
 		}
-		return arrow.NewSchema([]arrow.Field{{Name: soleColumn, Type: dt, Nullable: true}}, nil), nil
+		return arrow.NewSchema([]arrow.Field{f.field(soleColumn, 0, dt)}, nil), nil
 	}
 	var fields []arrow.Field
 	if sel == nil {
@@ -423,7 +430,7 @@ func (f *File) arrowSchema(sel *selection) (*arrow.Schema, error) {
 			if err != nil {
 				return nil, err
 			}
-			fields = append(fields, arrow.Field{Name: root.fieldNames[i], Type: dt, Nullable: true})
+			fields = append(fields, f.field(root.fieldNames[i], int(c), dt))
 		}
 		return arrow.NewSchema(fields, nil), nil
 	}
@@ -432,7 +439,7 @@ func (f *File) arrowSchema(sel *selection) (*arrow.Schema, error) {
 		if err != nil {
 			return nil, err
 		}
-		fields = append(fields, arrow.Field{Name: root.fieldNames[fi], Type: dt, Nullable: true})
+		fields = append(fields, f.field(root.fieldNames[fi], int(root.subtypes[fi]), dt))
 	}
 	return arrow.NewSchema(fields, nil), nil
 }
@@ -532,3 +539,15 @@ func splitPath(name string) []string { return strings.Split(name, ".") }
 func joinPath(p []string) string { return strings.Join(p, ".") }
 
 func (f *File) rootIsStruct() bool { return f.types[0].kind == KindStruct }
+
+// MetaColumnID is the Arrow field metadata key holding the ORC column id
+// (type index) of a struct field; statistics are indexed by it. The ORC type
+// attributes (such as "iceberg.id") are copied beside it.
+const MetaColumnID = "orc.column_id"
+
+func (f *File) field(name string, id int, dt arrow.DataType) arrow.Field {
+	t := f.types[id]
+	keys := append([]string{MetaColumnID}, t.attrKeys...)
+	vals := append([]string{strconv.Itoa(id)}, t.attrVals...)
+	return arrow.Field{Name: name, Type: dt, Nullable: true, Metadata: arrow.NewMetadata(keys, vals)}
+}

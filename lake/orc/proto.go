@@ -219,6 +219,8 @@ type orcType struct {
 	maxLength  uint32
 	precision  uint32
 	scale      uint32
+	attrKeys   []string // type attributes (e.g. "iceberg.id"), in file order
+	attrVals   []string
 }
 
 func parseType(b []byte, idx int) (orcType, error) {
@@ -244,6 +246,24 @@ func parseType(b []byte, idx int) (orcType, error) {
 		case 6:
 			err = f.wantVarint(msg)
 			t.scale = uint32(f.v)
+		case 7:
+			if err = f.wantBytes(msg); err != nil {
+				return err
+			}
+			var k, v string
+			err = pbWalk(f.b, msg+" attribute", func(g pbField) error {
+				if g.typ == protowire.BytesType {
+					switch g.num {
+					case 1:
+						k = string(g.b)
+					case 2:
+						v = string(g.b)
+					}
+				}
+				return nil
+			})
+			t.attrKeys = append(t.attrKeys, k)
+			t.attrVals = append(t.attrVals, v)
 		}
 		return err
 	})
@@ -258,7 +278,8 @@ type StripeInfo struct {
 	FooterLength uint64
 	NumRows      uint64
 	// Stats holds one entry per ORC column id (0 is the root struct), from
-	// the file's metadata section; nil when the file has none.
+	// the file's metadata section; nil when the file has none or when they
+	// contradict the stripe (root count != NumRows), i.e. "unknown".
 	Stats []ColumnStats
 }
 
@@ -292,16 +313,20 @@ func parseStripeInfo(b []byte, idx int) (StripeInfo, error) {
 // Only the pointer matching the column's type is set, and only when the
 // writer recorded it.
 type ColumnStats struct {
-	NumValues uint64 // non-null values
-	HasNull   bool
-	Int       *IntStats
-	Double    *DoubleStats
-	String    *StringStats
-	Bucket    *BucketStats
-	Decimal   *DecimalStats
-	Date      *DateStats
-	Binary    *BinaryStats
-	Timestamp *TimestampStats
+	// NumValues counts the non-null values; HasNumValues says whether the
+	// writer recorded it (some old writers leave whole statistics empty,
+	// which must read as "unknown", never as "no values").
+	NumValues    uint64
+	HasNumValues bool
+	HasNull      bool
+	Int          *IntStats
+	Double       *DoubleStats
+	String       *StringStats
+	Bucket       *BucketStats
+	Decimal      *DecimalStats
+	Date         *DateStats
+	Binary       *BinaryStats
+	Timestamp    *TimestampStats
 }
 
 // IntStats: integer min/max/sum (sum absent on overflow).
@@ -363,7 +388,7 @@ func parseColumnStats(b []byte, msg string) (ColumnStats, error) {
 			if err := f.wantVarint(msg); err != nil {
 				return err
 			}
-			s.NumValues = f.v
+			s.NumValues, s.HasNumValues = f.v, true
 		case 10:
 			if err := f.wantVarint(msg); err != nil {
 				return err

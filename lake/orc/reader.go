@@ -33,6 +33,15 @@ type ReadOptions struct {
 // DefaultBatchSize is the batch size used when ReadOptions.BatchSize is 0.
 const DefaultBatchSize = 8192
 
+// valueBudget bounds the values a stripe whose selected streams hold
+// nbytes can legitimately describe: the densest encodings (RLE runs, empty
+// structs under lists) stay far below 1024 values per byte. Lengths and
+// dictionary sizes beyond it are corrupt, and refusing them keeps a few
+// bytes from claiming gigabytes.
+func valueBudget(nbytes int64) int64 {
+	return min(1024*(nbytes+64), 1<<31-1)
+}
+
 // maxStreamBytes caps one decompressed stream (a corrupt chunk sequence
 // could otherwise claim a huge expansion).
 const maxStreamBytes = 1 << 31
@@ -244,7 +253,12 @@ func (r *recordReader) openStripe(si int) error {
 		}
 		i = j
 	}
-	c := &stripeCtx{mem: r.mem, streams: streams, enc: sf.columns, stripe: si, version: r.f.ps.version}
+	var total int64
+	for _, b := range streams {
+		total += int64(len(b))
+	}
+	c := &stripeCtx{mem: r.mem, streams: streams, enc: sf.columns, stripe: si, version: r.f.ps.version,
+		maxValues: valueBudget(total)}
 	if sf.hasTZ && sf.timezone != "" {
 		l, err := r.location(sf.timezone)
 		if err != nil {

@@ -1,0 +1,60 @@
+package orc
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/internal/fixtures"
+)
+
+// BenchmarkScan reads whole fixture files from memory (no disk I/O) and
+// reports rows/s; SetBytes is the file size, so MB/s is compressed input.
+func BenchmarkScan(b *testing.B) {
+	cases := []struct {
+		name string
+		file string
+		opts ReadOptions
+	}{
+		{"demo12/all", "demo-12-zlib.orc", ReadOptions{}},
+		{"demo12/2cols", "demo-12-zlib.orc", ReadOptions{Columns: []int{0, 1}}},
+		{"seek/all", "TestOrcFile.testSeek.orc", ReadOptions{}},
+		{"seek/2cols", "TestOrcFile.testSeek.orc", ReadOptions{ColumnNames: []string{"int1", "string1"}}},
+		{"zstd/all", "TestVectorOrcFile.testZstd.0.12.orc", ReadOptions{}},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			data, err := os.ReadFile(fixtures.Path(b, "orc", tc.file))
+			if err != nil {
+				b.Fatal(err)
+			}
+			f, err := Open(bytes.NewReader(data), int64(len(data)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			mem := memory.NewGoAllocator()
+			opts := tc.opts
+			opts.Mem = mem
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			var rows int64
+			for b.Loop() {
+				rr, err := f.NewRecordReader(context.Background(), opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for rr.Next() {
+					rows += rr.RecordBatch().NumRows()
+				}
+				if err := rr.Err(); err != nil {
+					b.Fatal(err)
+				}
+				rr.Release()
+			}
+			b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+		})
+	}
+}
