@@ -55,6 +55,8 @@ type Binder struct {
 	ctes []map[string]*sql.CTE
 	// need is the column set of the SELECT block whose FROM is being bound.
 	need *need
+	// scalars maps scalar subqueries to the input column holding their value.
+	scalars map[*sql.Subquery]int
 }
 
 // New returns a Binder.
@@ -79,7 +81,7 @@ func (s *scope) resolve(parts []string) (int, error) {
 	}
 	found := -1
 	for i, c := range s.cols {
-		if !strings.EqualFold(c.Name, name) {
+		if c.Qualifier == subqueryQualifier || !strings.EqualFold(c.Name, name) {
 			continue
 		}
 		if qual != "" && !strings.EqualFold(c.Qualifier, qual) {

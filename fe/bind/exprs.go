@@ -207,7 +207,7 @@ func (b *Binder) bindExpr(e sql.Expr, sc *scope, st *aggState) (expr.Expr, error
 		return expr.Between(x, lo, hi, n.Not)
 	case *sql.InExpr:
 		if n.Query != nil {
-			return nil, errorf(ErrUnsupported, "IN (subquery)")
+			return nil, errorf(ErrUnsupported, "IN (subquery) here (supported as a WHERE condition)")
 		}
 		x, err := bind(n.X)
 		if err != nil {
@@ -299,8 +299,13 @@ func (b *Binder) bindExpr(e sql.Expr, sc *scope, st *aggState) (expr.Expr, error
 			return nil, err
 		}
 		return expr.Field(x, n.Name)
-	case *sql.Subquery, *sql.Exists:
-		return nil, errorf(ErrUnsupported, "subqueries in expressions")
+	case *sql.Subquery:
+		if i, ok := b.scalars[n]; ok && st == nil && i < len(sc.cols) && sc.cols[i].Qualifier == subqueryQualifier {
+			return expr.Col(i, sc.cols[i].Name, sc.cols[i].Type), nil
+		}
+		return nil, errorf(ErrUnsupported, "a scalar subquery here (supported in WHERE and in the select list of a query without aggregation)")
+	case *sql.Exists:
+		return nil, errorf(ErrUnsupported, "EXISTS here (supported as a WHERE condition)")
 	case *sql.Param:
 		return nil, errorf(ErrUnsupported, "'?' parameters (use client-side interpolation)")
 	case *sql.DefaultExpr:

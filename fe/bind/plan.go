@@ -121,10 +121,13 @@ const (
 	CrossJoin
 	LeftSemiJoin
 	LeftAntiJoin
+	// NullAwareAntiJoin is NOT IN (subquery): no rows when the subquery
+	// yields a NULL, and a NULL left key is kept only for an empty subquery.
+	NullAwareAntiJoin
 )
 
 func (k JoinKind) String() string {
-	return [...]string{"INNER JOIN", "LEFT OUTER JOIN", "RIGHT OUTER JOIN", "FULL OUTER JOIN", "CROSS JOIN", "LEFT SEMI JOIN", "LEFT ANTI JOIN"}[k]
+	return [...]string{"INNER JOIN", "LEFT OUTER JOIN", "RIGHT OUTER JOIN", "FULL OUTER JOIN", "CROSS JOIN", "LEFT SEMI JOIN", "LEFT ANTI JOIN", "NULL AWARE LEFT ANTI JOIN"}[k]
 }
 
 // Join combines Left and Right. LeftKeys[i] = RightKeys[i] are the equality

@@ -41,22 +41,41 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 		}
 		input = p
 	}
+	if n.Where != nil && containsAgg(n.Where) {
+		return nil, errorf(ErrAnalysis, "aggregate functions are not allowed in WHERE")
+	}
+	plainItems := len(n.GroupBy) == 0 && n.Having == nil
+	for _, it := range n.Items {
+		if containsAgg(it.Expr) {
+			plainItems = false
+		}
+	}
+	fromCols := len(input.Columns())
+	input, where, err := b.planSubqueries(input, n.Where, n.Items, plainItems)
+	if err != nil {
+		return nil, err
+	}
 	in := &scope{cols: input.Columns()}
-	if n.Where != nil {
-		if containsAgg(n.Where) {
-			return nil, errorf(ErrAnalysis, "aggregate functions are not allowed in WHERE")
+	if len(where) > 0 {
+		var conds []expr.Expr
+		for _, w := range where {
+			c, err := b.bindExpr(w, in, nil)
+			if err != nil {
+				return nil, err
+			}
+			if c, err = asBool(c); err != nil {
+				return nil, err
+			}
+			conds = append(conds, c)
 		}
-		c, err := b.bindExpr(n.Where, in, nil)
+		c, err := andAll(conds)
 		if err != nil {
-			return nil, err
-		}
-		if c, err = asBool(c); err != nil {
 			return nil, err
 		}
 		input = &Filter{Input: input, Cond: c}
 	}
 
-	items, err := expandStars(n.Items, in)
+	items, err := expandStars(n.Items, &scope{cols: in.cols[:fromCols]})
 	if err != nil {
 		return nil, err
 	}

@@ -144,6 +144,8 @@ func (s *Session) join(ctx context.Context, n *bind.Join) (exec.Operator, error)
 		typ = exec.LeftSemiJoin
 	case bind.LeftAntiJoin:
 		typ = exec.LeftAntiJoin
+	case bind.NullAwareAntiJoin:
+		typ = exec.NullAwareLeftAntiJoin
 	case bind.RightJoin:
 		if n.Residual != nil {
 			return nil, mysqlwire.Errorf(mysqlwire.CodeNotSupported, "RIGHT JOIN with a non-equality ON condition; write it as a LEFT JOIN")

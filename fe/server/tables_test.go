@@ -188,3 +188,20 @@ func TestJoins(t *testing.T) {
 	wantRows(t, db, `SELECT c.name FROM customers c LEFT ANTI JOIN orders o ON o.customer_id = c.id`, "Edsger")
 	wantRows(t, db, `SELECT count(*) FROM internal.demo.orders o, demo.products p WHERE o.sku = p.sku AND p.price < 10`, "2")
 }
+
+func TestSubqueries(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", true)
+	db := f.db("demo")
+	wantRows(t, db, `SELECT name FROM customers WHERE id IN (SELECT customer_id FROM orders WHERE qty >= 2) ORDER BY name`,
+		"Ada", "Grace", "Margaret")
+	// NOT IN with a NULL in the subquery yields nothing (SQL three-valued logic).
+	wantRows(t, db, `SELECT name FROM customers WHERE id NOT IN (SELECT customer_id FROM orders)`)
+	wantRows(t, db, `SELECT name FROM customers WHERE id NOT IN (SELECT customer_id FROM orders WHERE customer_id IS NOT NULL)`, "Edsger")
+	wantRows(t, db, `SELECT count(*) FROM customers WHERE EXISTS (SELECT 1 FROM orders WHERE qty > 3)`, "5")
+	wantRows(t, db, `SELECT count(*) FROM customers WHERE NOT EXISTS (SELECT 1 FROM orders WHERE qty > 100)`, "5")
+	wantRows(t, db, `SELECT order_id FROM orders WHERE qty = (SELECT max(qty) FROM orders)`, "1003")
+	wantRows(t, db, `SELECT order_id, qty - (SELECT min(qty) FROM orders) AS d FROM orders WHERE order_id < 1003 ORDER BY order_id`, "1001|1", "1002|0")
+	wantRows(t, db, `SELECT (SELECT name FROM customers WHERE id = 99 LIMIT 1)`, "NULL")
+	wantErr(t, db, `SELECT order_id FROM orders WHERE qty = (SELECT qty FROM orders)`, 1235, "more than one row")
+	wantErr(t, db, `SELECT name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id)`, 1235, "correlated")
+}
