@@ -216,6 +216,12 @@ func keyEncoder(a arrow.Array) func(dst []byte, i int) []byte {
 // never inserted. It adds no groups.
 func (g *groupTable) lookup(keys []arrow.Array, rows int) []int32 {
 	out := make([]int32, rows)
+	if len(keys) == 0 {
+		for i := range out {
+			out[i] = int32(g.n) - 1 // the one group, or -1 when empty
+		}
+		return out
+	}
 	if g.intKey {
 		a := keys[0]
 		get := expr.Getter(a)

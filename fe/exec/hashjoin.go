@@ -33,7 +33,9 @@ func (j JoinType) String() string {
 }
 
 // HashJoin joins Left (the probe side, streamed) with Right (the build
-// side, read fully into a hash table) on LeftKeys[i] = RightKeys[i], then
+// side, read fully into a hash table) on LeftKeys[i] = RightKeys[i] (no
+// keys: every pair, i.e. a nested-loop/cross join, probed in slices so
+// that one output batch stays near maxPairs rows), then
 // keeps pairs where Residual (over left columns followed by right columns)
 // is TRUE. NULL keys never match. Inner and left outer joins output the
 // left columns then the right ones; semi and anti joins output the left
@@ -55,9 +57,6 @@ type HashJoin struct {
 func NewHashJoin(left, right Operator, typ JoinType, leftKeys, rightKeys []expr.Expr, residual expr.Expr) (*HashJoin, error) {
 	if len(leftKeys) != len(rightKeys) {
 		return nil, errorf(ErrPlan, "join has %d left keys and %d right keys", len(leftKeys), len(rightKeys))
-	}
-	if len(leftKeys) == 0 {
-		return nil, errorf(ErrUnsupported, "hash join without equality keys (cross join)")
 	}
 	if typ == NullAwareLeftAntiJoin && residual != nil {
 		return nil, errorf(ErrUnsupported, "NOT IN join with an extra predicate")
@@ -103,12 +102,20 @@ func (j *HashJoin) Explain() string {
 	for i := range j.LeftKeys {
 		conj[i] = "(" + j.LeftKeys[i].String() + " = " + j.RightKeys[i].String() + ")"
 	}
-	lines := []string{"VHASH JOIN", "join op: " + j.Type.String(), "equal join conjunct: " + strings.Join(conj, ", ")}
+	lines := []string{"VHASH JOIN", "join op: " + j.Type.String()}
+	if len(conj) > 0 {
+		lines = append(lines, "equal join conjunct: "+strings.Join(conj, ", "))
+	} else {
+		lines[0] = "VNESTED LOOP JOIN"
+	}
 	if j.Residual != nil {
 		lines = append(lines, "other join predicates: "+j.Residual.String())
 	}
 	return strings.Join(lines, "\n")
 }
+
+// maxPairs bounds the candidate pairs of one probe step of a keyless join.
+const maxPairs = 1 << 20
 
 // buildSide is the hash table over the right input.
 type buildSide struct {
@@ -230,9 +237,31 @@ func (j *HashJoin) Open(ctx context.Context, env *Env) (array.RecordReader, erro
 		return nil, err
 	}
 	kctx := compute.WithAllocator(ctx, env.Mem)
+	// Without keys every left row meets every right row; probe left
+	// batches in slices so each step makes at most about maxPairs pairs.
+	step := int64(1 << 62)
+	if len(j.lk) == 0 && side.rows > 0 {
+		step = max(1, maxPairs/int64(side.rows))
+	}
+	var cur arrow.RecordBatch
+	var pos int64
 	next := func() (arrow.RecordBatch, error) {
-		for left.Next() {
-			out, err := j.probe(kctx, env, side, left.RecordBatch())
+		for {
+			if cur == nil || pos >= cur.NumRows() {
+				if !left.Next() {
+					return nil, left.Err()
+				}
+				cur, pos = left.RecordBatch(), 0
+			}
+			b := cur
+			if pos != 0 || cur.NumRows() > step {
+				b = cur.NewSlice(pos, min(pos+step, cur.NumRows()))
+			} else {
+				b.Retain()
+			}
+			pos += step
+			out, err := j.probe(kctx, env, side, b)
+			b.Release()
 			if err != nil {
 				return nil, err
 			}
@@ -240,7 +269,6 @@ func (j *HashJoin) Open(ctx context.Context, env *Env) (array.RecordReader, erro
 				return out, nil
 			}
 		}
-		return nil, left.Err()
 	}
 	closeFn := func() {
 		left.Release()

@@ -76,3 +76,19 @@ func TestHashJoinMultiKeyStrings(t *testing.T) {
 		}
 	}
 }
+
+func TestCrossJoin(t *testing.T) {
+	left, right := joinInputs()
+	// No keys: every pair; with a residual it is a theta join.
+	cross := must(NewHashJoin(left, right, InnerJoin, nil, nil, nil))
+	if got := len(run(t, cross)); got != 25 {
+		t.Fatalf("cross join: %d rows, want 25", got)
+	}
+	theta := must(NewHashJoin(left, right, LeftOuterJoin, nil, nil,
+		must(expr.Cmp(expr.Gt, expr.Col(0, "id", expr.Int64T()), expr.Col(2, "rid", expr.Int32T())))))
+	wantRows(t, run(t, theta),
+		"1|a|NULL|NULL", "2|b|1|10", "2|b|1|11", "NULL|n|NULL|NULL", "3|c|1|10", "3|c|1|11", "1|a2|NULL|NULL")
+	if !strings.HasPrefix(theta.Explain(), "VNESTED LOOP JOIN") {
+		t.Errorf("explain: %s", theta.Explain())
+	}
+}

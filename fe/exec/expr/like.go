@@ -16,7 +16,7 @@ type LikeExpr struct {
 	Arg, Pattern Expr
 	Escape       rune
 	Negated      bool
-	compiled     []likeTok // set when Pattern is a constant
+	compiled     *likePattern // set when Pattern is a constant
 }
 
 // Like builds s LIKE pattern; escape 0 means the default backslash.
@@ -66,11 +66,11 @@ func (l *LikeExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) 
 		if valid != nil && !valid[i] {
 			continue
 		}
-		toks := l.compiled
-		if toks == nil {
-			toks = compileLike(ps.Value(i), l.Escape)
+		pat := l.compiled
+		if pat == nil {
+			pat = compileLike(ps.Value(i), l.Escape)
 		}
-		out[i] = likeMatch(ss.Value(i), toks) != l.Negated
+		out[i] = likeMatch(ss.Value(i), pat) != l.Negated
 	}
 	b := array.NewBooleanBuilder(env.Mem)
 	defer b.Release()
@@ -78,20 +78,24 @@ func (l *LikeExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) 
 	return b.NewArray(), nil
 }
 
-type likeTok struct {
-	kind byte // 'l' literal text, '_' one char, '%' any run
-	text string
+// likePattern is a compiled LIKE pattern: a sequence of units (a literal
+// character, _ or %), plus a shortcut when the pattern is only literal text
+// with % at its ends.
+type likePattern struct {
+	units []likeUnit
+	// simple: no _ and no inner %; lit is the text, with prefix/suffix %.
+	simple               bool
+	lit                  string
+	anyPrefix, anySuffix bool
 }
 
-func compileLike(p string, esc rune) []likeTok {
-	toks := []likeTok{}
-	var lit strings.Builder
-	flush := func() {
-		if lit.Len() > 0 {
-			toks = append(toks, likeTok{kind: 'l', text: lit.String()})
-			lit.Reset()
-		}
-	}
+type likeUnit struct {
+	kind byte // 'l' literal character, '_' one character, '%' any run
+	r    rune
+}
+
+func compileLike(p string, esc rune) *likePattern {
+	lp := &likePattern{}
 	for i := 0; i < len(p); {
 		r, w := utf8.DecodeRuneInString(p[i:])
 		i += w
@@ -99,68 +103,83 @@ func compileLike(p string, esc rune) []likeTok {
 		case r == esc && i < len(p):
 			r2, w2 := utf8.DecodeRuneInString(p[i:])
 			i += w2
-			lit.WriteRune(r2)
+			lp.units = append(lp.units, likeUnit{kind: 'l', r: r2})
 		case r == '%':
-			flush()
-			if len(toks) == 0 || toks[len(toks)-1].kind != '%' {
-				toks = append(toks, likeTok{kind: '%'})
+			if n := len(lp.units); n == 0 || lp.units[n-1].kind != '%' {
+				lp.units = append(lp.units, likeUnit{kind: '%'})
 			}
 		case r == '_':
-			flush()
-			toks = append(toks, likeTok{kind: '_'})
+			lp.units = append(lp.units, likeUnit{kind: '_'})
 		default:
-			lit.WriteRune(r)
+			lp.units = append(lp.units, likeUnit{kind: 'l', r: r})
 		}
 	}
-	flush()
-	return toks
+	u := lp.units
+	lp.anyPrefix = len(u) > 0 && u[0].kind == '%'
+	lp.anySuffix = len(u) > 1 && u[len(u)-1].kind == '%'
+	inner := u
+	if lp.anyPrefix {
+		inner = inner[1:]
+	}
+	if lp.anySuffix {
+		inner = inner[:len(inner)-1]
+	}
+	lp.simple = true
+	var sb strings.Builder
+	for _, x := range inner {
+		if x.kind != 'l' {
+			lp.simple = false
+			break
+		}
+		sb.WriteRune(x.r)
+	}
+	lp.lit = sb.String()
+	return lp
 }
 
-// likeMatch matches s against compiled tokens with backtracking limited to
-// the last %, which is linear for patterns without _ after %.
-func likeMatch(s string, toks []likeTok) bool {
-	if len(toks) == 0 {
-		return s == ""
+// likeMatch reports whether s matches the pattern. The general case is the
+// classic wildcard walk that backtracks only to the last %, so it takes
+// O(len(s)·len(pattern)) time at worst.
+func likeMatch(s string, p *likePattern) bool {
+	if p.simple {
+		switch {
+		case p.anyPrefix && p.anySuffix:
+			return strings.Contains(s, p.lit)
+		case p.anyPrefix:
+			return strings.HasSuffix(s, p.lit)
+		case p.anySuffix:
+			return strings.HasPrefix(s, p.lit)
+		}
+		return s == p.lit
 	}
-	switch t := toks[0]; t.kind {
-	case 'l':
-		if !strings.HasPrefix(s, t.text) {
-			return false
+	u := p.units
+	si, pi := 0, 0
+	star, mark := -1, 0
+	for si < len(s) {
+		r, w := utf8.DecodeRuneInString(s[si:])
+		if pi < len(u) && (u[pi].kind == '_' || (u[pi].kind == 'l' && u[pi].r == r)) {
+			si += w
+			pi++
+			continue
 		}
-		return likeMatch(s[len(t.text):], toks[1:])
-	case '_':
-		if s == "" {
-			return false
+		if pi < len(u) && u[pi].kind == '%' {
+			star, mark = pi, si
+			pi++
+			continue
 		}
-		_, w := utf8.DecodeRuneInString(s)
-		return likeMatch(s[w:], toks[1:])
-	default: // '%'
-		rest := toks[1:]
-		if len(rest) == 0 {
-			return true
-		}
-		if rest[0].kind == 'l' && len(rest) == 1 {
-			return strings.HasSuffix(s, rest[0].text)
-		}
-		for i := 0; i <= len(s); {
-			if rest[0].kind == 'l' {
-				k := strings.Index(s[i:], rest[0].text)
-				if k < 0 {
-					return false
-				}
-				i += k
-			}
-			if likeMatch(s[i:], rest) {
-				return true
-			}
-			if i == len(s) {
-				break
-			}
-			_, w := utf8.DecodeRuneInString(s[i:])
-			i += w
+		if star >= 0 {
+			// Let the last % swallow one more character and retry.
+			_, mw := utf8.DecodeRuneInString(s[mark:])
+			mark += mw
+			si, pi = mark, star+1
+			continue
 		}
 		return false
 	}
+	for pi < len(u) && u[pi].kind == '%' {
+		pi++
+	}
+	return pi == len(u)
 }
 
 // regexpFunc builds REGEXP/RLIKE and regexp_extract; constant patterns are
