@@ -37,6 +37,11 @@ type Column struct {
 	Comment string
 	// Extra is DESC's Extra column (e.g. WITH_TIMEZONE).
 	Extra string
+	// Unsupported marks a column whose type the engine cannot read (Fluss
+	// TIME): DESC shows it (TypeName "UNSUPPORTED" by convention), a query
+	// that touches it fails naming it, and the other columns stay readable.
+	// Its Type is arrow.Null.
+	Unsupported bool
 }
 
 // DisplayType is the type name DESC shows.

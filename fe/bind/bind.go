@@ -335,13 +335,21 @@ func (b *Binder) bindTableRef(n *sql.TableRef) (Plan, error) {
 		if !b.need.keeps(alias, c.Name) {
 			continue
 		}
+		if c.Unsupported {
+			return nil, errorf(ErrUnsupported, "column '%s' of table %s has a type this engine cannot read (%s); select the other columns, e.g. SELECT * EXCEPT(%s)", c.Name, t.Name(), c.DisplayType(), c.Name)
+		}
 		out = append(out, Column{Name: c.Name, Qualifier: alias, Type: c.Type, Nullable: c.Nullable})
 		proj = append(proj, i)
 	}
-	if len(proj) == 0 && len(s.Columns) > 0 {
-		// count(*) and friends still need the row count: scan one column.
-		c := s.Columns[0]
-		out, proj = []Column{{Name: c.Name, Qualifier: alias, Type: c.Type, Nullable: c.Nullable}}, []int{0}
+	if len(proj) == 0 {
+		// count(*) and friends still need the row count: scan one readable
+		// column.
+		for i, c := range s.Columns {
+			if !c.Unsupported {
+				out, proj = []Column{{Name: c.Name, Qualifier: alias, Type: c.Type, Nullable: c.Nullable}}, []int{i}
+				break
+			}
+		}
 	}
 	return &Scan{Catalog: ctl, Database: db, Table: t, Projection: proj, Out: out, Vars: b.sess.Vars}, nil
 }

@@ -14,17 +14,23 @@ type need struct {
 	// all is set by a bare *; quals holds the qualifiers of t.* stars.
 	all   bool
 	quals map[string]bool
+	// except holds the columns of * EXCEPT(...) lists.
+	except map[string]bool
 }
 
 func (n *need) keeps(qualifier, column string) bool {
-	if n == nil || n.all || n.quals[strings.ToLower(qualifier)] {
+	if n == nil {
 		return true
 	}
-	return n.names[strings.ToLower(column)]
+	c := strings.ToLower(column)
+	if n.names[c] {
+		return true
+	}
+	return (n.all || n.quals[strings.ToLower(qualifier)]) && !n.except[c]
 }
 
 func collectNeed(s *sql.Select) *need {
-	n := &need{names: map[string]bool{}, quals: map[string]bool{}}
+	n := &need{names: map[string]bool{}, quals: map[string]bool{}, except: map[string]bool{}}
 	var expr func(e sql.Expr)
 	expr = func(e sql.Expr) {
 		if e == nil {
@@ -36,6 +42,9 @@ func collectNeed(s *sql.Select) *need {
 				n.names[strings.ToLower(p)] = true
 			}
 		case *sql.Star:
+			for _, e := range x.Except {
+				n.except[strings.ToLower(e)] = true
+			}
 			if len(x.Qualifier) == 0 {
 				n.all = true
 			} else {
