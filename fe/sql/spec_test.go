@@ -111,6 +111,7 @@ func TestSpecStatementsParse(t *testing.T) {
 		"SET fluss_union_read_mode = ''",
 	)
 	var n, creates, selects, sets, hinted int
+	tables := map[string]bool{}
 	for _, raw := range stmts {
 		for _, s := range expandSynopsis(raw) {
 			parsed, err := ParseAll(s)
@@ -132,10 +133,19 @@ func TestSpecStatementsParse(t *testing.T) {
 					if st.Hints != nil {
 						hinted++
 					}
+					if ref, ok := st.From.(*TableRef); ok {
+						tables[strings.Join(ref.Name, "|")] = true
+					}
 				case *Set:
 					sets++
 				}
 			}
+		}
+	}
+	// The spec's three ways of reading a tiered table: each name part intact.
+	for _, want := range []string{"fluss|db|tbl", "fluss|db|tbl$lake", "fluss|db|tbl$log", "tbl"} {
+		if !tables[want] {
+			t.Errorf("no SELECT in the spec read table %q; saw %v", want, tables)
 		}
 	}
 	t.Logf("%d statements from the spec parsed (%d CREATE CATALOG, %d SELECT, %d SET)", n, creates, selects, sets)
