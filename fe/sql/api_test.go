@@ -2,6 +2,7 @@ package sql
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -182,5 +183,19 @@ func TestQuote(t *testing.T) {
 		if err != nil || e.(*Literal).Value != s {
 			t.Errorf("QuoteString(%q) = %s -> %v, %v", s, QuoteString(s), e, err)
 		}
+	}
+}
+
+func TestEnumStrings(t *testing.T) {
+	for _, s := range []fmt.Stringer{
+		Union, Except, LeftJoin, RightAntiJoin, LitDatetime, ShowBackends, ScopeUser, ObjView, NullsLast,
+		NotNull, AggregateKey, AlterCatalogModifyComment, ExplainTree, TxnRollback, FrameRange, UnboundedFollowing,
+	} {
+		if got := s.String(); got == "" || strings.Contains(got, "?") {
+			t.Errorf("%T(%v) has no name: %q", s, s, got)
+		}
+	}
+	if got := JoinKind(200).String(); got != "JoinKind(?)" {
+		t.Errorf("out of range: %q", got)
 	}
 }

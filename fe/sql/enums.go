@@ -56,3 +56,36 @@ func (k ObjectKind) String() string {
 	}
 	return "ObjectKind(?)"
 }
+
+func enumName(names []string, i int, typ string) string {
+	if i < len(names) && names[i] != "" {
+		return names[i]
+	}
+	return typ + "(?)"
+}
+
+func (n NullsOrder) String() string {
+	return enumName([]string{"DEFAULT", "NULLS FIRST", "NULLS LAST"}, int(n), "NullsOrder")
+}
+
+func (n Nullability) String() string {
+	return enumName([]string{"UNSPECIFIED", "NULL", "NOT NULL"}, int(n), "Nullability")
+}
+
+func (k KeysKind) String() string { return enumName(keysNames[:], int(k), "KeysKind") }
+
+func (a AlterCatalogAction) String() string {
+	return enumName([]string{"SET PROPERTIES", "RENAME", "MODIFY COMMENT"}, int(a), "AlterCatalogAction")
+}
+
+func (l ExplainLevel) String() string {
+	return enumName([]string{"NORMAL", "VERBOSE", "GRAPH", "TREE"}, int(l), "ExplainLevel")
+}
+
+func (k TxnKind) String() string { return enumName(txnNames[:], int(k), "TxnKind") }
+
+func (u FrameUnit) String() string { return enumName([]string{"ROWS", "RANGE"}, int(u), "FrameUnit") }
+
+func (k BoundKind) String() string {
+	return enumName([]string{"UNBOUNDED PRECEDING", "PRECEDING", "CURRENT ROW", "FOLLOWING", "UNBOUNDED FOLLOWING"}, int(k), "BoundKind")
+}

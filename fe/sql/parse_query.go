@@ -293,6 +293,7 @@ func (p *parser) joinChain() TableExpr {
 		if !ok {
 			return left
 		}
+		p.joinHint()
 		j := &Join{Kind: kind, Left: left, Right: p.tablePrimary()}
 		switch {
 		case p.acceptKw("ON"):
@@ -312,6 +313,23 @@ func (p *parser) joinChain() TableExpr {
 		}
 		left = j
 	}
+}
+
+// joinHint skips a Doris distribution hint after JOIN ("JOIN [broadcast] t",
+// also written /*+ ... */ style as [shuffle]): it only steers Doris's
+// planner and never changes the result, so dropping it is safe.
+func (p *parser) joinHint() {
+	if !p.isOp("[") {
+		return
+	}
+	t := p.peek(1)
+	switch {
+	case isWord(t, "BROADCAST"), isWord(t, "SHUFFLE"), isWord(t, "BUCKET"), isWord(t, "COLOCATE"):
+	default:
+		p.failAt(t.pos, "unknown join hint %s: expected BROADCAST, SHUFFLE, BUCKET or COLOCATE", describe(t))
+	}
+	p.i += 2
+	p.expectOp("]")
 }
 
 func (p *parser) tablePrimary() TableExpr {
