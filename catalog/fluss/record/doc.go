@@ -49,6 +49,7 @@
 //	  PartitionValueString, ParsePartitionValue, PartitionName,
 //	  SplitPartitionName, ValidatePartitionValues, ValidateName,
 //	  AutoPartitionName, IsPastAutoPartition
+//	  ParseRemoteLogManifest / MarshalRemoteLogManifest, SegmentFileName
 //
 // Row values are plain Go values chosen by the Fluss type (see values.go);
 // NULL is nil.
