@@ -370,3 +370,25 @@ func TestDecimal64(t *testing.T) {
 		t.Fatalf("read %d rows: %v", row, err)
 	}
 }
+
+// TestEmptyProjection reads no columns, only row counts (count(*)).
+func TestEmptyProjection(t *testing.T) {
+	f := openPath(t, "TestOrcFile.testDate1900.orc")
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rr, err := f.NewRecordReader(context.Background(), ReadOptions{Columns: []int{}, Mem: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Release()
+	if rr.Schema().NumFields() != 0 {
+		t.Fatalf("schema %s, want no fields", rr.Schema())
+	}
+	var n int64
+	for rr.Next() {
+		n += rr.RecordBatch().NumRows()
+	}
+	if err := rr.Err(); err != nil || n != f.NumRows() {
+		t.Fatalf("counted %d rows of %d: %v", n, f.NumRows(), err)
+	}
+}

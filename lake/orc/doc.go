@@ -31,6 +31,27 @@
 // set per row, because Arrow unions carry no validity bitmap and ORC unions
 // can themselves be null.
 //
+// Every Arrow field carries the metadata key MetaColumnID ("orc.column_id"),
+// the ORC column id by which StripeInfo.Stats and File.ColumnStats are
+// indexed, plus the ORC type attributes (e.g. "iceberg.id"). A file whose
+// root type is not a struct reads as one column named "_col0"; a zero-byte
+// file reads as an empty table.
+//
+// Statistics are advisory: a count or bound the writer did not record is
+// reported as absent (HasNumValues, HasMin, ... false), and per-stripe
+// statistics whose root count contradicts the stripe's row count are dropped
+// (Stats == nil), so a skipping decision never rests on an empty record.
+//
+// Time: TIMESTAMP values are converted to the wall-clock time of the stripe's
+// writer time zone (UTC when the stripe names none); the zone database is
+// embedded (time/tzdata) so results do not depend on the host.
+//
+// Not supported (a clear ErrUnsupported, never wrong rows): column
+// encryption, row-index driven seeking inside a stripe (stripes are the unit
+// of selection), and dotted projection paths through lists, maps or unions
+// (those columns are read whole).
+//
 // Concurrency: a *File is immutable after Open and may be shared by
-// goroutines; each RecordReader belongs to one goroutine.
+// goroutines (the io.ReaderAt must allow concurrent ReadAt, as *os.File does);
+// each RecordReader belongs to one goroutine.
 package orc

@@ -135,12 +135,12 @@ func (r *recordReader) Next() bool {
 	if r.err != nil {
 		return false
 	}
+	if err := r.ctx.Err(); err != nil {
+		r.err = err
+		return false
+	}
 	for r.left == 0 {
 		if r.next >= len(r.stripes) {
-			return false
-		}
-		if err := r.ctx.Err(); err != nil {
-			r.err = err
 			return false
 		}
 		si := r.stripes[r.next]

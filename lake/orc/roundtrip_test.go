@@ -1,0 +1,143 @@
+package orc
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+func testColumns() []wcol {
+	la, _ := time.LoadLocation("America/Los_Angeles")
+	return []wcol{
+		{name: "id", kind: KindLong, value: func(r int) (any, bool) { return int64(r)*7919 - 1<<40, true }},
+		{name: "small", kind: KindShort, value: func(r int) (any, bool) { return int64(r%60000 - 30000), r%13 != 0 }},
+		{name: "tiny", kind: KindByte, value: func(r int) (any, bool) { return int64(int8(r)), true }},
+		{name: "name", kind: KindString, value: func(r int) (any, bool) { return fmt.Sprintf("name-%d", r%1000), r%5 != 0 }},
+		{name: "price", kind: KindDouble, value: func(r int) (any, bool) { return float64(r) / 8, r%7 != 0 }},
+		{name: "flag", kind: KindBoolean, value: func(r int) (any, bool) { return r%3 == 0, r%11 != 0 }},
+		{name: "at", kind: KindTimestampInstant, value: func(r int) (any, bool) {
+			return time.Unix(int64(r)*3607-1e9, int64(r%1000)*1000000+int64(r%7)*100).UTC(), r%17 != 0
+		}},
+		{name: "local", kind: KindTimestamp, value: func(r int) (any, bool) {
+			// wall-clock values, some inside DST, in the writer's zone
+			return time.Date(1995+r%40, time.Month(1+r%12), 1+r%28, r%24, r%60, r%60, (r%1000)*1000, la), true
+		}},
+		{name: "day", kind: KindDate, value: func(r int) (any, bool) { return int64(r%40000 - 20000), true }},
+		{name: "amount", kind: KindDecimal, prec: 18, scale: 2, value: func(r int) (any, bool) {
+			return int64(r)*12345 - 5e8, r%19 != 0
+		}},
+	}
+}
+
+// wantArrow renders a generator value the way the reader must return it.
+func wantArrow(c wcol, v any) any {
+	switch c.kind {
+	case KindTimestampInstant:
+		return arrow.Timestamp(v.(time.Time).UnixNano())
+	case KindTimestamp:
+		tm := v.(time.Time)
+		wall := time.Date(tm.Year(), tm.Month(), tm.Day(), tm.Hour(), tm.Minute(), tm.Second(), tm.Nanosecond(), time.UTC)
+		return arrow.Timestamp(wall.UnixNano())
+	case KindDate:
+		return arrow.Date32(v.(int64))
+	case KindShort:
+		return int16(v.(int64))
+	case KindByte:
+		return int8(v.(int64))
+	}
+	return v
+}
+
+func gotArrow(a arrow.Array, i int) any {
+	switch a := a.(type) {
+	case *array.Int64:
+		return a.Value(i)
+	case *array.Int16:
+		return a.Value(i)
+	case *array.Int8:
+		return a.Value(i)
+	case *array.String:
+		return a.Value(i)
+	case *array.Float64:
+		return a.Value(i)
+	case *array.Boolean:
+		return a.Value(i)
+	case *array.Timestamp:
+		return a.Value(i)
+	case *array.Date32:
+		return a.Value(i)
+	case *array.Decimal128:
+		return int64(a.Value(i).LowBits())
+	}
+	return fmt.Sprintf("%T", a)
+}
+
+func TestRoundTrip(t *testing.T) {
+	cols := testColumns()
+	const rows = 5000
+	for _, o := range []wopts{
+		{stripeRows: 1500, compression: CompressionNone, tz: "America/Los_Angeles"},
+		{stripeRows: 2000, compression: CompressionZlib, blockSize: 1000, tz: "America/Los_Angeles"},
+	} {
+		t.Run(o.compression.String(), func(t *testing.T) {
+			data := writeORC(t, cols, rows, o)
+			f, err := Open(bytes.NewReader(data), int64(len(data)), WithName("roundtrip.orc"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.NumRows() != rows || len(f.Stripes()) != (rows+o.stripeRows-1)/o.stripeRows {
+				t.Fatalf("rows %d stripes %d", f.NumRows(), len(f.Stripes()))
+			}
+			if got := f.Schema().Field(6).Type.(*arrow.TimestampType).TimeZone; got != "UTC" {
+				t.Errorf("TIMESTAMP_INSTANT zone %q, want UTC", got)
+			}
+			// statistics of "id" per stripe
+			for si, s := range f.Stripes() {
+				first, last := si*o.stripeRows, min(rows, (si+1)*o.stripeRows)-1
+				st := s.Stats[f.ColumnID("id")]
+				if st.Int == nil || st.Int.Min != int64(first)*7919-1<<40 || st.Int.Max != int64(last)*7919-1<<40 {
+					t.Errorf("stripe %d id stats %+v", si, st.Int)
+				}
+			}
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			rr, err := f.NewRecordReader(context.Background(), ReadOptions{Mem: mem, BatchSize: 333})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rr.Release()
+			row := 0
+			for rr.Next() {
+				rec := rr.RecordBatch()
+				for i := 0; i < int(rec.NumRows()); i++ {
+					for ci, c := range cols {
+						v, ok := c.value(row)
+						col := rec.Column(ci)
+						if col.IsNull(i) != !ok {
+							t.Fatalf("row %d %s: null=%v, want %v", row, c.name, col.IsNull(i), !ok)
+						}
+						if !ok {
+							continue
+						}
+						if got, want := gotArrow(col, i), wantArrow(c, v); got != want {
+							t.Fatalf("row %d %s: got %v want %v", row, c.name, got, want)
+						}
+					}
+					row++
+				}
+			}
+			if err := rr.Err(); err != nil {
+				t.Fatal(err)
+			}
+			if row != rows {
+				t.Fatalf("read %d rows", row)
+			}
+		})
+	}
+}
