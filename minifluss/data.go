@@ -99,11 +99,13 @@ func (cn *conn) fetchLog(req *flusspb.FetchLogRequest) (proto.Message, error) {
 	}
 	deadline := time.Now().Add(wait)
 	for {
-		resp, total, changed, err := cn.fetchOnce(req)
+		resp, total, urgent, changed, err := cn.fetchOnce(req)
 		if err != nil {
 			return nil, err
 		}
-		if total >= int(req.GetMinBytes()) || wait <= 0 {
+		// Like Fluss's delayed fetch: answer at once on errors or remote
+		// segments, else when min_bytes are there or max_wait_ms passed.
+		if urgent || total >= int(req.GetMinBytes()) || wait <= 0 {
 			return resp, nil
 		}
 		left := time.Until(deadline)
@@ -119,7 +121,7 @@ func (cn *conn) fetchLog(req *flusspb.FetchLogRequest) (proto.Message, error) {
 	}
 }
 
-func (cn *conn) fetchOnce(req *flusspb.FetchLogRequest) (*flusspb.FetchLogResponse, int, <-chan struct{}, error) {
+func (cn *conn) fetchOnce(req *flusspb.FetchLogRequest) (*flusspb.FetchLogResponse, int, bool, <-chan struct{}, error) {
 	c := cn.s.c
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -208,12 +210,21 @@ func (cn *conn) fetchOnce(req *flusspb.FetchLogRequest) (*flusspb.FetchLogRespon
 					continue
 				}
 			}
+			if c.takeCutLocked(bucketKey{t.ID, partKey(br.PartitionId), br.GetBucketId()}) {
+				data = cutLastBatch(data)
+			}
 			r.Records = data
 			total += len(data)
 			budget -= len(data)
 		}
 	}
-	return resp, total, c.changed, nil
+	urgent := false
+	for _, tr := range resp.TablesResp {
+		for _, br := range tr.BucketsResp {
+			urgent = urgent || br.ErrorCode != nil || br.RemoteLogFetchInfo != nil
+		}
+	}
+	return resp, total, urgent, c.changed, nil
 }
 
 // tieredOffsetLocked is the lake's exclusive end offset for a bucket, or -1.
@@ -347,4 +358,16 @@ func (cn *conn) limitScan(req *flusspb.LimitScanRequest) (proto.Message, error) 
 		resp.Records = data
 	}
 	return resp, nil
+}
+
+// cutLastBatch drops the second half of the last batch when there are at
+// least two, as a size-limited Fluss fetch may (spec §2.6): readers must
+// stop at a short tail, not fail.
+func cutLastBatch(data []byte) []byte {
+	hs, err := splitBatches(data)
+	if err != nil || len(hs) < 2 {
+		return data
+	}
+	last := hs[len(hs)-1]
+	return data[:len(data)-last.size/2]
 }

@@ -7,6 +7,7 @@ type faultState struct {
 	delays    map[int16][]time.Duration // per api key, one entry per future request
 	drops     map[int16]int             // per api key, how many requests to answer by closing the connection
 	notLeader map[bucketKey]int         // per bucket, how many data requests to answer with NOT_LEADER
+	cuts      map[bucketKey]int         // per bucket, how many fetches to answer with a torn last batch
 }
 
 type faultAction struct {
@@ -80,6 +81,27 @@ func (c *Cluster) faultFor(apiKey int16) faultAction {
 func (c *Cluster) takeNotLeaderLocked(k bucketKey) bool {
 	if c.faults.notLeader[k] > 0 {
 		c.faults.notLeader[k]--
+		return true
+	}
+	return false
+}
+
+// CutLastBatchOnce makes the next FetchLog of the bucket that returns two or
+// more batches cut its last batch in half, as a size-limited Fluss fetch may
+// (readers must drop the torn tail and fetch again from there).
+// partitionID is -1 for non-partitioned tables.
+func (c *Cluster) CutLastBatchOnce(tableID, partitionID int64, bucket int32) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.faults.cuts == nil {
+		c.faults.cuts = map[bucketKey]int{}
+	}
+	c.faults.cuts[bucketKey{tableID, partitionID, bucket}]++
+}
+
+func (c *Cluster) takeCutLocked(k bucketKey) bool {
+	if c.faults.cuts[k] > 0 {
+		c.faults.cuts[k]--
 		return true
 	}
 	return false
