@@ -48,6 +48,7 @@
 //     count(*), DISTINCT, ORDER BY/SEPARATOR in group_concat, window functions
 //     with PARTITION BY/ORDER BY/ROWS|RANGE frames, EXTRACT, TRIM, SUBSTRING
 //     and POSITION standard forms, a[i], m['k'], x[i].f, @@[scope.]var, @var, ?.
+//     Doris join hints (JOIN [broadcast] t) are accepted and dropped.
 //   - Statements: SET (scoped assignments, NAMES, CHARACTER SET, TRANSACTION),
 //     USE [ctl.]db, SWITCH, SHOW (CATALOGS, CREATE CATALOG/DATABASE/TABLE,
 //     DATABASES, TABLES, TABLE STATUS, PARTITIONS, COLUMNS, VARIABLES, STATUS,
@@ -61,9 +62,10 @@
 // Recognised but rejected with a "not supported" syntax error, so that no
 // consumer can silently ignore them: CREATE TABLE ... PARTITION BY and index
 // definitions, NATURAL/STRAIGHT_JOIN, named windows and WINDOW/QUALIFY, GROUP
-// BY ... WITH ROLLUP, table PARTITION/TABLESAMPLE/FOR (time travel)/LATERAL
-// VIEW, INSERT ... PARTITION. Not recognised at all (plain syntax errors):
-// GROUPING SETS/CUBE, = ANY/ALL (subquery), IS DISTINCT FROM, COLLATE,
+// BY ROLLUP/CUBE/GROUPING SETS and WITH ROLLUP, comparisons with ANY/SOME/ALL
+// (subquery), table PARTITION/TABLESAMPLE/FOR (time travel)/LATERAL VIEW,
+// INSERT ... PARTITION. Not recognised at all (plain syntax errors):
+// IS DISTINCT FROM, COLLATE,
 // BINARY x, LIMIT ?, CREATE VIEW, UPDATE/DELETE. MySQL /*! ... */ comments are
 // skipped like any comment.
 //

@@ -77,6 +77,9 @@ func (p *parser) exprPrec(minPrec int) Expr {
 				return left
 			}
 			p.i++
+			if prec == precCmp && (p.isKw("ANY") || p.isKw("SOME") || p.isKw("ALL")) && p.peek(1).kind == tOp && p.peek(1).text == "(" {
+				p.fail("comparison with %s (subquery) is not supported", strings.ToUpper(p.tok().text))
+			}
 			left = &BinaryExpr{Op: op, L: left, R: p.exprPrec(prec + 1)}
 			continue
 		}

@@ -147,6 +147,13 @@ func (p *parser) selectBlock() *Select {
 		s.Where = p.expr()
 	}
 	if p.acceptKw("GROUP", "BY") {
+		if (p.isKw("ROLLUP") || p.isKw("CUBE")) && p.peek(1).kind == tOp && p.peek(1).text == "(" || p.isKwSeq("GROUPING", "SETS") {
+			what := strings.ToUpper(p.tok().text)
+			if what == "GROUPING" {
+				what = "GROUPING SETS"
+			}
+			p.fail("GROUP BY %s is not supported", what)
+		}
 		s.GroupBy = p.exprList()
 		if p.isKwSeq("WITH", "ROLLUP") {
 			p.fail("GROUP BY ... WITH ROLLUP is not supported")
