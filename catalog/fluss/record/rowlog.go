@@ -179,6 +179,9 @@ func (d *RowDecoder) DecodeLogBatch(lb *LogBatch) (arrow.RecordBatch, ChangeType
 		rec.Release()
 		return nil, ChangeTypes{}, err
 	}
+	if lb.Header.AppendOnly() {
+		return rec, ChangeTypes{n: len(cts)}, nil
+	}
 	return rec, ChangeTypes{raw: cts, n: len(cts)}, nil
 }
 
