@@ -115,12 +115,48 @@ func readManifest(dir string) (*manifest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("internal catalog: read %s: %w", p, err)
 	}
+	return parseManifest(p, b, memory.NewGoAllocator())
+}
+
+// maxManifestBytes bounds the manifest we agree to decode.
+const maxManifestBytes = 256 << 20
+
+// parseManifest decodes and checks a manifest: pure, so it can be fuzzed.
+// Every table's schema must decode and agree with its column list, names
+// must be unique, and file names must be plain names.
+func parseManifest(path string, b []byte, mem memory.Allocator) (*manifest, error) {
+	if len(b) > maxManifestBytes {
+		return nil, fmt.Errorf("%w: %s: %d bytes exceeds %d", ErrCorrupt, path, len(b), maxManifestBytes)
+	}
 	var m manifest
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, p, err)
+		return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, path, err)
 	}
 	if m.Version != manifestVersion {
-		return nil, fmt.Errorf("%w: %s: version %d, this build reads %d", ErrCorrupt, p, m.Version, manifestVersion)
+		return nil, fmt.Errorf("%w: %s: version %d, this build reads %d", ErrCorrupt, path, m.Version, manifestVersion)
+	}
+	dbs := map[string]bool{}
+	ids := map[int64]bool{}
+	for _, d := range m.Databases {
+		if d == nil || d.Name == "" || dbs[d.Name] || ids[d.ID] || d.ID <= 0 || d.ID >= m.NextID {
+			return nil, fmt.Errorf("%w: %s: bad or duplicate database entry", ErrCorrupt, path)
+		}
+		dbs[d.Name], ids[d.ID] = true, true
+		tables := map[string]bool{}
+		for _, t := range d.Tables {
+			if t == nil || t.Name == "" || tables[t.Name] || ids[t.ID] || t.ID <= 0 || t.ID >= m.NextID {
+				return nil, fmt.Errorf("%w: %s: database %s: bad or duplicate table entry", ErrCorrupt, path, d.Name)
+			}
+			tables[t.Name], ids[t.ID] = true, true
+			for _, f := range t.Files {
+				if f.Name == "" || filepath.Base(f.Name) != f.Name || f.Name == "." || f.Name == ".." || f.Rows < 0 {
+					return nil, fmt.Errorf("%w: %s: table %s: bad data file entry %q", ErrCorrupt, path, t.Name, f.Name)
+				}
+			}
+			if _, err := t.schema(mem); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return &m, nil
 }

@@ -103,24 +103,43 @@ func Open(metaDir string, internal catalog.Catalog, reg *catalog.Registry, opts 
 	case err != nil:
 		return nil, fmt.Errorf("catalog manager: read %s: %w", p, err)
 	}
-	var md meta
-	if err := json.Unmarshal(b, &md); err != nil {
-		return nil, fmt.Errorf("catalog manager: %s is damaged: %v", p, err)
-	}
-	if md.Version != metaVersion {
-		return nil, fmt.Errorf("catalog manager: %s has version %d, this build reads %d", p, md.Version, metaVersion)
+	md, err := parseMeta(p, b)
+	if err != nil {
+		return nil, err
 	}
 	m.nextID = md.NextID
 	for _, e := range md.Catalogs {
-		if e.Name == "" || e.Name == InternalName || m.byName[e.Name] != nil {
-			return nil, fmt.Errorf("catalog manager: %s: bad or duplicate catalog name %q", p, e.Name)
-		}
-		if e.Props == nil {
-			e.Props = map[string]string{}
-		}
 		m.byName[e.Name] = e
 	}
 	return m, nil
+}
+
+// parseMeta decodes and checks catalogs.json: pure, so it can be fuzzed.
+func parseMeta(path string, b []byte) (*meta, error) {
+	if len(b) > 64<<20 {
+		return nil, fmt.Errorf("catalog manager: %s: %d bytes is too large", path, len(b))
+	}
+	var md meta
+	if err := json.Unmarshal(b, &md); err != nil {
+		return nil, fmt.Errorf("catalog manager: %s is damaged: %v", path, err)
+	}
+	if md.Version != metaVersion {
+		return nil, fmt.Errorf("catalog manager: %s has version %d, this build reads %d", path, md.Version, metaVersion)
+	}
+	names, ids := map[string]bool{}, map[int64]bool{}
+	for _, e := range md.Catalogs {
+		if e == nil || checkCatalogName(e.Name) != nil || e.Name == InternalName || names[e.Name] {
+			return nil, fmt.Errorf("catalog manager: %s: bad or duplicate catalog entry", path)
+		}
+		if e.ID <= InternalID || e.ID >= md.NextID || ids[e.ID] {
+			return nil, fmt.Errorf("catalog manager: %s: catalog %s has bad id %d", path, e.Name, e.ID)
+		}
+		names[e.Name], ids[e.ID] = true, true
+		if e.Props == nil {
+			e.Props = map[string]string{}
+		}
+	}
+	return &md, nil
 }
 
 // Close closes every open external catalog.

@@ -16,7 +16,7 @@ import (
 
 // A catalog type backed by the local storage engine, so the manager is
 // exercised with a real catalog and real files.
-func testRegistry(t *testing.T) *catalog.Registry {
+func testRegistry(t testing.TB) *catalog.Registry {
 	r, err := catalog.NewRegistry(catalog.Type{
 		Name: "localdir",
 		Validate: func(p map[string]string) error {
@@ -33,7 +33,7 @@ func testRegistry(t *testing.T) *catalog.Registry {
 	return r
 }
 
-func open(t *testing.T, dir string) *Manager {
+func open(t testing.TB, dir string) *Manager {
 	t.Helper()
 	internal, err := local.Open(filepath.Join(dir, "internal"), memory.NewGoAllocator(), local.Options{})
 	if err != nil {
