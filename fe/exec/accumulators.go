@@ -76,10 +76,14 @@ func (a *countAcc) states(mem memory.Allocator, n int) []arrow.Array {
 type number interface{ ~int64 | ~float64 }
 
 type sumAcc[T number] struct {
-	s    []T
-	seen []bool
-	typ  arrow.DataType
+	s        []T
+	seen     []bool
+	typ      arrow.DataType
+	overflow bool // a BIGINT sum left the int64 range
 }
+
+// overflowed is checked by the operators after each batch.
+func (a *sumAcc[T]) overflowed() bool { return a.overflow }
 
 func (a *sumAcc[T]) grow(n int) {
 	for len(a.s) < n {
@@ -99,6 +103,10 @@ func values[T number](arr arrow.Array) []T {
 }
 
 func (a *sumAcc[T]) update(gids []uint32, arg arrow.Array, rows int) {
+	if iv, ok := any(a).(*sumAcc[int64]); ok {
+		iv.updateInt(gids, arg.(*array.Int64), rows)
+		return
+	}
 	v := values[T](arg)
 	if arg.NullN() == 0 {
 		for i, g := range gids[:rows] {
@@ -112,6 +120,28 @@ func (a *sumAcc[T]) update(gids []uint32, arg arrow.Array, rows int) {
 			a.s[g] += v[i]
 			a.seen[g] = true
 		}
+	}
+}
+
+// updateInt is the BIGINT sum with overflow detection: the sum overflows
+// exactly when both addends differ in sign from the result.
+func (a *sumAcc[T]) updateInt(gids []uint32, arg *array.Int64, rows int) {
+	v := arg.Int64Values()
+	s := any(a.s).([]int64)
+	nulls := arg.NullN() > 0
+	var bad int64
+	for i, g := range gids[:rows] {
+		if nulls && arg.IsNull(i) {
+			continue
+		}
+		x, y := s[g], v[i]
+		r := x + y
+		bad |= (x ^ r) & (y ^ r)
+		s[g] = r
+		a.seen[g] = true
+	}
+	if bad < 0 {
+		a.overflow = true
 	}
 }
 
@@ -138,10 +168,13 @@ func (a *sumAcc[T]) states(mem memory.Allocator, n int) []arrow.Array {
 // ---- SUM over DECIMAL ----
 
 type decSumAcc struct {
-	s    []decimal128.Num
-	seen []bool
-	typ  arrow.DataType // decimal(38, s)
+	s        []decimal128.Num
+	seen     []bool
+	typ      arrow.DataType // decimal(38, s)
+	overflow bool
 }
+
+func (a *decSumAcc) overflowed() bool { return a.overflow }
 
 func (a *decSumAcc) grow(n int) {
 	for len(a.s) < n {
@@ -156,6 +189,9 @@ func (a *decSumAcc) update(gids []uint32, arg arrow.Array, rows int) {
 		if d.IsValid(i) {
 			a.s[g] = a.s[g].Add(d.Value(i))
 			a.seen[g] = true
+			if !a.s[g].FitsInPrecision(38) {
+				a.overflow = true
+			}
 		}
 	}
 }
@@ -263,6 +299,11 @@ type avgAcc struct {
 }
 
 func (a *avgAcc) grow(n int) { a.sum.grow(n); a.count.grow(n) }
+
+func (a *avgAcc) overflowed() bool {
+	o, ok := a.sum.(interface{ overflowed() bool })
+	return ok && o.overflowed()
+}
 
 func (a *avgAcc) update(gids []uint32, arg arrow.Array, rows int) {
 	a.sum.update(gids, arg, rows)

@@ -316,6 +316,11 @@ func (h *HashAggregate) compute(ctx context.Context, env *Env, in array.RecordRe
 	if err := in.Err(); err != nil {
 		return nil, err
 	}
+	for i, acc := range accs {
+		if o, ok := acc.(interface{ overflowed() bool }); ok && o.overflowed() {
+			return nil, errorf(expr.ErrOverflow, "%s: the sum is out of the range of %s", h.Aggs[i], expr.TypeName(h.stateTypes[i][0]))
+		}
+	}
 	n := gt.n
 	if len(h.GroupBy) == 0 && n == 0 {
 		n = 1 // a global aggregate has one row even over no input

@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -128,3 +129,14 @@ func TestHashAggregateManyGroups(t *testing.T) {
 }
 
 var _ = arrow.Null
+
+func TestSumOverflow(t *testing.T) {
+	s := sch("v", expr.Int64T())
+	scan := scanOf(s, [][]any{{int64(9223372036854775000)}}, [][]any{{int64(1000)}})
+	agg := must(NewHashAggregate(scan, nil, nil, []AggCall{{Func: Sum, Arg: expr.Col(0, "v", expr.Int64T()), Name: "s"}}, AggSingle))
+	env, mem := newEnv(t)
+	defer mem.AssertSize(t, 0)
+	if _, err := runEnv(env, agg); err == nil || !strings.Contains(err.Error(), "out of the range of bigint") {
+		t.Fatalf("err %v", err)
+	}
+}

@@ -25,8 +25,9 @@ func (o ArithOp) String() string {
 	return [...]string{"+", "-", "*", "/", "%", "DIV"}[o]
 }
 
-// ArithExpr is L op R. Division or modulo by zero, and integer overflow,
-// give NULL.
+// ArithExpr is L op R. Division or modulo by zero gives NULL; a result
+// out of the range of its type (BIGINT, DECIMAL(38)) is an ErrOverflow
+// error, as MySQL's "BIGINT value is out of range".
 type ArithExpr struct {
 	Op   ArithOp
 	L, R Expr
@@ -145,7 +146,10 @@ func (a *ArithExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error)
 	case a.in != nil && a.in.ID() == arrow.INT64:
 		x, y := la.(*array.Int64).Int64Values(), ra.(*array.Int64).Int64Values()
 		out := make([]int64, n)
-		valid = arithInt(a.Op, x, y, out, valid)
+		var ovf int
+		if valid, ovf = arithInt(a.Op, x, y, out, valid); ovf >= 0 {
+			return nil, errorf(ErrOverflow, "BIGINT value is out of range in %s (%d %s %d)", a, x[ovf], a.Op, y[ovf])
+		}
 		b := array.NewInt64Builder(env.Mem)
 		defer b.Release()
 		b.AppendValues(out, valid)
@@ -161,7 +165,9 @@ func (a *ArithExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error)
 				}
 				q := math.Trunc(x[i] / y[i])
 				if math.IsNaN(q) || q >= 9.223372036854775807e18 || q < -9.223372036854775808e18 {
-					valid = setNull(valid, i, n)
+					if valid == nil || valid[i] {
+						return nil, errorf(ErrOverflow, "BIGINT value is out of range in %s", a)
+					}
 					continue
 				}
 				out[i] = int64(q)
@@ -204,15 +210,23 @@ func setNull(valid []bool, i, n int) []bool {
 	return valid
 }
 
-func arithInt(op ArithOp, x, y, out []int64, valid []bool) []bool {
+// arithInt computes out = x op y. Division by zero gives NULL; overflow
+// of a row that is not NULL is returned as its index (else -1).
+func arithInt(op ArithOp, x, y, out []int64, valid []bool) ([]bool, int) {
 	n := len(out)
+	ovf := -1
+	overflow := func(i int) {
+		if ovf < 0 && (valid == nil || valid[i]) {
+			ovf = i
+		}
+	}
 	switch op {
 	case Add:
 		for i := range out {
 			s := x[i] + y[i]
 			// Overflow iff both operands share a sign the sum lacks.
 			if (x[i] >= 0) == (y[i] >= 0) && (s >= 0) != (x[i] >= 0) {
-				valid = setNull(valid, i, n)
+				overflow(i)
 			}
 			out[i] = s
 		}
@@ -220,7 +234,7 @@ func arithInt(op ArithOp, x, y, out []int64, valid []bool) []bool {
 		for i := range out {
 			s := x[i] - y[i]
 			if (x[i] >= 0) != (y[i] >= 0) && (s >= 0) != (x[i] >= 0) {
-				valid = setNull(valid, i, n)
+				overflow(i)
 			}
 			out[i] = s
 		}
@@ -228,7 +242,7 @@ func arithInt(op ArithOp, x, y, out []int64, valid []bool) []bool {
 		for i := range out {
 			p := x[i] * y[i]
 			if x[i] != 0 && (p/x[i] != y[i] || (x[i] == -1 && y[i] == math.MinInt64)) {
-				valid = setNull(valid, i, n)
+				overflow(i)
 			}
 			out[i] = p
 		}
@@ -242,7 +256,7 @@ func arithInt(op ArithOp, x, y, out []int64, valid []bool) []bool {
 				if op == Mod {
 					out[i] = 0
 				} else if x[i] == math.MinInt64 {
-					valid = setNull(valid, i, n)
+					overflow(i)
 				} else {
 					out[i] = -x[i]
 				}
@@ -255,7 +269,7 @@ func arithInt(op ArithOp, x, y, out []int64, valid []bool) []bool {
 			}
 		}
 	}
-	return valid
+	return valid, ovf
 }
 
 func arithFloat(op ArithOp, x, y, out []float64, valid []bool) []bool {
@@ -367,6 +381,9 @@ func (a *ArithExpr) evalDecimal(env *Env, x, y *array.Decimal128, valid []bool) 
 		}
 		if d, ok := res.(decimal128.Num); ok && !d.FitsInPrecision(po) {
 			res = nil
+		}
+		if res == nil && !(r.Sign() == 0 && (a.Op == Div || a.Op == IntDiv || a.Op == Mod)) {
+			return nil, errorf(ErrOverflow, "%s value is out of range in %s", TypeName(a.out), a)
 		}
 		app(res)
 	}

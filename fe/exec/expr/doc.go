@@ -15,9 +15,10 @@
 //  2. NULL follows SQL three-valued logic: any NULL operand of an arithmetic,
 //     comparison or scalar function yields NULL unless the function says
 //     otherwise (AND/OR/IS NULL/COALESCE/IFNULL/IF/CASE/CONCAT_WS, <=>).
-//  3. Errors that depend on data (a bad cast, division by zero) do not
-//     abort the query: as in Doris, they yield NULL. Errors returned by Eval
-//     are about the plan or resources, never about one row's value.
+//  3. A bad cast or a division by zero does not abort the query: as in
+//     Doris, it yields NULL. Arithmetic overflow of BIGINT or DECIMAL(38)
+//     is an ErrOverflow error (never a wrapped, wrong value). Other errors
+//     returned by Eval are about the plan or resources.
 //  4. Evaluation allocates only from Env.Mem and holds no state between
 //     calls, so one Expr may be evaluated by many goroutines at once.
 //  5. now()/curdate() read Env.Now, fixed once per statement, so every row

@@ -22,6 +22,8 @@ var (
 	ErrUnsupported = errors.New("unsupported")
 	// ErrArity: wrong number of arguments.
 	ErrArity = errors.New("wrong number of arguments")
+	// ErrOverflow: a value does not fit its type (BIGINT or DECIMAL range).
+	ErrOverflow = errors.New("value out of range")
 )
 
 // Env is what evaluation needs from the statement: the allocator, the
