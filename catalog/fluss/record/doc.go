@@ -28,7 +28,8 @@
 //	  ForEachRowRecord(&lb, fn)                       raw records of a batch
 //	  AppendRowLogBatch(dst, params, RowFormat, types, rows, changeTypes)
 //	  NewRowDecoder(cols, RowFormat, mem)             rows → arrow.RecordBatch
-//	      (.DecodeLogBatch, .AppendRowBytes, .AppendValues, .NewRecordBatch)
+//	      (.DecodeLogBatch, .AppendRowBytes, .AppendValues,
+//	      .AppendValueRecords (schema-evolution aware), .NewRecordBatch)
 //	  EncodeCompactedRow / DecodeCompactedRow, EncodeIndexedRow / DecodeIndexedRow,
 //	  EncodeRow / DecodeRow (by RowFormat)
 //	  AppendArrowValue(builder, type, value), ArrowValue(arr, type, i),

@@ -397,3 +397,24 @@ func floorDivMod(a, b int64) (int64, int64) {
 	}
 	return q, r
 }
+
+// AppendValueRecords decodes the rows of a value batch (or of KV values)
+// into the pending batch. typesFor returns the row types of a schema id, so
+// rows written with an older schema decode with their own types and are
+// padded with NULLs (Fluss only adds nullable columns at the end).
+func (d *RowDecoder) AppendValueRecords(recs []ValueRecord, typesFor func(schemaID int16) ([]typemap.DataType, error)) error {
+	for i, r := range recs {
+		types, err := typesFor(r.SchemaID)
+		if err != nil {
+			return fmt.Errorf("value record %d: schema %d: %w", i, r.SchemaID, err)
+		}
+		vals, err := DecodeRow(r.Row, d.format, types)
+		if err != nil {
+			return fmt.Errorf("value record %d (schema %d): %w", i, r.SchemaID, err)
+		}
+		if err := d.AppendValues(vals); err != nil {
+			return fmt.Errorf("value record %d (schema %d): %w", i, r.SchemaID, err)
+		}
+	}
+	return nil
+}

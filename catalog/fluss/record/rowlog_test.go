@@ -250,3 +250,37 @@ func TestArrowValueRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendValueRecordsSchemaEvolution(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	oldTypes := nestedTypes()
+	cols := append(nestedCols(), typemap.Column{Name: "added", Type: typemap.BigInt()})
+	newRow, err := record.EncodeCompactedRow(nil, record.Types(cols), append(nestedValue(), int64(5)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := []record.ValueRecord{{SchemaID: 1, Row: loadHex(t, "compacted_row_nested.hex")}, {SchemaID: 2, Row: newRow}}
+	d, _ := record.NewRowDecoder(cols, record.RowCompacted, mem)
+	defer d.Release()
+	typesFor := func(id int16) ([]typemap.DataType, error) {
+		switch id {
+		case 1:
+			return oldTypes, nil
+		case 2:
+			return record.Types(cols), nil
+		}
+		return nil, errors.New("unknown schema")
+	}
+	if err := d.AppendValueRecords(recs, typesFor); err != nil {
+		t.Fatal(err)
+	}
+	rec := d.NewRecordBatch()
+	defer rec.Release()
+	if rec.NumRows() != 2 || !rec.Column(4).IsNull(0) || rec.Column(4).(*array.Int64).Value(1) != 5 {
+		t.Fatalf("evolved rows %v", rec)
+	}
+	if err := d.AppendValueRecords([]record.ValueRecord{{SchemaID: 9, Row: newRow}}, typesFor); err == nil {
+		t.Fatal("unknown schema id accepted")
+	}
+}
