@@ -29,6 +29,24 @@ func (c *Client) DatabaseExists(ctx context.Context, db string) (bool, error) {
 	return resp.GetExists(), nil
 }
 
+// DatabaseInfo is GET_DATABASE_INFO's answer; DatabaseJSON holds the
+// comment and custom properties.
+type DatabaseInfo struct {
+	Name         string
+	DatabaseJSON []byte
+	CreatedTime  int64
+	ModifiedTime int64
+}
+
+// GetDatabaseInfo returns a database's descriptor JSON and times.
+func (c *Client) GetDatabaseInfo(ctx context.Context, db string) (*DatabaseInfo, error) {
+	var resp flusspb.GetDatabaseInfoResponse
+	if err := c.callAny(ctx, flussapi.GetDatabaseInfo, &flusspb.GetDatabaseInfoRequest{DatabaseName: proto.String(db)}, &resp); err != nil {
+		return nil, fmt.Errorf("fluss: database info of %q: %w", db, err)
+	}
+	return &DatabaseInfo{Name: db, DatabaseJSON: resp.GetDatabaseJson(), CreatedTime: resp.GetCreatedTime(), ModifiedTime: resp.GetModifiedTime()}, nil
+}
+
 // ListTables returns the table names of db.
 func (c *Client) ListTables(ctx context.Context, db string) ([]string, error) {
 	var resp flusspb.ListTablesResponse

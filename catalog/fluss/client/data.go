@@ -49,6 +49,9 @@ func (s OffsetSpec) String() string {
 // Buckets returns the bucket ids of t (or of its partition part), from
 // cluster metadata.
 func (c *Client) Buckets(ctx context.Context, t TablePath, part *int64) ([]int32, error) {
+	if out := c.cachedBuckets(t, part); out != nil {
+		return out, nil
+	}
 	var parts []int64
 	if part != nil {
 		parts = []int64{*part}
@@ -56,25 +59,36 @@ func (c *Client) Buckets(ctx context.Context, t TablePath, part *int64) ([]int32
 	if _, err := c.refreshMetadataParts(ctx, []TablePath{t}, parts); err != nil {
 		return nil, fmt.Errorf("fluss: buckets of %s: %w", t, err)
 	}
+	if out := c.cachedBuckets(t, part); out != nil {
+		return out, nil
+	}
+	if part != nil {
+		return nil, fmt.Errorf("fluss: buckets of %s partition %d: %w", t, *part, &Error{Code: flussapi.PartitionNotExists, Message: "not in cluster metadata"})
+	}
+	return nil, fmt.Errorf("fluss: buckets of %s: %w", t, &Error{Code: flussapi.TableNotExist, Message: "no buckets in cluster metadata"})
+}
+
+// cachedBuckets returns the bucket ids known from metadata, or nil.
+func (c *Client) cachedBuckets(t TablePath, part *int64) []int32 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	m := c.tables[t]
 	if m == nil {
-		return nil, fmt.Errorf("fluss: buckets of %s: %w", t, &Error{Code: flussapi.TableNotExist, Message: "not in cluster metadata"})
+		return nil
 	}
 	leaders := m.leaders
 	if part != nil {
 		leaders = m.partLeads[*part]
-		if leaders == nil {
-			return nil, fmt.Errorf("fluss: buckets of %s partition %d: %w", t, *part, &Error{Code: flussapi.PartitionNotExists, Message: "not in cluster metadata"})
-		}
+	}
+	if len(leaders) == 0 {
+		return nil
 	}
 	out := make([]int32, 0, len(leaders))
 	for b := range leaders {
 		out = append(out, b)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out, nil
+	return out
 }
 
 // ListOffsets resolves spec for every bucket of t (or of partition part) and
@@ -387,6 +401,21 @@ func (c *Client) LatestKvSnapshots(ctx context.Context, t TablePath, part *int64
 	out := KvSnapshots{TableID: resp.GetTableId(), PartitionID: resp.PartitionId}
 	for _, s := range resp.GetLatestSnapshots() {
 		out.Buckets = append(out.Buckets, KvSnapshot{Bucket: s.GetBucketId(), HasSnapshot: s.SnapshotId != nil, SnapshotID: s.GetSnapshotId(), LogOffset: s.GetLogOffset()})
+	}
+	return out, nil
+}
+
+// ListKvSnapshots lists the active (retained or still leased) KV snapshots
+// of a table or partition; coordinator only, Fluss 1.0. Several entries may
+// share a bucket.
+func (c *Client) ListKvSnapshots(ctx context.Context, tableID int64, part *int64) ([]KvSnapshot, error) {
+	var resp flusspb.ListKvSnapshotsResponse
+	if err := c.callCoordinator(ctx, flussapi.ListKvSnapshots, &flusspb.ListKvSnapshotsRequest{TableId: proto.Int64(tableID), PartitionId: part}, &resp); err != nil {
+		return nil, fmt.Errorf("fluss: kv snapshots of table %d: %w", tableID, err)
+	}
+	var out []KvSnapshot
+	for _, s := range resp.GetActiveSnapshots() {
+		out = append(out, KvSnapshot{Bucket: s.GetBucketId(), HasSnapshot: s.SnapshotId != nil, SnapshotID: s.GetSnapshotId(), LogOffset: s.GetLogOffset()})
 	}
 	return out, nil
 }
