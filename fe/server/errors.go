@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 
 	"github.com/inlet-db/inlet/catalog"
@@ -24,6 +25,8 @@ func classify(err error) error {
 	}
 	code := mysqlwire.CodeInternal
 	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		code = mysqlwire.CodeInterrupted
 	case errors.Is(err, sql.ErrEmptyQuery):
 		code = mysqlwire.CodeEmptyQuery
 	case errors.Is(err, sql.ErrSyntax):

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/fe/bind"
@@ -33,7 +34,16 @@ func (s *Session) Query(ctx context.Context, text string, w mysqlwire.ResultWrit
 	if err != nil {
 		return classify(err)
 	}
-	return classify(s.run(ctx, stmt, w))
+	if secs := s.vars.Int("query_timeout"); secs > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(secs)*time.Second)
+		defer cancel()
+	}
+	err = s.run(ctx, stmt, w)
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = mysqlwire.Errorf(mysqlwire.CodeInterrupted, "Query exceeded query_timeout (%d s) and was cancelled", s.vars.Int("query_timeout"))
+	}
+	return classify(err)
 }
 
 // stmtVars returns the session values with a statement's SET_VAR hints.
