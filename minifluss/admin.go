@@ -76,6 +76,16 @@ func (c *Cluster) createTableLocked(db, name string, desc *tableDescriptor, igno
 	if err := c.checkKeyTypes(t); err != nil {
 		return nil, err
 	}
+	if t.isPK() {
+		switch me := t.Desc.Properties["table.merge-engine"]; me {
+		case "", "first_row":
+		default:
+			return nil, ferr(codeInvalidConfig, "table %s: table.merge-engine %q is not emulated (only the default and first_row are)", t.path(), me)
+		}
+		if t.logFormat() == "INDEXED" && !t.kvIndexed() {
+			return nil, ferr(codeInvalidConfig, "table %s: table.log.format INDEXED cannot be combined with table.kv.format COMPACTED", t.path())
+		}
+	}
 	c.cat.NextTableID++
 	if !t.partitioned() {
 		t.Leaders = c.assignLeaders(t.ID, t.buckets())

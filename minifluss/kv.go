@@ -40,8 +40,16 @@ const (
 func (c *Cluster) applyKvLocked(t *table, bd *bucketData, ops []kvOp) (int64, error) {
 	var changes []changeRow
 	wal := upper(t.Desc.Properties["table.changelog.image"]) == "WAL"
+	firstRow := t.Desc.Properties["table.merge-engine"] == "first_row"
+	ignoreDeletes := upper(t.Desc.Properties["table.delete.behavior"]) == "IGNORE"
+	kept := ops[:0:0]
 	for _, op := range ops {
 		old, had := bd.kv.get(op.key)
+		if (firstRow && had && op.value != nil) || (ignoreDeletes && op.value == nil) {
+			// first_row keeps the first value; IGNORE drops deletes: no change
+			continue
+		}
+		kept = append(kept, op)
 		switch {
 		case op.value == nil && had:
 			changes = append(changes, changeRow{ctDelete, old[2:]})
@@ -61,7 +69,7 @@ func (c *Cluster) applyKvLocked(t *table, bd *bucketData, ops []kvOp) (int64, er
 	if err != nil {
 		return 0, err
 	}
-	for _, op := range ops {
+	for _, op := range kept {
 		if err := bd.kv.put(op.key, op.value); err != nil {
 			return 0, err
 		}

@@ -206,3 +206,33 @@ func TestKvSnapshotsLimitScanPrefix(t *testing.T) {
 		t.Fatalf("close: %v", &cl)
 	}
 }
+
+func TestStatisticsColumnsGiveV1AndFirstRow(t *testing.T) {
+	c := startCluster(t, Config{TabletServers: 1})
+	ctx := context.Background()
+	info := logTable(t, c, "v1", map[string]string{"table.statistics.columns": "id"})
+	c.Append(ctx, "r", "v1", [][]any{{1}, {2}})
+	blob := fetchAt(t, c, info, 0).GetRecords()
+	if blob[12] != 1 {
+		t.Fatalf("magic %d, want V1", blob[12])
+	}
+	rows, _ := decodeAll(t, blob, []typemap.Column{{Name: "id", Type: typemap.BigInt()}}, true)
+	if len(rows) != 2 {
+		t.Fatalf("V1 rows %v", rows)
+	}
+	c.CreateDatabase(ctx, "fr")
+	if _, err := c.CreateTable(ctx, TableSpec{Database: "fr", Name: "t", Buckets: 1, PrimaryKey: []string{"id"},
+		Properties: map[string]string{"table.merge-engine": "first_row"}, Columns: []Column{{Name: "id", Type: typemap.Int()}, {Name: "v", Type: typemap.Int()}}}); err != nil {
+		t.Fatal(err)
+	}
+	c.Upsert(ctx, "fr", "t", [][]any{{1, 1}})
+	c.Upsert(ctx, "fr", "t", [][]any{{1, 2}})
+	c.Delete(ctx, "fr", "t", [][]any{{1}})
+	if off, _ := c.Offsets("fr", "t", "", 0); off.HighWatermark != 3 { // +I, then two empty batches
+		t.Fatalf("first_row changelog end %d", off.HighWatermark)
+	}
+	if _, err := c.CreateTable(ctx, TableSpec{Database: "fr", Name: "agg", Buckets: 1, PrimaryKey: []string{"id"},
+		Properties: map[string]string{"table.merge-engine": "aggregation"}, Columns: []Column{{Name: "id", Type: typemap.Int()}}}); err == nil {
+		t.Fatal("aggregation merge engine accepted")
+	}
+}

@@ -32,8 +32,15 @@ func (t *table) arrowCompression() (record.ArrowCompression, int, error) {
 	return comp, lvl, nil
 }
 
+// batchParams picks the header a Fluss 1.0 writer would: V0, or V1 when the
+// table sets table.statistics.columns (spec §3.2). The emulator writes V1
+// with an empty statistics block (statistics_length 0), which the format allows.
 func (t *table) batchParams() record.BatchParams {
-	return record.BatchParams{Magic: record.MagicV0, SchemaID: int16(t.SchemaID), WriterID: -1, BatchSequence: -1}
+	p := record.BatchParams{Magic: record.MagicV0, SchemaID: int16(t.SchemaID), WriterID: -1, BatchSequence: -1}
+	if t.Desc.Properties["table.statistics.columns"] != "" && t.logFormat() == "ARROW" {
+		p.Magic = record.MagicV1
+	}
+	return p
 }
 
 // encodeRows builds one log batch of canonical rows with per-row change types
