@@ -217,6 +217,9 @@ func (h *HashAggregate) Explain() string {
 const outputChunk = 64 * 1024
 
 func (h *HashAggregate) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	if err := checkEnv(ctx, env); err != nil {
+		return nil, err
+	}
 	in, err := h.Input.Open(ctx, env)
 	if err != nil {
 		return nil, err

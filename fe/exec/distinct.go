@@ -31,6 +31,9 @@ func (d *Distinct) Explain() string {
 }
 
 func (d *Distinct) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	if err := checkEnv(ctx, env); err != nil {
+		return nil, err
+	}
 	in, err := d.Input.Open(ctx, env)
 	if err != nil {
 		return nil, err

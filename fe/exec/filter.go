@@ -30,6 +30,9 @@ func (f *Filter) Children() []Operator  { return []Operator{f.Input} }
 func (f *Filter) Explain() string       { return "VSELECT\npredicates: " + f.Pred.String() }
 
 func (f *Filter) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	if err := checkEnv(ctx, env); err != nil {
+		return nil, err
+	}
 	in, err := f.Input.Open(ctx, env)
 	if err != nil {
 		return nil, err

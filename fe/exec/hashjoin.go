@@ -227,6 +227,9 @@ func anyNullKey(keys []arrow.Array, rows int) []bool {
 }
 
 func (j *HashJoin) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	if err := checkEnv(ctx, env); err != nil {
+		return nil, err
+	}
 	side, err := j.build(ctx, env)
 	if err != nil {
 		return nil, err

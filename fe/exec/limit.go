@@ -27,6 +27,9 @@ func (l *Limit) Explain() string {
 }
 
 func (l *Limit) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	if err := checkEnv(ctx, env); err != nil {
+		return nil, err
+	}
 	if l.Count == 0 {
 		return newPullReader(ctx, l.Schema(), func() (arrow.RecordBatch, error) { return nil, nil }, nil), nil
 	}

@@ -38,6 +38,14 @@ type Operator interface {
 	Explain() string
 }
 
+// checkEnv refuses to start without what every operator needs.
+func checkEnv(ctx context.Context, env *Env) error {
+	if ctx == nil || env == nil || env.Mem == nil {
+		return errorf(ErrPlan, "Open needs a context and an Env with an allocator")
+	}
+	return nil
+}
+
 // pullReader adapts a pull function to array.RecordReader. next returns
 // (nil, nil) at the end; the batch it returns is owned by the reader.
 type pullReader struct {

@@ -40,6 +40,9 @@ func (p *Project) Explain() string {
 }
 
 func (p *Project) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	if err := checkEnv(ctx, env); err != nil {
+		return nil, err
+	}
 	in, err := p.Input.Open(ctx, env)
 	if err != nil {
 		return nil, err

@@ -72,6 +72,9 @@ func (s *Scan) Explain() string {
 }
 
 func (s *Scan) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	if err := checkEnv(ctx, env); err != nil {
+		return nil, err
+	}
 	rr, err := s.Src.Open(ctx, env.Mem)
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", s.name(), err)

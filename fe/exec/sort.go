@@ -32,6 +32,9 @@ func (s *Sort) Children() []Operator  { return []Operator{s.Input} }
 func (s *Sort) Explain() string       { return "VSORT\norder by: " + sortKeyList(s.Keys) }
 
 func (s *Sort) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	if err := checkEnv(ctx, env); err != nil {
+		return nil, err
+	}
 	in, err := s.Input.Open(ctx, env)
 	if err != nil {
 		return nil, err

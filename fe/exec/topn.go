@@ -66,6 +66,9 @@ func (h *topHeap) Pop() any {
 }
 
 func (t *TopN) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	if err := checkEnv(ctx, env); err != nil {
+		return nil, err
+	}
 	k := t.Offset + t.Count
 	if t.Count == 0 {
 		return newPullReader(ctx, t.Schema(), func() (arrow.RecordBatch, error) { return nil, nil }, nil), nil

@@ -78,6 +78,9 @@ func (u *Union) Explain() string {
 }
 
 func (u *Union) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	if err := checkEnv(ctx, env); err != nil {
+		return nil, err
+	}
 	if u.Distinct {
 		all := *u
 		all.Distinct = false

@@ -50,6 +50,9 @@ func (v *Values) Explain() string {
 }
 
 func (v *Values) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	if err := checkEnv(ctx, env); err != nil {
+		return nil, err
+	}
 	done := false
 	next := func() (arrow.RecordBatch, error) {
 		if done || len(v.Rows) == 0 {

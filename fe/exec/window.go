@@ -121,6 +121,9 @@ func (w *Window) Explain() string {
 }
 
 func (w *Window) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	if err := checkEnv(ctx, env); err != nil {
+		return nil, err
+	}
 	in, err := w.Input.Open(ctx, env)
 	if err != nil {
 		return nil, err
@@ -236,12 +239,18 @@ func (w *Window) compute(ctx context.Context, env *Env, in array.RecordReader) (
 	}
 	for i, c := range w.Calls {
 		var a arrow.Array
-		if argCol[i] >= 0 {
-			a = w.evalAgg(env, c, w.outTypes[i], cols[argCol[i]], newPart, newPeer)
-		} else if c.Func == WinCountStar {
-			a = w.evalAgg(env, c, w.outTypes[i], nil, newPart, newPeer)
-		} else {
+		var err error
+		switch {
+		case argCol[i] >= 0:
+			a, err = w.evalAgg(env, c, w.outTypes[i], cols[argCol[i]], newPart, newPeer)
+		case c.Func == WinCountStar:
+			a, err = w.evalAgg(env, c, w.outTypes[i], nil, newPart, newPeer)
+		default:
 			a = evalRanking(env, c.Func, newPart, newPeer)
+		}
+		if err != nil {
+			releaseArrays(outCols)
+			return nil, err
 		}
 		outCols = append(outCols, a)
 	}
@@ -297,7 +306,7 @@ func evalRanking(env *Env, f WindowFunc, newPart, newPeer []bool) arrow.Array {
 
 // evalAgg computes a running aggregate that is constant over each peer
 // group: the value after the last row of the group.
-func (w *Window) evalAgg(env *Env, c WindowCall, outT arrow.DataType, arg arrow.Array, newPart, newPeer []bool) arrow.Array {
+func (w *Window) evalAgg(env *Env, c WindowCall, outT arrow.DataType, arg arrow.Array, newPart, newPeer []bool) (arrow.Array, error) {
 	n := len(newPart)
 	var get func(int) any
 	var argT arrow.DataType
@@ -364,7 +373,12 @@ func (w *Window) evalAgg(env *Env, c WindowCall, outT arrow.DataType, arg arrow.
 				if sum == nil {
 					sum = int64(0)
 				}
-				sum = sum.(int64) + x
+				old := sum.(int64)
+				r := old + x
+				if (old^r)&(x^r) < 0 {
+					return nil, errorf(expr.ErrOverflow, "%s(%s): the sum is out of the range of bigint", c.Func, c.Arg)
+				}
+				sum = r
 			case float64:
 				if sum == nil {
 					sum = 0.0
@@ -374,7 +388,11 @@ func (w *Window) evalAgg(env *Env, c WindowCall, outT arrow.DataType, arg arrow.
 				if sum == nil {
 					sum = decimal128.Num{}
 				}
-				sum = sum.(decimal128.Num).Add(x)
+				r := sum.(decimal128.Num).Add(x)
+				if !r.FitsInPrecision(38) {
+					return nil, errorf(expr.ErrOverflow, "%s(%s): the sum is out of the range of decimal(38)", c.Func, c.Arg)
+				}
+				sum = r
 			}
 		case WinMin, WinMax:
 			want := -1
@@ -392,5 +410,5 @@ func (w *Window) evalAgg(env *Env, c WindowCall, outT arrow.DataType, arg arrow.
 	for _, v := range results {
 		app(v)
 	}
-	return b.NewArray()
+	return b.NewArray(), nil
 }
