@@ -64,10 +64,9 @@
 // definitions, NATURAL/STRAIGHT_JOIN, named windows and WINDOW/QUALIFY, GROUP
 // BY ROLLUP/CUBE/GROUPING SETS and WITH ROLLUP, comparisons with ANY/SOME/ALL
 // (subquery), table PARTITION/TABLESAMPLE/FOR (time travel)/LATERAL VIEW,
-// INSERT ... PARTITION. Not recognised at all (plain syntax errors):
-// IS DISTINCT FROM, COLLATE,
-// BINARY x, LIMIT ?, CREATE VIEW, UPDATE/DELETE. MySQL /*! ... */ comments are
-// skipped like any comment.
+// INSERT ... PARTITION. Not recognised at all (plain syntax errors): IS
+// DISTINCT FROM, COLLATE, BINARY x, LIMIT ?, CREATE VIEW, UPDATE/DELETE.
+// MySQL /*! ... */ comments are skipped like any comment.
 //
 // A Parser value does not exist: Parse is a pure function and safe for
 // concurrent use.
