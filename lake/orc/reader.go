@@ -100,6 +100,10 @@ type recordReader struct {
 	err  error
 	dec  *decompressor
 	locs map[string]*time.Location
+	// Stream buffers of the current stripe, recycled for the next one:
+	// batches copy values out, so nothing handed to the caller points
+	// into them.
+	held, spare [][]byte
 }
 
 func (r *recordReader) Retain() { r.refs.Add(1) }
@@ -111,6 +115,7 @@ func (r *recordReader) Release() {
 			r.cur = nil
 		}
 		r.root = nil
+		r.held, r.spare = nil, nil
 		if r.dec != nil {
 			r.dec.close()
 			r.dec = nil
@@ -170,9 +175,24 @@ func (r *recordReader) Next() bool {
 	return true
 }
 
+// buffer returns a recycled buffer of capacity >= n, or a new one; the
+// caller puts what it keeps into r.held, once.
+func (r *recordReader) buffer(n int) []byte {
+	for i, b := range r.spare {
+		if cap(b) >= n {
+			r.spare[i] = r.spare[len(r.spare)-1]
+			r.spare = r.spare[:len(r.spare)-1]
+			return b[:cap(b)]
+		}
+	}
+	return make([]byte, n)
+}
+
 func (r *recordReader) openStripe(si int) error {
 	s := r.f.stripes[si]
 	r.root = nil
+	r.spare = append(r.spare, r.held...)
+	r.held = r.held[:0]
 	if s.NumRows == 0 {
 		return nil
 	}
@@ -231,7 +251,8 @@ func (r *recordReader) openStripe(si int) error {
 			j++
 		}
 		start, stop := want[i].off, want[j-1].off+want[j-1].len
-		buf := make([]byte, stop-start)
+		buf := r.buffer(int(stop - start))[:stop-start]
+		r.held = append(r.held, buf)
 		if _, err := r.f.r.ReadAt(buf, int64(start)); err != nil && err != io.EOF {
 			return fmt.Errorf("stripe %d: read streams at offset %d: %w", si, start, err)
 		}
@@ -242,7 +263,7 @@ func (r *recordReader) openStripe(si int) error {
 				return fmt.Errorf("%w: %s: duplicate stream", ErrCorrupt, sw)
 			}
 			if r.f.ps.compression != CompressionNone {
-				if b, err = r.dec.expand(nil, b, sw); err != nil {
+				if b, err = r.dec.expand(r.buffer(4 * len(b))[:0], b, sw); err != nil {
 					return err
 				}
 				if len(b) > maxStreamBytes {
@@ -250,6 +271,9 @@ func (r *recordReader) openStripe(si int) error {
 				}
 			}
 			streams[w.key] = b
+			if r.f.ps.compression != CompressionNone {
+				r.held = append(r.held, b)
+			}
 		}
 		i = j
 	}
