@@ -53,7 +53,11 @@ func (r *Registry) Lookup(props map[string]string) (Type, error) {
 	}
 	t, ok := r.types[strings.ToLower(strings.TrimSpace(name))]
 	if !ok {
-		return Type{}, Errorf(ErrUnknownType, "Unknown catalog type: %s (supported: %s)", name, strings.Join(r.Names(), ", "))
+		known := strings.Join(r.Names(), ", ")
+		if known == "" {
+			known = "none in this build"
+		}
+		return Type{}, Errorf(ErrUnknownType, "Unknown catalog type: %s (supported: %s)", name, known)
 	}
 	return t, nil
 }

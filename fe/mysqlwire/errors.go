@@ -37,6 +37,7 @@ const (
 	CodeDataTooLong
 	CodeWrongValueCount
 	CodeEmptyQuery
+	CodeOutOfRange
 )
 
 type wireCode struct {
@@ -88,6 +89,8 @@ func codes(c Code) wireCode {
 		return wireCode{1136, "21S01"}
 	case CodeEmptyQuery:
 		return wireCode{1065, "42000"}
+	case CodeOutOfRange:
+		return wireCode{1690, "22003"}
 	default: // CodeInternal, CodeAnalysis, CodeUnknownCatalog, CodeCatalogExists
 		return wireCode{1105, "HY000"}
 	}

@@ -31,6 +31,8 @@ func classify(err error) error {
 		code = mysqlwire.CodeEmptyQuery
 	case errors.Is(err, sql.ErrSyntax):
 		code = mysqlwire.CodeSyntax
+	case errors.Is(err, expr.ErrOverflow):
+		code = mysqlwire.CodeOutOfRange
 	case errors.Is(err, vars.ErrUnknown):
 		code = mysqlwire.CodeUnknownVariable
 	case errors.Is(err, vars.ErrWrongValue):

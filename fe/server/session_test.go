@@ -57,6 +57,7 @@ func TestClientConnectStatementsAndErrors(t *testing.T) {
 	wantRows(t, db, "SHOW WARNINGS")
 	wantRows(t, db, "SELECT 1 + 1, 'x', NULL, 2.50 * 2, CAST('2026-01-02' AS DATE)", "2|x|NULL|5.00|2026-01-02")
 
+	wantErr(t, db, "SELECT 9223372036854775807 + 1", 1690, "")
 	wantErr(t, db, "SELEC 1", 1064, "Syntax error in line 1 near 'SELEC 1'")
 	wantErr(t, db, "USE nodb", 1049, "Unknown database 'nodb'")
 	wantErr(t, db, "USE nocat.nodb", 1105, "Unknown catalog 'nocat'")
