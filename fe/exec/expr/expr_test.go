@@ -316,3 +316,5 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+func newGo() memory.Allocator { return memory.NewGoAllocator() }
