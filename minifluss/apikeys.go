@@ -1,45 +1,47 @@
 package minifluss
 
-// API keys of Fluss 1.0 (spec §1.3) that the emulator serves.
+import "github.com/inlet-db/inlet/proto/flussapi"
+
+// API keys the emulator serves, from the shared table in proto/flussapi.
 const (
-	apiVersions               = 1000
-	apiCreateDatabase         = 1001
-	apiDropDatabase           = 1002
-	apiListDatabases          = 1003
-	apiDatabaseExists         = 1004
-	apiCreateTable            = 1005
-	apiDropTable              = 1006
-	apiGetTableInfo           = 1007
-	apiListTables             = 1008
-	apiListPartitionInfos     = 1009
-	apiTableExists            = 1010
-	apiGetTableSchema         = 1011
-	apiGetMetadata            = 1012
-	apiProduceLog             = 1014
-	apiFetchLog               = 1015
-	apiPutKv                  = 1016
-	apiLookup                 = 1017
-	apiListOffsets            = 1021
-	apiGetLatestKvSnapshots   = 1023
-	apiGetKvSnapshotMetadata  = 1024
-	apiGetFileSystemSecToken  = 1025
-	apiGetLakeSnapshot        = 1032
-	apiLimitScan              = 1033
-	apiPrefixLookup           = 1034
-	apiGetDatabaseInfo        = 1035
-	apiCreatePartition        = 1036
-	apiDropPartition          = 1037
-	apiAuthenticate           = 1038
-	apiGetTableStats          = 1059
-	apiScanKv                 = 1061
-	apiListRemoteLogManifests = 1063
-	apiListKvSnapshots        = 1064
+	apiVersions               = int16(flussapi.APIVersions)
+	apiCreateDatabase         = int16(flussapi.CreateDatabase)
+	apiDropDatabase           = int16(flussapi.DropDatabase)
+	apiListDatabases          = int16(flussapi.ListDatabases)
+	apiDatabaseExists         = int16(flussapi.DatabaseExists)
+	apiCreateTable            = int16(flussapi.CreateTable)
+	apiDropTable              = int16(flussapi.DropTable)
+	apiGetTableInfo           = int16(flussapi.GetTableInfo)
+	apiListTables             = int16(flussapi.ListTables)
+	apiListPartitionInfos     = int16(flussapi.ListPartitionInfos)
+	apiTableExists            = int16(flussapi.TableExists)
+	apiGetTableSchema         = int16(flussapi.GetTableSchema)
+	apiGetMetadata            = int16(flussapi.GetMetadata)
+	apiProduceLog             = int16(flussapi.ProduceLog)
+	apiFetchLog               = int16(flussapi.FetchLog)
+	apiPutKv                  = int16(flussapi.PutKv)
+	apiLookup                 = int16(flussapi.Lookup)
+	apiListOffsets            = int16(flussapi.ListOffsets)
+	apiGetLatestKvSnapshots   = int16(flussapi.GetLatestKvSnapshots)
+	apiGetKvSnapshotMetadata  = int16(flussapi.GetKvSnapshotMetadata)
+	apiGetFileSystemSecToken  = int16(flussapi.GetFileSystemSecurityToken)
+	apiGetLakeSnapshot        = int16(flussapi.GetLakeSnapshot)
+	apiLimitScan              = int16(flussapi.LimitScan)
+	apiPrefixLookup           = int16(flussapi.PrefixLookup)
+	apiGetDatabaseInfo        = int16(flussapi.GetDatabaseInfo)
+	apiCreatePartition        = int16(flussapi.CreatePartition)
+	apiDropPartition          = int16(flussapi.DropPartition)
+	apiAuthenticate           = int16(flussapi.Authenticate)
+	apiGetTableStats          = int16(flussapi.GetTableStats)
+	apiScanKv                 = int16(flussapi.ScanKv)
+	apiListRemoteLogManifests = int16(flussapi.ListRemoteLogManifests)
+	apiListKvSnapshots        = int16(flussapi.ListKvSnapshots)
 )
 
 // Server types carried in ApiVersionsResponse.server_type.
 const (
-	serverTypeCoordinator = 1
-	serverTypeTablet      = 2
+	serverTypeCoordinator = flussapi.ServerTypeCoordinator
+	serverTypeTablet      = flussapi.ServerTypeTablet
 )
 
 type apiRange struct {

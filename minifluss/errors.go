@@ -3,42 +3,44 @@ package minifluss
 import (
 	"errors"
 	"fmt"
+
+	"github.com/inlet-db/inlet/proto/flussapi"
 )
 
-// Fluss error codes (spec §1.7) used by the emulator.
+// Fluss error codes (spec §1.7) the emulator answers, from proto/flussapi.
 const (
-	codeNone                 int32 = 0
-	codeUnknownServerError   int32 = -1
-	codeUnsupportedVersion   int32 = 2
-	codeCorruptMessage       int32 = 3
-	codeDatabaseNotExist     int32 = 4
-	codeDatabaseNotEmpty     int32 = 5
-	codeDatabaseAlreadyExist int32 = 6
-	codeTableNotExist        int32 = 7
-	codeTableAlreadyExist    int32 = 8
-	codeSchemaNotExist       int32 = 9
-	codeNotLeaderOrFollower  int32 = 12
-	codeCorruptRecord        int32 = 14
-	codeInvalidTable         int32 = 15
-	codeInvalidDatabase      int32 = 16
-	codeLogOffsetOutOfRange  int32 = 19
-	codeLogStorage           int32 = 10
-	codeKvStorage            int32 = 11
-	codeNonPrimaryKeyTable   int32 = 20
-	codeUnknownTableOrBucket int32 = 21
-	codeInvalidColumnProj    int32 = 34
-	codePartitionNotExists   int32 = 36
-	codeTableNotPartitioned  int32 = 37
-	codeInvalidTimestamp     int32 = 38
-	codeInvalidConfig        int32 = 39
-	codeKvSnapshotNotExist   int32 = 41
-	codePartitionExists      int32 = 42
-	codePartitionSpecInvalid int32 = 43
-	codeAuthenticate         int32 = 46
-	codeLakeSnapshotNotExist int32 = 53
-	codeUnknownScannerID     int32 = 67
-	codeInvalidScanRequest   int32 = 68
-	codeTooManyScanners      int32 = 69
+	codeNone                 = flussapi.None
+	codeUnknownServerError   = flussapi.UnknownServerError
+	codeUnsupportedVersion   = flussapi.UnsupportedVersion
+	codeCorruptMessage       = flussapi.CorruptMessage
+	codeDatabaseNotExist     = flussapi.DatabaseNotExist
+	codeDatabaseNotEmpty     = flussapi.DatabaseNotEmpty
+	codeDatabaseAlreadyExist = flussapi.DatabaseAlreadyExist
+	codeTableNotExist        = flussapi.TableNotExist
+	codeTableAlreadyExist    = flussapi.TableAlreadyExist
+	codeSchemaNotExist       = flussapi.SchemaNotExist
+	codeLogStorage           = flussapi.LogStorageException
+	codeKvStorage            = flussapi.KvStorageException
+	codeNotLeaderOrFollower  = flussapi.NotLeaderOrFollower
+	codeCorruptRecord        = flussapi.CorruptRecord
+	codeInvalidTable         = flussapi.InvalidTable
+	codeInvalidDatabase      = flussapi.InvalidDatabase
+	codeLogOffsetOutOfRange  = flussapi.LogOffsetOutOfRange
+	codeNonPrimaryKeyTable   = flussapi.NonPrimaryKeyTable
+	codeUnknownTableOrBucket = flussapi.UnknownTableOrBucket
+	codeInvalidColumnProj    = flussapi.InvalidColumnProjection
+	codePartitionNotExists   = flussapi.PartitionNotExists
+	codeTableNotPartitioned  = flussapi.TableNotPartitioned
+	codeInvalidTimestamp     = flussapi.InvalidTimestamp
+	codeInvalidConfig        = flussapi.InvalidConfig
+	codeKvSnapshotNotExist   = flussapi.KvSnapshotNotExist
+	codePartitionExists      = flussapi.PartitionAlreadyExists
+	codePartitionSpecInvalid = flussapi.PartitionSpecInvalid
+	codeAuthenticate         = flussapi.AuthenticateException
+	codeLakeSnapshotNotExist = flussapi.LakeSnapshotNotExist
+	codeUnknownScannerID     = flussapi.UnknownScannerID
+	codeInvalidScanRequest   = flussapi.InvalidScanRequest
+	codeTooManyScanners      = flussapi.TooManyScanners
 )
 
 // Error is a Fluss protocol error: a code from the table above and a message.

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/inlet-db/inlet/proto/flussapi"
 )
 
 // Log batch header fields the store needs (spec §3.1-§3.2), all little-endian:
@@ -20,10 +22,13 @@ import (
 //	last_offset_delta int32 at 28 (V0/V1) or 32 (V2)
 //	record_count int32      at 44 (V0/V1) or 48 (V2)
 //	fixed header 48 / 52 / 56 bytes for V0 / V1 / V2
+//
+// fetchFromEarliest as a fetch offset means the log start.
+const fetchFromEarliest = flussapi.FetchFromEarliest
+
 const (
-	logOverhead       = 12
-	maxBatchBytes     = 64 << 20
-	fetchFromEarliest = -2
+	logOverhead   = 12
+	maxBatchBytes = 64 << 20
 )
 
 type batchHeader struct {
