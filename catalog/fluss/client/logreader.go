@@ -340,7 +340,10 @@ func (lr *LogReader) consume(b []byte, pos int, projected, skipCRC bool) (trunca
 		if err != nil {
 			return false, fmt.Errorf("fluss: reading %s: batch at offset %d: %w", lr.r.Bucket, h.BaseOffset, err)
 		}
-		lo := max(lr.next, lr.r.Start) - h.BaseOffset
+		// Rows [lo, hi) of the batch are wanted. lo is clamped at 0: a
+		// batch may legitimately start after the offset asked for (offsets
+		// consumed by nothing, e.g. expired or filtered data).
+		lo := max(lr.next, lr.r.Start, h.BaseOffset) - h.BaseOffset
 		hi := min(lr.r.Stop, h.BaseOffset+int64(h.RecordCount)) - h.BaseOffset
 		lr.next = min(h.NextOffset(), lr.r.Stop)
 		if lo >= hi {
@@ -348,7 +351,10 @@ func (lr *LogReader) consume(b []byte, pos int, projected, skipCRC bool) (trunca
 			continue
 		}
 		out := lr.shape(rec, projected, lo, hi)
-		changes := cts.Slice()[lo:hi]
+		changes := make([]record.ChangeType, hi-lo)
+		for i := range changes {
+			changes[i] = cts.At(int(lo) + i)
+		}
 		lr.queue = append(lr.queue, pendingBatch{rec: out, changes: changes})
 	}
 	if err := it.Err(); err != nil {
