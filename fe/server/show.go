@@ -245,7 +245,9 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 			return err
 		}
 	case sql.ShowVariables:
-		t.names = []string{"Variable_name", "Value"}
+		// Doris' four columns: Changed is 1 when the value differs from
+		// the default.
+		t.names = []string{"Variable_name", "Value", "Default_Value", "Changed"}
 		reg := s.vars.Registry()
 		for _, name := range reg.Names() {
 			var v string
@@ -254,7 +256,12 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 			} else {
 				v, _ = s.vars.Get(name)
 			}
-			t.addStrings(name, v)
+			def, _ := reg.Default(name)
+			changed := "0"
+			if v != def {
+				changed = "1"
+			}
+			t.addStrings(name, v, def, changed)
 		}
 	case sql.ShowStatus:
 		t.names = []string{"Variable_name", "Value"}

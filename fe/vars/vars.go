@@ -62,6 +62,15 @@ func (r *Registry) Def(name string) (*Def, error) {
 	return d, nil
 }
 
+// Default returns the normalised default value of a variable.
+func (r *Registry) Default(name string) (string, error) {
+	d, err := r.Def(name)
+	if err != nil {
+		return "", err
+	}
+	return normalize(d, d.Default)
+}
+
 // Names returns all variable names in order.
 func (r *Registry) Names() []string { return slices.Clone(r.names) }
 
