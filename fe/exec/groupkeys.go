@@ -21,7 +21,7 @@ type groupTable struct {
 	n        int
 
 	intKey   bool
-	ints     map[int64]uint32
+	ints     *intTable
 	nullGID  int64 // group id of the NULL key, -1 if none yet
 	bytesMap map[string]uint32
 	scratch  []byte
@@ -34,7 +34,7 @@ func newGroupTable(mem memory.Allocator, types []arrow.DataType) *groupTable {
 	}
 	if len(types) == 1 && intLike(types[0]) {
 		g.intKey = true
-		g.ints = map[int64]uint32{}
+		g.ints = newIntTable()
 	} else {
 		g.bytesMap = map[string]uint32{}
 	}
@@ -150,12 +150,9 @@ func (g *groupTable) intIDs(a arrow.Array, out []uint32) {
 			out[i] = uint32(g.nullGID)
 			continue
 		}
-		v := vals(i)
-		id, ok := g.ints[v]
-		if !ok {
-			id = uint32(g.n)
+		id, inserted := g.ints.getOrInsert(vals(i), uint32(g.n))
+		if inserted {
 			g.n++
-			g.ints[v] = id
 			app(i)
 		}
 		out[i] = id
@@ -254,7 +251,7 @@ func (g *groupTable) lookup(keys []arrow.Array, rows int) []int32 {
 				continue
 			}
 			if v, ok := vals(i); ok {
-				if id, hit := g.ints[v]; hit {
+				if id, hit := g.ints.get(v); hit {
 					out[i] = int32(id)
 				}
 			}
