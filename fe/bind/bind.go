@@ -57,6 +57,8 @@ type Binder struct {
 	need *need
 	// scalars maps scalar subqueries to the input column holding their value.
 	scalars map[*sql.Subquery]int
+	// windows maps window function calls to the column holding their value.
+	windows map[*sql.FuncCall]int
 }
 
 // New returns a Binder.
@@ -81,7 +83,7 @@ func (s *scope) resolve(parts []string) (int, error) {
 	}
 	found := -1
 	for i, c := range s.cols {
-		if c.Qualifier == subqueryQualifier || !strings.EqualFold(c.Name, name) {
+		if c.Qualifier == subqueryQualifier || c.Qualifier == windowQualifier || !strings.EqualFold(c.Name, name) {
 			continue
 		}
 		if qual != "" && !strings.EqualFold(c.Qualifier, qual) {

@@ -84,7 +84,7 @@ func (b *Binder) BindExpr(e sql.Expr) (expr.Expr, error) {
 func (b *Binder) bindExpr(e sql.Expr, sc *scope, st *aggState) (expr.Expr, error) {
 	if st != nil {
 		if fc, ok := e.(*sql.FuncCall); ok && isAggName(fc.Name) && fc.Over == nil {
-			call, err := b.bindAggCall(fc, st.input)
+			call, err := b.bindAggCall(fc, st.input, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -438,7 +438,10 @@ func (b *Binder) bindBinary(n *sql.BinaryExpr, sc *scope, st *aggState) (expr.Ex
 func (b *Binder) bindFunc(n *sql.FuncCall, sc *scope, st *aggState) (expr.Expr, error) {
 	name := strings.ToLower(n.Name)
 	if n.Over != nil {
-		return nil, errorf(ErrUnsupported, "window function %s", name)
+		if i, ok := b.windows[n]; ok && i < len(sc.cols) && sc.cols[i].Qualifier == windowQualifier {
+			return expr.Col(i, sc.cols[i].Name, sc.cols[i].Type), nil
+		}
+		return nil, errorf(ErrUnsupported, "window function %s here (supported in the select list and ORDER BY)", name)
 	}
 	if isAggName(name) {
 		return nil, errorf(ErrAnalysis, "aggregate %s is not allowed here", name)

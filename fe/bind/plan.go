@@ -265,6 +265,18 @@ func describe(p Plan) string {
 		return fmt.Sprintf("Limit %d offset %d", n.Count, n.Offset)
 	case *Union:
 		return fmt.Sprintf("Union inputs=%d", len(n.Inputs))
+	case *Window:
+		calls := make([]string, len(n.Calls))
+		for i, c := range n.Calls {
+			arg := ""
+			if c.Star {
+				arg = "*"
+			} else if c.Arg != nil {
+				arg = c.Arg.String()
+			}
+			calls[i] = c.Func + "(" + arg + ")"
+		}
+		return fmt.Sprintf("Window [%s] partition=[%s] order=[%s]", strings.Join(calls, ", "), exprs(n.PartitionBy), sortKeyStrings(n.OrderBy))
 	}
 	return fmt.Sprintf("%T", p)
 }

@@ -54,6 +54,14 @@ func collectNeed(s *sql.Select) *need {
 			for _, o := range x.OrderBy {
 				expr(o.Expr)
 			}
+			if x.Over != nil {
+				for _, p := range x.Over.PartitionBy {
+					expr(p)
+				}
+				for _, o := range x.Over.OrderBy {
+					expr(o.Expr)
+				}
+			}
 		}
 		for _, c := range children(e) {
 			expr(c)

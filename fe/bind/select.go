@@ -113,6 +113,18 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 		}
 	}
 
+	// Window functions of the select list and ORDER BY.
+	var winExprs []sql.Expr
+	for _, it := range items {
+		winExprs = append(winExprs, it.ast)
+	}
+	for _, o := range n.OrderBy {
+		winExprs = append(winExprs, o.Expr)
+	}
+	if input, post, err = b.planWindows(input, post, st, winExprs); err != nil {
+		return nil, err
+	}
+
 	// Select list.
 	exprs := make([]expr.Expr, len(items))
 	out := make([]Column, len(items))
@@ -330,7 +342,7 @@ func (b *Binder) bindAggregate(n *sql.Select, items []item, in *scope) (*aggStat
 			return nil
 		}
 		if fc, ok := e.(*sql.FuncCall); ok && isAggName(fc.Name) && fc.Over == nil {
-			call, err := b.bindAggCall(fc, in)
+			call, err := b.bindAggCall(fc, in, nil)
 			if err != nil {
 				return err
 			}
@@ -375,7 +387,7 @@ func isAggName(name string) bool {
 	return false
 }
 
-func (b *Binder) bindAggCall(fc *sql.FuncCall, in *scope) (AggCall, error) {
+func (b *Binder) bindAggCall(fc *sql.FuncCall, in *scope, st *aggState) (AggCall, error) {
 	name := strings.ToLower(fc.Name)
 	if name == "any" {
 		name = "any_value"
@@ -396,7 +408,7 @@ func (b *Binder) bindAggCall(fc *sql.FuncCall, in *scope) (AggCall, error) {
 			return call, errorf(ErrAnalysis, "nested aggregate in %s", name)
 		}
 	}
-	arg, err := b.bindExpr(fc.Args[0], in, nil)
+	arg, err := b.bindExpr(fc.Args[0], in, st)
 	if err != nil {
 		return call, err
 	}

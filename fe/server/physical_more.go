@@ -74,6 +74,44 @@ func (s *Session) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator,
 		return conform(u, n.Out)
 	case *bind.Join:
 		return s.join(ctx, n)
+	case *bind.Window:
+		in, err := s.physical(ctx, n.Input)
+		if err != nil {
+			return nil, err
+		}
+		calls := make([]exec.WindowCall, len(n.Calls))
+		for i, c := range n.Calls {
+			wc := exec.WindowCall{Arg: c.Arg, Name: n.Out[len(n.Out)-len(n.Calls)+i].Name}
+			switch c.Func {
+			case "row_number":
+				wc.Func = exec.RowNumber
+			case "rank":
+				wc.Func = exec.Rank
+			case "dense_rank":
+				wc.Func = exec.DenseRank
+			case "count":
+				wc.Func = exec.WinCount
+				if c.Star {
+					wc.Func = exec.WinCountStar
+				}
+			case "sum":
+				wc.Func = exec.WinSum
+			case "avg":
+				wc.Func = exec.WinAvg
+			case "min":
+				wc.Func = exec.WinMin
+			case "max":
+				wc.Func = exec.WinMax
+			default:
+				return nil, mysqlwire.Errorf(mysqlwire.CodeNotSupported, "window function %s", c.Func)
+			}
+			calls[i] = wc
+		}
+		w, err := exec.NewWindow(in, n.PartitionBy, sortKeys(n.OrderBy), calls)
+		if err != nil {
+			return nil, err
+		}
+		return conform(w, n.Out)
 	}
 	return nil, fmt.Errorf("server: unknown plan node %T", p)
 }

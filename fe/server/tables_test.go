@@ -205,3 +205,18 @@ func TestSubqueries(t *testing.T) {
 	wantErr(t, db, `SELECT order_id FROM orders WHERE qty = (SELECT qty FROM orders)`, 1235, "more than one row")
 	wantErr(t, db, `SELECT name FROM customers c WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id)`, 1235, "correlated")
 }
+
+func TestWindowFunctions(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", true)
+	db := f.db("demo")
+	wantRows(t, db, `SELECT order_id, customer_id, row_number() OVER (PARTITION BY customer_id ORDER BY order_id) AS rn
+		FROM orders WHERE customer_id IN (1, 2) ORDER BY order_id`,
+		"1001|1|1", "1002|2|1", "1003|1|2", "1006|2|2")
+	wantRows(t, db, `SELECT sku, qty, sum(qty) OVER (PARTITION BY sku) AS total, rank() OVER (ORDER BY qty DESC) AS r
+		FROM orders ORDER BY r, order_id`,
+		"C-3|4|5|1", "A-1|3|6|2", "A-1|2|6|3", "B-2|2|3|3", "B-2|1|3|5", "A-1|1|6|5", "C-3|1|5|5")
+	wantRows(t, db, `SELECT customer_id, sum(qty) AS s, dense_rank() OVER (ORDER BY sum(qty) DESC) AS d
+		FROM orders WHERE customer_id IS NOT NULL GROUP BY customer_id ORDER BY d, customer_id`,
+		"1|6|1", "2|4|2", "4|2|3", "3|1|4")
+	wantErr(t, db, `SELECT sum(qty) OVER (ORDER BY order_id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM orders`, 1235, "window frames")
+}
