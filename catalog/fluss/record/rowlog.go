@@ -132,7 +132,8 @@ func (d *RowDecoder) AppendRowBytes(row []byte) error {
 
 // AppendValues appends one decoded row. A shorter row (written with an
 // older schema, Fluss only adds nullable columns at the end) is padded with
-// NULLs; a longer one is an error.
+// NULLs; a longer one is an error. On error every pending row is dropped:
+// a half-appended row would leave the columns with different lengths.
 func (d *RowDecoder) AppendValues(vals []any) error {
 	if len(vals) > len(d.cols) {
 		return fmt.Errorf("%w: row of %d values for %d columns", ErrInvalid, len(vals), len(d.cols))
@@ -144,6 +145,7 @@ func (d *RowDecoder) AppendValues(vals []any) error {
 			v = vals[i]
 		}
 		if err := AppendArrowValue(b.Field(i), d.cols[i].Type, v); err != nil {
+			d.Release()
 			return fmt.Errorf("column %q: %w", d.cols[i].Name, err)
 		}
 	}
@@ -188,7 +190,8 @@ func (d *RowDecoder) DecodeLogBatch(lb *LogBatch) (arrow.RecordBatch, ChangeType
 // AppendArrowValue appends one Fluss value (see values.go) of type t to an
 // Arrow builder of typemap.ArrowType(t), converting units as Fluss's Arrow
 // writers do (TIME ms → unit of the precision; TIMESTAMP millis+nanos →
-// s/ms/µs/ns, seconds by truncating division).
+// s/ms/µs/ns, seconds by truncating division). On error the builder may
+// hold part of a nested value and must be discarded.
 func AppendArrowValue(b array.Builder, t typemap.DataType, v any) error {
 	if v == nil {
 		b.AppendNull()

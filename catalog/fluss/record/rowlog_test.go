@@ -284,3 +284,28 @@ func TestAppendValueRecordsSchemaEvolution(t *testing.T) {
 		t.Fatal("unknown schema id accepted")
 	}
 }
+
+func TestRowDecoderDropsPendingRowsOnError(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	cols := []typemap.Column{{Name: "a", Type: typemap.Int()}, {Name: "b", Type: typemap.Binary(2)}}
+	d, _ := record.NewRowDecoder(cols, record.RowCompacted, mem)
+	defer d.Release()
+	if err := d.AppendValues([]any{int32(1), []byte{1, 2}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.AppendValues([]any{int32(2), []byte{1, 2, 3}}); err == nil {
+		t.Fatal("BINARY(2) accepted 3 bytes")
+	}
+	if err := d.AppendValues([]any{int32(3), []byte{9}}); err != nil {
+		t.Fatal(err)
+	}
+	rec := d.NewRecordBatch()
+	defer rec.Release()
+	if rec.NumRows() != 1 || rec.Column(0).(*array.Int32).Value(0) != 3 {
+		t.Fatalf("after error: %v", rec)
+	}
+	if got := rec.Column(1).(*array.FixedSizeBinary).Value(0); !bytes.Equal(got, []byte{9, 0}) {
+		t.Fatalf("short BINARY not zero-padded: %x", got)
+	}
+}
