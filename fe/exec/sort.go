@@ -3,7 +3,6 @@ package exec
 import (
 	"context"
 	"slices"
-	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -160,6 +159,6 @@ func sortIndices(keyCols []arrow.Array, keys []SortKey) []int64 {
 	for i := range idx {
 		idx[i] = int64(i)
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return cmp(int(idx[a]), int(idx[b])) < 0 })
+	slices.SortStableFunc(idx, func(a, b int64) int { return cmp(int(a), int(b)) })
 	return idx
 }
