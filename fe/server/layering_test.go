@@ -1,0 +1,62 @@
+package server
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestLayering keeps the FE packages' direct imports of Inlet packages to
+// what the house plan allows (style.md §3; fe/bind also builds fe/exec/expr
+// IR, as its task says).
+func TestLayering(t *testing.T) {
+	const mod = "github.com/inlet-db/inlet/"
+	allowed := map[string][]string{
+		"catalog":         {"typemap"},
+		"catalog/local":   {"catalog", "typemap"},
+		"catalog/manager": {"catalog"},
+		"fe/vars":         {},
+		"fe/mysqlwire":    {},
+		"fe/bind":         {"fe/sql", "catalog", "typemap", "fe/exec/expr"},
+		"fe/server":       {"fe/", "catalog", "catalog/", "planner", "typemap"},
+		"cmd/fe":          {"fe/server", "catalog/", "fileio"},
+	}
+	root := filepath.Join("..", "..")
+	for pkg, ok := range allowed {
+		dir := filepath.Join(root, pkg)
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatalf("%s: %v", pkg, err)
+		}
+		for _, e := range ents {
+			name := e.Name()
+			if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, name), nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range f.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				if !strings.HasPrefix(path, mod) {
+					continue
+				}
+				rel := strings.TrimPrefix(path, mod)
+				fine := false
+				for _, a := range ok {
+					if rel == a || (strings.HasSuffix(a, "/") && strings.HasPrefix(rel, a)) {
+						fine = true
+					}
+				}
+				if !fine {
+					t.Errorf("%s/%s imports %s, which its layer may not", pkg, name, rel)
+				}
+			}
+		}
+	}
+}
