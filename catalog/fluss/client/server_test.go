@@ -27,6 +27,8 @@ type frameServer struct {
 	// SASL: when user is non-empty, requests other than ApiVersions and
 	// Authenticate need a successful PLAIN exchange with user/password first.
 	user, password string
+	// authHook, when set, may answer an Authenticate with an error code.
+	authHook func() int32
 
 	handle func(s *srvConn, req srvReq)
 
@@ -159,6 +161,12 @@ func (s *frameServer) serve(c *srvConn) {
 			if err := proto.Unmarshal(req.body, &ar); err != nil || ar.GetProtocol() != "PLAIN" {
 				c.fail(req.id, flussapi.AuthenticateException, "bad authenticate request")
 				continue
+			}
+			if s.authHook != nil {
+				if code := s.authHook(); code != 0 {
+					c.fail(req.id, code, "try again")
+					continue
+				}
 			}
 			want := append(append(append([]byte{0}, s.user...), 0), s.password...)
 			if s.user == "" || !bytes.Equal(ar.GetToken(), want) {

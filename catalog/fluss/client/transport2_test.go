@@ -1,0 +1,140 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/inlet-db/inlet/proto/flussapi"
+	"github.com/inlet-db/inlet/proto/flusspb"
+)
+
+// TestIdleSweepSparesBusyConnections: a request that takes much longer
+// than the idle timeout is not cut off by the idle sweeper.
+func TestIdleSweepSparesBusyConnections(t *testing.T) {
+	srv := newFrameServer(t, func(c *srvConn, req srvReq) {
+		go func() {
+			time.Sleep(150 * time.Millisecond)
+			c.ok(req.id, &flusspb.ListDatabasesResponse{DatabaseName: []string{"slow"}})
+		}()
+	}, flussapi.ListDatabases)
+	cfg := testConfig(srv.addr())
+	cfg.IdleTimeout = 10 * time.Millisecond
+	cl := newTestClient(t, cfg)
+	dbs, err := cl.ListDatabases(context.Background())
+	if err != nil || len(dbs) != 1 {
+		t.Fatalf("%v %v", dbs, err)
+	}
+	if st := cl.PoolStats(); st.Opened != 1 {
+		t.Fatalf("stats %+v", st)
+	}
+}
+
+// TestSASLRetriable: code 51 (retriable authentication failure) is retried
+// with backoff on the same connection until the server accepts.
+func TestSASLRetriable(t *testing.T) {
+	var fails atomic.Int32
+	fails.Store(2)
+	srv := newFrameServer(t, func(c *srvConn, req srvReq) {
+		c.ok(req.id, &flusspb.ListDatabasesResponse{DatabaseName: []string{"ok"}})
+	}, flussapi.ListDatabases)
+	srv.user, srv.password = "u", "p"
+	srv.authHook = func() int32 {
+		if fails.Add(-1) >= 0 {
+			return flussapi.RetriableAuthenticate
+		}
+		return 0
+	}
+	cfg := testConfig(srv.addr())
+	cfg.SASL, cfg.SaslUsername, cfg.SaslPassword = true, "u", "p"
+	cl := newTestClient(t, cfg)
+	if _, err := cl.ListDatabases(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if srv.accepted.Load() != 1 {
+		t.Fatalf("accepted %d connections", srv.accepted.Load())
+	}
+}
+
+// syncBuffer is a goroutine-safe log sink.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestSecretsStayOutOfLogsAndErrors drives failing and succeeding SASL
+// connections with debug logging on and checks that the password appears
+// nowhere.
+func TestSecretsStayOutOfLogsAndErrors(t *testing.T) {
+	const secret = "TopSecret-PW-0042"
+	srv := newFrameServer(t, func(c *srvConn, req srvReq) {
+		if req.key == flussapi.ListTables {
+			c.serverFailure(flussapi.NetworkException, "bye")
+			return
+		}
+		c.ok(req.id, &flusspb.ListDatabasesResponse{})
+	}, flussapi.ListDatabases, flussapi.ListTables)
+	srv.user, srv.password = "carol", secret
+	var logs syncBuffer
+	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	var errs []string
+	for _, pw := range []string{secret, secret + "-wrong"} {
+		cfg := testConfig(srv.addr())
+		cfg.SASL, cfg.SaslUsername, cfg.SaslPassword = true, "carol", pw
+		cl := newTestClient(t, cfg, WithLogger(log))
+		log.Info("client", "config", cfg)
+		if _, err := cl.ListDatabases(context.Background()); err != nil {
+			errs = append(errs, err.Error())
+		}
+		if _, err := cl.ListTables(context.Background(), "db"); err != nil {
+			errs = append(errs, err.Error())
+		}
+	}
+	if len(errs) < 2 {
+		t.Fatalf("expected failures to inspect, got %v", errs)
+	}
+	all := logs.String() + strings.Join(errs, "\n")
+	if strings.Contains(all, secret) {
+		t.Fatalf("password leaked:\n%s", all)
+	}
+	if !strings.Contains(logs.String(), "redacted") {
+		t.Fatalf("config not logged in redacted form:\n%s", logs.String())
+	}
+	tok := SecurityToken{Scheme: "s3", Token: []byte(`{"access_key_secret":"` + secret + `"}`)}
+	if strings.Contains(tok.String(), secret) {
+		t.Fatal("security token printed")
+	}
+}
+
+func TestClosedClient(t *testing.T) {
+	srv := newFrameServer(t, func(c *srvConn, req srvReq) { c.ok(req.id, &flusspb.ListDatabasesResponse{}) }, flussapi.ListDatabases)
+	cl, err := New(testConfig(srv.addr()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cl.ListDatabases(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	_ = cl.Close()
+	if _, err := cl.ListDatabases(context.Background()); !errors.Is(err, ErrClosed) {
+		t.Fatalf("after close: %v", err)
+	}
+}
