@@ -108,6 +108,7 @@ type Cluster struct {
 	buckets  map[bucketKey]*bucketData
 	scanners map[string]*kvScanner
 	changed  chan struct{} // closed and replaced whenever a log grows
+	done     chan struct{} // closed by Close: parked fetches and delays return
 	closed   bool
 	faults   faultState
 	nextScan int64
@@ -148,7 +149,7 @@ func Start(ctx context.Context, cfg Config) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cluster{cfg: o, cat: cat, buckets: map[bucketKey]*bucketData{}, scanners: map[string]*kvScanner{}, changed: make(chan struct{})}
+	c := &Cluster{cfg: o, cat: cat, buckets: map[bucketKey]*bucketData{}, scanners: map[string]*kvScanner{}, changed: make(chan struct{}), done: make(chan struct{})}
 	// Leaders pointing at servers that no longer exist (fewer tablet servers
 	// than last time) are moved back into range.
 	c.mu.Lock()
@@ -231,6 +232,7 @@ func (c *Cluster) Close() error {
 		return nil
 	}
 	c.closed = true
+	close(c.done)
 	c.mu.Unlock()
 	for _, s := range c.servers {
 		s.shutdown()

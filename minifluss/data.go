@@ -93,6 +93,7 @@ const (
 )
 
 func (cn *conn) fetchLog(req *flusspb.FetchLogRequest) (proto.Message, error) {
+	c := cn.s.c
 	wait := time.Duration(req.GetMaxWaitMs()) * time.Millisecond
 	if wait > maxFetchWait {
 		wait = maxFetchWait
@@ -116,6 +117,9 @@ func (cn *conn) fetchLog(req *flusspb.FetchLogRequest) (proto.Message, error) {
 		select {
 		case <-changed:
 		case <-timer.C:
+		case <-c.done:
+			timer.Stop()
+			return resp, nil
 		}
 		timer.Stop()
 	}

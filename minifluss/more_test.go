@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -234,5 +235,33 @@ func TestStatisticsColumnsGiveV1AndFirstRow(t *testing.T) {
 	if _, err := c.CreateTable(ctx, TableSpec{Database: "fr", Name: "agg", Buckets: 1, PrimaryKey: []string{"id"},
 		Properties: map[string]string{"table.merge-engine": "aggregation"}, Columns: []Column{{Name: "id", Type: typemap.Int()}}}); err == nil {
 		t.Fatal("aggregation merge engine accepted")
+	}
+}
+
+// Close does not wait for parked fetches to time out.
+func TestCloseWakesParkedFetch(t *testing.T) {
+	c, err := Start(context.Background(), Config{DataDir: t.TempDir(), TabletServers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := logTable(t, c, "park", nil)
+	cn := dial(t, c.ServerAddr(0, "CLIENT"))
+	cn.send(apiFetchLog, 0, &flusspb.FetchLogRequest{FollowerServerId: proto.Int32(-1), MaxBytes: proto.Int32(1 << 20), MinBytes: proto.Int32(1), MaxWaitMs: proto.Int32(30_000),
+		TablesReq: []*flusspb.PbFetchLogReqForTable{{TableId: proto.Int64(info.ID), ProjectionPushdownEnabled: proto.Bool(false),
+			BucketsReq: []*flusspb.PbFetchLogReqForBucket{{BucketId: proto.Int32(0), FetchOffset: proto.Int64(0), MaxFetchBytes: proto.Int32(1 << 20)}}}}})
+	// make sure the request is parked before closing
+	lo := cn.send(apiListOffsets, 0, &flusspb.ListOffsetsRequest{FollowerServerId: proto.Int32(-1), OffsetType: proto.Int32(1), TableId: proto.Int64(info.ID), BucketId: []int32{0}})
+	if _, rid, _ := cn.recv(); rid != lo {
+		t.Fatalf("got %d", rid)
+	}
+	done := make(chan error, 1)
+	go func() { done <- c.Close() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close waited for the parked fetch")
 	}
 }

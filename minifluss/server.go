@@ -156,7 +156,12 @@ func (cn *conn) handle(h requestHeader, body []byte, act faultAction) {
 		}
 	}()
 	if act.delay > 0 {
-		time.Sleep(act.delay)
+		t := time.NewTimer(act.delay)
+		select {
+		case <-t.C:
+		case <-cn.s.c.done:
+		}
+		t.Stop()
 	}
 	if act.drop {
 		cn.nc.Close()
