@@ -96,7 +96,7 @@ func open(r io.ReaderAt, size int64, cfg config) (*File, error) {
 	}
 	n := min(size, tailGuess)
 	tail := make([]byte, n)
-	if _, err := r.ReadAt(tail, size-n); err != nil && err != io.EOF {
+	if err := readFull(r, tail, size-n); err != nil {
 		return nil, fmt.Errorf("read tail at offset %d: %w", size-n, err)
 	}
 	psLen := int64(tail[n-1])
@@ -112,7 +112,7 @@ func open(r io.ReaderAt, size int64, cfg config) (*File, error) {
 		// Files of Hive 0.11 and before may lack the magic in the
 		// postscript; they still start with it.
 		head := make([]byte, len(magic))
-		if _, err := r.ReadAt(head, 0); err != nil || string(head) != magic {
+		if err := readFull(r, head, 0); err != nil || string(head) != magic {
 			return nil, fmt.Errorf("%w: no ORC magic in postscript (offset %d) or file header", ErrCorrupt, size-1-psLen)
 		}
 	}
@@ -141,7 +141,7 @@ func open(r io.ReaderAt, size int64, cfg config) (*File, error) {
 		raw = tail[n-need : n-1-psLen]
 	} else {
 		raw = make([]byte, tailLen)
-		if _, err := r.ReadAt(raw, metaOff); err != nil && err != io.EOF {
+		if err := readFull(r, raw, metaOff); err != nil {
 			return nil, fmt.Errorf("read footer at offset %d: %w", metaOff, err)
 		}
 	}
@@ -237,11 +237,18 @@ func (f *File) checkTypes() error {
 	if len(f.types) > maxTypes {
 		return fmt.Errorf("%w: footer has %d types, limit %d", ErrCorrupt, len(f.types), maxTypes)
 	}
+	// A type referenced by two parents would make the schema a DAG whose
+	// expansion grows exponentially; ORC schemas are trees.
+	parent := make([]int32, len(f.types))
 	for id, t := range f.types {
 		for _, c := range t.subtypes {
 			if int(c) <= id || int(c) >= len(f.types) {
 				return fmt.Errorf("%w: type %d (%s) has subtype %d outside (%d, %d)", ErrCorrupt, id, t.kind, c, id, len(f.types))
 			}
+			if parent[c] != 0 {
+				return fmt.Errorf("%w: type %d is a subtype of both type %d and type %d", ErrCorrupt, c, parent[c]-1, id)
+			}
+			parent[c] = int32(id) + 1
 		}
 		want := -1
 		switch t.kind {
@@ -309,6 +316,12 @@ func (f *File) Metadata() map[string][]byte { return f.ft.metadata }
 // path of names from the root ("a" or "a", "b" for a struct field), or -1.
 // Statistics in StripeInfo.Stats are indexed by this id.
 func (f *File) ColumnID(path ...string) int {
+	if !f.rootIsStruct() {
+		if len(path) == 1 && path[0] == soleColumn {
+			return 0
+		}
+		return -1
+	}
 	id := 0
 	for _, name := range path {
 		t := f.types[id]
@@ -550,4 +563,17 @@ func (f *File) field(name string, id int, dt arrow.DataType) arrow.Field {
 	keys := append([]string{MetaColumnID}, t.attrKeys...)
 	vals := append([]string{strconv.Itoa(id)}, t.attrVals...)
 	return arrow.Field{Name: name, Type: dt, Nullable: true, Metadata: arrow.NewMetadata(keys, vals)}
+}
+
+// readFull reads len(b) bytes at off; a short read is an error even when
+// the ReaderAt reports io.EOF.
+func readFull(r io.ReaderAt, b []byte, off int64) error {
+	n, err := r.ReadAt(b, off)
+	if n == len(b) {
+		return nil
+	}
+	if err == nil || err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return err
 }

@@ -3,7 +3,6 @@ package orc
 import (
 	"context"
 	"fmt"
-	"io"
 	"sort"
 	"sync/atomic"
 	"time"
@@ -209,7 +208,7 @@ func (r *recordReader) openStripe(si int) error {
 	}
 	footOff := int64(s.Offset + s.IndexLength + s.DataLength)
 	raw := make([]byte, s.FooterLength)
-	if _, err := r.f.r.ReadAt(raw, footOff); err != nil && err != io.EOF {
+	if err := readFull(r.f.r, raw, footOff); err != nil {
 		return fmt.Errorf("stripe %d: read footer at offset %d: %w", si, footOff, err)
 	}
 	what := fmt.Sprintf("stripe %d footer at offset %d", si, footOff)
@@ -253,7 +252,7 @@ func (r *recordReader) openStripe(si int) error {
 		start, stop := want[i].off, want[j-1].off+want[j-1].len
 		buf := r.buffer(int(stop - start))[:stop-start]
 		r.held = append(r.held, buf)
-		if _, err := r.f.r.ReadAt(buf, int64(start)); err != nil && err != io.EOF {
+		if err := readFull(r.f.r, buf, int64(start)); err != nil {
 			return fmt.Errorf("stripe %d: read streams at offset %d: %w", si, start, err)
 		}
 		for _, w := range want[i:j] {
