@@ -1,0 +1,27 @@
+// Package writer writes Apache Paimon tables the way Java Paimon (and so
+// the Fluss tiering service) writes them: schema JSON, Parquet data files
+// through pqarrow, Avro manifests, manifest lists and index manifests with
+// Java's field names and types (lake/paimon's encoders), snapshot JSON, and
+// the LATEST hint.
+//
+// What must stay true:
+//
+//  1. Commit order: data files, index files, manifests and manifest lists
+//     are written first, the snapshot file after them, LATEST last. A crash
+//     in between leaves unreferenced files, never a snapshot naming a
+//     missing file.
+//  2. Sequence numbers of a (partition, bucket) continue from the largest
+//     _MAX_SEQUENCE_NUMBER of its live files + 1 (0 for a new bucket), so a
+//     later file always wins a merge.
+//  3. A primary-key data file holds rows sorted by the trimmed primary key
+//     with one row per key (checked while writing); its columns are
+//     _KEY_<k>..., _SEQUENCE_NUMBER, _VALUE_KIND, then the table columns.
+//  4. Input is streamed: FileWriter takes Arrow batches one at a time and
+//     buffers at most one Parquet row group.
+//  5. A snapshot's totalRecordCount is the sum of _ROW_COUNT of its live
+//     files; deltaRecordCount is added minus deleted rows of the commit.
+//
+// Concurrency: a Table and its Commits belong to one goroutine. Two writers
+// must not commit to the same table at once (Paimon relies on an external
+// lock for that too).
+package writer

@@ -1,0 +1,328 @@
+package writer
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/inlet-db/inlet/fileio"
+	"github.com/inlet-db/inlet/lake/paimon"
+)
+
+// Field ids of the PK system columns (paimon SpecialFields).
+const (
+	keyFieldIDOffset = 1073741823
+	seqFieldID       = 2147483646
+	kindFieldID      = 2147483645
+)
+
+// FileWriter streams Arrow batches into one Parquet data file of a
+// (partition, bucket). Batches hold the table columns of the table's
+// schema, in schema order, with the types paimon.ArrowSchema gives.
+type FileWriter struct {
+	c        *Commit
+	part     []any
+	partRow  []byte
+	bucket   int32
+	level    int32
+	source   int32
+	name     string
+	path     string
+	w        fileio.Writer
+	cw       *countingWriter
+	pw       *pqarrow.FileWriter
+	schema   *arrow.Schema // file schema
+	table    *arrow.Schema // expected input schema
+	keyIdx   []int
+	keyTypes []paimon.DataType
+	rows     int64
+	deletes  int64
+	minSeq   int64
+	maxSeq   int64
+	minKey   []any
+	lastKey  []any
+	closed   bool
+}
+
+// NewFile starts a level-0 data file of (partition values, bucket). For
+// bucket-unaware tables (bucket = -1) pass bucket 0, as Paimon does.
+func (c *Commit) NewFile(ctx context.Context, part []any, bucket int32) (*FileWriter, error) {
+	return c.newFile(ctx, part, bucket, 0, 0)
+}
+
+func (c *Commit) newFile(ctx context.Context, part []any, bucket, level, source int32) (*FileWriter, error) {
+	t := c.t
+	if c.done {
+		return nil, fmt.Errorf("%w: table %s: commit already committed", ErrInvalid, t.path)
+	}
+	partRow, err := paimon.SerializeRow(part, t.partitionTypes())
+	if err != nil {
+		return nil, fmt.Errorf("%w: table %s partition %v: %v", ErrInvalid, t.path, part, err)
+	}
+	if tb := t.totalBuckets(); bucket < 0 || (tb > 0 && bucket >= tb) || (tb <= 0 && !t.isPK() && bucket != 0) {
+		return nil, fmt.Errorf("%w: table %s has bucket option %d; bucket %d is out of range", ErrInvalid, t.path, tb, bucket)
+	}
+	dir, err := t.pt.BucketDir(t.schema, part, bucket)
+	if err != nil {
+		return nil, err
+	}
+	table, err := paimon.ArrowSchema(t.schema.Fields)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", t.path, err)
+	}
+	fw := &FileWriter{c: c, part: part, partRow: partRow, bucket: bucket, level: level, source: source, table: table}
+	fields := table.Fields()
+	if t.isPK() {
+		var kf []arrow.Field
+		for _, k := range t.schema.TrimmedPrimaryKeys() {
+			idx := -1
+			for i, f := range t.schema.Fields {
+				if f.Name == k.Name {
+					idx = i
+				}
+			}
+			fw.keyIdx = append(fw.keyIdx, idx)
+			fw.keyTypes = append(fw.keyTypes, k.Type)
+			f := fields[idx]
+			f.Name = "_KEY_" + k.Name
+			f.Metadata = arrow.NewMetadata([]string{paimon.FieldIDKey}, []string{strconv.Itoa(k.ID + keyFieldIDOffset)})
+			kf = append(kf, f)
+		}
+		kf = append(kf,
+			arrow.Field{Name: paimon.SequenceNumberColumn, Type: arrow.PrimitiveTypes.Int64, Metadata: arrow.NewMetadata([]string{paimon.FieldIDKey}, []string{strconv.Itoa(seqFieldID)})},
+			arrow.Field{Name: paimon.ValueKindColumn, Type: arrow.PrimitiveTypes.Int8, Metadata: arrow.NewMetadata([]string{paimon.FieldIDKey}, []string{strconv.Itoa(kindFieldID)})})
+		fields = append(kf, fields...)
+	}
+	fw.schema = arrow.NewSchema(fields, nil)
+	cr, ok := t.fs.(fileio.Creator)
+	if !ok {
+		return nil, fmt.Errorf("%w: table %s: file system cannot create files", ErrInvalid, t.path)
+	}
+	fw.name = t.name("data", ".parquet")
+	fw.path = fileio.Join(dir, fw.name)
+	if fw.w, err = cr.Create(ctx, fw.path); err != nil {
+		return nil, err
+	}
+	fw.cw = &countingWriter{w: fw.w}
+	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd), parquet.WithAllocator(t.mem),
+		parquet.WithMaxRowGroupLength(t.opts.RowGroupRows), parquet.WithCreatedBy("inlet paimon writer"))
+	fw.pw, err = pqarrow.NewFileWriter(fw.schema, fw.cw, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(t.mem)))
+	if err != nil {
+		fw.w.Abort()
+		return nil, fmt.Errorf("table %s file %s: %w", t.path, fw.path, err)
+	}
+	c.open++
+	return fw, nil
+}
+
+// Name is the data file name.
+func (fw *FileWriter) Name() string { return fw.name }
+
+// Rows is the number of rows written so far.
+func (fw *FileWriter) Rows() int64 { return fw.rows }
+
+// Write appends rec. For primary-key tables kinds gives each row's
+// RowKind (paimon.KindInsert ... KindDelete; nil = all +I) and rows must
+// continue the file in strictly ascending key order.
+func (fw *FileWriter) Write(rec arrow.RecordBatch, kinds []int8) error {
+	if fw.closed {
+		return fmt.Errorf("%w: file %s is closed", ErrInvalid, fw.path)
+	}
+	if err := fw.checkSchema(rec); err != nil {
+		return err
+	}
+	n := rec.NumRows()
+	if n == 0 {
+		return nil
+	}
+	t := fw.c.t
+	if !t.isPK() {
+		if kinds != nil {
+			return fmt.Errorf("%w: table %s is an append table: row kinds are not stored", ErrInvalid, t.path)
+		}
+		fw.noteSeq(fw.c.seq(bucketID(fw.partRow, fw.bucket), n), n)
+		fw.rows += n
+		return fw.write(rec)
+	}
+	if kinds != nil && int64(len(kinds)) != n {
+		return fmt.Errorf("%w: table %s: %d row kinds for %d rows", ErrInvalid, t.path, len(kinds), n)
+	}
+	for i := 0; i < int(n); i++ {
+		key := make([]any, len(fw.keyIdx))
+		for k, idx := range fw.keyIdx {
+			v, err := Value(rec.Column(idx), i)
+			if err != nil {
+				return fmt.Errorf("table %s key column %s: %w", t.path, t.schema.Fields[idx].Name, err)
+			}
+			key[k] = v
+		}
+		if fw.lastKey != nil && compareRows(fw.lastKey, key) >= 0 {
+			return fmt.Errorf("%w: table %s file %s: key %v at row %d does not follow key %v (rows must be sorted by key, one per key)",
+				ErrInvalid, t.path, fw.name, key, fw.rows+int64(i), fw.lastKey)
+		}
+		if fw.minKey == nil {
+			fw.minKey = key
+		}
+		fw.lastKey = key
+	}
+	mem := t.mem
+	sb := array.NewInt64Builder(mem)
+	kb := array.NewInt8Builder(mem)
+	defer sb.Release()
+	defer kb.Release()
+	sb.Reserve(int(n))
+	kb.Reserve(int(n))
+	first := fw.c.seq(bucketID(fw.partRow, fw.bucket), n)
+	fw.noteSeq(first, n)
+	for i := int64(0); i < n; i++ {
+		sb.UnsafeAppend(first + i)
+		k := paimon.KindInsert
+		if kinds != nil {
+			k = kinds[i]
+			if k < paimon.KindInsert || k > paimon.KindDelete {
+				return fmt.Errorf("%w: table %s: row kind %d of row %d", ErrInvalid, t.path, k, i)
+			}
+		}
+		if k == paimon.KindUpdateBefore || k == paimon.KindDelete {
+			fw.deletes++
+		}
+		kb.UnsafeAppend(k)
+	}
+	sa, ka := sb.NewArray(), kb.NewArray()
+	defer sa.Release()
+	defer ka.Release()
+	cols := make([]arrow.Array, 0, fw.schema.NumFields())
+	for _, idx := range fw.keyIdx {
+		cols = append(cols, rec.Column(idx))
+	}
+	cols = append(cols, sa, ka)
+	cols = append(cols, rec.Columns()...)
+	out := array.NewRecordBatch(fw.schema, cols, n)
+	defer out.Release()
+	fw.rows += n
+	return fw.write(out)
+}
+
+func (fw *FileWriter) noteSeq(first, n int64) {
+	if fw.rows == 0 {
+		fw.minSeq = first
+	}
+	fw.maxSeq = first + n - 1
+}
+
+func (fw *FileWriter) write(rec arrow.RecordBatch) error {
+	if err := fw.pw.WriteBuffered(rec); err != nil {
+		return fmt.Errorf("table %s file %s: %w", fw.c.t.path, fw.path, err)
+	}
+	return nil
+}
+
+func (fw *FileWriter) checkSchema(rec arrow.RecordBatch) error {
+	want := fw.table.Fields()
+	if int(rec.NumCols()) != len(want) {
+		return fmt.Errorf("%w: table %s: batch has %d columns, the schema %d", ErrInvalid, fw.c.t.path, rec.NumCols(), len(want))
+	}
+	for i, f := range rec.Schema().Fields() {
+		if !arrow.TypeEqual(f.Type, want[i].Type) {
+			return fmt.Errorf("%w: table %s column %d (%s): Arrow type %s, the schema needs %s", ErrInvalid, fw.c.t.path, i, want[i].Name, f.Type, want[i].Type)
+		}
+	}
+	return nil
+}
+
+// Close finishes the file and adds it to the commit. A file without rows
+// is removed instead.
+func (fw *FileWriter) Close(ctx context.Context) error {
+	if fw.closed {
+		return nil
+	}
+	fw.closed = true
+	fw.c.open--
+	t := fw.c.t
+	if fw.rows == 0 {
+		fw.pw.Close()
+		if r, ok := t.fs.(fileio.Remover); ok {
+			r.Remove(ctx, fw.path)
+		}
+		return nil
+	}
+	if err := fw.pw.Close(); err != nil {
+		fw.w.Abort()
+		return fmt.Errorf("table %s file %s: %w", t.path, fw.path, err)
+	}
+	// pqarrow closes the sink it was given.
+	if fw.cw.err != nil {
+		return fmt.Errorf("table %s file %s: %w", t.path, fw.path, fw.cw.err)
+	}
+	now := t.opts.Now()
+	ct := now.UTC()
+	src := fw.source
+	empty := []string{}
+	meta := &paimon.DataFileMeta{FileName: fw.name, FileSize: fw.cw.n, RowCount: fw.rows, MinSequenceNumber: fw.minSeq,
+		MaxSequenceNumber: fw.maxSeq, SchemaID: t.schema.ID, Level: fw.level, ExtraFiles: []string{}, CreationTime: &ct,
+		FileSource: &src, ValueStatsCols: &empty, MinKey: emptyRow(), MaxKey: emptyRow(), KeyStats: paimon.EmptyStats(), ValueStats: paimon.EmptyStats()}
+	if t.isPK() {
+		var err error
+		if meta.MinKey, err = paimon.SerializeRow(fw.minKey, fw.keyTypes); err != nil {
+			return fmt.Errorf("table %s file %s: min key: %w", t.path, fw.name, err)
+		}
+		if meta.MaxKey, err = paimon.SerializeRow(fw.lastKey, fw.keyTypes); err != nil {
+			return fmt.Errorf("table %s file %s: max key: %w", t.path, fw.name, err)
+		}
+		ks := newStatsAcc(fw.keyTypes)
+		ks.add(fw.minKey)
+		ks.add(fw.lastKey)
+		if meta.KeyStats, err = ks.stats(); err != nil {
+			return err
+		}
+		d := fw.deletes
+		meta.DeleteRowCount = &d
+	} else {
+		z := int64(0)
+		meta.DeleteRowCount = &z
+	}
+	fw.c.adds = append(fw.c.adds, paimon.ManifestEntry{Kind: paimon.FileKindAdd, Partition: fw.partRow, Bucket: fw.bucket,
+		TotalBuckets: t.totalBuckets(), File: meta})
+	return nil
+}
+
+// Abort drops the file; the commit forgets it.
+func (fw *FileWriter) Abort() {
+	if fw.closed {
+		return
+	}
+	fw.closed = true
+	fw.c.open--
+	fw.w.Abort()
+}
+
+func emptyRow() []byte { return []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0} }
+
+type countingWriter struct {
+	w   fileio.Writer
+	n   int64
+	err error
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return n, err
+}
+
+func (c *countingWriter) Close() error {
+	err := c.w.Close()
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return err
+}
