@@ -22,8 +22,12 @@ import (
 	"github.com/inlet-db/inlet/lake/paimon/writer"
 )
 
-func str(nullable bool) paimon.DataType { return paimon.DataType{Root: paimon.VarChar, Nullable: nullable, Precision: 2147483647} }
-func i64(nullable bool) paimon.DataType { return paimon.DataType{Root: paimon.BigInt, Nullable: nullable} }
+func str(nullable bool) paimon.DataType {
+	return paimon.DataType{Root: paimon.VarChar, Nullable: nullable, Precision: 2147483647}
+}
+func i64(nullable bool) paimon.DataType {
+	return paimon.DataType{Root: paimon.BigInt, Nullable: nullable}
+}
 func i32(nullable bool) paimon.DataType { return paimon.DataType{Root: paimon.Int, Nullable: nullable} }
 
 // batch builds a record of the table's Arrow schema from rows of Go values.
