@@ -80,6 +80,25 @@ func TestRequestFrameGolden(t *testing.T) {
 			wantHex: "00000029" + "03f7" + "0000" + "00000001" + "08ffffffffffffffffff01" + "108008" +
 				"1a11" + "0809" + "1001" + "1a020003" + "2207" + "1001" + "1864" + "208004",
 		},
+		{
+			name: "limit scan, numbering starts at 2",
+			key:  flussapi.LimitScan, id: 2,
+			msg:     &flusspb.LimitScanRequest{TableId: proto.Int64(5), BucketId: proto.Int32(1), Limit: proto.Int32(10)},
+			wantHex: "0000000e" + "0409" + "0000" + "00000002" + "1005" + "2001" + "280a",
+		},
+		{
+			name: "scan kv open",
+			key:  flussapi.ScanKv, id: 3,
+			msg: &flusspb.ScanKvRequest{BucketScanReq: &flusspb.PbScanReqForBucket{TableId: proto.Int64(5), BucketId: proto.Int32(0)},
+				CallSeqId: proto.Int32(0), BatchSizeBytes: proto.Int32(1024)},
+			wantHex: "00000013" + "0425" + "0000" + "00000003" + "120408051800" + "1800" + "208008",
+		},
+		{
+			name: "readable lake snapshot",
+			key:  flussapi.GetLakeSnapshot, id: 4,
+			msg:     &flusspb.GetLakeSnapshotRequest{TablePath: TablePath{"d", "t"}.pb(), Readable: proto.Bool(true)},
+			wantHex: "00000012" + "0408" + "0000" + "00000004" + "0a060a0164120174" + "1801",
+		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
