@@ -40,6 +40,11 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&be, "be", "", "comma-separated BE addresses host:port; recorded only: the BE does not exist yet and queries run in the FE")
 	fs.BoolVar(&c.demo, "demo", false, "create a small internal demo database on first start")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: fe [--query-port 9030] [--meta-dir DIR] [--data-dir DIR] [--be host:port,...] [--demo]")
+		fmt.Fprintln(fs.Output(), "The root user's password is read from $INLET_ROOT_PASSWORD (empty by default).")
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
