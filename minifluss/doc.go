@@ -14,10 +14,23 @@
 //	info, _ := c.CreateTable(ctx, minifluss.TableSpec{Database: "db", Name: "t",
 //		Columns: []minifluss.Column{{Name: "id", Type: typemap.BigInt()}}, Buckets: 2})
 //
-// then point a client at bootstrap. The Go methods (CreateTable, Append…,
-// ExpireLog, ArchiveSegments, MoveLeader, SetLakeSnapshot, SnapshotKv, the
-// fault hooks DelayNext / DropNext / DropConnections / NotLeaderOnce) drive
-// the cluster without the wire; everything they change is visible through it.
+// then point a client at bootstrap. The Go methods drive the cluster
+// without the wire; everything they change is visible through it:
+//
+//   - DDL: CreateDatabase, DropDatabase, CreateTable (TableSpec) or
+//     CreateTableJSON (client table JSON), DropTable, CreatePartition,
+//     DropPartition; Table, PartitionID, Leader, Offsets describe state.
+//   - Writes: Append / AppendToBucket (log tables, Go values), AppendRecord
+//     (an Arrow batch), AppendBatches (pre-encoded log batches), Upsert /
+//     Delete and UpsertRecord / DeleteRecord (primary-key tables). Rows are
+//     one Go value per column (see values.go for the accepted types);
+//     partitions come from the row values and are created when missing.
+//   - Retention and tiers: ExpireLog (TTL), ArchiveSegments (remote tier in
+//     the §6 layout), SnapshotKv, SetLakeSnapshot (the tiering hook).
+//   - Faults: MoveLeader, NotLeaderOnce, DelayNext, DropNext,
+//     DropConnections, CutLastBatchOnce.
+//   - Scenario files (LoadScenario / ParseScenario, Run) script all of the
+//     above; README.md describes the language and cmd/minifluss runs them.
 //
 // What must stay true (the checklist of spec §11):
 //
