@@ -35,10 +35,9 @@ func (f LogFormat) RowFormat() (RowFormat, error) {
 func ForEachRowRecord(lb *LogBatch, fn func(i int, ct ChangeType, row []byte) error) error {
 	c := &cursor{b: lb.Records}
 	for i := range int(lb.Header.RecordCount) {
-		what := fmt.Sprintf("record %d size", i)
-		size, err := c.u32(what)
+		size, err := c.u32("record size")
 		if err != nil {
-			return err
+			return fmt.Errorf("record %d: %w", i, err)
 		}
 		if size < 1 || int64(size) > int64(len(c.b)-c.p) {
 			return fmt.Errorf("%w: record %d size %d at offset %d, %d bytes left", ErrCorrupt, i, int32(size), c.p-4, len(c.b)-c.p)
@@ -121,10 +120,15 @@ func (d *RowDecoder) builder() *array.RecordBuilder {
 	return d.b
 }
 
-// AppendRowBytes decodes one row and appends it to the pending batch.
+// AppendRowBytes decodes one row and appends it to the pending batch. On
+// error every pending row is dropped.
 func (d *RowDecoder) AppendRowBytes(row []byte) error {
+	if d.format == RowCompacted {
+		return d.appendCompactedRow(row)
+	}
 	vals, err := DecodeRow(row, d.format, d.types)
 	if err != nil {
+		d.Release()
 		return err
 	}
 	return d.AppendValues(vals)
