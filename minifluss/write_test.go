@@ -173,3 +173,58 @@ func TestUpsertRecordAllTypes(t *testing.T) {
 		t.Fatalf("%d keys left after DeleteRecord", n)
 	}
 }
+
+// COMPACTED and INDEXED log formats: append-only log tables and PK changelogs
+// come out as row records with the right change types.
+func TestRowLogFormats(t *testing.T) {
+	c := startCluster(t, Config{TabletServers: 1})
+	ctx := context.Background()
+	c.CreateDatabase(ctx, "rf")
+	types := []typemap.DataType{typemap.Int().NotNull(), typemap.String()}
+	for _, f := range []string{"COMPACTED", "INDEXED"} {
+		props := map[string]string{"table.log.format": f}
+		if f == "INDEXED" {
+			props["table.kv.format"] = "INDEXED"
+		}
+		pk, err := c.CreateTable(ctx, TableSpec{Database: "rf", Name: "pk_" + f, Buckets: 1, PrimaryKey: []string{"id"}, Properties: props,
+			Columns: []Column{{Name: "id", Type: typemap.Int()}, {Name: "v", Type: typemap.String()}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Upsert(ctx, "rf", "pk_"+f, [][]any{{1, "a"}})
+		c.Upsert(ctx, "rf", "pk_"+f, [][]any{{1, "b"}})
+		var cts []record.ChangeType
+		var vals []string
+		it := record.ReadBatches(fetchAll(t, c, pk.ID, nil, 0, nil), record.DecodeOptions{})
+		for it.Next() {
+			err := record.ForEachRowRecord(it.Batch(), func(i int, ct record.ChangeType, row []byte) error {
+				var r []any
+				var err error
+				if f == "COMPACTED" {
+					r, err = record.DecodeCompactedRow(row, types)
+				} else {
+					r, err = record.DecodeIndexedRow(row, types)
+				}
+				if err != nil {
+					return err
+				}
+				cts = append(cts, ct)
+				vals = append(vals, r[1].(string))
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+		}
+		if it.Err() != nil {
+			t.Fatal(it.Err())
+		}
+		if len(cts) != 3 || cts[0] != record.Insert || cts[1] != record.UpdateBefore || cts[2] != record.UpdateAfter || vals[2] != "b" {
+			t.Fatalf("%s changelog: %v %v", f, cts, vals)
+		}
+	}
+	if _, err := c.CreateTable(ctx, TableSpec{Database: "rf", Name: "bad", Buckets: 1, PrimaryKey: []string{"id"}, Properties: map[string]string{"table.log.format": "INDEXED"},
+		Columns: []Column{{Name: "id", Type: typemap.Int()}}}); err == nil {
+		t.Fatal("INDEXED log with COMPACTED kv accepted")
+	}
+}
