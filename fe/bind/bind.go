@@ -46,6 +46,9 @@ type Session struct {
 	ConnectionID   int64
 	Version        string
 	Now            time.Time
+	// Args are the values of '?' placeholders (prepared statements): nil,
+	// int64, uint64, float64 or string.
+	Args []any
 }
 
 // Binder binds the statements of one session.

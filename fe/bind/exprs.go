@@ -307,7 +307,25 @@ func (b *Binder) bindExpr(e sql.Expr, sc *scope, st *aggState) (expr.Expr, error
 	case *sql.Exists:
 		return nil, errorf(ErrUnsupported, "EXISTS here (supported as a WHERE condition)")
 	case *sql.Param:
-		return nil, errorf(ErrUnsupported, "'?' parameters (use client-side interpolation)")
+		if n.Index >= len(b.sess.Args) {
+			return nil, errorf(ErrAnalysis, "placeholder %d has no value", n.Index+1)
+		}
+		switch v := b.sess.Args[n.Index].(type) {
+		case nil:
+			return expr.Null(expr.NullT()), nil
+		case int64:
+			return expr.Int(v), nil
+		case uint64:
+			if v <= 1<<63-1 {
+				return expr.Int(int64(v)), nil
+			}
+			return expr.Decimal(strconv.FormatUint(v, 10))
+		case float64:
+			return expr.Float(v), nil
+		case string:
+			return expr.Str(v), nil
+		}
+		return nil, errorf(ErrAnalysis, "placeholder %d has a value of type %T", n.Index+1, b.sess.Args[n.Index])
 	case *sql.DefaultExpr:
 		return nil, errorf(ErrUnsupported, "DEFAULT here")
 	}

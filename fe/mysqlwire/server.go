@@ -28,6 +28,18 @@ type Session interface {
 	Close()
 }
 
+// Preparer is a Session that supports server-side prepared statements
+// (COM_STMT_PREPARE / COM_STMT_EXECUTE), as go-sql-driver uses for queries
+// with arguments unless interpolateParams is set.
+type Preparer interface {
+	// Prepare checks a statement with '?' placeholders and returns how many
+	// there are.
+	Prepare(ctx context.Context, sql string) (params int, err error)
+	// Execute runs a prepared statement with one argument per placeholder:
+	// nil, int64, uint64, float64 or string.
+	Execute(ctx context.Context, sql string, args []any, w ResultWriter) error
+}
+
 // ConnInfo describes a new connection.
 type ConnInfo struct {
 	ID     uint32
@@ -191,6 +203,14 @@ func (h *handler) session(c *mysql.Conn) (*connState, error) {
 }
 
 func (h *handler) ComQuery(c *mysql.Conn, query string, callback func(*sqltypes.Result) error) (err error) {
+	return h.run(c, callback, func(ctx context.Context, sess Session, w ResultWriter) error {
+		return sess.Query(ctx, query, w)
+	})
+}
+
+// run gives a statement its context, recovers a panic (closing only this
+// connection) and finishes the result.
+func (h *handler) run(c *mysql.Conn, callback func(*sqltypes.Result) error, f func(ctx context.Context, sess Session, w ResultWriter) error) (err error) {
 	st, err := h.session(c)
 	if err != nil {
 		return toSQLError(err)
@@ -214,7 +234,7 @@ func (h *handler) ComQuery(c *mysql.Conn, query string, callback func(*sqltypes.
 		}
 	}()
 	w := &writer{send: callback}
-	if err := st.sess.Query(ctx, query, w); err != nil {
+	if err := f(ctx, st.sess, w); err != nil {
 		return toSQLError(err)
 	}
 	if !w.started && !w.done {
@@ -229,11 +249,63 @@ func (h *handler) ComQueryMulti(c *mysql.Conn, sql string, callback func(qr sqlt
 }
 
 func (h *handler) ComPrepare(c *mysql.Conn, query string) ([]*querypb.Field, uint16, error) {
-	return nil, 0, toSQLError(Errorf(CodeNotSupported, "prepared statements are not supported; use the text protocol (go-sql-driver: interpolateParams=true)"))
+	st, err := h.session(c)
+	if err != nil {
+		return nil, 0, toSQLError(err)
+	}
+	p, ok := st.sess.(Preparer)
+	if !ok {
+		return nil, 0, toSQLError(Errorf(CodeNotSupported, "prepared statements are not supported; use the text protocol (go-sql-driver: interpolateParams=true)"))
+	}
+	n, err := p.Prepare(context.Background(), query)
+	if err != nil {
+		return nil, 0, toSQLError(err)
+	}
+	if n > 65535 {
+		return nil, 0, toSQLError(Errorf(CodeSyntax, "too many placeholders: %d", n))
+	}
+	return nil, uint16(n), nil
 }
 
 func (h *handler) ComStmtExecute(c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
-	return toSQLError(Errorf(CodeNotSupported, "prepared statements are not supported"))
+	args := make([]any, prepare.ParamsCount)
+	for i := range args {
+		bv := prepare.BindVars[fmt.Sprintf("v%d", i+1)]
+		if bv == nil {
+			return toSQLError(Errorf(CodeSyntax, "argument %d of the prepared statement is missing", i+1))
+		}
+		v, err := argValue(bv)
+		if err != nil {
+			return toSQLError(Errorf(CodeSyntax, "argument %d: %v", i+1, err))
+		}
+		args[i] = v
+	}
+	return h.run(c, callback, func(ctx context.Context, sess Session, w ResultWriter) error {
+		p, ok := sess.(Preparer)
+		if !ok {
+			return Errorf(CodeNotSupported, "prepared statements are not supported")
+		}
+		return p.Execute(ctx, prepare.PrepareStmt, args, w)
+	})
+}
+
+// argValue converts a decoded COM_STMT_EXECUTE argument.
+func argValue(bv *querypb.BindVariable) (any, error) {
+	v, err := sqltypes.BindVariableToValue(bv)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case v.IsNull():
+		return nil, nil
+	case v.IsSigned():
+		return v.ToInt64()
+	case v.IsUnsigned():
+		return v.ToUint64()
+	case v.IsFloat():
+		return v.ToFloat64()
+	}
+	return v.ToString(), nil
 }
 
 func (h *handler) ComRegisterReplica(c *mysql.Conn, replicaHost string, replicaPort uint16, replicaUser string, replicaPassword string) error {

@@ -147,3 +147,7 @@ func wantErr(t *testing.T, db *sql.DB, q string, num uint16, msg string) {
 		t.Errorf("%s: got %d %q, want %d containing %q", q, me.Number, me.Message, num, msg)
 	}
 }
+
+func sqlOpenNoInterpolate(f *testFE) (*sql.DB, error) {
+	return sql.Open("mysql", "root:"+f.pass+"@tcp("+f.fe.Addr().String()+")/demo")
+}

@@ -23,6 +23,8 @@ type Session struct {
 	vars    *vars.Session
 	catalog string
 	db      string
+	// args are the arguments of the prepared statement being executed.
+	args []any
 }
 
 // Close implements mysqlwire.Session.
@@ -236,6 +238,7 @@ func (s *Session) bindSession(v *vars.Session) *bind.Session {
 		ConnectionID:   int64(s.info.ID),
 		Version:        s.srv.cfg.Version,
 		Now:            s.srv.now(),
+		Args:           s.args,
 	}
 }
 

@@ -110,3 +110,30 @@ func TestMariaDBClient(t *testing.T) {
 		t.Errorf("mariadb error output: %v\n%s", err, out)
 	}
 }
+
+func TestPreparedStatements(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", true)
+	cfgDB := f.db("demo")
+	// A pool without interpolateParams: go-sql-driver prepares on the server.
+	db, err := sqlOpenNoInterpolate(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var name string
+	if err := db.QueryRow("SELECT name FROM customers WHERE id = ? AND country = ?", 2, "US").Scan(&name); err != nil || name != "Grace" {
+		t.Fatalf("prepared select: %q, %v", name, err)
+	}
+	var n int64
+	var price float64
+	if err := db.QueryRow("SELECT count(*), max(price) FROM products WHERE price < ? OR title = ?", 20.5, nil).Scan(&n, &price); err != nil || n != 2 || price != 12.5 {
+		t.Fatalf("prepared aggregate: %d %v %v", n, price, err)
+	}
+	if _, err := db.Exec("INSERT INTO products VALUES (?, ?, ?)", "D-4", "it's a '?' mark", 1.25); err != nil {
+		t.Fatal(err)
+	}
+	wantRows(t, cfgDB, "SELECT title, price FROM products WHERE sku = 'D-4'", "it's a '?' mark|1.25")
+	if _, err := db.Exec("SELECT * FROM products WHERE sku = ?", 1, 2); err == nil {
+		t.Error("wrong argument count accepted")
+	}
+}
