@@ -53,3 +53,48 @@ func FuzzOpenAndRead(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecoders drives each stream codec and tail parser directly with
+// arbitrary bytes: errors are fine, panics and endless loops are not.
+func FuzzDecoders(f *testing.F) {
+	f.Add([]byte{0x61, 0x00, 0x07})
+	f.Add([]byte{0x5e, 0x03, 0x5c, 0xa1, 0xab, 0x1e, 0xde, 0xad, 0xbe, 0xef})
+	f.Add([]byte{0x8e, 0x13, 0x2b, 0x21, 0x07, 0xd0, 0x1e, 0x00, 0x14, 0x70, 0x28, 0x32, 0x3c, 0x46, 0x50,
+		0x5a, 0x64, 0x6e, 0x78, 0x82, 0x8c, 0x96, 0xa0, 0xaa, 0xb4, 0xbe, 0xfc, 0xe8})
+	f.Add([]byte{0xc6, 0x09, 0x02, 0x02, 0x22, 0x42, 0x42, 0x46})
+	f.Add([]byte{0x11, 0x00, 0x00})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, signed := range []bool{false, true} {
+			for _, v2 := range []bool{false, true} {
+				d := newIntDecoder(b, signed, v2, "fuzz")
+				buf := make([]int64, 100)
+				for range 20 {
+					if d.next(buf) != nil {
+						break
+					}
+				}
+			}
+		}
+		br := byteRLE{src: b, what: "fuzz"}
+		_ = br.next(make([]byte, 300))
+		bl := newBoolRLE(b, "fuzz")
+		_ = bl.next(make([]bool, 700))
+		_, _ = lzoDecompress(b, make([]byte, 4096))
+		for _, k := range []CompressionKind{CompressionZlib, CompressionSnappy, CompressionLZO, CompressionLZ4, CompressionZstd} {
+			d, err := newDecompressor(k, 4096)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := d.expand(nil, b, "fuzz")
+			if err == nil && len(out) > 4096*(len(b)/3+1) {
+				t.Fatalf("%s: %d bytes out of %d in", k, len(out), len(b))
+			}
+			d.close()
+		}
+		_, _ = parsePostScript(b)
+		_, _ = parseFooter(b)
+		_, _ = parseStripeFooter(b)
+		_, _ = parseMetadata(b)
+		_, _ = parseColumnStats(b, "fuzz")
+	})
+}

@@ -31,6 +31,7 @@ type wopts struct {
 	compression CompressionKind // NONE or ZLIB
 	blockSize   int
 	tz          string // stripe writer time zone for TIMESTAMP
+	version     []byte // postscript version (packed varints), default 0.12
 }
 
 type wstream struct {
@@ -371,7 +372,10 @@ func writeORC(t testing.TB, cols []wcol, rows int, o wopts) []byte {
 	ps = pbVarint(ps, 1, uint64(len(ftc)))
 	ps = pbVarint(ps, 2, uint64(o.compression))
 	ps = pbVarint(ps, 3, uint64(o.blockSize))
-	ps = pbBytes(ps, 4, []byte{0, 12})
+	if o.version == nil {
+		o.version = []byte{0, 12}
+	}
+	ps = pbBytes(ps, 4, o.version)
 	ps = pbVarint(ps, 5, uint64(len(mdc)))
 	ps = pbVarint(ps, 6, 6)
 	ps = pbBytes(ps, 8000, []byte(magic))
