@@ -656,3 +656,39 @@ func (s *KvScan) Close(ctx context.Context) error {
 	}
 	return nil
 }
+
+// Lookup fetches the current values of primary keys in one bucket (LOOKUP,
+// v1 when the server offers it). keys are encoded primary keys
+// (record.EncodeKey with the table's key encoder); the result has one entry
+// per key, nil when the key is absent, else the KV value (schema id + row).
+func (c *Client) Lookup(ctx context.Context, b TableBucket, keys [][]byte) ([][]byte, error) {
+	req := &flusspb.LookupRequest{TableId: proto.Int64(b.TableID), BucketsReq: []*flusspb.PbLookupReqForBucket{{PartitionId: b.PartitionID, BucketId: proto.Int32(b.Bucket), Keys: keys}}}
+	var out [][]byte
+	_, _, err := c.callLeader(ctx, b, flussapi.Lookup, req,
+		func() proto.Message { return &flusspb.LookupResponse{} },
+		func(m proto.Message) error {
+			for _, r := range m.(*flusspb.LookupResponse).GetBucketsResp() {
+				if r.GetBucketId() != b.Bucket || !samePartition(r.PartitionId, b.PartitionID) {
+					continue
+				}
+				if err := codeError(r.ErrorCode, r.ErrorMessage); err != nil {
+					return err
+				}
+				if len(r.GetValues()) != len(keys) {
+					return fmt.Errorf("%w: LOOKUP answered %d values for %d keys", ErrProtocol, len(r.GetValues()), len(keys))
+				}
+				out = make([][]byte, len(keys))
+				for i, v := range r.GetValues() {
+					if v.Values != nil {
+						out[i] = v.GetValues()
+					}
+				}
+				return nil
+			}
+			return fmt.Errorf("%w: LOOKUP answer lacks %s", ErrProtocol, b)
+		})
+	if err != nil {
+		return nil, fmt.Errorf("fluss: lookup of %d keys: %w", len(keys), err)
+	}
+	return out, nil
+}

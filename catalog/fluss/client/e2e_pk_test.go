@@ -252,3 +252,37 @@ func TestE2ERemoteManifestsTokenLimitScanLog(t *testing.T) {
 		t.Fatalf("limit scan offsets %v %v", ids, it.Err())
 	}
 }
+
+func TestE2ELookup(t *testing.T) {
+	emu := startEmulator(t, minifluss.Config{TabletServers: 2})
+	ctx := context.Background()
+	info := mustCreate(t, emu, pkSpec("lk", 1))
+	if err := emu.Upsert(ctx, "db", "lk", [][]any{{int32(1), "one", int64(10)}, {int32(2), "two", int64(20)}}); err != nil {
+		t.Fatal(err)
+	}
+	cl := emuClient(t, emu)
+	keyTypes := []typemap.DataType{typemap.Int().NotNull()}
+	var keys [][]byte
+	for _, k := range []int32{2, 999} {
+		kb, err := record.EncodeCompactedKey(nil, keyTypes, []any{k})
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, kb)
+	}
+	vals, err := cl.Lookup(ctx, TableBucket{Table: TablePath{"db", "lk"}, TableID: info.ID}, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vals) != 2 || vals[1] != nil || vals[0] == nil {
+		t.Fatalf("values %v", vals)
+	}
+	_, row, err := record.DecodeKvValue(vals[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := record.DecodeCompactedRow(row, []typemap.DataType{typemap.Int().NotNull(), typemap.String(), typemap.BigInt()})
+	if err != nil || got[1] != "two" {
+		t.Fatalf("row %v %v", got, err)
+	}
+}

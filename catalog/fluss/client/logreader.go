@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/inlet-db/inlet/catalog/fluss/record"
 	"github.com/inlet-db/inlet/fileio"
+	"github.com/inlet-db/inlet/proto/flussapi"
 	"github.com/inlet-db/inlet/typemap"
 )
 
@@ -24,6 +25,11 @@ type LogRange struct {
 
 	// Columns is the table's row type (the schema batches were written with).
 	Columns []typemap.Column
+	// SchemaID is the schema id of Columns. Batches written with another
+	// (older) schema id are decoded with that schema, fetched by
+	// GET_TABLE_SCHEMA, and the columns added since are filled with NULLs
+	// (Fluss 1.0 only adds nullable columns at the end). 0 skips the check.
+	SchemaID int32
 	// Format is the table's log format (table.log.format).
 	Format record.LogFormat
 	// Projection lists the output columns as positions in Columns, in output
@@ -63,6 +69,8 @@ type LogReader struct {
 	order []int
 
 	full    *decoder // decodes whole rows (remote segments, row formats)
+	old     map[int16]*decoder // decoders of older schemas, by schema id
+	fullSch *arrow.Schema
 	proj    *decoder // decodes pushed-down rows (ARROW + projection)
 	next    int64    // next offset to deliver
 	fetchSz int32
@@ -156,6 +164,11 @@ func (c *Client) NewLogReader(ctx context.Context, r LogRange, mem memory.Alloca
 	if err != nil {
 		return nil, fmt.Errorf("fluss: log range of %s: %w", r.Bucket, err)
 	}
+	if lr.fullSch, err = typemap.ArrowSchema(r.Columns); err != nil {
+		lr.full.close()
+		return nil, fmt.Errorf("fluss: log range of %s: %w", r.Bucket, err)
+	}
+	lr.old = map[int16]*decoder{}
 	if r.Format == record.LogFormatArrow && r.Projection != nil && !r.LocalProjection {
 		sorted := slices.Clone(proj)
 		slices.Sort(sorted)
@@ -216,6 +229,10 @@ func (lr *LogReader) Release() {
 	lr.remote = nil
 	lr.full.close()
 	lr.proj.close()
+	for _, d := range lr.old {
+		d.close()
+	}
+	lr.old = nil
 }
 
 // Next advances to the next non-empty batch.
@@ -260,6 +277,14 @@ func (lr *LogReader) fill() error {
 		before := lr.next
 		lr.Fetches++
 		res, err := lr.c.FetchLog(lr.ctx, FetchRequest{Bucket: lr.r.Bucket, Offset: lr.next, MaxBytes: lr.fetchSz, Projection: lr.pushed})
+		var fe *Error
+		if err != nil && lr.pushed != nil && errors.As(err, &fe) && fe.Code == flussapi.InvalidColumnProjection {
+			// Push-down positions apply to each batch's own schema; an older
+			// batch lacks a newer column. Project on the client from here on.
+			lr.c.log.Debug("fluss: projection push-down refused, projecting locally", "bucket", lr.r.Bucket.String(), "err", err)
+			lr.pushed = nil
+			continue
+		}
 		if err != nil {
 			if errors.Is(err, ErrOffsetOutOfRange) {
 				return fmt.Errorf("%w: %s offset %d: %w", ErrLogExpired, lr.r.Bucket, lr.next, err)
@@ -336,9 +361,20 @@ func (lr *LogReader) consume(b []byte, pos int, projected, skipCRC bool) (trunca
 		if projected {
 			dec = lr.proj
 		}
+		evolved := !projected && lr.r.SchemaID != 0 && int32(h.SchemaID) != lr.r.SchemaID
+		if evolved {
+			if dec, err = lr.oldDecoder(h.SchemaID); err != nil {
+				return false, err
+			}
+		}
 		rec, cts, err := dec.decode(lb)
 		if err != nil {
-			return false, fmt.Errorf("fluss: reading %s: batch at offset %d: %w", lr.r.Bucket, h.BaseOffset, err)
+			return false, fmt.Errorf("fluss: reading %s: batch at offset %d (schema %d): %w", lr.r.Bucket, h.BaseOffset, h.SchemaID, err)
+		}
+		if evolved {
+			if rec, err = lr.padColumns(rec); err != nil {
+				return false, err
+			}
 		}
 		// Rows [lo, hi) of the batch are wanted. lo is clamped at 0: a
 		// batch may legitimately start after the offset asked for (offsets
@@ -361,6 +397,64 @@ func (lr *LogReader) consume(b []byte, pos int, projected, skipCRC bool) (trunca
 		return false, fmt.Errorf("fluss: reading %s from offset %d: %w", lr.r.Bucket, lr.next, err)
 	}
 	return it.Truncated(), nil
+}
+
+// oldDecoder returns a decoder for batches written with schema id.
+func (lr *LogReader) oldDecoder(id int16) (*decoder, error) {
+	if d, ok := lr.old[id]; ok {
+		return d, nil
+	}
+	sid := int32(id)
+	_, js, err := lr.c.GetTableSchema(lr.ctx, lr.r.Bucket.Table, &sid)
+	if err != nil {
+		return nil, fmt.Errorf("fluss: reading %s: batch schema %d: %w", lr.r.Bucket, id, err)
+	}
+	sch, err := record.ParseSchema(js)
+	if err != nil {
+		return nil, fmt.Errorf("fluss: reading %s: schema %d: %w", lr.r.Bucket, id, err)
+	}
+	cols := sch.TypeColumns()
+	if len(cols) > len(lr.r.Columns) {
+		return nil, fmt.Errorf("%w: %s: batch schema %d has %d columns, the read's schema %d only %d",
+			ErrUnsupported, lr.r.Bucket, id, len(cols), lr.r.SchemaID, len(lr.r.Columns))
+	}
+	for i, c := range cols {
+		if c.Name != lr.r.Columns[i].Name || !c.Type.Equal(lr.r.Columns[i].Type) {
+			return nil, fmt.Errorf("%w: %s: column %d is %s %s in schema %d but %s %s in schema %d (only appended columns are supported)",
+				ErrUnsupported, lr.r.Bucket, i, c.Name, c.Type, id, lr.r.Columns[i].Name, lr.r.Columns[i].Type, lr.r.SchemaID)
+		}
+	}
+	d, err := newDecoder(cols, lr.r.Format, lr.mem)
+	if err != nil {
+		return nil, fmt.Errorf("fluss: reading %s: schema %d: %w", lr.r.Bucket, id, err)
+	}
+	lr.old[id] = d
+	return d, nil
+}
+
+// padColumns appends NULL columns for the columns an older batch lacks; it
+// consumes rec.
+func (lr *LogReader) padColumns(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	defer rec.Release()
+	n := rec.NumRows()
+	cols := make([]arrow.Array, 0, lr.fullSch.NumFields())
+	cols = append(cols, rec.Columns()...)
+	var made []arrow.Array
+	defer func() {
+		for _, a := range made {
+			a.Release()
+		}
+	}()
+	for i := len(cols); i < lr.fullSch.NumFields(); i++ {
+		f := lr.fullSch.Field(i)
+		if !f.Nullable {
+			return nil, fmt.Errorf("%w: %s: column %q is missing from an older batch and NOT NULL", ErrUnsupported, lr.r.Bucket, f.Name)
+		}
+		a := array.MakeArrayOfNull(lr.mem, f.Type, int(n))
+		made = append(made, a)
+		cols = append(cols, a)
+	}
+	return array.NewRecordBatch(lr.fullSch, cols, n), nil
 }
 
 // shape trims rec to rows [lo, hi) and to the output columns; it consumes rec.

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -30,6 +31,8 @@ type fakeBucket struct {
 	scanLog   int64
 	fetches   int
 	scanCalls int
+	closes    int
+	schemas   map[int32][]typemap.Column // GET_TABLE_SCHEMA answers
 	mu        sync.Mutex
 }
 
@@ -37,8 +40,13 @@ var fakeCols = []typemap.Column{{Name: "id", Type: typemap.Int().NotNull()}, {Na
 
 func (fb *fakeBucket) addBatch(rows [][]any, cts []record.ChangeType) {
 	fb.t.Helper()
-	b, err := record.AppendRowLogBatch(nil, record.BatchParams{BaseOffset: fb.hw, SchemaID: 1, WriterID: -1, BatchSequence: -1},
-		record.RowCompacted, record.Types(fakeCols), rows, cts)
+	fb.addBatchSchema(rows, cts, 1, fakeCols)
+}
+
+func (fb *fakeBucket) addBatchSchema(rows [][]any, cts []record.ChangeType, schemaID int16, cols []typemap.Column) {
+	fb.t.Helper()
+	b, err := record.AppendRowLogBatch(nil, record.BatchParams{BaseOffset: fb.hw, SchemaID: schemaID, WriterID: -1, BatchSequence: -1},
+		record.RowCompacted, record.Types(cols), rows, cts)
 	if err != nil {
 		fb.t.Fatal(err)
 	}
@@ -70,6 +78,24 @@ func (fb *fakeBucket) serve(srv *frameServer) func(c *srvConn, req srvReq) {
 		switch req.key {
 		case flussapi.GetMetadata:
 			c.ok(req.id, metadataResponse(srv, map[int32]*frameServer{1: srv}, tablePB(fb.path, fb.tableID, map[int32]int32{0: 1})))
+		case flussapi.GetTableSchema:
+			var r flusspb.GetTableSchemaRequest
+			_ = proto.Unmarshal(req.body, &r)
+			cols, ok := fb.schemas[r.GetSchemaId()]
+			if !ok {
+				c.fail(req.id, flussapi.SchemaNotExist, fmt.Sprintf("schema %d", r.GetSchemaId()))
+				return
+			}
+			sch := &record.Schema{}
+			for i, col := range cols {
+				sch.Columns = append(sch.Columns, record.TableColumn{Name: col.Name, Type: col.Type, ID: int32(i)})
+			}
+			sch.HighestFieldID = int32(len(cols) - 1)
+			js, err := record.MarshalSchema(sch)
+			if err != nil {
+				fb.t.Error(err)
+			}
+			c.ok(req.id, &flusspb.GetTableSchemaResponse{SchemaId: proto.Int32(r.GetSchemaId()), SchemaJson: js})
 		case flussapi.ListOffsets:
 			c.ok(req.id, &flusspb.ListOffsetsResponse{BucketsResp: []*flusspb.PbListOffsetsRespForBucket{{BucketId: proto.Int32(0), Offset: proto.Int64(fb.hw)}}})
 		case flussapi.FetchLog:
@@ -106,6 +132,7 @@ func (fb *fakeBucket) serve(srv *frameServer) func(c *srvConn, req srvReq) {
 				resp.LogOffset = proto.Int64(fb.scanLog)
 			}
 			if r.GetCloseScanner() {
+				fb.closes++
 				resp.HasMoreResults = proto.Bool(false)
 			} else if seq < len(fb.pages) {
 				resp.Records = fb.pages[seq]
@@ -119,7 +146,7 @@ func (fb *fakeBucket) serve(srv *frameServer) func(c *srvConn, req srvReq) {
 
 func newFakeBucket(t *testing.T) (*fakeBucket, *Client) {
 	fb := &fakeBucket{t: t, path: TablePath{"db", "t"}, tableID: 7}
-	srv := newFrameServer(t, nil, flussapi.GetMetadata, flussapi.ListOffsets, flussapi.FetchLog, flussapi.ScanKv)
+	srv := newFrameServer(t, nil, flussapi.GetMetadata, flussapi.ListOffsets, flussapi.FetchLog, flussapi.ScanKv, flussapi.GetTableSchema)
 	srv.handle = fb.serve(srv)
 	return fb, newTestClient(t, testConfig(srv.addr()))
 }
@@ -261,5 +288,75 @@ func TestPKReaderStopDefaultsToLatest(t *testing.T) {
 	}
 	if pr.Err() != nil || !slices.Equal(ids, []int32{2}) || pr.StopOffset() != 2 {
 		t.Fatalf("ids %v stop %d err %v", ids, pr.StopOffset(), pr.Err())
+	}
+}
+
+// TestPKReaderReleaseClosesScanner: abandoning a read mid-scan tells the
+// server to drop its scanner session.
+func TestPKReaderReleaseClosesScanner(t *testing.T) {
+	fb, cl := newFakeBucket(t)
+	fb.addPage(rowsOf(1, 2))
+	fb.addPage(rowsOf(3))
+	fb.addPage(rowsOf(4))
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	pr, err := cl.NewPKReader(context.Background(), PKRange{Bucket: TableBucket{Table: fb.path, TableID: fb.tableID}, Columns: fakeCols,
+		PrimaryKey: []int{0}, KvFormat: record.KvFormatCompacted, LogFormat: record.LogFormatCompacted, Stop: 0}, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pr.Next() || pr.RecordBatch().NumRows() != 2 {
+		t.Fatalf("first batch: %v", pr.Err())
+	}
+	pr.Release()
+	fb.mu.Lock()
+	defer fb.mu.Unlock()
+	if fb.closes != 1 {
+		t.Fatalf("close_scanner sent %d times", fb.closes)
+	}
+}
+
+// TestLogReaderOlderSchema: batches written before a column was appended
+// are decoded with their own schema (fetched by id) and padded with NULLs.
+func TestLogReaderOlderSchema(t *testing.T) {
+	fb, cl := newFakeBucket(t)
+	cols2 := append(slices.Clone(fakeCols), typemap.Column{Name: "extra", Type: typemap.BigInt()})
+	fb.schemas = map[int32][]typemap.Column{1: fakeCols, 2: cols2}
+	fb.addBatch(rowsOf(0, 1), nil)                                                                // schema 1
+	fb.addBatchSchema([][]any{{int32(2), "v2", int64(20)}, {int32(3), "v3", nil}}, nil, 2, cols2) // schema 2
+	fb.addBatch(rowsOf(4), nil)                                                                   // schema 1 again
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	lr, err := cl.NewLogReader(context.Background(), LogRange{Bucket: TableBucket{Table: fb.path, TableID: fb.tableID}, Start: 1, Stop: 5,
+		Columns: cols2, SchemaID: 2, Format: record.LogFormatCompacted, Projection: []int{2, 0}}, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lr.Release()
+	var got []string
+	for lr.Next() {
+		rec := lr.RecordBatch()
+		for i := 0; i < int(rec.NumRows()); i++ {
+			got = append(got, rec.Column(0).ValueStr(i)+"/"+rec.Column(1).ValueStr(i))
+		}
+	}
+	if lr.Err() != nil {
+		t.Fatal(lr.Err())
+	}
+	if want := []string{"(null)/1", "20/2", "(null)/3", "(null)/4"}; !slices.Equal(got, want) {
+		t.Fatalf("got %v want %v", got, want)
+	}
+	// A batch whose schema is not a prefix of the read's schema is refused.
+	fb.schemas[1] = []typemap.Column{{Name: "other", Type: typemap.Int().NotNull()}, {Name: "name", Type: typemap.String()}}
+	lr2, err := cl.NewLogReader(context.Background(), LogRange{Bucket: TableBucket{Table: fb.path, TableID: fb.tableID}, Start: 0, Stop: 5,
+		Columns: cols2, SchemaID: 2, Format: record.LogFormatCompacted}, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lr2.Release()
+	for lr2.Next() {
+	}
+	if !errors.Is(lr2.Err(), ErrUnsupported) {
+		t.Fatalf("err = %v", lr2.Err())
 	}
 }
