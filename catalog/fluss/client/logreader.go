@@ -68,7 +68,7 @@ type LogReader struct {
 	// pushed-down (sorted) fetch.
 	order []int
 
-	full    *decoder // decodes whole rows (remote segments, row formats)
+	full    *decoder           // decodes whole rows (remote segments, row formats)
 	old     map[int16]*decoder // decoders of older schemas, by schema id
 	fullSch *arrow.Schema
 	proj    *decoder // decodes pushed-down rows (ARROW + projection)
