@@ -86,6 +86,9 @@ func (c *Cluster) createTableLocked(db, name string, desc *tableDescriptor, igno
 			return nil, ferr(codeInvalidConfig, "table %s: table.log.format INDEXED cannot be combined with table.kv.format COMPACTED", t.path())
 		}
 	}
+	if err := c.createLakeTableLocked(t); err != nil {
+		return nil, err
+	}
 	c.cat.NextTableID++
 	if !t.partitioned() {
 		t.Leaders = c.assignLeaders(t.ID, t.buckets())
@@ -361,14 +364,26 @@ func (cn *conn) lakeSnapshot(req *flusspb.GetLakeSnapshotRequest) (proto.Message
 		}())
 	}
 	id := ls.SnapshotID
+	offsets := ls.Offsets
 	if req.GetReadable() && ls.Readable != nil {
+		if *ls.Readable < 0 {
+			return nil, ferr(codeLakeSnapshotNotExist, "table %s has no readable lake snapshot yet", t.path())
+		}
 		id = *ls.Readable
+		if ls.ReadableOffsets != nil {
+			offsets = ls.ReadableOffsets
+		}
 	}
 	resp := &flusspb.GetLakeSnapshotResponse{TableId: proto.Int64(t.ID), SnapshotId: proto.Int64(id)}
-	for _, o := range ls.Offsets {
+	for _, o := range offsets {
 		b := &flusspb.PbLakeSnapshotForBucket{BucketId: proto.Int32(o.Bucket), LogOffset: proto.Int64(o.LogOffset)}
 		if o.PartitionID != nil {
 			b.PartitionId = proto.Int64(*o.PartitionID)
+			if o.PartitionName != "" {
+				b.PartitionName = proto.String(o.PartitionName)
+			} else if p := t.Partitions[*o.PartitionID]; p != nil {
+				b.PartitionName = proto.String(p.Name)
+			}
 		}
 		resp.BucketSnapshots = append(resp.BucketSnapshots, b)
 	}

@@ -41,6 +41,9 @@ type Config struct {
 	Logger *slog.Logger
 	// Now is the clock for commit timestamps and creation times; default time.Now.
 	Now func() time.Time
+	// Lake configures the emulated Paimon lake and tiering (lake.go); the
+	// zero value means no lake.
+	Lake LakeConfig
 }
 
 // Listener is one named endpoint on every server (Fluss bind.listeners).
@@ -115,6 +118,8 @@ type Cluster struct {
 
 	servers []*server // [0] coordinator, then tablet servers by id
 	wg      sync.WaitGroup
+
+	lake *lakeRuntime // tiering state (lake.go)
 }
 
 type bucketKey struct {
@@ -150,6 +155,9 @@ func Start(ctx context.Context, cfg Config) (*Cluster, error) {
 		return nil, err
 	}
 	c := &Cluster{cfg: o, cat: cat, buckets: map[bucketKey]*bucketData{}, scanners: map[string]*kvScanner{}, changed: make(chan struct{}), done: make(chan struct{})}
+	if c.lake, err = newLakeRuntime(o.Lake); err != nil {
+		return nil, err
+	}
 	// Leaders pointing at servers that no longer exist (fewer tablet servers
 	// than last time) are moved back into range.
 	c.mu.Lock()
@@ -178,6 +186,7 @@ func Start(ctx context.Context, cfg Config) (*Cluster, error) {
 		}
 		c.servers = append(c.servers, s)
 	}
+	c.lake.start(c)
 	for _, s := range c.servers {
 		for _, l := range s.listeners {
 			c.wg.Add(1)
@@ -234,6 +243,7 @@ func (c *Cluster) Close() error {
 	c.closed = true
 	close(c.done)
 	c.mu.Unlock()
+	c.lake.stop()
 	for _, s := range c.servers {
 		s.shutdown()
 	}

@@ -294,7 +294,11 @@ func (p *scParser) statement() (step, error) {
 		st.verb = "SET LAKE SNAPSHOT"
 		st.run, err = p.lakeSnapshot()
 	default:
-		return st, p.errf("unknown statement starting with %s", p.peek())
+		// Lake controls (TIER, FREEZE, COMPACT LAKE, ...) live in tier_scenario.go.
+		var ok bool
+		if st.run, st.verb, ok, err = p.lakeStatement(); !ok && err == nil {
+			return st, p.errf("unknown statement starting with %s", p.peek())
+		}
 	}
 	return st, err
 }

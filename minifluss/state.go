@@ -64,12 +64,17 @@ type lakeSnapshot struct {
 	SnapshotID int64            `json:"snapshot_id"`
 	Readable   *int64           `json:"readable_snapshot_id,omitempty"`
 	Offsets    []lakeBucketOffs `json:"offsets"`
+	// ReadableOffsets, when set, are the offsets of the readable snapshot
+	// (tiering can publish a latest snapshot that is not readable yet).
+	ReadableOffsets []lakeBucketOffs `json:"readable_offsets,omitempty"`
 }
 
 type lakeBucketOffs struct {
 	PartitionID *int64 `json:"partition_id,omitempty"`
 	Bucket      int32  `json:"bucket"`
 	LogOffset   int64  `json:"log_offset"`
+	// PartitionName is kept so dropped (lake-only) partitions still answer it.
+	PartitionName string `json:"partition_name,omitempty"`
 }
 
 func (t *table) path() string      { return t.DB + "." + t.Name }
