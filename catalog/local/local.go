@@ -299,7 +299,7 @@ func (d *Database) CreateTable(ctx context.Context, spec catalog.TableSpec) (cat
 		if col.Type == nil {
 			return nil, catalog.Errorf(catalog.ErrUnsupported, "column '%s' has no type", col.Name)
 		}
-		cols[i] = columnManifest{Name: col.Name, TypeName: col.TypeName, Nullable: col.Nullable, Key: col.Key, Default: col.Default, Comment: col.Comment}
+		cols[i] = columnManifest{Name: col.Name, TypeName: col.TypeName, Nullable: col.Nullable, Key: col.Key, Default: col.Default, Comment: col.Comment, Extra: col.Extra}
 	}
 	as, err := encodeSchema(spec.Schema.Arrow())
 	if err != nil {

@@ -61,6 +61,7 @@ type columnManifest struct {
 	Key      bool    `json:"key,omitempty"`
 	Default  *string `json:"default,omitempty"`
 	Comment  string  `json:"comment,omitempty"`
+	Extra    string  `json:"extra,omitempty"`
 }
 
 type fileInfo struct {
@@ -100,7 +101,7 @@ func (t *tableManifest) schema(mem memory.Allocator) (catalog.Schema, error) {
 	for i, c := range t.Columns {
 		s.Columns[i] = catalog.Column{
 			Name: c.Name, Type: as.Field(i).Type, TypeName: c.TypeName, Nullable: c.Nullable,
-			Key: c.Key, Default: c.Default, Comment: c.Comment,
+			Key: c.Key, Default: c.Default, Comment: c.Comment, Extra: c.Extra,
 		}
 	}
 	return s, nil

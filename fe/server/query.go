@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -57,11 +58,13 @@ func (s *Session) query(ctx context.Context, q sql.Query, v *vars.Session, w mys
 		return err
 	}
 	defer rr.Release()
-	return writeRows(p.Columns(), rr, w)
+	return writeRows(p.Columns(), rr, w, env)
 }
 
 // writeRows announces the columns and streams the reader's rows as text.
-func writeRows(cols []bind.Column, rr array.RecordReader, w mysqlwire.ResultWriter) error {
+// Instants (timestamps with a time zone, e.g. Fluss TIMESTAMP_LTZ) are shown
+// as wall-clock time in the session time zone, as Doris does.
+func writeRows(cols []bind.Column, rr array.RecordReader, w mysqlwire.ResultWriter, env *expr.Env) error {
 	wc := make([]mysqlwire.Column, len(cols))
 	for i, c := range cols {
 		wc[i] = mysqlwire.ColumnFor(c.Name, c.Type, c.Nullable)
@@ -72,17 +75,36 @@ func writeRows(cols []bind.Column, rr array.RecordReader, w mysqlwire.ResultWrit
 	vals := make([][]byte, len(cols))
 	ends := make([]int, len(cols))
 	var buf []byte
+	local := make([]arrow.Array, len(cols))
+	release := func() {
+		for i, a := range local {
+			if a != nil {
+				a.Release()
+				local[i] = nil
+			}
+		}
+	}
+	defer release()
 	for rr.Next() {
 		rec := rr.RecordBatch()
 		if int(rec.NumCols()) != len(cols) {
 			return fmt.Errorf("result batch has %d columns, plan says %d", rec.NumCols(), len(cols))
+		}
+		release()
+		arrs := make([]arrow.Array, len(cols))
+		for c := range cols {
+			arrs[c] = rec.Column(c)
+			if ts, ok := arrs[c].DataType().(*arrow.TimestampType); ok && ts.TimeZone != "" {
+				local[c] = wallClock(arrs[c].(*array.Timestamp), ts, env)
+				arrs[c] = local[c]
+			}
 		}
 		n := int(rec.NumRows())
 		for i := 0; i < n; i++ {
 			buf = buf[:0]
 			for c := range cols {
 				var ok bool
-				buf, ok = render.AppendValue(buf, rec.Column(c), i)
+				buf, ok = render.AppendValue(buf, arrs[c], i)
 				if ok {
 					ends[c] = len(buf)
 				} else {
@@ -196,4 +218,38 @@ func (s *Session) physical(ctx context.Context, p bind.Plan) (exec.Operator, err
 // explainLines renders EXPLAIN output rows.
 func explainLines(op exec.Operator) []string {
 	return strings.Split(strings.TrimRight(exec.ExplainTree(op), "\n"), "\n")
+}
+
+// wallClock converts instants to wall-clock times in the session zone.
+func wallClock(a *array.Timestamp, t *arrow.TimestampType, env *expr.Env) arrow.Array {
+	loc := env.Loc
+	if loc == nil {
+		loc = time.UTC
+	}
+	perSec := int64(1)
+	switch t.Unit {
+	case arrow.Millisecond:
+		perSec = 1e3
+	case arrow.Microsecond:
+		perSec = 1e6
+	case arrow.Nanosecond:
+		perSec = 1e9
+	}
+	b := array.NewTimestampBuilder(env.Mem, &arrow.TimestampType{Unit: t.Unit})
+	defer b.Release()
+	b.Reserve(a.Len())
+	for i := 0; i < a.Len(); i++ {
+		if a.IsNull(i) {
+			b.AppendNull()
+			continue
+		}
+		v := int64(a.Value(i))
+		sec := v / perSec
+		if v%perSec < 0 {
+			sec--
+		}
+		_, off := time.Unix(sec, 0).In(loc).Zone()
+		b.Append(arrow.Timestamp(v + int64(off)*perSec))
+	}
+	return b.NewArray()
 }

@@ -1,10 +1,18 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/catalog"
 )
 
 func TestInternalTablesQueriesAndRestart(t *testing.T) {
@@ -219,4 +227,45 @@ func TestWindowFunctions(t *testing.T) {
 		FROM orders WHERE customer_id IS NOT NULL GROUP BY customer_id ORDER BY d, customer_id`,
 		"1|6|1", "2|4|2", "4|2|3", "3|1|4")
 	wantErr(t, db, `SELECT sum(qty) OVER (ORDER BY order_id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM orders`, 1235, "window frames")
+}
+
+// Instants (timestamps with a zone, like Fluss TIMESTAMP_LTZ) are shown in
+// the session time zone.
+func TestInstantsFollowSessionTimeZone(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	ctx := context.Background()
+	if err := f.fe.Server.Exec(ctx, "CREATE DATABASE tz"); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := f.fe.Catalogs.Get(ctx, "internal")
+	d, _ := c.Database(ctx, "tz")
+	ltz := &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
+	tb, err := d.(catalog.TableCreator).CreateTable(ctx, catalog.TableSpec{Name: "ev", Schema: catalog.Schema{Columns: []catalog.Column{
+		{Name: "at", Type: ltz, TypeName: "datetime(6)", Nullable: true, Extra: "WITH_TIMEZONE"},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := array.NewTimestampBuilder(memory.NewGoAllocator(), ltz)
+	b.Append(arrow.Timestamp(time.Date(2026, 1, 2, 23, 30, 0, 0, time.UTC).UnixMicro()))
+	b.AppendNull()
+	col := b.NewArray()
+	schema := tb.Schema().Arrow()
+	rec := array.NewRecordBatch(schema, []arrow.Array{col}, 2)
+	rr, _ := array.NewRecordReader(schema, []arrow.RecordBatch{rec})
+	if _, err := tb.(catalog.Writable).Append(ctx, rr); err != nil {
+		t.Fatal(err)
+	}
+	rr.Release()
+	rec.Release()
+	col.Release()
+	b.Release()
+
+	db := f.db("tz")
+	wantRows(t, db, "SELECT at FROM ev", "2026-01-02 23:30:00.000000", "NULL")
+	mustExec(t, db, "SET time_zone = '+08:00'")
+	wantRows(t, db, "SELECT at FROM ev", "2026-01-03 07:30:00.000000", "NULL")
+	mustExec(t, db, "SET time_zone = 'America/New_York'")
+	wantRows(t, db, "SELECT at FROM ev", "2026-01-02 18:30:00.000000", "NULL")
+	wantRows(t, db, "DESC ev", "at|datetime(6)|Yes|false|NULL|WITH_TIMEZONE")
 }
