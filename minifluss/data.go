@@ -172,8 +172,9 @@ func (cn *conn) fetchOnce(req *flusspb.FetchLogRequest) (*flusspb.FetchLogRespon
 				setErr(&r.ErrorCode, &r.ErrorMessage, ferr(codeLogOffsetOutOfRange, "%s bucket %d: fetch offset %d outside [%d, %d]", t.path(), br.GetBucketId(), off, lg.meta.LogStart, hw))
 				continue
 			}
-			if off < lg.meta.LocalStart {
-				if t.lakeEnabled() && c.tieredOffsetLocked(t, br.PartitionId, br.GetBucketId()) > off {
+			remoteFirst := req.GetReadPreference() == 1 // 1.0 REMOTE_FIRST
+			if off < lg.meta.LocalStart || remoteFirst && off < lg.remoteEnd() {
+				if off < lg.meta.LocalStart && t.lakeEnabled() && c.tieredOffsetLocked(t, br.PartitionId, br.GetBucketId()) > off {
 					// Already in the lake: empty records, no error (REPMGR.canFetchFromLakeLog).
 					continue
 				}

@@ -39,6 +39,7 @@ const (
 	codeAuthenticate         = flussapi.AuthenticateException
 	codeLakeSnapshotNotExist = flussapi.LakeSnapshotNotExist
 	codeUnknownScannerID     = flussapi.UnknownScannerID
+	codeScannerExpired       = flussapi.ScannerExpired
 	codeInvalidScanRequest   = flussapi.InvalidScanRequest
 	codeTooManyScanners      = flussapi.TooManyScanners
 )

@@ -4,10 +4,11 @@ import "time"
 
 // faultState holds the test hooks. Guarded by Cluster.mu.
 type faultState struct {
-	delays    map[int16][]time.Duration // per api key, one entry per future request
-	drops     map[int16]int             // per api key, how many requests to answer by closing the connection
-	notLeader map[bucketKey]int         // per bucket, how many data requests to answer with NOT_LEADER
-	cuts      map[bucketKey]int         // per bucket, how many fetches to answer with a torn last batch
+	delays     map[int16][]time.Duration // per api key, one entry per future request
+	drops      map[int16]int             // per api key, how many requests to answer by closing the connection
+	notLeader  map[bucketKey]int         // per bucket, how many data requests to answer with NOT_LEADER
+	cuts       map[bucketKey]int         // per bucket, how many fetches to answer with a torn last batch
+	scannerTTL time.Duration             // kv.scanner.ttl override; 0 = 10 min
 }
 
 type faultAction struct {
@@ -105,4 +106,12 @@ func (c *Cluster) takeCutLocked(k bucketKey) bool {
 		return true
 	}
 	return false
+}
+
+// SetScannerTTL overrides kv.scanner.ttl (10 min): ScanKv sessions idle for
+// longer answer SCANNER_EXPIRED (66) once, then UNKNOWN_SCANNER_ID (67).
+func (c *Cluster) SetScannerTTL(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.faults.scannerTTL = d
 }

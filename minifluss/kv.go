@@ -231,6 +231,7 @@ type kvScanner struct {
 	returned int64
 	seq      int32
 	lastUsed time.Time
+	expired  bool // idle past the TTL: kept only to answer SCANNER_EXPIRED once
 }
 
 func (cn *conn) scanKv(req *flusspb.ScanKvRequest) (proto.Message, error) {
@@ -243,9 +244,17 @@ func (cn *conn) scanKv(req *flusspb.ScanKvRequest) (proto.Message, error) {
 		return resp, nil
 	}
 	now := time.Now()
+	ttl := c.faults.scannerTTL
+	if ttl <= 0 {
+		ttl = scannerTTL
+	}
 	for id, s := range c.scanners {
-		if now.Sub(s.lastUsed) > scannerTTL {
+		idle := now.Sub(s.lastUsed)
+		switch {
+		case s.expired && idle > 2*ttl:
 			delete(c.scanners, id)
+		case !s.expired && idle > ttl:
+			s.expired, s.entries = true, nil
 		}
 	}
 	if br := req.GetBucketScanReq(); br != nil {
@@ -270,14 +279,17 @@ func (cn *conn) scanKv(req *flusspb.ScanKvRequest) (proto.Message, error) {
 			return fail(fe)
 		}
 		k := bucketKey{t.ID, partKey(br.PartitionId), br.GetBucketId()}
-		perBucket := 0
+		perBucket, open := 0, 0
 		for _, s := range c.scanners {
-			if s.bucket == k {
-				perBucket++
+			if !s.expired {
+				open++
+				if s.bucket == k {
+					perBucket++
+				}
 			}
 		}
-		if perBucket >= maxScannersPerBucket || len(c.scanners) >= maxScannersPerCluster {
-			return fail(ferr(codeTooManyScanners, "too many open scanners (%d on this bucket, %d in total)", perBucket, len(c.scanners)))
+		if perBucket >= maxScannersPerBucket || open >= maxScannersPerCluster {
+			return fail(ferr(codeTooManyScanners, "too many open scanners (%d on this bucket, %d in total)", perBucket, open))
 		}
 		resp.LogOffset = proto.Int64(bd.log.highWatermark())
 		entries := bd.kv.sorted()
@@ -302,6 +314,10 @@ func (cn *conn) scanKv(req *flusspb.ScanKvRequest) (proto.Message, error) {
 		return fail(ferr(codeUnknownScannerID, "unknown scanner id %q", req.GetScannerId()))
 	}
 	resp.ScannerId = req.GetScannerId()
+	if s.expired {
+		delete(c.scanners, s.id)
+		return fail(ferr(codeScannerExpired, "scanner %s expired after being idle longer than %s", s.id, ttl))
+	}
 	if req.GetCloseScanner() {
 		delete(c.scanners, s.id)
 		resp.HasMoreResults = proto.Bool(false)

@@ -137,3 +137,11 @@ func (l *bucketLog) remoteFetch(off int64) (segs []remoteSegment, firstPos int64
 	}
 	return nil, 0, false
 }
+
+// remoteEnd is the exclusive end offset of the remote tier (0 when empty).
+func (l *bucketLog) remoteEnd() int64 {
+	if n := len(l.meta.Remote); n > 0 {
+		return l.meta.Remote[n-1].EndOffset
+	}
+	return 0
+}
