@@ -392,3 +392,34 @@ func TestEmptyProjection(t *testing.T) {
 		t.Fatalf("counted %d rows of %d: %v", n, f.NumRows(), err)
 	}
 }
+
+func TestAccessors(t *testing.T) {
+	f := openPath(t, "TestOrcFile.metaData.orc")
+	if f.Compression() != CompressionNone || len(f.Version()) != 2 || f.Version()[1] != 12 {
+		t.Errorf("compression %s version %v", f.Compression(), f.Version())
+	}
+	if len(f.Metadata()) == 0 {
+		t.Error("user metadata missing")
+	}
+	cs := f.ColumnStats()
+	if len(cs) != len(f.types) || !cs[0].HasNumValues || cs[0].NumValues != 1 {
+		t.Errorf("file statistics %+v", cs)
+	}
+	if id := f.ColumnID("middle", "list"); id < 0 || f.types[id].kind != KindList {
+		t.Errorf("ColumnID(middle, list) = %d", id)
+	}
+	if f.ColumnID("nope") != -1 || f.ColumnID("int1", "x") != -1 {
+		t.Error("ColumnID of missing paths must be -1")
+	}
+	b, err := os.ReadFile(fixtures.Path(t, "orc", "TestOrcFile.metaData.orc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(bytes.NewReader(b), int64(len(b)), WithMaxTailSize(100)); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("tail over the limit: %v", err)
+	}
+	g := openPath(t, "TestOrcFile.testTimestamp.orc")
+	if g.ColumnID(soleColumn) != 0 || g.Schema().Field(0).Name != soleColumn {
+		t.Errorf("non-struct root: %s", g.Schema())
+	}
+}

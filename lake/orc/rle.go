@@ -313,6 +313,23 @@ func (d *intRLEv2) unpack(dst []int64, width int) error {
 		}
 		return nil
 	}
+	if width <= 56 {
+		// The low nacc bits of acc are unread; refill a byte at a time.
+		var acc uint64
+		nacc := 0
+		p := 0
+		mask := uint64(1)<<width - 1
+		for i := range dst {
+			for nacc < width {
+				acc = acc<<8 | uint64(src[p])
+				p++
+				nacc += 8
+			}
+			nacc -= width
+			dst[i] = int64(acc >> nacc & mask)
+		}
+		return nil
+	}
 	var acc uint64 // bits not yet consumed, right-aligned
 	nacc := 0
 	p := 0
