@@ -10,6 +10,22 @@
 // request id in whatever order they arrive. A KvScan or a reader belongs to
 // one goroutine.
 //
+// Entry points:
+//
+//	New(cfg, WithPool, WithLogger, WithFS) *Client   no I/O until the first call
+//	ConfigFromProperties(props)                      Fluss client property names
+//	NewPool(log); Pool.Stats()                        shared connections, counters
+//	ListDatabases / DatabaseExists / GetDatabaseInfo / ListTables / TableExists
+//	GetTableInfo (descriptor JSON decoded by catalog/fluss/record) / GetTableSchema
+//	ListPartitionInfos / GetMetadata / Buckets
+//	ListOffsets / ListBucketOffsets / BucketOffset (Earliest, Latest, AtTimestamp)
+//	FetchLog / LimitScan / Lookup / OpenKvScan (SCAN_KV) / GetTableStats
+//	LatestLakeSnapshot / ReadableLakeSnapshot / LakeSnapshotByID
+//	LatestKvSnapshots / GetKvSnapshotMetadata / ListKvSnapshots
+//	GetFileSystemSecurityToken / ListRemoteLogManifests
+//	NewLogReader(ctx, LogRange, mem)  bounded [start, stop) of one bucket
+//	NewPKReader(ctx, PKRange, mem)    live rows of one primary-key bucket
+//
 // What must stay true:
 //
 //  1. Frame headers are big-endian and laid out as drawn in frame.go; a
@@ -30,4 +46,13 @@
 //     closed after Config.IdleTimeout (60 s by default) without use.
 //  7. No package-level state: config, logger, pool and file system are
 //     passed in.
+//  8. Readers deliver each offset of [start, stop) at most once and in
+//     order; they never spin: a fetch round that makes no progress is
+//     retried a bounded number of times, and "below the local log start,
+//     no records, no remote segments" (data tiered to the lake) ends the
+//     read with ErrLogExpired.
+//  9. The PK reader's result is the state at the changelog offset it
+//     reports (StopOffset): SCAN_KV rows whose key the changelog
+//     [LogOffset, StopOffset) touched are replaced by the changelog's last
+//     word for that key (+I/+U/+A upsert, -D delete, -U ignored).
 package client

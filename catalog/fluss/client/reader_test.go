@@ -360,3 +360,30 @@ func TestLogReaderOlderSchema(t *testing.T) {
 		t.Fatalf("err = %v", lr2.Err())
 	}
 }
+
+// TestPKReaderOlderSchemaValues: KV values written with an older schema id
+// are decoded with that schema and padded with NULLs.
+func TestPKReaderOlderSchemaValues(t *testing.T) {
+	fb, cl := newFakeBucket(t)
+	cols2 := append(slices.Clone(fakeCols), typemap.Column{Name: "extra", Type: typemap.BigInt()})
+	fb.schemas = map[int32][]typemap.Column{1: fakeCols, 2: cols2}
+	fb.addPage(rowsOf(1, 2)) // schema 1 values
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	pr, err := cl.NewPKReader(context.Background(), PKRange{Bucket: TableBucket{Table: fb.path, TableID: fb.tableID}, Columns: cols2, SchemaID: 2,
+		PrimaryKey: []int{0}, KvFormat: record.KvFormatCompacted, LogFormat: record.LogFormatCompacted, Stop: 0}, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Release()
+	var got []string
+	for pr.Next() {
+		rec := pr.RecordBatch()
+		for i := 0; i < int(rec.NumRows()); i++ {
+			got = append(got, rec.Column(0).ValueStr(i)+"/"+rec.Column(2).ValueStr(i))
+		}
+	}
+	if pr.Err() != nil || !slices.Equal(got, []string{"1/(null)", "2/(null)"}) {
+		t.Fatalf("got %v err %v", got, pr.Err())
+	}
+}
