@@ -159,6 +159,13 @@ func sortIndices(keyCols []arrow.Array, keys []SortKey) []int64 {
 	for i := range idx {
 		idx[i] = int64(i)
 	}
-	slices.SortStableFunc(idx, func(a, b int64) int { return cmp(int(a), int(b)) })
+	// pdqsort with the row number as the last key: stable, and faster than
+	// an in-place stable merge sort.
+	slices.SortFunc(idx, func(a, b int64) int {
+		if c := cmp(int(a), int(b)); c != 0 {
+			return c
+		}
+		return int(a - b)
+	})
 	return idx
 }
