@@ -318,7 +318,7 @@ func TestTierPKTableMergesToKvState(t *testing.T) {
 	ctx := context.Background()
 	c, wh := lakeCluster(t, LakeConfig{})
 	info, err := c.CreateTable(ctx, TableSpec{Database: "db", Name: "pk", Buckets: 3, PrimaryKey: []string{"k"},
-		Columns: []Column{{Name: "k", Type: typemap.Int().NotNull()}, {Name: "v", Type: typemap.String()}},
+		Columns:    []Column{{Name: "k", Type: typemap.Int().NotNull()}, {Name: "v", Type: typemap.String()}},
 		Properties: map[string]string{"table.datalake.enabled": "true"}})
 	if err != nil {
 		t.Fatal(err)
