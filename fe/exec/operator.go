@@ -21,8 +21,13 @@ type Env = expr.Env
 var (
 	// ErrPlan: the operator tree is inconsistent (wrong types, bad indexes).
 	ErrPlan = errors.New("invalid plan")
-	// ErrUnsupported: a valid request this executor does not implement.
-	ErrUnsupported = errors.New("unsupported")
+	// ErrUnsupported: a valid request this executor does not implement. It
+	// is the same sentinel as expr.ErrUnsupported, so one errors.Is covers
+	// both packages.
+	ErrUnsupported = expr.ErrUnsupported
+	// ErrOverflow: a BIGINT or DECIMAL result out of range (MySQL errno
+	// 1690); the same sentinel as expr.ErrOverflow.
+	ErrOverflow = expr.ErrOverflow
 )
 
 // Operator is one node of a physical plan.
