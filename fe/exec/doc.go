@@ -7,6 +7,14 @@
 // starts execution and returns an array.RecordReader, and no batch is
 // computed before the first Next.
 //
+// Operators (one file each): Scan (any Source; sources may add EXPLAIN
+// lines through ExplainSource), Values, Filter, Project, Limit,
+// HashAggregate (AggSingle, or AggPartial + AggFinal via FinalFor), Distinct,
+// Union (ALL or DISTINCT), Sort, TopN, HashJoin (inner, left outer, left
+// semi, left anti, null-aware anti; no keys = nested loop), Window. Every
+// operator needs a single input stream in any order; ExplainTree prints a
+// plan the Doris way.
+//
 // What must stay true:
 //
 //  1. Schema() is known before Open and every batch a reader yields has
