@@ -170,7 +170,7 @@ func TestE2EPKReaderAndKvRPCs(t *testing.T) {
 func TestE2EPKReaderPartitioned(t *testing.T) {
 	emu := startEmulator(t, minifluss.Config{TabletServers: 3})
 	ctx := context.Background()
-	spec := minifluss.TableSpec{Database: "db", Name: "pp", Buckets: 1, PrimaryKey: []string{"id", "dt"}, PartitionKeys: []string{"dt"},
+	spec := minifluss.TableSpec{Database: "db", Name: "pp", Buckets: 3, PrimaryKey: []string{"id", "dt"}, PartitionKeys: []string{"dt"},
 		Columns: []minifluss.Column{{Name: "id", Type: typemap.Int().NotNull()}, {Name: "name", Type: typemap.String()}, {Name: "dt", Type: typemap.String().NotNull()}}}
 	mustCreate(t, emu, spec)
 	var rows [][]any
@@ -189,14 +189,14 @@ func TestE2EPKReaderPartitioned(t *testing.T) {
 	total := map[string]int{}
 	for _, p := range parts {
 		snaps, err := cl.LatestKvSnapshots(ctx, path, &p.ID)
-		if err != nil || len(snaps.Buckets) != 1 || snaps.PartitionID == nil || *snaps.PartitionID != p.ID {
+		if err != nil || len(snaps.Buckets) != 3 || snaps.PartitionID == nil || *snaps.PartitionID != p.ID {
 			t.Fatalf("kv snapshots of %s: %+v %v", p.Name(), snaps, err)
 		}
 		offs, err := cl.ListOffsets(ctx, path, &p.ID, Latest())
-		if err != nil || len(offs) != 1 {
+		if err != nil || len(offs) != 3 {
 			t.Fatalf("offsets of %s: %v %v", p.Name(), offs, err)
 		}
-		for b := int32(0); b < 1; b++ {
+		for b := int32(0); b < 3; b++ {
 			r := pkRangeOf(t, cl, "pp", b)
 			r.Bucket.PartitionID = &p.ID
 			for id, name := range readPK(t, cl, r) {
