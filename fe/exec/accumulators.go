@@ -376,15 +376,17 @@ func decDivRound(x decimal128.Num, in int32, c decimal128.Num, out int32) decima
 // ---- DISTINCT wrapper: collects each group's distinct values ----
 
 type distinctAcc struct {
-	fn   AggFunc
+	call AggCall
 	typ  arrow.DataType // argument type
 	out  arrow.DataType
-	sets []map[string]any
+	sets []map[string]struct{}
+	vals [][]any // each group's distinct values in first-seen order
 }
 
 func (a *distinctAcc) grow(n int) {
 	for len(a.sets) < n {
 		a.sets = append(a.sets, nil)
+		a.vals = append(a.vals, nil)
 	}
 }
 
@@ -396,9 +398,13 @@ func (a *distinctAcc) update(gids []uint32, arg arrow.Array, rows int) {
 			continue
 		}
 		if a.sets[g] == nil {
-			a.sets[g] = map[string]any{}
+			a.sets[g] = map[string]struct{}{}
 		}
-		a.sets[g][expr.KeyString(v, a.typ)] = v
+		k := expr.KeyString(v, a.typ)
+		if _, dup := a.sets[g][k]; !dup {
+			a.sets[g][k] = struct{}{}
+			a.vals[g] = append(a.vals[g], v)
+		}
 	}
 }
 
@@ -406,7 +412,9 @@ func (a *distinctAcc) merge([]uint32, []arrow.Array) {}
 
 func (a *distinctAcc) result(mem memory.Allocator, n int) arrow.Array {
 	// Re-run the plain aggregate over each group's distinct values.
-	inner, err := newAccumulator(AggCall{Func: a.fn}, a.typ, a.out)
+	plain := a.call
+	plain.Distinct = false
+	inner, err := newAccumulator(plain, a.typ, a.out)
 	if err != nil {
 		return array.MakeArrayOfNull(mem, a.out, n)
 	}
@@ -415,7 +423,7 @@ func (a *distinctAcc) result(mem memory.Allocator, n int) arrow.Array {
 	var gids []uint32
 	app := expr.Appender(b)
 	for g := 0; g < n; g++ {
-		for _, v := range a.sets[g] {
+		for _, v := range a.vals[g] {
 			app(v)
 			gids = append(gids, uint32(g))
 		}
@@ -431,13 +439,97 @@ func (a *distinctAcc) states(mem memory.Allocator, n int) []arrow.Array {
 	return []arrow.Array{a.result(mem, n)}
 }
 
+// ---- GROUP_CONCAT ----
+
+type concatAcc struct {
+	sep  string
+	s    []string
+	seen []bool
+}
+
+func (a *concatAcc) grow(n int) {
+	for len(a.s) < n {
+		a.s = append(a.s, "")
+		a.seen = append(a.seen, false)
+	}
+}
+
+func (a *concatAcc) update(gids []uint32, arg arrow.Array, rows int) {
+	sa := arg.(*array.String)
+	for i, g := range gids[:rows] {
+		if sa.IsNull(i) {
+			continue
+		}
+		if a.seen[g] {
+			a.s[g] += a.sep
+		}
+		a.s[g] += sa.Value(i)
+		a.seen[g] = true
+	}
+}
+
+func (a *concatAcc) merge(gids []uint32, states []arrow.Array) { a.update(gids, states[0], len(gids)) }
+
+func (a *concatAcc) result(mem memory.Allocator, n int) arrow.Array {
+	b := array.NewStringBuilder(mem)
+	defer b.Release()
+	b.AppendValues(a.s[:n], a.seen[:n])
+	return b.NewArray()
+}
+
+func (a *concatAcc) states(mem memory.Allocator, n int) []arrow.Array {
+	return []arrow.Array{a.result(mem, n)}
+}
+
+// ---- ANY_VALUE ----
+
+type anyAcc struct {
+	typ arrow.DataType
+	v   []any
+}
+
+func (a *anyAcc) grow(n int) {
+	for len(a.v) < n {
+		a.v = append(a.v, nil)
+	}
+}
+
+func (a *anyAcc) update(gids []uint32, arg arrow.Array, rows int) {
+	get := expr.Getter(arg)
+	for i, g := range gids[:rows] {
+		if a.v[g] == nil {
+			a.v[g] = get(i)
+		}
+	}
+}
+
+func (a *anyAcc) merge(gids []uint32, states []arrow.Array) { a.update(gids, states[0], len(gids)) }
+
+func (a *anyAcc) result(mem memory.Allocator, n int) arrow.Array {
+	b := array.NewBuilder(mem, a.typ)
+	defer b.Release()
+	app := expr.Appender(b)
+	for _, v := range a.v[:n] {
+		app(v)
+	}
+	return b.NewArray()
+}
+
+func (a *anyAcc) states(mem memory.Allocator, n int) []arrow.Array {
+	return []arrow.Array{a.result(mem, n)}
+}
+
 // newAccumulator makes the state for call over an argument of type argT
 // (already cast to what the function accumulates in) with result type out.
 func newAccumulator(call AggCall, argT, out arrow.DataType) (accumulator, error) {
-	if call.Distinct && call.Func != Min && call.Func != Max {
-		return &distinctAcc{fn: call.Func, typ: argT, out: out}, nil
+	if call.Distinct && call.Func != Min && call.Func != Max && call.Func != AnyValue {
+		return &distinctAcc{call: call, typ: argT, out: out}, nil
 	}
 	switch call.Func {
+	case GroupConcat:
+		return &concatAcc{sep: call.separator()}, nil
+	case AnyValue:
+		return &anyAcc{typ: out}, nil
 	case CountStar:
 		return &countAcc{star: true}, nil
 	case Count:

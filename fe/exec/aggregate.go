@@ -20,10 +20,12 @@ const (
 	Min                      // MIN(x)
 	Max                      // MAX(x)
 	Avg                      // AVG(x): DOUBLE, or DECIMAL(38, max(s,4)) for decimals
+	GroupConcat              // GROUP_CONCAT(x [SEPARATOR s]): non-NULL values as text, in input order
+	AnyValue                 // ANY_VALUE(x): the first non-NULL value seen
 )
 
 func (f AggFunc) String() string {
-	return [...]string{"count", "count", "sum", "min", "max", "avg"}[f]
+	return [...]string{"count", "count", "sum", "min", "max", "avg", "group_concat", "any_value"}[f]
 }
 
 // AggCall is one aggregate in a HashAggregate.
@@ -35,6 +37,17 @@ type AggCall struct {
 	Distinct bool
 	// Name is the output column name.
 	Name string
+	// Sep is GROUP_CONCAT's separator; "" means the default ",". Use
+	// SepSet to ask for an empty separator.
+	Sep    string
+	SepSet bool
+}
+
+func (c AggCall) separator() string {
+	if c.Sep == "" && !c.SepSet {
+		return ","
+	}
+	return c.Sep
 }
 
 func (c AggCall) String() string {
@@ -169,6 +182,15 @@ func aggTypes(a AggCall) (argT, outT arrow.DataType, states []arrow.DataType, er
 	switch a.Func {
 	case Count:
 		return t, i64, []arrow.DataType{i64}, nil
+	case GroupConcat:
+		switch t.ID() {
+		case arrow.LIST, arrow.LARGE_LIST, arrow.MAP, arrow.STRUCT:
+			return nil, nil, nil, fmt.Errorf("%w: %s over %s", ErrUnsupported, a, expr.TypeName(t))
+		}
+		s := expr.StringT()
+		return s, s, []arrow.DataType{s}, nil
+	case AnyValue:
+		return t, t, []arrow.DataType{t}, nil
 	case Min, Max:
 		switch t.ID() {
 		case arrow.LIST, arrow.LARGE_LIST, arrow.MAP, arrow.STRUCT:

@@ -140,3 +140,21 @@ func TestSumOverflow(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+func TestGroupConcatAnyValue(t *testing.T) {
+	scan, c := aggInput()
+	aggs := []AggCall{
+		{Func: GroupConcat, Arg: c["x"], Name: "gc"},
+		{Func: GroupConcat, Arg: c["d"], Sep: "; ", Name: "gcd"},
+		{Func: GroupConcat, Arg: c["g"], Distinct: true, SepSet: true, Name: "gcg"},
+		{Func: AnyValue, Arg: c["f"], Name: "av"},
+	}
+	agg := must(NewHashAggregate(scan, []expr.Expr{expr.IsNull(c["g"], false)}, []string{"gnull"}, aggs, AggSingle))
+	wantRows(t, run(t, agg),
+		"0|1,2,5|1.10; 2.00; 1.10; 3.33|ab|1.5",
+		"1|3|NULL|NULL|3",
+	)
+	partial := must(NewHashAggregate(scan, nil, nil, aggs[:2], AggPartial))
+	final := must(partial.FinalFor(must(NewUnion([]Operator{partial, partial}, false))))
+	wantRows(t, run(t, final), "1,2,3,5,1,2,3,5|1.10; 2.00; 1.10; 3.33; 1.10; 2.00; 1.10; 3.33")
+}

@@ -24,9 +24,14 @@ const (
 	WinAvg
 	WinMin
 	WinMax
+	Lag        // LAG(x [, offset [, default]])
+	Lead       // LEAD(x [, offset [, default]])
+	FirstValue // FIRST_VALUE(x): the partition's first row
+	LastValue  // LAST_VALUE(x): the frame's last row (last peer of the current row)
 )
 
-var windowNames = [...]string{"row_number", "rank", "dense_rank", "count", "count", "sum", "avg", "min", "max"}
+var windowNames = [...]string{"row_number", "rank", "dense_rank", "count", "count", "sum", "avg", "min", "max",
+	"lag", "lead", "first_value", "last_value"}
 
 func (f WindowFunc) String() string { return windowNames[f] }
 
@@ -37,8 +42,17 @@ func (f WindowFunc) agg() AggFunc {
 // WindowCall is one analytic function in a Window node.
 type WindowCall struct {
 	Func WindowFunc
-	Arg  expr.Expr // aggregates only; nil for COUNT(*) and ranking functions
+	Arg  expr.Expr // nil for COUNT(*) and the ranking functions
 	Name string
+	// Offset is LAG/LEAD's distance (0 means the default, 1).
+	Offset int64
+	// Default is LAG/LEAD's value when the row is outside the partition
+	// (nil: NULL); it is cast to Arg's type.
+	Default expr.Expr
+}
+
+func (c WindowCall) isValueFunc() bool {
+	return c.Func == Lag || c.Func == Lead || c.Func == FirstValue || c.Func == LastValue
 }
 
 // Window computes analytic functions over one window specification:
@@ -74,11 +88,24 @@ func NewWindow(input Operator, partitionBy []expr.Expr, orderBy []SortKey, calls
 	fields := append([]arrow.Field{}, input.Schema().Fields()...)
 	for _, c := range calls {
 		var argT, outT arrow.DataType
-		switch c.Func {
-		case RowNumber, Rank, DenseRank:
+		switch {
+		case c.Func == RowNumber || c.Func == Rank || c.Func == DenseRank:
 			outT = expr.Int64T()
 			if c.Arg != nil {
 				return nil, errorf(ErrPlan, "%s() takes no argument", c.Func)
+			}
+		case c.isValueFunc():
+			if c.Arg == nil {
+				return nil, errorf(ErrPlan, "%s needs an argument", c.Func)
+			}
+			argT, outT = c.Arg.DataType(), c.Arg.DataType()
+			if c.Offset < 0 {
+				return nil, errorf(ErrPlan, "%s offset %d is negative", c.Func, c.Offset)
+			}
+			if c.Default != nil {
+				if _, err := expr.Cast(c.Default, argT); err != nil {
+					return nil, fmt.Errorf("%s default: %w", c.Func, err)
+				}
 			}
 		default:
 			var err error
@@ -174,8 +201,9 @@ func (w *Window) compute(ctx context.Context, env *Env, in array.RecordReader) (
 		extra = append(extra, k.Expr)
 	}
 	argCol := make([]int, len(w.Calls))
+	defCol := make([]int, len(w.Calls))
 	for i, c := range w.Calls {
-		argCol[i] = -1
+		argCol[i], defCol[i] = -1, -1
 		if c.Arg != nil {
 			a, err := expr.Cast(c.Arg, w.argTypes[i])
 			if err != nil {
@@ -183,6 +211,14 @@ func (w *Window) compute(ctx context.Context, env *Env, in array.RecordReader) (
 			}
 			argCol[i] = inCols + len(extra)
 			extra = append(extra, a)
+		}
+		if c.Default != nil {
+			d, err := expr.Cast(c.Default, w.argTypes[i])
+			if err != nil {
+				return nil, err
+			}
+			defCol[i] = inCols + len(extra)
+			extra = append(extra, d)
 		}
 	}
 	fields := append([]arrow.Field{}, w.Input.Schema().Fields()...)
@@ -241,6 +277,12 @@ func (w *Window) compute(ctx context.Context, env *Env, in array.RecordReader) (
 		var a arrow.Array
 		var err error
 		switch {
+		case c.isValueFunc():
+			var def arrow.Array
+			if defCol[i] >= 0 {
+				def = cols[defCol[i]]
+			}
+			a = evalValueFunc(env, c, w.outTypes[i], cols[argCol[i]], def, newPart, newPeer, len(w.OrderBy) > 0)
 		case argCol[i] >= 0:
 			a, err = w.evalAgg(env, c, w.outTypes[i], cols[argCol[i]], newPart, newPeer)
 		case c.Func == WinCountStar:
@@ -257,6 +299,72 @@ func (w *Window) compute(ctx context.Context, env *Env, in array.RecordReader) (
 	out := array.NewRecordBatch(w.schema, outCols, int64(n))
 	releaseArrays(outCols)
 	return out, nil
+}
+
+// evalValueFunc computes LAG, LEAD, FIRST_VALUE and LAST_VALUE over rows
+// already in window order.
+func evalValueFunc(env *Env, c WindowCall, outT arrow.DataType, arg, def arrow.Array, newPart, newPeer []bool, ordered bool) arrow.Array {
+	n := len(newPart)
+	get := expr.Getter(arg)
+	var getDef func(int) any
+	if def != nil {
+		getDef = expr.Getter(def)
+	}
+	// Partition bounds and, for LAST_VALUE, the end of each peer group.
+	partStart := make([]int, n)
+	partEnd := make([]int, n)
+	peerEnd := make([]int, n)
+	for i := 0; i < n; i++ {
+		if newPart[i] {
+			partStart[i] = i
+		} else {
+			partStart[i] = partStart[i-1]
+		}
+	}
+	for i := n - 1; i >= 0; i-- {
+		if i == n-1 || newPart[i+1] {
+			partEnd[i] = i + 1
+		} else {
+			partEnd[i] = partEnd[i+1]
+		}
+		if i == n-1 || newPeer[i+1] {
+			peerEnd[i] = i + 1
+		} else {
+			peerEnd[i] = peerEnd[i+1]
+		}
+	}
+	off := c.Offset
+	if off == 0 {
+		off = 1
+	}
+	b := array.NewBuilder(env.Mem, outT)
+	defer b.Release()
+	app := expr.Appender(b)
+	for i := 0; i < n; i++ {
+		var v any
+		switch c.Func {
+		case Lag, Lead:
+			j := int64(i) - off
+			if c.Func == Lead {
+				j = int64(i) + off
+			}
+			if j >= int64(partStart[i]) && j < int64(partEnd[i]) {
+				v = get(int(j))
+			} else if getDef != nil {
+				v = getDef(i)
+			}
+		case FirstValue:
+			v = get(partStart[i])
+		case LastValue:
+			if ordered {
+				v = get(peerEnd[i] - 1)
+			} else {
+				v = get(partEnd[i] - 1)
+			}
+		}
+		app(v)
+	}
+	return b.NewArray()
 }
 
 func drainConcat(env *Env, in array.RecordReader, schema *arrow.Schema) (arrow.RecordBatch, error) {

@@ -50,3 +50,30 @@ func TestWindow(t *testing.T) {
 	empty := must(NewWindow(must(NewFilter(scan, expr.Bool(false))), nil, nil, []WindowCall{{Func: RowNumber, Name: "rn"}}))
 	wantRows(t, run(t, empty))
 }
+
+func TestWindowValueFunctions(t *testing.T) {
+	s := sch("p", expr.StringT(), "o", expr.Int64T(), "v", expr.StringT())
+	scan := scanOf(s,
+		[][]any{{"x", 1, "a"}, {"x", 2, "b"}, {"y", 1, "c"}},
+		[][]any{{"x", 2, "b2"}, {"x", 3, nil}, {"y", 5, "d"}},
+	)
+	p, o, v := expr.Col(0, "p", expr.StringT()), expr.Col(1, "o", expr.Int64T()), expr.Col(2, "v", expr.StringT())
+	calls := []WindowCall{
+		{Func: Lag, Arg: v, Name: "lag"},
+		{Func: Lead, Arg: v, Offset: 2, Default: expr.Str("-"), Name: "lead2"},
+		{Func: FirstValue, Arg: v, Name: "first"},
+		{Func: LastValue, Arg: v, Name: "last"},
+		{Func: Lag, Arg: o, Default: expr.Int(0), Name: "lago"},
+	}
+	w := must(NewWindow(scan, []expr.Expr{p}, []SortKey{{Expr: o}}, calls))
+	wantRows(t, run(t, w),
+		"x|1|a|NULL|b2|a|a|0",
+		"x|2|b|a|NULL|a|b2|1",
+		"x|2|b2|b|-|a|b2|2",
+		"x|3|NULL|b2|-|a|NULL|2",
+		"y|1|c|NULL|-|c|c|0",
+		"y|5|d|c|-|c|d|1",
+	)
+	whole := must(NewWindow(scan, []expr.Expr{p}, nil, []WindowCall{{Func: LastValue, Arg: v, Name: "last"}}))
+	wantRows(t, run(t, whole), "x|1|a|NULL", "x|2|b|NULL", "x|2|b2|NULL", "x|3|NULL|NULL", "y|1|c|d", "y|5|d|d")
+}
