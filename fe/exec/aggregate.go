@@ -14,14 +14,14 @@ import (
 type AggFunc int
 
 const (
-	CountStar AggFunc = iota // COUNT(*)
-	Count                    // COUNT(x): non-NULL x
-	Sum                      // SUM(x): BIGINT for integers, DOUBLE for floats, DECIMAL(38,s)
-	Min                      // MIN(x)
-	Max                      // MAX(x)
-	Avg                      // AVG(x): DOUBLE, or DECIMAL(38, max(s,4)) for decimals
-	GroupConcat              // GROUP_CONCAT(x [SEPARATOR s]): non-NULL values as text, in input order
-	AnyValue                 // ANY_VALUE(x): the first non-NULL value seen
+	CountStar   AggFunc = iota // COUNT(*)
+	Count                      // COUNT(x): non-NULL x
+	Sum                        // SUM(x): BIGINT for integers, DOUBLE for floats, DECIMAL(38,s)
+	Min                        // MIN(x)
+	Max                        // MAX(x)
+	Avg                        // AVG(x): DOUBLE, or DECIMAL(38, max(s,4)) for decimals
+	GroupConcat                // GROUP_CONCAT(x [SEPARATOR s]): non-NULL values as text, in input order
+	AnyValue                   // ANY_VALUE(x): the first non-NULL value seen
 )
 
 func (f AggFunc) String() string {
