@@ -1,6 +1,10 @@
 package minifluss
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"strings"
+)
 
 // lakeStatement parses the lake controls of scenario files:
 //
@@ -10,6 +14,9 @@ import "context"
 //	LAKE HOLD READABLE; LAKE RELEASE READABLE;
 //	LAKE EXPIRE LOG db.t;            move each bucket's log start to its tiered offset
 //	LAKE OPTIONS ('k' = 'v', ...);   replace datalake.paimon.* (a "different paimon configuration")
+//	GENERATE INTO db.t FROM a TO b VALUES (expr, ...);
+//	                                 rows for every id in [a, b]; expr is ID, ID MOD n, ID PLUS n,
+//	                                 or a literal whose strings have {id} replaced (big fixtures)
 //
 // ok is false when the statement is none of these.
 func (p *scParser) lakeStatement() (run func(context.Context, *Cluster) error, verb string, ok bool, err error) {
@@ -42,6 +49,9 @@ func (p *scParser) lakeStatement() (run func(context.Context, *Cluster) error, v
 			return nil, "COMPACT LAKE", true, err
 		}
 		return func(ctx context.Context, c *Cluster) error { _, err := c.CompactLake(ctx, db, t); return err }, "COMPACT LAKE", true, nil
+	case p.accept("GENERATE"):
+		run, err := p.generate()
+		return run, "GENERATE", true, err
 	case p.accept("LAKE"):
 		switch {
 		case p.accept("HOLD"), p.accept("RELEASE"):
@@ -69,4 +79,105 @@ func (p *scParser) lakeStatement() (run func(context.Context, *Cluster) error, v
 		return nil, "LAKE", true, p.errf("expected HOLD, RELEASE, EXPIRE or OPTIONS after LAKE, found %s", p.peek())
 	}
 	return nil, "", false, nil
+}
+
+// genExpr computes one column of a generated row from the id.
+type genExpr func(id int64) any
+
+func (p *scParser) generate() (func(context.Context, *Cluster) error, error) {
+	if err := p.expect("INTO"); err != nil {
+		return nil, err
+	}
+	db, t, err := p.tablePath()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.expect("FROM"); err != nil {
+		return nil, err
+	}
+	from, err := p.integer("the first id")
+	if err != nil {
+		return nil, err
+	}
+	if err := p.expect("TO"); err != nil {
+		return nil, err
+	}
+	to, err := p.integer("the last id")
+	if err != nil {
+		return nil, err
+	}
+	if to < from || to-from >= 100_000_000 {
+		return nil, p.errf("GENERATE range [%d, %d] is empty or larger than 10^8 rows", from, to)
+	}
+	if err := p.expect("VALUES", "("); err != nil {
+		return nil, err
+	}
+	var exprs []genExpr
+	for {
+		switch {
+		case p.accept("ID"):
+			switch {
+			case p.accept("MOD"):
+				n, err := p.integer("the modulus")
+				if err != nil {
+					return nil, err
+				}
+				if n == 0 {
+					return nil, p.errf("ID MOD 0")
+				}
+				exprs = append(exprs, func(id int64) any { return id % n })
+			case p.accept("PLUS"):
+				n, err := p.integer("the addend")
+				if err != nil {
+					return nil, err
+				}
+				exprs = append(exprs, func(id int64) any { return id + n })
+			default:
+				exprs = append(exprs, func(id int64) any { return id })
+			}
+		default:
+			v, err := p.literal()
+			if err != nil {
+				return nil, err
+			}
+			if s, ok := v.(string); ok && strings.Contains(s, "{id}") {
+				exprs = append(exprs, func(id int64) any { return strings.ReplaceAll(s, "{id}", fmt.Sprint(id)) })
+			} else {
+				exprs = append(exprs, func(int64) any { return v })
+			}
+		}
+		if p.accept(")") {
+			break
+		}
+		if err := p.expect(","); err != nil {
+			return nil, err
+		}
+	}
+	return func(ctx context.Context, c *Cluster) error {
+		info, err := c.Table(db, t)
+		if err != nil {
+			return err
+		}
+		const chunk = 10000
+		for lo := from; lo <= to; lo += chunk {
+			hi := min(lo+chunk-1, to)
+			rows := make([][]any, 0, hi-lo+1)
+			for id := lo; id <= hi; id++ {
+				row := make([]any, len(exprs))
+				for i, e := range exprs {
+					row[i] = e(id)
+				}
+				rows = append(rows, row)
+			}
+			if len(info.PrimaryKey) > 0 {
+				err = c.Upsert(ctx, db, t, rows)
+			} else {
+				err = c.Append(ctx, db, t, rows)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}, nil
 }

@@ -31,9 +31,13 @@ func lakeCluster(t *testing.T, lc LakeConfig) (*Cluster, string) {
 
 // lakeSnapshotRPC asks the coordinator over TCP.
 func lakeSnapshotRPC(t *testing.T, c *Cluster, tbl string, readable bool) (*flusspb.GetLakeSnapshotResponse, int32) {
+	return lakeSnapshotRPCIn(t, c, "db", tbl, readable)
+}
+
+func lakeSnapshotRPCIn(t *testing.T, c *Cluster, db, tbl string, readable bool) (*flusspb.GetLakeSnapshotResponse, int32) {
 	t.Helper()
 	var resp flusspb.GetLakeSnapshotResponse
-	req := &flusspb.GetLakeSnapshotRequest{TablePath: pbPath("db", tbl)}
+	req := &flusspb.GetLakeSnapshotRequest{TablePath: pbPath(db, tbl)}
 	if readable {
 		req.Readable = proto.Bool(true)
 	}
@@ -51,7 +55,7 @@ type logRow struct {
 // from the bucket leader and decodes it.
 func fetchTail(t *testing.T, c *Cluster, info TableInfo, partName string, partID *int64, bucket int32, off int64) []logRow {
 	t.Helper()
-	leader, err := c.Leader("db", info.Name, partName, bucket)
+	leader, err := c.Leader(info.Database, info.Name, partName, bucket)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,8 +121,12 @@ func fetchTail(t *testing.T, c *Cluster, info TableInfo, partName string, partID
 // lakeRowsByBucket reads a lake snapshot with lake/paimon, per split
 // (merge-on-read where needed), keeping only the table columns.
 func lakeRowsByBucket(t *testing.T, ctx context.Context, warehouse, tbl string, snapshot int64, ncols int) (map[string][]string, bool) {
+	return lakeRowsIn(t, ctx, warehouse, "db", tbl, snapshot, ncols)
+}
+
+func lakeRowsIn(t *testing.T, ctx context.Context, warehouse, db, tbl string, snapshot int64, ncols int) (map[string][]string, bool) {
 	t.Helper()
-	pt, err := paimon.OpenTableInWarehouse(ctx, fileio.Local{}, warehouse, "db", tbl)
+	pt, err := paimon.OpenTableInWarehouse(ctx, fileio.Local{}, warehouse, db, tbl)
 	if err != nil {
 		t.Fatal(err)
 	}
