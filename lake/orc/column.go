@@ -34,6 +34,7 @@ type stripeCtx struct {
 	version []uint32
 	// maxValues caps list element counts per batch and dictionary sizes.
 	maxValues int64
+	unit      arrow.TimeUnit // of timestamp columns
 }
 
 type streamKey struct {
@@ -510,9 +511,6 @@ func (r *stringReader) next(n int, parent []bool) (arrow.ArrayData, error) {
 // orcEpoch is 2015-01-01 00:00:00 UTC, the base of ORC timestamp seconds.
 const orcEpoch = 1420070400
 
-// maxNanoSecs bounds seconds that fit int64 nanoseconds with room for nanos.
-const maxNanoSecs = math.MaxInt64/1_000_000_000 - 1
-
 type timestampReader struct {
 	c       *stripeCtx
 	col     int
@@ -587,16 +585,36 @@ func (r *timestampReader) next(n int, parent []bool) (arrow.ArrayData, error) {
 			_, off := time.Unix(s, 0).In(r.c.loc).Zone()
 			s += int64(off)
 		}
-		if s > maxNanoSecs || s < -maxNanoSecs {
-			return nil, fmt.Errorf("%w: %s: timestamp %d s does not fit Arrow nanoseconds", ErrUnsupported,
-				r.c.what(r.col, StreamData), s)
+		v, err := r.scale(s, ns)
+		if err != nil {
+			return nil, err
 		}
-		vs[i] = s*1e9 + ns
+		vs[i] = v
 	}
 	vb, nulls := validityBuffer(r.c.mem, valid, n, k)
 	db := allocBuffer(r.c.mem, n*8)
 	scatter(typedSlice[int64](db.Bytes()), vs, valid, math.MinInt64, math.MaxInt64)
 	return newData(r.dt, n, []*memory.Buffer{vb, db}, nil, nulls), nil
+}
+
+// scale expresses epoch seconds s and nanoseconds ns in the output unit.
+func (r *timestampReader) scale(s, ns int64) (int64, error) {
+	per, div := int64(1e9), int64(1)
+	switch r.c.unit {
+	case arrow.Microsecond:
+		per, div = 1e6, 1e3
+	case arrow.Millisecond:
+		per, div = 1e3, 1e6
+	}
+	if ns%div != 0 {
+		return 0, fmt.Errorf("%w: %s: timestamp %d.%09d s has digits finer than %s; read with Nanoseconds",
+			ErrUnsupported, r.c.what(r.col, StreamSecondary), s, ns, r.c.unit)
+	}
+	if s > math.MaxInt64/per-1 || s < math.MinInt64/per+1 {
+		return 0, fmt.Errorf("%w: %s: timestamp %d s does not fit Arrow %s; read with a coarser TimestampUnit",
+			ErrUnsupported, r.c.what(r.col, StreamData), s, r.c.unit)
+	}
+	return s*per + ns/div, nil
 }
 
 // ---- decimal ----

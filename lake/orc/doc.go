@@ -24,7 +24,8 @@
 // int→Int32, bigint→Int64, float→Float32, double→Float64,
 // string/char/varchar→String, binary→Binary, date→Date32,
 // timestamp→Timestamp(ns) holding the writer's wall-clock time (no zone),
-// timestamp with local time zone→Timestamp(ns, "UTC"),
+// timestamp with local time zone→Timestamp(ns, "UTC") (ReadOptions.
+// TimestampUnit picks µs or ms instead, for values beyond 1677-2262),
 // decimal(p,s)→Decimal128(p,s) (Hive 0.11 decimals without precision read as
 // Decimal128(38,10)), list→List, map→Map, struct→Struct. A union reads as
 // Struct<tag: Int8, "0": child0, "1": child1, ...> with only the tagged child

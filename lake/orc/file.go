@@ -345,7 +345,7 @@ func (f *File) ColumnID(path ...string) int {
 
 // arrowType maps the ORC type id (with the subtree filtered by include,
 // nil meaning everything) to Arrow.
-func (f *File) arrowType(id int, include []bool, depth int) (arrow.DataType, error) {
+func (f *File) arrowType(id int, include []bool, depth int, unit arrow.TimeUnit) (arrow.DataType, error) {
 	if depth > maxNesting {
 		return nil, fmt.Errorf("%w: types nested deeper than %d", ErrUnsupported, maxNesting)
 	}
@@ -372,9 +372,9 @@ func (f *File) arrowType(id int, include []bool, depth int) (arrow.DataType, err
 	case KindDate:
 		return arrow.FixedWidthTypes.Date32, nil
 	case KindTimestamp:
-		return &arrow.TimestampType{Unit: arrow.Nanosecond}, nil
+		return &arrow.TimestampType{Unit: unit}, nil
 	case KindTimestampInstant:
-		return &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "UTC"}, nil
+		return &arrow.TimestampType{Unit: unit, TimeZone: "UTC"}, nil
 	case KindDecimal:
 		p, s := int32(t.precision), int32(t.scale)
 		if p == 0 {
@@ -384,17 +384,17 @@ func (f *File) arrowType(id int, include []bool, depth int) (arrow.DataType, err
 		}
 		return &arrow.Decimal128Type{Precision: p, Scale: s}, nil
 	case KindList:
-		et, err := f.arrowType(int(t.subtypes[0]), nil, depth+1)
+		et, err := f.arrowType(int(t.subtypes[0]), nil, depth+1, unit)
 		if err != nil {
 			return nil, err
 		}
 		return arrow.ListOf(et), nil
 	case KindMap:
-		kt, err := f.arrowType(int(t.subtypes[0]), nil, depth+1)
+		kt, err := f.arrowType(int(t.subtypes[0]), nil, depth+1, unit)
 		if err != nil {
 			return nil, err
 		}
-		vt, err := f.arrowType(int(t.subtypes[1]), nil, depth+1)
+		vt, err := f.arrowType(int(t.subtypes[1]), nil, depth+1, unit)
 		if err != nil {
 			return nil, err
 		}
@@ -405,7 +405,7 @@ func (f *File) arrowType(id int, include []bool, depth int) (arrow.DataType, err
 			if include != nil && !include[c] {
 				continue
 			}
-			ct, err := f.arrowType(int(c), include, depth+1)
+			ct, err := f.arrowType(int(c), include, depth+1, unit)
 			if err != nil {
 				return nil, err
 			}
@@ -415,7 +415,7 @@ func (f *File) arrowType(id int, include []bool, depth int) (arrow.DataType, err
 	case KindUnion:
 		fields := []arrow.Field{{Name: "tag", Type: arrow.PrimitiveTypes.Int8, Nullable: true}}
 		for i, c := range t.subtypes {
-			ct, err := f.arrowType(int(c), nil, depth+1)
+			ct, err := f.arrowType(int(c), nil, depth+1, unit)
 			if err != nil {
 				return nil, err
 			}
@@ -429,8 +429,12 @@ func (f *File) arrowType(id int, include []bool, depth int) (arrow.DataType, err
 // arrowSchema builds the schema of the root's fields given by ids (all when nil).
 func (f *File) arrowSchema(sel *selection) (*arrow.Schema, error) {
 	root := f.types[0]
+	unit := arrow.Nanosecond
+	if sel != nil {
+		unit = sel.unit
+	}
 	if root.kind != KindStruct {
-		dt, err := f.arrowType(0, nil, 1)
+		dt, err := f.arrowType(0, nil, 1, unit)
 		if err != nil {
 			return nil, err
 		}
@@ -439,7 +443,7 @@ func (f *File) arrowSchema(sel *selection) (*arrow.Schema, error) {
 	var fields []arrow.Field
 	if sel == nil {
 		for i, c := range root.subtypes {
-			dt, err := f.arrowType(int(c), nil, 1)
+			dt, err := f.arrowType(int(c), nil, 1, unit)
 			if err != nil {
 				return nil, err
 			}
@@ -448,7 +452,7 @@ func (f *File) arrowSchema(sel *selection) (*arrow.Schema, error) {
 		return arrow.NewSchema(fields, nil), nil
 	}
 	for _, fi := range sel.top {
-		dt, err := f.arrowType(int(root.subtypes[fi]), sel.include, 1)
+		dt, err := f.arrowType(int(root.subtypes[fi]), sel.include, 1, unit)
 		if err != nil {
 			return nil, err
 		}
@@ -462,11 +466,12 @@ func (f *File) arrowSchema(sel *selection) (*arrow.Schema, error) {
 type selection struct {
 	top     []int
 	include []bool
+	unit    arrow.TimeUnit // of timestamp columns
 }
 
 func (f *File) selectColumns(idx []int, names []string) (*selection, error) {
 	root := f.types[0]
-	sel := &selection{include: make([]bool, len(f.types))}
+	sel := &selection{include: make([]bool, len(f.types)), unit: arrow.Nanosecond}
 	sel.include[0] = true
 	seen := map[int]bool{}
 	addTop := func(fi int) {

@@ -27,6 +27,33 @@ type ReadOptions struct {
 	BatchSize int
 	// Mem allocates the batches; nil uses a fresh Go allocator.
 	Mem memory.Allocator
+	// TimestampUnit is the Arrow unit of timestamp columns.
+	TimestampUnit TimestampUnit
+}
+
+// TimestampUnit selects the Arrow unit of timestamp columns. Nanoseconds
+// (the default) is exact but spans only the years 1677-2262; the coarser
+// units span far wider ranges (sentinels such as 9999-12-31) and refuse a
+// value with digits finer than the unit rather than drop them.
+type TimestampUnit int
+
+// Timestamp units.
+const (
+	Nanoseconds TimestampUnit = iota
+	Microseconds
+	Milliseconds
+)
+
+func (u TimestampUnit) arrow() (arrow.TimeUnit, error) {
+	switch u {
+	case Nanoseconds:
+		return arrow.Nanosecond, nil
+	case Microseconds:
+		return arrow.Microsecond, nil
+	case Milliseconds:
+		return arrow.Millisecond, nil
+	}
+	return 0, fmt.Errorf("timestamp unit %d is not one of Nanoseconds, Microseconds, Milliseconds", int(u))
 }
 
 // DefaultBatchSize is the batch size used when ReadOptions.BatchSize is 0.
@@ -50,6 +77,9 @@ const maxStreamBytes = 1 << 31
 func (f *File) NewRecordReader(ctx context.Context, opts ReadOptions) (array.RecordReader, error) {
 	sel, err := f.selectColumns(opts.Columns, opts.ColumnNames)
 	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.name, err)
+	}
+	if sel.unit, err = opts.TimestampUnit.arrow(); err != nil {
 		return nil, fmt.Errorf("%s: %w", f.name, err)
 	}
 	schema, err := f.arrowSchema(sel)
@@ -280,7 +310,7 @@ func (r *recordReader) openStripe(si int) error {
 	for _, b := range streams {
 		total += int64(len(b))
 	}
-	c := &stripeCtx{mem: r.mem, streams: streams, enc: sf.columns, stripe: si, version: r.f.ps.version,
+	c := &stripeCtx{mem: r.mem, streams: streams, enc: sf.columns, stripe: si, version: r.f.ps.version, unit: r.sel.unit,
 		maxValues: valueBudget(total)}
 	if sf.hasTZ && sf.timezone != "" {
 		l, err := r.location(sf.timezone)
@@ -345,7 +375,7 @@ func (f *File) buildReader(c *stripeCtx, id int, sel *selection, depth int) (col
 	if sel != nil {
 		inc = sel.include
 	}
-	dt, err := f.arrowType(id, inc, depth)
+	dt, err := f.arrowType(id, inc, depth, c.unit)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,10 @@ package orc
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -139,5 +142,52 @@ func TestRoundTrip(t *testing.T) {
 				t.Fatalf("read %d rows", row)
 			}
 		})
+	}
+}
+
+// TestTimestampUnits: sentinels beyond 2262 need a coarser unit; a unit that
+// would drop digits is refused.
+func TestTimestampUnits(t *testing.T) {
+	far := time.Date(9999, 12, 31, 23, 59, 59, 123456000, time.UTC)
+	early := time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
+	cols := []wcol{{name: "ts", kind: KindTimestampInstant, value: func(r int) (any, bool) {
+		return []time.Time{far, early, time.Unix(0, 5000)}[r], true
+	}}}
+	data := writeORC(t, cols, 3, wopts{})
+	f, err := Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(u TimestampUnit) ([]arrow.Timestamp, arrow.DataType, error) {
+		rr, err := f.NewRecordReader(context.Background(), ReadOptions{TimestampUnit: u})
+		if err != nil {
+			return nil, nil, err
+		}
+		defer rr.Release()
+		var out []arrow.Timestamp
+		for rr.Next() {
+			out = append(out, rr.RecordBatch().Column(0).(*array.Timestamp).TimestampValues()...)
+		}
+		return out, rr.Schema().Field(0).Type, rr.Err()
+	}
+	if _, _, err := read(Nanoseconds); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "coarser TimestampUnit") {
+		t.Errorf("nanoseconds: %v", err)
+	}
+	got, dt, err := read(Microseconds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dt.(*arrow.TimestampType).Unit != arrow.Microsecond {
+		t.Errorf("type %s", dt)
+	}
+	want := []arrow.Timestamp{arrow.Timestamp(far.UnixMicro()), arrow.Timestamp(early.UnixMicro()), 5}
+	if !slices.Equal(got, want) {
+		t.Errorf("micros %v want %v", got, want)
+	}
+	if _, _, err := read(Milliseconds); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "finer") {
+		t.Errorf("milliseconds: %v", err)
+	}
+	if _, _, err := read(TimestampUnit(7)); err == nil {
+		t.Error("unknown unit accepted")
 	}
 }
