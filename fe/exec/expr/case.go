@@ -1,10 +1,12 @@
 package expr
 
 import (
+	"context"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
 )
 
 // When is one WHEN cond THEN result arm.
@@ -13,9 +15,7 @@ type When struct {
 }
 
 // CaseExpr is a searched CASE: the first arm whose condition is TRUE (not
-// NULL) gives the value, else Else (NULL when absent). All arms are
-// evaluated on the whole batch; their errors are plan errors, so computing
-// an unused arm changes no result.
+// NULL) gives the value, else Else (NULL when absent).
 type CaseExpr struct {
 	Whens []When
 	Else  Expr
@@ -100,60 +100,111 @@ func (c *CaseExpr) String() string {
 	return sb.String()
 }
 
+// Eval decides the arm of each row first, evaluating a WHEN only on the
+// rows no earlier WHEN took, then evaluates each THEN (and ELSE) only on
+// its own rows, so an arm's errors (an overflow) cannot come from rows
+// that never reach it.
 func (c *CaseExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) {
 	n := int(batch.NumRows())
-	chosen := make([]int, n) // arm index+1; 0 = none yet
-	var thens []arrow.Array
-	defer func() { releaseAll(thens) }()
+	arm := make([]int, n) // 0 = ELSE, k+1 = WHEN k
+	open := make([]int, n)
+	for i := range open {
+		open[i] = i
+	}
 	for k, w := range c.Whens {
-		cond, err := w.Cond.Eval(env, batch)
+		if len(open) == 0 {
+			break
+		}
+		cond, err := evalRows(env, w.Cond, batch, open)
 		if err != nil {
 			return nil, err
 		}
 		ba := cond.(*array.Boolean)
-		for i := 0; i < n; i++ {
-			if chosen[i] == 0 && ba.IsValid(i) && ba.Value(i) {
-				chosen[i] = k + 1
+		rest := open[:0:0]
+		for j, row := range open {
+			if ba.IsValid(j) && ba.Value(j) {
+				arm[row] = k + 1
+			} else {
+				rest = append(rest, row)
 			}
 		}
 		cond.Release()
-		th, err := w.Then.Eval(env, batch)
+		open = rest
+	}
+	// Rows of each arm, and each row's position among them.
+	rows := make([][]int, len(c.Whens)+1)
+	pos := make([]int, n)
+	for i, a := range arm {
+		pos[i] = len(rows[a])
+		rows[a] = append(rows[a], i)
+	}
+	getters := make([]func(int) any, len(rows))
+	var results []arrow.Array
+	defer func() { releaseAll(results) }()
+	for a, rs := range rows {
+		if len(rs) == 0 {
+			continue
+		}
+		e := c.Else
+		if a > 0 {
+			e = c.Whens[a-1].Then
+		}
+		if e == nil {
+			getters[a] = func(int) any { return nil }
+			continue
+		}
+		r, err := evalRows(env, e, batch, rs)
 		if err != nil {
 			return nil, err
 		}
-		thens = append(thens, th)
-	}
-	var els arrow.Array
-	if c.Else != nil {
-		var err error
-		if els, err = c.Else.Eval(env, batch); err != nil {
-			return nil, err
-		}
-		defer els.Release()
-	}
-	getters := make([]func(int) any, len(thens))
-	for i, t := range thens {
-		getters[i] = Getter(t)
-	}
-	var ge func(int) any
-	if els != nil {
-		ge = Getter(els)
+		results = append(results, r)
+		getters[a] = Getter(r)
 	}
 	b := array.NewBuilder(env.Mem, c.typ)
 	defer b.Release()
 	b.Reserve(n)
 	app := Appender(b)
-	for i := 0; i < n; i++ {
-		switch {
-		case chosen[i] > 0:
-			app(getters[chosen[i]-1](i))
-		case ge != nil:
-			app(ge(i))
-		default:
-			b.AppendNull()
-		}
+	for i, a := range arm {
+		app(getters[a](pos[i]))
 	}
 	return b.NewArray(), nil
+}
+
+// evalRows evaluates e on the given rows of batch only (all rows when
+// rows covers the batch).
+func evalRows(env *Env, e Expr, batch arrow.RecordBatch, rows []int) (arrow.Array, error) {
+	if len(rows) == int(batch.NumRows()) {
+		return e.Eval(env, batch)
+	}
+	sub, err := takeRows(env, batch, rows)
+	if err != nil {
+		return nil, err
+	}
+	defer sub.Release()
+	return e.Eval(env, sub)
+}
+
+func takeRows(env *Env, batch arrow.RecordBatch, rows []int) (arrow.RecordBatch, error) {
+	ib := array.NewInt64Builder(env.Mem)
+	for _, r := range rows {
+		ib.Append(int64(r))
+	}
+	idx := ib.NewArray()
+	ib.Release()
+	defer idx.Release()
+	ctx := compute.WithAllocator(context.Background(), env.Mem)
+	cols := make([]arrow.Array, batch.NumCols())
+	for i := range cols {
+		c, err := compute.TakeArray(ctx, batch.Column(i), idx)
+		if err != nil {
+			releaseAll(cols)
+			return nil, err
+		}
+		cols[i] = c
+	}
+	out := array.NewRecordBatch(batch.Schema(), cols, int64(len(rows)))
+	releaseAll(cols)
+	return out, nil
 }
 
 // Coalesce returns the first non-NULL argument (IFNULL is the two-argument

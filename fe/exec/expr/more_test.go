@@ -171,3 +171,28 @@ func TestExprStrings(t *testing.T) {
 		}
 	}
 }
+
+// TestCaseEvaluatesArmsOnTheirRows: an arm that would overflow on rows it
+// never receives must not fail the expression.
+func TestCaseEvaluatesArmsOnTheirRows(t *testing.T) {
+	mem := newGo()
+	b := testBatch(mem)
+	c := cols(b)
+	b.Release()
+	k := c["k"]
+	huge := must(Arith(Mul, k, Int(4611686018427387904))) // overflows for k >= 2
+	e := must(Case(nil, []When{
+		{must(Cmp(Eq, k, Int(1))), huge},
+		{must(Cmp(Eq, must(Arith(Mul, k, Int(4611686018427387904))), Int(0))), Int(-1)}, // only reached by k = 2, 3: overflows
+	}, Int(7)))
+	mem2 := newGo()
+	b2 := testBatch(mem2)
+	defer b2.Release()
+	if _, err := e.Eval(&Env{Mem: mem2}, b2); err == nil {
+		t.Fatal("the second WHEN overflows on k=2 and must fail")
+	}
+	ok := must(If(must(Cmp(Eq, k, Int(1))), huge, Int(0)))
+	if got := evalStr(t, ok); got != "4611686018427387904,0,0" {
+		t.Fatalf("got %s", got)
+	}
+}
