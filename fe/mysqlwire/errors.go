@@ -24,7 +24,7 @@ const (
 	CodeAmbiguousColumn
 	CodeDBExists
 	CodeTableExists
-	CodeDBNotEmpty
+	CodeDBMissing
 	CodeUnknownCatalog
 	CodeCatalogExists
 	CodeUnknownVariable
@@ -67,7 +67,7 @@ func codes(c Code) wireCode {
 		return wireCode{1007, "HY000"}
 	case CodeTableExists:
 		return wireCode{1050, "42S01"}
-	case CodeDBNotEmpty:
+	case CodeDBMissing:
 		return wireCode{1008, "HY000"}
 	case CodeUnknownVariable:
 		return wireCode{1193, "HY000"}

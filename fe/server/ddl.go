@@ -144,7 +144,7 @@ func (s *Session) drop(ctx context.Context, n *sql.Drop, w mysqlwire.ResultWrite
 				if n.IfExists {
 					break
 				}
-				return mysqlwire.WithCode(mysqlwire.CodeDBNotEmpty, mysqlwire.Errorf(mysqlwire.CodeDBNotEmpty, "Can't drop database '%s'; database doesn't exist", db))
+				return mysqlwire.Errorf(mysqlwire.CodeDBMissing, "Can't drop database '%s'; database doesn't exist", db)
 			}
 			return err
 		}

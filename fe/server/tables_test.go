@@ -136,6 +136,8 @@ func TestInternalTablesQueriesAndRestart(t *testing.T) {
 	mustExec(t, db, "DROP TABLE north", "DROP TABLE IF EXISTS north")
 	wantErr(t, db, "DROP TABLE north", 1146, "Unknown table 'north'")
 	mustExec(t, db, "DROP DATABASE shop")
+	wantErr(t, db, "DROP DATABASE shop", 1008, "Can't drop database 'shop'; database doesn't exist")
+	mustExec(t, db, "DROP DATABASE IF EXISTS shop")
 	wantErr(t, db, "USE shop", 1049, "Unknown database 'shop'")
 }
 
