@@ -184,13 +184,17 @@ func (pr *PKReader) Next() bool {
 			return false
 		}
 		pr.ScanBatches++
-		out, err := pr.keep(rec, func(key string, _ int) bool {
-			if _, hit := pr.tail[key]; hit {
-				pr.Suppressed++
-				return false
+		var want func(string, int) bool
+		if len(pr.tail) > 0 {
+			want = func(key string, _ int) bool {
+				if _, hit := pr.tail[key]; hit {
+					pr.Suppressed++
+					return false
+				}
+				return true
 			}
-			return true
-		})
+		}
+		out, err := pr.keep(rec, want)
 		if err != nil {
 			pr.err = err
 			pr.phase = 3
@@ -323,6 +327,9 @@ func (pr *PKReader) schemaTypes(id int16) ([]typemap.DataType, error) {
 func (pr *PKReader) keep(rec arrow.RecordBatch, want func(key string, row int) bool) (arrow.RecordBatch, error) {
 	defer rec.Release()
 	n := int(rec.NumRows())
+	if want == nil {
+		return pr.project(rec, [][2]int64{{0, int64(n)}})
+	}
 	mask := make([]bool, n)
 	for i := range mask {
 		mask[i] = want(keyOf(rec, pr.r.PrimaryKey, i), i)
@@ -341,6 +348,15 @@ func (pr *PKReader) keep(rec arrow.RecordBatch, want func(key string, row int) b
 		i = j
 	}
 	if len(runs) == 0 {
+		return nil, nil
+	}
+	return pr.project(rec, runs)
+}
+
+// project returns the rows in runs of rec, projected; rec stays owned by the
+// caller.
+func (pr *PKReader) project(rec arrow.RecordBatch, runs [][2]int64) (arrow.RecordBatch, error) {
+	if rec.NumRows() == 0 {
 		return nil, nil
 	}
 	colIdx := pr.r.Projection
