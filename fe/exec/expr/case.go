@@ -176,7 +176,7 @@ func evalRows(env *Env, e Expr, batch arrow.RecordBatch, rows []int) (arrow.Arra
 	if len(rows) == int(batch.NumRows()) {
 		return e.Eval(env, batch)
 	}
-	sub, err := takeRows(env, batch, rows)
+	sub, err := takeRows(env, batch, rows, referenced(e))
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +184,25 @@ func evalRows(env *Env, e Expr, batch arrow.RecordBatch, rows []int) (arrow.Arra
 	return e.Eval(env, sub)
 }
 
-func takeRows(env *Env, batch arrow.RecordBatch, rows []int) (arrow.RecordBatch, error) {
+// referenced returns the input columns e reads.
+func referenced(e Expr) map[int]bool {
+	out := map[int]bool{}
+	var walk func(Expr)
+	walk = func(x Expr) {
+		if c, ok := x.(*ColumnRef); ok {
+			out[c.Index] = true
+		}
+		for _, ch := range x.Children() {
+			walk(ch)
+		}
+	}
+	walk(e)
+	return out
+}
+
+// takeRows gathers rows of the columns in cols (nil: all); the other
+// columns become zero-copy slices of the right length that nobody reads.
+func takeRows(env *Env, batch arrow.RecordBatch, rows []int, cols map[int]bool) (arrow.RecordBatch, error) {
 	ib := array.NewInt64Builder(env.Mem)
 	for _, r := range rows {
 		ib.Append(int64(r))
@@ -193,18 +211,22 @@ func takeRows(env *Env, batch arrow.RecordBatch, rows []int) (arrow.RecordBatch,
 	ib.Release()
 	defer idx.Release()
 	ctx := compute.WithAllocator(context.Background(), env.Mem)
-	cols := make([]arrow.Array, batch.NumCols())
-	for i := range cols {
+	out := make([]arrow.Array, batch.NumCols())
+	for i := range out {
+		if cols != nil && !cols[i] {
+			out[i] = array.NewSlice(batch.Column(i), 0, int64(len(rows)))
+			continue
+		}
 		c, err := compute.TakeArray(ctx, batch.Column(i), idx)
 		if err != nil {
-			releaseAll(cols)
+			releaseAll(out)
 			return nil, err
 		}
-		cols[i] = c
+		out[i] = c
 	}
-	out := array.NewRecordBatch(batch.Schema(), cols, int64(len(rows)))
-	releaseAll(cols)
-	return out, nil
+	b := array.NewRecordBatch(batch.Schema(), out, int64(len(rows)))
+	releaseAll(out)
+	return b, nil
 }
 
 // Coalesce returns the first non-NULL argument (IFNULL is the two-argument

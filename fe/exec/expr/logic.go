@@ -5,7 +5,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/bitutil"
 )
 
 // LogicOp is AND or OR.
@@ -78,33 +77,63 @@ func (l *LogicExpr) String() string {
 	return "(" + strings.Join(parts, sep) + ")"
 }
 
+// Eval evaluates the operands in order. Once at least half of the rows
+// are decided (FALSE for AND, TRUE for OR), later operands are evaluated
+// only on the undecided rows: less work for selective predicates, and, as
+// in MySQL's short circuit, guards like b <> 0 AND a DIV b > 1 keep most
+// guarded rows away from the guarded operand.
 func (l *LogicExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) {
 	n := int(batch.NumRows())
-	// decided[i]: the result is already fixed (false for AND, true for OR).
 	val := make([]bool, n)
 	null := make([]bool, n)
 	absorbing := l.Op == OrOp
 	for i := range val {
 		val[i] = !absorbing
 	}
-	for _, a := range l.Args {
-		arr, err := a.Eval(env, batch)
+	var open []int // undecided rows, once restricted
+	for k, a := range l.Args {
+		var rows []int
+		if k > 0 {
+			rows = open[:0]
+			for i := 0; i < n; i++ {
+				if val[i] != absorbing || null[i] {
+					rows = append(rows, i)
+				}
+			}
+			if len(rows) == 0 {
+				break
+			}
+			if len(rows) > n/2 {
+				rows = nil // not worth gathering
+			}
+			open = rows
+		}
+		var arr arrow.Array
+		var err error
+		if rows == nil {
+			arr, err = a.Eval(env, batch)
+		} else {
+			arr, err = evalRows(env, a, batch, rows)
+		}
 		if err != nil {
 			return nil, err
 		}
 		ba := arr.(*array.Boolean)
-		bits := ba.Data().Buffers()[1].Bytes()
-		off := ba.Data().Offset()
 		hasNulls := ba.NullN() > 0
-		for i := 0; i < n; i++ {
+		m := ba.Len()
+		for j := 0; j < m; j++ {
+			i := j
+			if rows != nil {
+				i = rows[j]
+			}
 			if val[i] == absorbing && !null[i] {
 				continue
 			}
-			if hasNulls && ba.IsNull(i) {
+			if hasNulls && ba.IsNull(j) {
 				null[i] = true
 				continue
 			}
-			if bitutil.BitIsSet(bits, off+i) == absorbing {
+			if ba.Value(j) == absorbing {
 				val[i] = absorbing
 				null[i] = false
 			}

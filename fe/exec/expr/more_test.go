@@ -196,3 +196,26 @@ func TestCaseEvaluatesArmsOnTheirRows(t *testing.T) {
 		t.Fatalf("got %s", got)
 	}
 }
+
+// TestAndSkipsDecidedRows: once most rows are FALSE, AND evaluates the
+// next operand only on the rest (here the rest cannot overflow).
+func TestAndSkipsDecidedRows(t *testing.T) {
+	mem := newGo()
+	b := testBatch(mem)
+	c := cols(b)
+	b.Release()
+	k := c["k"]
+	guarded := must(Cmp(Gt, must(Arith(Mul, k, Int(4611686018427387904))), Int(0)))
+	e := must(And(must(Cmp(Eq, k, Int(1))), guarded))
+	if got := evalStr(t, e); got != "1,0,0" {
+		t.Fatalf("got %s", got)
+	}
+	o := must(Or(must(Cmp(Ne, k, Int(1))), must(Cmp(Gt, c["i"], Int(5)))))
+	if got := evalStr(t, o); got != "1,1,1" {
+		t.Fatalf("OR got %s", got)
+	}
+	o2 := must(Or(must(Cmp(Eq, k, Int(3))), must(Cmp(Gt, c["i"], Int(5))), IsNull(c["s"], false)))
+	if got := evalStr(t, o2); got != "1,0,1" {
+		t.Fatalf("OR3 got %s", got)
+	}
+}
