@@ -283,7 +283,7 @@ func (h *HashAggregate) compute(ctx context.Context, env *Env, in array.RecordRe
 	for i, g := range h.GroupBy {
 		keyTypes[i] = g.DataType()
 	}
-	gt := newGroupTable(env.Mem, keyTypes)
+	gt := newGroupTable(env.Mem, keyTypes, true)
 	defer gt.release()
 	accs := make([]accumulator, len(h.Aggs))
 	argExprs := make([]expr.Expr, len(h.Aggs))

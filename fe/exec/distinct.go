@@ -43,7 +43,7 @@ func (d *Distinct) Open(ctx context.Context, env *Env) (array.RecordReader, erro
 	for i, f := range schema.Fields() {
 		types[i] = f.Type
 	}
-	gt := newGroupTable(env.Mem, types)
+	gt := newGroupTable(env.Mem, types, false)
 	kctx := compute.WithAllocator(ctx, env.Mem)
 	var gids []uint32
 	next := func() (arrow.RecordBatch, error) {

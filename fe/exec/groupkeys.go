@@ -17,6 +17,7 @@ import (
 // into bytes.
 type groupTable struct {
 	types    []arrow.DataType
+	keepKeys bool
 	builders []array.Builder
 	n        int
 
@@ -27,10 +28,15 @@ type groupTable struct {
 	scratch  []byte
 }
 
-func newGroupTable(mem memory.Allocator, types []arrow.DataType) *groupTable {
-	g := &groupTable{types: types, nullGID: -1}
-	for _, t := range types {
-		g.builders = append(g.builders, array.NewBuilder(mem, t))
+// newGroupTable makes a table for keys of the given types. keepKeys says
+// whether keyArrays will be called (aggregation); joins and DISTINCT only
+// need the ids and skip the copies.
+func newGroupTable(mem memory.Allocator, types []arrow.DataType, keepKeys bool) *groupTable {
+	g := &groupTable{types: types, nullGID: -1, keepKeys: keepKeys}
+	if keepKeys {
+		for _, t := range types {
+			g.builders = append(g.builders, array.NewBuilder(mem, t))
+		}
 	}
 	if len(types) == 1 && intLike(types[0]) {
 		g.intKey = true
@@ -78,11 +84,13 @@ func (g *groupTable) ids(keys []arrow.Array, rows int, out []uint32) []uint32 {
 		return out
 	}
 	enc := make([]func(dst []byte, i int) []byte, len(keys))
-	apps := make([]func(i int), len(keys))
+	var apps []func(i int)
 	for k, a := range keys {
 		enc[k] = keyEncoder(a)
-		get, app := expr.Getter(a), expr.Appender(g.builders[k])
-		apps[k] = func(i int) { app(get(i)) }
+		if g.keepKeys {
+			get, app := expr.Getter(a), expr.Appender(g.builders[k])
+			apps = append(apps, func(i int) { app(get(i)) })
+		}
 	}
 	for i := 0; i < rows; i++ {
 		buf := g.scratch[:0]
@@ -131,21 +139,25 @@ func (g *groupTable) intIDs(a arrow.Array, out []uint32) {
 			return 0
 		}
 	}
-	b := g.builders[0]
 	hasNulls := a.NullN() > 0
-	var app func(i int)
-	if ib, ok := b.(*array.Int64Builder); ok {
-		app = func(i int) { ib.Append(vals(i)) }
-	} else {
-		get, ap := expr.Getter(a), expr.Appender(b)
-		app = func(i int) { ap(get(i)) }
+	app := func(int) {}
+	appNull := func() {}
+	if g.keepKeys {
+		b := g.builders[0]
+		appNull = b.AppendNull
+		if ib, ok := b.(*array.Int64Builder); ok {
+			app = func(i int) { ib.Append(vals(i)) }
+		} else {
+			get, ap := expr.Getter(a), expr.Appender(b)
+			app = func(i int) { ap(get(i)) }
+		}
 	}
 	for i := range out {
 		if hasNulls && a.IsNull(i) {
 			if g.nullGID < 0 {
 				g.nullGID = int64(g.n)
 				g.n++
-				b.AppendNull()
+				appNull()
 			}
 			out[i] = uint32(g.nullGID)
 			continue

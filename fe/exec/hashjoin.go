@@ -174,7 +174,7 @@ func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
 	for i, k := range keys {
 		types[i] = k.DataType()
 	}
-	side.table = newGroupTable(env.Mem, types)
+	side.table = newGroupTable(env.Mem, types, false)
 	gids := side.table.ids(keys, side.rows, nil)
 	side.head = make([]int32, side.table.n)
 	for i := range side.head {
