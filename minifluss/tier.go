@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -106,7 +107,7 @@ func (c *Cluster) tierDue(ctx context.Context) error {
 		var id int64
 		if err == nil {
 			id = t.ID
-			fresh, _ = time.ParseDuration(t.Desc.Properties["table.datalake.freshness"])
+			fresh = parseFreshness(t.Desc.Properties["table.datalake.freshness"])
 		}
 		c.mu.Unlock()
 		if err != nil {
@@ -123,6 +124,31 @@ func (c *Cluster) tierDue(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// parseFreshness reads a Fluss duration ("30s", "3min", "1 h", "500ms");
+// 0 when it is not one.
+func parseFreshness(s string) time.Duration {
+	s = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(s)), " ", "")
+	for _, u := range []struct{ long, short string }{{"minutes", "m"}, {"minute", "m"}, {"min", "m"}, {"hours", "h"}, {"hour", "h"},
+		{"seconds", "s"}, {"second", "s"}, {"sec", "s"}, {"days", "d"}, {"day", "d"}} {
+		if strings.HasSuffix(s, u.long) {
+			s = strings.TrimSuffix(s, u.long) + u.short
+			break
+		}
+	}
+	if strings.HasSuffix(s, "d") {
+		n, err := strconv.Atoi(strings.TrimSuffix(s, "d"))
+		if err != nil {
+			return 0
+		}
+		return time.Duration(n) * 24 * time.Hour
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0
+	}
+	return d
 }
 
 // lakeTables lists (db, table) of every Paimon lake table.
