@@ -34,7 +34,7 @@ func TestTierIntoS3Warehouse(t *testing.T) {
 		t.Fatal(err)
 	}
 	info, err := c.CreateTable(ctx, TableSpec{Database: "db", Name: "pk", Buckets: 2, PrimaryKey: []string{"k"},
-		Columns: []Column{{Name: "k", Type: typemap.BigInt().NotNull()}, {Name: "v", Type: typemap.String()}},
+		Columns:    []Column{{Name: "k", Type: typemap.BigInt().NotNull()}, {Name: "v", Type: typemap.String()}},
 		Properties: map[string]string{"table.datalake.enabled": "true"}})
 	if err != nil {
 		t.Fatal(err)
