@@ -1,9 +1,15 @@
 package exec
 
 import (
+	"context"
+	"fmt"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/inlet-db/inlet/fe/exec/expr"
+	"github.com/inlet-db/inlet/fe/exec/render"
 )
 
 func TestScanFilterProject(t *testing.T) {
@@ -60,4 +66,36 @@ func TestValues(t *testing.T) {
 	wantRows(t, run(t, v), "1|x", "NULL|7")
 	empty := must(NewValues(s, nil))
 	wantRows(t, run(t, empty))
+}
+
+// TestLimitStopsPulling: LIMIT must not drain its input (a Fluss scan
+// behind it stops early) and must release it as soon as it is satisfied.
+func TestLimitStopsPulling(t *testing.T) {
+	s := sch("x", expr.Int64T())
+	pulled, released := 0, false
+	src := SourceFunc(s, func(ctx context.Context, mem memory.Allocator) (array.RecordReader, error) {
+		next := func() (arrow.RecordBatch, error) {
+			pulled++
+			return mkBatch(mem, s, [][]any{{pulled}, {pulled}}), nil
+		}
+		return newPullReader(ctx, s, next, func() { released = true }), nil
+	})
+	lim := NewLimit(must(NewFilter(NewScan("", "endless", src), expr.Bool(true))), 1, 2)
+	env, mem := newEnv(t)
+	defer mem.AssertSize(t, 0)
+	rr, err := lim.Open(context.Background(), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Release()
+	var got []string
+	for rr.Next() {
+		b := rr.RecordBatch()
+		for i := 0; i < int(b.NumRows()); i++ {
+			got = append(got, render.String(b.Column(0), i))
+		}
+	}
+	if fmt.Sprint(got) != "[1 2]" || pulled != 2 || !released {
+		t.Fatalf("rows %v, pulled %d batches, released %v", got, pulled, released)
+	}
 }

@@ -155,3 +155,18 @@ func BenchmarkTopN(b *testing.B) {
 	}
 	reportRows(b, rows, cpu0)
 }
+
+// BenchmarkHashJoin: gen(10M) JOIN gen(100K) ON k = k (every probe row
+// matches one build row).
+func BenchmarkHashJoin(b *testing.B) {
+	const rows, buildRows = 10_000_000, 100_000
+	probe := NewScan("", "probe", genSource(rows, buildRows))
+	build := NewScan("", "build", genSource(buildRows, buildRows))
+	k := expr.Col(0, "k", expr.Int64T())
+	j := must(NewHashJoin(probe, build, InnerJoin, []expr.Expr{k}, []expr.Expr{k}, nil))
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		drain(b, j, rows)
+	}
+	reportRows(b, rows, cpu0)
+}
