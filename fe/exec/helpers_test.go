@@ -2,7 +2,6 @@ package exec
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -130,5 +129,3 @@ func wantRows(t *testing.T, got [][]string, want ...string) {
 		t.Fatalf("rows:\n%s\nwant:\n%s", g, w)
 	}
 }
-
-var _ = fmt.Sprint

@@ -4,8 +4,8 @@
 //
 // What must stay true:
 //
-//  1. Rendering is pure: the same value gives the same bytes, no allocation
-//     beyond the destination slice, no state.
+//  1. Rendering is pure: the same value gives the same bytes, appended to
+//     the caller's slice; nothing is kept between calls.
 //  2. A top-level NULL is reported as NULL (ok=false) so the wire layer can
 //     send the NULL marker; NULL inside ARRAY/MAP/STRUCT prints as null.
 //  3. Formats: BOOLEAN 1/0; DATE 2024-01-02; DATETIME by the timestamp unit
