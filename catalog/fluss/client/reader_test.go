@@ -387,3 +387,40 @@ func TestPKReaderOlderSchemaValues(t *testing.T) {
 		t.Fatalf("got %v err %v", got, pr.Err())
 	}
 }
+
+// TestReadersStopOnCancel: a cancelled query stops its readers with the
+// context's error, and Release frees what they held.
+func TestReadersStopOnCancel(t *testing.T) {
+	fb, cl := newFakeBucket(t)
+	fb.addBatch(rowsOf(0, 1), nil)
+	fb.addBatch(rowsOf(2, 3), nil)
+	fb.addBatch(rowsOf(4, 5), nil)
+	fb.addBatch(rowsOf(6, 7), nil)
+	fb.addPage(rowsOf(1))
+	fb.addPage(rowsOf(2))
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	lr, err := cl.NewLogReader(ctx, LogRange{Bucket: TableBucket{Table: fb.path, TableID: fb.tableID}, Start: 0, Stop: 8, Columns: fakeCols, Format: record.LogFormatCompacted}, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, err := cl.NewPKReader(ctx, PKRange{Bucket: TableBucket{Table: fb.path, TableID: fb.tableID}, Columns: fakeCols, PrimaryKey: []int{0},
+		KvFormat: record.KvFormatCompacted, LogFormat: record.LogFormatCompacted, Stop: 0}, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !lr.Next() || !pr.Next() {
+		t.Fatalf("first batches: %v %v", lr.Err(), pr.Err())
+	}
+	cancel()
+	for lr.Next() {
+	}
+	for pr.Next() {
+	}
+	if !errors.Is(lr.Err(), context.Canceled) || !errors.Is(pr.Err(), context.Canceled) {
+		t.Fatalf("errors after cancel: %v / %v", lr.Err(), pr.Err())
+	}
+	lr.Release()
+	pr.Release()
+}
