@@ -405,7 +405,7 @@ func TestAccessors(t *testing.T) {
 	if len(cs) != len(f.types) || !cs[0].HasNumValues || cs[0].NumValues != 1 {
 		t.Errorf("file statistics %+v", cs)
 	}
-	if id := f.ColumnID("middle", "list"); id < 0 || f.types[id].kind != KindList {
+	if id := f.ColumnID("middle", "list"); id < 0 || f.ColumnKind(id) != KindList || f.ColumnKind(999) != -1 {
 		t.Errorf("ColumnID(middle, list) = %d", id)
 	}
 	if f.ColumnID("nope") != -1 || f.ColumnID("int1", "x") != -1 {

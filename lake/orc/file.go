@@ -343,6 +343,15 @@ func (f *File) ColumnID(path ...string) int {
 	return id
 }
 
+// ColumnKind is the ORC type of column id (see ColumnID), or -1 when the
+// id is out of range; it tells which statistics a column may carry.
+func (f *File) ColumnKind(id int) TypeKind {
+	if id < 0 || id >= len(f.types) {
+		return -1
+	}
+	return f.types[id].kind
+}
+
 // arrowType maps the ORC type id (with the subtree filtered by include,
 // nil meaning everything) to Arrow.
 func (f *File) arrowType(id int, include []bool, depth int, unit arrow.TimeUnit) (arrow.DataType, error) {
