@@ -271,3 +271,40 @@ func TestInstantsFollowSessionTimeZone(t *testing.T) {
 	wantRows(t, db, "SELECT at FROM ev", "2026-01-02 18:30:00.000000", "NULL")
 	wantRows(t, db, "DESC ev", "at|datetime(6)|Yes|false|NULL|WITH_TIMEZONE")
 }
+
+// Concurrent sessions insert into and read one table; every INSERT is seen
+// whole or not at all, and all are there at the end.
+func TestConcurrentSessions(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	setup := f.db("")
+	mustExec(t, setup, "CREATE DATABASE c", "CREATE TABLE c.t (w INT, i INT) DISTRIBUTED BY HASH(w) BUCKETS 1")
+	const workers, inserts = 4, 10
+	errs := make(chan error, workers)
+	for w := 0; w < workers; w++ {
+		db := f.db("c")
+		go func(w int) {
+			for i := 0; i < inserts; i++ {
+				if _, err := db.Exec(fmt.Sprintf("INSERT INTO t VALUES (%d, %d), (%d, %d)", w, i, w, i)); err != nil {
+					errs <- err
+					return
+				}
+				var n int64
+				if err := db.QueryRow("SELECT count(*) FROM t").Scan(&n); err != nil {
+					errs <- err
+					return
+				}
+				if n%2 != 0 {
+					errs <- fmt.Errorf("saw a half-applied INSERT: %d rows", n)
+					return
+				}
+			}
+			errs <- nil
+		}(w)
+	}
+	for w := 0; w < workers; w++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	wantRows(t, setup, "SELECT count(*), count(DISTINCT w), sum(i) FROM c.t", fmt.Sprintf("%d|%d|%d", workers*inserts*2, workers, workers*2*inserts*(inserts-1)/2))
+}
