@@ -29,6 +29,7 @@ func (p TablePath) pb() *flusspb.PbTablePath {
 }
 
 // TableBucket names one bucket of a table or of one of its partitions.
+// Table is required: GET_METADATA finds bucket leaders by table path.
 type TableBucket struct {
 	Table       TablePath // used to (re)load bucket leaders
 	TableID     int64
@@ -409,7 +410,7 @@ func (c *Client) callLeader(ctx context.Context, b TableBucket, key flussapi.API
 			if errors.Is(err, ErrNotLeader) && attempt < leaderRetries {
 				last = err
 				if werr := sleepCtx(ctx, backoff); werr != nil {
-					return nil, "", werr
+					return nil, "", fmt.Errorf("fluss: %s for %s: %w (after %w)", key, b, werr, err)
 				}
 				backoff *= 2
 				refresh = true
@@ -425,15 +426,17 @@ func (c *Client) callLeader(ctx context.Context, b TableBucket, key flussapi.API
 		if err == nil {
 			return resp, addr, nil
 		}
-		if !errors.Is(err, ErrNotLeader) || ctx.Err() != nil {
+		// A server that is gone may have lost its leadership too: both
+		// cases reload metadata and try the (possibly new) leader.
+		if !(errors.Is(err, ErrNotLeader) || errors.Is(err, ErrConnection)) || ctx.Err() != nil {
 			return nil, "", fmt.Errorf("fluss: %s for %s at %s: %w", key, b, addr, err)
 		}
-		c.log.Debug("fluss: leader moved, refreshing metadata", "bucket", b.String(), "server", addr, "api", key.String())
+		c.log.Debug("fluss: leader moved or unreachable, refreshing metadata", "bucket", b.String(), "server", addr, "api", key.String(), "err", err)
 		last = fmt.Errorf("fluss: %s for %s at %s: %w", key, b, addr, err)
 		refresh = true
 		if attempt > 0 {
 			if werr := sleepCtx(ctx, backoff); werr != nil {
-				return nil, "", werr
+				return nil, "", fmt.Errorf("%w (after %w)", werr, last)
 			}
 			backoff *= 2
 		}

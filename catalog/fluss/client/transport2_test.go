@@ -13,6 +13,7 @@ import (
 
 	"github.com/inlet-db/inlet/proto/flussapi"
 	"github.com/inlet-db/inlet/proto/flusspb"
+	"google.golang.org/protobuf/proto"
 )
 
 // TestIdleSweepSparesBusyConnections: a request that takes much longer
@@ -136,5 +137,38 @@ func TestClosedClient(t *testing.T) {
 	_ = cl.Close()
 	if _, err := cl.ListDatabases(context.Background()); !errors.Is(err, ErrClosed) {
 		t.Fatalf("after close: %v", err)
+	}
+}
+
+// TestLeaderServerGone: the cached leader's server is gone (connection
+// refused); the client reloads metadata and reaches the new leader.
+func TestLeaderServerGone(t *testing.T) {
+	path := TablePath{"db", "t"}
+	answer := func(c *srvConn, req srvReq) {
+		c.ok(req.id, &flusspb.ListOffsetsResponse{BucketsResp: []*flusspb.PbListOffsetsRespForBucket{{BucketId: proto.Int32(0), Offset: proto.Int64(77)}}})
+	}
+	old := newFrameServer(t, answer, flussapi.ListOffsets)
+	neu := newFrameServer(t, answer, flussapi.ListOffsets)
+	var moved atomic.Bool
+	coord := newFrameServer(t, nil, flussapi.GetMetadata)
+	coord.handle = func(c *srvConn, req srvReq) {
+		leader := int32(1)
+		if moved.Load() {
+			leader = 2
+		}
+		c.ok(req.id, metadataResponse(coord, map[int32]*frameServer{1: old, 2: neu}, tablePB(path, 42, map[int32]int32{0: leader})))
+	}
+	cl := newTestClient(t, testConfig(coord.addr()))
+	ctx := context.Background()
+	if o, err := cl.ListOffsets(ctx, path, nil, Latest()); err != nil || o[0] != 77 {
+		t.Fatalf("%v %v", o, err)
+	}
+	old.close()
+	moved.Store(true)
+	if o, err := cl.ListOffsets(ctx, path, nil, Latest()); err != nil || o[0] != 77 {
+		t.Fatalf("after the leader's server went away: %v %v", o, err)
+	}
+	if neu.accepted.Load() != 1 {
+		t.Fatalf("new leader accepted %d connections", neu.accepted.Load())
 	}
 }
