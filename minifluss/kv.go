@@ -43,13 +43,21 @@ func (c *Cluster) applyKvLocked(t *table, bd *bucketData, ops []kvOp) (int64, er
 	firstRow := t.Desc.Properties["table.merge-engine"] == "first_row"
 	ignoreDeletes := upper(t.Desc.Properties["table.delete.behavior"]) == "IGNORE"
 	kept := ops[:0:0]
+	// pending holds this write's own effects, so a key written twice in one
+	// call sees its first write (nil value = deleted in this call)
+	pending := map[string][]byte{}
 	for _, op := range ops {
-		old, had := bd.kv.get(op.key)
+		old, seen := pending[string(op.key)]
+		had := seen && old != nil
+		if !seen {
+			old, had = bd.kv.get(op.key)
+		}
 		if (firstRow && had && op.value != nil) || (ignoreDeletes && op.value == nil) {
 			// first_row keeps the first value; IGNORE drops deletes: no change
 			continue
 		}
 		kept = append(kept, op)
+		pending[string(op.key)] = op.value
 		switch {
 		case op.value == nil && had:
 			changes = append(changes, changeRow{ctDelete, old[2:]})

@@ -182,3 +182,31 @@ func TestPutKvJavaBatch(t *testing.T) {
 		t.Fatalf("corrupt batch: %v", pr.GetBucketsResp()[0])
 	}
 }
+
+// A key written several times in one call produces the changelog of the
+// writes in order, each seeing the previous one.
+func TestSameKeyTwiceInOneWrite(t *testing.T) {
+	c := startCluster(t, Config{TabletServers: 1})
+	ctx := context.Background()
+	info := pkTable(t, c, "twice")
+	if err := c.Upsert(ctx, "kv", "twice", [][]any{{1, "a"}, {1, "b"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Delete(ctx, "kv", "twice", [][]any{{1}, {1}}); err != nil {
+		t.Fatal(err)
+	}
+	cols := []typemap.Column{{Name: "id", Type: typemap.Int().NotNull()}, {Name: "v", Type: typemap.String()}}
+	rows, cts := decodeAll(t, fetchAll(t, c, info.ID, nil, 0, nil), cols, true)
+	want := []record.ChangeType{record.Insert, record.UpdateBefore, record.UpdateAfter, record.Delete}
+	if len(cts) != len(want) {
+		t.Fatalf("change types %v, want %v", cts, want)
+	}
+	for i := range want {
+		if cts[i] != want[i] {
+			t.Fatalf("change types %v, want %v", cts, want)
+		}
+	}
+	if rows[1][1] != "a" || rows[2][1] != "b" || rows[3][1] != "b" {
+		t.Fatalf("rows %v", rows)
+	}
+}
