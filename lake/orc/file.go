@@ -476,6 +476,8 @@ type selection struct {
 	top     []int
 	include []bool
 	unit    arrow.TimeUnit // of timestamp columns
+	// localTimestamps: a TIMESTAMP (writer zone) column is selected
+	localTimestamps bool
 }
 
 func (f *File) selectColumns(idx []int, names []string) (*selection, error) {

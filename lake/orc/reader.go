@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 	_ "time/tzdata" // writer time zones must resolve on hosts without zoneinfo
@@ -81,6 +83,11 @@ func (f *File) NewRecordReader(ctx context.Context, opts ReadOptions) (array.Rec
 	}
 	if sel.unit, err = opts.TimestampUnit.arrow(); err != nil {
 		return nil, fmt.Errorf("%s: %w", f.name, err)
+	}
+	for id, in := range sel.include {
+		if in && f.types[id].kind == KindTimestamp {
+			sel.localTimestamps = true
+		}
 	}
 	schema, err := f.arrowSchema(sel)
 	if err != nil {
@@ -312,7 +319,9 @@ func (r *recordReader) openStripe(si int) error {
 	}
 	c := &stripeCtx{mem: r.mem, streams: streams, enc: sf.columns, stripe: si, version: r.f.ps.version, unit: r.sel.unit,
 		maxValues: valueBudget(total)}
-	if sf.hasTZ && sf.timezone != "" {
+	// The zone matters only to TIMESTAMP columns; a name this reader cannot
+	// resolve must not fail reads that do not need it.
+	if sf.hasTZ && sf.timezone != "" && r.sel.localTimestamps {
 		l, err := r.location(sf.timezone)
 		if err != nil {
 			return fmt.Errorf("%w: %s: writer time zone %q: %v", ErrUnsupported, what, sf.timezone, err)
@@ -356,7 +365,10 @@ func (r *recordReader) location(name string) (*time.Location, error) {
 	}
 	l, err := time.LoadLocation(name)
 	if err != nil {
-		return nil, err
+		var ok bool
+		if l, ok = fixedZone(name); !ok {
+			return nil, err
+		}
 	}
 	if r.locs == nil {
 		r.locs = map[string]*time.Location{}
@@ -477,4 +489,47 @@ func (f *File) buildReader(c *stripeCtx, id int, sel *selection, depth int) (col
 		return ur, nil
 	}
 	return nil, fmt.Errorf("%w: column %d has type %s", ErrUnsupported, id, t.kind)
+}
+
+// fixedZone parses the custom zone ids Java writes for fixed offsets:
+// "GMT+08:00", "GMT-0530", "UTC+8".
+func fixedZone(name string) (*time.Location, bool) {
+	var rest string
+	switch {
+	case strings.HasPrefix(name, "GMT"):
+		rest = name[3:]
+	case strings.HasPrefix(name, "UTC"):
+		rest = name[3:]
+	default:
+		return nil, false
+	}
+	if len(rest) < 2 || (rest[0] != '+' && rest[0] != '-') {
+		return nil, false
+	}
+	sign := 1
+	if rest[0] == '-' {
+		sign = -1
+	}
+	digits := strings.ReplaceAll(rest[1:], ":", "")
+	var h, m int
+	switch len(digits) {
+	case 1, 2:
+		h = atoiOr(digits, -1)
+	case 3, 4:
+		h, m = atoiOr(digits[:len(digits)-2], -1), atoiOr(digits[len(digits)-2:], -1)
+	default:
+		return nil, false
+	}
+	if h < 0 || h > 18 || m < 0 || m > 59 {
+		return nil, false
+	}
+	return time.FixedZone(name, sign*(h*3600+m*60)), true
+}
+
+func atoiOr(s string, def int) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return def
+	}
+	return n
 }

@@ -191,3 +191,38 @@ func TestTimestampUnits(t *testing.T) {
 		t.Error("unknown unit accepted")
 	}
 }
+
+func TestFixedZones(t *testing.T) {
+	for name, off := range map[string]int{"GMT+08:00": 8 * 3600, "GMT-0530": -(5*3600 + 30*60), "UTC+8": 8 * 3600} {
+		l, ok := fixedZone(name)
+		if !ok {
+			t.Errorf("%s not parsed", name)
+			continue
+		}
+		if _, got := time.Unix(0, 0).In(l).Zone(); got != off {
+			t.Errorf("%s: offset %d, want %d", name, got, off)
+		}
+	}
+	for _, bad := range []string{"GMT", "GMT+", "GMT+99", "Mars/Base", "UTC+1:75"} {
+		if _, ok := fixedZone(bad); ok {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+	// a writer zone no one can resolve fails only reads of TIMESTAMP columns
+	cols := []wcol{
+		{name: "id", kind: KindLong, value: func(r int) (any, bool) { return int64(r), true }},
+		{name: "local", kind: KindTimestamp, value: func(r int) (any, bool) { return time.Unix(int64(r), 0).UTC(), true }},
+	}
+	data := writeORC(t, cols, 10, wopts{tz: "UTC"})
+	data = bytes.Replace(data, []byte("\x1a\x03UTC"), []byte("\x1a\x03XYZ"), -1) // stripe footer field 3
+	f, err := Open(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := countRows(f, ReadOptions{Columns: []int{0}}); err != nil || n != 10 {
+		t.Errorf("id only: %d rows, %v", n, err)
+	}
+	if _, err := countRows(f, ReadOptions{}); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), `"XYZ"`) {
+		t.Errorf("with the TIMESTAMP column: %v", err)
+	}
+}
