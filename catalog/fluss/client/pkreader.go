@@ -249,7 +249,7 @@ func (pr *PKReader) open() error {
 	if pr.stop == pr.logOffset {
 		return nil
 	}
-	lr, err := pr.c.NewLogReader(pr.ctx, LogRange{Bucket: pr.r.Bucket, Start: pr.logOffset, Stop: pr.stop, Columns: pr.r.Columns, Format: pr.r.LogFormat}, pr.mem)
+	lr, err := pr.c.NewLogReader(pr.ctx, LogRange{Bucket: pr.r.Bucket, Start: pr.logOffset, Stop: pr.stop, Columns: pr.r.Columns, SchemaID: pr.r.SchemaID, Format: pr.r.LogFormat}, pr.mem)
 	if err != nil {
 		return err
 	}
