@@ -74,3 +74,20 @@ func TestCatalogDDLPersistsAcrossRestart(t *testing.T) {
 		t.Fatalf("drop did not persist: %q", got)
 	}
 }
+
+func TestInformationSchema(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", true)
+	db := f.db("")
+	wantRows(t, db, "SHOW DATABASES", "information_schema", "demo")
+	wantRows(t, db, "SELECT SCHEMA_NAME FROM information_schema.schemata ORDER BY 1", "demo", "information_schema")
+	wantRows(t, db, "SELECT TABLE_NAME, TABLE_COMMENT FROM information_schema.tables WHERE TABLE_SCHEMA = 'demo' ORDER BY 1",
+		"customers|demo customers", "orders|", "products|")
+	wantRows(t, db, `SELECT COLUMN_NAME, ORDINAL_POSITION, IS_NULLABLE, DATA_TYPE, COLUMN_TYPE, COLUMN_KEY, COLUMN_COMMENT
+		FROM internal.information_schema.columns WHERE TABLE_NAME = 'customers' ORDER BY ORDINAL_POSITION`,
+		"id|1|NO|int|int|DUP|customer id", "name|2|YES|varchar|varchar(64)||display name",
+		"country|3|YES|varchar|varchar(2)||", "signup_date|4|YES|date|date||")
+	mustExec(t, db, "USE information_schema")
+	wantRows(t, db, "SHOW TABLES", "columns", "schemata", "tables")
+	wantRows(t, db, "SELECT count(*) FROM tables", "3")
+	wantErr(t, db, "SELECT * FROM information_schema.nope", 1146, "Table 'information_schema.nope' doesn't exist")
+}

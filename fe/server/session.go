@@ -132,7 +132,9 @@ func (s *Session) use(ctx context.Context, ctl, db string, w mysqlwire.ResultWri
 	if err != nil {
 		return err
 	}
-	if _, err := s.getDatabase(ctx, c, db); err != nil {
+	if strings.EqualFold(db, infoSchema) {
+		db = infoSchema
+	} else if _, err := s.getDatabase(ctx, c, db); err != nil {
 		return err
 	}
 	s.catalog, s.db = ctl, db
@@ -211,6 +213,15 @@ func (s *Session) ResolveTable(ctx context.Context, name []string) (string, stri
 	ctl, db, tbl, err := s.splitName(name)
 	if err != nil {
 		return "", "", nil, err
+	}
+	if strings.EqualFold(db, infoSchema) {
+		if !s.srv.cfg.Catalogs.Exists(ctl) {
+			return "", "", nil, unknownCatalog(ctl)
+		}
+		if t, _ := s.infoSchemaTable(ctl, tbl); t != nil {
+			return ctl, infoSchema, t, nil
+		}
+		return "", "", nil, mysqlwire.Errorf(mysqlwire.CodeUnknownTable, "Table '%s.%s' doesn't exist", infoSchema, tbl)
 	}
 	_, d, err := s.database(ctx, ctl, db)
 	if err != nil {

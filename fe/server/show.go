@@ -179,6 +179,7 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 			return err
 		}
 		t.names = []string{"Database"}
+		t.addStrings(infoSchema)
 		for _, d := range dbs {
 			t.addStrings(d)
 		}
@@ -197,13 +198,17 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 		if err != nil {
 			return err
 		}
-		_, d, err := s.database(ctx, ctl, db)
-		if err != nil {
-			return err
-		}
-		tables, err := d.ListTables(ctx)
-		if err != nil {
-			return err
+		var tables []string
+		if strings.EqualFold(db, infoSchema) {
+			tables = []string{"columns", "schemata", "tables"}
+		} else {
+			_, d, err := s.database(ctx, ctl, db)
+			if err != nil {
+				return err
+			}
+			if tables, err = d.ListTables(ctx); err != nil {
+				return err
+			}
 		}
 		t.names = []string{"Tables_in_" + db}
 		if n.Full {
