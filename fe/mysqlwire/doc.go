@@ -2,7 +2,8 @@
 // go/mysql behind two small interfaces: a Session (one per connection, made
 // by the factory the FE passes in) runs statements, and a ResultWriter takes
 // a statement's columns and rows and streams them to the client as they are
-// produced.
+// produced. A Session that also implements Preparer gets server-side
+// prepared statements (COM_STMT_PREPARE / COM_STMT_EXECUTE).
 //
 // What must stay true:
 //   - Every statement gets its own context, cancelled when the statement ends,

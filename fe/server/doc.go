@@ -2,7 +2,10 @@
 // connection sends, parse (fe/sql) → bind (fe/bind) → build operators
 // (fe/exec) → stream the rows to the client (fe/mysqlwire). It also answers
 // the utility statements itself: SET, USE, SWITCH, SHOW ..., DESC, EXPLAIN,
-// catalog, database and table DDL, INSERT.
+// catalog, database and table DDL, INSERT, prepared statements, and a small
+// information_schema (schemata, tables, columns) in every catalog. Start
+// assembles a whole FE (internal catalog, catalog manager, variables, MySQL
+// listener) for cmd/fe and tests.
 //
 // What must stay true:
 //   - Errors get their wire code here, from their kind (catalog, vars, bind,
