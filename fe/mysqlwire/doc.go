@@ -7,7 +7,8 @@
 //
 // What must stay true:
 //   - Every statement gets its own context, cancelled when the statement ends,
-//     the connection closes, or Server.Cancel is called for the connection.
+//     on Server.Close, or when Server.Cancel is called for its connection
+//     (KILL); a client that goes away stops the statement at its next write.
 //   - Errors become MySQL errno/SQLSTATE in exactly one place, the table in
 //     errors.go; nothing else in the FE knows errno values.
 //   - A panic while running a statement costs only that connection: it is
