@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"bytes"
 	"context"
 	"slices"
 
@@ -154,6 +155,9 @@ func sortIndices(keyCols []arrow.Array, keys []SortKey) []int64 {
 			return idx
 		}
 	}
+	if widths, ok := fixedKeyWidths(keyCols); ok {
+		return sortByFixedKeys(keyCols, keys, widths)
+	}
 	cmp := rowComparator(keyCols, keys)
 	idx := make([]int64, n)
 	for i := range idx {
@@ -163,6 +167,58 @@ func sortIndices(keyCols []arrow.Array, keys []SortKey) []int64 {
 	// an in-place stable merge sort.
 	slices.SortFunc(idx, func(a, b int64) int {
 		if c := cmp(int(a), int(b)); c != 0 {
+			return c
+		}
+		return int(a - b)
+	})
+	return idx
+}
+
+// fixedKeyWidths returns the encoded width of each key when every key has
+// a fixed-width type, so rows can be sorted by comparing fixed-size byte
+// strings instead of calling a comparator per key.
+func fixedKeyWidths(cols []arrow.Array) ([]int, bool) {
+	ws := make([]int, len(cols))
+	for i, c := range cols {
+		switch c.DataType().ID() {
+		case arrow.INT64, arrow.INT32, arrow.DATE32, arrow.TIMESTAMP, arrow.FLOAT64, arrow.FLOAT32:
+			ws[i] = 9
+		case arrow.DECIMAL128:
+			ws[i] = 17
+		case arrow.BOOL:
+			ws[i] = 2
+		default:
+			return nil, false
+		}
+	}
+	return ws, true
+}
+
+// sortByFixedKeys encodes each row's keys with appendSortKey, padded to
+// fixed widths (a NULL is its tag byte plus zeros), and sorts row numbers
+// by those bytes, the row number breaking ties.
+func sortByFixedKeys(cols []arrow.Array, keys []SortKey, widths []int) []int64 {
+	n := cols[0].Len()
+	stride := 0
+	for _, w := range widths {
+		stride += w
+	}
+	buf := make([]byte, 0, n*stride)
+	for r := 0; r < n; r++ {
+		for k, c := range cols {
+			start := len(buf)
+			buf = appendSortKey(buf, c, r, keys[k])
+			for len(buf) < start+widths[k] {
+				buf = append(buf, 0)
+			}
+		}
+	}
+	idx := make([]int64, n)
+	for i := range idx {
+		idx[i] = int64(i)
+	}
+	slices.SortFunc(idx, func(a, b int64) int {
+		if c := bytes.Compare(buf[a*int64(stride):(a+1)*int64(stride)], buf[b*int64(stride):(b+1)*int64(stride)]); c != 0 {
 			return c
 		}
 		return int(a - b)
