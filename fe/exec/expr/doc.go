@@ -8,6 +8,24 @@
 // every Expr knows its result type before any row is seen. Nothing here
 // parses SQL or touches a catalog.
 //
+// Functions reachable through Func (names case-insensitive):
+//
+//	control: if, ifnull/nvl, coalesce, nullif, regexp/rlike, regexp_extract
+//	string:  concat, concat_ws, upper/ucase, lower/lcase, length/octet_length,
+//	         char_length/character_length, substr/substring/mid, left, right,
+//	         trim, ltrim, rtrim, replace, lpad, rpad, instr, locate/position,
+//	         split_part, reverse, starts_with, ends_with, repeat, ascii, strcmp
+//	math:    abs, ceil/ceiling, floor, round/dround, truncate, mod, pow/power,
+//	         sqrt, ln, log10, log2, exp, sign, pi, greatest, least
+//	date:    now/current_timestamp/localtime/localtimestamp/sysdate, curdate/
+//	         current_date, year, quarter, month, day/dayofmonth, dayofweek,
+//	         weekday, dayofyear, hour, minute, second, to_date/date, datediff,
+//	         date_format, unix_timestamp, from_unixtime, date_trunc, date_add/
+//	         adddate/days_add, date_sub/subdate/days_sub, {years,months,weeks,
+//	         hours,minutes,seconds}_{add,sub}
+//	nested:  element_at, struct_element, size/array_size/cardinality/map_size,
+//	         array_contains, map_keys, map_values, reverse (arrays), array
+//
 // What must stay true:
 //
 //  1. Eval returns a new array of exactly batch.NumRows() rows whose type
