@@ -2,10 +2,15 @@ package server
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
 )
 
 func TestSessionVariablesAndSetVar(t *testing.T) {
@@ -135,5 +140,36 @@ func TestPreparedStatements(t *testing.T) {
 	wantRows(t, cfgDB, "SELECT title, price FROM products WHERE sku = 'D-4'", "it's a '?' mark|1.25")
 	if _, err := db.Exec("SELECT * FROM products WHERE sku = ?", 1, 2); err == nil {
 		t.Error("wrong argument count accepted")
+	}
+}
+
+func TestKillQuery(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", true)
+	victim, killer := f.db("demo"), f.db("demo")
+	var id int64
+	if err := victim.QueryRow("SELECT CONNECTION_ID()").Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		// 7^12 rows: never finishes on its own.
+		_, err := victim.Exec("SELECT count(*) FROM orders a, orders b, orders c, orders d, orders e, orders f, orders g, orders h, orders i, orders j, orders k, orders l")
+		done <- err
+	}()
+	for {
+		select {
+		case err := <-done:
+			var me *mysql.MySQLError
+			if !errors.As(err, &me) || me.Number != 1317 {
+				t.Fatalf("killed query: %v", err)
+			}
+			wantRows(t, victim, "SELECT count(*) FROM orders", "7") // the connection lives on
+			return
+		default:
+		}
+		if _, err := killer.Exec(fmt.Sprintf("KILL QUERY %d", id)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
