@@ -448,6 +448,8 @@ func TestE2ESASL(t *testing.T) {
 	emu := startEmulator(t, minifluss.Config{TabletServers: 1, Listeners: []minifluss.Listener{{Name: "CLIENT", SASL: true}},
 		Users: map[string]string{"bob": "pw-bob-123"}})
 	ctx := context.Background()
+	mustCreate(t, emu, logSpec("s", 1, nil))
+	appendBatches(t, emu, "s", 1, 2)
 	for _, tc := range []struct {
 		pw   string
 		good bool
@@ -461,6 +463,11 @@ func TestE2ESASL(t *testing.T) {
 		_, err = cl.ListDatabases(ctx)
 		if tc.good != (err == nil) {
 			t.Fatalf("password good=%v: err %v", tc.good, err)
+		}
+		if tc.good { // data RPCs on the tablet server authenticate too
+			if l, err := cl.ListOffsets(ctx, TablePath{"db", "s"}, nil, Latest()); err != nil || l[0] != 2 {
+				t.Fatalf("offsets over SASL: %v %v", l, err)
+			}
 		}
 		if !tc.good && (!errors.Is(err, ErrAuthentication) || strings.Contains(err.Error(), tc.pw)) {
 			t.Fatalf("bad password error %v", err)
