@@ -130,12 +130,6 @@ func (t *table) lakePaimon() bool {
 	return t.lakeEnabled() && (f == "" || f == "paimon")
 }
 
-// lakeLegacy reports whether the table's lake schema carries the legacy
-// system columns (decided when the table was created).
-func (t *table) lakeLegacy() bool {
-	return t.Desc.Properties["table.datalake.paimon.fluss.legacy-system-columns"] == "true"
-}
-
 // createLakeTableLocked does what the coordinator does for a new
 // lake-enabled table: write the lake settings into its properties and
 // create the Paimon table, so that a table never tiered reads as empty.
@@ -161,10 +155,10 @@ func (c *Cluster) createLakeTableLocked(t *table) error {
 			t.Desc.Properties["table.datalake.paimon."+k] = v
 		}
 	}
-	if r.cfg.LegacySystemColumns {
-		t.Desc.Properties["table.datalake.paimon.fluss.legacy-system-columns"] = "true"
-	}
-	s, err := paimonSchema(t)
+	r.mu.Lock()
+	legacy := r.cfg.LegacySystemColumns
+	r.mu.Unlock()
+	s, err := paimonSchema(t, legacy)
 	if err != nil {
 		return ferr(codeInvalidTable, "table %s: lake schema: %v", t.path(), err)
 	}
@@ -189,11 +183,13 @@ func (c *Cluster) createLakeTableLocked(t *table) error {
 	return nil
 }
 
-// paimonSchema maps a Fluss table to its Paimon table (spec paimon-format
+// paimonSchema maps a Fluss table (legacy adds the pre-FIP-27 system
+// columns; later rounds recognise such a table by its __timestamp column,
+// as Fluss's PaimonUtils.isLegacyTable does) to its Paimon table (spec paimon-format
 // §8.1): same columns and ids, same keys, bucket option from the bucket
 // keys, partition.legacy-name=false, changelog-producer=input for PK
 // tables, fluss.<k> copies of the properties, paimon.<k> as real options.
-func paimonSchema(t *table) (*paimon.TableSchema, error) {
+func paimonSchema(t *table, legacy bool) (*paimon.TableSchema, error) {
 	s := &paimon.TableSchema{PartitionKeys: append([]string{}, t.Desc.PartitionKey...), PrimaryKeys: append([]string{}, t.Desc.Schema.PrimaryKey...),
 		Options: map[string]string{}}
 	// Nested ROW fields get ids above every top-level id.
@@ -203,7 +199,7 @@ func paimonSchema(t *table) (*paimon.TableSchema, error) {
 			next = max(next, int(*col.ID)+1)
 		}
 	}
-	if t.lakeLegacy() {
+	if legacy {
 		next += 3
 	}
 	for i, col := range t.Desc.Schema.Columns {
@@ -221,7 +217,7 @@ func paimonSchema(t *table) (*paimon.TableSchema, error) {
 			s.Fields = append(s.Fields, paimon.DataField{ID: id, Name: col.Name, Type: pt})
 		}
 	}
-	if t.lakeLegacy() {
+	if legacy {
 		next := len(t.Desc.Schema.Columns)
 		for _, col := range t.Desc.Schema.Columns {
 			if col.ID != nil {

@@ -623,10 +623,11 @@ func newLakeConverter(t *table, s *paimon.TableSchema) (*lakeConverter, error) {
 		return nil, fmt.Errorf("table %s: lake schema: %w", t.path(), err)
 	}
 	n := len(t.types)
-	if len(s.Fields) != n && !(t.lakeLegacy() && len(s.Fields) == n+3) {
+	legacy := len(s.Fields) == n+3 && s.Fields[n+2].Name == "__timestamp"
+	if len(s.Fields) != n && !legacy {
 		return nil, fmt.Errorf("table %s: lake table has %d columns, the Fluss table %d", t.path(), len(s.Fields), n)
 	}
-	cv := &lakeConverter{schema: sc, ftypes: t.types, legacy: len(s.Fields) == n+3, same: make([]bool, n)}
+	cv := &lakeConverter{schema: sc, ftypes: t.types, legacy: legacy, same: make([]bool, n)}
 	for i, ft := range t.types {
 		at, err := typemap.ArrowType(ft)
 		if err != nil {

@@ -125,7 +125,7 @@ func (c *Cluster) SetLakeOptions(opts map[string]string) error {
 			}
 			for k := range t.Desc.Properties {
 				if len(k) > len("table.datalake.paimon.") && k[:len("table.datalake.paimon.")] == "table.datalake.paimon." &&
-					k != "table.datalake.paimon.warehouse" && k != "table.datalake.paimon.fluss.legacy-system-columns" {
+					k != "table.datalake.paimon.warehouse" {
 					delete(t.Desc.Properties, k)
 				}
 			}
@@ -140,6 +140,14 @@ func (c *Cluster) SetLakeOptions(opts map[string]string) error {
 		}
 	}
 	return c.persistLocked()
+}
+
+// SetLegacySystemColumns switches whether lake tables created from now on
+// get the legacy __bucket/__offset/__timestamp columns (LakeConfig).
+func (c *Cluster) SetLegacySystemColumns(on bool) {
+	c.lake.mu.Lock()
+	c.lake.cfg.LegacySystemColumns = on
+	c.lake.mu.Unlock()
 }
 
 // LakeTablePath is the Paimon table directory of a lake table in the

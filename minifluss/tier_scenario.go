@@ -14,6 +14,7 @@ import (
 //	LAKE HOLD READABLE; LAKE RELEASE READABLE;
 //	LAKE EXPIRE LOG db.t;            move each bucket's log start to its tiered offset
 //	LAKE OPTIONS ('k' = 'v', ...);   replace datalake.paimon.* (a "different paimon configuration")
+//	LAKE LEGACY COLUMNS ON|OFF;      lake tables created later get __bucket/__offset/__timestamp (or not)
 //	GENERATE INTO db.t FROM a TO b VALUES (expr, ...);
 //	                                 rows for every id in [a, b]; expr is ID, ID MOD n, ID PLUS n,
 //	                                 or a literal whose strings have {id} replaced (big fixtures)
@@ -69,6 +70,17 @@ func (p *scParser) lakeStatement() (run func(context.Context, *Cluster) error, v
 				return nil, "LAKE EXPIRE LOG", true, err
 			}
 			return func(ctx context.Context, c *Cluster) error { return c.ExpireTieredLog(ctx, db, t) }, "LAKE EXPIRE LOG", true, nil
+		case p.accept("LEGACY"):
+			if err := p.expect("COLUMNS"); err != nil {
+				return nil, "LAKE LEGACY COLUMNS", true, err
+			}
+			on := p.accept("ON")
+			if !on {
+				if err := p.expect("OFF"); err != nil {
+					return nil, "LAKE LEGACY COLUMNS", true, err
+				}
+			}
+			return func(ctx context.Context, c *Cluster) error { c.SetLegacySystemColumns(on); return nil }, "LAKE LEGACY COLUMNS", true, nil
 		case p.accept("OPTIONS"):
 			opts, err := p.options()
 			if err != nil {
@@ -76,7 +88,7 @@ func (p *scParser) lakeStatement() (run func(context.Context, *Cluster) error, v
 			}
 			return func(ctx context.Context, c *Cluster) error { return c.SetLakeOptions(opts) }, "LAKE OPTIONS", true, nil
 		}
-		return nil, "LAKE", true, p.errf("expected HOLD, RELEASE, EXPIRE or OPTIONS after LAKE, found %s", p.peek())
+		return nil, "LAKE", true, p.errf("expected HOLD, RELEASE, EXPIRE, LEGACY or OPTIONS after LAKE, found %s", p.peek())
 	}
 	return nil, "", false, nil
 }
