@@ -62,6 +62,8 @@ type Binder struct {
 	scalars map[*sql.Subquery]int
 	// windows maps window function calls to the column holding their value.
 	windows map[*sql.FuncCall]int
+	// aliases are the select-list aliases HAVING may use (MySQL allows it).
+	aliases map[string]sql.Expr
 }
 
 // New returns a Binder.

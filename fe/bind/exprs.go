@@ -107,6 +107,13 @@ func (b *Binder) bindExpr(e sql.Expr, sc *scope, st *aggState) (expr.Expr, error
 					return expr.Col(i, st.out[i].Name, st.out[i].Type), nil
 				}
 				if _, err := st.input.resolve(cr.Parts); err != nil {
+					if a, ok := b.aliases[strings.ToLower(cr.Parts[0])]; ok && len(cr.Parts) == 1 {
+						saved := b.aliases
+						b.aliases = nil // an alias does not refer to itself
+						x, aerr := b.bindExpr(a, sc, st)
+						b.aliases = saved
+						return x, aerr
+					}
 					return nil, err
 				}
 				return nil, errorf(ErrAnalysis, "'%s' must be an aggregate expression or appear in GROUP BY clause", strings.Join(cr.Parts, "."))

@@ -102,7 +102,14 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 		input = &Aggregate{Input: input, Groups: st.groups, Aggs: st.aggs, Out: st.out}
 		post = &scope{cols: st.out}
 		if n.Having != nil {
+			b.aliases = map[string]sql.Expr{}
+			for _, it := range items {
+				if it.alias != "" && it.ast != nil {
+					b.aliases[strings.ToLower(it.alias)] = it.ast
+				}
+			}
 			c, err := b.bindExpr(n.Having, post, st)
+			b.aliases = nil
 			if err != nil {
 				return nil, err
 			}

@@ -83,6 +83,8 @@ func TestInternalTablesQueriesAndRestart(t *testing.T) {
 	// HAVING, ordinal GROUP BY/ORDER BY, expression keys, LIMIT/OFFSET.
 	wantRows(t, db, "SELECT region, count(*) c FROM sales GROUP BY 1 HAVING count(*) > 74 ORDER BY c DESC, region LIMIT 2",
 		topRegions(want, 74, 2)...)
+	wantRows(t, db, "SELECT region, count(*) AS c FROM sales GROUP BY region HAVING c > 74 ORDER BY c DESC, region LIMIT 2",
+		topRegions(want, 74, 2)...)
 	wantRows(t, db, "SELECT id, qty * 2 + 1 FROM sales WHERE id BETWEEN 10 AND 12 ORDER BY id", "10|15", "11|17", "12|19")
 	wantRows(t, db, "SELECT id FROM sales WHERE region = 'north' AND qty > 8 ORDER BY id DESC LIMIT 2 OFFSET 1", bigNorth[1:3]...)
 	wantRows(t, db, "SELECT DISTINCT region FROM sales WHERE region LIKE '%th' ORDER BY region", "north", "south")
