@@ -210,3 +210,44 @@ func (c *Client) GetFileSystemSecurityToken(ctx context.Context) (*SecurityToken
 	}
 	return t, nil
 }
+
+// Bucket names one bucket of this table (part nil when not partitioned).
+func (t *TableInfo) Bucket(part *int64, bucket int32) TableBucket {
+	return TableBucket{Table: t.Path, TableID: t.TableID, PartitionID: part, Bucket: bucket}
+}
+
+// LogRange describes a read of [start, stop) of one bucket's log with the
+// table's current schema and log format.
+func (t *TableInfo) LogRange(part *int64, bucket int32, start, stop int64) (LogRange, error) {
+	f, err := t.Descriptor.LogFormat()
+	if err != nil {
+		return LogRange{}, fmt.Errorf("fluss: table %s: %w", t.Path, err)
+	}
+	return LogRange{Bucket: t.Bucket(part, bucket), Start: start, Stop: stop, Columns: t.Descriptor.Schema.TypeColumns(),
+		SchemaID: t.SchemaID, Format: f}, nil
+}
+
+// PKRange describes a read of one primary-key bucket's state with the
+// changelog applied up to stop (< 0: the high watermark at read time).
+func (t *TableInfo) PKRange(part *int64, bucket int32, stop int64) (PKRange, error) {
+	d := t.Descriptor
+	if !d.HasPrimaryKey() {
+		return PKRange{}, fmt.Errorf("fluss: table %s: %w", t.Path, &Error{Code: flussapi.NonPrimaryKeyTable, Message: "no primary key"})
+	}
+	lf, err := d.LogFormat()
+	if err != nil {
+		return PKRange{}, fmt.Errorf("fluss: table %s: %w", t.Path, err)
+	}
+	kf, err := d.KvFormat()
+	if err != nil {
+		return PKRange{}, fmt.Errorf("fluss: table %s: %w", t.Path, err)
+	}
+	pk := make([]int, len(d.Schema.PrimaryKey))
+	for i, k := range d.Schema.PrimaryKey {
+		if pk[i] = d.Schema.ColumnIndex(k); pk[i] < 0 {
+			return PKRange{}, fmt.Errorf("%w: table %s: primary-key column %q is not in the schema", ErrProtocol, t.Path, k)
+		}
+	}
+	return PKRange{Bucket: t.Bucket(part, bucket), Columns: d.Schema.TypeColumns(), SchemaID: t.SchemaID, PrimaryKey: pk,
+		KvFormat: kf, LogFormat: lf, Stop: stop}, nil
+}

@@ -23,6 +23,7 @@
 //	LatestLakeSnapshot / ReadableLakeSnapshot / LakeSnapshotByID
 //	LatestKvSnapshots / GetKvSnapshotMetadata / ListKvSnapshots
 //	GetFileSystemSecurityToken / ListRemoteLogManifests
+//	TableInfo.LogRange / TableInfo.PKRange   ranges from a table's descriptor
 //	NewLogReader(ctx, LogRange, mem)  bounded [start, stop) of one bucket
 //	NewPKReader(ctx, PKRange, mem)    live rows of one primary-key bucket
 //

@@ -27,21 +27,11 @@ func pkRangeOf(t *testing.T, cl *Client, name string, bucket int32) PKRange {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := info.Descriptor
-	lf, err := d.LogFormat()
+	r, err := info.PKRange(nil, bucket, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	kf, err := d.KvFormat()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pk []int
-	for _, k := range d.Schema.PrimaryKey {
-		pk = append(pk, d.Schema.ColumnIndex(k))
-	}
-	return PKRange{Bucket: TableBucket{Table: info.Path, TableID: info.TableID, Bucket: bucket}, Columns: d.Schema.TypeColumns(),
-		SchemaID: info.SchemaID, PrimaryKey: pk, KvFormat: kf, LogFormat: lf, Stop: -1}
+	return r
 }
 
 func readPK(t *testing.T, cl *Client, r PKRange) map[int32]string {

@@ -161,6 +161,17 @@ func TestE2ECatalogRPCs(t *testing.T) {
 	if _, err := cl.LatestLakeSnapshot(ctx, TablePath{"db", "logs"}); !errors.Is(err, ErrLakeSnapshotNotExist) {
 		t.Fatalf("lake snapshot of non-lake table: %v", err)
 	}
+	if _, err := li.PKRange(nil, 0, -1); err == nil || !strings.Contains(err.Error(), "NON_PRIMARY_KEY") {
+		t.Fatalf("PKRange of a log table: %v", err)
+	}
+	lrg, err := li.LogRange(nil, 2, 0, 10)
+	if err != nil || lrg.Format != record.LogFormatArrow || len(lrg.Columns) != 2 || lrg.Bucket.Bucket != 2 || lrg.SchemaID != li.SchemaID {
+		t.Fatalf("LogRange %+v %v", lrg, err)
+	}
+	pr, err := info.PKRange(&parts[0].ID, 1, 5)
+	if err != nil || !slices.Equal(pr.PrimaryKey, []int{0, 1}) || *pr.Bucket.PartitionID != parts[0].ID || pr.Stop != 5 {
+		t.Fatalf("PKRange %+v %v", pr, err)
+	}
 }
 
 func logSpec(name string, buckets int, props map[string]string) minifluss.TableSpec {
