@@ -48,7 +48,7 @@ func Cmp(op CmpOp, l, r Expr) (Expr, error) {
 }
 
 func comparable(t arrow.DataType) bool {
-	return isNumericOrBool(t) || isString(t) || isTemporal(t) || isNull(t)
+	return isNumericOrBool(t) || isString(t) || isTemporal(t) || isTime(t) || isNull(t)
 }
 
 func (c *CmpExpr) DataType() arrow.DataType { return BoolT() }

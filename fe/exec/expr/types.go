@@ -55,14 +55,17 @@ func isNumeric(t arrow.DataType) bool { return isInt(t) || isFloat(t) || isDecim
 
 func isString(t arrow.DataType) bool {
 	switch t.ID() {
-	case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY, arrow.STRING_VIEW, arrow.BINARY_VIEW:
+	case arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY, arrow.STRING_VIEW, arrow.BINARY_VIEW,
+		arrow.FIXED_SIZE_BINARY:
 		return true
 	}
 	return false
 }
 
+func isTime(t arrow.DataType) bool { return t.ID() == arrow.TIME32 || t.ID() == arrow.TIME64 }
+
 func isTemporal(t arrow.DataType) bool {
-	return t.ID() == arrow.DATE32 || t.ID() == arrow.TIMESTAMP
+	return t.ID() == arrow.DATE32 || t.ID() == arrow.TIMESTAMP || t.ID() == arrow.DATE64
 }
 
 func isNull(t arrow.DataType) bool { return t.ID() == arrow.NULL }
@@ -135,8 +138,14 @@ func CommonType(a, b arrow.DataType) (arrow.DataType, error) {
 		return DecimalT(p, s), nil
 	case isNumericOrBool(a) && isString(b), isString(a) && isNumericOrBool(b):
 		return Float64T(), nil
+	case isTime(a) && isTime(b):
+		return arrow.FixedWidthTypes.Time64us, nil
+	case isTime(a) && isString(b):
+		return a, nil
+	case isString(a) && isTime(b):
+		return b, nil
 	case isTemporal(a) && isTemporal(b):
-		if a.ID() == arrow.DATE32 && b.ID() == arrow.DATE32 {
+		if a.ID() != arrow.TIMESTAMP && b.ID() != arrow.TIMESTAMP {
 			return Date32T(), nil
 		}
 		return DatetimeT(), nil
@@ -179,8 +188,12 @@ func TypeName(t arrow.DataType) string {
 		return fmt.Sprintf("decimal(%d,%d)", p, s)
 	case arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW:
 		return "text"
-	case arrow.BINARY, arrow.LARGE_BINARY, arrow.BINARY_VIEW:
+	case arrow.BINARY, arrow.LARGE_BINARY, arrow.BINARY_VIEW, arrow.FIXED_SIZE_BINARY:
 		return "varbinary"
+	case arrow.TIME32, arrow.TIME64:
+		return "time"
+	case arrow.DATE64:
+		return "date"
 	case arrow.DATE32:
 		return "date"
 	case arrow.TIMESTAMP:

@@ -74,7 +74,15 @@ func getterNoNull(arr arrow.Array) func(i int) any {
 	case *array.Date32:
 		return func(i int) any { return a.Value(i) }
 	case *array.Date64:
-		return func(i int) any { return arrow.Date32(int64(a.Value(i)) / 86400000) }
+		return func(i int) any { return arrow.Date32(floorDiv(int64(a.Value(i)), 86400000)) }
+	case *array.FixedSizeBinary:
+		return func(i int) any { return string(a.Value(i)) }
+	case *array.Time32:
+		mul, div := toMicros(a.DataType().(*arrow.Time32Type).Unit)
+		return func(i int) any { return arrow.Time64(int64(a.Value(i)) * mul / div) }
+	case *array.Time64:
+		mul, div := toMicros(a.DataType().(*arrow.Time64Type).Unit)
+		return func(i int) any { return arrow.Time64(int64(a.Value(i)) * mul / div) }
 	case *array.Timestamp:
 		mul, div := toMicros(a.DataType().(*arrow.TimestampType).Unit)
 		return func(i int) any { return arrow.Timestamp(int64(a.Value(i)) * mul / div) }
@@ -144,7 +152,7 @@ func supported(t arrow.DataType) bool {
 	case arrow.NULL, arrow.BOOL, arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64,
 		arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64, arrow.FLOAT32, arrow.FLOAT64,
 		arrow.DECIMAL128, arrow.STRING, arrow.LARGE_STRING, arrow.BINARY, arrow.LARGE_BINARY,
-		arrow.DATE32, arrow.TIMESTAMP:
+		arrow.DATE32, arrow.TIMESTAMP, arrow.DATE64, arrow.FIXED_SIZE_BINARY, arrow.TIME32, arrow.TIME64:
 		return true
 	case arrow.LIST, arrow.LARGE_LIST:
 		return supported(t.(arrow.ListLikeType).Elem())
@@ -211,6 +219,25 @@ func appenderNoNull(b array.Builder) func(v any) {
 		return func(v any) { bb.AppendString(v.(string)) }
 	case *array.Date32Builder:
 		return func(v any) { bb.Append(v.(arrow.Date32)) }
+	case *array.Date64Builder:
+		return func(v any) { bb.Append(arrow.Date64(int64(v.(arrow.Date32)) * 86400000)) }
+	case *array.FixedSizeBinaryBuilder:
+		w := bb.Type().(*arrow.FixedSizeBinaryType).ByteWidth
+		return func(v any) {
+			// A value of another width cannot be stored: it becomes NULL,
+			// as a failed cast does.
+			if s := v.(string); len(s) == w {
+				bb.Append([]byte(s))
+			} else {
+				bb.AppendNull()
+			}
+		}
+	case *array.Time32Builder:
+		mul, div := toMicros(bb.Type().(*arrow.Time32Type).Unit)
+		return func(v any) { bb.Append(arrow.Time32(int64(v.(arrow.Time64)) * div / mul)) }
+	case *array.Time64Builder:
+		mul, div := toMicros(bb.Type().(*arrow.Time64Type).Unit)
+		return func(v any) { bb.Append(arrow.Time64(int64(v.(arrow.Time64)) * div / mul)) }
 	case *array.TimestampBuilder:
 		mul, div := toMicros(bb.Type().(*arrow.TimestampType).Unit)
 		return func(v any) { bb.Append(arrow.Timestamp(int64(v.(arrow.Timestamp)) * div / mul)) }
@@ -302,7 +329,21 @@ func castValue(v any, from, to arrow.DataType, loc *time.Location) any {
 		return f != 0
 	case isString(to):
 		return formatValue(v, from)
-	case to.ID() == arrow.DATE32:
+	case to.ID() == arrow.TIME32 || to.ID() == arrow.TIME64:
+		switch x := v.(type) {
+		case arrow.Time64:
+			return x
+		case arrow.Timestamp:
+			return arrow.Time64(int64(x) - floorDiv(int64(x), 86400_000_000)*86400_000_000)
+		case string:
+			us, ok := parseTime(x)
+			if !ok {
+				return nil
+			}
+			return arrow.Time64(us)
+		}
+		return nil
+	case to.ID() == arrow.DATE32 || to.ID() == arrow.DATE64:
 		switch x := v.(type) {
 		case arrow.Date32:
 			return x
@@ -389,6 +430,12 @@ func castValue(v any, from, to arrow.DataType, loc *time.Location) any {
 func castable(from, to arrow.DataType) bool {
 	if isNull(from) || arrow.TypeEqual(from, to) {
 		return true
+	}
+	if isTime(to) {
+		return isTime(from) || isString(from) || from.ID() == arrow.TIMESTAMP
+	}
+	if isTime(from) {
+		return isString(to) || isTime(to)
 	}
 	scalarKind := func(t arrow.DataType) bool {
 		return isNumeric(t) || isString(t) || isTemporal(t) || t.ID() == arrow.BOOL
@@ -631,6 +678,8 @@ func formatValue(v any, t arrow.DataType) string {
 		return render.FormatDate(int32(x))
 	case arrow.Timestamp:
 		return render.FormatDatetime(int64(x), timestampScale(t))
+	case arrow.Time64:
+		return render.FormatTime(int64(x), timeScale(t))
 	}
 	// Nested values print as the renderer prints them.
 	b := array.NewBuilder(memory.NewGoAllocator(), t)
@@ -640,6 +689,35 @@ func formatValue(v any, t arrow.DataType) string {
 	defer arr.Release()
 	out, _ := render.AppendValue(nil, arr, 0)
 	return string(out)
+}
+
+func timeScale(t arrow.DataType) int {
+	var u arrow.TimeUnit
+	switch tt := t.(type) {
+	case *arrow.Time32Type:
+		u = tt.Unit
+	case *arrow.Time64Type:
+		u = tt.Unit
+	default:
+		return 6
+	}
+	switch u {
+	case arrow.Second:
+		return 0
+	case arrow.Millisecond:
+		return 3
+	}
+	return 6
+}
+
+// parseTime reads 'hh:mm:ss[.ffffff]' (hours 0-23) as microseconds.
+func parseTime(s string) (int64, bool) {
+	us, ok := parseDatetime("2000-01-01 " + strings.TrimSpace(s))
+	if !ok {
+		return 0, false
+	}
+	base, _ := parseDatetime("2000-01-01")
+	return us - base, true
 }
 
 func timestampScale(t arrow.DataType) int {
@@ -787,6 +865,9 @@ func compareValues(a, b any, t arrow.DataType) int {
 		return cmp3(x < y, x > y)
 	case arrow.Timestamp:
 		y := b.(arrow.Timestamp)
+		return cmp3(x < y, x > y)
+	case arrow.Time64:
+		y := b.(arrow.Time64)
 		return cmp3(x < y, x > y)
 	case []any:
 		y := b.([]any)

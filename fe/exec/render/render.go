@@ -65,6 +65,22 @@ func appendValue(dst []byte, arr arrow.Array, i int, nested bool) []byte {
 		return appendStr(dst, a.Value(i), nested)
 	case *array.Binary:
 		return appendStr(dst, string(a.Value(i)), nested)
+	case *array.FixedSizeBinary:
+		return appendStr(dst, string(a.Value(i)), nested)
+	case *array.Time32:
+		v, scale := int64(a.Value(i)), 0
+		if a.DataType().(*arrow.Time32Type).Unit == arrow.Millisecond {
+			v, scale = v*1000, 3
+		} else {
+			v *= 1_000_000
+		}
+		return quoted(dst, nested, func(d []byte) []byte { return AppendTime(d, v, scale) })
+	case *array.Time64:
+		v, scale := int64(a.Value(i)), 6
+		if a.DataType().(*arrow.Time64Type).Unit == arrow.Nanosecond {
+			v /= 1000
+		}
+		return quoted(dst, nested, func(d []byte) []byte { return AppendTime(d, v, scale) })
 	case *array.LargeBinary:
 		return appendStr(dst, string(a.Value(i)), nested)
 	case *array.Date32:
@@ -204,19 +220,46 @@ func AppendDatetime(dst []byte, us int64, scale int) []byte {
 	dst = pad2(dst, t.Minute())
 	dst = append(dst, ':')
 	dst = pad2(dst, t.Second())
-	if scale > 0 {
-		if scale > 6 {
-			scale = 6
-		}
-		dst = append(dst, '.')
-		var buf [6]byte
-		for k := 5; k >= 0; k-- {
-			buf[k] = byte('0' + frac%10)
-			frac /= 10
-		}
-		dst = append(dst, buf[:scale]...)
+	return appendFrac(dst, frac, scale)
+}
+
+// AppendTime appends microseconds since midnight as hh:mm:ss followed by
+// scale fractional digits (0..6).
+func AppendTime(dst []byte, us int64, scale int) []byte {
+	if us < 0 {
+		dst = append(dst, '-')
+		us = -us
 	}
-	return dst
+	sec := us / 1_000_000
+	h := sec / 3600
+	if h < 10 {
+		dst = append(dst, '0')
+	}
+	dst = strconv.AppendInt(dst, h, 10)
+	dst = append(dst, ':')
+	dst = pad2(dst, int(sec/60%60))
+	dst = append(dst, ':')
+	dst = pad2(dst, int(sec%60))
+	return appendFrac(dst, us%1_000_000, scale)
+}
+
+// FormatTime prints a TIME(scale).
+func FormatTime(us int64, scale int) string { return string(AppendTime(nil, us, scale)) }
+
+func appendFrac(dst []byte, frac int64, scale int) []byte {
+	if scale <= 0 {
+		return dst
+	}
+	if scale > 6 {
+		scale = 6
+	}
+	dst = append(dst, '.')
+	var buf [6]byte
+	for k := 5; k >= 0; k-- {
+		buf[k] = byte('0' + frac%10)
+		frac /= 10
+	}
+	return append(dst, buf[:scale]...)
 }
 
 // FormatDatetime prints a DATETIME(scale).
