@@ -24,6 +24,9 @@ func FuzzStatement(f *testing.F) {
 		"WITH t AS (SELECT * FROM orders) SELECT count(*) FROM t, t AS u WHERE t.order_id = u.order_id",
 		"SHOW VARIABLES WHERE Variable_name LIKE 'max%' AND Value > 1",
 		"SET time_zone = '+01:00'", "DESC orders", "SHOW CREATE TABLE demo.orders", "EXPLAIN VERBOSE SELECT * FROM products",
+		"SELECT sku, count(*) AS n FROM orders GROUP BY sku HAVING n > 1 ORDER BY n",
+		"SELECT TABLE_NAME FROM information_schema.columns WHERE COLUMN_NAME LIKE '%id'",
+		"SELECT name FROM customers WHERE id = ?",
 		"INSERT INTO products VALUES ('Z', NULL, 1.5)", "CREATE TABLE x AS SELECT * FROM products", "DROP TABLE IF EXISTS x",
 	} {
 		f.Add(q)
