@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/inlet-db/inlet/proto/flussapi"
@@ -101,28 +103,97 @@ func (c *Client) ListOffsets(ctx context.Context, t TablePath, part *int64, spec
 	return c.ListBucketOffsets(ctx, t, part, buckets, spec)
 }
 
-// ListBucketOffsets is ListOffsets for chosen buckets.
+// ListBucketOffsets is ListOffsets for chosen buckets. Buckets are grouped
+// by leader, one LIST_OFFSETS per leader; buckets whose leader moved are
+// retried after a metadata reload.
 func (c *Client) ListBucketOffsets(ctx context.Context, t TablePath, part *int64, buckets []int32, spec OffsetSpec) (map[int32]int64, error) {
 	id, err := c.tableID(ctx, t)
 	if err != nil {
 		return nil, err
 	}
 	out := make(map[int32]int64, len(buckets))
-	res := make([]int64, len(buckets))
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(maxBucketFanout)
-	for i, b := range buckets {
-		g.Go(func() error {
-			off, err := c.bucketOffset(gctx, TableBucket{Table: t, TableID: id, PartitionID: part, Bucket: b}, spec)
-			res[i] = off
-			return err
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	for i, b := range buckets {
-		out[b] = res[i]
+	pending := slices.Clone(buckets)
+	var last error
+	for attempt := 0; len(pending) > 0; attempt++ {
+		if attempt > leaderRetries {
+			return nil, last
+		}
+		if attempt > 0 {
+			if err := sleepCtx(ctx, time.Duration(attempt)*20*time.Millisecond); err != nil {
+				return nil, fmt.Errorf("fluss: %s offsets of %s: %w (after %w)", spec, t, err, last)
+			}
+			var parts []int64
+			if part != nil {
+				parts = []int64{*part}
+			}
+			if _, err := c.refreshMetadataParts(ctx, []TablePath{t}, parts); err != nil {
+				return nil, fmt.Errorf("fluss: %s offsets of %s: %w", spec, t, err)
+			}
+		}
+		groups := map[string][]int32{}
+		var retry []int32
+		for _, b := range pending {
+			addr, err := c.leaderAddr(ctx, TableBucket{Table: t, TableID: id, PartitionID: part, Bucket: b}, false)
+			if err != nil {
+				if errors.Is(err, ErrNotLeader) {
+					retry, last = append(retry, b), err
+					continue
+				}
+				return nil, fmt.Errorf("fluss: %s offsets: %w", spec, err)
+			}
+			groups[addr] = append(groups[addr], b)
+		}
+		var mu sync.Mutex
+		g, gctx := errgroup.WithContext(ctx)
+		g.SetLimit(maxBucketFanout)
+		for addr, bs := range groups {
+			g.Go(func() error {
+				req := &flusspb.ListOffsetsRequest{FollowerServerId: proto.Int32(-1), OffsetType: proto.Int32(spec.Type), TableId: proto.Int64(id), PartitionId: part, BucketId: bs}
+				if spec.Type == flussapi.OffsetTimestamp {
+					req.StartTimestamp = proto.Int64(spec.Timestamp)
+				}
+				var resp flusspb.ListOffsetsResponse
+				err := c.callAddr(gctx, addr, flussapi.ListOffsets, req, &resp)
+				mu.Lock()
+				defer mu.Unlock()
+				if err != nil {
+					if (errors.Is(err, ErrNotLeader) || errors.Is(err, ErrConnection)) && gctx.Err() == nil {
+						retry, last = append(retry, bs...), fmt.Errorf("fluss: %s offsets of %s at %s: %w", spec, t, addr, err)
+						return nil
+					}
+					return fmt.Errorf("fluss: %s offsets of %s buckets %v at %s: %w", spec, t, bs, addr, err)
+				}
+				got := map[int32]bool{}
+				for _, r := range resp.GetBucketsResp() {
+					b := r.GetBucketId()
+					if !slices.Contains(bs, b) || got[b] {
+						continue
+					}
+					got[b] = true
+					if err := codeError(r.ErrorCode, r.ErrorMessage); err != nil {
+						if errors.Is(err, ErrNotLeader) {
+							retry, last = append(retry, b), fmt.Errorf("fluss: %s offset of %s bucket %d at %s: %w", spec, t, b, addr, err)
+							continue
+						}
+						return fmt.Errorf("fluss: %s offset of %s bucket %d at %s: %w", spec, t, b, addr, err)
+					}
+					if r.Offset == nil {
+						return fmt.Errorf("%w: LIST_OFFSETS answer for %s bucket %d has no offset", ErrProtocol, t, b)
+					}
+					out[b] = r.GetOffset()
+				}
+				for _, b := range bs {
+					if !got[b] {
+						return fmt.Errorf("%w: LIST_OFFSETS answer from %s lacks %s bucket %d", ErrProtocol, addr, t, b)
+					}
+				}
+				return nil
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return nil, err
+		}
+		pending = retry
 	}
 	return out, nil
 }

@@ -172,3 +172,41 @@ func TestLeaderServerGone(t *testing.T) {
 		t.Fatalf("new leader accepted %d connections", neu.accepted.Load())
 	}
 }
+
+// TestListOffsetsOneRequestPerLeader: buckets are grouped by leader.
+func TestListOffsetsOneRequestPerLeader(t *testing.T) {
+	path := TablePath{"db", "t"}
+	var calls [3]atomic.Int32
+	tablet := func(n int) func(c *srvConn, req srvReq) {
+		return func(c *srvConn, req srvReq) {
+			calls[n].Add(1)
+			var r flusspb.ListOffsetsRequest
+			_ = proto.Unmarshal(req.body, &r)
+			resp := &flusspb.ListOffsetsResponse{}
+			for _, b := range r.GetBucketId() {
+				resp.BucketsResp = append(resp.BucketsResp, &flusspb.PbListOffsetsRespForBucket{BucketId: proto.Int32(b), Offset: proto.Int64(int64(100*n) + int64(b))})
+			}
+			c.ok(req.id, resp)
+		}
+	}
+	t1 := newFrameServer(t, tablet(1), flussapi.ListOffsets)
+	t2 := newFrameServer(t, tablet(2), flussapi.ListOffsets)
+	coord := newFrameServer(t, nil, flussapi.GetMetadata)
+	coord.handle = func(c *srvConn, req srvReq) {
+		c.ok(req.id, metadataResponse(coord, map[int32]*frameServer{1: t1, 2: t2}, tablePB(path, 42, map[int32]int32{0: 1, 1: 2, 2: 1, 3: 2})))
+	}
+	cl := newTestClient(t, testConfig(coord.addr()))
+	offs, err := cl.ListOffsets(context.Background(), path, nil, Latest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int32]int64{0: 100, 1: 201, 2: 102, 3: 203}
+	for b, o := range want {
+		if offs[b] != o {
+			t.Fatalf("offsets %v, want %v", offs, want)
+		}
+	}
+	if calls[1].Load() != 1 || calls[2].Load() != 1 {
+		t.Fatalf("requests per leader: %d, %d", calls[1].Load(), calls[2].Load())
+	}
+}
