@@ -102,9 +102,15 @@ func NewHashAggregate(input Operator, groupBy []expr.Expr, groupNames []string, 
 	h := &HashAggregate{Input: input, GroupBy: groupBy, Aggs: aggs, Mode: mode, groupNames: groupNames}
 	var fields []arrow.Field
 	for i, g := range groupBy {
+		if !expr.Supported(g.DataType()) {
+			return nil, errorf(ErrUnsupported, "GROUP BY %s: values of type %s", g, g.DataType())
+		}
 		fields = append(fields, arrow.Field{Name: groupNames[i], Type: g.DataType(), Nullable: true})
 	}
 	for _, a := range aggs {
+		if a.Arg != nil && !expr.Supported(a.Arg.DataType()) && a.Func != Count {
+			return nil, errorf(ErrUnsupported, "%s: values of type %s", a, a.Arg.DataType())
+		}
 		argT, outT, states, err := aggTypes(a)
 		if err != nil {
 			return nil, err

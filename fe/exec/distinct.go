@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/inlet-db/inlet/fe/exec/expr"
 )
 
 // Distinct removes duplicate rows (NULLs equal to each other, as in
@@ -17,7 +18,8 @@ type Distinct struct {
 	Input Operator
 }
 
-// NewDistinct is SELECT DISTINCT over input's columns.
+// NewDistinct is SELECT DISTINCT over input's columns. Columns of a type
+// the evaluator cannot read make Open fail with ErrUnsupported.
 func NewDistinct(input Operator) *Distinct { return &Distinct{Input: input} }
 
 func (d *Distinct) Schema() *arrow.Schema { return d.Input.Schema() }
@@ -41,6 +43,10 @@ func (d *Distinct) Open(ctx context.Context, env *Env) (array.RecordReader, erro
 	schema := d.Schema()
 	types := make([]arrow.DataType, schema.NumFields())
 	for i, f := range schema.Fields() {
+		if !expr.Supported(f.Type) {
+			in.Release()
+			return nil, errorf(ErrUnsupported, "DISTINCT over column %s of type %s", f.Name, f.Type)
+		}
 		types[i] = f.Type
 	}
 	gt := newGroupTable(env.Mem, types, false)

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -55,4 +56,38 @@ func TestFlussArrowTypes(t *testing.T) {
 	if got := len(run(t, j)); got != 3 {
 		t.Fatalf("semi join on binary key: %d rows, want 3", got)
 	}
+}
+
+// TestUnsupportedTypesRefused: types the evaluator cannot read are refused
+// where values would be hashed, sorted or aggregated, never read as NULL.
+func TestUnsupportedTypesRefused(t *testing.T) {
+	dur := arrow.FixedWidthTypes.Duration_s
+	s := sch("d", dur, "k", expr.Int64T())
+	scan := scanOf(s)
+	d := expr.Col(0, "d", dur)
+	k := expr.Col(1, "k", expr.Int64T())
+	errs := []error{}
+	_, err := NewHashAggregate(scan, []expr.Expr{d}, []string{"d"}, nil, AggSingle)
+	errs = append(errs, err)
+	_, err = NewHashAggregate(scan, nil, nil, []AggCall{{Func: Max, Arg: d, Name: "m"}}, AggSingle)
+	errs = append(errs, err)
+	_, err = NewSort(scan, []SortKey{{Expr: d}})
+	errs = append(errs, err)
+	_, err = NewHashJoin(scan, scan, InnerJoin, []expr.Expr{d}, []expr.Expr{d}, nil)
+	errs = append(errs, err)
+	_, err = NewWindow(scan, []expr.Expr{d}, nil, []WindowCall{{Func: RowNumber, Name: "rn"}})
+	errs = append(errs, err)
+	env, mem := newEnv(t)
+	defer mem.AssertSize(t, 0)
+	_, err = runEnv(env, NewDistinct(scan))
+	errs = append(errs, err)
+	for i, err := range errs {
+		if err == nil || !errors.Is(err, ErrUnsupported) {
+			t.Errorf("case %d: err %v, want ErrUnsupported", i, err)
+		}
+	}
+	// Passing such a column through is fine.
+	wantRows(t, run(t, must(NewProject(must(NewFilter(scan, must(expr.Cmp(expr.Gt, k, expr.Int(0))))), []expr.Expr{d}, []string{"d"}))))
+	// COUNT(x) only looks at NULLs.
+	wantRows(t, run(t, must(NewHashAggregate(scan, nil, nil, []AggCall{{Func: Count, Arg: d, Name: "c"}}, AggSingle))), "0")
 }

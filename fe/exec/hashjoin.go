@@ -63,6 +63,11 @@ func NewHashJoin(left, right Operator, typ JoinType, leftKeys, rightKeys []expr.
 	}
 	j := &HashJoin{Left: left, Right: right, Type: typ, LeftKeys: leftKeys, RightKeys: rightKeys, Residual: residual}
 	for i := range leftKeys {
+		for _, k := range []expr.Expr{leftKeys[i], rightKeys[i]} {
+			if !expr.Supported(k.DataType()) {
+				return nil, errorf(ErrUnsupported, "join key %s: values of type %s", k, k.DataType())
+			}
+		}
 		t, err := expr.CommonType(leftKeys[i].DataType(), rightKeys[i].DataType())
 		if err != nil {
 			return nil, fmt.Errorf("join key %s = %s: %w", leftKeys[i], rightKeys[i], err)

@@ -67,6 +67,9 @@ func sortKeyList(keys []SortKey) string {
 
 func checkSortKeys(keys []SortKey) error {
 	for _, k := range keys {
+		if !expr.Supported(k.Expr.DataType()) {
+			return errorf(ErrUnsupported, "ORDER BY %s: values of type %s", k.Expr, k.Expr.DataType())
+		}
 		switch k.Expr.DataType().ID() {
 		case arrow.LIST, arrow.LARGE_LIST, arrow.MAP, arrow.STRUCT:
 			return errorf(ErrUnsupported, "ORDER BY %s: cannot order by %s", k.Expr, expr.TypeName(k.Expr.DataType()))

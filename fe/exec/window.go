@@ -84,6 +84,11 @@ func NewWindow(input Operator, partitionBy []expr.Expr, orderBy []SortKey, calls
 			return nil, err
 		}
 	}
+	for _, c := range calls {
+		if c.Arg != nil && !expr.Supported(c.Arg.DataType()) {
+			return nil, errorf(ErrUnsupported, "%s(%s): values of type %s", c.Func, c.Arg, c.Arg.DataType())
+		}
+	}
 	w := &Window{Input: input, PartitionBy: partitionBy, OrderBy: orderBy, Calls: calls}
 	fields := append([]arrow.Field{}, input.Schema().Fields()...)
 	for _, c := range calls {

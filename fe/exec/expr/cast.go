@@ -15,6 +15,9 @@ type CastExpr struct {
 // when no value of e's type could convert (e.g. DOUBLE to DATE, ARRAY to
 // INT).
 func Cast(e Expr, t arrow.DataType) (Expr, error) {
+	if arrow.TypeEqual(e.DataType(), t) {
+		return e, nil
+	}
 	if !supported(t) {
 		return nil, errorf(ErrUnsupported, "CAST to %s", t)
 	}

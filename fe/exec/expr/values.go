@@ -146,7 +146,11 @@ func toMicros(u arrow.TimeUnit) (mul, div int64) {
 	return 1, 1
 }
 
-// supported reports whether the evaluator can read and build values of t.
+// Supported reports whether the evaluator can read and build values of t.
+// Operators refuse to hash, sort or aggregate other types (rather than
+// read them as NULL); they may still pass them through untouched.
+func Supported(t arrow.DataType) bool { return supported(t) }
+
 func supported(t arrow.DataType) bool {
 	switch t.ID() {
 	case arrow.NULL, arrow.BOOL, arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64,
