@@ -161,7 +161,13 @@ func TestE2ECatalogRPCs(t *testing.T) {
 	if _, err := cl.LatestLakeSnapshot(ctx, TablePath{"db", "logs"}); !errors.Is(err, ErrLakeSnapshotNotExist) {
 		t.Fatalf("lake snapshot of non-lake table: %v", err)
 	}
-	if _, err := li.PKRange(nil, 0, -1); err == nil || !strings.Contains(err.Error(), "NON_PRIMARY_KEY") {
+	if _, err := cl.ListPartitionInfos(ctx, TablePath{"db", "logs"}); !errors.Is(err, ErrTableNotPartitioned) {
+		t.Fatalf("partitions of a non-partitioned table: %v", err)
+	}
+	if _, err := cl.LatestKvSnapshots(ctx, TablePath{"db", "logs"}, nil); !errors.Is(err, ErrNonPrimaryKeyTable) {
+		t.Fatalf("kv snapshots of a log table: %v", err)
+	}
+	if _, err := li.PKRange(nil, 0, -1); !errors.Is(err, ErrNonPrimaryKeyTable) {
 		t.Fatalf("PKRange of a log table: %v", err)
 	}
 	lrg, err := li.LogRange(nil, 2, 0, 10)

@@ -19,6 +19,10 @@ var (
 	ErrTableNotExist = errors.New("fluss: table does not exist")
 	// ErrPartitionNotExist: code 36.
 	ErrPartitionNotExist = errors.New("fluss: partition does not exist")
+	// ErrTableNotPartitioned: code 37, a partition RPC on a non-partitioned table.
+	ErrTableNotPartitioned = errors.New("fluss: table is not partitioned")
+	// ErrNonPrimaryKeyTable: code 20, a primary-key RPC on a log table.
+	ErrNonPrimaryKeyTable = errors.New("fluss: table has no primary key")
 	// ErrOffsetOutOfRange: code 19, the requested log offset is no longer (or not yet) kept.
 	ErrOffsetOutOfRange = errors.New("fluss: log offset out of range")
 	// ErrLakeSnapshotNotExist: code 53.
@@ -75,6 +79,10 @@ func (e *Error) Is(target error) bool {
 		return e.Code == flussapi.TableNotExist
 	case ErrPartitionNotExist:
 		return e.Code == flussapi.PartitionNotExists
+	case ErrTableNotPartitioned:
+		return e.Code == flussapi.TableNotPartitioned
+	case ErrNonPrimaryKeyTable:
+		return e.Code == flussapi.NonPrimaryKeyTable
 	case ErrOffsetOutOfRange:
 		return e.Code == flussapi.LogOffsetOutOfRange
 	case ErrLakeSnapshotNotExist:
