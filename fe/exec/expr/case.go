@@ -43,6 +43,9 @@ func Case(operand Expr, whens []When, els Expr) (Expr, error) {
 			return nil, errorf(ErrType, "CASE result types: %v", err)
 		}
 	}
+	if !supported(t) {
+		return nil, errorf(ErrUnsupported, "CASE over values of type %s", t)
+	}
 	for _, w := range whens {
 		cond := w.Cond
 		var err error
@@ -242,6 +245,9 @@ func Coalesce(args ...Expr) (Expr, error) {
 			return nil, errorf(ErrType, "coalesce: %v", err)
 		}
 	}
+	if !supported(t) {
+		return nil, errorf(ErrUnsupported, "coalesce over values of type %s", t)
+	}
 	cargs := make([]Expr, len(args))
 	for i, a := range args {
 		cargs[i] = coerce(a, t)
@@ -261,6 +267,9 @@ func NullIf(a, b Expr) (Expr, error) {
 	t, err := CommonType(a.DataType(), b.DataType())
 	if err != nil {
 		return nil, errorf(ErrType, "nullif: %v", err)
+	}
+	if !supported(t) {
+		return nil, errorf(ErrUnsupported, "nullif over values of type %s", t)
 	}
 	ca, cb := coerce(a, t), coerce(b, t)
 	ret := a.DataType()

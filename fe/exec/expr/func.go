@@ -18,6 +18,9 @@ func Func(name string, args ...Expr) (Expr, error) {
 		if a == nil {
 			return nil, errorf(ErrType, "%s: nil argument", lname)
 		}
+		if !supported(a.DataType()) {
+			return nil, errorf(ErrUnsupported, "%s(%s): values of type %s", lname, a, a.DataType())
+		}
 	}
 	if f, ok := controlFunc(lname, args); ok {
 		return f()

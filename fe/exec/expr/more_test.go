@@ -219,3 +219,18 @@ func TestAndSkipsDecidedRows(t *testing.T) {
 		t.Fatalf("OR3 got %s", got)
 	}
 }
+
+func TestUnsupportedArgTypes(t *testing.T) {
+	d := Col(0, "d", arrow.FixedWidthTypes.Duration_s)
+	for name, f := range map[string]func() (Expr, error){
+		"coalesce": func() (Expr, error) { return Coalesce(d, d) },
+		"case":     func() (Expr, error) { return Case(nil, []When{{Bool(true), d}}, nil) },
+		"upper":    func() (Expr, error) { return Func("upper", d) },
+		"greatest": func() (Expr, error) { return Func("greatest", d, d) },
+		"cmp":      func() (Expr, error) { return Cmp(Eq, d, d) },
+	} {
+		if _, err := f(); err == nil {
+			t.Errorf("%s over duration accepted", name)
+		}
+	}
+}
