@@ -86,6 +86,9 @@ func (c *Cluster) createTableLocked(db, name string, desc *tableDescriptor, igno
 			return nil, ferr(codeInvalidConfig, "table %s: table.log.format INDEXED cannot be combined with table.kv.format COMPACTED", t.path())
 		}
 	}
+	if _, err := t.autoPartition(); err != nil {
+		return nil, err
+	}
 	if err := c.createLakeTableLocked(t); err != nil {
 		return nil, err
 	}
@@ -94,6 +97,9 @@ func (c *Cluster) createTableLocked(db, name string, desc *tableDescriptor, igno
 		t.Leaders = c.assignLeaders(t.ID, t.buckets())
 	}
 	d.Tables[name] = t
+	if _, _, err := c.autoPartitionLocked(t); err != nil {
+		return nil, err
+	}
 	return t, c.persistLocked()
 }
 

@@ -192,6 +192,9 @@ func (d *tableDescriptor) applySystemDefaults(cfg *Config) error {
 			}
 		}
 	}
+	if d.boolProp("table.auto-partition.enabled") && len(d.PartitionKey) > 1 {
+		d.Properties["table.auto-partition.num-precreate"] = "0"
+	}
 	if f := d.Properties["table.log.format"]; f != "" {
 		switch upper(f) {
 		case "ARROW", "INDEXED", "COMPACTED":

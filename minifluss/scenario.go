@@ -290,6 +290,12 @@ func (p *scParser) statement() (step, error) {
 			}
 		}
 		st.run = func(ctx context.Context, c *Cluster) error { return c.SnapshotKv(ctx, db, t, part) }
+	case p.accept("RUN"):
+		st.verb = "RUN AUTO PARTITION"
+		if err := p.expect("AUTO", "PARTITION"); err != nil {
+			return st, err
+		}
+		st.run = func(ctx context.Context, c *Cluster) error { _, _, err := c.AutoPartition(ctx); return err }
 	case p.accept("SET"):
 		st.verb = "SET LAKE SNAPSHOT"
 		st.run, err = p.lakeSnapshot()
