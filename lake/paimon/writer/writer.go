@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -141,6 +142,14 @@ func Open(ctx context.Context, fsys fileio.FS, path string, mem memory.Allocator
 	s, err := pt.LatestSchema(ctx)
 	if err != nil {
 		return nil, err
+	}
+	for k, ok := range map[string]string{"file.format": "parquet", "manifest.format": "avro"} {
+		if v, set := s.Options[k]; set && !strings.EqualFold(strings.TrimSpace(v), ok) {
+			return nil, fmt.Errorf("%w: table %s: option %s=%s (the writer writes %s only)", paimon.ErrUnsupported, path, k, v, ok)
+		}
+	}
+	if v := s.Options["deletion-vectors.bitmap64"]; strings.EqualFold(v, "true") {
+		return nil, fmt.Errorf("%w: table %s: option deletion-vectors.bitmap64=true", paimon.ErrUnsupported, path)
 	}
 	t := &Table{fs: fsys, path: path, pt: pt, schema: s, mem: mem, opts: opts.withDefaults(), nextSeq: map[string]int64{}}
 	if err := t.load(ctx); err != nil {

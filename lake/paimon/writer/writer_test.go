@@ -401,3 +401,18 @@ func expectKeys(t *testing.T, file string, m map[string]any, want map[string]str
 		}
 	}
 }
+
+func TestOpenRefusesFormatsItCannotWrite(t *testing.T) {
+	ctx := context.Background()
+	for _, opt := range []map[string]string{{"file.format": "orc"}, {"manifest.format": "orc"}, {"deletion-vectors.bitmap64": "true"}} {
+		path := filepath.Join(t.TempDir(), "t")
+		s := &paimon.TableSchema{Fields: []paimon.DataField{{ID: 0, Name: "id", Type: i64(true)}}, Options: opt}
+		if err := writer.CreateTable(ctx, fileio.Local{}, path, s, time.Unix(0, 0)); err != nil {
+			t.Fatal(err)
+		}
+		_, err := writer.Open(ctx, fileio.Local{}, path, nil, writer.Options{})
+		if !errors.Is(err, paimon.ErrUnsupported) || !strings.Contains(err.Error(), path) {
+			t.Fatalf("options %v: %v", opt, err)
+		}
+	}
+}
