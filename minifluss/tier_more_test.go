@@ -147,3 +147,70 @@ func TestFreshnessParsing(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldReadableThenCompact: with the readable snapshot held, latest moves
+// on while readable keeps the old id and offsets; a compaction publishes a
+// readable snapshot again, with the latest offsets.
+func TestHoldReadableThenCompact(t *testing.T) {
+	ctx := context.Background()
+	c, wh := lakeCluster(t, LakeConfig{})
+	for _, name := range []string{"lg", "fresh"} {
+		if _, err := c.CreateTable(ctx, TableSpec{Database: "db", Name: name, Buckets: 1, Columns: []Column{{Name: "id", Type: typemap.BigInt()}},
+			Properties: map[string]string{"table.datalake.enabled": "true"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	app := func(ids ...int64) {
+		var rows [][]any
+		for _, id := range ids {
+			rows = append(rows, []any{id})
+		}
+		if err := c.Append(ctx, "db", "lg", rows); err != nil {
+			t.Fatal(err)
+		}
+	}
+	app(1, 2, 3)
+	if _, err := c.TierLake(ctx, "db", "lg"); err != nil {
+		t.Fatal(err)
+	}
+	c.HoldLakeReadable(true)
+	app(4, 5)
+	if _, err := c.TierLake(ctx, "db", "lg"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.TierLake(ctx, "db", "fresh"); err != nil {
+		t.Fatal(err)
+	}
+	if _, code := lakeSnapshotRPC(t, c, "fresh", true); code != codeLakeSnapshotNotExist {
+		t.Fatalf("held table without an earlier readable snapshot: code %d", code)
+	}
+	if s, code := lakeSnapshotRPC(t, c, "fresh", false); code != 0 || s.GetSnapshotId() != 1 {
+		t.Fatalf("latest of the held table: %v code %d", s, code)
+	}
+	r, _ := lakeSnapshotRPC(t, c, "lg", true)
+	l, _ := lakeSnapshotRPC(t, c, "lg", false)
+	if r.GetSnapshotId() != 1 || r.BucketSnapshots[0].GetLogOffset() != 3 || l.GetSnapshotId() != 2 || l.BucketSnapshots[0].GetLogOffset() != 5 {
+		t.Fatalf("readable %d@%d, latest %d@%d", r.GetSnapshotId(), r.BucketSnapshots[0].GetLogOffset(), l.GetSnapshotId(), l.BucketSnapshots[0].GetLogOffset())
+	}
+	c.HoldLakeReadable(false)
+	id, err := c.CompactLake(ctx, "db", "lg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ = lakeSnapshotRPC(t, c, "lg", true)
+	if r.GetSnapshotId() != id || id != 3 || r.BucketSnapshots[0].GetLogOffset() != 5 {
+		t.Fatalf("after compaction readable %d@%d (compaction snapshot %d)", r.GetSnapshotId(), r.BucketSnapshots[0].GetLogOffset(), id)
+	}
+	rows, raw := lakeRowsByBucket(t, ctx, wh, "lg", id, 1)
+	if len(rows["0"]) != 5 || !raw {
+		t.Fatalf("compacted lake: %v raw %v", rows, raw)
+	}
+	pt, err := paimon.OpenTableInWarehouse(ctx, fileio.Local{}, wh, "db", "lg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := pt.Snapshot(ctx, id)
+	if err != nil || snap.CommitKind != "COMPACT" || snap.CommitUser != "__fluss_lake_tiering" || !strings.HasSuffix(snap.Properties["fluss-offsets"], ".offsets") {
+		t.Fatalf("compaction snapshot %+v (%v)", snap, err)
+	}
+}
