@@ -67,7 +67,14 @@ func (c *Client) Buckets(ctx context.Context, t TablePath, part *int64) ([]int32
 	if part != nil {
 		return nil, fmt.Errorf("fluss: buckets of %s partition %d: %w", t, *part, &Error{Code: flussapi.PartitionNotExists, Message: "not in cluster metadata"})
 	}
-	return nil, fmt.Errorf("fluss: buckets of %s: %w", t, &Error{Code: flussapi.TableNotExist, Message: "no buckets in cluster metadata"})
+	c.mu.Lock()
+	known := c.tables[t] != nil
+	c.mu.Unlock()
+	if known {
+		// The table exists but has no table-level buckets: it is partitioned.
+		return nil, fmt.Errorf("%w: buckets of %s: the table is partitioned, name a partition id", ErrPartitionNotExist, t)
+	}
+	return nil, fmt.Errorf("fluss: buckets of %s: %w", t, &Error{Code: flussapi.TableNotExist, Message: "not in cluster metadata"})
 }
 
 // cachedBuckets returns the bucket ids known from metadata, or nil.

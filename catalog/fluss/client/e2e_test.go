@@ -154,6 +154,9 @@ func TestE2ECatalogRPCs(t *testing.T) {
 			t.Fatalf("bucket %d leader %d", b.Bucket, b.LeaderID)
 		}
 	}
+	if _, err := cl.ListOffsets(ctx, TablePath{"db", "pk"}, nil, Latest()); !errors.Is(err, ErrPartitionNotExist) || !strings.Contains(err.Error(), "partitioned") {
+		t.Fatalf("offsets of a partitioned table without partition: %v", err)
+	}
 	buckets, err := cl.Buckets(ctx, TablePath{"db", "pk"}, &parts[0].ID)
 	if err != nil || !slices.Equal(buckets, []int32{0, 1}) {
 		t.Fatalf("partition buckets %v %v", buckets, err)
