@@ -30,6 +30,7 @@ func (s *Session) Execute(ctx context.Context, text string, args []any, w mysqlw
 	}
 	s.args = args
 	defer func() { s.args = nil }()
+	defer s.track(text)()
 	return classify(s.run(ctx, stmt, w))
 }
 

@@ -3,6 +3,8 @@ package server
 import (
 	"errors"
 	"log/slog"
+	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -38,6 +40,9 @@ type Server struct {
 	log    *slog.Logger
 	now    func() time.Time
 	cancel atomic.Pointer[func(uint32) bool]
+
+	mu       sync.Mutex
+	sessions map[uint32]*Session // by connection id, for SHOW PROCESSLIST
 }
 
 // New builds a Server.
@@ -45,7 +50,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Catalogs == nil || cfg.Vars == nil || cfg.Mem == nil {
 		return nil, errors.New("server: Catalogs, Vars and Mem are required")
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, now: cfg.Now}
+	s := &Server{cfg: cfg, log: cfg.Logger, now: cfg.Now, sessions: map[uint32]*Session{}}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -67,5 +72,34 @@ func (s *Server) SetCancel(f func(connID uint32) bool) { s.cancel.Store(&f) }
 
 // NewSession implements the factory fe/mysqlwire calls per connection.
 func (s *Server) NewSession(info mysqlwire.ConnInfo) (mysqlwire.Session, error) {
-	return &Session{srv: s, info: info, vars: s.cfg.Vars.NewSession(), catalog: manager.InternalName}, nil
+	sess := &Session{srv: s, info: info, vars: s.cfg.Vars.NewSession(), catalog: manager.InternalName, since: s.now(), shownCatalog: manager.InternalName}
+	if info.ID != 0 {
+		s.mu.Lock()
+		s.sessions[info.ID] = sess
+		s.mu.Unlock()
+	}
+	return sess, nil
+}
+
+// process is one row of SHOW PROCESSLIST.
+type process struct {
+	id                       uint32
+	user, host, catalog, db string
+	command, info            string
+	since                    time.Time
+}
+
+func (s *Server) processes() []process {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]process, 0, len(s.sessions))
+	for id, sess := range s.sessions {
+		p := process{id: id, user: sess.info.User, host: sess.info.Remote, catalog: sess.shownCatalog, db: sess.shownDB, command: "Sleep", since: sess.since}
+		if sess.running != "" {
+			p.command, p.info = "Query", sess.running
+		}
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b process) int { return int(a.id) - int(b.id) })
+	return out
 }

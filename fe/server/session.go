@@ -25,10 +25,37 @@ type Session struct {
 	db      string
 	// args are the arguments of the prepared statement being executed.
 	args []any
+	// running is the statement being run and since when the session is in
+	// its current state; both guarded by srv.mu (SHOW PROCESSLIST).
+	running string
+	since   time.Time
+	// shown* copy catalog and db for SHOW PROCESSLIST, under srv.mu.
+	shownCatalog, shownDB string
+}
+
+// track records the running statement for SHOW PROCESSLIST; the returned
+// function marks the session idle again.
+func (s *Session) track(text string) func() {
+	s.srv.mu.Lock()
+	s.running, s.since = text, s.srv.now()
+	s.shownCatalog, s.shownDB = s.catalog, s.db
+	s.srv.mu.Unlock()
+	return func() {
+		s.srv.mu.Lock()
+		s.running, s.since = "", s.srv.now()
+		s.shownCatalog, s.shownDB = s.catalog, s.db
+		s.srv.mu.Unlock()
+	}
 }
 
 // Close implements mysqlwire.Session.
-func (s *Session) Close() {}
+func (s *Session) Close() {
+	s.srv.mu.Lock()
+	if s.srv.sessions[s.info.ID] == s {
+		delete(s.srv.sessions, s.info.ID)
+	}
+	s.srv.mu.Unlock()
+}
 
 // Query implements mysqlwire.Session.
 func (s *Session) Query(ctx context.Context, text string, w mysqlwire.ResultWriter) error {
@@ -36,6 +63,7 @@ func (s *Session) Query(ctx context.Context, text string, w mysqlwire.ResultWrit
 	if err != nil {
 		return classify(err)
 	}
+	defer s.track(text)()
 	if secs := s.vars.Int("query_timeout"); secs > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(secs)*time.Second)

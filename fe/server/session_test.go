@@ -151,6 +151,7 @@ func TestKillQuery(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
+	sawRunning := false
 	go func() {
 		// 7^12 rows: never finishes on its own.
 		_, err := victim.Exec("SELECT count(*) FROM orders a, orders b, orders c, orders d, orders e, orders f, orders g, orders h, orders i, orders j, orders k, orders l")
@@ -163,9 +164,22 @@ func TestKillQuery(t *testing.T) {
 			if !errors.As(err, &me) || me.Number != 1317 {
 				t.Fatalf("killed query: %v", err)
 			}
+			if !sawRunning {
+				t.Errorf("SHOW PROCESSLIST never showed the running query")
+			}
 			wantRows(t, victim, "SELECT count(*) FROM orders", "7") // the connection lives on
 			return
 		default:
+		}
+		// Find the victim in SHOW PROCESSLIST before killing it.
+		for _, r := range rows(t, killer, "SHOW FULL PROCESSLIST") {
+			if strings.HasPrefix(r, fmt.Sprintf("%d|root|", id)) && strings.Contains(r, "|Query|") && strings.Contains(r, "orders l") {
+				sawRunning = true
+			}
+		}
+		if !sawRunning {
+			time.Sleep(10 * time.Millisecond)
+			continue
 		}
 		if _, err := killer.Exec(fmt.Sprintf("KILL QUERY %d", id)); err != nil {
 			t.Fatal(err)

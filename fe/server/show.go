@@ -285,7 +285,17 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 		t.addStrings("Olap engine", "DEFAULT", "Inlet internal tables", "NO", "NO", "NO")
 	case sql.ShowProcesslist:
 		t.names = []string{"Id", "User", "Host", "Catalog", "Db", "Command", "Time", "State", "Info"}
-		t.addStrings(strconv.FormatUint(uint64(s.info.ID), 10), s.info.User, s.info.Remote, s.catalog, s.db, "Query", "0", "OK", "SHOW PROCESSLIST")
+		now := s.srv.now()
+		for _, p := range s.srv.processes() {
+			info := str(p.info)
+			if p.info == "" {
+				info = nil
+			} else if !n.Full && len(p.info) > 100 {
+				info = str(p.info[:100])
+			}
+			t.add(str(strconv.FormatUint(uint64(p.id), 10)), str(p.user), str(p.host), str(p.catalog), str(p.db),
+				str(p.command), str(strconv.FormatInt(int64(now.Sub(p.since).Seconds()), 10)), str("OK"), info)
+		}
 	case sql.ShowTableStatus:
 		ctl, db, err := s.splitDBName(n.From)
 		if err != nil {
