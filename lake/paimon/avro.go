@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"reflect"
 
 	"github.com/hamba/avro/v2"
 	"github.com/klauspost/compress/snappy"
@@ -25,8 +26,8 @@ import (
 // share the name "org.apache.paimon.avro.generated.record".
 
 const (
-	maxAvroBlock   = 256 << 20 // decompressed block cap
-	maxAvroRecords = 1 << 24
+	maxAvroBlock   = 64 << 20 // decompressed block cap
+	maxAvroRecords = 1 << 22  // records plus array/map items per file
 )
 
 var avroMagic = []byte{'O', 'b', 'j', 1}
@@ -200,41 +201,39 @@ func readCapped(r io.Reader) ([]byte, error) {
 	return out, nil
 }
 
-// avroAPI caps allocations made while decoding records.
+// avroAPI configures hamba/avro for encoding (decoding uses avrodatum.go).
 func avroAPI() avro.API {
 	return avro.Config{MaxByteSliceSize: 64 << 20, MaxSliceAllocSize: 1 << 24}.Freeze()
 }
 
 // decodeAvro decodes every record of an Avro container into a T, matching
 // fields by name (absent fields keep their zero value, unknown ones are
-// skipped), as Paimon's own reader does.
-func decodeAvro[T any](b []byte) (out []T, err error) {
+// skipped), as Paimon's own reader does. 0.9-era files declare the record
+// (and nested records) as ["null", record] unions; a null record is corrupt.
+func decodeAvro[T any](b []byte) ([]T, error) {
 	f, err := parseAvroFile(b)
 	if err != nil {
 		return nil, err
 	}
-	api := avroAPI()
-	defer func() {
-		// hamba/avro can panic on schema/struct mismatches it does not
-		// anticipate; input must never crash the process.
-		if p := recover(); p != nil {
-			out, err = nil, fmt.Errorf("%w: avro record: %v", ErrCorrupt, p)
-		}
-	}()
+	var out []T
+	budget := int64(maxAvroRecords)
 	for i, blk := range f.blocks {
-		dec := api.NewDecoder(f.schema, bytes.NewReader(blk))
+		r := &datumReader{b: blk, budget: budget}
 		for j := int64(0); j < f.counts[i]; j++ {
-			// Decode through a pointer: 0.9-era files declare the top-level
-			// record (and nested records) as ["null", record] unions.
-			var v *T
-			if err := dec.Decode(&v); err != nil {
+			v, err := r.read(f.schema)
+			if err != nil {
 				return nil, fmt.Errorf("%w: avro record %d of block %d: %v", ErrCorrupt, j, i, err)
 			}
 			if v == nil {
 				return nil, fmt.Errorf("%w: avro record %d of block %d is null", ErrCorrupt, j, i)
 			}
-			out = append(out, *v)
+			var t T
+			if err := setGo(reflect.ValueOf(&t).Elem(), v); err != nil {
+				return nil, fmt.Errorf("%w: avro record %d of block %d: %v", ErrCorrupt, j, i, err)
+			}
+			out = append(out, t)
 		}
+		budget = r.budget
 	}
 	return out, nil
 }

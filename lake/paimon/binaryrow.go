@@ -158,6 +158,9 @@ func decodeField(b []byte, pos int, t DataType) (any, error) {
 		if err != nil {
 			return nil, err
 		}
+		if len(raw) > 16 {
+			return nil, fmt.Errorf("%w: binary row: decimal of %d bytes exceeds 16", ErrCorrupt, len(raw))
+		}
 		return DecimalValue{Unscaled: fromTwosComplement(raw), Scale: t.Scale}, nil
 	case Timestamp, TimestampLTZ:
 		if isCompactTimestamp(t) {
@@ -261,9 +264,11 @@ func EncodeRow(vals []any, types []DataType) ([]byte, error) {
 			b[(i+8)/8] |= 1 << ((i + 8) % 8)
 			switch {
 			case t.Root == Decimal && !isCompactDecimal(t):
-				binary.LittleEndian.PutUint64(b[pos:], appendVar(nil, 16))
+				slot := appendVar(nil, 16)
+				binary.LittleEndian.PutUint64(b[pos:], slot)
 			case (t.Root == Timestamp || t.Root == TimestampLTZ) && !isCompactTimestamp(t):
-				binary.LittleEndian.PutUint64(b[pos:], appendVar(nil, 8))
+				slot := appendVar(nil, 8)
+				binary.LittleEndian.PutUint64(b[pos:], slot)
 			}
 			continue
 		}
@@ -318,7 +323,8 @@ func EncodeRow(vals []any, types []DataType) ([]byte, error) {
 				if len(raw) > 16 {
 					return nil, fmt.Errorf("paimon: encode row field %d: decimal %s overflows %s", i, d, t)
 				}
-				binary.LittleEndian.PutUint64(b[pos:], appendVar(raw, 16)|uint64(len(raw)))
+				slot := appendVar(raw, 16) | uint64(len(raw))
+				binary.LittleEndian.PutUint64(b[pos:], slot)
 			}
 		case Timestamp, TimestampLTZ:
 			ts, ok := v.(TimestampValue)
@@ -330,7 +336,8 @@ func EncodeRow(vals []any, types []DataType) ([]byte, error) {
 			} else {
 				var ms [8]byte
 				binary.LittleEndian.PutUint64(ms[:], uint64(ts.Millis))
-				binary.LittleEndian.PutUint64(b[pos:], appendVar(ms[:], 8)|uint64(uint32(ts.NanoOfMilli)))
+				slot := appendVar(ms[:], 8) | uint64(uint32(ts.NanoOfMilli))
+				binary.LittleEndian.PutUint64(b[pos:], slot)
 			}
 		case Char, VarChar, Binary, VarBinary:
 			var raw []byte
@@ -346,7 +353,8 @@ func EncodeRow(vals []any, types []DataType) ([]byte, error) {
 				copy(b[pos:], raw)
 				b[pos+7] = 0x80 | byte(len(raw))
 			} else {
-				binary.LittleEndian.PutUint64(b[pos:], appendVar(raw, 0)|uint64(len(raw)))
+				slot := appendVar(raw, 0) | uint64(len(raw))
+				binary.LittleEndian.PutUint64(b[pos:], slot)
 			}
 		default:
 			return nil, fmt.Errorf("%w: encode row field %d of type %s", ErrUnsupported, i, t)

@@ -43,17 +43,28 @@ func (c *Commit) CompactBucket(ctx context.Context, part []any, bucket int32) er
 	if len(files) == 1 && files[0].File.Level == level && (files[0].File.DeleteRowCount == nil || *files[0].File.DeleteRowCount == 0) && !c.hasDV(partRow, bucket, files[0].File.FileName) {
 		return nil
 	}
+	over := map[string]string{"source.split.target-size": strconv.FormatInt(1<<62, 10)}
 	if v, _ := strconv.ParseBool(t.schema.Options["deletion-vectors.enabled"]); v && t.isPK() {
+		hasL0 := false
 		for _, f := range files {
-			if f.File.Level == 0 {
-				// Batch plans of DV tables skip level 0, so reading through
-				// the planner would lose those rows.
-				return fmt.Errorf("%w: table %s bucket %d: compacting level-0 files of a deletion-vector table is not supported", paimon.ErrUnsupported, t.path, bucket)
+			hasL0 = hasL0 || f.File.Level == 0
+			if hasL0 && c.hasDV(partRow, bucket, f.File.FileName) {
+				// Batch plans of DV tables skip level 0; reading them means
+				// planning without DVs, which would resurrect deleted rows.
+				return fmt.Errorf("%w: table %s bucket %d: compacting level-0 files together with deletion vectors", paimon.ErrUnsupported, t.path, bucket)
 			}
 		}
+		for _, f := range files {
+			if hasL0 && c.hasDV(partRow, bucket, f.File.FileName) {
+				return fmt.Errorf("%w: table %s bucket %d: compacting level-0 files together with deletion vectors", paimon.ErrUnsupported, t.path, bucket)
+			}
+		}
+		if hasL0 {
+			// No vector exists in this bucket: a plain merge read sees every level.
+			over["deletion-vectors.enabled"] = "false"
+		}
 	}
-	plan, err := t.pt.Plan(ctx, paimon.ScanOptions{SnapshotID: t.snap.ID, Bucket: &bucket,
-		Options: map[string]string{"source.split.target-size": strconv.FormatInt(1<<62, 10)}})
+	plan, err := t.pt.Plan(ctx, paimon.ScanOptions{SnapshotID: t.snap.ID, Bucket: &bucket, Options: over})
 	if err != nil {
 		return err
 	}
