@@ -83,10 +83,10 @@ func (s *Server) NewSession(info mysqlwire.ConnInfo) (mysqlwire.Session, error) 
 
 // process is one row of SHOW PROCESSLIST.
 type process struct {
-	id                       uint32
+	id                      uint32
 	user, host, catalog, db string
-	command, info            string
-	since                    time.Time
+	command, info           string
+	since                   time.Time
 }
 
 func (s *Server) processes() []process {
