@@ -105,6 +105,22 @@ func TestAppendValueTypes(t *testing.T) {
 		}), []string{"2024-01-02 03:04:05.000000"}},
 		{"datetime", build(&arrow.TimestampType{Unit: arrow.Second}, func(b array.Builder) { b.(*array.TimestampBuilder).Append(1704164645) }), []string{"2024-01-02 03:04:05"}},
 		{"datetime(3)", build(&arrow.TimestampType{Unit: arrow.Millisecond}, func(b array.Builder) { b.(*array.TimestampBuilder).Append(1704164645_120) }), []string{"2024-01-02 03:04:05.120"}},
+		{"time(3)", build(&arrow.Time32Type{Unit: arrow.Millisecond}, func(b array.Builder) {
+			b.(*array.Time32Builder).AppendValues([]arrow.Time32{3_723_004, 0}, nil)
+		}), []string{"01:02:03.004", "00:00:00.000"}},
+		{"time(0)", build(&arrow.Time32Type{Unit: arrow.Second}, func(b array.Builder) { b.(*array.Time32Builder).Append(86399) }), []string{"23:59:59"}},
+		{"time(6)", build(arrow.FixedWidthTypes.Time64us, func(b array.Builder) { b.(*array.Time64Builder).Append(1_000_001) }), []string{"00:00:01.000001"}},
+		{"time(9)", build(arrow.FixedWidthTypes.Time64ns, func(b array.Builder) { b.(*array.Time64Builder).Append(1_000_001_999) }), []string{"00:00:01.000001"}},
+		{"binary(2)", build(&arrow.FixedSizeBinaryType{ByteWidth: 2}, func(b array.Builder) { b.(*array.FixedSizeBinaryBuilder).Append([]byte("hi")) }), []string{"hi"}},
+		{"datetime(9)", build(&arrow.TimestampType{Unit: arrow.Nanosecond}, func(b array.Builder) { b.(*array.TimestampBuilder).Append(-1) }), []string{"1969-12-31 23:59:59.999999"}},
+		{"date64", build(arrow.FixedWidthTypes.Date64, func(b array.Builder) { b.(*array.Date64Builder).Append(86_400_000) }), []string{"1970-01-02"}},
+		{"float32", build(arrow.PrimitiveTypes.Float32, func(b array.Builder) { b.(*array.Float32Builder).Append(0.1) }), []string{"0.1"}},
+		{"large string", build(arrow.BinaryTypes.LargeString, func(b array.Builder) { b.(*array.LargeStringBuilder).Append("big") }), []string{"big"}},
+		{"array<time>", build(arrow.ListOf(&arrow.Time32Type{Unit: arrow.Second}), func(b array.Builder) {
+			lb := b.(*array.ListBuilder)
+			lb.Append(true)
+			lb.ValueBuilder().(*array.Time32Builder).Append(61)
+		}), []string{`["00:01:01"]`}},
 		{"array", build(arrow.ListOf(arrow.PrimitiveTypes.Int64), func(b array.Builder) {
 			lb := b.(*array.ListBuilder)
 			vb := lb.ValueBuilder().(*array.Int64Builder)
