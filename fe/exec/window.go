@@ -39,6 +39,26 @@ func (f WindowFunc) agg() AggFunc {
 	return map[WindowFunc]AggFunc{WinCountStar: CountStar, WinCount: Count, WinSum: Sum, WinAvg: Avg, WinMin: Min, WinMax: Max}[f]
 }
 
+// Frame is a window frame.
+type Frame int
+
+const (
+	// FrameDefault: with ORDER BY, RANGE BETWEEN UNBOUNDED PRECEDING AND
+	// CURRENT ROW (peers included); without, the whole partition.
+	FrameDefault Frame = iota
+	// FrameRowsToCurrent: ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW.
+	FrameRowsToCurrent
+	// FrameWholePartition: ROWS (or RANGE) BETWEEN UNBOUNDED PRECEDING AND
+	// UNBOUNDED FOLLOWING.
+	FrameWholePartition
+)
+
+func (f Frame) String() string {
+	return [...]string{"RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW",
+		"ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW",
+		"ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING"}[f]
+}
+
 // WindowCall is one analytic function in a Window node.
 type WindowCall struct {
 	Func WindowFunc
@@ -66,6 +86,9 @@ type Window struct {
 	PartitionBy []expr.Expr
 	OrderBy     []SortKey
 	Calls       []WindowCall
+	// Frame is the frame of the aggregate and FIRST/LAST_VALUE calls;
+	// ranking functions and LAG/LEAD ignore it.
+	Frame Frame
 
 	argTypes, outTypes []arrow.DataType
 	schema             *arrow.Schema
@@ -147,7 +170,9 @@ func (w *Window) Explain() string {
 	}
 	if len(w.OrderBy) > 0 {
 		lines = append(lines, "order by: "+sortKeyList(w.OrderBy))
-		lines = append(lines, "window: RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW")
+	}
+	if len(w.OrderBy) > 0 || w.Frame != FrameDefault {
+		lines = append(lines, "window: "+w.Frame.String())
 	}
 	return strings.Join(lines, "\n")
 }
@@ -273,6 +298,20 @@ func (w *Window) compute(ctx context.Context, env *Env, in array.RecordReader) (
 		newPeer[i] = newPart[i] || (len(w.OrderBy) > 0 && peerCmp(i-1, i) != 0)
 	}
 
+	// The frame decides which rows an aggregate sees: frameEnd[i] marks
+	// the rows after which the running value is published.
+	frameStep := newPeer
+	switch w.Frame {
+	case FrameRowsToCurrent:
+		frameStep = make([]bool, n)
+		for i := range frameStep {
+			frameStep[i] = true
+		}
+	case FrameWholePartition:
+		frameStep = newPart
+	}
+	ordered := len(w.OrderBy) > 0 && w.Frame != FrameWholePartition
+
 	outCols := make([]arrow.Array, 0, inCols+len(w.Calls))
 	for c := 0; c < inCols; c++ {
 		cols[c].Retain()
@@ -287,11 +326,11 @@ func (w *Window) compute(ctx context.Context, env *Env, in array.RecordReader) (
 			if defCol[i] >= 0 {
 				def = cols[defCol[i]]
 			}
-			a = evalValueFunc(env, c, w.outTypes[i], cols[argCol[i]], def, newPart, newPeer, len(w.OrderBy) > 0)
+			a = evalValueFunc(env, c, w.outTypes[i], cols[argCol[i]], def, newPart, frameStep, ordered || w.Frame == FrameRowsToCurrent)
 		case argCol[i] >= 0:
-			a, err = w.evalAgg(env, c, w.outTypes[i], cols[argCol[i]], newPart, newPeer)
+			a, err = w.evalAgg(env, c, w.outTypes[i], cols[argCol[i]], newPart, frameStep)
 		case c.Func == WinCountStar:
-			a, err = w.evalAgg(env, c, w.outTypes[i], nil, newPart, newPeer)
+			a, err = w.evalAgg(env, c, w.outTypes[i], nil, newPart, frameStep)
 		default:
 			a = evalRanking(env, c.Func, newPart, newPeer)
 		}

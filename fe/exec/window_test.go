@@ -77,3 +77,23 @@ func TestWindowValueFunctions(t *testing.T) {
 	whole := must(NewWindow(scan, []expr.Expr{p}, nil, []WindowCall{{Func: LastValue, Arg: v, Name: "last"}}))
 	wantRows(t, run(t, whole), "x|1|a|NULL", "x|2|b|NULL", "x|2|b2|NULL", "x|3|NULL|NULL", "y|1|c|d", "y|5|d|d")
 }
+
+func TestWindowFrames(t *testing.T) {
+	s := sch("p", expr.StringT(), "o", expr.Int64T())
+	scan := scanOf(s, [][]any{{"x", 1}, {"x", 2}, {"x", 2}, {"x", 3}, {"y", 5}})
+	p, o := expr.Col(0, "p", expr.StringT()), expr.Col(1, "o", expr.Int64T())
+	calls := []WindowCall{{Func: WinSum, Arg: o, Name: "s"}, {Func: LastValue, Arg: o, Name: "lv"}, {Func: Rank, Name: "r"}}
+	cases := []struct {
+		frame Frame
+		want  []string
+	}{
+		{FrameDefault, []string{"x|1|1|1|1", "x|2|5|2|2", "x|2|5|2|2", "x|3|8|3|4", "y|5|5|5|1"}},
+		{FrameRowsToCurrent, []string{"x|1|1|1|1", "x|2|3|2|2", "x|2|5|2|2", "x|3|8|3|4", "y|5|5|5|1"}},
+		{FrameWholePartition, []string{"x|1|8|3|1", "x|2|8|3|2", "x|2|8|3|2", "x|3|8|3|4", "y|5|5|5|1"}},
+	}
+	for _, c := range cases {
+		w := must(NewWindow(scan, []expr.Expr{p}, []SortKey{{Expr: o}}, calls))
+		w.Frame = c.frame
+		wantRows(t, run(t, w), c.want...)
+	}
+}
