@@ -251,7 +251,11 @@ func (c *Cluster) tierLocked(ctx context.Context, db, tbl string) (TierResult, e
 		return res, ferr(codeTableNotExist, "table %s was dropped during tiering", t.path())
 	}
 	ls := &lakeSnapshot{SnapshotID: id, Offsets: list}
-	if r.holdRead {
+	// Deletion-vector tables: tiered level-0 files are invisible to batch
+	// reads until compacted, so only a compaction makes a snapshot readable
+	// (DvTableReadableSnapshotRetriever).
+	dv := t.isPK() && strings.EqualFold(w.Schema().Options["deletion-vectors.enabled"], "true")
+	if r.holdRead || dv {
 		// The latest snapshot is not readable yet: keep answering the
 		// previous readable one (or none).
 		none := int64(-1)

@@ -214,3 +214,56 @@ func TestHoldReadableThenCompact(t *testing.T) {
 		t.Fatalf("compaction snapshot %+v (%v)", snap, err)
 	}
 }
+
+// TestDeletionVectorTableReadableAfterCompaction: a PK table with
+// paimon.deletion-vectors.enabled has no readable snapshot until the lake
+// is compacted (its level-0 files are invisible to batch reads).
+func TestDeletionVectorTableReadableAfterCompaction(t *testing.T) {
+	ctx := context.Background()
+	c, wh := lakeCluster(t, LakeConfig{})
+	if _, err := c.CreateTable(ctx, TableSpec{Database: "db", Name: "dv", Buckets: 2, PrimaryKey: []string{"k"},
+		Columns:          []Column{{Name: "k", Type: typemap.Int().NotNull()}, {Name: "v", Type: typemap.String()}},
+		Properties:       map[string]string{"table.datalake.enabled": "true"},
+		CustomProperties: map[string]string{"paimon.deletion-vectors.enabled": "true"}}); err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]any
+	for k := 0; k < 20; k++ {
+		rows = append(rows, []any{int32(k), fmt.Sprint("v", k)})
+	}
+	if err := c.Upsert(ctx, "db", "dv", rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Upsert(ctx, "db", "dv", [][]any{{int32(3), "new"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Delete(ctx, "db", "dv", [][]any{{int32(4)}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.TierLake(ctx, "db", "dv"); err != nil {
+		t.Fatal(err)
+	}
+	if _, code := lakeSnapshotRPC(t, c, "dv", true); code != codeLakeSnapshotNotExist {
+		t.Fatalf("DV table before compaction: readable code %d", code)
+	}
+	if got, _ := lakeRowsByBucket(t, ctx, wh, "dv", 0, 2); len(got) != 0 {
+		t.Fatalf("level-0 files of a DV table must be invisible to batch reads, got %v", got)
+	}
+	id, err := c.CompactLake(ctx, "db", "dv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, code := lakeSnapshotRPC(t, c, "dv", true)
+	if code != 0 || r.GetSnapshotId() != id {
+		t.Fatalf("after compaction: readable %d code %d, want %d", r.GetSnapshotId(), code, id)
+	}
+	got, raw := lakeRowsByBucket(t, ctx, wh, "dv", id, 2)
+	var all []string
+	for _, rs := range got {
+		all = append(all, rs...)
+	}
+	j := sortedJoin(all)
+	if len(all) != 19 || !raw || !strings.Contains(j, "[3 new]") || strings.Contains(j, "[4 ") {
+		t.Fatalf("compacted DV table (raw %v): %s", raw, j)
+	}
+}

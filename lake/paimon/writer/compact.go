@@ -45,19 +45,15 @@ func (c *Commit) CompactBucket(ctx context.Context, part []any, bucket int32) er
 	}
 	over := map[string]string{"source.split.target-size": strconv.FormatInt(1<<62, 10)}
 	if v, _ := strconv.ParseBool(t.schema.Options["deletion-vectors.enabled"]); v && t.isPK() {
-		hasL0 := false
+		hasL0, anyDV := false, false
 		for _, f := range files {
 			hasL0 = hasL0 || f.File.Level == 0
-			if hasL0 && c.hasDV(partRow, bucket, f.File.FileName) {
-				// Batch plans of DV tables skip level 0; reading them means
-				// planning without DVs, which would resurrect deleted rows.
-				return fmt.Errorf("%w: table %s bucket %d: compacting level-0 files together with deletion vectors", paimon.ErrUnsupported, t.path, bucket)
-			}
+			anyDV = anyDV || c.hasDV(partRow, bucket, f.File.FileName)
 		}
-		for _, f := range files {
-			if hasL0 && c.hasDV(partRow, bucket, f.File.FileName) {
-				return fmt.Errorf("%w: table %s bucket %d: compacting level-0 files together with deletion vectors", paimon.ErrUnsupported, t.path, bucket)
-			}
+		if hasL0 && anyDV {
+			// Batch plans of DV tables skip level 0; reading it needs a plan
+			// without vectors, which would resurrect deleted rows.
+			return fmt.Errorf("%w: table %s bucket %d: compacting level-0 files together with deletion vectors", paimon.ErrUnsupported, t.path, bucket)
 		}
 		if hasL0 {
 			// No vector exists in this bucket: a plain merge read sees every level.
