@@ -26,9 +26,11 @@
 //     one Go value per column (see values.go for the accepted types);
 //     partitions come from the row values and are created when missing.
 //   - Retention and tiers: ExpireLog (TTL), ArchiveSegments (remote tier in
-//     the §6 layout), SnapshotKv, SetLakeSnapshot (the tiering hook).
+//     the §6 layout), SnapshotKv, SetLakeSnapshot (the tiering hook; the
+//     emulated tiering service itself lives in lake.go and tier*.go),
+//     AutoPartition (one round of the auto-partition task).
 //   - Faults: MoveLeader, NotLeaderOnce, DelayNext, DropNext,
-//     DropConnections, CutLastBatchOnce.
+//     DropConnections, CutLastBatchOnce, SetScannerTTL.
 //   - Scenario files (LoadScenario / ParseScenario, Run) script all of the
 //     above; README.md describes the language and cmd/minifluss runs them.
 //
