@@ -110,31 +110,65 @@ func (c *Client) ListOffsets(ctx context.Context, t TablePath, part *int64, spec
 	return c.ListBucketOffsets(ctx, t, part, buckets, spec)
 }
 
-// ListBucketOffsets is ListOffsets for chosen buckets. Buckets are grouped
-// by leader, one LIST_OFFSETS per leader; buckets whose leader moved are
-// retried after a metadata reload.
+// ListBucketOffsets is ListOffsets for chosen buckets, one LIST_OFFSETS per
+// leader.
 func (c *Client) ListBucketOffsets(ctx context.Context, t TablePath, part *int64, buckets []int32, spec OffsetSpec) (map[int32]int64, error) {
 	id, err := c.tableID(ctx, t)
 	if err != nil {
 		return nil, err
 	}
 	out := make(map[int32]int64, len(buckets))
+	var missing []int32
+	err = c.perLeader(ctx, t, id, part, buckets, flussapi.ListOffsets, func(bs []int32) (proto.Message, proto.Message) {
+		req := &flusspb.ListOffsetsRequest{FollowerServerId: proto.Int32(-1), OffsetType: proto.Int32(spec.Type), TableId: proto.Int64(id), PartitionId: part, BucketId: bs}
+		if spec.Type == flussapi.OffsetTimestamp {
+			req.StartTimestamp = proto.Int64(spec.Timestamp)
+		}
+		return req, &flusspb.ListOffsetsResponse{}
+	}, func(m proto.Message, each func(b int32, code *int32, msg *string) bool) {
+		for _, r := range m.(*flusspb.ListOffsetsResponse).GetBucketsResp() {
+			if each(r.GetBucketId(), r.ErrorCode, r.ErrorMessage) {
+				if r.Offset == nil {
+					missing = append(missing, r.GetBucketId())
+					continue
+				}
+				out[r.GetBucketId()] = r.GetOffset()
+			}
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("fluss: %s offsets: %w", spec, err)
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("%w: LIST_OFFSETS answers for %s buckets %v have no offset", ErrProtocol, t, missing)
+	}
+	return out, nil
+}
+
+// perLeader sends one request per leader for the given buckets of a table
+// (build makes the request and an empty response for a bucket group) and
+// hands each answer to visit, which calls each(bucket, code, message) per
+// bucket entry; each reports whether the entry is a success to keep.
+// Buckets whose leader moved (per-bucket or whole-request not-leader
+// answers, or an unreachable server) are retried after a metadata reload.
+func (c *Client) perLeader(ctx context.Context, t TablePath, id int64, part *int64, buckets []int32, key flussapi.APIKey,
+	build func([]int32) (proto.Message, proto.Message), visit func(proto.Message, func(int32, *int32, *string) bool)) error {
 	pending := slices.Clone(buckets)
 	var last error
 	for attempt := 0; len(pending) > 0; attempt++ {
 		if attempt > leaderRetries {
-			return nil, last
+			return last
 		}
 		if attempt > 0 {
 			if err := sleepCtx(ctx, time.Duration(attempt)*20*time.Millisecond); err != nil {
-				return nil, fmt.Errorf("fluss: %s offsets of %s: %w (after %w)", spec, t, err, last)
+				return fmt.Errorf("%w (after %w)", err, last)
 			}
 			var parts []int64
 			if part != nil {
 				parts = []int64{*part}
 			}
 			if _, err := c.refreshMetadataParts(ctx, []TablePath{t}, parts); err != nil {
-				return nil, fmt.Errorf("fluss: %s offsets of %s: %w", spec, t, err)
+				return err
 			}
 		}
 		groups := map[string][]int32{}
@@ -146,7 +180,7 @@ func (c *Client) ListBucketOffsets(ctx context.Context, t TablePath, part *int64
 					retry, last = append(retry, b), err
 					continue
 				}
-				return nil, fmt.Errorf("fluss: %s offsets: %w", spec, err)
+				return err
 			}
 			groups[addr] = append(groups[addr], b)
 		}
@@ -155,54 +189,51 @@ func (c *Client) ListBucketOffsets(ctx context.Context, t TablePath, part *int64
 		g.SetLimit(maxBucketFanout)
 		for addr, bs := range groups {
 			g.Go(func() error {
-				req := &flusspb.ListOffsetsRequest{FollowerServerId: proto.Int32(-1), OffsetType: proto.Int32(spec.Type), TableId: proto.Int64(id), PartitionId: part, BucketId: bs}
-				if spec.Type == flussapi.OffsetTimestamp {
-					req.StartTimestamp = proto.Int64(spec.Timestamp)
-				}
-				var resp flusspb.ListOffsetsResponse
-				err := c.callAddr(gctx, addr, flussapi.ListOffsets, req, &resp)
+				req, resp := build(bs)
+				err := c.callAddr(gctx, addr, key, req, resp)
 				mu.Lock()
 				defer mu.Unlock()
 				if err != nil {
 					if (errors.Is(err, ErrNotLeader) || errors.Is(err, ErrConnection)) && gctx.Err() == nil {
-						retry, last = append(retry, bs...), fmt.Errorf("fluss: %s offsets of %s at %s: %w", spec, t, addr, err)
+						retry, last = append(retry, bs...), fmt.Errorf("%s of %s at %s: %w", key, t, addr, err)
 						return nil
 					}
-					return fmt.Errorf("fluss: %s offsets of %s buckets %v at %s: %w", spec, t, bs, addr, err)
+					return fmt.Errorf("%s of %s buckets %v at %s: %w", key, t, bs, addr, err)
 				}
 				got := map[int32]bool{}
-				for _, r := range resp.GetBucketsResp() {
-					b := r.GetBucketId()
-					if !slices.Contains(bs, b) || got[b] {
-						continue
+				var ferr error
+				visit(resp, func(b int32, code *int32, msg *string) bool {
+					if !slices.Contains(bs, b) || got[b] || ferr != nil {
+						return false
 					}
 					got[b] = true
-					if err := codeError(r.ErrorCode, r.ErrorMessage); err != nil {
-						if errors.Is(err, ErrNotLeader) {
-							retry, last = append(retry, b), fmt.Errorf("fluss: %s offset of %s bucket %d at %s: %w", spec, t, b, addr, err)
-							continue
+					if e := codeError(code, msg); e != nil {
+						if errors.Is(e, ErrNotLeader) {
+							retry, last = append(retry, b), fmt.Errorf("%s of %s bucket %d at %s: %w", key, t, b, addr, e)
+						} else {
+							ferr = fmt.Errorf("%s of %s bucket %d at %s: %w", key, t, b, addr, e)
 						}
-						return fmt.Errorf("fluss: %s offset of %s bucket %d at %s: %w", spec, t, b, addr, err)
+						return false
 					}
-					if r.Offset == nil {
-						return fmt.Errorf("%w: LIST_OFFSETS answer for %s bucket %d has no offset", ErrProtocol, t, b)
-					}
-					out[b] = r.GetOffset()
+					return true
+				})
+				if ferr != nil {
+					return ferr
 				}
 				for _, b := range bs {
 					if !got[b] {
-						return fmt.Errorf("%w: LIST_OFFSETS answer from %s lacks %s bucket %d", ErrProtocol, addr, t, b)
+						return fmt.Errorf("%w: %s answer from %s lacks %s bucket %d", ErrProtocol, key, addr, t, b)
 					}
 				}
 				return nil
 			})
 		}
 		if err := g.Wait(); err != nil {
-			return nil, err
+			return err
 		}
 		pending = retry
 	}
-	return out, nil
+	return nil
 }
 
 // BucketOffset resolves spec for one bucket.
@@ -532,7 +563,8 @@ type BucketStats struct {
 	HasRowCount bool // false when the bucket cannot count (WAL changelog image, old tables)
 }
 
-// GetTableStats returns row counts of every bucket of t (or of partition part).
+// GetTableStats returns row counts of every bucket of t (or of partition
+// part), one GET_TABLE_STATS per leader.
 func (c *Client) GetTableStats(ctx context.Context, t TablePath, part *int64) ([]BucketStats, error) {
 	buckets, err := c.Buckets(ctx, t, part)
 	if err != nil {
@@ -542,36 +574,26 @@ func (c *Client) GetTableStats(ctx context.Context, t TablePath, part *int64) ([
 	if err != nil {
 		return nil, err
 	}
-	out := make([]BucketStats, len(buckets))
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(maxBucketFanout)
-	for i, bk := range buckets {
-		g.Go(func() error {
-			b := TableBucket{Table: t, TableID: id, PartitionID: part, Bucket: bk}
-			req := &flusspb.GetTableStatsRequest{TableId: proto.Int64(id), BucketsReq: []*flusspb.PbTableStatsReqForBucket{{PartitionId: part, BucketId: proto.Int32(bk)}}}
-			_, _, err := c.callLeader(gctx, b, flussapi.GetTableStats, req,
-				func() proto.Message { return &flusspb.GetTableStatsResponse{} },
-				func(m proto.Message) error {
-					for _, r := range m.(*flusspb.GetTableStatsResponse).GetBucketsResp() {
-						if r.GetBucketId() != bk {
-							continue
-						}
-						if err := codeError(r.ErrorCode, r.ErrorMessage); err != nil {
-							return err
-						}
-						out[i] = BucketStats{PartitionID: part, Bucket: bk, RowCount: r.GetRowCount(), HasRowCount: r.RowCount != nil}
-						return nil
-					}
-					return fmt.Errorf("%w: GET_TABLE_STATS answer lacks bucket %d", ErrProtocol, bk)
-				})
-			if err != nil {
-				return fmt.Errorf("fluss: table stats: %w", err)
+	stats := map[int32]BucketStats{}
+	err = c.perLeader(ctx, t, id, part, buckets, flussapi.GetTableStats, func(bs []int32) (proto.Message, proto.Message) {
+		req := &flusspb.GetTableStatsRequest{TableId: proto.Int64(id)}
+		for _, b := range bs {
+			req.BucketsReq = append(req.BucketsReq, &flusspb.PbTableStatsReqForBucket{PartitionId: part, BucketId: proto.Int32(b)})
+		}
+		return req, &flusspb.GetTableStatsResponse{}
+	}, func(m proto.Message, each func(b int32, code *int32, msg *string) bool) {
+		for _, r := range m.(*flusspb.GetTableStatsResponse).GetBucketsResp() {
+			if each(r.GetBucketId(), r.ErrorCode, r.ErrorMessage) {
+				stats[r.GetBucketId()] = BucketStats{PartitionID: part, Bucket: r.GetBucketId(), RowCount: r.GetRowCount(), HasRowCount: r.RowCount != nil}
 			}
-			return nil
-		})
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("fluss: table stats: %w", err)
 	}
-	if err := g.Wait(); err != nil {
-		return nil, err
+	out := make([]BucketStats, len(buckets))
+	for i, b := range buckets {
+		out[i] = stats[b]
 	}
 	return out, nil
 }
