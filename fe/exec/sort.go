@@ -2,7 +2,9 @@ package exec
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"math"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -125,35 +127,9 @@ func sortAll(ctx context.Context, env *Env, in array.RecordReader, schema *arrow
 // sortIndices returns the stable sorted order of rows of keyCols.
 func sortIndices(keyCols []arrow.Array, keys []SortKey) []int64 {
 	n := keyCols[0].Len()
-	// One BIGINT key without NULLs: sort (value, position) pairs directly.
-	if len(keyCols) == 1 && keyCols[0].NullN() == 0 {
-		if a, ok := keyCols[0].(*array.Int64); ok {
-			type pair struct {
-				v   int64
-				pos int64
-			}
-			ps := make([]pair, n)
-			for i, v := range a.Int64Values() {
-				if keys[0].Desc {
-					v = ^v // order-reversing and overflow-free
-				}
-				ps[i] = pair{v, int64(i)}
-			}
-			slices.SortFunc(ps, func(x, y pair) int {
-				if x.v != y.v {
-					if x.v < y.v {
-						return -1
-					}
-					return 1
-				}
-				return int(x.pos - y.pos)
-			})
-			idx := make([]int64, n)
-			for i, p := range ps {
-				idx[i] = p.pos
-			}
-			return idx
-		}
+	// Up to two fixed-width keys without NULLs: sort packed words.
+	if idx, ok := sortPacked(keyCols, keys); ok {
+		return idx
 	}
 	if widths, ok := fixedKeyWidths(keyCols); ok {
 		return sortByFixedKeys(keyCols, keys, widths)
@@ -224,4 +200,93 @@ func sortByFixedKeys(cols []arrow.Array, keys []SortKey, widths []int) []int64 {
 		return int(a - b)
 	})
 	return idx
+}
+
+// orderWord maps row i of a fixed-width column to a uint64 whose unsigned
+// order is the key's order (ok=false for other types).
+func orderWord(c arrow.Array, desc bool) (func(i int) uint64, bool) {
+	var f func(i int) uint64
+	switch x := c.(type) {
+	case *array.Int64:
+		v := x.Int64Values()
+		f = func(i int) uint64 { return uint64(v[i]) ^ (1 << 63) }
+	case *array.Int32:
+		v := x.Int32Values()
+		f = func(i int) uint64 { return uint64(int64(v[i])) ^ (1 << 63) }
+	case *array.Date32:
+		v := x.Date32Values()
+		f = func(i int) uint64 { return uint64(int64(v[i])) ^ (1 << 63) }
+	case *array.Timestamp:
+		v := x.TimestampValues()
+		f = func(i int) uint64 { return uint64(v[i]) ^ (1 << 63) }
+	case *array.Float64:
+		v := x.Float64Values()
+		f = func(i int) uint64 { return floatWord(v[i]) }
+	case *array.Float32:
+		v := x.Float32Values()
+		f = func(i int) uint64 { return floatWord(float64(v[i])) }
+	default:
+		return nil, false
+	}
+	if desc {
+		return func(i int) uint64 { return ^f(i) }, true
+	}
+	return f, true
+}
+
+func floatWord(f float64) uint64 {
+	if f == 0 {
+		f = 0 // -0 = +0
+	}
+	b := math.Float64bits(f)
+	if b>>63 == 1 {
+		return ^b
+	}
+	return b ^ (1 << 63)
+}
+
+// sortPacked sorts by one or two NULL-free fixed-width keys packed into
+// words, the row number breaking ties (so the sort is stable).
+func sortPacked(cols []arrow.Array, keys []SortKey) ([]int64, bool) {
+	if len(cols) > 2 {
+		return nil, false
+	}
+	words := make([]func(int) uint64, len(cols))
+	for k, c := range cols {
+		if c.NullN() > 0 {
+			return nil, false
+		}
+		w, ok := orderWord(c, keys[k].Desc)
+		if !ok {
+			return nil, false
+		}
+		words[k] = w
+	}
+	type row struct {
+		a, b uint64
+		pos  int64
+	}
+	n := cols[0].Len()
+	rs := make([]row, n)
+	for i := range rs {
+		rs[i].a = words[0](i)
+		if len(words) == 2 {
+			rs[i].b = words[1](i)
+		}
+		rs[i].pos = int64(i)
+	}
+	slices.SortFunc(rs, func(x, y row) int {
+		switch {
+		case x.a != y.a:
+			return cmp.Compare(x.a, y.a)
+		case x.b != y.b:
+			return cmp.Compare(x.b, y.b)
+		}
+		return cmp.Compare(x.pos, y.pos)
+	})
+	idx := make([]int64, n)
+	for i, r := range rs {
+		idx[i] = r.pos
+	}
+	return idx, true
 }
