@@ -305,8 +305,8 @@ func (lr *LogReader) fill() error {
 				return nil
 			}
 			if res.HighWatermark >= 0 && lr.next >= res.HighWatermark {
-				return fmt.Errorf("fluss: reading %s: range end %d is beyond the high watermark %d (next offset %d)",
-					lr.r.Bucket, lr.r.Stop, res.HighWatermark, lr.next)
+				return fmt.Errorf("%w: reading %s: range end %d is beyond the high watermark %d (next offset %d)",
+					ErrOffsetOutOfRange, lr.r.Bucket, lr.r.Stop, res.HighWatermark, lr.next)
 			}
 			// Below the high watermark yet nothing, no remote segments: the
 			// server found the offset below its local log start and the data

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -423,4 +424,25 @@ func TestReadersStopOnCancel(t *testing.T) {
 	}
 	lr.Release()
 	pr.Release()
+}
+
+// TestLogReaderStopBeyondHighWatermark: asking for offsets the log does not
+// have yet is an error naming both, not a wait or a loop.
+func TestLogReaderStopBeyondHighWatermark(t *testing.T) {
+	fb, cl := newFakeBucket(t)
+	fb.addBatch(rowsOf(0, 1), nil)
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	lr, err := cl.NewLogReader(context.Background(), LogRange{Bucket: TableBucket{Table: fb.path, TableID: fb.tableID}, Start: 0, Stop: 5, Columns: fakeCols, Format: record.LogFormatCompacted}, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lr.Release()
+	n := 0
+	for lr.Next() {
+		n += int(lr.RecordBatch().NumRows())
+	}
+	if n != 2 || !errors.Is(lr.Err(), ErrOffsetOutOfRange) || !strings.Contains(lr.Err().Error(), "high watermark 2") {
+		t.Fatalf("rows %d err %v", n, lr.Err())
+	}
 }
