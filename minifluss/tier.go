@@ -371,9 +371,15 @@ func (c *Cluster) tierBucket(ctx context.Context, t *table, w *writer.Table, com
 		}
 		c.mu.Lock()
 		var data []byte
-		bd, err := c.bucketLocked(t, j.partID, j.bucket)
-		if err == nil {
-			data, err = bd.log.read(off, readChunkBytes)
+		var err error
+		if c.cat.tableByID(t.ID) != t || (j.partID != nil && t.Partitions[*j.partID] == nil) {
+			// Dropped while this round ran: never reopen its storage.
+			err = ferr(codePartitionNotExists, "table or partition was dropped during tiering")
+		} else {
+			var bd *bucketData
+			if bd, err = c.bucketLocked(t, j.partID, j.bucket); err == nil {
+				data, err = bd.log.read(off, readChunkBytes)
+			}
 		}
 		c.mu.Unlock()
 		if err != nil {
