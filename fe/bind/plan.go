@@ -276,7 +276,7 @@ func describe(p Plan) string {
 			}
 			calls[i] = c.Func + "(" + arg + ")"
 		}
-		return fmt.Sprintf("Window [%s] partition=[%s] order=[%s]", strings.Join(calls, ", "), exprs(n.PartitionBy), sortKeyStrings(n.OrderBy))
+		return fmt.Sprintf("Window [%s] partition=[%s] order=[%s] frame=%s", strings.Join(calls, ", "), exprs(n.PartitionBy), sortKeyStrings(n.OrderBy), n.Frame)
 	}
 	return fmt.Sprintf("%T", p)
 }

@@ -1,6 +1,7 @@
 package bind
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -16,10 +17,58 @@ const windowQualifier = "\x00window"
 // WindowCall is one analytic function; Arg is nil for COUNT(*) and the
 // ranking functions.
 type WindowCall struct {
-	Func string // row_number, rank, dense_rank, count, sum, avg, min, max
+	// Func is row_number, rank, dense_rank, count, sum, avg, min, max, lag,
+	// lead, first_value or last_value.
+	Func string
 	Arg  expr.Expr
 	Star bool // count(*)
 	Type arrow.DataType
+	// Offset and Default are LAG/LEAD's distance (0: the default, 1) and
+	// value outside the partition (nil: NULL).
+	Offset  int64
+	Default expr.Expr
+}
+
+// Frame is a window frame the executor supports.
+type Frame int
+
+// Window frames.
+const (
+	// FrameDefault: with ORDER BY, from the partition start to the current
+	// row and its peers (RANGE); without, the whole partition.
+	FrameDefault Frame = iota
+	// FrameRowsToCurrent: ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW.
+	FrameRowsToCurrent
+	// FrameWholePartition: BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING.
+	FrameWholePartition
+)
+
+func (f Frame) String() string {
+	return [...]string{"default", "rows-to-current", "whole-partition"}[f]
+}
+
+// frameOf maps a written frame onto the supported ones.
+func frameOf(fr *sql.Frame, ordered bool) (Frame, error) {
+	if fr == nil {
+		return FrameDefault, nil
+	}
+	start, end := fr.Start, fr.End
+	if end == nil {
+		end = &sql.FrameBound{Kind: sql.CurrentRow}
+	}
+	if start == nil || start.Kind != sql.UnboundedPreceding {
+		return 0, errorf(ErrUnsupported, "window frames other than UNBOUNDED PRECEDING to CURRENT ROW or UNBOUNDED FOLLOWING")
+	}
+	switch end.Kind {
+	case sql.UnboundedFollowing:
+		return FrameWholePartition, nil
+	case sql.CurrentRow:
+		if fr.Unit == sql.FrameRows {
+			return FrameRowsToCurrent, nil
+		}
+		return FrameDefault, nil
+	}
+	return 0, errorf(ErrUnsupported, "window frames other than UNBOUNDED PRECEDING to CURRENT ROW or UNBOUNDED FOLLOWING")
 }
 
 // Window computes analytic functions over one window specification (the
@@ -28,6 +77,7 @@ type Window struct {
 	Input       Plan
 	PartitionBy []expr.Expr
 	OrderBy     []SortKey
+	Frame       Frame
 	Calls       []WindowCall
 	Out         []Column
 }
@@ -66,8 +116,9 @@ func (b *Binder) planWindows(input Plan, sc *scope, st *aggState, exprs []sql.Ex
 	var specs []*spec
 	byKey := map[string]*spec{}
 	for _, fc := range calls {
-		if fc.Over.Frame != nil {
-			return nil, nil, errorf(ErrUnsupported, "window frames (ROWS/RANGE ...) in %s; only the default frame is supported", fc)
+		frame, err := frameOf(fc.Over.Frame, len(fc.Over.OrderBy) > 0)
+		if err != nil {
+			return nil, nil, err
 		}
 		var parts []expr.Expr
 		for _, p := range fc.Over.PartitionBy {
@@ -85,10 +136,10 @@ func (b *Binder) planWindows(input Plan, sc *scope, st *aggState, exprs []sql.Ex
 			}
 			keys = append(keys, sortKey(e, o))
 		}
-		k := exprStrings(parts) + "|" + sortKeyStrings(keys)
+		k := exprStrings(parts) + "|" + sortKeyStrings(keys) + "|" + frame.String()
 		sp := byKey[k]
 		if sp == nil {
-			sp = &spec{w: &Window{PartitionBy: parts, OrderBy: keys}}
+			sp = &spec{w: &Window{PartitionBy: parts, OrderBy: keys, Frame: frame}}
 			byKey[k] = sp
 			specs = append(specs, sp)
 		}
@@ -123,6 +174,8 @@ func (b *Binder) bindWindowCall(fc *sql.FuncCall, sc *scope, st *aggState) (Wind
 			return WindowCall{}, errorf(ErrAnalysis, "%s() takes no arguments", name)
 		}
 		return WindowCall{Func: name, Type: expr.Int64T()}, nil
+	case "lag", "lead", "first_value", "last_value":
+		return b.bindValueCall(name, fc, sc, st)
 	case "count", "sum", "avg", "min", "max":
 	default:
 		return WindowCall{}, errorf(ErrUnsupported, "window function %s", name)
@@ -159,4 +212,45 @@ func sortKeyStrings(ks []SortKey) string {
 		s[i] = k.String()
 	}
 	return strings.Join(s, ",")
+}
+
+// bindValueCall binds LAG/LEAD(x [, offset [, default]]) and
+// FIRST_VALUE/LAST_VALUE(x).
+func (b *Binder) bindValueCall(name string, fc *sql.FuncCall, sc *scope, st *aggState) (WindowCall, error) {
+	max := 1
+	if name == "lag" || name == "lead" {
+		max = 3
+	}
+	if fc.Star || fc.Distinct || len(fc.Args) < 1 || len(fc.Args) > max {
+		return WindowCall{}, errorf(ErrAnalysis, "%s takes 1 to %d arguments", name, max)
+	}
+	arg, err := b.bindExpr(fc.Args[0], sc, st)
+	if err != nil {
+		return WindowCall{}, err
+	}
+	if arg.DataType().ID() == arrow.NULL {
+		if arg, err = expr.Cast(arg, expr.StringT()); err != nil {
+			return WindowCall{}, err
+		}
+	}
+	call := WindowCall{Func: name, Arg: arg, Type: arg.DataType()}
+	if len(fc.Args) > 1 {
+		lit, ok := fc.Args[1].(*sql.Literal)
+		if !ok || lit.Kind != sql.LitInt {
+			return WindowCall{}, errorf(ErrAnalysis, "%s offset must be a non-negative integer constant", name)
+		}
+		n, err := strconv.ParseInt(lit.Value, 10, 64)
+		if err != nil || n < 0 {
+			return WindowCall{}, errorf(ErrAnalysis, "%s offset must be a non-negative integer constant", name)
+		}
+		call.Offset = n
+	}
+	if len(fc.Args) > 2 {
+		d, err := b.bindExpr(fc.Args[2], sc, st)
+		if err != nil {
+			return WindowCall{}, err
+		}
+		call.Default = d
+	}
+	return call, nil
 }

@@ -81,7 +81,7 @@ func (s *Session) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator,
 		}
 		calls := make([]exec.WindowCall, len(n.Calls))
 		for i, c := range n.Calls {
-			wc := exec.WindowCall{Arg: c.Arg, Name: n.Out[len(n.Out)-len(n.Calls)+i].Name}
+			wc := exec.WindowCall{Arg: c.Arg, Name: n.Out[len(n.Out)-len(n.Calls)+i].Name, Offset: c.Offset, Default: c.Default}
 			switch c.Func {
 			case "row_number":
 				wc.Func = exec.RowNumber
@@ -102,6 +102,14 @@ func (s *Session) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator,
 				wc.Func = exec.WinMin
 			case "max":
 				wc.Func = exec.WinMax
+			case "lag":
+				wc.Func = exec.Lag
+			case "lead":
+				wc.Func = exec.Lead
+			case "first_value":
+				wc.Func = exec.FirstValue
+			case "last_value":
+				wc.Func = exec.LastValue
 			default:
 				return nil, mysqlwire.Errorf(mysqlwire.CodeNotSupported, "window function %s", c.Func)
 			}
@@ -110,6 +118,12 @@ func (s *Session) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator,
 		w, err := exec.NewWindow(in, n.PartitionBy, sortKeys(n.OrderBy), calls)
 		if err != nil {
 			return nil, err
+		}
+		switch n.Frame {
+		case bind.FrameRowsToCurrent:
+			w.Frame = exec.FrameRowsToCurrent
+		case bind.FrameWholePartition:
+			w.Frame = exec.FrameWholePartition
 		}
 		return conform(w, n.Out)
 	}

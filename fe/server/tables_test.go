@@ -231,6 +231,17 @@ func TestWindowFunctions(t *testing.T) {
 		FROM orders WHERE customer_id IS NOT NULL GROUP BY customer_id ORDER BY d, customer_id`,
 		"1|6|1", "2|4|2", "4|2|3", "3|1|4")
 	wantErr(t, db, `SELECT sum(qty) OVER (ORDER BY order_id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM orders`, 1235, "window frames")
+	// qty by order_id: 2 1 4 1 2 3 1; a tie on qty=1 shows RANGE vs ROWS.
+	wantRows(t, db, `SELECT order_id,
+			sum(qty) OVER (ORDER BY qty ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS rows_sum,
+			sum(qty) OVER (ORDER BY qty) AS range_sum,
+			max(qty) OVER (ORDER BY order_id ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS whole,
+			lag(qty) OVER (ORDER BY order_id) AS prev,
+			lead(qty, 2, 0) OVER (ORDER BY order_id) AS next2,
+			first_value(order_id) OVER (PARTITION BY sku ORDER BY order_id) AS first_in_sku
+		FROM orders ORDER BY order_id`,
+		"1001|5|7|4|NULL|4|1001", "1002|1|3|4|2|1|1002", "1003|14|14|4|1|2|1003", "1004|2|3|4|4|3|1001",
+		"1005|7|7|4|1|1|1002", "1006|10|10|4|2|0|1001", "1007|3|3|4|3|0|1003")
 }
 
 // Instants (timestamps with a zone, like Fluss TIMESTAMP_LTZ) are shown in
