@@ -446,3 +446,9 @@ func TestLogReaderStopBeyondHighWatermark(t *testing.T) {
 		t.Fatalf("rows %d err %v", n, lr.Err())
 	}
 }
+
+// The readers are array.RecordReaders.
+var (
+	_ array.RecordReader = (*LogReader)(nil)
+	_ array.RecordReader = (*PKReader)(nil)
+)
