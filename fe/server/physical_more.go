@@ -224,6 +224,8 @@ func (s *Session) join(ctx context.Context, n *bind.Join) (exec.Operator, error)
 			return nil, err
 		}
 		return conform(p, n.Out)
+	case bind.FullJoin:
+		return s.fullJoin(left, right, n, lk, rk)
 	default:
 		return nil, mysqlwire.Errorf(mysqlwire.CodeNotSupported, "%s is not supported by the executor", n.Kind)
 	}
@@ -232,4 +234,38 @@ func (s *Session) join(ctx context.Context, n *bind.Join) (exec.Operator, error)
 		return nil, err
 	}
 	return conform(j, n.Out)
+}
+
+// fullJoin is LEFT OUTER JOIN followed by the right rows with no match
+// (a LEFT ANTI JOIN with the sides swapped) padded with NULL left columns.
+func (s *Session) fullJoin(left, right exec.Operator, n *bind.Join, lk, rk []expr.Expr) (exec.Operator, error) {
+	if n.Residual != nil {
+		return nil, mysqlwire.Errorf(mysqlwire.CodeNotSupported, "FULL OUTER JOIN with a non-equality ON condition")
+	}
+	outer, err := exec.NewHashJoin(left, right, exec.LeftOuterJoin, lk, rk, nil)
+	if err != nil {
+		return nil, err
+	}
+	anti, err := exec.NewHashJoin(right, left, exec.LeftAntiJoin, rk, lk, nil)
+	if err != nil {
+		return nil, err
+	}
+	ls, rs := left.Schema(), right.Schema()
+	exprs := make([]expr.Expr, 0, ls.NumFields()+rs.NumFields())
+	names := make([]string, 0, ls.NumFields()+rs.NumFields())
+	for _, f := range ls.Fields() {
+		exprs, names = append(exprs, expr.Null(f.Type)), append(names, f.Name)
+	}
+	for i, f := range rs.Fields() {
+		exprs, names = append(exprs, expr.Col(i, f.Name, f.Type)), append(names, f.Name)
+	}
+	padded, err := exec.NewProject(anti, exprs, names)
+	if err != nil {
+		return nil, err
+	}
+	u, err := exec.NewUnion([]exec.Operator{outer, padded}, false)
+	if err != nil {
+		return nil, err
+	}
+	return conform(u, n.Out)
 }

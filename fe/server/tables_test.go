@@ -197,6 +197,9 @@ func TestJoins(t *testing.T) {
 	wantRows(t, db, `SELECT o.order_id FROM orders o JOIN products p ON o.sku = p.sku AND o.qty * p.price > 20 ORDER BY 1`,
 		"1001", "1002", "1003", "1005", "1006")
 	wantRows(t, db, `SELECT count(*) FROM customers CROSS JOIN products`, "15")
+	wantRows(t, db, `SELECT c.id, o.order_id FROM (SELECT id FROM customers WHERE id >= 4) c
+		FULL OUTER JOIN (SELECT order_id, customer_id FROM orders WHERE order_id >= 1005) o ON c.id = o.customer_id ORDER BY c.id, o.order_id`,
+		"NULL|1006", "NULL|1007", "4|1005", "5|NULL")
 	wantRows(t, db, `SELECT c.name FROM customers c LEFT ANTI JOIN orders o ON o.customer_id = c.id`, "Edsger")
 	wantRows(t, db, `SELECT count(*) FROM internal.demo.orders o, demo.products p WHERE o.sku = p.sku AND p.price < 10`, "2")
 }
