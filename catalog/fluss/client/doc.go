@@ -40,9 +40,11 @@
 //     ...). Every error names the API, server, table or bucket it concerns.
 //  4. Secrets (SASL password, security-token bytes) never appear in errors,
 //     logs or String output.
-//  5. Bucket requests go to the bucket's leader; a not-leader answer reloads
-//     metadata and retries a bounded number of times. Only idempotent reads
-//     are retried on a broken connection; SCAN_KV continuations never are.
+//  5. Bucket requests go to the bucket's leader (grouped per leader where
+//     the RPC takes several buckets); a not-leader answer or an unreachable
+//     leader reloads metadata and retries a bounded number of times. Only
+//     idempotent reads are retried on a broken connection; SCAN_KV
+//     continuations never are.
 //  6. Pooled connections are keyed by the digest of the whole Config and
 //     closed after Config.IdleTimeout (60 s by default) without use.
 //  7. No package-level state: config, logger, pool and file system are
