@@ -1,6 +1,38 @@
-// Package paimon reads and writes Apache Paimon tables natively: schemas,
+// Package paimon reads Apache Paimon tables natively (no JVM): schemas,
 // snapshots, Avro and ORC manifests, split planning on a pinned snapshot,
 // Parquet and ORC data files, merge-on-read for primary-key tables and
-// deletion vectors. It knows nothing about Fluss.
-
+// deletion vectors. It knows nothing about Fluss. It also exports the
+// metadata encoders (BinaryRow, manifests, manifest lists, index manifests,
+// deletion vectors) a writer needs, next to their decoders.
+//
+// Use: OpenTable (or OpenTableInWarehouse) → Table.Plan(ctx, ScanOptions) →
+// Plan.Splits → Plan.Open(ctx, &split, mem, ReadOptions) → array.RecordReader.
+//
+// What must stay true:
+//
+//  1. The live file set of a snapshot is the ADD entries of its base and
+//     delta manifest lists minus DELETE entries, matched on the full identity
+//     (partition, bucket, level, file name, extra files, embedded index,
+//     external path). Level is part of it: a level upgrade deletes and re-adds
+//     the same file name.
+//  2. A plan reads one snapshot and the schema that snapshot names; files
+//     written under older schemas are mapped to it by field id (missing
+//     columns read as NULL, widened types are cast).
+//  3. Splits never mix (partition, bucket). A split is raw-convertible only
+//     when its files can be read one by one without changing the answer;
+//     otherwise Open merges its files by (key, sequence number) with the
+//     table's merge engine. For deletion-vector and first-row tables a batch
+//     plan drops level-0 files, as Java Paimon does.
+//  4. Statistics only prune: partitions always, key statistics always,
+//     value statistics (manifest, Parquet row group, ORC stripe) only where
+//     the rows they describe are final (append tables, raw reads of
+//     deletion-vector/first-row tables), never for merge inputs. The
+//     predicate is then applied exactly to every row after merging.
+//  5. Decoders distrust input: every length, count and offset is checked
+//     before allocation; bad bytes give an error wrapping ErrCorrupt that
+//     names the table and file, never a panic.
+//
+// Concurrency: a Table and a Plan are immutable and may be shared; every
+// RecordReader from Plan.Open belongs to one goroutine. Batches are built
+// with the caller's allocator; a batch is valid until the next call to Next.
 package paimon

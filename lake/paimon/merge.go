@@ -36,22 +36,32 @@ type mergeSource struct {
 	bld       *array.RecordBuilder
 	batchSize int
 	table     string
+	parked    []arrow.RecordBatch
+	group     []mergeRec
+	gkeys     []arrow.Array
+	grow      int
 }
 
 type cursor struct {
-	idx int
-	fb  *fileBatches
-	dv  *DeletionVector
-	rec arrow.RecordBatch
-	pos int64
-	row int
-	m   *mergeSource
+	idx  int
+	fb   *fileBatches
+	dv   *DeletionVector
+	rec  arrow.RecordBatch
+	seq  *array.Int64
+	kind *array.Int8
+	keys []arrow.Array
+	pos  int64
+	row  int
+	m    *mergeSource
 }
 
+// load moves to the next batch. The finished batch may still be referenced
+// by the key group being collected, so it is parked and released after
+// that group is emitted.
 func (c *cursor) load() error {
 	for {
 		if c.rec != nil {
-			c.rec.Release()
+			c.m.parked = append(c.m.parked, c.rec)
 			c.rec = nil
 		}
 		rec, pos, err := c.fb.next()
@@ -59,10 +69,23 @@ func (c *cursor) load() error {
 			return err
 		}
 		c.rec, c.pos, c.row = rec, pos, 0
+		c.seq = rec.Column(c.m.seqCol).(*array.Int64)
+		c.kind = rec.Column(c.m.kindCol).(*array.Int8)
+		c.keys = c.keys[:0]
+		for _, k := range c.m.keyCols {
+			c.keys = append(c.keys, rec.Column(k))
+		}
 		if c.skipDeleted() {
 			return nil
 		}
 	}
+}
+
+func (m *mergeSource) releaseParked() {
+	for _, r := range m.parked {
+		r.Release()
+	}
+	m.parked = m.parked[:0]
 }
 
 // skipDeleted moves past deleted rows; false when the batch is exhausted.
@@ -89,11 +112,12 @@ type cursorHeap []*cursor
 func (h cursorHeap) Len() int { return len(h) }
 func (h cursorHeap) Less(i, j int) bool {
 	a, b := h[i], h[j]
-	if c := a.m.compareKeys(a.rec, a.row, b.rec, b.row); c != 0 {
-		return c < 0
+	for k := range a.keys {
+		if c := compareArrow(a.keys[k], a.row, b.keys[k], b.row); c != 0 {
+			return c < 0
+		}
 	}
-	sa := a.rec.Column(a.m.seqCol).(*array.Int64).Value(a.row)
-	sb := b.rec.Column(b.m.seqCol).(*array.Int64).Value(b.row)
+	sa, sb := a.seq.Value(a.row), b.seq.Value(b.row)
 	if sa != sb {
 		return sa < sb
 	}
@@ -174,50 +198,50 @@ func newMergeSource(ctx context.Context, p *Plan, s *Split, needed []DataField, 
 	return m, nil
 }
 
-func (m *mergeSource) compareKeys(a arrow.RecordBatch, i int, b arrow.RecordBatch, j int) int {
-	for _, k := range m.keyCols {
-		if c := compareArrow(a.Column(k), i, b.Column(k), j); c != 0 {
-			return c
-		}
-	}
-	return 0
-}
-
 type mergeRec struct {
 	rec  arrow.RecordBatch
 	row  int
 	kind int8
 }
 
-func (m *mergeSource) next() (arrow.RecordBatch, []bool, error) {
-	var group []mergeRec
-	release := func() {
-		for _, g := range group {
-			g.rec.Release()
+// sameKey reports whether the cursor's row has the key of the group being
+// collected (gkeys, grow: the key columns and row of its first record).
+func (m *mergeSource) sameKey(c *cursor) bool {
+	for k := range m.gkeys {
+		if compareArrow(m.gkeys[k], m.grow, c.keys[k], c.row) != 0 {
+			return false
 		}
-		group = group[:0]
 	}
+	return true
+}
+
+func (m *mergeSource) next() (arrow.RecordBatch, []bool, error) {
+	rows := 0
 	for m.h.Len() > 0 {
-		if err := m.ctx.Err(); err != nil {
-			return nil, nil, err
+		if rows&1023 == 0 {
+			if err := m.ctx.Err(); err != nil {
+				return nil, nil, err
+			}
 		}
 		c := m.h[0]
-		if len(group) > 0 && m.compareKeys(group[0].rec, group[0].row, c.rec, c.row) != 0 {
-			err := m.emit(group)
-			release()
+		if len(m.group) > 0 && !m.sameKey(c) {
+			err := m.emit(m.group)
+			m.group = m.group[:0]
+			m.releaseParked()
 			if err != nil {
 				return nil, nil, err
 			}
+			rows++
 			if m.bld.Field(0).Len() >= m.batchSize {
 				return m.bld.NewRecordBatch(), nil, nil
 			}
 			continue
 		}
-		c.rec.Retain()
-		kind := c.rec.Column(m.kindCol).(*array.Int8).Value(c.row)
-		group = append(group, mergeRec{rec: c.rec, row: c.row, kind: kind})
+		if len(m.group) == 0 {
+			m.gkeys, m.grow = append(m.gkeys[:0], c.keys...), c.row
+		}
+		m.group = append(m.group, mergeRec{rec: c.rec, row: c.row, kind: c.kind.Value(c.row)})
 		if err := c.advance(); err != nil {
-			release()
 			return nil, nil, err
 		}
 		if c.rec == nil {
@@ -226,9 +250,10 @@ func (m *mergeSource) next() (arrow.RecordBatch, []bool, error) {
 			heap.Fix(&m.h, 0)
 		}
 	}
-	if len(group) > 0 {
-		err := m.emit(group)
-		release()
+	if len(m.group) > 0 {
+		err := m.emit(m.group)
+		m.group = m.group[:0]
+		m.releaseParked()
 		if err != nil {
 			return nil, nil, err
 		}
@@ -313,6 +338,8 @@ func (m *mergeSource) appendRow(rec arrow.RecordBatch, row, ncol int) error {
 }
 
 func (m *mergeSource) close() {
+	m.group = nil
+	m.releaseParked()
 	for _, c := range m.all {
 		if c.rec != nil {
 			c.rec.Release()

@@ -111,7 +111,9 @@ func (c *Commit) newFile(ctx context.Context, part []any, bucket, level, source 
 	}
 	fw.cw = &countingWriter{w: fw.w}
 	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd), parquet.WithAllocator(t.mem),
-		parquet.WithMaxRowGroupLength(t.opts.RowGroupRows), parquet.WithCreatedBy("inlet paimon writer"))
+		parquet.WithMaxRowGroupLength(t.opts.RowGroupRows), parquet.WithCreatedBy("inlet paimon writer"),
+		// DECIMAL p<=9 as INT32 and p<=18 as INT64, as Paimon's ParquetSchemaConverter writes them.
+		parquet.WithStoreDecimalAsInteger(true))
 	fw.pw, err = pqarrow.NewFileWriter(fw.schema, fw.cw, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(t.mem)))
 	if err != nil {
 		fw.w.Abort()
