@@ -164,13 +164,16 @@ func TestDorisRegressionScenario(t *testing.T) {
 	if out, err := exec.Command(goBin, "build", "-o", bin, "github.com/inlet-db/inlet/cmd/paimon-cat").CombinedOutput(); err != nil {
 		t.Fatalf("build paimon-cat: %v\n%s", err, out)
 	}
-	for tbl, n := range map[string]int{"lake_pk_multi": 9, "lake_types": 1, "lake_nested": 1, "lake_part": 3} {
+	for tbl, n := range map[string]int{"lake_pk_multi": 9, "lake_types": 1, "lake_nested": 1, "lake_part": 3, "lake_log": 4} {
 		out, err := exec.Command(bin, "--warehouse", wh, "--table", "fluss_test."+tbl).CombinedOutput()
 		if err != nil {
 			t.Fatalf("paimon-cat %s: %v\n%s", tbl, err, out)
 		}
 		if lines := bytes.Count(out, []byte("\n")); lines != n {
 			t.Errorf("paimon-cat %s: %d rows, want %d:\n%s", tbl, lines, n, out)
+		}
+		if tbl == "lake_log" && !bytes.Contains(out, []byte(`[4,"lake4","4.40"]`)) {
+			t.Errorf("paimon-cat lake_log (DECIMAL(10,2) stored as INT64): %s", out)
 		}
 		if tbl == "lake_types" {
 			t.Logf("paimon-cat lake_types: %s", out)
