@@ -290,6 +290,10 @@ type FetchRequest struct {
 	// MaxWait is how long the server may wait for data at the end of the log;
 	// 0 = do not wait.
 	MaxWait time.Duration
+	// PreferRemote asks for archived segments (read_preference REMOTE_FIRST,
+	// Fluss 1.0) when the offset is both local and archived, so that bulk
+	// readers take the data from remote storage instead of the tablet server.
+	PreferRemote bool
 }
 
 // RemoteSegment is one archived log segment; offsets [Start, End).
@@ -366,6 +370,9 @@ func (c *Client) FetchLog(ctx context.Context, r FetchRequest) (*FetchResult, er
 		TablesReq:        []*flusspb.PbFetchLogReqForTable{treq},
 		MaxWaitMs:        proto.Int32(int32(r.MaxWait / time.Millisecond)),
 		MinBytes:         proto.Int32(1),
+	}
+	if r.PreferRemote {
+		req.ReadPreference = proto.Int32(1)
 	}
 	var out *FetchResult
 	_, _, err := c.callLeader(ctx, r.Bucket, flussapi.FetchLog, req,

@@ -40,6 +40,9 @@ type LogRange struct {
 	// tables (push-down positions apply to each batch's own schema, which
 	// fails for columns older batches lack — spec §3.6).
 	LocalProjection bool
+	// PreferRemote reads archived offsets from remote storage even while the
+	// tablet server still has them locally (needs WithFS).
+	PreferRemote bool
 }
 
 // LogReader streams the records of a LogRange as Arrow record batches, in
@@ -276,7 +279,7 @@ func (lr *LogReader) fill() error {
 	for attempt := 0; ; attempt++ {
 		before := lr.next
 		lr.Fetches++
-		res, err := lr.c.FetchLog(lr.ctx, FetchRequest{Bucket: lr.r.Bucket, Offset: lr.next, MaxBytes: lr.fetchSz, Projection: lr.pushed})
+		res, err := lr.c.FetchLog(lr.ctx, FetchRequest{Bucket: lr.r.Bucket, Offset: lr.next, MaxBytes: lr.fetchSz, Projection: lr.pushed, PreferRemote: lr.r.PreferRemote})
 		var fe *Error
 		if err != nil && lr.pushed != nil && errors.As(err, &fe) && fe.Code == flussapi.InvalidColumnProjection {
 			// Push-down positions apply to each batch's own schema; an older

@@ -210,3 +210,41 @@ func TestListOffsetsOneRequestPerLeader(t *testing.T) {
 		t.Fatalf("requests per leader: %d, %d", calls[1].Load(), calls[2].Load())
 	}
 }
+
+// TestFetchPreferRemote: PreferRemote sends read_preference = 1
+// (REMOTE_FIRST); the default sends none (LOCAL_FIRST).
+func TestFetchPreferRemote(t *testing.T) {
+	path := TablePath{"db", "t"}
+	var prefs []int32
+	var mu sync.Mutex
+	srv := newFrameServer(t, nil, flussapi.GetMetadata, flussapi.FetchLog)
+	srv.handle = func(c *srvConn, req srvReq) {
+		if req.key == flussapi.GetMetadata {
+			c.ok(req.id, metadataResponse(srv, map[int32]*frameServer{1: srv}, tablePB(path, 5, map[int32]int32{0: 1})))
+			return
+		}
+		var r flusspb.FetchLogRequest
+		_ = proto.Unmarshal(req.body, &r)
+		mu.Lock()
+		p := int32(-1)
+		if r.ReadPreference != nil {
+			p = r.GetReadPreference()
+		}
+		prefs = append(prefs, p)
+		mu.Unlock()
+		c.ok(req.id, &flusspb.FetchLogResponse{TablesResp: []*flusspb.PbFetchLogRespForTable{{TableId: proto.Int64(5),
+			BucketsResp: []*flusspb.PbFetchLogRespForBucket{{BucketId: proto.Int32(0), HighWatermark: proto.Int64(0)}}}}})
+	}
+	cl := newTestClient(t, testConfig(srv.addr()))
+	b := TableBucket{Table: path, TableID: 5}
+	for _, pr := range []bool{false, true} {
+		if _, err := cl.FetchLog(context.Background(), FetchRequest{Bucket: b, PreferRemote: pr}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(prefs) != 2 || prefs[0] != -1 || prefs[1] != 1 {
+		t.Fatalf("read preferences sent: %v", prefs)
+	}
+}
