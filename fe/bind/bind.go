@@ -143,8 +143,8 @@ func (b *Binder) lookupCTE(name string) *sql.CTE {
 }
 
 func (b *Binder) bindSetOp(n *sql.SetOp) (Plan, error) {
-	if n.Kind != sql.Union {
-		return nil, errorf(ErrUnsupported, "%s", n.Kind)
+	if n.Kind != sql.Union && n.All {
+		return nil, errorf(ErrUnsupported, "%s ALL", n.Kind)
 	}
 	l, err := b.BindQuery(n.Left)
 	if err != nil {
@@ -156,14 +156,14 @@ func (b *Binder) bindSetOp(n *sql.SetOp) (Plan, error) {
 	}
 	lc, rc := l.Columns(), r.Columns()
 	if len(lc) != len(rc) {
-		return nil, errorf(ErrAnalysis, "UNION operands have %d and %d columns", len(lc), len(rc))
+		return nil, errorf(ErrAnalysis, "%s operands have %d and %d columns", n.Kind, len(lc), len(rc))
 	}
 	out := make([]Column, len(lc))
 	types := make([]arrow.DataType, len(lc))
 	for i := range lc {
 		t, err := expr.CommonType(lc[i].Type, rc[i].Type)
 		if err != nil {
-			return nil, errorf(ErrAnalysis, "UNION column %d: %v", i+1, err)
+			return nil, errorf(ErrAnalysis, "%s column %d: %v", n.Kind, i+1, err)
 		}
 		if t.ID() == arrow.NULL {
 			t = expr.StringT()
@@ -171,14 +171,15 @@ func (b *Binder) bindSetOp(n *sql.SetOp) (Plan, error) {
 		types[i] = t
 		out[i] = Column{Name: lc[i].Name, Type: t, Nullable: lc[i].Nullable || rc[i].Nullable}
 	}
-	castTo := func(p Plan) (Plan, error) {
+	// castTo casts a side to the common types; INTERSECT and EXCEPT also
+	// tag each row with its side (1 left, 2 right).
+	castTo := func(p Plan, tag int64) (Plan, error) {
 		cols := p.Columns()
-		same := true
 		exprs := make([]expr.Expr, len(cols))
+		pc := make([]Column, len(cols))
 		for i, c := range cols {
 			var e expr.Expr = expr.Col(i, c.Name, c.Type)
 			if !arrow.TypeEqual(c.Type, types[i]) {
-				same = false
 				ce, err := expr.Cast(e, types[i])
 				if err != nil {
 					return nil, err
@@ -186,25 +187,70 @@ func (b *Binder) bindSetOp(n *sql.SetOp) (Plan, error) {
 				e = ce
 			}
 			exprs[i] = e
+			pc[i] = Column{Name: out[i].Name, Type: types[i], Nullable: true}
 		}
-		if same {
-			return p, nil
-		}
-		pc := make([]Column, len(cols))
-		for i := range cols {
-			pc[i] = Column{Name: cols[i].Name, Type: types[i], Nullable: true}
+		if tag > 0 {
+			exprs = append(exprs, expr.Int(tag))
+			pc = append(pc, Column{Name: "__side", Type: expr.Int64T()})
 		}
 		return &Project{Input: p, Exprs: exprs, Out: pc}, nil
 	}
-	if l, err = castTo(l); err != nil {
+	var tagL, tagR int64
+	if n.Kind != sql.Union {
+		tagL, tagR = 1, 2
+	}
+	if l, err = castTo(l, tagL); err != nil {
 		return nil, err
 	}
-	if r, err = castTo(r); err != nil {
+	if r, err = castTo(r, tagR); err != nil {
 		return nil, err
 	}
-	var p Plan = &Union{Inputs: []Plan{l, r}, Out: out}
-	if !n.All {
-		p = distinct(p)
+	var p Plan
+	switch n.Kind {
+	case sql.Union:
+		p = &Union{Inputs: []Plan{l, r}, Out: out}
+		if !n.All {
+			p = distinct(p)
+		}
+	case sql.Intersect, sql.Except:
+		// Group the tagged rows by every column (NULLs group together, as
+		// set operations require) and keep groups seen on both sides
+		// (INTERSECT) or only on the left (EXCEPT).
+		all := append(append([]Column{}, out...), Column{Name: "__side", Type: expr.Int64T()})
+		u := &Union{Inputs: []Plan{l, r}, Out: all}
+		groups := make([]expr.Expr, len(out))
+		for i, c := range out {
+			groups[i] = expr.Col(i, c.Name, c.Type)
+		}
+		side := expr.Col(len(out), "__side", expr.Int64T())
+		aggOut := append(append([]Column{}, out...), Column{Name: "__min", Type: expr.Int64T()}, Column{Name: "__max", Type: expr.Int64T()})
+		agg := &Aggregate{Input: u, Groups: groups, Aggs: []AggCall{
+			{Func: AggMin, Arg: side, Type: expr.Int64T()}, {Func: AggMax, Arg: side, Type: expr.Int64T()}}, Out: aggOut}
+		minC := expr.Col(len(out), "__min", expr.Int64T())
+		maxC := expr.Col(len(out)+1, "__max", expr.Int64T())
+		var cond expr.Expr
+		if n.Kind == sql.Intersect {
+			a, err := expr.Cmp(expr.Eq, minC, expr.Int(1))
+			if err != nil {
+				return nil, err
+			}
+			c, err := expr.Cmp(expr.Eq, maxC, expr.Int(2))
+			if err != nil {
+				return nil, err
+			}
+			if cond, err = expr.And(a, c); err != nil {
+				return nil, err
+			}
+		} else if cond, err = expr.Cmp(expr.Eq, maxC, expr.Int(1)); err != nil {
+			return nil, err
+		}
+		proj := make([]expr.Expr, len(out))
+		for i, c := range out {
+			proj[i] = expr.Col(i, c.Name, c.Type)
+		}
+		p = &Project{Input: &Filter{Input: agg, Cond: cond}, Exprs: proj, Out: out}
+	default:
+		return nil, errorf(ErrUnsupported, "%s", n.Kind)
 	}
 	return b.orderLimit(p, nil, n.OrderBy, n.Limit)
 }

@@ -197,6 +197,10 @@ func TestJoins(t *testing.T) {
 	wantRows(t, db, `SELECT o.order_id FROM orders o JOIN products p ON o.sku = p.sku AND o.qty * p.price > 20 ORDER BY 1`,
 		"1001", "1002", "1003", "1005", "1006")
 	wantRows(t, db, `SELECT count(*) FROM customers CROSS JOIN products`, "15")
+	// Set operations treat NULLs as equal.
+	wantRows(t, db, `SELECT customer_id FROM orders INTERSECT SELECT id FROM customers WHERE id > 2 ORDER BY 1`, "3", "4")
+	wantRows(t, db, `SELECT customer_id FROM orders EXCEPT SELECT id FROM customers ORDER BY 1`, "NULL")
+	wantRows(t, db, `SELECT customer_id FROM orders INTERSECT SELECT NULL ORDER BY 1`, "NULL")
 	wantRows(t, db, `SELECT c.id, o.order_id FROM (SELECT id FROM customers WHERE id >= 4) c
 		FULL OUTER JOIN (SELECT order_id, customer_id FROM orders WHERE order_id >= 1005) o ON c.id = o.customer_id ORDER BY c.id, o.order_id`,
 		"NULL|1006", "NULL|1007", "4|1005", "5|NULL")
