@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http/httptest"
 	"os"
@@ -195,6 +196,46 @@ func TestWhereParser(t *testing.T) {
 	for _, bad := range []string{"", "f3 >", "f3 15", "(a = 1", "a = 'x", "a in (1"} {
 		if _, err := parseWhere(bad); err == nil {
 			t.Fatalf("%q: accepted", bad)
+		}
+	}
+}
+
+func TestSplitsOutput(t *testing.T) {
+	var out bytes.Buffer
+	args := []string{"--warehouse", fixtures.Path(t, "paimon", "orc"), "--table", "append_09.append_09", "--snapshot", "1", "--splits"}
+	if err := run(context.Background(), args, &out, func(string) string { return "" }); err != nil {
+		t.Fatal(err)
+	}
+	// The plan asserted by paimon-cpp's ScanInteTest.TestScanAppendWithSnapshot1.
+	want := []string{
+		`{"bucket":0,"files":["data-d41fd7d1-b3e4-4905-aad9-b20a780e90a2-0.orc"],"partition":"f1=10/","rawConvertible":true,"rows":1,"split":0}`,
+		`{"bucket":1,"files":["data-4e30d6c0-f109-4300-a010-4ba03047dd9d-0.orc"],"partition":"f1=10/","rawConvertible":true,"rows":3,"split":1}`,
+		`{"bucket":0,"files":["data-db2b44c0-0d73-449d-82a0-4075bd2cb6e3-0.orc"],"partition":"f1=20/","rawConvertible":true,"rows":1,"split":2}`,
+	}
+	if got := strings.TrimSpace(out.String()); got != strings.Join(want, "\n") {
+		t.Fatalf("got\n%s", got)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	env := func(string) string { return "" }
+	wh := fixtures.Path(t, "paimon", "parquet")
+	for _, args := range [][]string{
+		{},
+		{"--warehouse", wh, "--table", "nodb"},
+		{"--warehouse", wh, "--table", "pk_09.missing"},
+		{"--warehouse", wh, "--table", "pk_09.pk_09", "--select", "nope"},
+		{"--warehouse", wh, "--table", "pk_09.pk_09", "--where", "f3 >"},
+		{"--warehouse", wh, "--table", "pk_09.pk_09", "--where", "nope = 1"},
+		{"--warehouse", wh, "--table", "pk_09.pk_09", "--snapshot", "99"},
+		{"--warehouse", "s3://bucket/wh", "--table", "a.b", "--s3-endpoint", "http://127.0.0.1:1", "--s3-secret-key", "topsecret", "--s3-access-key", "ak"},
+	} {
+		err := run(context.Background(), args, io.Discard, env)
+		if err == nil {
+			t.Fatalf("%v: no error", args)
+		}
+		if strings.Contains(err.Error(), "topsecret") {
+			t.Fatalf("secret in error: %v", err)
 		}
 	}
 }

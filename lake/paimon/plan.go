@@ -313,6 +313,27 @@ func (t *Table) Plan(ctx context.Context, o ScanOptions) (*Plan, error) {
 		if len(files) == 0 {
 			continue
 		}
+		// Merge inputs cannot be pruned one by one by value statistics, but
+		// a whole bucket can: deduplicate and first-row emit one of the
+		// stored rows per key, so if no file may hold a matching row, no
+		// merged row matches either. (Partial-update mixes fields of
+		// several rows, so it is excluded.)
+		if pk && !valueStatsOK && p.pred != nil && opts.mergeEngine != "partial-update" {
+			mayMatch := false
+			for _, f := range files {
+				fs, err := schemaOf(f.Meta.SchemaID)
+				if err != nil {
+					return nil, err
+				}
+				if p.pred.mayMatch(fileStats(schema, fs, partFields, g.part, &f.Meta, true), f.Meta.RowCount) {
+					mayMatch = true
+					break
+				}
+			}
+			if !mayMatch {
+				continue
+			}
+		}
 		base := Split{SnapshotID: p.Snapshot.ID, Partition: g.part, PartitionBytes: []byte(k.part),
 			PartitionPath: partitionPath(partFields, g.part, opts), Bucket: k.bucket, TotalBuckets: g.entries[0].TotalBuckets}
 		var bins [][]DataFile

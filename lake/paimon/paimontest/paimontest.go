@@ -35,6 +35,7 @@ type Read struct {
 	Predicate          *paimon.Predicate   `json:"predicate"`
 	PredicateSemantics string              `json:"predicate_semantics"`
 	Limit              *int                `json:"limit"`
+	Splits             *int                `json:"splits"`
 	ReadOptions        map[string]string   `json:"read_options"`
 	RowCount           int                 `json:"row_count"`
 	Rows               [][]any             `json:"rows"`
