@@ -401,7 +401,7 @@ func TestPoolKeyedByConfigAndIdleClose(t *testing.T) {
 	pool := NewPool(nil)
 	t.Cleanup(func() { _ = pool.Close() })
 	cfg := testConfig(srv.addr())
-	cfg.IdleTimeout = 40 * time.Millisecond
+	cfg.IdleTimeout = 300 * time.Millisecond // long enough that the calls below share, short for the test
 	a := newTestClient(t, cfg, WithPool(pool))
 	b := newTestClient(t, cfg, WithPool(pool))
 	other := cfg
