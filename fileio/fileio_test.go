@@ -159,3 +159,45 @@ func TestS3ConfigFromProperties(t *testing.T) {
 		}
 	}
 }
+
+// ReadAt on one S3 file is safe from several goroutines (the read-ahead
+// buffer is shared).
+func TestS3ConcurrentReadAt(t *testing.T) {
+	s := newFakeS3(t)
+	ctx := context.Background()
+	payload := make([]byte, 200_000)
+	for i := range payload {
+		payload[i] = byte(i * 7)
+	}
+	if err := WriteFile(ctx, s, "s3://lake/c", payload); err != nil {
+		t.Fatal(err)
+	}
+	f, err := s.Open(ctx, "s3://lake/c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	errs := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		go func(g int) {
+			for i := 0; i < 50; i++ {
+				off := (g*7919 + i*104729) % (len(payload) - 100)
+				b := make([]byte, 1+(i*13)%100)
+				if _, err := f.ReadAt(b, int64(off)); err != nil {
+					errs <- err
+					return
+				}
+				if !bytes.Equal(b, payload[off:off+len(b)]) {
+					errs <- io.ErrUnexpectedEOF
+					return
+				}
+			}
+			errs <- nil
+		}(g)
+	}
+	for g := 0; g < 8; g++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
