@@ -16,6 +16,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -486,6 +487,17 @@ type bucketSink struct {
 	fw         *writer.FileWriter
 	files      int
 	pending    map[string]*pkChange
+	// Columnar PK path (flat column types): converted lake batches held
+	// until the next flush, and per key the newest (batch, row).
+	held     []arrow.RecordBatch
+	heldRows int
+	refs     map[string]*pkRef
+}
+
+type pkRef struct {
+	key        []any
+	batch, row int
+	kind       int8
 }
 
 type pkChange struct {
@@ -497,7 +509,8 @@ type pkChange struct {
 }
 
 func newBucketSink(ctx context.Context, t *table, commit *writer.Commit, conv *lakeConverter, part []any, lakeBucket, flussBucket int32, mem memory.Allocator) *bucketSink {
-	return &bucketSink{ctx: ctx, t: t, commit: commit, conv: conv, part: part, lakeBucket: lakeBucket, flussBkt: flussBucket, mem: mem, pending: map[string]*pkChange{}}
+	return &bucketSink{ctx: ctx, t: t, commit: commit, conv: conv, part: part, lakeBucket: lakeBucket, flussBkt: flussBucket, mem: mem,
+		pending: map[string]*pkChange{}, refs: map[string]*pkRef{}}
 }
 
 func (s *bucketSink) add(rec arrow.RecordBatch, cts record.ChangeTypes, base, ts int64) error {
@@ -515,6 +528,9 @@ func (s *bucketSink) add(rec arrow.RecordBatch, cts record.ChangeTypes, base, ts
 		}
 		defer out.Release()
 		return s.fw.Write(out, nil)
+	}
+	if s.conv.flat {
+		return s.addColumnar(rec, cts, base, ts)
 	}
 	for i := 0; i < int(rec.NumRows()); i++ {
 		row, err := record.RecordRow(rec, s.conv.ftypes, i)
@@ -537,6 +553,114 @@ func (s *bucketSink) add(rec arrow.RecordBatch, cts record.ChangeTypes, base, ts
 		}
 	}
 	return nil
+}
+
+// addColumnar folds a batch by key without materialising rows: the batch
+// is converted once and kept; flushColumnar gathers the surviving rows with
+// Arrow's take kernel.
+func (s *bucketSink) addColumnar(rec arrow.RecordBatch, cts record.ChangeTypes, base, ts int64) error {
+	out, err := s.conv.convert(rec, s.flussBkt, base, ts)
+	if err != nil {
+		return err
+	}
+	s.held = append(s.held, out)
+	bi := len(s.held) - 1
+	n := int(out.NumRows())
+	for i := 0; i < n; i++ {
+		key := make([]any, len(s.conv.keyIdx))
+		for k, idx := range s.conv.keyIdx {
+			if key[k], err = writer.Value(out.Column(idx), i); err != nil {
+				return fmt.Errorf("offset %d: key: %w", base+int64(i), err)
+			}
+		}
+		kb, err := paimon.EncodeRow(key, s.conv.keyTypes)
+		if err != nil {
+			return fmt.Errorf("offset %d: key: %w", base+int64(i), err)
+		}
+		s.refs[string(kb)] = &pkRef{key: key, batch: bi, row: i, kind: paimonKind(cts.At(i))}
+	}
+	s.heldRows += n
+	if len(s.refs) >= pkChunkKeys || s.heldRows >= 4*pkChunkKeys {
+		return s.flushColumnar()
+	}
+	return nil
+}
+
+func (s *bucketSink) releaseHeld() {
+	for _, b := range s.held {
+		b.Release()
+	}
+	s.held, s.heldRows = s.held[:0], 0
+	clear(s.refs)
+}
+
+func (s *bucketSink) flushColumnar() error {
+	defer s.releaseHeld()
+	if len(s.refs) == 0 {
+		return nil
+	}
+	list := make([]*pkRef, 0, len(s.refs))
+	for _, r := range s.refs {
+		list = append(list, r)
+	}
+	sort.Slice(list, func(a, b int) bool {
+		for k := range list[a].key {
+			if c := writer.Compare(list[a].key[k], list[b].key[k]); c != 0 {
+				return c < 0
+			}
+		}
+		return false
+	})
+	starts := make([]int64, len(s.held))
+	var total int64
+	for i, b := range s.held {
+		starts[i] = total
+		total += b.NumRows()
+	}
+	ib := array.NewInt64Builder(s.mem)
+	kinds := make([]int8, len(list))
+	for i, r := range list {
+		ib.Append(starts[r.batch] + int64(r.row))
+		kinds[i] = r.kind
+	}
+	idx := ib.NewArray()
+	ib.Release()
+	defer idx.Release()
+	cols := make([]arrow.Array, s.conv.schema.NumFields())
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for c := range cols {
+		parts := make([]arrow.Array, len(s.held))
+		for i, b := range s.held {
+			parts[i] = b.Column(c)
+		}
+		all, err := array.Concatenate(parts, s.mem)
+		if err != nil {
+			return err
+		}
+		cols[c], err = compute.TakeArray(s.ctx, all, idx)
+		all.Release()
+		if err != nil {
+			return fmt.Errorf("column %s: %w", s.conv.schema.Field(c).Name, err)
+		}
+	}
+	out := array.NewRecordBatch(s.conv.schema, cols, int64(len(list)))
+	defer out.Release()
+	fw, err := s.commit.NewFile(s.ctx, s.part, s.lakeBucket)
+	if err != nil {
+		return err
+	}
+	if err := fw.Write(out, kinds); err != nil {
+		fw.Abort()
+		return err
+	}
+	s.files++
+	return fw.Close(s.ctx)
 }
 
 func paimonKind(ct record.ChangeType) int8 {
@@ -596,6 +720,9 @@ func (s *bucketSink) flushPK() error {
 }
 
 func (s *bucketSink) finish() error {
+	if len(s.held) > 0 {
+		return s.flushColumnar()
+	}
 	if s.fw != nil {
 		fw := s.fw
 		s.fw = nil
@@ -608,6 +735,7 @@ func (s *bucketSink) finish() error {
 }
 
 func (s *bucketSink) abort() {
+	s.releaseHeld()
 	if s.fw != nil {
 		s.fw.Abort()
 		s.fw = nil
@@ -623,6 +751,7 @@ type lakeConverter struct {
 	ftypes   []typemap.DataType
 	same     []bool
 	legacy   bool
+	flat     bool // no nested column: the columnar PK path applies
 	keyIdx   []int
 	keyTypes []paimon.DataType
 }
@@ -637,13 +766,17 @@ func newLakeConverter(t *table, s *paimon.TableSchema) (*lakeConverter, error) {
 	if len(s.Fields) != n && !legacy {
 		return nil, fmt.Errorf("table %s: lake table has %d columns, the Fluss table %d", t.path(), len(s.Fields), n)
 	}
-	cv := &lakeConverter{schema: sc, ftypes: t.types, legacy: legacy, same: make([]bool, n)}
+	cv := &lakeConverter{schema: sc, ftypes: t.types, legacy: legacy, same: make([]bool, n), flat: true}
 	for i, ft := range t.types {
 		at, err := typemap.ArrowType(ft)
 		if err != nil {
 			return nil, err
 		}
 		cv.same[i] = arrow.TypeEqual(at, sc.Field(i).Type)
+		switch ft.Root {
+		case typemap.RootArray, typemap.RootMap, typemap.RootRow:
+			cv.flat = false
+		}
 	}
 	for _, k := range s.TrimmedPrimaryKeys() {
 		cv.keyIdx = append(cv.keyIdx, t.Desc.columnIndex(k.Name))
