@@ -323,7 +323,7 @@ func TestTierNestedPK(t *testing.T) {
 	ctx := context.Background()
 	c, wh := lakeCluster(t, LakeConfig{})
 	if _, err := c.CreateTable(ctx, TableSpec{Database: "db", Name: "np", Buckets: 2, PrimaryKey: []string{"k"},
-		Columns: []Column{{Name: "k", Type: typemap.Int().NotNull()}, {Name: "arr", Type: typemap.Array(typemap.Int())}},
+		Columns:    []Column{{Name: "k", Type: typemap.Int().NotNull()}, {Name: "arr", Type: typemap.Array(typemap.Int())}},
 		Properties: map[string]string{"table.datalake.enabled": "true"}}); err != nil {
 		t.Fatal(err)
 	}
