@@ -118,6 +118,9 @@ type ScanRequest struct {
 	Vars map[string]string
 	// BatchSize is a hint for rows per batch; 0 means the table's default.
 	BatchSize int
+	// Predicates are WHERE conjuncts on this table's columns (see
+	// Predicate): hints for skipping data, never a filter to rely on.
+	Predicates []Predicate
 }
 
 // Projected returns the schema of a scan with the given column indexes.

@@ -76,3 +76,21 @@ func TestRegistry(t *testing.T) {
 		t.Fatalf("Lookup(Fluss) = %v, %v", ty.Name, err)
 	}
 }
+
+func TestPredicateString(t *testing.T) {
+	cases := []struct {
+		p    Predicate
+		want string
+	}{
+		{Predicate{Column: "dt", Op: "=", Values: []any{"2026-01-01"}}, "`dt` = '2026-01-01'"},
+		{Predicate{Column: "k", Op: "IN", Values: []any{int64(1), int64(2)}}, "`k` IN (1, 2)"},
+		{Predicate{Column: "a`b", Op: "IS NULL"}, "`a``b` IS NULL"},
+		{Predicate{Column: "s", Op: ">=", Values: []any{"it's"}}, "`s` >= 'it\\'s'"},
+		{Predicate{Column: "f", Op: "<", Values: []any{1.5}}, "`f` < 1.5"},
+	}
+	for _, c := range cases {
+		if got := c.p.String(); got != c.want {
+			t.Errorf("%+v: %s, want %s", c.p, got, c.want)
+		}
+	}
+}

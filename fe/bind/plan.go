@@ -45,6 +45,8 @@ type Scan struct {
 	Out        []Column
 	// Vars are the session values (after SET_VAR) the scan runs under.
 	Vars map[string]string
+	// Predicates are WHERE conjuncts on this table, as skipping hints.
+	Predicates []catalog.Predicate
 }
 
 // Values produces constant rows; a SELECT without FROM is Values with one
@@ -233,7 +235,15 @@ func describe(p Plan) string {
 		for i, c := range n.Out {
 			names[i] = c.Name
 		}
-		return fmt.Sprintf("Scan %s.%s.%s [%s]", n.Catalog, n.Database, n.Table.Name(), strings.Join(names, ", "))
+		out := fmt.Sprintf("Scan %s.%s.%s [%s]", n.Catalog, n.Database, n.Table.Name(), strings.Join(names, ", "))
+		if len(n.Predicates) > 0 {
+			ps := make([]string, len(n.Predicates))
+			for i, p := range n.Predicates {
+				ps[i] = p.String()
+			}
+			out += " predicates=[" + strings.Join(ps, " AND ") + "]"
+		}
+		return out
 	case *Values:
 		return fmt.Sprintf("Values rows=%d", len(n.Rows))
 	case *Filter:

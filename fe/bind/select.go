@@ -44,6 +44,9 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 	if n.Where != nil && containsAgg(n.Where) {
 		return nil, errorf(ErrAnalysis, "aggregate functions are not allowed in WHERE")
 	}
+	if n.From != nil {
+		pushPredicates(n.From, input, n.Where)
+	}
 	plainItems := len(n.GroupBy) == 0 && n.Having == nil
 	for _, it := range n.Items {
 		if containsAgg(it.Expr) {

@@ -170,7 +170,7 @@ func (ts *tableSource) ExplainLines() []string { return ts.lines }
 func (s *Session) physical(ctx context.Context, p bind.Plan) (exec.Operator, error) {
 	switch n := p.(type) {
 	case *bind.Scan:
-		src := &tableSource{t: n.Table, req: catalog.ScanRequest{Columns: n.Projection, Vars: n.Vars}, schema: bind.Schema(n)}
+		src := &tableSource{t: n.Table, req: catalog.ScanRequest{Columns: n.Projection, Vars: n.Vars, Predicates: n.Predicates}, schema: bind.Schema(n)}
 		node := "VSCAN"
 		if ex, ok := n.Table.(catalog.Explainer); ok {
 			name, lines, err := ex.ExplainScan(ctx, src.req, false)

@@ -497,7 +497,7 @@ func verboseScanLines(ctx context.Context, p bind.Plan) []string {
 	walk = func(p bind.Plan) {
 		if sc, ok := p.(*bind.Scan); ok {
 			if ex, ok := sc.Table.(catalog.Explainer); ok {
-				if _, lines, err := ex.ExplainScan(ctx, catalog.ScanRequest{Columns: sc.Projection, Vars: sc.Vars}, true); err == nil {
+				if _, lines, err := ex.ExplainScan(ctx, catalog.ScanRequest{Columns: sc.Projection, Vars: sc.Vars, Predicates: sc.Predicates}, true); err == nil {
 					out = append(out, fmt.Sprintf("%s.%s.%s:", sc.Catalog, sc.Database, sc.Table.Name()))
 					for _, l := range lines {
 						out = append(out, "  "+l)

@@ -1,0 +1,147 @@
+package bind
+
+import (
+	"strconv"
+
+	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/fe/sql"
+)
+
+// pushPredicates hands the simple WHERE conjuncts (column op constant) to
+// the scans they concern, as hints for skipping data; the Filter above
+// still applies the whole clause. Nothing is pushed when the FROM clause
+// has an outer join: a hint on the nullable side could turn matched rows
+// into NULL-extended ones.
+func pushPredicates(from sql.TableExpr, input Plan, where sql.Expr) {
+	if where == nil || hasOuterJoin(from) {
+		return
+	}
+	// owner[i] is the scan (and its output position) behind FROM column i.
+	type slot struct {
+		scan *Scan
+		pos  int
+	}
+	var owner []slot
+	var walk func(p Plan)
+	walk = func(p Plan) {
+		switch n := p.(type) {
+		case *Scan:
+			for i := range n.Out {
+				owner = append(owner, slot{n, i})
+			}
+		case *Join:
+			walk(n.Left)
+			if n.Kind != LeftSemiJoin && n.Kind != LeftAntiJoin && n.Kind != NullAwareAntiJoin {
+				walk(n.Right)
+			}
+		default:
+			for range p.Columns() {
+				owner = append(owner, slot{})
+			}
+		}
+	}
+	walk(input)
+	sc := &scope{cols: input.Columns()}
+	if len(owner) != len(sc.cols) {
+		return
+	}
+	add := func(cr *sql.ColumnRef, op string, vals ...any) {
+		i, err := sc.resolve(cr.Parts)
+		if err != nil || owner[i].scan == nil {
+			return
+		}
+		s := owner[i].scan
+		col := s.Table.Schema().Columns[s.Projection[owner[i].pos]].Name
+		s.Predicates = append(s.Predicates, catalog.Predicate{Column: col, Op: op, Values: vals})
+	}
+	flip := map[string]string{"=": "=", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+	for _, c := range conjuncts(where) {
+		switch n := c.(type) {
+		case *sql.BinaryExpr:
+			if _, ok := flip[n.Op]; !ok {
+				continue
+			}
+			if cr, ok := n.L.(*sql.ColumnRef); ok {
+				if v, ok := constant(n.R); ok {
+					add(cr, n.Op, v)
+				}
+			} else if cr, ok := n.R.(*sql.ColumnRef); ok {
+				if v, ok := constant(n.L); ok {
+					add(cr, flip[n.Op], v)
+				}
+			}
+		case *sql.InExpr:
+			cr, ok := n.X.(*sql.ColumnRef)
+			if !ok || n.Query != nil || len(n.List) == 0 {
+				continue
+			}
+			vals := make([]any, 0, len(n.List))
+			for _, e := range n.List {
+				v, ok := constant(e)
+				if !ok {
+					vals = nil
+					break
+				}
+				vals = append(vals, v)
+			}
+			if vals != nil {
+				op := "IN"
+				if n.Not {
+					op = "NOT IN"
+				}
+				add(cr, op, vals...)
+			}
+		case *sql.IsExpr:
+			if cr, ok := n.X.(*sql.ColumnRef); ok && n.What == "NULL" {
+				op := "IS NULL"
+				if n.Not {
+					op = "IS NOT NULL"
+				}
+				add(cr, op)
+			}
+		case *sql.Between:
+			cr, ok := n.X.(*sql.ColumnRef)
+			lo, ok1 := constant(n.Lo)
+			hi, ok2 := constant(n.Hi)
+			if ok && ok1 && ok2 && !n.Not {
+				add(cr, ">=", lo)
+				add(cr, "<=", hi)
+			}
+		}
+	}
+}
+
+// constant returns the value of a non-NULL literal.
+func constant(e sql.Expr) (any, bool) {
+	l, ok := e.(*sql.Literal)
+	if !ok {
+		return nil, false
+	}
+	switch l.Kind {
+	case sql.LitInt:
+		if v, err := strconv.ParseInt(l.Value, 10, 64); err == nil {
+			return v, true
+		}
+		return l.Value, true
+	case sql.LitFloat:
+		v, err := strconv.ParseFloat(l.Value, 64)
+		return v, err == nil
+	case sql.LitBool:
+		return l.Value == "TRUE", true
+	case sql.LitDecimal, sql.LitString, sql.LitDate, sql.LitDatetime:
+		return l.Value, true
+	}
+	return nil, false
+}
+
+func hasOuterJoin(t sql.TableExpr) bool {
+	j, ok := t.(*sql.Join)
+	if !ok {
+		return false
+	}
+	switch j.Kind {
+	case sql.LeftJoin, sql.RightJoin, sql.FullJoin:
+		return true
+	}
+	return hasOuterJoin(j.Left) || hasOuterJoin(j.Right)
+}
