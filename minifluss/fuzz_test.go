@@ -82,7 +82,7 @@ func FuzzDecodeKvBatch(f *testing.F) {
 	f.Add(loadHex(f, "kv_write_batch_java091.hex"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		kb, err := decodeKvBatch(b)
-		if err == nil && len(kb.records) > len(b) {
+		if err == nil && len(kb.Records) > len(b) {
 			t.Fatal("more records than bytes")
 		}
 	})

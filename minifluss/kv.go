@@ -124,20 +124,20 @@ func (cn *conn) putKv(req *flusspb.PutKvRequest) (proto.Message, error) {
 			setErr(&r.ErrorCode, &r.ErrorMessage, ferr(codeCorruptRecord, "%s bucket %d: %v", t.path(), b.GetBucketId(), err))
 			continue
 		}
-		if kb.schemaID != int16(t.SchemaID) {
-			setErr(&r.ErrorCode, &r.ErrorMessage, ferr(codeSchemaNotExist, "%s: kv batch schema id %d, table schema id %d", t.path(), kb.schemaID, t.SchemaID))
+		if kb.SchemaID != int16(t.SchemaID) {
+			setErr(&r.ErrorCode, &r.ErrorMessage, ferr(codeSchemaNotExist, "%s: kv batch schema id %d, table schema id %d", t.path(), kb.SchemaID, t.SchemaID))
 			continue
 		}
-		ops := make([]kvOp, len(kb.records))
-		for i, rec := range kb.records {
-			ops[i].key = rec.key
-			if rec.row != nil {
-				if err := c.checkRow(t, rec.row); err != nil {
+		ops := make([]kvOp, len(kb.Records))
+		for i, rec := range kb.Records {
+			ops[i].key = rec.Key
+			if rec.Value != nil {
+				if err := c.checkRow(t, rec.Value); err != nil {
 					setErr(&r.ErrorCode, &r.ErrorMessage, ferr(codeCorruptRecord, "%s bucket %d record %d: %v", t.path(), b.GetBucketId(), i, err))
 					ops = nil
 					break
 				}
-				ops[i].value = kvValue(kb.schemaID, rec.row)
+				ops[i].value = kvValue(kb.SchemaID, rec.Value)
 			}
 		}
 		if ops == nil {
