@@ -2,7 +2,10 @@ package paimon_test
 
 import (
 	"context"
+	"strings"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -54,5 +57,31 @@ func TestZeroColumnRead(t *testing.T) {
 				t.Fatalf("%d rows, want %d", n, tc.rows)
 			}
 		})
+	}
+}
+
+func TestNestedProjection(t *testing.T) {
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	tbl, err := paimon.OpenTable(ctx, fileio.Local{}, fixturesDir(t)+"/parquet/append_complex_build_in_fieldid.db/append_complex_build_in_fieldid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols := []string{"f3.f1", "f5", "f3.f0"}
+	got := strings.Join(readRows(t, tbl, paimon.ScanOptions{}, cols, mem), " ")
+	if want := "[2 24 true] [2 2456 true] [2222 245 false]"; got != want {
+		t.Fatalf("got %s want %s", got, want)
+	}
+	plan, err := tbl.Plan(ctx, paimon.ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch, err := plan.OutputSchema(cols)
+	if err != nil || sch.Field(0).Name != "f3.f1" || sch.Field(0).Type.ID() != arrow.INT64 {
+		t.Fatalf("schema %v, %v", sch, err)
+	}
+	if _, err := plan.OutputSchema([]string{"f3.nope"}); err == nil {
+		t.Fatal("unknown nested field accepted")
 	}
 }

@@ -3,9 +3,11 @@ package paimon
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
@@ -33,7 +35,7 @@ func (p *Plan) Open(ctx context.Context, s *Split, mem memory.Allocator, ro Read
 	if err != nil {
 		return nil, err
 	}
-	out, err := p.outputFields(ro.Columns)
+	out, tops, paths, err := p.resolveColumns(ro.Columns)
 	if err != nil {
 		return nil, err
 	}
@@ -41,8 +43,22 @@ func (p *Plan) Open(ctx context.Context, s *Split, mem memory.Allocator, ro Read
 	if err != nil {
 		return nil, err
 	}
-	// needed = output columns plus those the row filter reads.
-	needed := append([]DataField(nil), out...)
+	// needed = the top-level columns the output reads, then those the row
+	// filter reads.
+	var needed []DataField
+	srcCol := make([]int, len(out))
+	for i, t := range tops {
+		srcCol[i] = -1
+		for j, f := range needed {
+			if f.ID == t.ID {
+				srcCol[i] = j
+			}
+		}
+		if srcCol[i] < 0 {
+			srcCol[i] = len(needed)
+			needed = append(needed, t)
+		}
+	}
 	pred := p.pred
 	if ro.NoRowFilter {
 		pred = nil
@@ -53,7 +69,7 @@ func (p *Plan) Open(ctx context.Context, s *Split, mem memory.Allocator, ro Read
 			needed = append(needed, f)
 		}
 	}
-	st := &stepper{ctx: ctx, mem: mem, out: outSch, nOut: len(out), pred: pred, needed: needed}
+	st := &stepper{ctx: ctx, mem: mem, out: outSch, srcCol: srcCol, paths: paths, pred: pred, needed: needed}
 	pk := len(p.Schema.PrimaryKeys) > 0
 	var src batchSource
 	if s.RawConvertible || !pk {
@@ -98,24 +114,53 @@ func hasField(fs []DataField, name string) bool {
 	return false
 }
 
-func (p *Plan) outputFields(cols []string) ([]DataField, error) {
+// resolveColumns maps requested names to output fields. A name is a
+// top-level column or a dotted path into ROW columns ("r.a.b"), which
+// reads the top-level column and returns only the nested field, named by
+// its path. It returns the output fields, the top-level field each one
+// reads, and the child indexes from that field down to the output.
+func (p *Plan) resolveColumns(cols []string) (out, tops []DataField, paths [][]int, err error) {
 	if cols == nil {
-		return p.Schema.Fields, nil
+		return p.Schema.Fields, p.Schema.Fields, make([][]int, len(p.Schema.Fields)), nil
 	}
-	out := make([]DataField, 0, len(cols))
 	for _, c := range cols {
-		f, ok := p.Schema.Field(c)
-		if !ok {
-			return nil, fmt.Errorf("%w: table %s has no column %q", ErrNotFound, p.Table.name, c)
+		if f, ok := p.Schema.Field(c); ok {
+			out, tops, paths = append(out, f), append(tops, f), append(paths, nil)
+			continue
 		}
-		out = append(out, f)
+		parts := strings.Split(c, ".")
+		top, ok := p.Schema.Field(parts[0])
+		if !ok || len(parts) < 2 {
+			return nil, nil, nil, fmt.Errorf("%w: table %s has no column %q", ErrNotFound, p.Table.name, c)
+		}
+		cur, path := top, []int(nil)
+		nullable := top.Type.Nullable
+		for _, name := range parts[1:] {
+			idx := -1
+			if cur.Type.Root == Row {
+				for i, sf := range cur.Type.Fields {
+					if sf.Name == name {
+						idx = i
+					}
+				}
+			}
+			if idx < 0 {
+				return nil, nil, nil, fmt.Errorf("%w: table %s has no column %q", ErrNotFound, p.Table.name, c)
+			}
+			path = append(path, idx)
+			cur = cur.Type.Fields[idx]
+			nullable = nullable || cur.Type.Nullable
+		}
+		leaf := DataField{ID: cur.ID, Name: c, Type: cur.Type}
+		leaf.Type.Nullable = nullable
+		out, tops, paths = append(out, leaf), append(tops, top), append(paths, path)
 	}
-	return out, nil
+	return out, tops, paths, nil
 }
 
 // OutputSchema is the Arrow schema Open produces for the given columns.
 func (p *Plan) OutputSchema(cols []string) (*arrow.Schema, error) {
-	out, err := p.outputFields(cols)
+	out, _, _, err := p.resolveColumns(cols)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +180,8 @@ type stepper struct {
 	ctx    context.Context
 	mem    memory.Allocator
 	out    *arrow.Schema
-	nOut   int
+	srcCol []int   // per output column: its top-level column in needed
+	paths  [][]int // per output column: struct child path below it
 	pred   *bound
 	needed []DataField
 }
@@ -164,9 +210,13 @@ func (st *stepper) apply(rec arrow.RecordBatch, keep []bool) (arrow.RecordBatch,
 			}
 		}
 	}
-	proj := make([]arrow.Array, st.nOut)
+	proj := make([]arrow.Array, len(st.srcCol))
 	for i := range proj {
-		proj[i] = rec.Column(i)
+		proj[i] = rec.Column(st.srcCol[i])
+		if len(st.paths[i]) > 0 {
+			proj[i] = structChild(proj[i], st.paths[i], st.mem)
+			defer proj[i].Release()
+		}
 	}
 	pr := array.NewRecordBatch(st.out, proj, int64(n))
 	if keep == nil {
@@ -371,4 +421,49 @@ func floorDiv(a, b int64) int64 {
 		q--
 	}
 	return q
+}
+
+// structChild extracts a nested field from a struct array; a row whose
+// parent struct is NULL reads as NULL. The result is a new reference.
+func structChild(arr arrow.Array, path []int, mem memory.Allocator) arrow.Array {
+	cur := arr
+	cur.Retain()
+	for _, idx := range path {
+		st := cur.(*array.Struct)
+		child := st.Field(idx)
+		next := child
+		if st.NullN() > 0 {
+			next = maskNulls(child, st, mem)
+		} else {
+			child.Retain()
+		}
+		cur.Release()
+		cur = next
+	}
+	return cur
+}
+
+// maskNulls returns child with the parent's NULL rows made NULL too.
+func maskNulls(child arrow.Array, parent arrow.Array, mem memory.Allocator) arrow.Array {
+	d := child.Data()
+	n, off := d.Len(), d.Offset()
+	bm := memory.NewResizableBuffer(mem)
+	bm.Resize(int(bitutil.BytesForBits(int64(off + n))))
+	bits := bm.Bytes()
+	for i := range bits {
+		bits[i] = 0
+	}
+	nulls := 0
+	for i := 0; i < n; i++ {
+		if parent.IsValid(i) && child.IsValid(i) {
+			bitutil.SetBit(bits, off+i)
+		} else {
+			nulls++
+		}
+	}
+	bufs := append([]*memory.Buffer{bm}, d.Buffers()[1:]...)
+	nd := array.NewData(d.DataType(), n, bufs, d.Children(), nulls, off)
+	bm.Release()
+	defer nd.Release()
+	return array.MakeFromData(nd)
 }
