@@ -2,6 +2,7 @@ package paimon_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/inlet-db/inlet/fileio"
 	"github.com/inlet-db/inlet/lake/paimon"
+	"github.com/inlet-db/inlet/lake/paimon/paimontest"
 )
 
 // A read with no columns still returns the right number of rows (COUNT(*)),
@@ -83,5 +85,81 @@ func TestNestedProjection(t *testing.T) {
 	}
 	if _, err := plan.OutputSchema([]string{"f3.nope"}); err == nil {
 		t.Fatal("unknown nested field accepted")
+	}
+}
+
+func readMetrics(t *testing.T, tbl *paimon.Table, o paimon.ScanOptions, mem memory.Allocator) (rows int64, m paimon.Metrics) {
+	t.Helper()
+	ctx := context.Background()
+	plan, err := tbl.Plan(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range plan.Splits {
+		rr, err := plan.Open(ctx, &plan.Splits[i], mem, paimon.ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rr.Next() {
+			rows += rr.RecordBatch().NumRows()
+		}
+		if err := rr.Err(); err != nil {
+			t.Fatal(err)
+		}
+		got := rr.(interface{ Metrics() paimon.Metrics }).Metrics()
+		m.FilesOpened += got.FilesOpened
+		m.RowGroupsSkipped += got.RowGroupsSkipped
+		m.RowsRead += got.RowsRead
+		m.RowsDeleted += got.RowsDeleted
+		m.RowsFiltered += got.RowsFiltered
+		rr.Release()
+	}
+	return rows, m
+}
+
+// Parquet row groups whose statistics exclude the predicate are not read.
+func TestRowGroupPruning(t *testing.T) {
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dir := t.TempDir()
+	b, err := paimontest.NewBuilder(ctx, fileio.Local{}, dir, []paimon.DataField{
+		{ID: 0, Name: "id", Type: mustType(t, "INT")},
+		{ID: 1, Name: "name", Type: mustType(t, "STRING")},
+	}, nil, nil, map[string]string{"bucket": "-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.RowGroupRows = 100
+	var rows [][]any
+	for i := 0; i < 300; i++ {
+		rows = append(rows, []any{i, fmt.Sprintf("n%03d", i)})
+	}
+	rec := batch(t, b.Schema(), mem, rows...)
+	if err := b.Commit(ctx, []paimontest.File{{Rows: rec}}, mem); err != nil {
+		t.Fatal(err)
+	}
+	rec.Release()
+	tbl, err := paimon.OpenTable(ctx, fileio.Local{}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name               string
+		pred               *paimon.Predicate
+		rows, skipped, out int64
+	}{
+		{"none", nil, 300, 0, 0},
+		{"id >= 250", paimon.Ge("id", 250), 50, 2, 50},
+		{"id < 10 or id = 299", paimon.Or(paimon.Lt("id", 10), paimon.Eq("id", 299)), 11, 1, 189},
+		{"name = n150", paimon.Eq("name", "n150"), 1, 2, 99},
+		{"id > 1000", paimon.Gt("id", 1000), 0, 3, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n, m := readMetrics(t, tbl, paimon.ScanOptions{Predicate: tc.pred}, mem)
+			if n != tc.rows || m.RowGroupsSkipped != tc.skipped || m.RowsFiltered != tc.out {
+				t.Fatalf("rows %d, metrics %+v", n, m)
+			}
+		})
 	}
 }

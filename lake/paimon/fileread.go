@@ -54,6 +54,7 @@ type fileReadSpec struct {
 	pred       *bound       // optional, for row-group skipping
 	batchSize  int
 	mem        memory.Allocator
+	metrics    *Metrics
 }
 
 func outSchema(want []DataField, system bool) (*arrow.Schema, error) {
@@ -71,6 +72,7 @@ func outSchema(want []DataField, system bool) (*arrow.Schema, error) {
 }
 
 func openDataFile(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
+	s.metrics.openedFile()
 	ext := s.path[strings.LastIndexByte(s.path, '.')+1:]
 	switch strings.ToLower(ext) {
 	case "parquet":
@@ -193,6 +195,7 @@ func openParquet(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 	rgs := make([]int, 0, pf.NumRowGroups())
 	for rg := 0; rg < pf.NumRowGroups(); rg++ {
 		if s.pred != nil && !rowGroupMayMatch(s.pred, md.RowGroup(rg), fr, s.want, src) {
+			s.metrics.skippedGroup()
 			continue
 		}
 		rgs = append(rgs, rg)

@@ -257,6 +257,9 @@ func TestDeletionVectors(t *testing.T) {
 	if got := strings.Join(readRows(t, tbl, paimon.ScanOptions{}, nil, mem), " "); got != "[1 a 1] [3 c 3]" {
 		t.Fatalf("got %s", got)
 	}
+	if _, m := readMetrics(t, tbl, paimon.ScanOptions{}, mem); m.RowsDeleted != 2 || m.FilesOpened != 1 {
+		t.Fatalf("metrics %+v (level-0 file must not be opened)", m)
+	}
 }
 
 func TestLiveFilesMatchTotalRecordCount(t *testing.T) {

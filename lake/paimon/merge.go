@@ -132,7 +132,7 @@ func (h *cursorHeap) Pop() any {
 	return x
 }
 
-func newMergeSource(ctx context.Context, p *Plan, s *Split, needed []DataField, opts tableOptions, mem memory.Allocator, batchSize int) (*mergeSource, error) {
+func newMergeSource(ctx context.Context, p *Plan, s *Split, needed []DataField, opts tableOptions, mem memory.Allocator, batchSize int, metrics *Metrics) (*mergeSource, error) {
 	if batchSize <= 0 {
 		batchSize = 8192
 	}
@@ -182,7 +182,7 @@ func newMergeSource(ctx context.Context, p *Plan, s *Split, needed []DataField, 
 				return nil, err
 			}
 		}
-		if c.fb, err = openDataFile(ctx, fileReadSpec{fsys: p.Table.fs, path: f.Path, fileSchema: fs, want: fields, system: true, batchSize: batchSize, mem: mem}); err != nil {
+		if c.fb, err = openDataFile(ctx, fileReadSpec{fsys: p.Table.fs, path: f.Path, fileSchema: fs, want: fields, system: true, batchSize: batchSize, mem: mem, metrics: metrics}); err != nil {
 			return nil, err
 		}
 		m.all = append(m.all, c)

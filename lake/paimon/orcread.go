@@ -80,6 +80,8 @@ func openORC(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 		if s.pred == nil || stripeMayMatch(s.pred, of, st, s.want, src) {
 			sel = append(sel, i)
 			starts = append(starts, start)
+		} else {
+			s.metrics.skippedGroup()
 		}
 		start += int64(st.NumRows)
 	}

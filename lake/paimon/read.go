@@ -69,22 +69,23 @@ func (p *Plan) Open(ctx context.Context, s *Split, mem memory.Allocator, ro Read
 			needed = append(needed, f)
 		}
 	}
-	st := &stepper{ctx: ctx, mem: mem, out: outSch, srcCol: srcCol, paths: paths, pred: pred, needed: needed}
+	metrics := &Metrics{}
+	st := &stepper{ctx: ctx, mem: mem, out: outSch, srcCol: srcCol, paths: paths, pred: pred, needed: needed, metrics: metrics}
 	pk := len(p.Schema.PrimaryKeys) > 0
 	var src batchSource
 	if s.RawConvertible || !pk {
-		src = &rawSource{ctx: ctx, p: p, split: s, want: needed, mem: mem, batchSize: ro.BatchSize, pred: pred}
+		src = &rawSource{ctx: ctx, p: p, split: s, want: needed, mem: mem, batchSize: ro.BatchSize, pred: pred, metrics: metrics}
 	} else {
 		if len(opts.sequenceFields) > 0 {
 			return nil, fmt.Errorf("%w: table %s: merge with sequence.field", ErrUnsupported, p.Table.name)
 		}
-		m, err := newMergeSource(ctx, p, s, needed, opts, mem, ro.BatchSize)
+		m, err := newMergeSource(ctx, p, s, needed, opts, mem, ro.BatchSize, metrics)
 		if err != nil {
 			return nil, err
 		}
 		src = m
 	}
-	return &splitReader{schema: outSch, src: src, step: st, refs: 1}, nil
+	return &splitReader{schema: outSch, src: src, step: st, refs: 1, metrics: metrics}, nil
 }
 
 func (b *bound) fieldsOrNil() []string {
@@ -177,17 +178,24 @@ type batchSource interface {
 // stepper applies the per-batch steps: deletion mask, exact row filter,
 // projection to the output columns.
 type stepper struct {
-	ctx    context.Context
-	mem    memory.Allocator
-	out    *arrow.Schema
-	srcCol []int   // per output column: its top-level column in needed
-	paths  [][]int // per output column: struct child path below it
-	pred   *bound
-	needed []DataField
+	ctx     context.Context
+	mem     memory.Allocator
+	out     *arrow.Schema
+	srcCol  []int   // per output column: its top-level column in needed
+	paths   [][]int // per output column: struct child path below it
+	pred    *bound
+	needed  []DataField
+	metrics *Metrics
 }
 
 func (st *stepper) apply(rec arrow.RecordBatch, keep []bool) (arrow.RecordBatch, error) {
 	n := int(rec.NumRows())
+	st.metrics.RowsRead += int64(n)
+	for _, k := range keep {
+		if !k {
+			st.metrics.RowsDeleted++
+		}
+	}
 	if st.pred != nil {
 		cols := map[string]arrow.Array{}
 		for i, f := range st.needed {
@@ -207,6 +215,7 @@ func (st *stepper) apply(rec arrow.RecordBatch, keep []bool) (arrow.RecordBatch,
 					}
 				}
 				keep[row] = false
+				st.metrics.RowsFiltered++
 			}
 		}
 	}
@@ -232,14 +241,18 @@ func (st *stepper) apply(rec arrow.RecordBatch, keep []bool) (arrow.RecordBatch,
 }
 
 type splitReader struct {
-	schema *arrow.Schema
-	src    batchSource
-	step   *stepper
-	cur    arrow.RecordBatch
-	err    error
-	done   bool
-	refs   int64
+	schema  *arrow.Schema
+	src     batchSource
+	step    *stepper
+	cur     arrow.RecordBatch
+	err     error
+	done    bool
+	refs    int64
+	metrics *Metrics
 }
+
+// Metrics returns the reader's counters so far.
+func (r *splitReader) Metrics() Metrics { return *r.metrics }
 
 func (r *splitReader) Schema() *arrow.Schema { return r.schema }
 func (r *splitReader) Retain()               { r.refs++ }
@@ -299,6 +312,7 @@ type rawSource struct {
 	mem       memory.Allocator
 	batchSize int
 	pred      *bound
+	metrics   *Metrics
 
 	idx int
 	fb  *fileBatches
@@ -330,7 +344,7 @@ func (r *rawSource) next() (arrow.RecordBatch, []bool, error) {
 					return nil, nil, err
 				}
 			}
-			fb, err := openDataFile(r.ctx, fileReadSpec{fsys: r.p.Table.fs, path: f.Path, fileSchema: fs, want: r.want, pred: r.pred, batchSize: r.batchSize, mem: r.mem})
+			fb, err := openDataFile(r.ctx, fileReadSpec{fsys: r.p.Table.fs, path: f.Path, fileSchema: fs, want: r.want, pred: r.pred, batchSize: r.batchSize, mem: r.mem, metrics: r.metrics})
 			if err != nil {
 				return nil, nil, err
 			}
@@ -466,4 +480,26 @@ func maskNulls(child arrow.Array, parent arrow.Array, mem memory.Allocator) arro
 	bm.Release()
 	defer nd.Release()
 	return array.MakeFromData(nd)
+}
+
+// Metrics count what one split reader did. A caller reads them by asserting
+// the RecordReader from Plan.Open to interface{ Metrics() Metrics }.
+type Metrics struct {
+	FilesOpened      int64 // data files opened
+	RowGroupsSkipped int64 // Parquet row groups / ORC stripes pruned by statistics
+	RowsRead         int64 // rows entering the per-batch steps (after merging)
+	RowsDeleted      int64 // rows dropped by deletion vectors (raw reads)
+	RowsFiltered     int64 // rows dropped by the exact row filter
+}
+
+func (m *Metrics) skippedGroup() {
+	if m != nil {
+		m.RowGroupsSkipped++
+	}
+}
+
+func (m *Metrics) openedFile() {
+	if m != nil {
+		m.FilesOpened++
+	}
 }

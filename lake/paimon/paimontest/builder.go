@@ -33,6 +33,9 @@ type Builder struct {
 	n       int
 	total   int64
 	indexes []paimon.IndexManifestEntry
+
+	// RowGroupRows caps the rows of a Parquet row group (0: 1<<20).
+	RowGroupRows int64
 }
 
 // NewBuilder writes schema-0 for the given table layout.
@@ -167,7 +170,11 @@ func (b *Builder) Commit(ctx context.Context, files []File, mem memory.Allocator
 		rec := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, n)
 		meta.FileName = b.name("data") + ".parquet"
 		dir := fileio.Join(b.path, partitionDir(partFields, f.Partition), "bucket-"+strconv.Itoa(int(f.Bucket)))
-		size, err := writeParquet(ctx, b.fs, fileio.Join(dir, meta.FileName), rec, mem)
+		rg := b.RowGroupRows
+		if rg <= 0 {
+			rg = 1 << 20
+		}
+		size, err := writeParquet(ctx, b.fs, fileio.Join(dir, meta.FileName), rec, rg, mem)
 		rec.Release()
 		for _, a := range release {
 			a.Release()
@@ -296,7 +303,7 @@ func keyRow(cols []arrow.Array, types []paimon.DataType, i int) ([]byte, error) 
 	return paimon.SerializeRow(vals, types)
 }
 
-func writeParquet(ctx context.Context, fsys fileio.FS, path string, rec arrow.RecordBatch, mem memory.Allocator) (int64, error) {
+func writeParquet(ctx context.Context, fsys fileio.FS, path string, rec arrow.RecordBatch, rowGroup int64, mem memory.Allocator) (int64, error) {
 	c, ok := fsys.(fileio.Creator)
 	if !ok {
 		return 0, fmt.Errorf("paimontest: file system cannot create files")
@@ -307,13 +314,13 @@ func writeParquet(ctx context.Context, fsys fileio.FS, path string, rec arrow.Re
 	}
 	cw := &countingWriter{w: w}
 	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd), parquet.WithAllocator(mem),
-		parquet.WithMaxRowGroupLength(1<<20))
+		parquet.WithMaxRowGroupLength(rowGroup))
 	fw, err := pqarrow.NewFileWriter(rec.Schema(), cw, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem)))
 	if err != nil {
 		w.Abort()
 		return 0, err
 	}
-	if err := fw.WriteBuffered(rec); err != nil {
+	if err := fw.Write(rec); err != nil {
 		w.Abort()
 		return 0, err
 	}
