@@ -163,6 +163,15 @@ func TestS3Warehouse(t *testing.T) {
 	if err := run(ctx, args, &out, func(string) string { return "" }); err != nil {
 		t.Fatal(err)
 	}
+	// The same through the environment instead of flags.
+	env := map[string]string{"AWS_ENDPOINT_URL": srv.URL, "AWS_ACCESS_KEY_ID": "ak", "AWS_SECRET_ACCESS_KEY": "sk", "S3_PATH_STYLE": "true"}
+	var out2 bytes.Buffer
+	if err := run(ctx, args[:4], &out2, func(k string) string { return env[k] }); err != nil {
+		t.Fatal(err)
+	}
+	if out2.String() != out.String() {
+		t.Fatalf("env configuration read differently:\n%s\nvs\n%s", out2.String(), out.String())
+	}
 	all, err := paimontest.LoadAll(fixtures.Path(t, "paimon"))
 	if err != nil {
 		t.Fatal(err)
