@@ -163,3 +163,39 @@ func TestRowGroupPruning(t *testing.T) {
 		})
 	}
 }
+
+// Manifests whose bucket range or partition statistics exclude the scan are
+// not read, and the answer does not change.
+func TestManifestPruning(t *testing.T) {
+	ctx := context.Background()
+	b2 := int32(2)
+	for _, tc := range []struct {
+		dir       string
+		o         paimon.ScanOptions
+		rows      int64
+		skipsSome bool // false: one manifest holds every partition
+	}{
+		{"orc/pk_table_with_total_buckets.db/pk_table_with_total_buckets", paimon.ScanOptions{Bucket: &b2}, 0, true},
+		{"parquet/pk_table_scan_and_read_mor.db/pk_table_scan_and_read_mor", paimon.ScanOptions{Predicate: paimon.Eq("f1", 20)}, 2, true},
+		{"parquet/append_with_empty_partition.db/append_with_empty_partition", paimon.ScanOptions{Predicate: paimon.Eq("f0", "2025")}, 1, false},
+	} {
+		t.Run(tc.dir, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			tbl, err := paimon.OpenTable(ctx, fileio.Local{}, fixturesDir(t)+"/"+tc.dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, err := tbl.Plan(ctx, tc.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (plan.Stats.ManifestsSkipped > 0) != tc.skipsSome || (!tc.skipsSome && plan.Stats.FilesPruned == 0) {
+				t.Fatalf("pruning: %+v", plan.Stats)
+			}
+			if n, _ := readMetrics(t, tbl, tc.o, mem); n != tc.rows {
+				t.Fatalf("%d rows, want %d", n, tc.rows)
+			}
+		})
+	}
+}

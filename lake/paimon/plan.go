@@ -70,8 +70,16 @@ type Plan struct {
 	Schema   *TableSchema
 	Options  map[string]string // effective options (table + overrides)
 	Splits   []Split
+	Stats    PlanStats
 
 	pred *bound
+}
+
+// PlanStats count what planning pruned, for EXPLAIN-style reporting.
+type PlanStats struct {
+	ManifestsSkipped int // manifests not read (bucket range, partition stats)
+	FilesPruned      int // live files dropped by partition/key/value statistics
+	BucketsPruned    int // merge buckets dropped whole by value statistics
 }
 
 // Effective table options used by planning and reading.
@@ -217,7 +225,11 @@ func (t *Table) Plan(ctx context.Context, o ScanOptions) (*Plan, error) {
 	if p.Snapshot == nil {
 		return p, nil
 	}
-	live, err := t.LiveFiles(ctx, p.Snapshot)
+	partFieldsM := schema.PartitionFields()
+	live, skipped, err := t.liveFiles(ctx, p.Snapshot, func(m *ManifestFileMeta) bool {
+		return manifestMayMatch(m, o.Bucket, p.pred, partFieldsM)
+	})
+	p.Stats.ManifestsSkipped = skipped
 	if err != nil {
 		return nil, err
 	}
@@ -300,6 +312,7 @@ func (t *Table) Plan(ctx context.Context, o ScanOptions) (*Plan, error) {
 				}
 				sf := fileStats(schema, fs, partFields, g.part, e.File, valueStatsOK)
 				if !p.pred.mayMatch(sf, e.File.RowCount) {
+					p.Stats.FilesPruned++
 					continue
 				}
 			}
@@ -331,6 +344,7 @@ func (t *Table) Plan(ctx context.Context, o ScanOptions) (*Plan, error) {
 				}
 			}
 			if !mayMatch {
+				p.Stats.BucketsPruned++
 				continue
 			}
 		}
@@ -745,4 +759,41 @@ func statsColumn(s *SimpleStats, cols []DataField, i int, rowCount int64) (colSt
 	}
 	_ = rowCount
 	return cs, true
+}
+
+// manifestMayMatch prunes a whole manifest by its bucket range and its
+// partition statistics. It must never be stricter than the per-entry
+// filters of Plan (bucket equality, partition predicate on exact values).
+func manifestMayMatch(m *ManifestFileMeta, bucket *int32, pred *bound, partFields []DataField) bool {
+	if bucket != nil && m.MinBucket != nil && m.MaxBucket != nil && (*bucket < *m.MinBucket || *bucket > *m.MaxBucket) {
+		return false
+	}
+	if pred == nil || len(partFields) == 0 || m.PartitionStats == nil {
+		return true
+	}
+	types := fieldTypes(partFields)
+	for i := range types {
+		types[i].Nullable = true
+	}
+	mn, err1 := DeserializeRow(m.PartitionStats.MinValues, types)
+	mx, err2 := DeserializeRow(m.PartitionStats.MaxValues, types)
+	if err1 != nil || err2 != nil {
+		return true
+	}
+	total := m.NumAddedFiles + m.NumDeletedFiles
+	return pred.mayMatch(func(name string) colStats {
+		for i, f := range partFields {
+			if f.Name != name {
+				continue
+			}
+			cs := colStats{min: norm(mn[i]), max: norm(mx[i]), nullCount: -1, known: true}
+			if nc := m.PartitionStats.NullCounts; nc != nil && i < len(*nc) && (*nc)[i] != nil {
+				// Null counts count entries, not rows; entries are what
+				// the manifest holds, so compare them with the entry count.
+				cs.nullCount = *(*nc)[i]
+			}
+			return cs
+		}
+		return colStats{}
+	}, total)
 }

@@ -335,20 +335,35 @@ func (t *Table) IndexManifest(ctx context.Context, name string) ([]IndexManifest
 // base and delta manifest lists whose identity (partition, bucket, level,
 // name, extra files, embedded index, external path) has no DELETE.
 func (t *Table) LiveFiles(ctx context.Context, snap *Snapshot) ([]ManifestEntry, error) {
+	live, _, err := t.liveFiles(ctx, snap, nil)
+	return live, err
+}
+
+// liveFiles is LiveFiles reading only the manifests keep accepts. Skipping
+// is sound only when every entry of a skipped manifest (ADD or DELETE) would
+// also be dropped by the caller's per-entry filters: then a DELETE not seen
+// only leaves an ADD alive that the caller discards anyway.
+func (t *Table) liveFiles(ctx context.Context, snap *Snapshot, keep func(*ManifestFileMeta) bool) ([]ManifestEntry, int, error) {
 	var metas []ManifestFileMeta
 	for _, l := range []string{snap.BaseManifestList, snap.DeltaManifestList} {
 		m, err := t.ManifestList(ctx, l)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		metas = append(metas, m...)
 	}
+	skipped := 0
 	deleted := map[string]bool{}
 	var adds []ManifestEntry
-	for _, m := range metas {
+	for i := range metas {
+		m := &metas[i]
+		if keep != nil && !keep(m) {
+			skipped++
+			continue
+		}
 		ents, err := t.Manifest(ctx, m.FileName)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		for _, e := range ents {
 			if e.Kind == FileKindDelete {
@@ -366,10 +381,10 @@ func (t *Table) LiveFiles(ctx context.Context, snap *Snapshot) ([]ManifestEntry,
 			continue
 		}
 		if seen[id] {
-			return nil, fmt.Errorf("%w: table %s snapshot %d: file %s added twice", ErrCorrupt, t.name, snap.ID, e.File.FileName)
+			return nil, 0, fmt.Errorf("%w: table %s snapshot %d: file %s added twice", ErrCorrupt, t.name, snap.ID, e.File.FileName)
 		}
 		seen[id] = true
 		live = append(live, e)
 	}
-	return live, nil
+	return live, skipped, nil
 }
