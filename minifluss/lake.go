@@ -49,18 +49,23 @@ func sensitiveOption(k string) bool {
 }
 
 // lakeRuntime is the tiering service's state: one writer per lake table,
-// the freeze switch and the periodic loop. Tiering rounds are serialised by
-// mu; the cluster lock is taken only for short reads and the final publish.
+// the freeze switch and the periodic loop. Tiering rounds (and the writers)
+// are serialised by mu; the cluster lock is taken only for short reads and
+// the final publish. Lock order: mu, then Cluster.mu, then cfgMu (a leaf
+// guarding the switches and options, also read under Cluster.mu by table
+// creation).
 type lakeRuntime struct {
 	cfg LakeConfig
 	fs  fileio.FS
 
 	mu       sync.Mutex
 	writers  map[int64]*writer.Table // by Fluss table id
+	lastTier map[int64]time.Time     // periodic bookkeeping
+
+	cfgMu    sync.Mutex
 	frozen   bool
-	holdRead bool                // publish new snapshots as not readable
-	lastTier map[int64]time.Time // periodic bookkeeping
-	opts     map[string]string   // current datalake.paimon.* (changeable)
+	holdRead bool              // publish new snapshots as not readable
+	opts     map[string]string // current datalake.paimon.* (changeable)
 	stopCh   chan struct{}
 	wg       sync.WaitGroup
 }
@@ -138,12 +143,13 @@ func (c *Cluster) createLakeTableLocked(t *table) error {
 	if !r.enabled() || !t.lakePaimon() {
 		return nil
 	}
-	r.mu.Lock()
+	r.cfgMu.Lock()
 	opts := map[string]string{"warehouse": r.cfg.Warehouse}
 	for k, v := range r.opts {
 		opts[k] = v
 	}
-	r.mu.Unlock()
+	legacy := r.cfg.LegacySystemColumns
+	r.cfgMu.Unlock()
 	if _, ok := opts["metastore"]; !ok {
 		opts["metastore"] = "filesystem"
 	}
@@ -155,9 +161,6 @@ func (c *Cluster) createLakeTableLocked(t *table) error {
 			t.Desc.Properties["table.datalake.paimon."+k] = v
 		}
 	}
-	r.mu.Lock()
-	legacy := r.cfg.LegacySystemColumns
-	r.mu.Unlock()
 	s, err := paimonSchema(t, legacy)
 	if err != nil {
 		return ferr(codeInvalidTable, "table %s: lake schema: %v", t.path(), err)

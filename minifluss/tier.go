@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -26,6 +27,12 @@ import (
 	"github.com/inlet-db/inlet/proto/flussapi"
 	"github.com/inlet-db/inlet/typemap"
 )
+
+func (r *lakeRuntime) isFrozen() bool {
+	r.cfgMu.Lock()
+	defer r.cfgMu.Unlock()
+	return r.frozen
+}
 
 // ErrTieringFrozen is returned by TierLake while tiering is frozen.
 var ErrTieringFrozen = errors.New("minifluss: tiering is frozen")
@@ -67,7 +74,7 @@ func (c *Cluster) TierLake(ctx context.Context, db, tbl string) (TierResult, err
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.frozen {
+	if r.isFrozen() {
 		return TierResult{}, fmt.Errorf("%w: table %s.%s", ErrTieringFrozen, db, tbl)
 	}
 	return c.tierLocked(ctx, db, tbl)
@@ -81,7 +88,7 @@ func (c *Cluster) TierAll(ctx context.Context) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.frozen {
+	if r.isFrozen() {
 		return ErrTieringFrozen
 	}
 	for _, p := range c.lakeTables() {
@@ -97,7 +104,7 @@ func (c *Cluster) tierDue(ctx context.Context) error {
 	r := c.lake
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.frozen {
+	if r.isFrozen() {
 		return nil
 	}
 	now := c.cfg.Now()
@@ -182,6 +189,9 @@ func (c *Cluster) tierLocked(ctx context.Context, db, tbl string) (TierResult, e
 		return res, ferr(codeInvalidConfig, "table %s is not a Paimon lake table (table.datalake.enabled / table.datalake.format)", t.path())
 	}
 	jobs, err := c.tierJobsLocked(t)
+	// Properties can change under the cluster lock (SetLakeOptions); read
+	// what the round needs now.
+	logFormat := t.logFormat()
 	var prev *lakeSnapshot
 	if t.Lake != nil {
 		cp := *t.Lake
@@ -193,6 +203,18 @@ func (c *Cluster) tierLocked(ctx context.Context, db, tbl string) (TierResult, e
 		return res, err
 	}
 	w, err := r.lakeWriter(ctx, t)
+	if errors.Is(err, paimon.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+		// Created before the cluster had a lake: create its lake table now.
+		c.mu.Lock()
+		err = c.createLakeTableLocked(t)
+		if err == nil {
+			err = c.persistLocked()
+		}
+		c.mu.Unlock()
+		if err == nil {
+			w, err = r.lakeWriter(ctx, t)
+		}
+	}
 	if err != nil {
 		return res, err
 	}
@@ -205,7 +227,7 @@ func (c *Cluster) tierLocked(ctx context.Context, db, tbl string) (TierResult, e
 		if j.from >= j.to {
 			continue
 		}
-		n, files, err := c.tierBucket(ctx, t, w, commit, conv, j)
+		n, files, err := c.tierBucket(ctx, t, logFormat, w, commit, conv, j)
 		if err != nil {
 			return res, fmt.Errorf("table %s bucket %d%s: tiering: %w", t.path(), j.bucket, partSuffix(j.partName), err)
 		}
@@ -256,7 +278,10 @@ func (c *Cluster) tierLocked(ctx context.Context, db, tbl string) (TierResult, e
 	// reads until compacted, so only a compaction makes a snapshot readable
 	// (DvTableReadableSnapshotRetriever).
 	dv := t.isPK() && strings.EqualFold(w.Schema().Options["deletion-vectors.enabled"], "true")
-	if r.holdRead || dv {
+	r.cfgMu.Lock()
+	hold := r.holdRead
+	r.cfgMu.Unlock()
+	if hold || dv {
 		// The latest snapshot is not readable yet: keep answering the
 		// previous readable one (or none).
 		none := int64(-1)
@@ -334,12 +359,12 @@ func (c *Cluster) tierJobsLocked(t *table) ([]tierJob, error) {
 
 // tierBucket reads [from, to) of one bucket's log in chunks (the cluster
 // lock is held only while a chunk is read) and writes it into commit.
-func (c *Cluster) tierBucket(ctx context.Context, t *table, w *writer.Table, commit *writer.Commit, conv *lakeConverter, j tierJob) (int64, int, error) {
+func (c *Cluster) tierBucket(ctx context.Context, t *table, logFormat string, w *writer.Table, commit *writer.Commit, conv *lakeConverter, j tierJob) (int64, int, error) {
 	mem := memory.NewGoAllocator()
 	cols := t.columns()
 	var arrowDec *record.ArrowDecoder
 	var rowDec *record.RowDecoder
-	lf, err := record.ParseLogFormat(t.logFormat())
+	lf, err := record.ParseLogFormat(logFormat)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -10,9 +10,9 @@ import (
 // nothing, so writes after the freeze stay in the Fluss log only (the
 // Doris environment cancels its tiering job the same way).
 func (c *Cluster) FreezeTiering(frozen bool) {
-	c.lake.mu.Lock()
+	c.lake.cfgMu.Lock()
 	c.lake.frozen = frozen
-	c.lake.mu.Unlock()
+	c.lake.cfgMu.Unlock()
 }
 
 // HoldLakeReadable makes later tiering rounds publish their snapshot as
@@ -20,9 +20,9 @@ func (c *Cluster) FreezeTiering(frozen bool) {
 // was readable before the hold (or "no readable snapshot" when none was),
 // as Fluss does for deletion-vector tables awaiting compaction.
 func (c *Cluster) HoldLakeReadable(hold bool) {
-	c.lake.mu.Lock()
+	c.lake.cfgMu.Lock()
 	c.lake.holdRead = hold
-	c.lake.mu.Unlock()
+	c.lake.cfgMu.Unlock()
 }
 
 // CompactLake rewrites every bucket of a lake table into one top-level file
@@ -110,12 +110,12 @@ func (c *Cluster) SetLakeOptions(opts map[string]string) error {
 	if !r.enabled() {
 		return fmt.Errorf("minifluss: the cluster has no lake")
 	}
-	r.mu.Lock()
+	r.cfgMu.Lock()
 	r.opts = map[string]string{}
 	for k, v := range opts {
 		r.opts[k] = v
 	}
-	r.mu.Unlock()
+	r.cfgMu.Unlock()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, d := range c.cat.Databases {
@@ -145,9 +145,9 @@ func (c *Cluster) SetLakeOptions(opts map[string]string) error {
 // SetLegacySystemColumns switches whether lake tables created from now on
 // get the legacy __bucket/__offset/__timestamp columns (LakeConfig).
 func (c *Cluster) SetLegacySystemColumns(on bool) {
-	c.lake.mu.Lock()
+	c.lake.cfgMu.Lock()
 	c.lake.cfg.LegacySystemColumns = on
-	c.lake.mu.Unlock()
+	c.lake.cfgMu.Unlock()
 }
 
 // LakeTablePath is the Paimon table directory of a lake table in the

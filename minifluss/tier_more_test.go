@@ -385,3 +385,97 @@ func TestTierRowLogFormats(t *testing.T) {
 		}
 	}
 }
+
+// TestTierCreatesMissingLakeTable: a lake-enabled table created while the
+// cluster had no lake gets its Paimon table at its first tiering round.
+func TestTierCreatesMissingLakeTable(t *testing.T) {
+	ctx := context.Background()
+	dir, wh := t.TempDir(), t.TempDir()
+	c, err := Start(ctx, Config{DataDir: dir, DatalakeFormat: "paimon", TabletServers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CreateDatabase(ctx, "db"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CreateTable(ctx, TableSpec{Database: "db", Name: "lg", Buckets: 1, Columns: []Column{{Name: "id", Type: typemap.BigInt()}},
+		Properties: map[string]string{"table.datalake.enabled": "true"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Append(ctx, "db", "lg", [][]any{{int64(1)}, {int64(2)}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.TierLake(ctx, "db", "lg"); err == nil {
+		t.Fatal("tiering without a lake must fail")
+	}
+	c.Close()
+	c, err = Start(ctx, Config{DataDir: dir, DatalakeFormat: "paimon", TabletServers: 1, Lake: LakeConfig{Warehouse: wh}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.TierLake(ctx, "db", "lg"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := lakeRowsByBucket(t, ctx, wh, "lg", 0, 1); len(got["0"]) != 2 {
+		t.Fatalf("lake rows %v", got)
+	}
+	if info, _ := c.Table("db", "lg"); !strings.Contains(string(info.JSON), "table.datalake.paimon.warehouse") {
+		t.Fatalf("lake properties missing: %s", info.JSON)
+	}
+}
+
+// TestTieringConcurrentWithDDLAndWrites: rounds run while tables are
+// created, written and frozen/unfrozen from other goroutines (lock order
+// round → cluster → switches); run it with -race.
+func TestTieringConcurrentWithDDLAndWrites(t *testing.T) {
+	ctx := context.Background()
+	c, _ := lakeCluster(t, LakeConfig{})
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if err := c.TierAll(ctx); err != nil && !strings.Contains(err.Error(), "frozen") {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for i := 0; i < 8; i++ {
+		name := fmt.Sprint("t", i)
+		if _, err := c.CreateTable(ctx, TableSpec{Database: "db", Name: name, Buckets: 2, Columns: []Column{{Name: "id", Type: typemap.BigInt()}},
+			Properties: map[string]string{"table.datalake.enabled": "true"}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Append(ctx, "db", name, [][]any{{int64(i)}, {int64(i + 100)}}); err != nil {
+			t.Fatal(err)
+		}
+		c.FreezeTiering(i%3 == 1)
+		if err := c.SetLakeOptions(map[string]string{"round": fmt.Sprint(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.FreezeTiering(false)
+	close(stop)
+	wg.Wait()
+	if err := c.TierAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 8; i++ {
+		s, code := lakeSnapshotRPC(t, c, fmt.Sprint("t", i), true)
+		var sum int64
+		for _, b := range s.BucketSnapshots {
+			sum += b.GetLogOffset()
+		}
+		if code != 0 || sum != 2 {
+			t.Fatalf("t%d: code %d, tiered %d records", i, code, sum)
+		}
+	}
+}
