@@ -258,15 +258,20 @@ func (w *bodyWriter) varBinary(offsets []int32, data []byte, n int) error {
 		}
 		return w.buffer(nil)
 	}
-	base := offsets[0]
-	out := make([]byte, 4*(n+1))
-	for i := 0; i <= n; i++ {
-		binary.LittleEndian.PutUint32(out[4*i:], uint32(offsets[i]-base))
-	}
-	if err := w.buffer(out); err != nil {
+	if err := w.buffer(rebasedOffsets(offsets, n)); err != nil {
 		return err
 	}
 	return w.buffer(data) // ValueBytes is already cut to this array's values
+}
+
+// rebasedOffsets returns the n+1 offsets of a sliced array as a little-endian
+// buffer that starts at 0, as IPC wants for a slice.
+func rebasedOffsets(offsets []int32, n int) []byte {
+	out := make([]byte, 4*(n+1))
+	for i := 0; i <= n; i++ {
+		binary.LittleEndian.PutUint32(out[4*i:], uint32(offsets[i]-offsets[0]))
+	}
+	return out
 }
 
 func sliceOffsets(o []int32, off, n int) []int32 {
@@ -285,15 +290,10 @@ func (w *bodyWriter) list(offsets []int32, values arrow.Array, n int) error {
 		defer empty.Release()
 		return w.array(empty)
 	}
-	base := offsets[0]
-	out := make([]byte, 4*(n+1))
-	for i := 0; i <= n; i++ {
-		binary.LittleEndian.PutUint32(out[4*i:], uint32(offsets[i]-base))
-	}
-	if err := w.buffer(out); err != nil {
+	if err := w.buffer(rebasedOffsets(offsets, n)); err != nil {
 		return err
 	}
-	child := array.NewSlice(values, int64(base), int64(offsets[n]))
+	child := array.NewSlice(values, int64(offsets[0]), int64(offsets[n]))
 	defer child.Release()
 	return w.array(child)
 }

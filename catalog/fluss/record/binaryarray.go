@@ -41,6 +41,72 @@ func elemSize(t typemap.DataType) int {
 
 func roundTo8(n int) int { return (n + 7) &^ 7 }
 
+// putFixedSlot writes a fixed-width value (BOOLEAN, TINYINT, SMALLINT, INT,
+// DATE, TIME, FLOAT, BIGINT, DOUBLE) little-endian at the start of a zeroed
+// slot, as BinaryArray elements and Paimon key fields hold it. It reports
+// false when t is not one of these types, and an error when v does not fit t.
+func putFixedSlot(slot []byte, name string, t typemap.DataType, v any) (bool, error) {
+	le := binary.LittleEndian
+	ok := false
+	switch t.Root {
+	case typemap.RootBoolean:
+		var x bool
+		if x, ok = v.(bool); ok && x {
+			slot[0] = 1
+		}
+	case typemap.RootTinyInt:
+		var x int8
+		if x, ok = v.(int8); ok {
+			slot[0] = byte(x)
+		}
+	case typemap.RootSmallInt:
+		var x int16
+		if x, ok = v.(int16); ok {
+			le.PutUint16(slot, uint16(x))
+		}
+	case typemap.RootInt, typemap.RootDate, typemap.RootTime:
+		var x int32
+		if x, ok = v.(int32); ok {
+			le.PutUint32(slot, uint32(x))
+		}
+	case typemap.RootFloat:
+		var x float32
+		if x, ok = v.(float32); ok {
+			le.PutUint32(slot, math.Float32bits(x))
+		}
+	case typemap.RootBigInt:
+		var x int64
+		if x, ok = v.(int64); ok {
+			le.PutUint64(slot, uint64(x))
+		}
+	case typemap.RootDouble:
+		var x float64
+		if x, ok = v.(float64); ok {
+			le.PutUint64(slot, math.Float64bits(x))
+		}
+	default:
+		return false, nil
+	}
+	if !ok {
+		return true, invalid(name, t, v)
+	}
+	return true, nil
+}
+
+// putInlineBytes stores b inside its 8-byte slot when it has at most 7
+// bytes: the data in the low bytes, 0x80|len in the top byte. It reports
+// false, writing nothing, when b is longer and belongs in the variable part.
+func putInlineBytes(slot, b []byte) bool {
+	if len(b) > 7 {
+		return false
+	}
+	var s [8]byte
+	copy(s[:], b)
+	s[7] = 0x80 | byte(len(b))
+	copy(slot, s[:])
+	return true
+}
+
 func encodeBinaryArray(dst []byte, et typemap.DataType, vals []any, f RowFormat, field string) ([]byte, error) {
 	n := len(vals)
 	if n > math.MaxInt32/8 {
@@ -72,73 +138,18 @@ func encodeBinaryArray(dst []byte, et typemap.DataType, vals []any, f RowFormat,
 			continue
 		}
 		p := start + hdr + es*i
+		if fixed, err := putFixedSlot(dst[p:], name, et, v); err != nil {
+			return dst, err
+		} else if fixed {
+			continue
+		}
 		switch et.Root {
-		case typemap.RootBoolean:
-			x, ok := v.(bool)
-			if !ok {
-				return dst, invalid(name, et, v)
-			}
-			if x {
-				dst[p] = 1
-			}
-		case typemap.RootTinyInt:
-			x, ok := v.(int8)
-			if !ok {
-				return dst, invalid(name, et, v)
-			}
-			dst[p] = byte(x)
-		case typemap.RootSmallInt:
-			x, ok := v.(int16)
-			if !ok {
-				return dst, invalid(name, et, v)
-			}
-			le.PutUint16(dst[p:], uint16(x))
-		case typemap.RootInt, typemap.RootDate, typemap.RootTime:
-			x, ok := v.(int32)
-			if !ok {
-				return dst, invalid(name, et, v)
-			}
-			le.PutUint32(dst[p:], uint32(x))
-		case typemap.RootFloat:
-			x, ok := v.(float32)
-			if !ok {
-				return dst, invalid(name, et, v)
-			}
-			le.PutUint32(dst[p:], math.Float32bits(x))
-		case typemap.RootBigInt:
-			x, ok := v.(int64)
-			if !ok {
-				return dst, invalid(name, et, v)
-			}
-			le.PutUint64(dst[p:], uint64(x))
-		case typemap.RootDouble:
-			x, ok := v.(float64)
-			if !ok {
-				return dst, invalid(name, et, v)
-			}
-			le.PutUint64(dst[p:], math.Float64bits(x))
 		case typemap.RootChar, typemap.RootString, typemap.RootBinary, typemap.RootBytes:
-			var b []byte
-			switch x := v.(type) {
-			case string:
-				if et.Root != typemap.RootChar && et.Root != typemap.RootString {
-					return dst, invalid(name, et, v)
-				}
-				b = []byte(x)
-			case []byte:
-				if et.Root != typemap.RootBinary && et.Root != typemap.RootBytes {
-					return dst, invalid(name, et, v)
-				}
-				b = x
-			default:
-				return dst, invalid(name, et, v)
+			b, err := stringBytesOf(name, et, v)
+			if err != nil {
+				return dst, err
 			}
-			if len(b) <= 7 {
-				var s [8]byte
-				copy(s[:], b)
-				s[7] = 0x80 | byte(len(b))
-				copy(dst[p:], s[:])
-			} else {
+			if !putInlineBytes(dst[p:], b) {
 				setSlot(i, varPiece(b))
 			}
 		case typemap.RootDecimal:
@@ -168,22 +179,8 @@ func encodeBinaryArray(dst []byte, et typemap.DataType, vals []any, f RowFormat,
 				s := varPiece(ms[:])
 				setSlot(i, s&^0xffffffff|uint64(uint32(x.NanoOfMilli)))
 			}
-		case typemap.RootArray:
-			x, ok := v.([]any)
-			if !ok {
-				return dst, invalid(name, et, v)
-			}
-			b, err := encodeBinaryArray(nil, *et.Elem, x, f, name)
-			if err != nil {
-				return dst, err
-			}
-			setSlot(i, varPiece(b))
-		case typemap.RootMap:
-			x, ok := v.(Map)
-			if !ok {
-				return dst, invalid(name, et, v)
-			}
-			b, err := encodeBinaryMap(nil, et, x, f, name)
+		case typemap.RootArray, typemap.RootMap:
+			b, err := encodeCollection(et, v, f, name)
 			if err != nil {
 				return dst, err
 			}
@@ -199,6 +196,26 @@ func encodeBinaryArray(dst []byte, et typemap.DataType, vals []any, f RowFormat,
 		}
 	}
 	return dst, nil
+}
+
+// encodeCollection encodes an ARRAY ([]any) as a BinaryArray or a MAP (Map)
+// as a BinaryMap, nested values in row format f.
+func encodeCollection(t typemap.DataType, v any, f RowFormat, name string) ([]byte, error) {
+	switch t.Root {
+	case typemap.RootArray:
+		x, ok := v.([]any)
+		if !ok {
+			return nil, invalid(name, t, v)
+		}
+		return encodeBinaryArray(nil, *t.Elem, x, f, name)
+	case typemap.RootMap:
+		x, ok := v.(Map)
+		if !ok {
+			return nil, invalid(name, t, v)
+		}
+		return encodeBinaryMap(nil, t, x, f, name)
+	}
+	return nil, fmt.Errorf("%w: %s: %v is not an ARRAY or MAP", ErrUnsupported, name, t)
 }
 
 func encodeBinaryMap(dst []byte, t typemap.DataType, m Map, f RowFormat, field string) ([]byte, error) {

@@ -191,23 +191,8 @@ func appendCompactedValue(dst []byte, t typemap.DataType, v any, field string) (
 			dst = appendVarint32(dst, x.NanoOfMilli)
 		}
 		return dst, nil
-	case typemap.RootArray:
-		x, ok := v.([]any)
-		if !ok {
-			return dst, invalid(field, t, v)
-		}
-		b, err := encodeBinaryArray(nil, *t.Elem, x, RowCompacted, field)
-		if err != nil {
-			return dst, err
-		}
-		dst = appendVarint32(dst, int32(len(b)))
-		return append(dst, b...), nil
-	case typemap.RootMap:
-		x, ok := v.(Map)
-		if !ok {
-			return dst, invalid(field, t, v)
-		}
-		b, err := encodeBinaryMap(nil, t, x, RowCompacted, field)
+	case typemap.RootArray, typemap.RootMap:
+		b, err := encodeCollection(t, v, RowCompacted, field)
 		if err != nil {
 			return dst, err
 		}

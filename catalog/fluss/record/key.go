@@ -110,62 +110,18 @@ func encodePaimonKey(dst []byte, types []typemap.DataType, values []any) ([]byte
 			dst[start+bit/8] |= 1 << (bit % 8)
 			continue
 		}
+		if fixed, err := putFixedSlot(dst[p:], name, t, v); err != nil {
+			return dst, err
+		} else if fixed {
+			continue
+		}
 		switch t.Root {
-		case typemap.RootBoolean:
-			x, ok := v.(bool)
-			if !ok {
-				return dst, invalid(name, t, v)
-			}
-			if x {
-				dst[p] = 1
-			}
-		case typemap.RootTinyInt:
-			x, ok := v.(int8)
-			if !ok {
-				return dst, invalid(name, t, v)
-			}
-			dst[p] = byte(x)
-		case typemap.RootSmallInt:
-			x, ok := v.(int16)
-			if !ok {
-				return dst, invalid(name, t, v)
-			}
-			le.PutUint16(dst[p:], uint16(x))
-		case typemap.RootInt, typemap.RootDate, typemap.RootTime:
-			x, ok := v.(int32)
-			if !ok {
-				return dst, invalid(name, t, v)
-			}
-			le.PutUint32(dst[p:], uint32(x))
-		case typemap.RootBigInt:
-			x, ok := v.(int64)
-			if !ok {
-				return dst, invalid(name, t, v)
-			}
-			le.PutUint64(dst[p:], uint64(x))
-		case typemap.RootFloat:
-			x, ok := v.(float32)
-			if !ok {
-				return dst, invalid(name, t, v)
-			}
-			le.PutUint32(dst[p:], math.Float32bits(x))
-		case typemap.RootDouble:
-			x, ok := v.(float64)
-			if !ok {
-				return dst, invalid(name, t, v)
-			}
-			le.PutUint64(dst[p:], math.Float64bits(x))
 		case typemap.RootChar, typemap.RootString, typemap.RootBinary, typemap.RootBytes:
-			b, err := keyBytesOf(name, t, v)
+			b, err := stringBytesOf(name, t, v)
 			if err != nil {
 				return dst, err
 			}
-			if len(b) <= 7 {
-				var s [8]byte
-				copy(s[:], b)
-				s[7] = 0x80 | byte(len(b))
-				copy(dst[p:], s[:])
-			} else {
+			if !putInlineBytes(dst[p:], b) {
 				s := varPiece(b, 0) // appends: take the slot after dst may have moved
 				le.PutUint64(dst[start+nullBytes+8*i:], s)
 			}
@@ -200,7 +156,9 @@ func encodePaimonKey(dst []byte, types []typemap.DataType, values []any) ([]byte
 	return dst, nil
 }
 
-func keyBytesOf(name string, t typemap.DataType, v any) ([]byte, error) {
+// stringBytesOf returns the bytes of a CHAR/STRING (Go string) or
+// BINARY/BYTES ([]byte) value; any other pairing is invalid.
+func stringBytesOf(name string, t typemap.DataType, v any) ([]byte, error) {
 	switch x := v.(type) {
 	case string:
 		if t.Root == typemap.RootChar || t.Root == typemap.RootString {
@@ -262,7 +220,7 @@ func encodeIcebergKey(dst []byte, types []typemap.DataType, values []any) ([]byt
 		}
 		return le.AppendUint64(dst, uint64(x.Millis*1000+int64(x.NanoOfMilli)/1000)), nil
 	case typemap.RootChar, typemap.RootString, typemap.RootBinary, typemap.RootBytes:
-		b, err := keyBytesOf(name, t, v)
+		b, err := stringBytesOf(name, t, v)
 		if err != nil {
 			return dst, err
 		}
