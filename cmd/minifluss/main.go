@@ -36,6 +36,11 @@ func run(args []string) error {
 	remote := fs.String("remote-data-dir", "", "remote tier root (default DATA_DIR/remote)")
 	exit := fs.Bool("exit-after-load", false, "apply the scenario, print the address, then stop")
 	verbose := fs.Bool("v", false, "log connection problems to stderr")
+	warehouse := fs.String("lake-warehouse", "", "Paimon warehouse for lake-enabled tables: a directory or s3://bucket/path (empty: no lake)")
+	var lakeOpts kvFlag
+	fs.Var(&lakeOpts, "lake-option", "datalake.paimon.* option as key=value without the prefix (repeatable), e.g. s3.endpoint=http://127.0.0.1:9000")
+	periodic := fs.Bool("lake-periodic", false, "tier each lake table whenever its table.datalake.freshness elapses")
+	legacy := fs.Bool("lake-legacy-columns", false, "give new lake tables the legacy __bucket/__offset/__timestamp columns")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -45,6 +50,15 @@ func run(args []string) error {
 	cfg := minifluss.Config{DataDir: *dataDir, TabletServers: *tablets, Host: *host, DatalakeFormat: *lake,
 		DefaultBucketNumber: *buckets, RemoteDataDir: *remote,
 		Listeners: []minifluss.Listener{{Name: "CLIENT", Ports: []int{*port}}}}
+	if *warehouse != "" {
+		cfg.Lake = minifluss.LakeConfig{Warehouse: *warehouse, Options: lakeOpts.m,
+			Periodic: *periodic, LegacySystemColumns: *legacy}
+		if cfg.DatalakeFormat == "" {
+			cfg.DatalakeFormat = "paimon"
+		}
+	} else if len(lakeOpts.m) > 0 || *periodic || *legacy {
+		return fmt.Errorf("--lake-option, --lake-periodic and --lake-legacy-columns need --lake-warehouse")
+	}
 	if *verbose {
 		cfg.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
@@ -104,4 +118,21 @@ func applyOnce(ctx context.Context, c *minifluss.Cluster, dataDir, path string) 
 	}
 	fmt.Fprintf(os.Stderr, "minifluss: applied %d statements from %s\n", s.Len(), path)
 	return os.WriteFile(mark, []byte(path+"\n"), 0o644)
+}
+
+// kvFlag collects repeated key=value flags.
+type kvFlag struct{ m map[string]string }
+
+func (f *kvFlag) String() string { return fmt.Sprintf("%d options", len(f.m)) }
+
+func (f *kvFlag) Set(v string) error {
+	k, val, ok := strings.Cut(v, "=")
+	if !ok || k == "" {
+		return fmt.Errorf("want key=value, got %q", v)
+	}
+	if f.m == nil {
+		f.m = map[string]string{}
+	}
+	f.m[k] = val
+	return nil
 }

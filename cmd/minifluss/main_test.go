@@ -49,3 +49,26 @@ func TestLoaderFlagErrors(t *testing.T) {
 		t.Errorf("failing scenario: %v", err)
 	}
 }
+
+// The loader with a lake: the Doris regression scenario tiers its lake_*
+// tables into the warehouse given by flag, as real Paimon tables.
+func TestLoaderWithLakeWarehouse(t *testing.T) {
+	dir, wh := t.TempDir(), t.TempDir()
+	scen := filepath.Join("..", "..", "minifluss", "testdata", "doris_regression.scenario")
+	args := []string{"--data-dir", dir, "--scenario", scen, "--tablet-servers", "1", "--default-bucket-number", "3",
+		"--exit-after-load", "--lake-warehouse", wh, "--lake-option", "metastore=filesystem"}
+	if err := run(args); err != nil {
+		t.Fatal(err)
+	}
+	snaps, _ := filepath.Glob(filepath.Join(wh, "*.db", "lake_log", "snapshot", "snapshot-*"))
+	if len(snaps) == 0 {
+		t.Fatalf("no lake snapshot of lake_log under %s", wh)
+	}
+}
+
+func TestLoaderLakeFlagsNeedWarehouse(t *testing.T) {
+	err := run([]string{"--data-dir", t.TempDir(), "--lake-periodic", "--exit-after-load"})
+	if err == nil || !strings.Contains(err.Error(), "--lake-warehouse") {
+		t.Fatalf("err = %v", err)
+	}
+}
