@@ -3,6 +3,8 @@ package client
 import (
 	"context"
 	"fmt"
+	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -29,7 +31,12 @@ func BenchmarkLogReaderEmulator(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	const batches, size = 200, 1000
+	// INLET_BENCH_LOG_ROWS sets the table size (default 200k rows; the
+	// closing-note figure uses 1M).
+	batches, size := 200, 1000
+	if v, err := strconv.Atoi(os.Getenv("INLET_BENCH_LOG_ROWS")); err == nil && v >= size {
+		batches = v / size
+	}
 	for i := 0; i < batches; i++ {
 		rows := make([][]any, size)
 		for r := range rows {
@@ -54,7 +61,7 @@ func BenchmarkLogReaderEmulator(b *testing.B) {
 	cols := ti.Descriptor.Schema.TypeColumns()
 	// Wire bytes: one full fetch sequence measured up front.
 	var wire int64
-	for off := int64(0); off < batches*size; {
+	for off := int64(0); off < int64(batches*size); {
 		res, err := cl.FetchLog(ctx, FetchRequest{Bucket: TableBucket{Table: ti.Path, TableID: info.ID}, Offset: off, MaxBytes: 4 << 20})
 		if err != nil {
 			b.Fatal(err)
@@ -67,7 +74,7 @@ func BenchmarkLogReaderEmulator(b *testing.B) {
 	start := time.Now()
 	var rows int64
 	for i := 0; i < b.N; i++ {
-		lr, err := cl.NewLogReader(ctx, LogRange{Bucket: TableBucket{Table: ti.Path, TableID: info.ID}, Start: 0, Stop: batches * size, Columns: cols, Format: f}, memory.NewGoAllocator())
+		lr, err := cl.NewLogReader(ctx, LogRange{Bucket: TableBucket{Table: ti.Path, TableID: info.ID}, Start: 0, Stop: int64(batches * size), Columns: cols, Format: f}, memory.NewGoAllocator())
 		if err != nil {
 			b.Fatal(err)
 		}
