@@ -138,6 +138,29 @@ func validityBuffer(mem memory.Allocator, valid []bool, n, count int) (*memory.B
 	return buf, n - count
 }
 
+// readPresent reads which of n rows are present and decodes the values of
+// the present ones with next into the reader's scratch slice buf.
+func readPresent[T any](p *presence, n int, parent []bool, buf *[]T, next func([]T) error) ([]bool, []T, error) {
+	valid, k, err := p.read(n, parent)
+	if err != nil {
+		return nil, nil, err
+	}
+	vals := scratch(buf, k)
+	if err := next(vals); err != nil {
+		return nil, nil, err
+	}
+	return valid, vals, nil
+}
+
+// scratch returns the first k elements of a reader's scratch slice, growing it
+// first when it is too small; the contents are the caller's to overwrite.
+func scratch[T any](buf *[]T, k int) []T {
+	if cap(*buf) < k {
+		*buf = make([]T, k)
+	}
+	return (*buf)[:k]
+}
+
 func allocBuffer(mem memory.Allocator, nbytes int) *memory.Buffer {
 	buf := memory.NewResizableBuffer(mem)
 	buf.Resize(nbytes)
@@ -177,17 +200,11 @@ type boolReader struct {
 }
 
 func (r *boolReader) next(n int, parent []bool) (arrow.ArrayData, error) {
-	valid, k, err := r.p.read(n, parent)
+	valid, vals, err := readPresent(&r.p, n, parent, &r.vals, r.data.next)
 	if err != nil {
 		return nil, err
 	}
-	if cap(r.vals) < k {
-		r.vals = make([]bool, k)
-	}
-	vals := r.vals[:k]
-	if err := r.data.next(vals); err != nil {
-		return nil, err
-	}
+	k := len(vals)
 	vb, nulls := validityBuffer(r.c.mem, valid, n, k)
 	db := allocBuffer(r.c.mem, int(bitutil.BytesForBits(int64(n))))
 	bm := db.Bytes()
@@ -240,17 +257,11 @@ type intReader struct {
 }
 
 func (r *intReader) next(n int, parent []bool) (arrow.ArrayData, error) {
-	valid, k, err := r.p.read(n, parent)
+	valid, vals, err := readPresent(&r.p, n, parent, &r.vals, r.data.next)
 	if err != nil {
 		return nil, err
 	}
-	if cap(r.vals) < k {
-		r.vals = make([]int64, k)
-	}
-	vals := r.vals[:k]
-	if err := r.data.next(vals); err != nil {
-		return nil, err
-	}
+	k := len(vals)
 	vb, nulls := validityBuffer(r.c.mem, valid, n, k)
 	width := r.dt.(arrow.FixedWidthDataType).BitWidth() / 8
 	db := allocBuffer(r.c.mem, n*width)
@@ -439,10 +450,7 @@ func (r *stringReader) next(n int, parent []bool) (arrow.ArrayData, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cap(r.vals) < k {
-		r.vals = make([]int64, k)
-	}
-	vals := r.vals[:k]
+	vals := scratch(&r.vals, k)
 	if r.dict {
 		if err := r.index.next(vals); err != nil {
 			return nil, err
@@ -805,10 +813,7 @@ func (r *listReader) next(n int, parent []bool) (arrow.ArrayData, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cap(r.vals) < k {
-		r.vals = make([]int64, k)
-	}
-	vals := r.vals[:k]
+	vals := scratch(&r.vals, k)
 	if k > 0 && r.lengths == nil {
 		return nil, fmt.Errorf("%w: stripe %d column %d: missing LENGTH stream", ErrCorrupt, r.c.stripe, r.col)
 	}
@@ -867,17 +872,11 @@ type unionReader struct {
 }
 
 func (r *unionReader) next(n int, parent []bool) (arrow.ArrayData, error) {
-	valid, k, err := r.p.read(n, parent)
+	valid, tags, err := readPresent(&r.p, n, parent, &r.tagBuf, r.tags.next)
 	if err != nil {
 		return nil, err
 	}
-	if cap(r.tagBuf) < k {
-		r.tagBuf = make([]byte, k)
-	}
-	tags := r.tagBuf[:k]
-	if err := r.tags.next(tags); err != nil {
-		return nil, err
-	}
+	k := len(tags)
 	rowTag := make([]int, n)
 	j := 0
 	for i := 0; i < n; i++ {

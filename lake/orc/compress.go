@@ -227,6 +227,30 @@ func lzoDecompress(in, out []byte) (int, error) {
 			}
 		}
 	}
+	// matchLen reads the length of a long match: the low bits of t under
+	// mask, or an extended length when they are zero; plus 2.
+	matchLen := func(t, mask int) (int, error) {
+		n := t & mask
+		if n == 0 {
+			var err error
+			if n, err = extLen(mask); err != nil {
+				return 0, err
+			}
+		}
+		return n + 2, nil
+	}
+	// next16 reads the little-endian 16-bit distance field of a long match.
+	next16 := func() (int, error) {
+		lo, err := next()
+		if err != nil {
+			return 0, err
+		}
+		hi, err := next()
+		if err != nil {
+			return 0, err
+		}
+		return lo | hi<<8, nil
+	}
 	copyLit := func(n int) error {
 		if n > len(in)-ip || n > len(out)-op {
 			return errLZO
@@ -291,44 +315,26 @@ func lzoDecompress(in, out []byte) (int, error) {
 				dist, length = 2049+(t>>2)+(h<<2), 3
 			}
 		case t < 32:
-			length = t & 7
-			if length == 0 {
-				if length, err = extLen(7); err != nil {
-					return 0, err
-				}
+			if length, err = matchLen(t, 7); err != nil {
+				return 0, err
 			}
-			length += 2
-			lo, err := next()
+			ds, err := next16()
 			if err != nil {
 				return 0, err
 			}
-			hi, err := next()
-			if err != nil {
-				return 0, err
-			}
-			ds := lo | hi<<8
 			s = ds & 3
 			dist = 16384 + ((t & 8) << 11) + (ds >> 2)
 			if dist == 16384 {
 				return op, nil
 			}
 		case t < 64:
-			length = t & 31
-			if length == 0 {
-				if length, err = extLen(31); err != nil {
-					return 0, err
-				}
+			if length, err = matchLen(t, 31); err != nil {
+				return 0, err
 			}
-			length += 2
-			lo, err := next()
+			ds, err := next16()
 			if err != nil {
 				return 0, err
 			}
-			hi, err := next()
-			if err != nil {
-				return 0, err
-			}
-			ds := lo | hi<<8
 			s = ds & 3
 			dist = 1 + (ds >> 2)
 		case t < 128:

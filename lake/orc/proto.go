@@ -68,6 +68,15 @@ func (f pbField) wantBytes(msg string) error {
 	return nil
 }
 
+// walkSub checks that f holds an embedded message and calls fn for each of
+// its fields; errors name the message as msg followed by name.
+func (f pbField) walkSub(msg, name string, fn func(g pbField) error) error {
+	if err := f.wantBytes(msg); err != nil {
+		return err
+	}
+	return pbWalk(f.b, msg+" "+name, fn)
+}
+
 func (f pbField) sint64() int64 { return protowire.DecodeZigZag(f.v) }
 
 // packedUint32s appends a repeated uint32 field, packed or not.
@@ -395,12 +404,9 @@ func parseColumnStats(b []byte, msg string) (ColumnStats, error) {
 			}
 			s.HasNull = f.v != 0
 		case 2:
-			if err := f.wantBytes(msg); err != nil {
-				return err
-			}
 			st := &IntStats{}
 			s.Int = st
-			return pbWalk(f.b, msg+" int stats", func(g pbField) error {
+			return f.walkSub(msg, "int stats", func(g pbField) error {
 				if g.typ != protowire.VarintType {
 					return nil
 				}
@@ -415,12 +421,9 @@ func parseColumnStats(b []byte, msg string) (ColumnStats, error) {
 				return nil
 			})
 		case 3:
-			if err := f.wantBytes(msg); err != nil {
-				return err
-			}
 			st := &DoubleStats{}
 			s.Double = st
-			return pbWalk(f.b, msg+" double stats", func(g pbField) error {
+			return f.walkSub(msg, "double stats", func(g pbField) error {
 				if g.typ != protowire.Fixed64Type {
 					return nil
 				}
@@ -436,12 +439,9 @@ func parseColumnStats(b []byte, msg string) (ColumnStats, error) {
 				return nil
 			})
 		case 4:
-			if err := f.wantBytes(msg); err != nil {
-				return err
-			}
 			st := &StringStats{}
 			s.String = st
-			return pbWalk(f.b, msg+" string stats", func(g pbField) error {
+			return f.walkSub(msg, "string stats", func(g pbField) error {
 				switch {
 				case g.num == 1 && g.typ == protowire.BytesType:
 					st.Min, st.HasMin = string(g.b), true
@@ -453,12 +453,9 @@ func parseColumnStats(b []byte, msg string) (ColumnStats, error) {
 				return nil
 			})
 		case 5:
-			if err := f.wantBytes(msg); err != nil {
-				return err
-			}
 			st := &BucketStats{}
 			s.Bucket = st
-			return pbWalk(f.b, msg+" bucket stats", func(g pbField) error {
+			return f.walkSub(msg, "bucket stats", func(g pbField) error {
 				if g.num != 1 {
 					return nil
 				}
@@ -467,12 +464,9 @@ func parseColumnStats(b []byte, msg string) (ColumnStats, error) {
 				return err
 			})
 		case 6:
-			if err := f.wantBytes(msg); err != nil {
-				return err
-			}
 			st := &DecimalStats{}
 			s.Decimal = st
-			return pbWalk(f.b, msg+" decimal stats", func(g pbField) error {
+			return f.walkSub(msg, "decimal stats", func(g pbField) error {
 				if g.typ != protowire.BytesType {
 					return nil
 				}
@@ -487,12 +481,9 @@ func parseColumnStats(b []byte, msg string) (ColumnStats, error) {
 				return nil
 			})
 		case 7:
-			if err := f.wantBytes(msg); err != nil {
-				return err
-			}
 			st := &DateStats{}
 			s.Date = st
-			return pbWalk(f.b, msg+" date stats", func(g pbField) error {
+			return f.walkSub(msg, "date stats", func(g pbField) error {
 				if g.typ != protowire.VarintType {
 					return nil
 				}
@@ -505,24 +496,18 @@ func parseColumnStats(b []byte, msg string) (ColumnStats, error) {
 				return nil
 			})
 		case 8:
-			if err := f.wantBytes(msg); err != nil {
-				return err
-			}
 			st := &BinaryStats{}
 			s.Binary = st
-			return pbWalk(f.b, msg+" binary stats", func(g pbField) error {
+			return f.walkSub(msg, "binary stats", func(g pbField) error {
 				if g.num == 1 && g.typ == protowire.VarintType {
 					st.Sum = g.sint64()
 				}
 				return nil
 			})
 		case 9:
-			if err := f.wantBytes(msg); err != nil {
-				return err
-			}
 			st := &TimestampStats{}
 			s.Timestamp = st
-			return pbWalk(f.b, msg+" timestamp stats", func(g pbField) error {
+			return f.walkSub(msg, "timestamp stats", func(g pbField) error {
 				if g.typ != protowire.VarintType {
 					return nil
 				}
