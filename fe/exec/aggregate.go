@@ -244,11 +244,17 @@ func (h *HashAggregate) Explain() string {
 // outputChunk bounds the rows of each output batch.
 const outputChunk = 64 * 1024
 
-func (h *HashAggregate) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+// openMaterialized opens input and returns a reader that, at the first Next,
+// drains it through compute into one batch (nil for no rows), releases the
+// input, and then hands the batch out in slices of at most outputChunk rows.
+// It serves the operators that need all of their input before the first row
+// out (aggregate, sort, window).
+func openMaterialized(ctx context.Context, env *Env, input Operator, schema *arrow.Schema,
+	compute func(ctx context.Context, env *Env, in array.RecordReader) (arrow.RecordBatch, error)) (array.RecordReader, error) {
 	if err := checkEnv(ctx, env); err != nil {
 		return nil, err
 	}
-	in, err := h.Input.Open(ctx, env)
+	in, err := input.Open(ctx, env)
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +264,7 @@ func (h *HashAggregate) Open(ctx context.Context, env *Env) (array.RecordReader,
 	next := func() (arrow.RecordBatch, error) {
 		if !computed {
 			computed = true
-			out, err = h.compute(ctx, env, in)
+			out, err = compute(ctx, env, in)
 			in.Release()
 			in = nil
 			if err != nil {
@@ -281,7 +287,11 @@ func (h *HashAggregate) Open(ctx context.Context, env *Env) (array.RecordReader,
 			out.Release()
 		}
 	}
-	return newPullReader(ctx, h.schema, next, closeFn), nil
+	return newPullReader(ctx, schema, next, closeFn), nil
+}
+
+func (h *HashAggregate) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	return openMaterialized(ctx, env, h.Input, h.schema, h.compute)
 }
 
 func (h *HashAggregate) compute(ctx context.Context, env *Env, in array.RecordReader) (arrow.RecordBatch, error) {

@@ -147,26 +147,12 @@ func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
 		return nil, err
 	}
 	defer in.Release()
-	var bs []arrow.RecordBatch
-	defer func() {
-		for _, b := range bs {
-			b.Release()
-		}
-	}()
-	for in.Next() {
-		b := in.RecordBatch()
-		b.Retain()
-		bs = append(bs, b)
-	}
-	if err := in.Err(); err != nil {
-		return nil, err
-	}
 	side := &buildSide{}
-	if len(bs) == 0 {
-		return side, nil
-	}
-	if side.batch, err = concatBatches(env, j.Right.Schema(), bs); err != nil {
+	if side.batch, err = drainConcat(env, in, j.Right.Schema()); err != nil {
 		return nil, err
+	}
+	if side.batch == nil {
+		return side, nil
 	}
 	side.rows = int(side.batch.NumRows())
 	keys, err := evalKeys(env, j.rk, side.batch)

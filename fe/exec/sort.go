@@ -34,43 +34,9 @@ func (s *Sort) Children() []Operator  { return []Operator{s.Input} }
 func (s *Sort) Explain() string       { return "VSORT\norder by: " + sortKeyList(s.Keys) }
 
 func (s *Sort) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
-	if err := checkEnv(ctx, env); err != nil {
-		return nil, err
-	}
-	in, err := s.Input.Open(ctx, env)
-	if err != nil {
-		return nil, err
-	}
-	var out arrow.RecordBatch
-	var pos int64
-	computed := false
-	next := func() (arrow.RecordBatch, error) {
-		if !computed {
-			computed = true
-			out, err = sortAll(ctx, env, in, s.Schema(), s.Keys)
-			in.Release()
-			in = nil
-			if err != nil {
-				return nil, err
-			}
-		}
-		if out == nil || pos >= out.NumRows() {
-			return nil, nil
-		}
-		end := min(pos+outputChunk, out.NumRows())
-		b := out.NewSlice(pos, end)
-		pos = end
-		return b, nil
-	}
-	closeFn := func() {
-		if in != nil {
-			in.Release()
-		}
-		if out != nil {
-			out.Release()
-		}
-	}
-	return newPullReader(ctx, s.Schema(), next, closeFn), nil
+	return openMaterialized(ctx, env, s.Input, s.Schema(), func(ctx context.Context, env *Env, in array.RecordReader) (arrow.RecordBatch, error) {
+		return sortAll(ctx, env, in, s.Schema(), s.Keys)
+	})
 }
 
 // sortAll drains in and returns its rows sorted (nil for no rows).

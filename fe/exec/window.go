@@ -178,43 +178,7 @@ func (w *Window) Explain() string {
 }
 
 func (w *Window) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
-	if err := checkEnv(ctx, env); err != nil {
-		return nil, err
-	}
-	in, err := w.Input.Open(ctx, env)
-	if err != nil {
-		return nil, err
-	}
-	var out arrow.RecordBatch
-	var pos int64
-	computed := false
-	next := func() (arrow.RecordBatch, error) {
-		if !computed {
-			computed = true
-			out, err = w.compute(ctx, env, in)
-			in.Release()
-			in = nil
-			if err != nil {
-				return nil, err
-			}
-		}
-		if out == nil || pos >= out.NumRows() {
-			return nil, nil
-		}
-		end := min(pos+outputChunk, out.NumRows())
-		b := out.NewSlice(pos, end)
-		pos = end
-		return b, nil
-	}
-	closeFn := func() {
-		if in != nil {
-			in.Release()
-		}
-		if out != nil {
-			out.Release()
-		}
-	}
-	return newPullReader(ctx, w.schema, next, closeFn), nil
+	return openMaterialized(ctx, env, w.Input, w.schema, w.compute)
 }
 
 func (w *Window) compute(ctx context.Context, env *Env, in array.RecordReader) (arrow.RecordBatch, error) {
@@ -411,6 +375,8 @@ func evalValueFunc(env *Env, c WindowCall, outT arrow.DataType, arg, def arrow.A
 	return b.NewArray()
 }
 
+// drainConcat reads in to its end and returns all its rows as one batch, nil
+// when there were none.
 func drainConcat(env *Env, in array.RecordReader, schema *arrow.Schema) (arrow.RecordBatch, error) {
 	var bs []arrow.RecordBatch
 	defer func() {

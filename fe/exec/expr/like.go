@@ -186,22 +186,16 @@ func likeMatch(s string, p *likePattern) bool {
 // compiled once, at bind time, so a bad pattern is a bind error.
 func regexpMatch(s, pattern Expr) (Expr, error) {
 	s, pattern = coerce(s, StringT()), coerce(pattern, StringT())
-	var re *regexp.Regexp
-	if lit, ok := pattern.(*Literal); ok && lit.Value != nil {
-		var err error
-		if re, err = regexp.Compile(lit.Value.(string)); err != nil {
-			return nil, errorf(ErrType, "regexp pattern %s: %v", lit, err)
-		}
+	re, err := constRegexp("regexp", pattern)
+	if err != nil {
+		return nil, err
 	}
 	return &rowFunc{name: "regexp", args: []Expr{s, pattern}, ret: BoolT(), strict: true,
 		show: func() string { return s.String() + " REGEXP " + pattern.String() },
 		fn: func(_ *Env, v []any) any {
-			r := re
+			r := rowRegexp(re, v[1].(string))
 			if r == nil {
-				var err error
-				if r, err = regexp.Compile(v[1].(string)); err != nil {
-					return nil
-				}
+				return nil
 			}
 			return r.MatchString(v[0].(string))
 		}}, nil
@@ -212,21 +206,15 @@ func regexpExtract(args []Expr) (Expr, error) {
 		return nil, errorf(ErrArity, "regexp_extract(str, pattern, index) takes 3 arguments, got %d", len(args))
 	}
 	s, p, idx := coerce(args[0], StringT()), coerce(args[1], StringT()), coerce(args[2], Int64T())
-	var re *regexp.Regexp
-	if lit, ok := p.(*Literal); ok && lit.Value != nil {
-		var err error
-		if re, err = regexp.Compile(lit.Value.(string)); err != nil {
-			return nil, errorf(ErrType, "regexp_extract pattern %s: %v", lit, err)
-		}
+	re, err := constRegexp("regexp_extract", p)
+	if err != nil {
+		return nil, err
 	}
 	return &rowFunc{name: "regexp_extract", args: []Expr{s, p, idx}, ret: StringT(), strict: true,
 		fn: func(_ *Env, v []any) any {
-			r := re
+			r := rowRegexp(re, v[1].(string))
 			if r == nil {
-				var err error
-				if r, err = regexp.Compile(v[1].(string)); err != nil {
-					return nil
-				}
+				return nil
 			}
 			m := r.FindStringSubmatch(v[0].(string))
 			k := v[2].(int64)
@@ -235,4 +223,32 @@ func regexpExtract(args []Expr) (Expr, error) {
 			}
 			return m[k]
 		}}, nil
+}
+
+// constRegexp compiles a pattern that is a non-NULL literal once, at bind
+// time, where a bad one is an error naming the function; for any other
+// pattern it returns nil and each row compiles its own (rowRegexp).
+func constRegexp(fn string, pattern Expr) (*regexp.Regexp, error) {
+	lit, ok := pattern.(*Literal)
+	if !ok || lit.Value == nil {
+		return nil, nil
+	}
+	re, err := regexp.Compile(lit.Value.(string))
+	if err != nil {
+		return nil, errorf(ErrType, "%s pattern %s: %v", fn, lit, err)
+	}
+	return re, nil
+}
+
+// rowRegexp returns the bind-time re, or else the row's pattern compiled;
+// nil when that does not compile, which makes the row's result NULL.
+func rowRegexp(re *regexp.Regexp, pattern string) *regexp.Regexp {
+	if re != nil {
+		return re
+	}
+	r, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil
+	}
+	return r
 }

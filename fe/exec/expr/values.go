@@ -98,20 +98,11 @@ func getterNoNull(arr arrow.Array) func(i int) any {
 			}
 			return m
 		}
-	case *array.List:
-		eg := Getter(a.ListValues())
+	case *array.List, *array.LargeList:
+		l := a.(array.ListLike)
+		eg := Getter(l.ListValues())
 		return func(i int) any {
-			s, e := a.ValueOffsets(i)
-			out := make([]any, 0, e-s)
-			for k := s; k < e; k++ {
-				out = append(out, eg(int(k)))
-			}
-			return out
-		}
-	case *array.LargeList:
-		eg := Getter(a.ListValues())
-		return func(i int) any {
-			s, e := a.ValueOffsets(i)
+			s, e := l.ValueOffsets(i)
 			out := make([]any, 0, e-s)
 			for k := s; k < e; k++ {
 				out = append(out, eg(int(k)))
@@ -255,18 +246,11 @@ func appenderNoNull(b array.Builder) func(v any) {
 				va(m.Values[i])
 			}
 		}
-	case *array.ListBuilder:
-		ea := Appender(bb.ValueBuilder())
+	case *array.ListBuilder, *array.LargeListBuilder:
+		lb := bb.(array.ListLikeBuilder)
+		ea := Appender(lb.ValueBuilder())
 		return func(v any) {
-			bb.Append(true)
-			for _, e := range v.([]any) {
-				ea(e)
-			}
-		}
-	case *array.LargeListBuilder:
-		ea := Appender(bb.ValueBuilder())
-		return func(v any) {
-			bb.Append(true)
+			lb.Append(true)
 			for _, e := range v.([]any) {
 				ea(e)
 			}
