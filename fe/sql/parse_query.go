@@ -15,42 +15,42 @@ func (p *parser) query() Query {
 		orderBy, limit := p.orderLimit()
 		switch n := q.(type) {
 		case *Select:
-			if (orderBy != nil && n.OrderBy != nil) || (limit != nil && n.Limit != nil) {
-				p.fail("a parenthesized query with ORDER BY or LIMIT cannot take another one")
-			}
-			if orderBy != nil {
-				n.OrderBy = orderBy
-			}
-			if limit != nil {
-				n.Limit = limit
-			}
+			p.attachOrderLimit(&n.OrderBy, &n.Limit, orderBy, limit)
 		case *SetOp:
-			if (orderBy != nil && n.OrderBy != nil) || (limit != nil && n.Limit != nil) {
-				p.fail("a parenthesized query with ORDER BY or LIMIT cannot take another one")
-			}
-			if orderBy != nil {
-				n.OrderBy = orderBy
-			}
-			if limit != nil {
-				n.Limit = limit
-			}
+			p.attachOrderLimit(&n.OrderBy, &n.Limit, orderBy, limit)
 		}
 	}
 	if with != nil {
 		switch n := q.(type) {
 		case *Select:
-			if n.With != nil {
-				p.fail("a query cannot have two WITH clauses")
-			}
-			n.With = with
+			p.attachWith(&n.With, with)
 		case *SetOp:
-			if n.With != nil {
-				p.fail("a query cannot have two WITH clauses")
-			}
-			n.With = with
+			p.attachWith(&n.With, with)
 		}
 	}
 	return q
+}
+
+// attachOrderLimit gives a query the ORDER BY and LIMIT that follow it; a
+// parenthesized query that already has either clause cannot take another.
+func (p *parser) attachOrderLimit(dstOrder *[]*OrderItem, dstLimit **Limit, orderBy []*OrderItem, limit *Limit) {
+	if (orderBy != nil && *dstOrder != nil) || (limit != nil && *dstLimit != nil) {
+		p.fail("a parenthesized query with ORDER BY or LIMIT cannot take another one")
+	}
+	if orderBy != nil {
+		*dstOrder = orderBy
+	}
+	if limit != nil {
+		*dstLimit = limit
+	}
+}
+
+// attachWith gives a query its WITH clause; it cannot have two.
+func (p *parser) attachWith(dst **With, with *With) {
+	if *dst != nil {
+		p.fail("a query cannot have two WITH clauses")
+	}
+	*dst = with
 }
 
 func (p *parser) with() *With {
