@@ -5,5 +5,4 @@
 // Invariant: the lake snapshot is read before log offsets, KV snapshots before
 // latest offsets, earliest offsets last, one instant per partition, so no row
 // can fall between the lake and the log.
-
 package planner

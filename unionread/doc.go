@@ -4,5 +4,4 @@
 // Invariant: a lake row of (partition, bucket) is emitted only if its key is
 // absent from that bucket's tail [lakeEnd, stop), and tail survivors come out
 // once, in first-seen order.
-
 package unionread
