@@ -59,12 +59,12 @@ func BenchmarkScan(b *testing.B) {
 	}
 }
 
-// BenchmarkScanGenerated scans a 1M-row file made by the test writer
+// BenchmarkScanGenerated scans a 5M-row file made by the test writer
 // (10 flat columns: ints, string, double, boolean, timestamps, date,
-// decimal; ZLIB, 4 stripes).
+// decimal; ZLIB, 20 stripes).
 func BenchmarkScanGenerated(b *testing.B) {
-	const rows = 1 << 20
-	data := writeORC(b, testColumns(), rows, wopts{stripeRows: rows / 4, compression: CompressionZlib,
+	const rows = 5_000_000
+	data := writeORC(b, testColumns(), rows, wopts{stripeRows: rows / 20, compression: CompressionZlib,
 		blockSize: 256 << 10, tz: "UTC"})
 	f, err := Open(bytes.NewReader(data), int64(len(data)))
 	if err != nil {

@@ -76,7 +76,7 @@ func scanAll(b *testing.B, tbl *paimon.Table, cols []string) (rows int64) {
 	return rows
 }
 
-// BenchmarkParquetScan reads a generated 3,000,000-row append table (three
+// BenchmarkParquetScan reads a generated 5,000,000-row append table (five
 // Parquet files, ZSTD) with all columns and with two columns.
 func BenchmarkParquetScan(b *testing.B) {
 	ctx := context.Background()
@@ -86,7 +86,7 @@ func BenchmarkParquetScan(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	const perFile, files = 1_000_000, 3
+	const perFile, files = 1_000_000, 5
 	for f := 0; f < files; f++ {
 		rec := genBatch(bl.Schema(), mem, int64(f*perFile), perFile, 1)
 		if err := bl.Commit(ctx, []paimontest.File{{Rows: rec}}, mem); err != nil {
