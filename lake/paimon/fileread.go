@@ -204,10 +204,41 @@ func openParquet(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 	for rg := 1; rg < pf.NumRowGroups(); rg++ {
 		rgStart[rg] = rgStart[rg-1] + md.RowGroup(rg-1).NumRows()
 	}
+	ok = true
+	return unitBatches(ctx, s, f, out, len(cols) == 0, src, order, unitReads{
+		count: len(rgs),
+		start: func(i int) int64 { return rgStart[rgs[i]] },
+		rows:  func(i int) int64 { return md.RowGroup(rgs[i]).NumRows() },
+		open: func(i int) (array.RecordReader, error) {
+			r, err := fr.GetRecordReader(ctx, cols, []int{rgs[i]})
+			if err != nil {
+				return nil, fmt.Errorf("%w: data file %s row group %d: %v", ErrCorrupt, s.path, rgs[i], err)
+			}
+			return r, nil
+		},
+		eofEnds: true,
+	}), nil
+}
+
+// unitReads are the parts of one data file a scan reads in turn (Parquet row
+// groups, ORC stripes), already pruned by statistics.
+type unitReads struct {
+	count int
+	start func(i int) int64 // file position of unit i's first row
+	rows  func(i int) int64 // unit i's row count, for reads of no file column
+	open  func(i int) (array.RecordReader, error)
+	// eofEnds: the reader reports a clean end as io.EOF from Err (pqarrow).
+	eofEnds bool
+}
+
+// unitBatches reads u's units one after another, conforming each batch to
+// out; with noCols set nothing is read from the file and every unit becomes
+// one all-NULL batch. Closing releases the current reader and closes f.
+func unitBatches(ctx context.Context, s fileReadSpec, f io.Closer, out *arrow.Schema, noCols bool, src []int, order map[int]int, u unitReads) *fileBatches {
 	fb := &fileBatches{schema: out}
-	var rr pqarrow.RecordReader
+	var rr array.RecordReader
 	var pos int64
-	rgi := 0
+	ui := 0
 	fb.close = func() {
 		if rr != nil {
 			rr.Release()
@@ -215,29 +246,25 @@ func openParquet(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 		}
 		f.Close()
 	}
-	ok = true
 	fb.next = func() (arrow.RecordBatch, int64, error) {
 		for {
 			if err := ctx.Err(); err != nil {
 				return nil, 0, err
 			}
 			if rr == nil {
-				if rgi >= len(rgs) {
+				if ui >= u.count {
 					return nil, 0, nil
 				}
-				rg := rgs[rgi]
-				rgi++
-				pos = rgStart[rg]
-				if len(cols) == 0 {
-					// Nothing to read from the file: emit NULL rows.
-					n := md.RowGroup(rg).NumRows()
-					rec, err := nullBatch(out, n, s.mem)
-					p := pos
-					return rec, p, err
+				i := ui
+				ui++
+				pos = u.start(i)
+				if noCols {
+					rec, err := nullBatch(out, u.rows(i), s.mem)
+					return rec, pos, err
 				}
-				r, err := fr.GetRecordReader(ctx, cols, []int{rg})
+				r, err := u.open(i)
 				if err != nil {
-					return nil, 0, fmt.Errorf("%w: data file %s row group %d: %v", ErrCorrupt, s.path, rg, err)
+					return nil, 0, err
 				}
 				rr = r
 			}
@@ -245,7 +272,7 @@ func openParquet(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 				err := rr.Err()
 				rr.Release()
 				rr = nil
-				if err != nil && err != io.EOF {
+				if err != nil && !(u.eofEnds && err == io.EOF) {
 					return nil, 0, fmt.Errorf("data file %s: %w", s.path, err)
 				}
 				continue
@@ -260,7 +287,7 @@ func openParquet(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 			return rec, p, nil
 		}
 	}
-	return fb, nil
+	return fb
 }
 
 func nullBatch(out *arrow.Schema, n int64, mem memory.Allocator) (arrow.RecordBatch, error) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/inlet-db/inlet/lake/orc"
@@ -89,60 +88,19 @@ func openORC(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 	if bs <= 0 {
 		bs = 8192
 	}
-	fb := &fileBatches{schema: out}
-	var rr array.RecordReader
-	var pos int64
-	si := 0
-	fb.close = func() {
-		if rr != nil {
-			rr.Release()
-			rr = nil
-		}
-		f.Close()
-	}
 	ok = true
-	fb.next = func() (arrow.RecordBatch, int64, error) {
-		for {
-			if err := ctx.Err(); err != nil {
-				return nil, 0, err
-			}
-			if rr == nil {
-				if si >= len(sel) {
-					return nil, 0, nil
-				}
-				stripe := sel[si]
-				pos = starts[si]
-				si++
-				if len(cols) == 0 {
-					rec, err := nullBatch(out, int64(stripes[stripe].NumRows), s.mem)
-					return rec, pos, err
-				}
-				r, err := of.NewRecordReader(ctx, orc.ReadOptions{Columns: cols, Stripes: []int{stripe}, BatchSize: bs, Mem: s.mem})
-				if err != nil {
-					return nil, 0, fmt.Errorf("data file %s stripe %d: %w", s.path, stripe, err)
-				}
-				rr = r
-			}
-			if !rr.Next() {
-				err := rr.Err()
-				rr.Release()
-				rr = nil
-				if err != nil {
-					return nil, 0, fmt.Errorf("data file %s: %w", s.path, err)
-				}
-				continue
-			}
-			in := rr.RecordBatch()
-			rec, err := conform(ctx, in, out, src, order, s.mem)
+	return unitBatches(ctx, s, f, out, len(cols) == 0, src, order, unitReads{
+		count: len(sel),
+		start: func(i int) int64 { return starts[i] },
+		rows:  func(i int) int64 { return int64(stripes[sel[i]].NumRows) },
+		open: func(i int) (array.RecordReader, error) {
+			r, err := of.NewRecordReader(ctx, orc.ReadOptions{Columns: cols, Stripes: []int{sel[i]}, BatchSize: bs, Mem: s.mem})
 			if err != nil {
-				return nil, 0, fmt.Errorf("data file %s: %w", s.path, err)
+				return nil, fmt.Errorf("data file %s stripe %d: %w", s.path, sel[i], err)
 			}
-			p := pos
-			pos += in.NumRows()
-			return rec, p, nil
-		}
-	}
-	return fb, nil
+			return r, nil
+		},
+	}), nil
 }
 
 // stripeMayMatch prunes an ORC stripe by its column statistics (integer,
