@@ -1,7 +1,6 @@
 package minifluss
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,6 +10,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/inlet-db/inlet/catalog/fluss/record"
 	"github.com/inlet-db/inlet/proto/flusspb"
 )
 
@@ -137,7 +137,7 @@ func (cn *conn) putKv(req *flusspb.PutKvRequest) (proto.Message, error) {
 					ops = nil
 					break
 				}
-				ops[i].value = kvValue(kb.SchemaID, rec.Value)
+				ops[i].value = record.EncodeKvValue(make([]byte, 0, 2+len(rec.Value)), kb.SchemaID, rec.Value)
 			}
 		}
 		if ops == nil {
@@ -151,13 +151,6 @@ func (cn *conn) putKv(req *flusspb.PutKvRequest) (proto.Message, error) {
 		r.LogEndOffset = proto.Int64(end)
 	}
 	return resp, nil
-}
-
-func kvValue(schemaID int16, row []byte) []byte {
-	v := make([]byte, 2+len(row))
-	binary.LittleEndian.PutUint16(v, uint16(schemaID))
-	copy(v[2:], row)
-	return v
 }
 
 // ---- Lookup / PrefixLookup ----

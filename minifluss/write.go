@@ -402,7 +402,7 @@ func (c *Cluster) writeKv(db, tbl string, rows [][]any, del bool) error {
 				if err != nil {
 					return fmt.Errorf("table %s: %w", t.path(), err)
 				}
-				ops[i].value = kvValue(int16(t.SchemaID), rb)
+				ops[i].value = record.EncodeKvValue(make([]byte, 0, 2+len(rb)), int16(t.SchemaID), rb)
 			}
 		}
 		if _, err := c.applyKvLocked(t, bd, ops); err != nil {
