@@ -181,33 +181,24 @@ func parseSize(key, v string) (int32, error) {
 	return int32(n * mult), nil
 }
 
-// withDefaults fills zero fields.
+// withDefaults fills zero (or negative) fields.
 func (c Config) withDefaults() Config {
-	if c.RequestTimeout <= 0 {
-		c.RequestTimeout = DefaultRequestTimeout
-	}
-	if c.ConnectTimeout <= 0 {
-		c.ConnectTimeout = DefaultConnectTimeout
-	}
-	if c.IdleTimeout <= 0 {
-		c.IdleTimeout = DefaultIdleTimeout
-	}
-	if c.FetchMaxBytes <= 0 {
-		c.FetchMaxBytes = DefaultFetchMaxBytes
-	}
-	if c.FetchMaxBucketBytes <= 0 {
-		c.FetchMaxBucketBytes = DefaultFetchBucketBytes
-	}
-	if c.FetchMaxWait <= 0 {
-		c.FetchMaxWait = DefaultFetchMaxWait
-	}
-	if c.ScanKvBatchBytes <= 0 {
-		c.ScanKvBatchBytes = DefaultScanKvBatchBytes
-	}
-	if c.MaxFrameSize <= 0 {
-		c.MaxFrameSize = DefaultMaxFrameSize
-	}
+	orDefault(&c.RequestTimeout, DefaultRequestTimeout)
+	orDefault(&c.ConnectTimeout, DefaultConnectTimeout)
+	orDefault(&c.IdleTimeout, DefaultIdleTimeout)
+	orDefault(&c.FetchMaxBytes, DefaultFetchMaxBytes)
+	orDefault(&c.FetchMaxBucketBytes, DefaultFetchBucketBytes)
+	orDefault(&c.FetchMaxWait, DefaultFetchMaxWait)
+	orDefault(&c.ScanKvBatchBytes, DefaultScanKvBatchBytes)
+	orDefault(&c.MaxFrameSize, DefaultMaxFrameSize)
 	return c
+}
+
+// orDefault sets *v to d unless *v is positive.
+func orDefault[T ~int | ~int32 | ~int64](v *T, d T) {
+	if *v <= 0 {
+		*v = d
+	}
 }
 
 // key is the pool key: a digest of every field, so the password takes part
