@@ -23,38 +23,32 @@ func classify(err error) error {
 	if errors.As(err, &we) {
 		return err
 	}
-	code := mysqlwire.CodeInternal
-	switch {
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		code = mysqlwire.CodeInterrupted
-	case errors.Is(err, sql.ErrEmptyQuery):
-		code = mysqlwire.CodeEmptyQuery
-	case errors.Is(err, sql.ErrSyntax):
-		code = mysqlwire.CodeSyntax
-	case errors.Is(err, expr.ErrOverflow):
-		code = mysqlwire.CodeOutOfRange
-	case errors.Is(err, vars.ErrUnknown):
-		code = mysqlwire.CodeUnknownVariable
-	case errors.Is(err, vars.ErrWrongValue):
-		code = mysqlwire.CodeWrongValueForVar
-	case errors.Is(err, vars.ErrReadOnly):
-		code = mysqlwire.CodeReadOnlyVariable
-	case errors.Is(err, bind.ErrUnknownColumn):
-		code = mysqlwire.CodeUnknownColumn
-	case errors.Is(err, bind.ErrAmbiguous):
-		code = mysqlwire.CodeAmbiguousColumn
-	case errors.Is(err, bind.ErrNoDatabase):
-		code = mysqlwire.CodeNoDB
-	case errors.Is(err, bind.ErrUnsupported), errors.Is(err, exec.ErrUnsupported):
-		code = mysqlwire.CodeNotSupported
-	case errors.Is(err, bind.ErrAnalysis), errors.Is(err, expr.ErrType), errors.Is(err, expr.ErrArity), errors.Is(err, expr.ErrUnsupported):
-		code = mysqlwire.CodeAnalysis
-	case errors.Is(err, catalog.ErrUnsupported):
-		code = mysqlwire.CodeNotSupported
-	case errors.Is(err, catalog.ErrInvalidProperty), errors.Is(err, catalog.ErrUnknownType):
-		code = mysqlwire.CodeAnalysis
-	case errors.Is(err, catalog.ErrNotFound), errors.Is(err, catalog.ErrExists):
-		code = mysqlwire.CodeAnalysis
+	// Rows in order of precedence: the first row naming a kind of err wins.
+	kinds := []struct {
+		code mysqlwire.Code
+		is   []error
+	}{
+		{mysqlwire.CodeInterrupted, []error{context.Canceled, context.DeadlineExceeded}},
+		{mysqlwire.CodeEmptyQuery, []error{sql.ErrEmptyQuery}},
+		{mysqlwire.CodeSyntax, []error{sql.ErrSyntax}},
+		{mysqlwire.CodeOutOfRange, []error{expr.ErrOverflow}},
+		{mysqlwire.CodeUnknownVariable, []error{vars.ErrUnknown}},
+		{mysqlwire.CodeWrongValueForVar, []error{vars.ErrWrongValue}},
+		{mysqlwire.CodeReadOnlyVariable, []error{vars.ErrReadOnly}},
+		{mysqlwire.CodeUnknownColumn, []error{bind.ErrUnknownColumn}},
+		{mysqlwire.CodeAmbiguousColumn, []error{bind.ErrAmbiguous}},
+		{mysqlwire.CodeNoDB, []error{bind.ErrNoDatabase}},
+		{mysqlwire.CodeNotSupported, []error{bind.ErrUnsupported, exec.ErrUnsupported}},
+		{mysqlwire.CodeAnalysis, []error{bind.ErrAnalysis, expr.ErrType, expr.ErrArity, expr.ErrUnsupported}},
+		{mysqlwire.CodeNotSupported, []error{catalog.ErrUnsupported}},
+		{mysqlwire.CodeAnalysis, []error{catalog.ErrInvalidProperty, catalog.ErrUnknownType, catalog.ErrNotFound, catalog.ErrExists}},
 	}
-	return mysqlwire.WithCode(code, err)
+	for _, k := range kinds {
+		for _, target := range k.is {
+			if errors.Is(err, target) {
+				return mysqlwire.WithCode(k.code, err)
+			}
+		}
+	}
+	return mysqlwire.WithCode(mysqlwire.CodeInternal, err)
 }
