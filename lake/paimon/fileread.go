@@ -355,20 +355,10 @@ func relabel(d arrow.ArrayData, dst arrow.DataType) (arrow.ArrayData, bool) {
 			return nil, false
 		}
 		return array.NewData(dst, d.Len(), d.Buffers(), nil, d.NullN(), d.Offset()), true
-	case *arrow.MapType:
-		t, ok := dst.(*arrow.MapType)
-		if !ok {
-			return nil, false
-		}
-		c, ok := relabel(d.Children()[0], t.Elem())
-		if !ok {
-			return nil, false
-		}
-		defer c.Release()
-		return array.NewData(dst, d.Len(), d.Buffers(), []arrow.ArrayData{c}, d.NullN(), d.Offset()), true
-	case *arrow.ListType:
-		t, ok := dst.(*arrow.ListType)
-		if !ok {
+	case *arrow.MapType, *arrow.ListType:
+		// Map to map or list to list: the one child is relabelled.
+		t, ok := dst.(arrow.ListLikeType)
+		if !ok || dst.ID() != st.ID() {
 			return nil, false
 		}
 		c, ok := relabel(d.Children()[0], t.Elem())
