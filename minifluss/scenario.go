@@ -164,6 +164,51 @@ func (p *scParser) bucketTarget() (string, int32, error) {
 	return part, int32(b), err
 }
 
+// bucketPath reads db.table [PARTITION 'name'] BUCKET n.
+func (p *scParser) bucketPath() (db, t, part string, bucket int32, err error) {
+	if db, t, err = p.tablePath(); err != nil {
+		return "", "", "", 0, err
+	}
+	part, bucket, err = p.bucketTarget()
+	return db, t, part, bucket, err
+}
+
+// ifNotExists reads an optional IF NOT EXISTS and reports whether it was there.
+func (p *scParser) ifNotExists() (bool, error) {
+	if !p.accept("IF") {
+		return false, nil
+	}
+	return true, p.expect("NOT", "EXISTS")
+}
+
+// commaList reads item, item, ... end: at least one item, each read by item.
+func (p *scParser) commaList(end string, item func() error) error {
+	for {
+		if err := item(); err != nil {
+			return err
+		}
+		if p.accept(end) {
+			return nil
+		}
+		if err := p.expect(","); err != nil {
+			return err
+		}
+	}
+}
+
+// columnIs reads col = literal; what names the column in errors.
+func (p *scParser) columnIs(what string) (string, any, error) {
+	col, err := p.ident(what)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := p.expect("="); err != nil {
+		return "", nil, err
+	}
+	v, err := p.literal()
+	return col, v, err
+}
+
 func (p *scParser) statement() (step, error) {
 	st := step{line: p.peek().line}
 	verb := strings.ToUpper(p.peek().text)
@@ -174,11 +219,9 @@ func (p *scParser) statement() (step, error) {
 		switch {
 		case p.accept("DATABASE"):
 			st.verb = "CREATE DATABASE"
-			ifNot := p.accept("IF")
-			if ifNot {
-				if err := p.expect("NOT", "EXISTS"); err != nil {
-					return st, err
-				}
+			ifNot, err := p.ifNotExists()
+			if err != nil {
+				return st, err
 			}
 			name, err := p.ident("a database name")
 			if err != nil {
@@ -229,11 +272,7 @@ func (p *scParser) statement() (step, error) {
 			return st, err
 		}
 		st.verb += " LOG"
-		db, t, err := p.tablePath()
-		if err != nil {
-			return st, err
-		}
-		part, b, err := p.bucketTarget()
+		db, t, part, b, err := p.bucketPath()
 		if err != nil {
 			return st, err
 		}
@@ -258,11 +297,7 @@ func (p *scParser) statement() (step, error) {
 		if err := p.expect("LEADER"); err != nil {
 			return st, err
 		}
-		db, t, err := p.tablePath()
-		if err != nil {
-			return st, err
-		}
-		part, b, err := p.bucketTarget()
+		db, t, part, b, err := p.bucketPath()
 		if err != nil {
 			return st, err
 		}
@@ -312,12 +347,9 @@ func (p *scParser) statement() (step, error) {
 // CREATE TABLE [IF NOT EXISTS] db.t (col TYPE [COMMENT '..'], ..., [PRIMARY KEY (a, b) [NOT ENFORCED]])
 // [COMMENT '..'] [PARTITIONED BY (a, ..)] [WITH ('k' = 'v', ...)]
 func (p *scParser) createTable() (func(context.Context, *Cluster) error, error) {
-	ifNot := false
-	if p.accept("IF") {
-		if err := p.expect("NOT", "EXISTS"); err != nil {
-			return nil, err
-		}
-		ifNot = true
+	ifNot, err := p.ifNotExists()
+	if err != nil {
+		return nil, err
 	}
 	db, name, err := p.tablePath()
 	if err != nil {
@@ -327,32 +359,30 @@ func (p *scParser) createTable() (func(context.Context, *Cluster) error, error) 
 	if err := p.expect("("); err != nil {
 		return nil, err
 	}
-	for {
+	err = p.commaList(")", func() error {
 		if p.accept("PRIMARY") {
 			if err := p.expect("KEY"); err != nil {
-				return nil, err
+				return err
 			}
-			if spec.PrimaryKey, err = p.identList(); err != nil {
-				return nil, err
-			}
-			if p.accept("NOT") {
-				if err := p.expect("ENFORCED"); err != nil {
-					return nil, err
-				}
-			}
-		} else {
-			col, err := p.column()
+			pk, err := p.identList()
 			if err != nil {
-				return nil, err
+				return err
 			}
-			spec.Columns = append(spec.Columns, col)
+			spec.PrimaryKey = pk
+			if p.accept("NOT") {
+				return p.expect("ENFORCED")
+			}
+			return nil
 		}
-		if p.accept(")") {
-			break
+		col, err := p.column()
+		if err != nil {
+			return err
 		}
-		if err := p.expect(","); err != nil {
-			return nil, err
-		}
+		spec.Columns = append(spec.Columns, col)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	for {
 		switch {
@@ -412,19 +442,15 @@ func (p *scParser) identList() ([]string, error) {
 		return nil, err
 	}
 	var out []string
-	for {
+	err := p.commaList(")", func() error {
 		s, err := p.ident("a column name")
-		if err != nil {
-			return nil, err
-		}
 		out = append(out, s)
-		if p.accept(")") {
-			return out, nil
-		}
-		if err := p.expect(","); err != nil {
-			return nil, err
-		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
 }
 
 // column reads name TYPE [COMMENT '..']; the type runs to the next , ) or
@@ -471,26 +497,22 @@ func (p *scParser) options() (map[string]string, error) {
 		return nil, err
 	}
 	out := map[string]string{}
-	for {
+	err := p.commaList(")", func() error {
 		k, err := p.str("an option key")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if err := p.expect("="); err != nil {
-			return nil, err
+			return err
 		}
 		v, err := p.str("an option value")
-		if err != nil {
-			return nil, err
-		}
 		out[k] = v
-		if p.accept(")") {
-			return out, nil
-		}
-		if err := p.expect(","); err != nil {
-			return nil, err
-		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
 }
 
 // ALTER TABLE db.t ADD|DROP PARTITION (k = 'v', ...)
@@ -510,25 +532,13 @@ func (p *scParser) alterPartition() (func(context.Context, *Cluster) error, erro
 		return nil, err
 	}
 	spec := map[string]string{}
-	for {
-		k, err := p.ident("a partition key")
-		if err != nil {
-			return nil, err
-		}
-		if err := p.expect("="); err != nil {
-			return nil, err
-		}
-		v, err := p.literal()
-		if err != nil {
-			return nil, err
-		}
+	err = p.commaList(")", func() error {
+		k, v, err := p.columnIs("a partition key")
 		spec[k] = fmt.Sprint(v)
-		if p.accept(")") {
-			break
-		}
-		if err := p.expect(","); err != nil {
-			return nil, err
-		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	if add {
 		return func(ctx context.Context, c *Cluster) error { _, err := c.CreatePartition(ctx, db, t, spec); return err }, nil
@@ -588,19 +598,15 @@ func (p *scParser) literalList(end string) ([]any, error) {
 	if p.accept(end) {
 		return out, nil
 	}
-	for {
+	err := p.commaList(end, func() error {
 		v, err := p.literal()
-		if err != nil {
-			return nil, err
-		}
 		out = append(out, v)
-		if p.accept(end) {
-			return out, nil
-		}
-		if err := p.expect(","); err != nil {
-			return nil, err
-		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
+	return out, nil
 }
 
 // INSERT INTO db.t [BUCKET n] VALUES (..), (..); partitions come from the rows.
@@ -669,14 +675,7 @@ func (p *scParser) delete() (func(context.Context, *Cluster) error, error) {
 	for {
 		k := map[string]any{}
 		for {
-			col, err := p.ident("a primary-key column")
-			if err != nil {
-				return nil, err
-			}
-			if err := p.expect("="); err != nil {
-				return nil, err
-			}
-			v, err := p.literal()
+			col, v, err := p.columnIs("a primary-key column")
 			if err != nil {
 				return nil, err
 			}
@@ -742,25 +741,20 @@ func (p *scParser) lakeSnapshot() (func(context.Context, *Cluster) error, error)
 		return nil, err
 	}
 	var offs []LakeBucketOffset
-	for {
+	err = p.commaList(")", func() error {
 		part, b, err := p.bucketTarget()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if err := p.expect("="); err != nil {
-			return nil, err
+			return err
 		}
 		off, err := p.integer("the tiered offset")
-		if err != nil {
-			return nil, err
-		}
 		offs = append(offs, LakeBucketOffset{PartitionName: part, Bucket: b, LogOffset: off})
-		if p.accept(")") {
-			break
-		}
-		if err := p.expect(","); err != nil {
-			return nil, err
-		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return func(ctx context.Context, c *Cluster) error { return c.SetLakeSnapshot(ctx, db, t, id, readable, offs) }, nil
 }
