@@ -38,22 +38,46 @@ type avroReader struct {
 }
 
 func (r *avroReader) long() (int64, error) {
+	v, off, fault := zigzagLong(r.b, r.off)
+	r.off = off
+	switch fault {
+	case varintShort:
+		return 0, io.ErrUnexpectedEOF
+	case varintLong:
+		return 0, errors.New("varint too long")
+	}
+	return v, nil
+}
+
+// varintFault says why zigzagLong stopped early; each Avro reader words
+// the error its own way.
+type varintFault uint8
+
+const (
+	varintOK    varintFault = iota
+	varintShort             // b ended inside the varint
+	varintLong              // more than 64 bits of payload
+)
+
+// zigzagLong decodes Avro's zig-zag varint long at b[off:], returning the
+// value and the offset after the bytes it consumed.
+func zigzagLong(b []byte, off int) (int64, int, varintFault) {
 	var u uint64
 	for shift := uint(0); ; shift += 7 {
-		if r.off >= len(r.b) {
-			return 0, io.ErrUnexpectedEOF
+		if off >= len(b) {
+			return 0, off, varintShort
 		}
 		if shift > 63 {
-			return 0, errors.New("varint too long")
+			return 0, off, varintLong
 		}
-		c := r.b[r.off]
-		r.off++
+		c := b[off]
+		off++
 		u |= uint64(c&0x7f) << shift
 		if c&0x80 == 0 {
 			break
 		}
 	}
-	return int64(u>>1) ^ -int64(u&1), nil
+	return int64(u>>1) ^ -int64(u&1), off, varintOK
 }
 
 func (r *avroReader) bytes(limit int64) ([]byte, error) {

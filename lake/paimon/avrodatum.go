@@ -29,22 +29,15 @@ type datumReader struct {
 }
 
 func (r *datumReader) long() (int64, error) {
-	var u uint64
-	for shift := uint(0); ; shift += 7 {
-		if r.off >= len(r.b) {
-			return 0, errAvroShort
-		}
-		if shift > 63 {
-			return 0, errors.New("avro datum: varint too long")
-		}
-		c := r.b[r.off]
-		r.off++
-		u |= uint64(c&0x7f) << shift
-		if c&0x80 == 0 {
-			break
-		}
+	v, off, fault := zigzagLong(r.b, r.off)
+	r.off = off
+	switch fault {
+	case varintShort:
+		return 0, errAvroShort
+	case varintLong:
+		return 0, errors.New("avro datum: varint too long")
 	}
-	return int64(u>>1) ^ -int64(u&1), nil
+	return v, nil
 }
 
 func (r *datumReader) take(n int64) ([]byte, error) {
