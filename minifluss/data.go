@@ -29,6 +29,29 @@ func (cn *conn) leaderLocked(t *table, partID *int64, bucket int32) (*partition,
 	return p, bd, nil
 }
 
+// leaderOrSetErr is leaderLocked for one entry of a per-bucket response: a
+// failure goes into that entry's error fields and the bucket comes back nil.
+func (cn *conn) leaderOrSetErr(t *table, partID *int64, bucket int32, code **int32, msg **string) *bucketData {
+	_, bd, fe := cn.leaderLocked(t, partID, bucket)
+	if fe != nil {
+		setErr(code, msg, fe)
+		return nil
+	}
+	return bd
+}
+
+// onlyPKTable passes on a table lookup's result for the calls that only
+// primary-key tables answer: any other table is NON_PRIMARY_KEY_TABLE.
+func onlyPKTable(t *table, err error) (*table, error) {
+	if err != nil {
+		return nil, err
+	}
+	if !t.isPK() {
+		return nil, ferr(codeNonPrimaryKeyTable, "table %s has no primary key", t.path())
+	}
+	return t, nil
+}
+
 func (c *Cluster) tableByIDLocked(id int64) (*table, error) {
 	t := c.cat.tableByID(id)
 	if t == nil {
@@ -61,9 +84,8 @@ func (cn *conn) produceLog(req *flusspb.ProduceLogRequest) (proto.Message, error
 			setErr(&r.ErrorCode, &r.ErrorMessage, ferr(codeInvalidTable, "table %s has a primary key: write it with PutKv, not ProduceLog", t.path()))
 			continue
 		}
-		_, bd, fe := cn.leaderLocked(t, b.PartitionId, b.GetBucketId())
-		if fe != nil {
-			setErr(&r.ErrorCode, &r.ErrorMessage, fe)
+		bd := cn.leaderOrSetErr(t, b.PartitionId, b.GetBucketId(), &r.ErrorCode, &r.ErrorMessage)
+		if bd == nil {
 			continue
 		}
 		recs := append([]byte(nil), b.GetRecords()...)
@@ -259,9 +281,8 @@ func (cn *conn) listOffsets(req *flusspb.ListOffsetsRequest) (proto.Message, err
 	for _, b := range req.GetBucketId() {
 		r := &flusspb.PbListOffsetsRespForBucket{BucketId: proto.Int32(b)}
 		resp.BucketsResp = append(resp.BucketsResp, r)
-		_, bd, fe := cn.leaderLocked(t, req.PartitionId, b)
-		if fe != nil {
-			setErr(&r.ErrorCode, &r.ErrorMessage, fe)
+		bd := cn.leaderOrSetErr(t, req.PartitionId, b, &r.ErrorCode, &r.ErrorMessage)
+		if bd == nil {
 			continue
 		}
 		switch req.GetOffsetType() {
@@ -297,9 +318,8 @@ func (cn *conn) tableStats(req *flusspb.GetTableStatsRequest) (proto.Message, er
 	for _, b := range req.GetBucketsReq() {
 		r := &flusspb.PbTableStatsRespForBucket{PartitionId: b.PartitionId, BucketId: b.BucketId}
 		resp.BucketsResp = append(resp.BucketsResp, r)
-		_, bd, fe := cn.leaderLocked(t, b.PartitionId, b.GetBucketId())
-		if fe != nil {
-			setErr(&r.ErrorCode, &r.ErrorMessage, fe)
+		bd := cn.leaderOrSetErr(t, b.PartitionId, b.GetBucketId(), &r.ErrorCode, &r.ErrorMessage)
+		if bd == nil {
 			continue
 		}
 		if bd.kv != nil {

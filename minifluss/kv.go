@@ -114,9 +114,8 @@ func (cn *conn) putKv(req *flusspb.PutKvRequest) (proto.Message, error) {
 			setErr(&r.ErrorCode, &r.ErrorMessage, ferr(codeInvalidTable, "%s: partial updates (target_columns) are not supported by the emulator", t.path()))
 			continue
 		}
-		_, bd, fe := cn.leaderLocked(t, b.PartitionId, b.GetBucketId())
-		if fe != nil {
-			setErr(&r.ErrorCode, &r.ErrorMessage, fe)
+		bd := cn.leaderOrSetErr(t, b.PartitionId, b.GetBucketId(), &r.ErrorCode, &r.ErrorMessage)
+		if bd == nil {
 			continue
 		}
 		kb, err := decodeKvBatch(b.GetRecords())
@@ -159,20 +158,16 @@ func (cn *conn) lookup(req *flusspb.LookupRequest) (proto.Message, error) {
 	c := cn.s.c
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	t, err := c.tableByIDLocked(req.GetTableId())
+	t, err := onlyPKTable(c.tableByIDLocked(req.GetTableId()))
 	if err != nil {
 		return nil, err
-	}
-	if !t.isPK() {
-		return nil, ferr(codeNonPrimaryKeyTable, "table %s has no primary key", t.path())
 	}
 	resp := &flusspb.LookupResponse{}
 	for _, b := range req.GetBucketsReq() {
 		r := &flusspb.PbLookupRespForBucket{PartitionId: b.PartitionId, BucketId: b.BucketId}
 		resp.BucketsResp = append(resp.BucketsResp, r)
-		_, bd, fe := cn.leaderLocked(t, b.PartitionId, b.GetBucketId())
-		if fe != nil {
-			setErr(&r.ErrorCode, &r.ErrorMessage, fe)
+		bd := cn.leaderOrSetErr(t, b.PartitionId, b.GetBucketId(), &r.ErrorCode, &r.ErrorMessage)
+		if bd == nil {
 			continue
 		}
 		for _, k := range b.GetKeys() {
@@ -190,20 +185,16 @@ func (cn *conn) prefixLookup(req *flusspb.PrefixLookupRequest) (proto.Message, e
 	c := cn.s.c
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	t, err := c.tableByIDLocked(req.GetTableId())
+	t, err := onlyPKTable(c.tableByIDLocked(req.GetTableId()))
 	if err != nil {
 		return nil, err
-	}
-	if !t.isPK() {
-		return nil, ferr(codeNonPrimaryKeyTable, "table %s has no primary key", t.path())
 	}
 	resp := &flusspb.PrefixLookupResponse{}
 	for _, b := range req.GetBucketsReq() {
 		r := &flusspb.PbPrefixLookupRespForBucket{PartitionId: b.PartitionId, BucketId: b.BucketId}
 		resp.BucketsResp = append(resp.BucketsResp, r)
-		_, bd, fe := cn.leaderLocked(t, b.PartitionId, b.GetBucketId())
-		if fe != nil {
-			setErr(&r.ErrorCode, &r.ErrorMessage, fe)
+		bd := cn.leaderOrSetErr(t, b.PartitionId, b.GetBucketId(), &r.ErrorCode, &r.ErrorMessage)
+		if bd == nil {
 			continue
 		}
 		for _, k := range b.GetKeys() {
@@ -438,12 +429,9 @@ func (cn *conn) latestKvSnapshots(req *flusspb.GetLatestKvSnapshotsRequest) (pro
 	c := cn.s.c
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	t, err := c.cat.lookup(req.GetTablePath().GetDatabaseName(), req.GetTablePath().GetTableName())
+	t, err := onlyPKTable(c.cat.lookup(req.GetTablePath().GetDatabaseName(), req.GetTablePath().GetTableName()))
 	if err != nil {
 		return nil, err
-	}
-	if !t.isPK() {
-		return nil, ferr(codeNonPrimaryKeyTable, "table %s has no primary key", t.path())
 	}
 	resp := &flusspb.GetLatestKvSnapshotsResponse{TableId: proto.Int64(t.ID)}
 	var partID *int64
@@ -479,12 +467,9 @@ func (cn *conn) kvSnapshotMetadata(req *flusspb.GetKvSnapshotMetadataRequest) (p
 	c := cn.s.c
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	t, err := c.tableByIDLocked(req.GetTableId())
+	t, err := onlyPKTable(c.tableByIDLocked(req.GetTableId()))
 	if err != nil {
 		return nil, err
-	}
-	if !t.isPK() {
-		return nil, ferr(codeNonPrimaryKeyTable, "table %s has no primary key", t.path())
 	}
 	ls, _, err := t.leadersFor(req.PartitionId)
 	if err != nil {
@@ -513,12 +498,9 @@ func (cn *conn) listKvSnapshots(req *flusspb.ListKvSnapshotsRequest) (proto.Mess
 	c := cn.s.c
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	t, err := c.tableByIDLocked(req.GetTableId())
+	t, err := onlyPKTable(c.tableByIDLocked(req.GetTableId()))
 	if err != nil {
 		return nil, err
-	}
-	if !t.isPK() {
-		return nil, ferr(codeNonPrimaryKeyTable, "table %s has no primary key", t.path())
 	}
 	if _, _, err := t.leadersFor(req.PartitionId); err != nil {
 		return nil, err

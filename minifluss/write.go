@@ -354,12 +354,9 @@ func (c *Cluster) Delete(ctx context.Context, db, tbl string, keys [][]any) erro
 func (c *Cluster) writeKv(db, tbl string, rows [][]any, del bool) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	t, err := c.cat.lookup(db, tbl)
+	t, err := onlyPKTable(c.cat.lookup(db, tbl))
 	if err != nil {
 		return err
-	}
-	if !t.isPK() {
-		return ferr(codeNonPrimaryKeyTable, "table %s has no primary key", t.path())
 	}
 	if del {
 		// widen key tuples to full rows with NULLs elsewhere
