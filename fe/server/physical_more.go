@@ -81,39 +81,11 @@ func (s *Session) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator,
 		}
 		calls := make([]exec.WindowCall, len(n.Calls))
 		for i, c := range n.Calls {
-			wc := exec.WindowCall{Arg: c.Arg, Name: n.Out[len(n.Out)-len(n.Calls)+i].Name, Offset: c.Offset, Default: c.Default}
-			switch c.Func {
-			case "row_number":
-				wc.Func = exec.RowNumber
-			case "rank":
-				wc.Func = exec.Rank
-			case "dense_rank":
-				wc.Func = exec.DenseRank
-			case "count":
-				wc.Func = exec.WinCount
-				if c.Star {
-					wc.Func = exec.WinCountStar
-				}
-			case "sum":
-				wc.Func = exec.WinSum
-			case "avg":
-				wc.Func = exec.WinAvg
-			case "min":
-				wc.Func = exec.WinMin
-			case "max":
-				wc.Func = exec.WinMax
-			case "lag":
-				wc.Func = exec.Lag
-			case "lead":
-				wc.Func = exec.Lead
-			case "first_value":
-				wc.Func = exec.FirstValue
-			case "last_value":
-				wc.Func = exec.LastValue
-			default:
+			f, ok := windowFunc(c.Func, c.Star)
+			if !ok {
 				return nil, mysqlwire.Errorf(mysqlwire.CodeNotSupported, "window function %s", c.Func)
 			}
-			calls[i] = wc
+			calls[i] = exec.WindowCall{Func: f, Arg: c.Arg, Name: n.Out[len(n.Out)-len(n.Calls)+i].Name, Offset: c.Offset, Default: c.Default}
 		}
 		w, err := exec.NewWindow(in, n.PartitionBy, sortKeys(n.OrderBy), calls)
 		if err != nil {
@@ -268,4 +240,27 @@ func (s *Session) fullJoin(left, right exec.Operator, n *bind.Join, lk, rk []exp
 		return nil, err
 	}
 	return conform(u, n.Out)
+}
+
+// windowFunc is the executor's function for a bound window call's name;
+// COUNT(*) is a function of its own.
+func windowFunc(name string, star bool) (exec.WindowFunc, bool) {
+	if name == "count" && star {
+		return exec.WinCountStar, true
+	}
+	f, ok := map[string]exec.WindowFunc{
+		"row_number":  exec.RowNumber,
+		"rank":        exec.Rank,
+		"dense_rank":  exec.DenseRank,
+		"count":       exec.WinCount,
+		"sum":         exec.WinSum,
+		"avg":         exec.WinAvg,
+		"min":         exec.WinMin,
+		"max":         exec.WinMax,
+		"lag":         exec.Lag,
+		"lead":        exec.Lead,
+		"first_value": exec.FirstValue,
+		"last_value":  exec.LastValue,
+	}[name]
+	return f, ok
 }
