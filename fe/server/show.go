@@ -337,16 +337,22 @@ func createCatalogText(name, comment string, props map[string]string) string {
 		fmt.Fprintf(&b, "\nCOMMENT %q", comment)
 	}
 	b.WriteString("\n PROPERTIES (\n")
+	writePropertyLines(&b, props)
+	b.WriteString(");")
+	return b.String()
+}
+
+// writePropertyLines writes props one `"key" = "value"` line each, sorted by
+// key, with commas between them, as SHOW CREATE prints PROPERTIES.
+func writePropertyLines(b *strings.Builder, props map[string]string) {
 	keys := catalog.SortedKeys(props)
 	for i, k := range keys {
-		fmt.Fprintf(&b, "%q = %q", k, props[k])
+		fmt.Fprintf(b, "%q = %q", k, props[k])
 		if i < len(keys)-1 {
 			b.WriteString(",")
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(");")
-	return b.String()
 }
 
 func (s *Session) describe(ctx context.Context, name sql.Name, w mysqlwire.ResultWriter) error {
@@ -429,15 +435,7 @@ func (s *Session) showCreateTable(ctx context.Context, name sql.Name, w mysqlwir
 	}
 	if len(spec.Properties) > 0 {
 		b.WriteString("\nPROPERTIES (\n")
-		keys := catalog.SortedKeys(catalog.MaskProperties(spec.Properties))
-		masked := catalog.MaskProperties(spec.Properties)
-		for i, k := range keys {
-			fmt.Fprintf(&b, "%q = %q", k, masked[k])
-			if i < len(keys)-1 {
-				b.WriteString(",")
-			}
-			b.WriteString("\n")
-		}
+		writePropertyLines(&b, catalog.MaskProperties(spec.Properties))
 		b.WriteString(")")
 	}
 	b.WriteString(";")
