@@ -90,25 +90,30 @@ func (s *Session) refresh(ctx context.Context, n *sql.Refresh, w mysqlwire.Resul
 		if err != nil {
 			return err
 		}
-		if r, ok := d.(catalog.Refresher); ok {
-			if err := r.Refresh(ctx); err != nil {
-				return err
-			}
+		if err := refreshCached(ctx, d); err != nil {
+			return err
 		}
 	case sql.ObjTable:
 		_, _, t, err := s.ResolveTable(ctx, n.Name)
 		if err != nil {
 			return err
 		}
-		if r, ok := t.(catalog.Refresher); ok {
-			if err := r.Refresh(ctx); err != nil {
-				return err
-			}
+		if err := refreshCached(ctx, t); err != nil {
+			return err
 		}
 	default:
 		return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "REFRESH of this object")
 	}
 	return w.OK(mysqlwire.OKResult{})
+}
+
+// refreshCached refreshes a database or table whose catalog caches it; one
+// that is not a catalog.Refresher keeps nothing to refresh.
+func refreshCached(ctx context.Context, o any) error {
+	if r, ok := o.(catalog.Refresher); ok {
+		return r.Refresh(ctx)
+	}
+	return nil
 }
 
 func (s *Session) drop(ctx context.Context, n *sql.Drop, w mysqlwire.ResultWriter) error {
