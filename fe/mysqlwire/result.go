@@ -92,38 +92,36 @@ func (c Column) field() *querypb.Field {
 	if c.NotNull {
 		flags |= querypb.MySqlFlag_NOT_NULL_FLAG
 	}
-	switch c.Type {
-	case TypeNull:
-		f.Type, f.ColumnLength = sqltypes.Null, 0
-		flags |= querypb.MySqlFlag_BINARY_FLAG
-	case TypeTinyInt:
-		f.Type, f.ColumnLength = sqltypes.Int8, 4
-	case TypeSmallInt:
-		f.Type, f.ColumnLength = sqltypes.Int16, 6
-	case TypeInt:
-		f.Type, f.ColumnLength = sqltypes.Int32, 11
-	case TypeBigInt:
-		f.Type, f.ColumnLength = sqltypes.Int64, 20
-	case TypeBigIntUnsigned:
-		f.Type, f.ColumnLength = sqltypes.Uint64, 20
-		flags |= querypb.MySqlFlag_UNSIGNED_FLAG
-	case TypeFloat:
-		f.Type, f.ColumnLength = sqltypes.Float32, 12
-	case TypeDouble:
-		f.Type, f.ColumnLength = sqltypes.Float64, 22
-	case TypeDecimal:
-		f.Type, f.ColumnLength = sqltypes.Decimal, 40
-	case TypeDate:
-		f.Type, f.ColumnLength = sqltypes.Date, 10
-	case TypeDateTime:
-		f.Type, f.ColumnLength = sqltypes.Datetime, 26
-	case TypeBlob:
-		f.Type, f.ColumnLength = sqltypes.VarBinary, 65535
-		flags |= querypb.MySqlFlag_BINARY_FLAG
-	case TypeJSON:
-		f.Type, f.ColumnLength, f.Charset = sqltypes.TypeJSON, 65535, utf8mb4
-	default:
-		f.Type, f.ColumnLength, f.Charset = sqltypes.VarChar, 65533, utf8mb4
+	// Wire type, display width, flags and charset of each column type;
+	// anything else is VARCHAR.
+	type shape struct {
+		typ    querypb.Type
+		length uint32
+		flags  querypb.MySqlFlag
+		text   bool // utf8mb4 rather than binary
+	}
+	sh, ok := map[ColumnType]shape{
+		TypeNull:           {sqltypes.Null, 0, querypb.MySqlFlag_BINARY_FLAG, false},
+		TypeTinyInt:        {sqltypes.Int8, 4, 0, false},
+		TypeSmallInt:       {sqltypes.Int16, 6, 0, false},
+		TypeInt:            {sqltypes.Int32, 11, 0, false},
+		TypeBigInt:         {sqltypes.Int64, 20, 0, false},
+		TypeBigIntUnsigned: {sqltypes.Uint64, 20, querypb.MySqlFlag_UNSIGNED_FLAG, false},
+		TypeFloat:          {sqltypes.Float32, 12, 0, false},
+		TypeDouble:         {sqltypes.Float64, 22, 0, false},
+		TypeDecimal:        {sqltypes.Decimal, 40, 0, false},
+		TypeDate:           {sqltypes.Date, 10, 0, false},
+		TypeDateTime:       {sqltypes.Datetime, 26, 0, false},
+		TypeBlob:           {sqltypes.VarBinary, 65535, querypb.MySqlFlag_BINARY_FLAG, false},
+		TypeJSON:           {sqltypes.TypeJSON, 65535, 0, true},
+	}[c.Type]
+	if !ok {
+		sh = shape{sqltypes.VarChar, 65533, 0, true}
+	}
+	f.Type, f.ColumnLength = sh.typ, sh.length
+	flags |= sh.flags
+	if sh.text {
+		f.Charset = utf8mb4
 	}
 	if c.Type != TypeBlob && c.Type != TypeVarchar && c.Type != TypeJSON {
 		flags |= querypb.MySqlFlag_NUM_FLAG
