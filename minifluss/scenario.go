@@ -164,6 +164,22 @@ func (p *scParser) bucketTarget() (string, int32, error) {
 	return part, int32(b), err
 }
 
+// tableAfter reads the keywords words, then db.table.
+func (p *scParser) tableAfter(words ...string) (string, string, error) {
+	if err := p.expect(words...); err != nil {
+		return "", "", err
+	}
+	return p.tablePath()
+}
+
+// intAfter reads the keyword kw, then an integer; what names it in errors.
+func (p *scParser) intAfter(kw, what string) (int64, error) {
+	if err := p.expect(kw); err != nil {
+		return 0, err
+	}
+	return p.integer(what)
+}
+
 // bucketPath reads db.table [PARTITION 'name'] BUCKET n.
 func (p *scParser) bucketPath() (db, t, part string, bucket int32, err error) {
 	if db, t, err = p.tablePath(); err != nil {
@@ -280,10 +296,7 @@ func (p *scParser) statement() (step, error) {
 		if verb == "ARCHIVE" {
 			kw = "UPTO"
 		}
-		if err := p.expect(kw); err != nil {
-			return st, err
-		}
-		off, err := p.integer("the offset")
+		off, err := p.intAfter(kw, "the offset")
 		if err != nil {
 			return st, err
 		}
@@ -301,20 +314,14 @@ func (p *scParser) statement() (step, error) {
 		if err != nil {
 			return st, err
 		}
-		if err := p.expect("TO"); err != nil {
-			return st, err
-		}
-		to, err := p.integer("the tablet server id")
+		to, err := p.intAfter("TO", "the tablet server id")
 		if err != nil {
 			return st, err
 		}
 		st.run = func(ctx context.Context, c *Cluster) error { return c.MoveLeader(ctx, db, t, part, b, int32(to)) }
 	case p.accept("SNAPSHOT"):
 		st.verb = "SNAPSHOT KV"
-		if err := p.expect("KV"); err != nil {
-			return st, err
-		}
-		db, t, err := p.tablePath()
+		db, t, err := p.tableAfter("KV")
 		if err != nil {
 			return st, err
 		}
@@ -517,10 +524,7 @@ func (p *scParser) options() (map[string]string, error) {
 
 // ALTER TABLE db.t ADD|DROP PARTITION (k = 'v', ...)
 func (p *scParser) alterPartition() (func(context.Context, *Cluster) error, error) {
-	if err := p.expect("TABLE"); err != nil {
-		return nil, err
-	}
-	db, t, err := p.tablePath()
+	db, t, err := p.tableAfter("TABLE")
 	if err != nil {
 		return nil, err
 	}
@@ -611,10 +615,7 @@ func (p *scParser) literalList(end string) ([]any, error) {
 
 // INSERT INTO db.t [BUCKET n] VALUES (..), (..); partitions come from the rows.
 func (p *scParser) insert() (func(context.Context, *Cluster) error, error) {
-	if err := p.expect("INTO"); err != nil {
-		return nil, err
-	}
-	db, t, err := p.tablePath()
+	db, t, err := p.tableAfter("INTO")
 	if err != nil {
 		return nil, err
 	}
@@ -661,10 +662,7 @@ func (p *scParser) insert() (func(context.Context, *Cluster) error, error) {
 // DELETE FROM db.t WHERE k1 = v1 AND k2 = v2 [OR k1 = .. AND ..]: each OR
 // branch names one primary key.
 func (p *scParser) delete() (func(context.Context, *Cluster) error, error) {
-	if err := p.expect("FROM"); err != nil {
-		return nil, err
-	}
-	db, t, err := p.tablePath()
+	db, t, err := p.tableAfter("FROM")
 	if err != nil {
 		return nil, err
 	}
@@ -715,17 +713,11 @@ func (p *scParser) delete() (func(context.Context, *Cluster) error, error) {
 
 // SET LAKE SNAPSHOT db.t ID n [READABLE m] OFFSETS ([PARTITION 'p'] BUCKET b = off, ...)
 func (p *scParser) lakeSnapshot() (func(context.Context, *Cluster) error, error) {
-	if err := p.expect("LAKE", "SNAPSHOT"); err != nil {
-		return nil, err
-	}
-	db, t, err := p.tablePath()
+	db, t, err := p.tableAfter("LAKE", "SNAPSHOT")
 	if err != nil {
 		return nil, err
 	}
-	if err := p.expect("ID"); err != nil {
-		return nil, err
-	}
-	id, err := p.integer("the snapshot id")
+	id, err := p.intAfter("ID", "the snapshot id")
 	if err != nil {
 		return nil, err
 	}

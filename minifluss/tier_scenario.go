@@ -42,10 +42,7 @@ func (p *scParser) lakeStatement() (run func(context.Context, *Cluster) error, v
 		}
 		return func(ctx context.Context, c *Cluster) error { c.FreezeTiering(frozen); return nil }, verb, true, nil
 	case p.accept("COMPACT"):
-		if err := p.expect("LAKE"); err != nil {
-			return nil, "COMPACT LAKE", true, err
-		}
-		db, t, err := p.tablePath()
+		db, t, err := p.tableAfter("LAKE")
 		if err != nil {
 			return nil, "COMPACT LAKE", true, err
 		}
@@ -62,10 +59,7 @@ func (p *scParser) lakeStatement() (run func(context.Context, *Cluster) error, v
 			}
 			return func(ctx context.Context, c *Cluster) error { c.HoldLakeReadable(hold); return nil }, "LAKE READABLE", true, nil
 		case p.accept("EXPIRE"):
-			if err := p.expect("LOG"); err != nil {
-				return nil, "LAKE EXPIRE LOG", true, err
-			}
-			db, t, err := p.tablePath()
+			db, t, err := p.tableAfter("LOG")
 			if err != nil {
 				return nil, "LAKE EXPIRE LOG", true, err
 			}
@@ -97,24 +91,15 @@ func (p *scParser) lakeStatement() (run func(context.Context, *Cluster) error, v
 type genExpr func(id int64) any
 
 func (p *scParser) generate() (func(context.Context, *Cluster) error, error) {
-	if err := p.expect("INTO"); err != nil {
-		return nil, err
-	}
-	db, t, err := p.tablePath()
+	db, t, err := p.tableAfter("INTO")
 	if err != nil {
 		return nil, err
 	}
-	if err := p.expect("FROM"); err != nil {
-		return nil, err
-	}
-	from, err := p.integer("the first id")
+	from, err := p.intAfter("FROM", "the first id")
 	if err != nil {
 		return nil, err
 	}
-	if err := p.expect("TO"); err != nil {
-		return nil, err
-	}
-	to, err := p.integer("the last id")
+	to, err := p.intAfter("TO", "the last id")
 	if err != nil {
 		return nil, err
 	}
