@@ -223,6 +223,19 @@ func (c *Cluster) resolveLocked(db, tbl, partitionName string) (*table, *partiti
 	return t, p, nil
 }
 
+// logBucketLocked is bucketOfLocked for the direct appends, which only
+// log tables (no primary key) take.
+func (c *Cluster) logBucketLocked(db, tbl, partitionName string, bucket int32) (*table, *bucketData, error) {
+	t, _, bd, err := c.bucketOfLocked(db, tbl, partitionName, bucket)
+	if err != nil {
+		return nil, nil, err
+	}
+	if t.isPK() {
+		return nil, nil, ferr(codeInvalidTable, "table %s has a primary key: use Upsert/Delete", t.path())
+	}
+	return t, bd, nil
+}
+
 func (c *Cluster) bucketOfLocked(db, tbl, partitionName string, bucket int32) (*table, *partition, *bucketData, error) {
 	t, p, err := c.resolveLocked(db, tbl, partitionName)
 	if err != nil {
@@ -245,12 +258,9 @@ func (c *Cluster) bucketOfLocked(db, tbl, partitionName string, bucket int32) (*
 func (c *Cluster) AppendBatches(ctx context.Context, db, tbl, partitionName string, bucket int32, records []byte) (int64, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	t, _, bd, err := c.bucketOfLocked(db, tbl, partitionName, bucket)
+	t, bd, err := c.logBucketLocked(db, tbl, partitionName, bucket)
 	if err != nil {
 		return 0, err
-	}
-	if t.isPK() {
-		return 0, ferr(codeInvalidTable, "table %s has a primary key: use Upsert/Delete", t.path())
 	}
 	recs := append([]byte(nil), records...)
 	if err := c.validateProduced(t, recs); err != nil {

@@ -313,12 +313,9 @@ func (c *Cluster) appendRows(db, tbl string, rows [][]any, bucket int32) error {
 func (c *Cluster) AppendRecord(ctx context.Context, db, tbl, partitionName string, bucket int32, rec arrow.RecordBatch) (int64, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	t, _, bd, err := c.bucketOfLocked(db, tbl, partitionName, bucket)
+	t, bd, err := c.logBucketLocked(db, tbl, partitionName, bucket)
 	if err != nil {
 		return 0, err
-	}
-	if t.isPK() {
-		return 0, ferr(codeInvalidTable, "table %s has a primary key: use Upsert/Delete", t.path())
 	}
 	if t.logFormat() != "ARROW" {
 		return 0, fmt.Errorf("table %s: AppendRecord needs table.log.format ARROW, not %s", t.path(), t.logFormat())
