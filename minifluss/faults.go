@@ -57,10 +57,7 @@ func (c *Cluster) DropConnections(id int32) int {
 func (c *Cluster) NotLeaderOnce(tableID, partitionID int64, bucket int32) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.faults.notLeader == nil {
-		c.faults.notLeader = map[bucketKey]int{}
-	}
-	c.faults.notLeader[bucketKey{tableID, partitionID, bucket}]++
+	addOnce(&c.faults.notLeader, bucketKey{tableID, partitionID, bucket})
 }
 
 func (c *Cluster) faultFor(apiKey int16) faultAction {
@@ -80,11 +77,7 @@ func (c *Cluster) faultFor(apiKey int16) faultAction {
 
 // takeNotLeaderLocked consumes one injected NOT_LEADER for the bucket.
 func (c *Cluster) takeNotLeaderLocked(k bucketKey) bool {
-	if c.faults.notLeader[k] > 0 {
-		c.faults.notLeader[k]--
-		return true
-	}
-	return false
+	return takeOnce(c.faults.notLeader, k)
 }
 
 // CutLastBatchOnce makes the next FetchLog of the bucket that returns two or
@@ -94,15 +87,25 @@ func (c *Cluster) takeNotLeaderLocked(k bucketKey) bool {
 func (c *Cluster) CutLastBatchOnce(tableID, partitionID int64, bucket int32) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.faults.cuts == nil {
-		c.faults.cuts = map[bucketKey]int{}
-	}
-	c.faults.cuts[bucketKey{tableID, partitionID, bucket}]++
+	addOnce(&c.faults.cuts, bucketKey{tableID, partitionID, bucket})
 }
 
 func (c *Cluster) takeCutLocked(k bucketKey) bool {
-	if c.faults.cuts[k] > 0 {
-		c.faults.cuts[k]--
+	return takeOnce(c.faults.cuts, k)
+}
+
+// addOnce arms one more one-shot fault for k, making the map on first use.
+func addOnce(counts *map[bucketKey]int, k bucketKey) {
+	if *counts == nil {
+		*counts = map[bucketKey]int{}
+	}
+	(*counts)[k]++
+}
+
+// takeOnce consumes one armed one-shot fault for k, if there is one.
+func takeOnce(counts map[bucketKey]int, k bucketKey) bool {
+	if counts[k] > 0 {
+		counts[k]--
 		return true
 	}
 	return false
