@@ -1,13 +1,14 @@
 package minifluss
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"github.com/inlet-db/inlet/catalog/fluss/record"
 	"github.com/inlet-db/inlet/typemap"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -131,29 +132,25 @@ func (t *table) partitionByName(name string) *partition {
 }
 
 func (t *table) sortedPartitions() []*partition {
-	out := make([]*partition, 0, len(t.Partitions))
-	for _, p := range t.Partitions {
-		out = append(out, p)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out
+	return sortedValues(t.Partitions, func(a, b *partition) int { return cmp.Compare(a.ID, b.ID) })
 }
 
 func (s *catalogState) sortedDatabases() []*database {
-	out := make([]*database, 0, len(s.Databases))
-	for _, d := range s.Databases {
-		out = append(out, d)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
+	return sortedValues(s.Databases, func(a, b *database) int { return strings.Compare(a.Name, b.Name) })
 }
 
 func (d *database) sortedTables() []*table {
-	out := make([]*table, 0, len(d.Tables))
-	for _, t := range d.Tables {
-		out = append(out, t)
+	return sortedValues(d.Tables, func(a, b *table) int { return strings.Compare(a.Name, b.Name) })
+}
+
+// sortedValues lists a map's values in the order compare gives: listings and
+// persisted state must not follow Go's random map order.
+func sortedValues[K comparable, V any](m map[K]V, compare func(a, b V) int) []V {
+	out := make([]V, 0, len(m))
+	for _, v := range m {
+		out = append(out, v)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	slices.SortFunc(out, compare)
 	return out
 }
 
