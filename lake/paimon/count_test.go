@@ -135,7 +135,7 @@ func TestRowGroupPruning(t *testing.T) {
 	for i := 0; i < 300; i++ {
 		rows = append(rows, []any{i, fmt.Sprintf("n%03d", i)})
 	}
-	rec := batch(t, b.Schema(), mem, rows...)
+	rec := paimontest.Rows(t, mem, b.Schema(), rows...)
 	if err := b.Commit(ctx, []paimontest.File{{Rows: rec}}, mem); err != nil {
 		t.Fatal(err)
 	}

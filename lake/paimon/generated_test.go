@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/inlet-db/inlet/fileio"
@@ -23,39 +21,6 @@ func mustType(t testing.TB, s string) paimon.DataType {
 		t.Fatal(err)
 	}
 	return dt
-}
-
-// batch builds a record for the schema from rows of Go values.
-func batch(t testing.TB, s *paimon.TableSchema, mem memory.Allocator, rows ...[]any) arrow.RecordBatch {
-	t.Helper()
-	sch, err := paimon.ArrowSchema(s.Fields)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := array.NewRecordBuilder(mem, sch)
-	defer b.Release()
-	for _, r := range rows {
-		for i, v := range r {
-			fb := b.Field(i)
-			if v == nil {
-				fb.AppendNull()
-				continue
-			}
-			switch x := fb.(type) {
-			case *array.Int32Builder:
-				x.Append(int32(v.(int)))
-			case *array.Int64Builder:
-				x.Append(int64(v.(int)))
-			case *array.StringBuilder:
-				x.Append(v.(string))
-			case *array.Float64Builder:
-				x.Append(v.(float64))
-			default:
-				t.Fatalf("batch: %T", fb)
-			}
-		}
-	}
-	return b.NewRecordBatch()
 }
 
 func readRows(t *testing.T, tbl *paimon.Table, o paimon.ScanOptions, cols []string, mem memory.Allocator) []string {
@@ -99,7 +64,7 @@ func TestSchemaEvolution(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := batch(t, b.Schema(), mem, []any{1, "a", 1.5}, []any{2, "b", nil}, []any{3, "c", 3.5})
+	r := paimontest.Rows(t, mem, b.Schema(), []any{1, "a", 1.5}, []any{2, "b", nil}, []any{3, "c", 3.5})
 	if err := b.Commit(ctx, []paimontest.File{{Rows: r}}, mem); err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +81,7 @@ func TestSchemaEvolution(t *testing.T) {
 	if err := b.AlterSchema(ctx, &s1); err != nil {
 		t.Fatal(err)
 	}
-	r = batch(t, b.Schema(), mem, []any{4, "x", "d"})
+	r = paimontest.Rows(t, mem, b.Schema(), []any{4, "x", "d"})
 	if err := b.Commit(ctx, []paimontest.File{{Rows: r}}, mem); err != nil {
 		t.Fatal(err)
 	}
@@ -167,9 +132,9 @@ func TestMergeOnRead(t *testing.T) {
 	dir := t.TempDir()
 	b := pkBuilder(t, dir, map[string]string{"bucket": "1"}, mem)
 	s := b.Schema()
-	f1 := batch(t, s, mem, []any{1, "a", 10}, []any{2, "a", 20}, []any{3, "a", 30}, []any{4, "a", 40}, []any{5, "a", 50})
-	f2 := batch(t, s, mem, []any{2, nil, nil}, []any{3, "b", nil}, []any{6, "c", 60})
-	f3 := batch(t, s, mem, []any{4, nil, 41}, []any{7, "d", 70})
+	f1 := paimontest.Rows(t, mem, s, []any{1, "a", 10}, []any{2, "a", 20}, []any{3, "a", 30}, []any{4, "a", 40}, []any{5, "a", 50})
+	f2 := paimontest.Rows(t, mem, s, []any{2, nil, nil}, []any{3, "b", nil}, []any{6, "c", 60})
+	f3 := paimontest.Rows(t, mem, s, []any{4, nil, 41}, []any{7, "d", 70})
 	commits := []paimontest.File{
 		{Rows: f1},
 		{Rows: f2, Kinds: []int8{paimon.KindDelete, paimon.KindUpdateAfter, paimon.KindInsert}},
@@ -236,8 +201,8 @@ func TestDeletionVectors(t *testing.T) {
 	dir := t.TempDir()
 	b := pkBuilder(t, dir, map[string]string{"bucket": "1", "deletion-vectors.enabled": "true"}, mem)
 	s := b.Schema()
-	f1 := batch(t, s, mem, []any{1, "a", 1}, []any{2, "b", 2}, []any{3, "c", 3}, []any{4, "d", 4})
-	f2 := batch(t, s, mem, []any{9, "z", 9})
+	f1 := paimontest.Rows(t, mem, s, []any{1, "a", 1}, []any{2, "b", 2}, []any{3, "c", 3}, []any{4, "d", 4})
+	f2 := paimontest.Rows(t, mem, s, []any{9, "z", 9})
 	if err := b.Commit(ctx, []paimontest.File{{Rows: f1, Level: 5, Deleted: []uint32{1, 3}}, {Rows: f2, Level: 0}}, mem); err != nil {
 		t.Fatal(err)
 	}

@@ -56,7 +56,7 @@ func TestSnapshotHints(t *testing.T) {
 	dir := t.TempDir()
 	b := pkBuilder(t, dir, map[string]string{"bucket": "1"}, mem)
 	for i := 0; i < 3; i++ {
-		r := batch(t, b.Schema(), mem, []any{i, "x", i})
+		r := paimontest.Rows(t, mem, b.Schema(), []any{i, "x", i})
 		if err := b.Commit(ctx, []paimontest.File{{Rows: r}}, mem); err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +106,7 @@ func TestCorruptFilesNamed(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	dir := t.TempDir()
 	b := pkBuilder(t, dir, map[string]string{"bucket": "1"}, mem)
-	r := batch(t, b.Schema(), mem, []any{1, "x", 1})
+	r := paimontest.Rows(t, mem, b.Schema(), []any{1, "x", 1})
 	if err := b.Commit(ctx, []paimontest.File{{Rows: r}}, mem); err != nil {
 		t.Fatal(err)
 	}

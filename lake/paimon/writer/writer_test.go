@@ -12,13 +12,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/hamba/avro/v2/ocf"
 
 	"github.com/inlet-db/inlet/fileio"
 	"github.com/inlet-db/inlet/lake/paimon"
+	"github.com/inlet-db/inlet/lake/paimon/paimontest"
 	"github.com/inlet-db/inlet/lake/paimon/writer"
 )
 
@@ -29,37 +28,6 @@ func i64(nullable bool) paimon.DataType {
 	return paimon.DataType{Root: paimon.BigInt, Nullable: nullable}
 }
 func i32(nullable bool) paimon.DataType { return paimon.DataType{Root: paimon.Int, Nullable: nullable} }
-
-// batch builds a record of the table's Arrow schema from rows of Go values.
-func batch(t *testing.T, mem memory.Allocator, s *paimon.TableSchema, rows [][]any) arrow.RecordBatch {
-	t.Helper()
-	sc, err := paimon.ArrowSchema(s.Fields)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := array.NewRecordBuilder(mem, sc)
-	defer b.Release()
-	for _, r := range rows {
-		for i, v := range r {
-			fb := b.Field(i)
-			if v == nil {
-				fb.AppendNull()
-				continue
-			}
-			switch x := fb.(type) {
-			case *array.Int64Builder:
-				x.Append(int64(v.(int)))
-			case *array.Int32Builder:
-				x.Append(int32(v.(int)))
-			case *array.StringBuilder:
-				x.Append(v.(string))
-			default:
-				t.Fatalf("builder %T", fb)
-			}
-		}
-	}
-	return b.NewRecordBatch()
-}
 
 // readAll reads the latest snapshot through lake/paimon and renders rows
 // as sorted strings; it also reports whether every split was raw.
@@ -142,7 +110,7 @@ func TestAppendTableRoundTrip(t *testing.T) {
 					rows = append(rows, []any{id, name, dt})
 					want = append(want, fmt.Sprint([]any{int64(id), name, dt}))
 				}
-				rec := batch(t, mem, w.Schema(), rows)
+				rec := paimontest.Rows(t, mem, w.Schema(), rows...)
 				if err := fw.Write(rec, nil); err != nil {
 					t.Fatal(err)
 				}
@@ -239,7 +207,7 @@ func TestPKTableMergeThenCompact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec := batch(t, mem, w.Schema(), rows)
+		rec := paimontest.Rows(t, mem, w.Schema(), rows...)
 		defer rec.Release()
 		if err := fw.Write(rec, kinds); err != nil {
 			t.Fatal(err)
@@ -265,7 +233,7 @@ func TestPKTableMergeThenCompact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := batch(t, mem, w.Schema(), [][]any{{9, "x", "a"}, {8, "y", "a"}})
+	rec := paimontest.Rows(t, mem, w.Schema(), []any{9, "x", "a"}, []any{8, "y", "a"})
 	if err := fw.Write(rec, nil); !errors.Is(err, writer.ErrInvalid) || !strings.Contains(err.Error(), path) {
 		t.Fatalf("unsorted keys: %v", err)
 	}

@@ -1,0 +1,46 @@
+package paimontest
+
+import (
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/lake/paimon"
+)
+
+// Rows builds a record batch of the table schema's Arrow form from rows of
+// Go values (int for integer columns, string, float64, nil for NULL), so
+// reader and writer tests write their small inputs the same way.
+func Rows(tb testing.TB, mem memory.Allocator, s *paimon.TableSchema, rows ...[]any) arrow.RecordBatch {
+	tb.Helper()
+	sch, err := paimon.ArrowSchema(s.Fields)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	b := array.NewRecordBuilder(mem, sch)
+	defer b.Release()
+	for _, r := range rows {
+		for i, v := range r {
+			fb := b.Field(i)
+			if v == nil {
+				fb.AppendNull()
+				continue
+			}
+			switch x := fb.(type) {
+			case *array.Int32Builder:
+				x.Append(int32(v.(int)))
+			case *array.Int64Builder:
+				x.Append(int64(v.(int)))
+			case *array.StringBuilder:
+				x.Append(v.(string))
+			case *array.Float64Builder:
+				x.Append(v.(float64))
+			default:
+				tb.Fatalf("paimontest.Rows: column %d: unsupported builder %T", i, fb)
+			}
+		}
+	}
+	return b.NewRecordBatch()
+}
