@@ -11,7 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/inlet-db/inlet/catalog"
-	"github.com/inlet-db/inlet/fe/exec/expr"
+	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/fe/sql"
 )
 

@@ -1,7 +1,7 @@
 // Package bind turns a parsed query (fe/sql) into a bound logical plan:
 // names resolved through the catalog interfaces (three-part names, the
 // session's current catalog and database, CTEs, derived tables), every
-// expression typed by fe/exec/expr, aggregates split from their inputs,
+// expression typed by exec/expr, aggregates split from their inputs,
 // session values (@@x, DATABASE(), SET_VAR) fixed as literals.
 //
 // What must stay true:

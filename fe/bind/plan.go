@@ -7,7 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/inlet-db/inlet/catalog"
-	"github.com/inlet-db/inlet/fe/exec/expr"
+	"github.com/inlet-db/inlet/exec/expr"
 )
 
 // Column is one output column of a plan node.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/inlet-db/inlet/fe/exec/expr"
+	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/fe/sql"
 )
 

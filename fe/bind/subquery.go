@@ -1,7 +1,7 @@
 package bind
 
 import (
-	"github.com/inlet-db/inlet/fe/exec/expr"
+	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/fe/sql"
 )
 

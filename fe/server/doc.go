@@ -1,6 +1,6 @@
 // Package server is the FE's statement glue: for each statement a
 // connection sends, parse (fe/sql) → bind (fe/bind) → build operators
-// (fe/exec) → stream the rows to the client (fe/mysqlwire). It also answers
+// (exec) → stream the rows to the client (fe/mysqlwire). It also answers
 // the utility statements itself: SET, USE, SWITCH, SHOW ..., DESC, EXPLAIN,
 // catalog, database and table DDL, INSERT, prepared statements, and a small
 // information_schema (schemata, tables, columns) in every catalog. Start

@@ -5,9 +5,9 @@ import (
 	"errors"
 
 	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/exec"
+	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/fe/bind"
-	"github.com/inlet-db/inlet/fe/exec"
-	"github.com/inlet-db/inlet/fe/exec/expr"
 	"github.com/inlet-db/inlet/fe/mysqlwire"
 	"github.com/inlet-db/inlet/fe/sql"
 	"github.com/inlet-db/inlet/fe/vars"

@@ -6,9 +6,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/inlet-db/inlet/exec"
+	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/fe/bind"
-	"github.com/inlet-db/inlet/fe/exec"
-	"github.com/inlet-db/inlet/fe/exec/expr"
 	"github.com/inlet-db/inlet/fe/mysqlwire"
 )
 

@@ -82,25 +82,30 @@ func layers() []layer {
 		{pkgs: "catalog/manager/...", ours: with("catalog/..."), why: "layer 3 (not in §3): the catalog manager → catalog and its implementations"},
 
 		// 4. FE planning and BE execution.
-		{pkgs: "planner/...", ours: with("planner/...", "catalog/...", "lake/paimon", "proto/inletpb"),
+		{pkgs: "planner/...", ours: with("planner/...", "catalog/...", "lake/paimon", "proto/inletpb", "fileio"),
 			why: "§3 layer 4: planner → layer 3, catalog/fluss/client, lake/paimon, proto/inletpb, typemap"},
-		{pkgs: "scan/...", ours: with("scan/...", "proto/inletpb", "catalog/fluss/client", "lake/paimon", "unionread", "fileio"),
-			why: "§3 layer 4: scan → proto/inletpb, catalog/fluss/client, lake/paimon, unionread, fileio, typemap"},
+		{pkgs: "scan/...", ours: with("scan/...", "proto/inletpb", "catalog/fluss/client", "lake/paimon", "unionread", "fileio", "exec/..."),
+			why: "§3 layer 4: scan → proto/inletpb, catalog/fluss/client, lake/paimon, unionread, fileio, typemap (and the shared operators of exec for filter, projection, partial aggregation next to the reader)"},
 
 		// 5. FE.
-		{pkgs: "fe/bind/...", ours: with("fe/bind/...", "fe/sql", "catalog", "fe/vars", "fe/exec/expr"),
-			why: "§3 layer 5: fe/bind → fe/sql, catalog, typemap (and, not in §3, the session variables fe/vars and the bound expressions of fe/exec/expr)"},
-		{pkgs: "fe/exec/...", ours: with("fe/exec/...", "proto/inletpb"), why: "§3 layer 5: fe/exec → proto/inletpb, typemap"},
-		{pkgs: "fe/mysqlwire/...", ours: []string{"typemap", "fe/exec/render"},
+		{pkgs: "fe/bind/...", ours: with("fe/bind/...", "fe/sql", "catalog", "fe/vars", "exec/expr"),
+			why: "§3 layer 5: fe/bind → fe/sql, catalog, typemap (and, not in §3, the session variables fe/vars and the bound expressions of exec/expr)"},
+		{pkgs: "exec/...", ours: with("exec/...", "proto/inletpb"),
+			why: "layer 4 (§3's fe/exec, moved out of fe/): the vectorized operators FE and BE share → proto/inletpb, typemap"},
+		{pkgs: "dispatch/...", ours: with("dispatch/...", "proto/inletpb", "exec/..."),
+			why: "layer 5 (not in §3): the FE side of FE↔BE: sends fragments to BEs over Flight, merges their streams → proto/inletpb, exec"},
+		{pkgs: "fe/mysqlwire/...", ours: []string{"typemap", "exec/render"},
 			thirdParty: append([]string{"vitess.io/vitess/go/..."}, arrowOnly...),
-			why:        "§3 layer 5: fe/mysqlwire → vitess go/mysql, arrow, typemap and the text renderer fe/exec/render; nothing else of ours"},
+			why:        "§3 layer 5: fe/mysqlwire → vitess go/mysql, arrow, typemap and the text renderer exec/render; nothing else of ours"},
 		{pkgs: "fe/vars/...", ours: leaves(), why: "layer 5 (not in §3): session variables are a leaf of the FE"},
 
 		// 6. FE glue.
-		{pkgs: "fe/server/...", ours: with("fe/...", "planner", "catalog/..."), why: "§3 layer 6: fe/server → fe/…, planner, catalog…"},
+		{pkgs: "fe/server/...", ours: with("fe/...", "exec/...", "planner", "catalog/...", "dispatch", "proto/inletpb"),
+			why: "§3 layer 6: fe/server → fe/…, exec, planner, catalog…, dispatch and the fragments of proto/inletpb"},
 
 		// 7. Commands.
-		{pkgs: "cmd/fe", ours: with("fe/server", "catalog/...", "fileio"), why: "§3 layer 7: cmd/fe → fe/server, the catalog implementations, fileio"},
+		{pkgs: "cmd/fe", ours: with("fe/server", "catalog/...", "fileio", "scan", "dispatch", "planner"),
+			why: "§3 layer 7: cmd/fe → fe/server, the catalog implementations, fileio (and the in-process BE: scan, dispatch)"},
 		{pkgs: "cmd/be", ours: with("scan", "fileio"), why: "§3 layer 7: cmd/be → scan (and fileio for its constructors)"},
 		{pkgs: "cmd/minifluss", ours: with("minifluss"), why: "§3 layer 7: cmd/minifluss → minifluss"},
 		{pkgs: "cmd/paimon-cat", ours: with("lake/...", "fileio"), why: "layer 7 (not in §3): paimon-cat → lake/paimon, fileio"},

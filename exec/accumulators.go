@@ -1,0 +1,556 @@
+package exec
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/inlet-db/inlet/exec/expr"
+)
+
+// accumulator keeps one aggregate's state for every group, indexed by
+// group id. Groups are created densely, so grow(n) extends the state.
+type accumulator interface {
+	grow(n int)
+	// update folds argument values (nil for COUNT(*)) into their groups.
+	update(gids []uint32, arg arrow.Array, rows int)
+	// merge folds partial states (columns as produced by states) in.
+	merge(gids []uint32, states []arrow.Array)
+	// result builds the final values of groups 0..n-1.
+	result(mem memory.Allocator, n int) arrow.Array
+	// states builds the partial state columns of groups 0..n-1.
+	states(mem memory.Allocator, n int) []arrow.Array
+}
+
+// ---- COUNT ----
+
+type countAcc struct {
+	star bool
+	c    []int64
+}
+
+func (a *countAcc) grow(n int) {
+	for len(a.c) < n {
+		a.c = append(a.c, 0)
+	}
+}
+
+func (a *countAcc) update(gids []uint32, arg arrow.Array, rows int) {
+	if a.star || arg.NullN() == 0 {
+		for _, g := range gids[:rows] {
+			a.c[g]++
+		}
+		return
+	}
+	for i, g := range gids[:rows] {
+		if arg.IsValid(i) {
+			a.c[g]++
+		}
+	}
+}
+
+func (a *countAcc) merge(gids []uint32, states []arrow.Array) {
+	v := states[0].(*array.Int64)
+	for i, g := range gids {
+		if v.IsValid(i) {
+			a.c[g] += v.Value(i)
+		}
+	}
+}
+
+func (a *countAcc) result(mem memory.Allocator, n int) arrow.Array {
+	b := array.NewInt64Builder(mem)
+	defer b.Release()
+	b.AppendValues(a.c[:n], nil)
+	return b.NewArray()
+}
+
+func (a *countAcc) states(mem memory.Allocator, n int) []arrow.Array {
+	return []arrow.Array{a.result(mem, n)}
+}
+
+// ---- SUM over BIGINT / DOUBLE ----
+
+type number interface{ ~int64 | ~float64 }
+
+type sumAcc[T number] struct {
+	s        []T
+	seen     []bool
+	typ      arrow.DataType
+	overflow bool // a BIGINT sum left the int64 range
+}
+
+// overflowed is checked by the operators after each batch.
+func (a *sumAcc[T]) overflowed() bool { return a.overflow }
+
+func (a *sumAcc[T]) grow(n int) {
+	for len(a.s) < n {
+		a.s = append(a.s, 0)
+		a.seen = append(a.seen, false)
+	}
+}
+
+func values[T number](arr arrow.Array) []T {
+	switch x := arr.(type) {
+	case *array.Int64:
+		return any(x.Int64Values()).([]T)
+	case *array.Float64:
+		return any(x.Float64Values()).([]T)
+	}
+	return nil
+}
+
+func (a *sumAcc[T]) update(gids []uint32, arg arrow.Array, rows int) {
+	if iv, ok := any(a).(*sumAcc[int64]); ok {
+		iv.updateInt(gids, arg.(*array.Int64), rows)
+		return
+	}
+	v := values[T](arg)
+	if arg.NullN() == 0 {
+		for i, g := range gids[:rows] {
+			a.s[g] += v[i]
+			a.seen[g] = true
+		}
+		return
+	}
+	for i, g := range gids[:rows] {
+		if arg.IsValid(i) {
+			a.s[g] += v[i]
+			a.seen[g] = true
+		}
+	}
+}
+
+// updateInt is the BIGINT sum with overflow detection: the sum overflows
+// exactly when both addends differ in sign from the result.
+func (a *sumAcc[T]) updateInt(gids []uint32, arg *array.Int64, rows int) {
+	v := arg.Int64Values()
+	s := any(a.s).([]int64)
+	nulls := arg.NullN() > 0
+	var bad int64
+	for i, g := range gids[:rows] {
+		if nulls && arg.IsNull(i) {
+			continue
+		}
+		x, y := s[g], v[i]
+		r := x + y
+		bad |= (x ^ r) & (y ^ r)
+		s[g] = r
+		a.seen[g] = true
+	}
+	if bad < 0 {
+		a.overflow = true
+	}
+}
+
+func (a *sumAcc[T]) merge(gids []uint32, states []arrow.Array) {
+	a.update(gids, states[0], len(gids))
+}
+
+func (a *sumAcc[T]) result(mem memory.Allocator, n int) arrow.Array {
+	b := array.NewBuilder(mem, a.typ)
+	defer b.Release()
+	switch bb := b.(type) {
+	case *array.Int64Builder:
+		bb.AppendValues(any(a.s[:n]).([]int64), a.seen[:n])
+	case *array.Float64Builder:
+		bb.AppendValues(any(a.s[:n]).([]float64), a.seen[:n])
+	}
+	return b.NewArray()
+}
+
+func (a *sumAcc[T]) states(mem memory.Allocator, n int) []arrow.Array {
+	return []arrow.Array{a.result(mem, n)}
+}
+
+// ---- SUM over DECIMAL ----
+
+type decSumAcc struct {
+	s        []decimal128.Num
+	seen     []bool
+	typ      arrow.DataType // decimal(38, s)
+	overflow bool
+}
+
+func (a *decSumAcc) overflowed() bool { return a.overflow }
+
+func (a *decSumAcc) grow(n int) {
+	for len(a.s) < n {
+		a.s = append(a.s, decimal128.Num{})
+		a.seen = append(a.seen, false)
+	}
+}
+
+func (a *decSumAcc) update(gids []uint32, arg arrow.Array, rows int) {
+	d := arg.(*array.Decimal128)
+	for i, g := range gids[:rows] {
+		if d.IsValid(i) {
+			a.s[g] = a.s[g].Add(d.Value(i))
+			a.seen[g] = true
+			if !a.s[g].FitsInPrecision(38) {
+				a.overflow = true
+			}
+		}
+	}
+}
+
+func (a *decSumAcc) merge(gids []uint32, states []arrow.Array) { a.update(gids, states[0], len(gids)) }
+
+func (a *decSumAcc) result(mem memory.Allocator, n int) arrow.Array {
+	b := array.NewDecimal128Builder(mem, a.typ.(*arrow.Decimal128Type))
+	defer b.Release()
+	b.AppendValues(a.s[:n], a.seen[:n])
+	return b.NewArray()
+}
+
+func (a *decSumAcc) states(mem memory.Allocator, n int) []arrow.Array {
+	return []arrow.Array{a.result(mem, n)}
+}
+
+// ---- MIN / MAX ----
+
+type minMaxAcc struct {
+	isMax bool
+	typ   arrow.DataType
+	v     []any
+}
+
+func (a *minMaxAcc) grow(n int) {
+	for len(a.v) < n {
+		a.v = append(a.v, nil)
+	}
+}
+
+func (a *minMaxAcc) update(gids []uint32, arg arrow.Array, rows int) {
+	switch x := arg.(type) {
+	case *array.Int64:
+		a.updateTyped(gids[:rows], x.Int64Values(), arg)
+		return
+	case *array.Float64:
+		a.updateTyped(gids[:rows], x.Float64Values(), arg)
+		return
+	}
+	get := expr.Getter(arg)
+	want := -1
+	if a.isMax {
+		want = 1
+	}
+	for i, g := range gids[:rows] {
+		v := get(i)
+		if v == nil {
+			continue
+		}
+		if cur := a.v[g]; cur == nil || expr.Compare(v, cur, a.typ) == want {
+			a.v[g] = v
+		}
+	}
+}
+
+func minMaxTyped[T int64 | float64](a *minMaxAcc, gids []uint32, v []T, arg arrow.Array) {
+	nulls := arg.NullN() > 0
+	for i, g := range gids {
+		if nulls && arg.IsNull(i) {
+			continue
+		}
+		x := v[i]
+		cur, ok := a.v[g].(T)
+		if !ok || (a.isMax && x > cur) || (!a.isMax && x < cur) {
+			a.v[g] = x
+		}
+	}
+}
+
+func (a *minMaxAcc) updateTyped(gids []uint32, v any, arg arrow.Array) {
+	switch vv := v.(type) {
+	case []int64:
+		minMaxTyped(a, gids, vv, arg)
+	case []float64:
+		minMaxTyped(a, gids, vv, arg)
+	}
+}
+
+func (a *minMaxAcc) merge(gids []uint32, states []arrow.Array) {
+	a.update(gids, states[0], len(gids))
+}
+
+func (a *minMaxAcc) result(mem memory.Allocator, n int) arrow.Array {
+	b := array.NewBuilder(mem, a.typ)
+	defer b.Release()
+	app := expr.Appender(b)
+	for _, v := range a.v[:n] {
+		app(v)
+	}
+	return b.NewArray()
+}
+
+func (a *minMaxAcc) states(mem memory.Allocator, n int) []arrow.Array {
+	return []arrow.Array{a.result(mem, n)}
+}
+
+// ---- AVG = SUM / COUNT ----
+
+type avgAcc struct {
+	sum   accumulator // sumAcc[float64] or decSumAcc
+	count *countAcc
+	typ   arrow.DataType
+	inTyp arrow.DataType // sum's type
+}
+
+func (a *avgAcc) grow(n int) { a.sum.grow(n); a.count.grow(n) }
+
+func (a *avgAcc) overflowed() bool {
+	o, ok := a.sum.(interface{ overflowed() bool })
+	return ok && o.overflowed()
+}
+
+func (a *avgAcc) update(gids []uint32, arg arrow.Array, rows int) {
+	a.sum.update(gids, arg, rows)
+	a.count.update(gids, arg, rows)
+}
+
+func (a *avgAcc) merge(gids []uint32, states []arrow.Array) {
+	a.sum.merge(gids, states[:1])
+	a.count.merge(gids, states[1:2])
+}
+
+func (a *avgAcc) result(mem memory.Allocator, n int) arrow.Array {
+	b := array.NewBuilder(mem, a.typ)
+	defer b.Release()
+	switch s := a.sum.(type) {
+	case *sumAcc[float64]:
+		fb := b.(*array.Float64Builder)
+		for g := 0; g < n; g++ {
+			if a.count.c[g] == 0 {
+				fb.AppendNull()
+				continue
+			}
+			fb.Append(s.s[g] / float64(a.count.c[g]))
+		}
+	case *decSumAcc:
+		db := b.(*array.Decimal128Builder)
+		_, in := decPS(a.inTyp)
+		_, out := decPS(a.typ)
+		for g := 0; g < n; g++ {
+			if a.count.c[g] == 0 {
+				db.AppendNull()
+				continue
+			}
+			db.Append(decDivRound(s.s[g], in, decimal128.FromI64(a.count.c[g]), out))
+		}
+	}
+	return b.NewArray()
+}
+
+func (a *avgAcc) states(mem memory.Allocator, n int) []arrow.Array {
+	return append(a.sum.states(mem, n), a.count.states(mem, n)...)
+}
+
+func decPS(t arrow.DataType) (int32, int32) {
+	d := t.(*arrow.Decimal128Type)
+	return d.Precision, d.Scale
+}
+
+// decDivRound divides x (scale in) by integer c into scale out, rounding
+// half away from zero.
+func decDivRound(x decimal128.Num, in int32, c decimal128.Num, out int32) decimal128.Num {
+	num := x
+	if out > in {
+		num = x.IncreaseScaleBy(out - in)
+	}
+	q, r := num.Div(c)
+	if r.Abs().Add(r.Abs()).GreaterEqual(c.Abs()) {
+		if num.Sign() < 0 {
+			q = q.Sub(decimal128.FromI64(1))
+		} else {
+			q = q.Add(decimal128.FromI64(1))
+		}
+	}
+	if out < in {
+		q = q.ReduceScaleBy(in-out, true)
+	}
+	return q
+}
+
+// ---- DISTINCT wrapper: collects each group's distinct values ----
+
+type distinctAcc struct {
+	call AggCall
+	typ  arrow.DataType // argument type
+	out  arrow.DataType
+	sets []map[string]struct{}
+	vals [][]any // each group's distinct values in first-seen order
+}
+
+func (a *distinctAcc) grow(n int) {
+	for len(a.sets) < n {
+		a.sets = append(a.sets, nil)
+		a.vals = append(a.vals, nil)
+	}
+}
+
+func (a *distinctAcc) update(gids []uint32, arg arrow.Array, rows int) {
+	get := expr.Getter(arg)
+	for i, g := range gids[:rows] {
+		v := get(i)
+		if v == nil {
+			continue
+		}
+		if a.sets[g] == nil {
+			a.sets[g] = map[string]struct{}{}
+		}
+		k := expr.KeyString(v, a.typ)
+		if _, dup := a.sets[g][k]; !dup {
+			a.sets[g][k] = struct{}{}
+			a.vals[g] = append(a.vals[g], v)
+		}
+	}
+}
+
+func (a *distinctAcc) merge([]uint32, []arrow.Array) {}
+
+func (a *distinctAcc) result(mem memory.Allocator, n int) arrow.Array {
+	// Re-run the plain aggregate over each group's distinct values.
+	plain := a.call
+	plain.Distinct = false
+	inner, err := newAccumulator(plain, a.typ, a.out)
+	if err != nil {
+		return array.MakeArrayOfNull(mem, a.out, n)
+	}
+	inner.grow(n)
+	b := array.NewBuilder(mem, a.typ)
+	var gids []uint32
+	app := expr.Appender(b)
+	for g := 0; g < n; g++ {
+		for _, v := range a.vals[g] {
+			app(v)
+			gids = append(gids, uint32(g))
+		}
+	}
+	vals := b.NewArray()
+	b.Release()
+	defer vals.Release()
+	inner.update(gids, vals, len(gids))
+	return inner.result(mem, n)
+}
+
+func (a *distinctAcc) states(mem memory.Allocator, n int) []arrow.Array {
+	return []arrow.Array{a.result(mem, n)}
+}
+
+// ---- GROUP_CONCAT ----
+
+type concatAcc struct {
+	sep  string
+	s    []string
+	seen []bool
+}
+
+func (a *concatAcc) grow(n int) {
+	for len(a.s) < n {
+		a.s = append(a.s, "")
+		a.seen = append(a.seen, false)
+	}
+}
+
+func (a *concatAcc) update(gids []uint32, arg arrow.Array, rows int) {
+	sa := arg.(*array.String)
+	for i, g := range gids[:rows] {
+		if sa.IsNull(i) {
+			continue
+		}
+		if a.seen[g] {
+			a.s[g] += a.sep
+		}
+		a.s[g] += sa.Value(i)
+		a.seen[g] = true
+	}
+}
+
+func (a *concatAcc) merge(gids []uint32, states []arrow.Array) { a.update(gids, states[0], len(gids)) }
+
+func (a *concatAcc) result(mem memory.Allocator, n int) arrow.Array {
+	b := array.NewStringBuilder(mem)
+	defer b.Release()
+	b.AppendValues(a.s[:n], a.seen[:n])
+	return b.NewArray()
+}
+
+func (a *concatAcc) states(mem memory.Allocator, n int) []arrow.Array {
+	return []arrow.Array{a.result(mem, n)}
+}
+
+// ---- ANY_VALUE ----
+
+type anyAcc struct {
+	typ arrow.DataType
+	v   []any
+}
+
+func (a *anyAcc) grow(n int) {
+	for len(a.v) < n {
+		a.v = append(a.v, nil)
+	}
+}
+
+func (a *anyAcc) update(gids []uint32, arg arrow.Array, rows int) {
+	get := expr.Getter(arg)
+	for i, g := range gids[:rows] {
+		if a.v[g] == nil {
+			a.v[g] = get(i)
+		}
+	}
+}
+
+func (a *anyAcc) merge(gids []uint32, states []arrow.Array) { a.update(gids, states[0], len(gids)) }
+
+func (a *anyAcc) result(mem memory.Allocator, n int) arrow.Array {
+	b := array.NewBuilder(mem, a.typ)
+	defer b.Release()
+	app := expr.Appender(b)
+	for _, v := range a.v[:n] {
+		app(v)
+	}
+	return b.NewArray()
+}
+
+func (a *anyAcc) states(mem memory.Allocator, n int) []arrow.Array {
+	return []arrow.Array{a.result(mem, n)}
+}
+
+// newAccumulator makes the state for call over an argument of type argT
+// (already cast to what the function accumulates in) with result type out.
+func newAccumulator(call AggCall, argT, out arrow.DataType) (accumulator, error) {
+	if call.Distinct && call.Func != Min && call.Func != Max && call.Func != AnyValue {
+		return &distinctAcc{call: call, typ: argT, out: out}, nil
+	}
+	switch call.Func {
+	case GroupConcat:
+		return &concatAcc{sep: call.separator()}, nil
+	case AnyValue:
+		return &anyAcc{typ: out}, nil
+	case CountStar:
+		return &countAcc{star: true}, nil
+	case Count:
+		return &countAcc{}, nil
+	case Sum:
+		switch out.ID() {
+		case arrow.INT64:
+			return &sumAcc[int64]{typ: out}, nil
+		case arrow.FLOAT64:
+			return &sumAcc[float64]{typ: out}, nil
+		case arrow.DECIMAL128:
+			return &decSumAcc{typ: out}, nil
+		}
+	case Min, Max:
+		return &minMaxAcc{isMax: call.Func == Max, typ: out}, nil
+	case Avg:
+		if d, ok := argT.(*arrow.Decimal128Type); ok {
+			st := &arrow.Decimal128Type{Precision: 38, Scale: d.Scale}
+			return &avgAcc{sum: &decSumAcc{typ: st}, count: &countAcc{}, typ: out, inTyp: st}, nil
+		}
+		return &avgAcc{sum: &sumAcc[float64]{typ: argT}, count: &countAcc{}, typ: out, inTyp: argT}, nil
+	}
+	return nil, fmt.Errorf("%w: aggregate %s over %s", ErrUnsupported, call.Func, expr.TypeName(argT))
+}

@@ -1,0 +1,394 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/inlet-db/inlet/exec/expr"
+)
+
+// AggFunc is an aggregate function.
+type AggFunc int
+
+const (
+	CountStar   AggFunc = iota // COUNT(*)
+	Count                      // COUNT(x): non-NULL x
+	Sum                        // SUM(x): BIGINT for integers, DOUBLE for floats, DECIMAL(38,s)
+	Min                        // MIN(x)
+	Max                        // MAX(x)
+	Avg                        // AVG(x): DOUBLE, or DECIMAL(38, max(s,4)) for decimals
+	GroupConcat                // GROUP_CONCAT(x [SEPARATOR s]): non-NULL values as text, in input order
+	AnyValue                   // ANY_VALUE(x): the first non-NULL value seen
+)
+
+func (f AggFunc) String() string {
+	return [...]string{"count", "count", "sum", "min", "max", "avg", "group_concat", "any_value"}[f]
+}
+
+// AggCall is one aggregate in a HashAggregate.
+type AggCall struct {
+	Func AggFunc
+	// Arg is the argument over the input's columns; nil for COUNT(*).
+	Arg expr.Expr
+	// Distinct aggregates each distinct non-NULL value once.
+	Distinct bool
+	// Name is the output column name.
+	Name string
+	// Sep is GROUP_CONCAT's separator; "" means the default ",". Use
+	// SepSet to ask for an empty separator.
+	Sep    string
+	SepSet bool
+}
+
+func (c AggCall) separator() string {
+	if c.Sep == "" && !c.SepSet {
+		return ","
+	}
+	return c.Sep
+}
+
+func (c AggCall) String() string {
+	if c.Func == CountStar {
+		return "count(*)"
+	}
+	d := ""
+	if c.Distinct {
+		d = "DISTINCT "
+	}
+	return c.Func.String() + "(" + d + c.Arg.String() + ")"
+}
+
+// AggMode says which half of a split aggregation an operator computes.
+type AggMode int
+
+const (
+	// AggSingle reads rows and produces final values.
+	AggSingle AggMode = iota
+	// AggPartial reads rows and produces per-group state columns (what a BE
+	// would send): COUNT → count; SUM/MIN/MAX → value; AVG → sum, count.
+	AggPartial
+	// AggFinal reads state columns (after the group columns, in AggCall
+	// order) and merges them into final values.
+	AggFinal
+)
+
+// HashAggregate groups rows by the GroupBy expressions (NULL keys form one
+// group) and computes Aggs for each group. With no GroupBy it computes one
+// row, even over empty input (COUNT 0, other aggregates NULL). Output
+// columns are the group keys, then the aggregates (or their states in
+// AggPartial mode). It reads its whole input before the first batch.
+type HashAggregate struct {
+	Input   Operator
+	GroupBy []expr.Expr
+	Aggs    []AggCall
+	Mode    AggMode
+
+	groupNames []string
+	argTypes   []arrow.DataType // type each argument is cast to
+	outTypes   []arrow.DataType
+	stateTypes [][]arrow.DataType
+	schema     *arrow.Schema
+}
+
+// NewHashAggregate type-checks the aggregates. groupNames names the group
+// columns (one per GroupBy expression).
+func NewHashAggregate(input Operator, groupBy []expr.Expr, groupNames []string, aggs []AggCall, mode AggMode) (*HashAggregate, error) {
+	if len(groupNames) != len(groupBy) {
+		return nil, fmt.Errorf("%w: aggregate has %d group expressions and %d names", ErrPlan, len(groupBy), len(groupNames))
+	}
+	h := &HashAggregate{Input: input, GroupBy: groupBy, Aggs: aggs, Mode: mode, groupNames: groupNames}
+	var fields []arrow.Field
+	for i, g := range groupBy {
+		if !expr.Supported(g.DataType()) {
+			return nil, errorf(ErrUnsupported, "GROUP BY %s: values of type %s", g, g.DataType())
+		}
+		fields = append(fields, arrow.Field{Name: groupNames[i], Type: g.DataType(), Nullable: true})
+	}
+	for _, a := range aggs {
+		if a.Arg != nil && !expr.Supported(a.Arg.DataType()) && a.Func != Count {
+			return nil, errorf(ErrUnsupported, "%s: values of type %s", a, a.Arg.DataType())
+		}
+		argT, outT, states, err := aggTypes(a)
+		if err != nil {
+			return nil, err
+		}
+		if a.Distinct && mode != AggSingle && a.Func != Min && a.Func != Max {
+			return nil, fmt.Errorf("%w: %s in a split (partial/final) aggregation; plan it as AggSingle", ErrUnsupported, a)
+		}
+		h.argTypes = append(h.argTypes, argT)
+		h.outTypes = append(h.outTypes, outT)
+		h.stateTypes = append(h.stateTypes, states)
+		if mode == AggPartial {
+			for k, st := range states {
+				fields = append(fields, arrow.Field{Name: a.Name + stateSuffix(a.Func, k), Type: st, Nullable: true})
+			}
+			continue
+		}
+		fields = append(fields, arrow.Field{Name: a.Name, Type: outT, Nullable: true})
+	}
+	if mode == AggFinal {
+		// The states must sit after the group columns, as AggPartial emits them.
+		in := input.Schema()
+		col := len(groupBy)
+		for i, a := range aggs {
+			for _, st := range h.stateTypes[i] {
+				if col >= in.NumFields() || !arrow.TypeEqual(in.Field(col).Type, st) {
+					return nil, fmt.Errorf("%w: final %s expects a %s state in input column %d", ErrPlan, a, expr.TypeName(st), col)
+				}
+				col++
+			}
+		}
+	}
+	h.schema = arrow.NewSchema(fields, nil)
+	return h, nil
+}
+
+func stateSuffix(f AggFunc, k int) string {
+	if f == Avg {
+		return [...]string{"#sum", "#count"}[k]
+	}
+	return ""
+}
+
+// FinalFor builds the AggFinal operator that merges this AggPartial's
+// output coming from input (which must have this operator's schema).
+func (h *HashAggregate) FinalFor(input Operator) (*HashAggregate, error) {
+	if h.Mode != AggPartial {
+		return nil, fmt.Errorf("%w: FinalFor on a non-partial aggregate", ErrPlan)
+	}
+	gb := make([]expr.Expr, len(h.GroupBy))
+	for i, g := range h.GroupBy {
+		gb[i] = expr.Col(i, h.groupNames[i], g.DataType())
+	}
+	return NewHashAggregate(input, gb, h.groupNames, h.Aggs, AggFinal)
+}
+
+// aggTypes returns what the argument is cast to, the result type and the
+// partial state types.
+func aggTypes(a AggCall) (argT, outT arrow.DataType, states []arrow.DataType, err error) {
+	i64, f64 := expr.Int64T(), expr.Float64T()
+	if a.Func == CountStar {
+		return nil, i64, []arrow.DataType{i64}, nil
+	}
+	if a.Arg == nil {
+		return nil, nil, nil, fmt.Errorf("%w: %s without an argument", ErrPlan, a.Func)
+	}
+	t := a.Arg.DataType()
+	numeric := func() bool {
+		switch t.ID() {
+		case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64,
+			arrow.FLOAT32, arrow.FLOAT64, arrow.DECIMAL128, arrow.BOOL, arrow.STRING, arrow.LARGE_STRING, arrow.NULL:
+			return true
+		}
+		return false
+	}
+	switch a.Func {
+	case Count:
+		return t, i64, []arrow.DataType{i64}, nil
+	case GroupConcat:
+		switch t.ID() {
+		case arrow.LIST, arrow.LARGE_LIST, arrow.MAP, arrow.STRUCT:
+			return nil, nil, nil, fmt.Errorf("%w: %s over %s", ErrUnsupported, a, expr.TypeName(t))
+		}
+		s := expr.StringT()
+		return s, s, []arrow.DataType{s}, nil
+	case AnyValue:
+		return t, t, []arrow.DataType{t}, nil
+	case Min, Max:
+		switch t.ID() {
+		case arrow.LIST, arrow.LARGE_LIST, arrow.MAP, arrow.STRUCT:
+			return nil, nil, nil, fmt.Errorf("%w: %s over %s", ErrUnsupported, a, expr.TypeName(t))
+		}
+		return t, t, []arrow.DataType{t}, nil
+	case Sum, Avg:
+		if !numeric() {
+			return nil, nil, nil, fmt.Errorf("%w: %s over %s", expr.ErrType, a, expr.TypeName(t))
+		}
+		if d, ok := t.(*arrow.Decimal128Type); ok {
+			sumT := expr.DecimalT(38, d.Scale)
+			if a.Func == Sum {
+				return t, sumT, []arrow.DataType{sumT}, nil
+			}
+			return t, expr.DecimalT(38, max(d.Scale, 4)), []arrow.DataType{sumT, i64}, nil
+		}
+		isInt := t.ID() != arrow.FLOAT32 && t.ID() != arrow.FLOAT64 && t.ID() != arrow.STRING && t.ID() != arrow.LARGE_STRING && t.ID() != arrow.NULL
+		if a.Func == Sum && isInt {
+			return i64, i64, []arrow.DataType{i64}, nil
+		}
+		if a.Func == Sum {
+			return f64, f64, []arrow.DataType{f64}, nil
+		}
+		return f64, f64, []arrow.DataType{f64, i64}, nil
+	}
+	return nil, nil, nil, fmt.Errorf("%w: aggregate function %d", ErrUnsupported, a.Func)
+}
+
+func (h *HashAggregate) Schema() *arrow.Schema { return h.schema }
+func (h *HashAggregate) Children() []Operator  { return []Operator{h.Input} }
+func (h *HashAggregate) Explain() string {
+	mode := map[AggMode]string{AggSingle: "update finalize", AggPartial: "update serialize", AggFinal: "merge finalize"}[h.Mode]
+	parts := make([]string, len(h.Aggs))
+	for i, a := range h.Aggs {
+		parts[i] = a.String()
+	}
+	lines := []string{"VAGGREGATE (" + mode + ")", "output: " + strings.Join(parts, ", ")}
+	if len(h.GroupBy) > 0 {
+		lines = append(lines, "group by: "+exprList(h.GroupBy))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// outputChunk bounds the rows of each output batch.
+const outputChunk = 64 * 1024
+
+// openMaterialized opens input and returns a reader that, at the first Next,
+// drains it through compute into one batch (nil for no rows), releases the
+// input, and then hands the batch out in slices of at most outputChunk rows.
+// It serves the operators that need all of their input before the first row
+// out (aggregate, sort, window).
+func openMaterialized(ctx context.Context, env *Env, input Operator, schema *arrow.Schema,
+	compute func(ctx context.Context, env *Env, in array.RecordReader) (arrow.RecordBatch, error)) (array.RecordReader, error) {
+	if err := checkEnv(ctx, env); err != nil {
+		return nil, err
+	}
+	in, err := input.Open(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	var out arrow.RecordBatch
+	var pos int64
+	computed := false
+	next := func() (arrow.RecordBatch, error) {
+		if !computed {
+			computed = true
+			out, err = compute(ctx, env, in)
+			in.Release()
+			in = nil
+			if err != nil {
+				return nil, err
+			}
+		}
+		if out == nil || pos >= out.NumRows() {
+			return nil, nil
+		}
+		end := min(pos+outputChunk, out.NumRows())
+		s := out.NewSlice(pos, end)
+		pos = end
+		return s, nil
+	}
+	closeFn := func() {
+		if in != nil {
+			in.Release()
+		}
+		if out != nil {
+			out.Release()
+		}
+	}
+	return newPullReader(ctx, schema, next, closeFn), nil
+}
+
+func (h *HashAggregate) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	return openMaterialized(ctx, env, h.Input, h.schema, h.compute)
+}
+
+func (h *HashAggregate) compute(ctx context.Context, env *Env, in array.RecordReader) (arrow.RecordBatch, error) {
+	keyTypes := make([]arrow.DataType, len(h.GroupBy))
+	for i, g := range h.GroupBy {
+		keyTypes[i] = g.DataType()
+	}
+	gt := newGroupTable(env.Mem, keyTypes, true)
+	defer gt.release()
+	accs := make([]accumulator, len(h.Aggs))
+	argExprs := make([]expr.Expr, len(h.Aggs))
+	for i, a := range h.Aggs {
+		acc, err := newAccumulator(a, h.argTypes[i], h.outTypes[i])
+		if err != nil {
+			return nil, err
+		}
+		accs[i] = acc
+		if a.Arg != nil && h.Mode != AggFinal {
+			if argExprs[i], err = expr.Cast(a.Arg, h.argTypes[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var gids []uint32
+	for in.Next() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		b := in.RecordBatch()
+		rows := int(b.NumRows())
+		keys := make([]arrow.Array, 0, len(h.GroupBy))
+		for _, g := range h.GroupBy {
+			k, err := g.Eval(env, b)
+			if err != nil {
+				releaseArrays(keys)
+				return nil, err
+			}
+			keys = append(keys, k)
+		}
+		gids = gt.ids(keys, rows, gids)
+		releaseArrays(keys)
+		col := len(h.GroupBy)
+		for i, acc := range accs {
+			acc.grow(gt.n)
+			if h.Mode == AggFinal {
+				k := len(h.stateTypes[i])
+				acc.merge(gids, b.Columns()[col:col+k])
+				col += k
+				continue
+			}
+			if argExprs[i] == nil {
+				acc.update(gids, nil, rows)
+				continue
+			}
+			arg, err := argExprs[i].Eval(env, b)
+			if err != nil {
+				return nil, err
+			}
+			acc.update(gids, arg, rows)
+			arg.Release()
+		}
+	}
+	if err := in.Err(); err != nil {
+		return nil, err
+	}
+	for i, acc := range accs {
+		if o, ok := acc.(interface{ overflowed() bool }); ok && o.overflowed() {
+			return nil, errorf(expr.ErrOverflow, "%s: the sum is out of the range of %s", h.Aggs[i], expr.TypeName(h.stateTypes[i][0]))
+		}
+	}
+	n := gt.n
+	if len(h.GroupBy) == 0 && n == 0 {
+		n = 1 // a global aggregate has one row even over no input
+		for _, acc := range accs {
+			acc.grow(1)
+		}
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	cols := gt.keyArrays()
+	for _, acc := range accs {
+		if h.Mode == AggPartial {
+			cols = append(cols, acc.states(env.Mem, n)...)
+		} else {
+			cols = append(cols, acc.result(env.Mem, n))
+		}
+	}
+	out := array.NewRecordBatch(h.schema, cols, int64(n))
+	releaseArrays(cols)
+	return out, nil
+}
+
+func releaseArrays(as []arrow.Array) {
+	for _, a := range as {
+		if a != nil {
+			a.Release()
+		}
+	}
+}

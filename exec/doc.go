@@ -1,0 +1,41 @@
+// Package exec is the FE's vectorized query executor: physical operators
+// over arrow-go RecordBatches, shaped like DataFusion's ExecutionPlan (one
+// file per operator, one small interface).
+//
+// A plan is a tree of Operator values built by fe/bind (or fe/server) from
+// the expression IR in exec/expr. Building a plan does no work; Open
+// starts execution and returns an array.RecordReader, and no batch is
+// computed before the first Next.
+//
+// Operators (one file each): Scan (any Source; sources may add EXPLAIN
+// lines through ExplainSource), Values, Filter, Project, Limit,
+// HashAggregate (AggSingle, or AggPartial + AggFinal via FinalFor), Distinct,
+// Union (ALL or DISTINCT), Sort, TopN, HashJoin (inner, left outer, left
+// semi, left anti, null-aware anti; no keys = nested loop), Window. Every
+// operator needs a single input stream in any order; ExplainTree prints a
+// plan the Doris way.
+//
+// What must stay true:
+//
+//  1. Schema() is known before Open and every batch a reader yields has
+//     exactly that schema (same field count and types), so an empty
+//     result still describes its columns.
+//  2. Filter, Project, Limit, Union ALL and Scan stream: they hold at most
+//     one input batch. HashAggregate, Sort, Window and Distinct read their
+//     whole input before the first output batch; HashJoin materializes its
+//     build (right) side only and streams the probe (left) side; TopN keeps
+//     at most offset+limit rows.
+//  3. NULL is SQL NULL everywhere: a filter keeps a row only when the
+//     predicate is TRUE; NULL join keys never match; GROUP BY and DISTINCT
+//     put all NULL keys in one group; Sort puts NULLs first ascending and
+//     last descending unless told otherwise (MySQL/Doris default).
+//  4. Every array an operator allocates comes from Env.Mem and is released
+//     by the time the reader is released, whether or not it was drained;
+//     tests check this with memory.NewCheckedAllocator.
+//  5. A batch returned by Next belongs to the reader until the next call to
+//     Next or Release; callers Retain it to keep it longer.
+//  6. The context passed to Open cancels the query: readers check it
+//     between batches and report ctx.Err() through Err.
+//  7. A reader belongs to one goroutine. Plans (Operator trees) are
+//     immutable once built and may be opened many times, concurrently.
+package exec

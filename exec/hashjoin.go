@@ -1,0 +1,428 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/inlet-db/inlet/exec/expr"
+)
+
+// JoinType is the kind of a HashJoin.
+type JoinType int
+
+const (
+	InnerJoin JoinType = iota
+	// LeftOuterJoin keeps every left row; unmatched ones get NULL right columns.
+	LeftOuterJoin
+	// LeftSemiJoin keeps left rows with at least one match (EXISTS, IN).
+	LeftSemiJoin
+	// LeftAntiJoin keeps left rows with no match (NOT EXISTS).
+	LeftAntiJoin
+	// NullAwareLeftAntiJoin is NOT IN: no rows at all if the right side has
+	// a NULL key; a left row with a NULL key is kept only if the right side
+	// is empty.
+	NullAwareLeftAntiJoin
+)
+
+func (j JoinType) String() string {
+	return [...]string{"INNER JOIN", "LEFT OUTER JOIN", "LEFT SEMI JOIN", "LEFT ANTI JOIN", "NULL AWARE LEFT ANTI JOIN"}[j]
+}
+
+// HashJoin joins Left (the probe side, streamed) with Right (the build
+// side, read fully into a hash table) on LeftKeys[i] = RightKeys[i] (no
+// keys: every pair, i.e. a nested-loop/cross join, probed in slices so
+// that one output batch stays near maxPairs rows), then
+// keeps pairs where Residual (over left columns followed by right columns)
+// is TRUE. NULL keys never match. Inner and left outer joins output the
+// left columns then the right ones; semi and anti joins output the left
+// columns. Output follows left row order, and for one left row, right row
+// order.
+type HashJoin struct {
+	Left, Right         Operator
+	Type                JoinType
+	LeftKeys, RightKeys []expr.Expr
+	Residual            expr.Expr
+
+	lk, rk []expr.Expr // keys cast to their common types
+	joined *arrow.Schema
+	schema *arrow.Schema
+}
+
+// NewHashJoin type-checks the keys (each pair is compared in its common
+// type) and the residual, which may be nil.
+func NewHashJoin(left, right Operator, typ JoinType, leftKeys, rightKeys []expr.Expr, residual expr.Expr) (*HashJoin, error) {
+	if len(leftKeys) != len(rightKeys) {
+		return nil, errorf(ErrPlan, "join has %d left keys and %d right keys", len(leftKeys), len(rightKeys))
+	}
+	if typ == NullAwareLeftAntiJoin && residual != nil {
+		return nil, errorf(ErrUnsupported, "NOT IN join with an extra predicate")
+	}
+	j := &HashJoin{Left: left, Right: right, Type: typ, LeftKeys: leftKeys, RightKeys: rightKeys, Residual: residual}
+	for i := range leftKeys {
+		for _, k := range []expr.Expr{leftKeys[i], rightKeys[i]} {
+			if !expr.Supported(k.DataType()) {
+				return nil, errorf(ErrUnsupported, "join key %s: values of type %s", k, k.DataType())
+			}
+		}
+		t, err := expr.CommonType(leftKeys[i].DataType(), rightKeys[i].DataType())
+		if err != nil {
+			return nil, fmt.Errorf("join key %s = %s: %w", leftKeys[i], rightKeys[i], err)
+		}
+		l, err := expr.Cast(leftKeys[i], t)
+		if err != nil {
+			return nil, err
+		}
+		r, err := expr.Cast(rightKeys[i], t)
+		if err != nil {
+			return nil, err
+		}
+		j.lk, j.rk = append(j.lk, l), append(j.rk, r)
+	}
+	fields := append([]arrow.Field{}, left.Schema().Fields()...)
+	for _, f := range right.Schema().Fields() {
+		f.Nullable = true
+		fields = append(fields, f)
+	}
+	j.joined = arrow.NewSchema(fields, nil)
+	if residual != nil && residual.DataType().ID() != arrow.BOOL {
+		return nil, errorf(ErrPlan, "join predicate %s is not boolean", residual)
+	}
+	switch typ {
+	case InnerJoin, LeftOuterJoin:
+		j.schema = j.joined
+	default:
+		j.schema = left.Schema()
+	}
+	return j, nil
+}
+
+func (j *HashJoin) Schema() *arrow.Schema { return j.schema }
+func (j *HashJoin) Children() []Operator  { return []Operator{j.Left, j.Right} }
+func (j *HashJoin) Explain() string {
+	conj := make([]string, len(j.LeftKeys))
+	for i := range j.LeftKeys {
+		conj[i] = "(" + j.LeftKeys[i].String() + " = " + j.RightKeys[i].String() + ")"
+	}
+	lines := []string{"VHASH JOIN", "join op: " + j.Type.String()}
+	if len(conj) > 0 {
+		lines = append(lines, "equal join conjunct: "+strings.Join(conj, ", "))
+	} else {
+		lines[0] = "VNESTED LOOP JOIN"
+	}
+	if j.Residual != nil {
+		lines = append(lines, "other join predicates: "+j.Residual.String())
+	}
+	return strings.Join(lines, "\n")
+}
+
+// maxPairs bounds the candidate pairs of one probe step of a keyless join.
+const maxPairs = 1 << 20
+
+// buildSide is the hash table over the right input.
+type buildSide struct {
+	batch   arrow.RecordBatch // all right rows, nil if none
+	table   *groupTable       // key → group id
+	head    []int32           // group id → first build row, -1 none
+	next    []int32           // build row → next row of the same key
+	hasNull bool              // some build row has a NULL key
+	rows    int
+}
+
+func (b *buildSide) release() {
+	if b.batch != nil {
+		b.batch.Release()
+	}
+	if b.table != nil {
+		b.table.release()
+	}
+}
+
+func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
+	in, err := j.Right.Open(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Release()
+	side := &buildSide{}
+	if side.batch, err = drainConcat(env, in, j.Right.Schema()); err != nil {
+		return nil, err
+	}
+	if side.batch == nil {
+		return side, nil
+	}
+	side.rows = int(side.batch.NumRows())
+	keys, err := evalKeys(env, j.rk, side.batch)
+	if err != nil {
+		side.release()
+		return nil, err
+	}
+	defer releaseArrays(keys)
+	types := make([]arrow.DataType, len(keys))
+	for i, k := range keys {
+		types[i] = k.DataType()
+	}
+	side.table = newGroupTable(env.Mem, types, false)
+	gids := side.table.ids(keys, side.rows, nil)
+	side.head = make([]int32, side.table.n)
+	for i := range side.head {
+		side.head[i] = -1
+	}
+	side.next = make([]int32, side.rows)
+	nullKey := anyNullKey(keys, side.rows)
+	// Insert from the last row so chains list rows in input order.
+	for r := side.rows - 1; r >= 0; r-- {
+		if nullKey != nil && nullKey[r] {
+			side.hasNull = true
+			continue
+		}
+		side.next[r] = side.head[gids[r]]
+		side.head[gids[r]] = int32(r)
+	}
+	return side, nil
+}
+
+func evalKeys(env *Env, es []expr.Expr, b arrow.RecordBatch) ([]arrow.Array, error) {
+	out := make([]arrow.Array, 0, len(es))
+	for _, e := range es {
+		a, err := e.Eval(env, b)
+		if err != nil {
+			releaseArrays(out)
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// anyNullKey marks rows where some key is NULL (nil if there are none).
+func anyNullKey(keys []arrow.Array, rows int) []bool {
+	var out []bool
+	for _, k := range keys {
+		if k.NullN() == 0 {
+			continue
+		}
+		if out == nil {
+			out = make([]bool, rows)
+		}
+		for i := 0; i < rows; i++ {
+			if k.IsNull(i) {
+				out[i] = true
+			}
+		}
+	}
+	return out
+}
+
+func (j *HashJoin) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	if err := checkEnv(ctx, env); err != nil {
+		return nil, err
+	}
+	side, err := j.build(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	left, err := j.Left.Open(ctx, env)
+	if err != nil {
+		side.release()
+		return nil, err
+	}
+	kctx := compute.WithAllocator(ctx, env.Mem)
+	// Without keys every left row meets every right row; probe left
+	// batches in slices so each step makes at most about maxPairs pairs.
+	step := int64(1 << 62)
+	if len(j.lk) == 0 && side.rows > 0 {
+		step = max(1, maxPairs/int64(side.rows))
+	}
+	var cur arrow.RecordBatch
+	var pos int64
+	next := func() (arrow.RecordBatch, error) {
+		for {
+			if cur == nil || pos >= cur.NumRows() {
+				if !left.Next() {
+					return nil, left.Err()
+				}
+				cur, pos = left.RecordBatch(), 0
+			}
+			b := cur
+			if pos != 0 || cur.NumRows() > step {
+				b = cur.NewSlice(pos, min(pos+step, cur.NumRows()))
+			} else {
+				b.Retain()
+			}
+			pos += step
+			out, err := j.probe(kctx, env, side, b)
+			b.Release()
+			if err != nil {
+				return nil, err
+			}
+			if out != nil {
+				return out, nil
+			}
+		}
+	}
+	closeFn := func() {
+		left.Release()
+		side.release()
+	}
+	return newPullReader(ctx, j.schema, next, closeFn), nil
+}
+
+// probe joins one left batch; nil means no output rows.
+func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arrow.RecordBatch) (arrow.RecordBatch, error) {
+	rows := int(b.NumRows())
+	if j.Type == NullAwareLeftAntiJoin && side.hasNull {
+		return nil, nil
+	}
+	// Candidate pairs, grouped by left row in order.
+	var li, ri []int64
+	var leftNull []bool
+	if side.rows > 0 {
+		keys, err := evalKeys(env, j.lk, b)
+		if err != nil {
+			return nil, err
+		}
+		leftNull = anyNullKey(keys, rows)
+		gids := side.table.lookup(keys, rows)
+		releaseArrays(keys)
+		for r := 0; r < rows; r++ {
+			if gids[r] < 0 || (leftNull != nil && leftNull[r]) {
+				continue
+			}
+			for br := side.head[gids[r]]; br >= 0; br = side.next[br] {
+				li = append(li, int64(r))
+				ri = append(ri, int64(br))
+			}
+		}
+	}
+	keep := make([]bool, len(li))
+	for i := range keep {
+		keep[i] = true
+	}
+	var joined arrow.RecordBatch
+	if len(li) > 0 && (j.Residual != nil || j.Type == InnerJoin || j.Type == LeftOuterJoin) {
+		var err error
+		if joined, err = j.gatherPairs(kctx, env, side, b, li, ri, nil); err != nil {
+			return nil, err
+		}
+		defer joined.Release()
+		if j.Residual != nil {
+			m, err := j.Residual.Eval(env, joined)
+			if err != nil {
+				return nil, err
+			}
+			mask := m.(*array.Boolean)
+			for i := range keep {
+				keep[i] = mask.IsValid(i) && mask.Value(i)
+			}
+			m.Release()
+		}
+	}
+	matched := make([]bool, rows)
+	for i, k := range keep {
+		if k {
+			matched[li[i]] = true
+		}
+	}
+	switch j.Type {
+	case LeftSemiJoin, LeftAntiJoin, NullAwareLeftAntiJoin:
+		want := j.Type == LeftSemiJoin
+		sel := make([]bool, rows)
+		n := 0
+		for r := range sel {
+			sel[r] = matched[r] == want
+			if j.Type == NullAwareLeftAntiJoin && leftNull != nil && leftNull[r] && side.rows > 0 {
+				sel[r] = false
+			}
+			if sel[r] {
+				n++
+			}
+		}
+		return filterRows(kctx, env, b, sel, n)
+	case InnerJoin:
+		n := 0
+		for _, k := range keep {
+			if k {
+				n++
+			}
+		}
+		if n == 0 {
+			return nil, nil
+		}
+		return filterRows(kctx, env, joined, keep, n)
+	}
+	// Left outer: each left row's passing pairs, or the row once with NULLs.
+	var ol, or []int64
+	var orValid []bool
+	p := 0
+	for r := 0; r < rows; r++ {
+		any := false
+		for ; p < len(li) && li[p] == int64(r); p++ {
+			if keep[p] {
+				ol, or, orValid = append(ol, int64(r)), append(or, ri[p]), append(orValid, true)
+				any = true
+			}
+		}
+		if !any {
+			ol, or, orValid = append(ol, int64(r)), append(or, 0), append(orValid, false)
+		}
+	}
+	return j.gatherPairs(kctx, env, side, b, ol, or, orValid)
+}
+
+// gatherPairs builds left[li] ++ right[ri] rows; rValid marks right rows
+// that exist (nil: all), the others get NULL right columns.
+func (j *HashJoin) gatherPairs(kctx context.Context, env *Env, side *buildSide, left arrow.RecordBatch, li, ri []int64, rValid []bool) (arrow.RecordBatch, error) {
+	mk := func(v []int64, valid []bool) arrow.Array {
+		ib := array.NewInt64Builder(env.Mem)
+		defer ib.Release()
+		ib.AppendValues(v, valid)
+		return ib.NewArray()
+	}
+	lidx, ridx := mk(li, nil), mk(ri, rValid)
+	defer lidx.Release()
+	defer ridx.Release()
+	cols := make([]arrow.Array, 0, j.joined.NumFields())
+	for c := 0; c < int(left.NumCols()); c++ {
+		a, err := compute.TakeArray(kctx, left.Column(c), lidx)
+		if err != nil {
+			releaseArrays(cols)
+			return nil, err
+		}
+		cols = append(cols, a)
+	}
+	for c, f := range j.Right.Schema().Fields() {
+		var a arrow.Array
+		var err error
+		if side.batch == nil {
+			a = array.MakeArrayOfNull(env.Mem, f.Type, len(ri))
+		} else if a, err = compute.TakeArray(kctx, side.batch.Column(c), ridx); err != nil {
+			releaseArrays(cols)
+			return nil, err
+		}
+		cols = append(cols, a)
+	}
+	out := array.NewRecordBatch(j.joined, cols, int64(len(li)))
+	releaseArrays(cols)
+	return out, nil
+}
+
+// filterRows keeps rows of b where sel is set (n of them); nil if none.
+func filterRows(kctx context.Context, env *Env, b arrow.RecordBatch, sel []bool, n int) (arrow.RecordBatch, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	if n == len(sel) {
+		b.Retain()
+		return b, nil
+	}
+	bb := array.NewBooleanBuilder(env.Mem)
+	bb.AppendValues(sel, nil)
+	mask := bb.NewArray()
+	bb.Release()
+	defer mask.Release()
+	return compute.FilterRecordBatch(kctx, b, mask, compute.DefaultFilterOptions())
+}
