@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the Go code under proto/*pb from the .proto sources beside it.
 # Run from anywhere: `go generate ./proto` or `bash proto/gen.sh`.
-# Needs protoc (3.21) and protoc-gen-go (and protoc-gen-go-grpc for services)
+# Needs protoc (3.21, Debian's protobuf-compiler) and protoc-gen-go v1.36.12
 # on PATH or in $(go env GOPATH)/bin.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -13,10 +13,8 @@ protoc -I fluss \
 	--go_out=. --go_opt=module="$module" \
 	fluss/*.proto
 
-# FE<->BE protocol, when its sources exist (messages and gRPC services).
-if compgen -G "inlet/*.proto" >/dev/null; then
-	protoc -I inlet \
-		--go_out=. --go_opt=module="$module" \
-		--go-grpc_out=. --go-grpc_opt=module="$module" \
-		inlet/*.proto
-fi
+# FE<->BE protocol: messages only. The service is Arrow Flight's (DoGet with
+# a serialized Fragment as the ticket), so no gRPC stubs of our own.
+protoc -I inlet \
+	--go_out=. --go_opt=module="$module" \
+	inlet/*.proto
