@@ -35,6 +35,8 @@ type Options struct {
 	Version string
 	// TimeZone is the default of the time_zone variable ("" means UTC).
 	TimeZone string
+	// Runner executes fragments on the BEs (in-process or over Flight).
+	Runner Runner
 }
 
 // FE is a running front end.
@@ -82,7 +84,7 @@ func Start(ctx context.Context, o Options) (*FE, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv, err := New(Config{Catalogs: cats, Vars: vr, Mem: o.Mem, Logger: log, Version: o.Version, Backends: o.Backends})
+	srv, err := New(Config{Catalogs: cats, Vars: vr, Mem: o.Mem, Logger: log, Version: o.Version, Backends: o.Backends, Runner: o.Runner})
 	if err != nil {
 		return nil, err
 	}

@@ -32,6 +32,9 @@ type Config struct {
 	// Cancel cancels the running statement of a connection (KILL); nil
 	// makes KILL an error.
 	Cancel func(connID uint32) bool
+	// Runner executes the fragments of Fluss and Paimon scans on the BEs;
+	// nil makes such scans an error.
+	Runner Runner
 }
 
 // Server makes sessions for connections.
@@ -43,6 +46,8 @@ type Server struct {
 
 	mu       sync.Mutex
 	sessions map[uint32]*Session // by connection id, for SHOW PROCESSLIST
+
+	profiles profiles // recent query profiles, for SHOW QUERY PROFILE
 }
 
 // New builds a Server.

@@ -31,6 +31,11 @@ type Session struct {
 	since   time.Time
 	// shown* copy catalog and db for SHOW PROCESSLIST, under srv.mu.
 	shownCatalog, shownDB string
+	// stmt is the statement being run (query id, scans, profile); nil
+	// between statements. lastQueryID names the last one that ran
+	// fragments.
+	stmt        *statement
+	lastQueryID string
 }
 
 // track records the running statement for SHOW PROCESSLIST; the returned
@@ -58,12 +63,19 @@ func (s *Session) Close() {
 }
 
 // Query implements mysqlwire.Session.
-func (s *Session) Query(ctx context.Context, text string, w mysqlwire.ResultWriter) error {
+func (s *Session) Query(ctx context.Context, text string, w mysqlwire.ResultWriter) (err error) {
 	stmt, err := sql.Parse(text)
 	if err != nil {
 		return classify(err)
 	}
 	defer s.track(text)()
+	st := &statement{id: newQueryID(), sql: text, user: s.info.User, catalog: s.catalog, db: s.db,
+		start: s.srv.now(), limits: map[*bind.Scan]int64{}}
+	s.stmt = st
+	defer func() {
+		s.stmt = nil
+		s.finishStatement(st, err)
+	}()
 	if secs := s.vars.Int("query_timeout"); secs > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(secs)*time.Second)

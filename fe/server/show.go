@@ -321,6 +321,8 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 		for i, be := range s.srv.cfg.Backends {
 			t.addStrings(strconv.Itoa(i+1), be, "false", "the BE is not part of this build; queries run in the FE")
 		}
+	case sql.ShowQueryProfile:
+		return s.showQueryProfile(n.Path, w)
 	default:
 		return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "SHOW %s is not supported", n.Kind)
 	}

@@ -256,6 +256,7 @@ const (
 	ShowTableStatus                    // SHOW TABLE STATUS [FROM db] [LIKE|WHERE]
 	ShowFrontends                      // SHOW FRONTENDS
 	ShowBackends                       // SHOW BACKENDS
+	ShowQueryProfile                   // SHOW QUERY PROFILE ['path'] ("/" lists, "/<query id>" shows one)
 )
 
 // Show is a SHOW statement. Which fields apply depends on Kind (see the
@@ -271,6 +272,8 @@ type Show struct {
 	HasLike bool
 	Where   Expr
 	Limit   *Limit // SHOW WARNINGS/ERRORS LIMIT
+	// Path is the profile path of SHOW QUERY PROFILE ("" when absent).
+	Path string
 }
 
 // Describe is DESC[RIBE] name.

@@ -415,6 +415,7 @@ var showNames = [...]string{
 	ShowStatus: "STATUS", ShowWarnings: "WARNINGS", ShowErrors: "ERRORS", ShowCollation: "COLLATION",
 	ShowCharset: "CHARACTER SET", ShowEngines: "ENGINES", ShowProcesslist: "PROCESSLIST",
 	ShowTableStatus: "TABLE STATUS", ShowFrontends: "FRONTENDS", ShowBackends: "BACKENDS",
+	ShowQueryProfile: "QUERY PROFILE",
 }
 
 func (n *Show) format(p *printer) {
@@ -426,6 +427,10 @@ func (n *Show) format(p *printer) {
 		p.w(scopeNames[n.Scope])
 	}
 	p.w(showNames[n.Kind])
+	if n.Kind == ShowQueryProfile && n.Path != "" {
+		p.w(" ")
+		p.w(quoteString(n.Path))
+	}
 	if n.Name != nil {
 		p.w(" ")
 		p.w(n.Name.String())

@@ -743,6 +743,11 @@ func (p *parser) show() Statement {
 		s.Kind = ShowFrontends
 	case p.acceptKw("BACKENDS"):
 		s.Kind = ShowBackends
+	case p.acceptKw("QUERY", "PROFILE"):
+		s.Kind = ShowQueryProfile
+		if p.tok().kind == tString {
+			s.Path = p.stringLit()
+		}
 	default:
 		p.failAt(kwt.pos, "unsupported SHOW statement: SHOW %s", kwt.text)
 	}

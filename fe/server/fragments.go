@@ -1,0 +1,265 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/exec"
+	"github.com/inlet-db/inlet/fe/bind"
+	"github.com/inlet-db/inlet/fe/mysqlwire"
+	"github.com/inlet-db/inlet/proto/inletpb"
+)
+
+// Runner executes a planned fragment on the BEs and streams its rows back
+// (dispatch.Dispatcher; in-process or over Flight).
+type Runner interface {
+	Run(ctx context.Context, f *inletpb.Fragment, mem memory.Allocator) (exec.StatsReader, error)
+}
+
+// statement is the per-statement state fragments need: the query id that
+// names it in profiles and on the BEs, and the scans it ran.
+type statement struct {
+	id      string
+	sql     string
+	user    string
+	catalog string
+	db      string
+	start   time.Time
+	// limits are row caps the FE may push into scans (LIMIT directly over a
+	// scan with nothing in between that could drop rows).
+	limits map[*bind.Scan]int64
+
+	mu    sync.Mutex
+	scans []*scanProfile
+}
+
+// scanProfile is one scan node's counters, summed over its BEs.
+type scanProfile struct {
+	node, table string
+	counters    map[string]int64
+}
+
+func newQueryID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:8]) + "-" + hex.EncodeToString(b[8:])
+}
+
+// profiledReader records the fragment's counters once its stream ends.
+type profiledReader struct {
+	exec.StatsReader
+	done     func(*inletpb.ScanStats)
+	recorded bool
+}
+
+func (p *profiledReader) Next() bool {
+	if p.StatsReader.Next() {
+		return true
+	}
+	if !p.recorded {
+		p.recorded = true
+		p.done(p.StatsReader.Stats())
+	}
+	return false
+}
+
+// profiles keeps the most recent query profiles for SHOW QUERY PROFILE.
+type profiles struct {
+	mu   sync.Mutex
+	list []*queryProfile // oldest first
+	max  int
+}
+
+type queryProfile struct {
+	id, sql, user, catalog, db, state string
+	start, end                        time.Time
+	scans                             []scanProfile
+}
+
+func (p *profiles) add(q *queryProfile) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.max == 0 {
+		p.max = 100
+	}
+	p.list = append(p.list, q)
+	if len(p.list) > p.max {
+		p.list = slices.Delete(p.list, 0, len(p.list)-p.max)
+	}
+}
+
+func (p *profiles) get(id string) *queryProfile {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, q := range p.list {
+		if q.id == id {
+			return q
+		}
+	}
+	return nil
+}
+
+func (p *profiles) all() []*queryProfile {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.list)
+}
+
+// finishStatement files the profile of a statement that ran fragments.
+func (s *Session) finishStatement(st *statement, err error) {
+	if st == nil {
+		return
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if len(st.scans) == 0 {
+		return
+	}
+	q := &queryProfile{id: st.id, sql: st.sql, user: st.user, catalog: st.catalog, db: st.db,
+		start: st.start, end: s.srv.now(), state: "EOF"}
+	if err != nil {
+		q.state = "ERR"
+	}
+	for _, sc := range st.scans {
+		q.scans = append(q.scans, scanProfile{node: sc.node, table: sc.table, counters: sc.counters})
+	}
+	s.srv.profiles.add(q)
+	s.lastQueryID = st.id
+}
+
+// showQueryProfile answers SHOW QUERY PROFILE "/" (the list) and
+// SHOW QUERY PROFILE "/<query id>" (one profile as text lines).
+func (s *Session) showQueryProfile(path string, w mysqlwire.ResultWriter) error {
+	id := strings.Trim(strings.TrimSpace(path), "/")
+	if id == "" {
+		t := &table{names: []string{"Profile ID", "Task Type", "Start Time", "End Time", "Total", "Task State", "User", "Default Catalog", "Default Db", "Sql Statement"}}
+		list := s.srv.profiles.all()
+		for i := len(list) - 1; i >= 0; i-- {
+			q := list[i]
+			t.addStrings(q.id, "QUERY", q.start.Format(time.DateTime), q.end.Format(time.DateTime),
+				formatDuration(q.end.Sub(q.start).Nanoseconds()), q.state, q.user, q.catalog, q.db, q.sql)
+		}
+		return t.write(w)
+	}
+	q := s.srv.profiles.get(strings.SplitN(id, "/", 2)[0])
+	if q == nil {
+		return mysqlwire.Errorf(mysqlwire.CodeAnalysis, "query profile '%s' not found", id)
+	}
+	t := &table{names: []string{"Profile"}}
+	for _, l := range profileText(q) {
+		t.addStrings(l)
+	}
+	return t.write(w)
+}
+
+// counterTree is where the spec places each counter under TableReader.
+var counterTree = []struct {
+	name     string
+	children []string
+}{
+	{"FlussLogReadTime", []string{"FlussLogRangeNum", "FlussLogRangeReadTime", "FlussPkFullRangeNum", "FlussPkFullRangeReadTime", "FlussPkTailRangeNum", "FlussPkTailRangeReadTime", "FlussLogRowsReturned"}},
+	{"FlussLakeReadTime", []string{"FlussLakeRangeNum", "FlussLakeSuppressRangeNum", "FlussLakeRangeReadTime", "FlussLakeRowsReturned"}},
+	{"FlussUnionTailReadTime", nil},
+	{"FlussUnionSuppressTime", nil},
+	{"FlussUnionSuppressedRows", nil},
+	{"FlussUnionTailKeysRead", nil},
+	{"FlussUnionTailKeysRetained", nil},
+	{"FlussUnionTailCacheHitCount", nil},
+}
+
+// profileText renders a profile the way Doris lays out its text profile.
+func profileText(q *queryProfile) []string {
+	out := []string{
+		"Summary:",
+		"  - Profile ID: " + q.id,
+		"  - Task Type: QUERY",
+		"  - Start Time: " + q.start.Format(time.DateTime),
+		"  - End Time: " + q.end.Format(time.DateTime),
+		"  - Total: " + formatDuration(q.end.Sub(q.start).Nanoseconds()),
+		"  - Task State: " + q.state,
+		"  - User: " + q.user,
+		"  - Default Catalog: " + q.catalog,
+		"  - Default Db: " + q.db,
+		"  - Sql Statement: " + q.sql,
+		"Execution Profile " + q.id + ":",
+	}
+	for i, sc := range q.scans {
+		out = append(out, fmt.Sprintf("  %s (id=%d) TABLE: %s:", sc.node, i, sc.table))
+		out = append(out, "    TableReader:")
+		seen := map[string]bool{}
+		line := func(indent, name string) {
+			v, ok := sc.counters[name]
+			if !ok {
+				return
+			}
+			seen[name] = true
+			out = append(out, indent+"- "+name+": "+formatCounter(name, v))
+		}
+		for _, n := range counterTree {
+			_, has := sc.counters[n.name]
+			if has {
+				line("      ", n.name)
+			}
+			for _, c := range n.children {
+				if has {
+					line("        ", c)
+				} else {
+					line("      ", c)
+				}
+			}
+		}
+		var rest []string
+		for k := range sc.counters {
+			if !seen[k] {
+				rest = append(rest, k)
+			}
+		}
+		sort.Strings(rest)
+		if len(rest) > 0 {
+			out = append(out, "    DetailProfile:")
+			for _, k := range rest {
+				line("      ", k)
+			}
+		}
+	}
+	return out
+}
+
+func formatCounter(name string, v int64) string {
+	if strings.HasSuffix(name, "Time") {
+		return formatDuration(v)
+	}
+	if strings.HasSuffix(name, "Bytes") {
+		return strconv.FormatInt(v, 10) + " B"
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+// formatDuration prints nanoseconds as Doris does: "8s25ms", "16.1us".
+func formatDuration(ns int64) string {
+	d := time.Duration(ns)
+	switch {
+	case d >= time.Second:
+		s := int64(d / time.Second)
+		ms := int64(d%time.Second) / int64(time.Millisecond)
+		if s >= 60 {
+			return fmt.Sprintf("%dm%ds%dms", s/60, s%60, ms)
+		}
+		return fmt.Sprintf("%ds%dms", s, ms)
+	case d >= time.Millisecond:
+		return fmt.Sprintf("%.3fms", float64(d)/float64(time.Millisecond))
+	case d >= time.Microsecond:
+		return fmt.Sprintf("%.1fus", float64(d)/float64(time.Microsecond))
+	}
+	return fmt.Sprintf("%dns", ns)
+}
