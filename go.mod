@@ -1,5 +1,7 @@
 module github.com/inlet-db/inlet
 
+// The language version is a patch release only because vitess.io/vitess v0.24.4
+// declares go 1.26.8 (go mod tidy raises a plain "go 1.26" to it).
 go 1.26.8
 
 require (

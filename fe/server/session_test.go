@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"github.com/inlet-db/inlet/internal/fixtures"
 )
 
 func TestSessionVariablesAndSetVar(t *testing.T) {
@@ -83,10 +85,8 @@ func TestClientConnectStatementsAndErrors(t *testing.T) {
 }
 
 func TestMariaDBClient(t *testing.T) {
-	bin, err := exec.LookPath("mariadb")
-	if err != nil {
-		t.Skip("mariadb CLI not installed; install mariadb-client to run this test")
-	}
+	// Skips without the CLI, but fails under CI=true: .ci/run installs it.
+	bin := fixtures.Tool(t, "mariadb", "mariadb-client")
 	f := startFE(t, t.TempDir(), "", true)
 	addr := f.fe.Addr().String()
 	port := addr[strings.LastIndexByte(addr, ':')+1:]

@@ -6,8 +6,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/inlet-db/inlet/internal/fixtures"
 )
 
 // stmtStart matches a line that begins an SQL statement in the product
@@ -82,13 +80,12 @@ func expandSynopsis(s string) []string {
 
 var danglingComma = regexp.MustCompile(`,\s*\n\s*\)`)
 
+// specPath is the product spec the tests check the parser against:
+// testdata/fluss-catalog.md, a verbatim copy of the project's seed spec
+// (seeds/fluss-catalog.md); refresh the copy when the spec changes.
 func specPath(t *testing.T) string {
 	t.Helper()
-	dir := fixtures.Dir()
-	if dir == "" {
-		fixtures.Path(t) // fails (or skips when INLET_SKIP_FIXTURES is set)
-	}
-	p := filepath.Join(filepath.Dir(dir), "seeds", "fluss-catalog.md")
+	p := filepath.Join("testdata", "fluss-catalog.md")
 	if _, err := os.Stat(p); err != nil {
 		t.Fatalf("product spec not found: %v", err)
 	}
@@ -96,7 +93,7 @@ func specPath(t *testing.T) string {
 }
 
 // TestSpecStatementsParse: every SQL statement in the product spec
-// (shared/seeds/fluss-catalog.md) parses, round-trips, and has the expected
+// (testdata/fluss-catalog.md) parses, round-trips, and has the expected
 // statement type.
 func TestSpecStatementsParse(t *testing.T) {
 	data, err := os.ReadFile(specPath(t))

@@ -30,6 +30,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/inlet-db/inlet/fileio"
+	"github.com/inlet-db/inlet/internal/fixtures"
 	"github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/lake/paimon/writer"
 )
@@ -319,21 +320,17 @@ type duckResult struct {
 
 // duckDB installs @duckdb/node-api (once per version, into the user cache
 // directory) and returns a function running SQL statements through it.
-// It skips when INLET_SKIP_DUCKDB is set, when node or npm is missing, or
-// when npm cannot reach its registry; any other install failure fails.
+// When INLET_SKIP_DUCKDB is set, node or npm is missing, or npm cannot reach
+// its registry, it skips, or fails under CI=true (fixtures.Unavailable): CI
+// installs node and npm, so there the cross-check always runs. Any other
+// install failure fails.
 func duckDB(t *testing.T) func(stmts ...string) []duckResult {
 	t.Helper()
 	if os.Getenv("INLET_SKIP_DUCKDB") != "" {
-		t.Skip("INLET_SKIP_DUCKDB is set: DuckDB cross-check skipped")
+		fixtures.Unavailable(t, "INLET_SKIP_DUCKDB is set: DuckDB cross-check skipped")
 	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not on PATH: DuckDB cross-check skipped")
-	}
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		t.Skip("npm is not on PATH: DuckDB cross-check skipped")
-	}
+	node := fixtures.Tool(t, "node", "nodejs")
+	npm := fixtures.Tool(t, "npm", "npm")
 	src := filepath.Join("testdata", "duckdb")
 	pkg, err := os.ReadFile(filepath.Join(src, "package.json"))
 	if err != nil {
@@ -440,7 +437,7 @@ func installDuckDB(t *testing.T, npm, parent, dir string, pkg []byte) {
 		}
 		for _, m := range []string{"ENOTFOUND", "EAI_AGAIN", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "network"} {
 			if strings.Contains(msg, m) {
-				t.Skipf("npm cannot reach its registry (%s): DuckDB cross-check skipped\n%s", m, msg)
+				fixtures.Unavailable(t, "npm cannot reach its registry (%s): DuckDB cross-check skipped\n%s", m, msg)
 			}
 		}
 		t.Fatalf("npm install of %s in %s: %v\n%s", filepath.Base(dir), work, err, msg)
