@@ -1,8 +1,31 @@
-// Package planner turns a query on a Fluss table into scan ranges: lake
-// splits, log ranges, primary-key ranges and log-tail ranges, choosing between
-// the union-read modes auto, required and disabled and their fallbacks.
+// Package planner turns a query on a Fluss table (or its $lake / $log view)
+// or a Paimon catalog table into one inletpb.Fragment of scan ranges: lake
+// splits (LAKE, LAKE_SUPPRESS), log ranges (LOG), primary-key ranges
+// (PK_FULL, PK_TAIL), choosing between the union-read modes auto, required
+// and disabled and their fallbacks, and prints the EXPLAIN lines from the
+// same fragment the BEs receive, so the counts cannot drift from what runs.
 //
-// Invariant: the lake snapshot is read before log offsets, KV snapshots before
-// latest offsets, earliest offsets last, one instant per partition, so no row
-// can fall between the lake and the log.
+// What must stay true:
+//
+//  1. Read order: the readable lake snapshot before any log offset; per
+//     partition, KV snapshots before latest offsets, earliest offsets last;
+//     all buckets of one partition at one instant (one ListOffsets call).
+//     So a snapshot is never newer than the stop offset it is paired with,
+//     and the truncation check can only be stricter, never laxer.
+//  2. Every row exactly once: a lake split is bound only to the tail of its
+//     own (partition, bucket); a binding that could read a row twice (a
+//     bucket number the table lacks, lake data for a bucket Fluss has no
+//     tiering offset for, a partition that cannot be matched safely) is an
+//     error, never a guess.
+//  3. Predicates only prune what cannot match (partitions, lake files);
+//     anything whose meaning could differ between the engine and Paimon
+//     (floats, time zones, CHAR padding, mismatched constant types, NOT IN)
+//     is not pushed. LIMIT caps the whole fragment and never one half of a
+//     union; no aggregate is pushed.
+//  4. Planning touches metadata only (offsets, snapshot ids, manifests), so
+//     EXPLAIN is safe; the texts of the spec's errors are built in
+//     errors.go and nowhere else, and never carry a secret.
+//
+// Concurrency: Plan is safe for concurrent use; one call reads the
+// partitions of a table with bounded parallelism.
 package planner

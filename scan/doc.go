@@ -1,5 +1,38 @@
 // Package scan is the BE side of a query: it executes the ranges of a
-// fragment (lake, log, primary-key and tail ranges), applies pushed filters and
-// partial aggregates next to the readers, and streams Arrow batches and
-// counters back to the FE. A BE knows ranges, not tables.
+// fragment (lake, log, primary-key and tail ranges), applies pushed filters
+// next to the readers, and streams Arrow batches and counters back to the
+// FE. A BE knows ranges, not tables.
+//
+// Executor.Execute returns a RangeStream: up to ScanOptions.max_concurrency
+// range readers run at once (errgroup with a limit) and hand batches over
+// one channel. Each batch holds rows of one range; a range is reported done
+// after its last batch, so a transport can re-run unfinished ranges
+// elsewhere.
+//
+// What must stay true:
+//
+//  1. Every batch has exactly the fragment's output schema: each range reads
+//     the same column layout (projection ∪ filter columns ∪ key columns),
+//     cast to one engine type per column, so lake and log halves agree
+//     before keys are compared, filters run and the output is cut.
+//  2. A LAKE_SUPPRESS row is emitted only if its key (canonical bytes of the
+//     cast key columns, package unionread) is absent from its bucket's tail;
+//     the tail's key set is read once per (query, table, partition, bucket,
+//     start, stop) on this BE and dropped when the query's last fragment
+//     ends. PK_TAIL emits each surviving key once. Filters run after
+//     replay and suppression, never before.
+//  3. A retry never repeats a row: log reads resume at the next undelivered
+//     offset; a PK_FULL read restarts only while none of its rows reached
+//     the stream; otherwise the error is returned.
+//  4. LIMIT caps the fragment's rows in total; reaching it, cancelling ctx
+//     or releasing the stream stops every reader, and every batch in flight
+//     is released (tests check the allocator returns to zero).
+//  5. Heavy readers (declared_bytes > 0) wait for heap admission only when
+//     the fragment asks for it; admission changes timing, never results.
+//  6. Counters are registered only for the range kinds actually read; times
+//     are in nanoseconds. FlussJniConnectionsOpened is the growth of the
+//     shared pool's opened-connection count while the fragment ran (other
+//     queries on the BE may add to it).
+//  7. Client options (which may hold secrets) are never logged or put in
+//     errors; clients are shared per distinct option set.
 package scan

@@ -2,4 +2,33 @@
 // CREATE CATALOG ... PROPERTIES('type'='fluss', ...), maps Fluss databases,
 // tables, partitions and types onto the engine's metadata, and exposes the
 // `tbl$lake` and `tbl$log` handles. Wire details stay in catalog/fluss/client.
+// Reads are planned by the planner from a table's ScanTarget (target.go) and
+// executed by a BE; Table.Scan is never the read path.
+//
+// What must stay true:
+//   - Validation (ParseProperties) does no I/O, and Open does not contact the
+//     cluster: a catalog whose cluster is down loads, and each statement on it
+//     fails with an error naming the catalog and its bootstrap servers.
+//   - Every fluss.* property except the catalog's own (union-read settings)
+//     and the fluss.lake.paimon.* overrides reaches the client, prefix
+//     stripped; the overrides reach only the lake. Secret values (SASL
+//     password, lake credentials) never enter an error or a log line.
+//   - SHOW TABLES never lists tbl$lake / tbl$log; they resolve only on a
+//     lake-enabled table ("Unknown sys table '<name>'" otherwise) and carry
+//     exactly the table's columns and types.
+//   - Column types come from one mapping (EngineColumn): DESC names, the
+//     Arrow type every range is cast to, UNSUPPORTED for TIME.
+//   - A partition column whose value does not survive Fluss partition naming
+//     (or whose name has a comma) fails SHOW PARTITIONS and every query,
+//     naming the column and its Fluss type (CheckReadablePartitions);
+//     PartitionName is the one renderer of k1=v1/k2=v2 names.
+//   - A catalog serves lake tables with one lake configuration, the first it
+//     opened; a table reporting different datalake.paimon.* settings fails
+//     with "is already serving lake tables with a different paimon
+//     configuration". REFRESH clears metadata caches, never that pin.
+//   - A lake table that cannot be found fails with an error wrapping
+//     ErrNothingTiered ("nothing has been tiered").
+//
+// Concurrency: Catalog, Database and Table are shared by all sessions and
+// safe for concurrent use.
 package fluss

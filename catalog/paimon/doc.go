@@ -1,5 +1,19 @@
 // Package paimon is the read-only Paimon catalog (type=paimon) over a
-// warehouse on a local path or S3: databases, tables, partitions and types
-// of plain Paimon tables. Reads are planned by the planner into LAKE ranges
-// and executed by a BE; this package only describes tables.
+// filesystem-metastore warehouse on a local path or S3: databases
+// (<name>.db directories), tables, partitions and types of plain Paimon
+// tables. Reads are planned by the planner into LAKE ranges from a table's
+// PaimonTarget and executed by a BE; this package only describes tables.
+//
+// What must stay true:
+//   - Validation and Open do no I/O; every listing reads the warehouse, so
+//     the catalog caches nothing and is always current.
+//   - Column types follow the Fluss catalog's rules (text for strings and,
+//     by default, binary; datetime(≤6) as Arrow microseconds; TIME
+//     UNSUPPORTED), so a Fluss lake table describes the same through either
+//     catalog.
+//   - Storage settings (s3.endpoint, s3.access_key / s3.access-key, ...)
+//     are handed to the BE under the engine names only (StorageOptions) and
+//     never appear in errors.
+//
+// Concurrency: Catalog, Database and Table are safe for concurrent use.
 package paimon

@@ -1,31 +1,48 @@
 // Command fe runs the Inlet front end: the MySQL protocol on --query-port,
-// catalogs persisted in --meta-dir, internal tables in --data-dir.
+// catalogs persisted in --meta-dir, internal tables in --data-dir, HTTP
+// pages (profiles, /metrics, BE heartbeats) on --http-port. Fluss and Paimon
+// scans run on the BEs given by --be or registering themselves; with none,
+// on a BE inside this process (the same fragment code).
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/catalog/fluss"
+	"github.com/inlet-db/inlet/catalog/paimon"
+	"github.com/inlet-db/inlet/dispatch"
 	"github.com/inlet-db/inlet/fe/server"
+	"github.com/inlet-db/inlet/scan"
 )
 
 type config struct {
 	queryPort int
+	httpPort  int
+	host      string
 	metaDir   string
 	dataDir   string
 	backends  []string
 	demo      bool
 	logLevel  string
+	// metaSet and dataSet tell whether the flags were given (the demo
+	// picks its own directories otherwise).
+	metaSet, dataSet bool
 }
 
 func parseFlags(args []string) (config, error) {
@@ -35,14 +52,17 @@ func parseFlags(args []string) (config, error) {
 	var c config
 	var be string
 	fs.IntVar(&c.queryPort, "query-port", 9030, "MySQL protocol port")
+	fs.IntVar(&c.httpPort, "http-port", 8030, "HTTP port (query profiles, /metrics, BE heartbeats); -1 disables it")
+	fs.StringVar(&c.host, "host", "", "address to listen on (default all interfaces for MySQL, loopback for HTTP)")
 	fs.StringVar(&c.metaDir, "meta-dir", "inlet-meta", "directory for FE metadata (catalog definitions)")
-	fs.StringVar(&c.dataDir, "data-dir", "", "directory for internal-catalog table data (default <meta-dir>/data)")
-	fs.StringVar(&be, "be", "", "comma-separated BE addresses host:port; recorded only: the BE does not exist yet and queries run in the FE")
-	fs.BoolVar(&c.demo, "demo", false, "create a small internal demo database on first start")
+	fs.StringVar(&c.dataDir, "data-dir", "", "directory for internal-catalog table data (default <meta-dir>/data); with --demo, the directory for everything the demo keeps")
+	fs.StringVar(&be, "be", "", "comma-separated BE Flight addresses host:port; none runs a BE inside the FE (BEs started with --fe register themselves too)")
+	fs.BoolVar(&c.demo, "demo", false, "start an emulated Fluss cluster with a tiered sample, a BE and the FE, with a fluss catalog over it")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: fe [--query-port 9030] [--meta-dir DIR] [--data-dir DIR] [--be host:port,...] [--demo]")
-		fmt.Fprintln(fs.Output(), "The root user's password is read from $INLET_ROOT_PASSWORD (empty by default).")
+		fmt.Fprintln(fs.Output(), "Usage: fe [--query-port 9030] [--http-port 8030] [--meta-dir DIR] [--data-dir DIR] [--be host:port,...] [--demo]")
+		fmt.Fprintln(fs.Output(), "The root user's password is read from $INLET_ROOT_PASSWORD (empty by default);")
+		fmt.Fprintln(fs.Output(), "the FE↔BE cluster secret from $INLET_CLUSTER_SECRET.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -54,6 +74,17 @@ func parseFlags(args []string) (config, error) {
 	if c.queryPort < 0 || c.queryPort > 65535 {
 		return c, fmt.Errorf("--query-port %d is not a port", c.queryPort)
 	}
+	if c.httpPort < -1 || c.httpPort > 65535 {
+		return c, fmt.Errorf("--http-port %d is not a port", c.httpPort)
+	}
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "meta-dir":
+			c.metaSet = true
+		case "data-dir":
+			c.dataSet = true
+		}
+	})
 	for _, b := range strings.Split(be, ",") {
 		if b = strings.TrimSpace(b); b != "" {
 			c.backends = append(c.backends, b)
@@ -71,36 +102,114 @@ func main() {
 		fmt.Fprintln(os.Stderr, "fe:", err)
 		os.Exit(2)
 	}
+	if err := run(c); err != nil {
+		fmt.Fprintln(os.Stderr, "fe:", err)
+		os.Exit(1)
+	}
+}
+
+func run(c config) error {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
-		fmt.Fprintln(os.Stderr, "fe: --log-level:", err)
-		os.Exit(2)
+		return fmt.Errorf("--log-level: %w", err)
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	meta, _ := filepath.Abs(c.metaDir)
+
+	metaDir, dataDir := c.metaDir, c.dataDir
+	var demo *demoCluster
+	if c.demo {
+		root, err := demoRoot(c)
+		if err != nil {
+			return err
+		}
+		if demo, err = startDemoCluster(ctx, root, log); err != nil {
+			return err
+		}
+		defer demo.Close()
+		if !c.metaSet {
+			metaDir = filepath.Join(root, "meta")
+		}
+		if !c.dataSet || dataDir == root {
+			dataDir = filepath.Join(root, "data")
+		}
+	}
+	meta, err := filepath.Abs(metaDir)
+	if err != nil {
+		return err
+	}
+
+	secret := os.Getenv("INLET_CLUSTER_SECRET")
+	mem := memory.DefaultAllocator
+	dcfg := dispatch.Config{Logger: log, Classify: scan.ErrorCode}
+	var local *scan.Executor
+	for _, addr := range c.backends {
+		dcfg.Backends = append(dcfg.Backends, dispatch.NewFlightBackend(addr, secret))
+	}
+	reg := dispatch.NewRegistry(dispatch.RegistryConfig{Secret: secret, Logger: log})
+	defer reg.Close()
+	dcfg.Registry = reg
+	if len(c.backends) == 0 {
+		// No BE named: one inside this process runs the same fragments.
+		local = scan.NewExecutor(scan.Config{Name: "fe-local", Logger: log})
+		defer local.Close()
+		dcfg.Backends = append(dcfg.Backends, dispatch.BackendFunc("local", local.Execute))
+	}
+	disp := dispatch.New(dcfg)
+
+	queryHost := c.host
 	fe, err := server.Start(ctx, server.Options{
-		QueryAddr:    ":" + strconv.Itoa(c.queryPort),
+		QueryAddr:    net.JoinHostPort(queryHost, strconv.Itoa(c.queryPort)),
 		MetaDir:      meta,
-		DataDir:      c.dataDir,
+		DataDir:      dataDir,
 		RootPassword: os.Getenv("INLET_ROOT_PASSWORD"),
 		Backends:     c.backends,
 		Demo:         c.demo,
-		Mem:          memory.DefaultAllocator,
+		Mem:          mem,
 		Logger:       log,
+		Types:        []catalog.Type{fluss.Type(), paimon.Type()},
+		Runner:       disp,
 	})
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "fe:", err)
-		os.Exit(1)
+		return err
 	}
+	defer fe.Close()
 	fmt.Printf("inlet fe: MySQL protocol listening on %s (meta dir %s)\n", fe.Addr(), meta)
-	if len(c.backends) > 0 {
-		fmt.Printf("inlet fe: --be %s recorded; the BE is not part of this build, queries run in the FE\n", strings.Join(c.backends, ","))
+	if local != nil {
+		fmt.Println("inlet fe: no --be given: scans run on a BE inside this process")
+	} else {
+		fmt.Printf("inlet fe: BEs %s\n", strings.Join(c.backends, ","))
+	}
+
+	if c.httpPort >= 0 {
+		host := c.host
+		if host == "" {
+			host = "127.0.0.1"
+		}
+		ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(c.httpPort)))
+		if err != nil {
+			return fmt.Errorf("--http-port: %w", err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle(dispatch.HeartbeatPath, reg.Handler())
+		mux.Handle("/", fe.Server.HTTPHandler())
+		hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		go func() {
+			if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				log.Error("FE HTTP server stopped", "err", err)
+			}
+		}()
+		defer hs.Close()
+		fmt.Printf("inlet fe: HTTP on %s (/metrics, /api/profile?query_id=…)\n", ln.Addr())
+	}
+
+	if demo != nil {
+		if err := demo.ensureCatalog(fe); err != nil {
+			return err
+		}
+		demo.printWelcome(os.Stdout, fe.Addr())
 	}
 	<-ctx.Done()
-	if err := fe.Close(); err != nil {
-		fmt.Fprintln(os.Stderr, "fe: shutdown:", err)
-		os.Exit(1)
-	}
+	return nil
 }

@@ -115,14 +115,29 @@ func (p *profiles) all() []*queryProfile {
 	return slices.Clone(p.list)
 }
 
-// finishStatement files the profile of a statement that ran fragments.
-func (s *Session) finishStatement(st *statement, err error) {
+// beginStatement starts the per-statement state of a statement's text.
+func (s *Session) beginStatement(text string) *statement {
+	st := &statement{id: newQueryID(), sql: text, user: s.info.User, catalog: s.catalog, db: s.db,
+		start: s.srv.now(), limits: map[*bind.Scan]int64{}}
+	s.stmt = st
+	return st
+}
+
+// endStatement files the profile of a statement that ran fragments.
+func (s *Session) endStatement(st *statement, err error) {
+	s.stmt = nil
 	if st == nil {
 		return
 	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if len(st.scans) == 0 {
+	ran := false
+	for _, sc := range st.scans {
+		ran = ran || sc.counters != nil
+	}
+	if !ran {
+		// Nothing reached a BE (EXPLAIN, or a failure while planning).
+		s.srv.metrics.statement(err != nil, nil)
 		return
 	}
 	q := &queryProfile{id: st.id, sql: st.sql, user: st.user, catalog: st.catalog, db: st.db,
@@ -134,6 +149,7 @@ func (s *Session) finishStatement(st *statement, err error) {
 		q.scans = append(q.scans, scanProfile{node: sc.node, table: sc.table, counters: sc.counters})
 	}
 	s.srv.profiles.add(q)
+	s.srv.metrics.statement(err != nil, q.scans)
 	s.lastQueryID = st.id
 }
 

@@ -20,7 +20,7 @@ func (s *Session) Prepare(ctx context.Context, text string) (int, error) {
 
 // Execute implements mysqlwire.Preparer: the statement runs with each
 // placeholder bound to its argument as a literal.
-func (s *Session) Execute(ctx context.Context, text string, args []any, w mysqlwire.ResultWriter) error {
+func (s *Session) Execute(ctx context.Context, text string, args []any, w mysqlwire.ResultWriter) (err error) {
 	stmt, err := sql.Parse(text)
 	if err != nil {
 		return classify(err)
@@ -31,6 +31,8 @@ func (s *Session) Execute(ctx context.Context, text string, args []any, w mysqlw
 	s.args = args
 	defer func() { s.args = nil }()
 	defer s.track(text)()
+	st := s.beginStatement(text)
+	defer func() { s.endStatement(st, err) }()
 	return classify(s.run(ctx, stmt, w))
 }
 

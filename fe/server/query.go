@@ -170,6 +170,9 @@ func (ts *tableSource) ExplainLines() []string { return ts.lines }
 func (s *Session) physical(ctx context.Context, p bind.Plan) (exec.Operator, error) {
 	switch n := p.(type) {
 	case *bind.Scan:
+		if op, ok, err := s.plannedScan(ctx, n); ok || err != nil {
+			return op, err
+		}
 		src := &tableSource{t: n.Table, req: catalog.ScanRequest{Columns: n.Projection, Vars: n.Vars, Predicates: n.Predicates}, schema: bind.Schema(n)}
 		node := "VSCAN"
 		if ex, ok := n.Table.(catalog.Explainer); ok {
@@ -199,6 +202,11 @@ func (s *Session) physical(ctx context.Context, p bind.Plan) (exec.Operator, err
 		}
 		return exec.NewProject(in, n.Exprs, names)
 	case *bind.Limit:
+		if sc := limitedScan(n.Input); sc != nil && n.Count >= 0 && s.stmt != nil {
+			// Nothing between the LIMIT and the scan drops rows, so the BEs
+			// may stop after offset+count rows of the scan as a whole.
+			s.stmt.limits[sc] = n.Offset + n.Count
+		}
 		if st, ok := n.Input.(*bind.Sort); ok && n.Count >= 0 {
 			in, err := s.physical(ctx, st.Input)
 			if err != nil {
@@ -213,6 +221,21 @@ func (s *Session) physical(ctx context.Context, p bind.Plan) (exec.Operator, err
 		return exec.NewLimit(in, n.Offset, n.Count), nil
 	}
 	return s.physicalMore(ctx, p)
+}
+
+// limitedScan returns the scan directly under p when only projections lie
+// between them (a projection never drops rows), else nil.
+func limitedScan(p bind.Plan) *bind.Scan {
+	for {
+		switch n := p.(type) {
+		case *bind.Scan:
+			return n
+		case *bind.Project:
+			p = n.Input
+		default:
+			return nil
+		}
+	}
 }
 
 // explainLines renders EXPLAIN output rows.

@@ -48,6 +48,7 @@ type Server struct {
 	sessions map[uint32]*Session // by connection id, for SHOW PROCESSLIST
 
 	profiles profiles // recent query profiles, for SHOW QUERY PROFILE
+	metrics  feMetrics
 }
 
 // New builds a Server.

@@ -69,13 +69,8 @@ func (s *Session) Query(ctx context.Context, text string, w mysqlwire.ResultWrit
 		return classify(err)
 	}
 	defer s.track(text)()
-	st := &statement{id: newQueryID(), sql: text, user: s.info.User, catalog: s.catalog, db: s.db,
-		start: s.srv.now(), limits: map[*bind.Scan]int64{}}
-	s.stmt = st
-	defer func() {
-		s.stmt = nil
-		s.finishStatement(st, err)
-	}()
+	st := s.beginStatement(text)
+	defer func() { s.endStatement(st, err) }()
 	if secs := s.vars.Int("query_timeout"); secs > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(secs)*time.Second)

@@ -1167,6 +1167,86 @@ func (x *ScanError) GetMessage() string {
 	return ""
 }
 
+// FlightMeta is the app metadata of every message of a BE's DoGet stream
+// (written by scan/flightsrv, read by dispatch). Every batch holds rows of
+// one range and its message names that range; a message without a batch
+// reports a finished range (range_done) or, as the stream's last message,
+// the fragment's counters (stats). The FE counts rows per range, so when a
+// BE dies mid-stream it knows which ranges are finished and how many rows
+// of the others it already passed on.
+type FlightMeta struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// range_id is the range of the batch this message carries, or of the
+	// range range_done reports.
+	RangeId int64 `protobuf:"varint,1,opt,name=range_id,json=rangeId,proto3" json:"range_id,omitempty"`
+	// range_done: range range_id is complete; rows is how many rows the BE
+	// sent for it in total.
+	RangeDone bool  `protobuf:"varint,2,opt,name=range_done,json=rangeDone,proto3" json:"range_done,omitempty"`
+	Rows      int64 `protobuf:"varint,3,opt,name=rows,proto3" json:"rows,omitempty"`
+	// stats, on the last message only: the counters of the whole stream.
+	Stats         *ScanStats `protobuf:"bytes,4,opt,name=stats,proto3" json:"stats,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FlightMeta) Reset() {
+	*x = FlightMeta{}
+	mi := &file_inlet_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FlightMeta) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FlightMeta) ProtoMessage() {}
+
+func (x *FlightMeta) ProtoReflect() protoreflect.Message {
+	mi := &file_inlet_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FlightMeta.ProtoReflect.Descriptor instead.
+func (*FlightMeta) Descriptor() ([]byte, []int) {
+	return file_inlet_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *FlightMeta) GetRangeId() int64 {
+	if x != nil {
+		return x.RangeId
+	}
+	return 0
+}
+
+func (x *FlightMeta) GetRangeDone() bool {
+	if x != nil {
+		return x.RangeDone
+	}
+	return false
+}
+
+func (x *FlightMeta) GetRows() int64 {
+	if x != nil {
+		return x.Rows
+	}
+	return 0
+}
+
+func (x *FlightMeta) GetStats() *ScanStats {
+	if x != nil {
+		return x.Stats
+	}
+	return nil
+}
+
 var File_inlet_proto protoreflect.FileDescriptor
 
 const file_inlet_proto_rawDesc = "" +
@@ -1286,7 +1366,14 @@ const file_inlet_proto_rawDesc = "" +
 	"\x12RESOURCE_EXHAUSTED\x10\x05\x12\x0f\n" +
 	"\vUNAVAILABLE\x10\x06\x12\x0f\n" +
 	"\vLOG_EXPIRED\x10\a\x12\x12\n" +
-	"\x0eTAIL_TOO_LARGE\x10\b*g\n" +
+	"\x0eTAIL_TOO_LARGE\x10\b\"\x82\x01\n" +
+	"\n" +
+	"FlightMeta\x12\x19\n" +
+	"\brange_id\x18\x01 \x01(\x03R\arangeId\x12\x1d\n" +
+	"\n" +
+	"range_done\x18\x02 \x01(\bR\trangeDone\x12\x12\n" +
+	"\x04rows\x18\x03 \x01(\x03R\x04rows\x12&\n" +
+	"\x05stats\x18\x04 \x01(\v2\x10.inlet.ScanStatsR\x05stats*g\n" +
 	"\tRangeType\x12\x1a\n" +
 	"\x16RANGE_TYPE_UNSPECIFIED\x10\x00\x12\a\n" +
 	"\x03LOG\x10\x01\x12\v\n" +
@@ -1308,7 +1395,7 @@ func file_inlet_proto_rawDescGZIP() []byte {
 }
 
 var file_inlet_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_inlet_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
+var file_inlet_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
 var file_inlet_proto_goTypes = []any{
 	(RangeType)(0),      // 0: inlet.RangeType
 	(ScanError_Code)(0), // 1: inlet.ScanError.Code
@@ -1322,34 +1409,36 @@ var file_inlet_proto_goTypes = []any{
 	(*ScanOptions)(nil), // 9: inlet.ScanOptions
 	(*ScanStats)(nil),   // 10: inlet.ScanStats
 	(*ScanError)(nil),   // 11: inlet.ScanError
-	nil,                 // 12: inlet.Fragment.PrunedTypesEntry
-	nil,                 // 13: inlet.FlussTable.ClientOptionsEntry
-	nil,                 // 14: inlet.LakeTable.StorageOptionsEntry
-	nil,                 // 15: inlet.LakeTable.OptionsEntry
-	nil,                 // 16: inlet.Range.PartitionValuesEntry
-	nil,                 // 17: inlet.ScanStats.CountersEntry
+	(*FlightMeta)(nil),  // 12: inlet.FlightMeta
+	nil,                 // 13: inlet.Fragment.PrunedTypesEntry
+	nil,                 // 14: inlet.FlussTable.ClientOptionsEntry
+	nil,                 // 15: inlet.LakeTable.StorageOptionsEntry
+	nil,                 // 16: inlet.LakeTable.OptionsEntry
+	nil,                 // 17: inlet.Range.PartitionValuesEntry
+	nil,                 // 18: inlet.ScanStats.CountersEntry
 }
 var file_inlet_proto_depIdxs = []int32{
 	3,  // 0: inlet.Fragment.fluss:type_name -> inlet.FlussTable
 	4,  // 1: inlet.Fragment.lake:type_name -> inlet.LakeTable
-	12, // 2: inlet.Fragment.pruned_types:type_name -> inlet.Fragment.PrunedTypesEntry
+	13, // 2: inlet.Fragment.pruned_types:type_name -> inlet.Fragment.PrunedTypesEntry
 	7,  // 3: inlet.Fragment.filters:type_name -> inlet.Filter
 	5,  // 4: inlet.Fragment.ranges:type_name -> inlet.Range
 	9,  // 5: inlet.Fragment.options:type_name -> inlet.ScanOptions
-	13, // 6: inlet.FlussTable.client_options:type_name -> inlet.FlussTable.ClientOptionsEntry
-	14, // 7: inlet.LakeTable.storage_options:type_name -> inlet.LakeTable.StorageOptionsEntry
-	15, // 8: inlet.LakeTable.options:type_name -> inlet.LakeTable.OptionsEntry
+	14, // 6: inlet.FlussTable.client_options:type_name -> inlet.FlussTable.ClientOptionsEntry
+	15, // 7: inlet.LakeTable.storage_options:type_name -> inlet.LakeTable.StorageOptionsEntry
+	16, // 8: inlet.LakeTable.options:type_name -> inlet.LakeTable.OptionsEntry
 	0,  // 9: inlet.Range.type:type_name -> inlet.RangeType
 	6,  // 10: inlet.Range.tail:type_name -> inlet.Tail
-	16, // 11: inlet.Range.partition_values:type_name -> inlet.Range.PartitionValuesEntry
+	17, // 11: inlet.Range.partition_values:type_name -> inlet.Range.PartitionValuesEntry
 	8,  // 12: inlet.Filter.values:type_name -> inlet.Value
-	17, // 13: inlet.ScanStats.counters:type_name -> inlet.ScanStats.CountersEntry
+	18, // 13: inlet.ScanStats.counters:type_name -> inlet.ScanStats.CountersEntry
 	1,  // 14: inlet.ScanError.code:type_name -> inlet.ScanError.Code
-	15, // [15:15] is the sub-list for method output_type
-	15, // [15:15] is the sub-list for method input_type
-	15, // [15:15] is the sub-list for extension type_name
-	15, // [15:15] is the sub-list for extension extendee
-	0,  // [0:15] is the sub-list for field type_name
+	10, // 15: inlet.FlightMeta.stats:type_name -> inlet.ScanStats
+	16, // [16:16] is the sub-list for method output_type
+	16, // [16:16] is the sub-list for method input_type
+	16, // [16:16] is the sub-list for extension type_name
+	16, // [16:16] is the sub-list for extension extendee
+	0,  // [0:16] is the sub-list for field type_name
 }
 
 func init() { file_inlet_proto_init() }
@@ -1370,7 +1459,7 @@ func file_inlet_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_inlet_proto_rawDesc), len(file_inlet_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   16,
+			NumMessages:   17,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -5,7 +5,7 @@
 // encoding, the bucket functions, the table descriptor JSON and partition
 // names. Nothing here does I/O: bytes in, values or errors out, so every
 // decoder can be fuzzed and is checked against the Java-written bytes in
-// shared/fixtures/fluss. Each byte layout is drawn above the code decoding it.
+// testdata/fluss. Each byte layout is drawn above the code decoding it.
 //
 // Main entry points (all pure; "dst" arguments are appended to):
 //
@@ -66,7 +66,7 @@
 //     caller owns them and must Release. Decoders and encoders hold
 //     (de)compressor state and belong to one goroutine.
 //  3. Encoders produce the bytes Java writes: golden vectors in
-//     shared/fixtures/fluss are asserted byte-for-byte in both directions.
+//     testdata/fluss are asserted byte-for-byte in both directions.
 //  4. The package imports only typemap, arrow-go and compression libraries:
 //     no other Inlet package (TestImportLayering).
 //

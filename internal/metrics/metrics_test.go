@@ -1,0 +1,61 @@
+package metrics
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func TestExposition(t *testing.T) {
+	r := NewRegistry()
+	c := r.Counter("inlet_be_rows_total", "Rows sent, by range kind.", "kind")
+	g := r.Gauge("inlet_be_streams", "Open streams.")
+	e := r.Counter("inlet_be_errors_total", "Errors with \\ and\nnewline.", "code", "detail")
+	c.Add(5, "LOG")
+	c.Add(2, "LAKE")
+	c.Inc("LOG")
+	c.Add(-3, "LOG") // counters never go down
+	g.Set(3)
+	g.Add(-1)
+	e.Inc("INTERNAL", "a \"quoted\" \\ value\nx")
+
+	var sb strings.Builder
+	if _, err := r.WriteTo(&sb); err != nil {
+		t.Fatal(err)
+	}
+	want := `# HELP inlet_be_rows_total Rows sent, by range kind.
+# TYPE inlet_be_rows_total counter
+inlet_be_rows_total{kind="LAKE"} 2
+inlet_be_rows_total{kind="LOG"} 6
+# HELP inlet_be_streams Open streams.
+# TYPE inlet_be_streams gauge
+inlet_be_streams 2
+# HELP inlet_be_errors_total Errors with \\ and\nnewline.
+# TYPE inlet_be_errors_total counter
+inlet_be_errors_total{code="INTERNAL",detail="a \"quoted\" \\ value\nx"} 1
+`
+	if sb.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", sb.String(), want)
+	}
+	if v := c.Value("LOG"); v != 6 {
+		t.Errorf("Value(LOG) = %v, want 6", v)
+	}
+
+	rec := httptest.NewRecorder()
+	r.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, "text/plain; version=0.0.4") {
+		t.Errorf("Content-Type %q", ct)
+	}
+	if rec.Body.String() != want {
+		t.Errorf("handler body differs from WriteTo")
+	}
+}
+
+func TestWrongLabelCountPanics(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("no panic for a missing label value")
+		}
+	}()
+	NewRegistry().Counter("x_total", "x", "a").Inc()
+}

@@ -1,0 +1,93 @@
+package planner
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/inlet-db/inlet/catalog/fluss"
+	"github.com/inlet-db/inlet/proto/inletpb"
+)
+
+// Session variables the planner reads (lower-case, as Request.Vars holds
+// them).
+const (
+	varUnionMode     = "fluss_union_read_mode"
+	varHeapAdmission = "enable_jni_heap_admission"
+	varConcurrency   = "max_file_scanners_concurrency"
+	varForceJNI      = "force_jni_scanner"
+	varBatchSize     = "batch_size"
+	varTimeZone      = "time_zone"
+)
+
+// unionMode is the union-read mode in force and where it came from.
+type unionMode struct {
+	mode    string // fluss.ModeAuto, ModeRequired, ModeDisabled
+	session bool   // from fluss_union_read_mode (SET or SET_VAR)
+}
+
+func (m unionMode) String() string {
+	if m.session {
+		return m.mode + "(session)"
+	}
+	return m.mode
+}
+
+func (m unionMode) required() bool { return m.mode == fluss.ModeRequired }
+
+// resolveMode applies the session variable over the catalog property; a
+// blank session value hands the choice back to the catalog.
+func resolveMode(catalogMode string, vars map[string]string) (unionMode, error) {
+	if v, ok := vars[varUnionMode]; ok && strings.TrimSpace(v) != "" {
+		m, ok := parseMode(v)
+		if !ok {
+			return unionMode{}, errBadSessionMode(v)
+		}
+		return unionMode{mode: m, session: true}, nil
+	}
+	if strings.TrimSpace(catalogMode) == "" {
+		return unionMode{mode: fluss.ModeAuto}, nil
+	}
+	m, ok := parseMode(catalogMode)
+	if !ok {
+		return unionMode{}, errBadCatalogMode(catalogMode)
+	}
+	return unionMode{mode: m}, nil
+}
+
+func parseMode(v string) (string, bool) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case fluss.ModeAuto:
+		return fluss.ModeAuto, true
+	case fluss.ModeRequired:
+		return fluss.ModeRequired, true
+	case fluss.ModeDisabled:
+		return fluss.ModeDisabled, true
+	}
+	return "", false
+}
+
+// scanOptions reads the execution knobs from the session variables; values
+// that do not parse leave the BE's defaults (the FE validated them when
+// they were set).
+func scanOptions(vars map[string]string) *inletpb.ScanOptions {
+	o := &inletpb.ScanOptions{
+		HeapAdmission:    boolVar(vars[varHeapAdmission]),
+		ForceMergeReader: boolVar(vars[varForceJNI]),
+		TimeZone:         vars[varTimeZone],
+	}
+	if n, err := strconv.ParseInt(strings.TrimSpace(vars[varConcurrency]), 10, 32); err == nil && n > 0 {
+		o.MaxConcurrency = int32(n)
+	}
+	if n, err := strconv.ParseInt(strings.TrimSpace(vars[varBatchSize]), 10, 32); err == nil && n > 0 {
+		o.BatchSize = int32(n)
+	}
+	return o
+}
+
+func boolVar(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "1", "true", "on", "yes":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,426 @@
+package scan
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/catalog/fluss/client"
+	"github.com/inlet-db/inlet/catalog/fluss/record"
+	"github.com/inlet-db/inlet/exec/expr"
+	"github.com/inlet-db/inlet/lake/paimon"
+	"github.com/inlet-db/inlet/proto/inletpb"
+	"github.com/inlet-db/inlet/typemap"
+)
+
+// fragExec is one Execute call: the fragment, its column layout and the
+// state its range readers share.
+//
+// Every range reads the same "read layout": the distinct table columns the
+// output, the filters and (for union reads) the key columns need, each cast
+// to one engine type (the output type when projected, the column's Fluss
+// Arrow type otherwise). Lake and log batches therefore agree column by
+// column before keys are compared, filters run and the output is cut.
+type fragExec struct {
+	e   *Executor
+	f   *inletpb.Fragment
+	mem memory.Allocator
+	env *expr.Env
+	ctr *counters
+	q   *queryState
+
+	out       *arrow.Schema
+	reads     []int // table column indexes read, distinct
+	readTypes []arrow.DataType
+	readNames []string
+	outPos    []int // per output column: index in reads
+	keyPos    []int // per key column: index in reads
+	keyCols   []int // key columns as table indexes
+	pred      expr.Expr
+	batchSize int
+
+	// Fluss side (nil for a plain Paimon fragment).
+	info *client.TableInfo
+	cols []typemap.Column
+	cl   *client.Client
+
+	// Lake side, opened once per fragment on first use.
+	lakeOnce sync.Once
+	lakePlan *paimon.Plan
+	lakeErr  error
+
+	doneMu sync.Mutex
+	done   []int64
+}
+
+func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.Allocator) (*fragExec, error) {
+	fx := &fragExec{e: e, f: f, mem: mem, ctr: newCounters(), batchSize: int(f.GetOptions().GetBatchSize())}
+	if fx.batchSize <= 0 {
+		fx.batchSize = 8192
+	}
+	loc := time.UTC
+	if tz := f.GetOptions().GetTimeZone(); tz != "" {
+		l, err := time.LoadLocation(tz)
+		if err != nil {
+			return nil, fmt.Errorf("%w: fragment %s: time zone %q: %v", ErrInvalid, f.QueryId, tz, err)
+		}
+		loc = l
+	}
+	fx.env = &expr.Env{Mem: mem, Now: time.Now(), Loc: loc}
+
+	var names []string
+	var baseTypes []arrow.DataType
+	needKeys := false
+	for _, r := range f.Ranges {
+		switch r.Type {
+		case inletpb.RangeType_LOG, inletpb.RangeType_PK_FULL, inletpb.RangeType_LAKE:
+		case inletpb.RangeType_PK_TAIL, inletpb.RangeType_LAKE_SUPPRESS:
+			needKeys = true
+		default:
+			return nil, fmt.Errorf("%w: fragment %s: range %d has unknown type %v", ErrInvalid, f.QueryId, r.Id, r.Type)
+		}
+		if r.Type != inletpb.RangeType_LAKE && r.Type != inletpb.RangeType_LAKE_SUPPRESS && f.Fluss == nil {
+			return nil, fmt.Errorf("%w: fragment %s: %v range %d without a Fluss table", ErrInvalid, f.QueryId, r.Type, r.Id)
+		}
+		if (r.Type == inletpb.RangeType_LAKE || r.Type == inletpb.RangeType_LAKE_SUPPRESS) && f.Lake == nil {
+			return nil, fmt.Errorf("%w: fragment %s: %v range %d without a lake table", ErrInvalid, f.QueryId, r.Type, r.Id)
+		}
+	}
+	if ft := f.Fluss; ft != nil {
+		desc, err := record.ParseTableDescriptor(ft.TableJson)
+		if err != nil {
+			return nil, fmt.Errorf("%w: fragment %s: table %s.%s: %w", ErrInvalid, f.QueryId, ft.Database, ft.Table, err)
+		}
+		fx.info = &client.TableInfo{Path: client.TablePath{Database: ft.Database, Table: ft.Table}, TableID: ft.TableId,
+			SchemaID: ft.SchemaId, TableJSON: ft.TableJson, RemoteDataDir: ft.RemoteDataDir, Descriptor: desc}
+		fx.cols = desc.Schema.TypeColumns()
+		for _, c := range fx.cols {
+			t, err := typemap.ArrowType(c.Type)
+			if err != nil {
+				return nil, fmt.Errorf("%w: table %s column %q: %w", ErrUnsupported, fx.info.Path, c.Name, err)
+			}
+			names, baseTypes = append(names, c.Name), append(baseTypes, t)
+		}
+		if needKeys {
+			fx.keyCols = slices.Collect(func(yield func(int) bool) {
+				for _, k := range f.KeyColumns {
+					if !yield(int(k)) {
+						return
+					}
+				}
+			})
+			if len(fx.keyCols) == 0 {
+				for _, k := range desc.PhysicalPrimaryKey() {
+					fx.keyCols = append(fx.keyCols, desc.Schema.ColumnIndex(k))
+				}
+			}
+			if len(fx.keyCols) == 0 {
+				return nil, fmt.Errorf("%w: fragment %s: union read of %s without key columns", ErrInvalid, f.QueryId, fx.info.Path)
+			}
+		}
+		if fx.cl, err = e.clientFor(ft.ClientOptions); err != nil {
+			return nil, err
+		}
+	} else {
+		plan, err := fx.lake(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, fd := range plan.Schema.Fields {
+			t, err := paimon.ArrowType(fd.Type)
+			if err != nil {
+				return nil, fmt.Errorf("%w: lake table %s column %q: %w", ErrUnsupported, f.Lake.TablePath, fd.Name, err)
+			}
+			names, baseTypes = append(names, fd.Name), append(baseTypes, t)
+		}
+		if needKeys {
+			return nil, fmt.Errorf("%w: fragment %s: tail ranges need a Fluss table", ErrInvalid, f.QueryId)
+		}
+	}
+
+	// The read layout.
+	index := map[int]int{}
+	use := func(c int, what string) (int, error) {
+		if c < 0 || c >= len(names) {
+			return 0, fmt.Errorf("%w: fragment %s: %s column %d out of %d table columns", ErrInvalid, f.QueryId, what, c, len(names))
+		}
+		if p, ok := index[c]; ok {
+			return p, nil
+		}
+		index[c] = len(fx.reads)
+		fx.reads = append(fx.reads, c)
+		fx.readNames = append(fx.readNames, names[c])
+		fx.readTypes = append(fx.readTypes, baseTypes[c])
+		return index[c], nil
+	}
+	for _, c := range f.Projection {
+		p, err := use(int(c), "projected")
+		if err != nil {
+			return nil, err
+		}
+		fx.outPos = append(fx.outPos, p)
+	}
+	if len(f.OutputSchema) > 0 {
+		rd, err := ipc.NewReader(bytes.NewReader(f.OutputSchema), ipc.WithAllocator(mem))
+		if err != nil {
+			return nil, fmt.Errorf("%w: fragment %s: output schema: %v", ErrInvalid, f.QueryId, err)
+		}
+		fx.out = rd.Schema()
+		rd.Release()
+		if fx.out.NumFields() != len(f.Projection) {
+			return nil, fmt.Errorf("%w: fragment %s: output schema has %d fields for %d projected columns", ErrInvalid, f.QueryId, fx.out.NumFields(), len(f.Projection))
+		}
+		seen := map[int]bool{}
+		for i, p := range fx.outPos {
+			if !seen[p] {
+				fx.readTypes[p] = fx.out.Field(i).Type
+				seen[p] = true
+			}
+		}
+	} else {
+		fields := make([]arrow.Field, len(fx.outPos))
+		for i, p := range fx.outPos {
+			fields[i] = arrow.Field{Name: fx.readNames[p], Type: fx.readTypes[p], Nullable: true}
+		}
+		fx.out = arrow.NewSchema(fields, nil)
+	}
+	for _, k := range fx.keyCols {
+		p, err := use(k, "key")
+		if err != nil {
+			return nil, err
+		}
+		fx.keyPos = append(fx.keyPos, p)
+	}
+	var conj []expr.Expr
+	for _, flt := range f.Filters {
+		p, err := use(int(flt.Column), "filter")
+		if err != nil {
+			return nil, err
+		}
+		x, err := compileFilter(flt, p, fx.readNames[p], fx.readTypes[p])
+		if err != nil {
+			return nil, fmt.Errorf("%w: fragment %s: filter on column %q: %w", ErrInvalid, f.QueryId, fx.readNames[p], err)
+		}
+		conj = append(conj, x)
+	}
+	if len(fx.reads) == 0 && len(names) > 0 { // COUNT(*): read one column for the row counts
+		if _, err := use(0, "counted"); err != nil {
+			return nil, err
+		}
+	}
+	switch len(conj) {
+	case 0:
+	case 1:
+		fx.pred = conj[0]
+	default:
+		p, err := expr.And(conj...)
+		if err != nil {
+			return nil, fmt.Errorf("%w: fragment %s: filters: %w", ErrInvalid, f.QueryId, err)
+		}
+		fx.pred = p
+	}
+	return fx, nil
+}
+
+func compileFilter(flt *inletpb.Filter, pos int, name string, t arrow.DataType) (expr.Expr, error) {
+	col := expr.Col(pos, name, t)
+	lits := make([]expr.Expr, 0, len(flt.Values))
+	for _, v := range flt.Values {
+		var g any
+		switch x := v.V.(type) {
+		case *inletpb.Value_IsNull:
+			g = nil
+		case *inletpb.Value_Int:
+			g = x.Int
+		case *inletpb.Value_Float:
+			g = x.Float
+		case *inletpb.Value_Bool:
+			g = x.Bool
+		case *inletpb.Value_Text:
+			g = x.Text
+		default:
+			return nil, fmt.Errorf("empty value")
+		}
+		l, err := expr.Lit(g, t)
+		if err != nil {
+			return nil, err
+		}
+		lits = append(lits, l)
+	}
+	one := func() (expr.Expr, error) {
+		if len(lits) != 1 {
+			return nil, fmt.Errorf("operator %s takes one value, got %d", flt.Op, len(lits))
+		}
+		return lits[0], nil
+	}
+	cmp := map[string]expr.CmpOp{"=": expr.Eq, "!=": expr.Ne, "<>": expr.Ne, "<": expr.Lt, "<=": expr.Le, ">": expr.Gt, ">=": expr.Ge}
+	switch op := flt.Op; op {
+	case "IS NULL", "IS NOT NULL":
+		return expr.IsNull(col, op == "IS NOT NULL"), nil
+	case "IN", "NOT IN":
+		return expr.In(col, lits, op == "NOT IN")
+	default:
+		c, ok := cmp[op]
+		if !ok {
+			return nil, fmt.Errorf("unknown operator %q", op)
+		}
+		l, err := one()
+		if err != nil {
+			return nil, err
+		}
+		return expr.Cmp(c, col, l)
+	}
+}
+
+// conform casts a batch read in the read layout to the layout's types. The
+// result is a new reference.
+func (fx *fragExec) conform(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	if int(rec.NumCols()) != len(fx.reads) {
+		return nil, fmt.Errorf("scan: reader returned %d columns, expected %d", rec.NumCols(), len(fx.reads))
+	}
+	return castColumns(fx.env, rec, fx.readNames, fx.readTypes)
+}
+
+// castColumns casts every column of rec to types (names label the fields).
+func castColumns(env *expr.Env, rec arrow.RecordBatch, names []string, types []arrow.DataType) (arrow.RecordBatch, error) {
+	same := true
+	for i, t := range types {
+		if !arrow.TypeEqual(rec.Column(i).DataType(), t) {
+			same = false
+			break
+		}
+	}
+	if same && rec.Schema().NumFields() == len(names) {
+		rec.Retain()
+		return rec, nil
+	}
+	cols := make([]arrow.Array, len(types))
+	fields := make([]arrow.Field, len(types))
+	defer releaseAll(cols)
+	for i, t := range types {
+		a := rec.Column(i)
+		fields[i] = arrow.Field{Name: names[i], Type: t, Nullable: true}
+		if arrow.TypeEqual(a.DataType(), t) {
+			a.Retain()
+			cols[i] = a
+			continue
+		}
+		c, err := expr.Cast(expr.Col(i, names[i], a.DataType()), t)
+		if err != nil {
+			return nil, fmt.Errorf("%w: column %q: %v to %v: %w", ErrUnsupported, names[i], a.DataType(), t, err)
+		}
+		if cols[i], err = c.Eval(env, rec); err != nil {
+			return nil, fmt.Errorf("column %q: %w", names[i], err)
+		}
+	}
+	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, rec.NumRows()), nil
+}
+
+func releaseAll(as []arrow.Array) {
+	for _, a := range as {
+		if a != nil {
+			a.Release()
+		}
+	}
+}
+
+// finish applies the pushed filters to a conformed batch and cuts it to the
+// output schema. It returns nil when no row is left.
+func (fx *fragExec) finish(ctx context.Context, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	if rec.NumRows() == 0 {
+		return nil, nil
+	}
+	if fx.pred != nil {
+		m, err := fx.pred.Eval(fx.env, rec)
+		if err != nil {
+			return nil, err
+		}
+		mask := m.(*array.Boolean)
+		trues := 0
+		for i := 0; i < mask.Len(); i++ {
+			if mask.IsValid(i) && mask.Value(i) {
+				trues++
+			}
+		}
+		switch trues {
+		case 0:
+			m.Release()
+			return nil, nil
+		case mask.Len():
+			m.Release()
+			rec.Retain()
+		default:
+			f, err := compute.FilterRecordBatch(compute.WithAllocator(ctx, fx.mem), rec, mask, compute.DefaultFilterOptions())
+			m.Release()
+			if err != nil {
+				return nil, err
+			}
+			rec = f
+		}
+		defer rec.Release()
+	}
+	cols := make([]arrow.Array, len(fx.outPos))
+	defer releaseAll(cols)
+	for i, p := range fx.outPos {
+		a := rec.Column(p)
+		t := fx.out.Field(i).Type
+		if arrow.TypeEqual(a.DataType(), t) {
+			a.Retain()
+			cols[i] = a
+			continue
+		}
+		c, err := expr.Cast(expr.Col(p, fx.readNames[p], a.DataType()), t)
+		if err != nil {
+			return nil, fmt.Errorf("%w: output column %q: %w", ErrUnsupported, fx.out.Field(i).Name, err)
+		}
+		if cols[i], err = c.Eval(fx.env, rec); err != nil {
+			return nil, err
+		}
+	}
+	return array.NewRecordBatch(fx.out, cols, rec.NumRows()), nil
+}
+
+// lake opens the lake table and its read plan once per fragment.
+func (fx *fragExec) lake(ctx context.Context) (*paimon.Plan, error) {
+	fx.lakeOnce.Do(func() {
+		lt := fx.f.Lake
+		fsys, err := fx.e.cfg.FS(lt.StorageOptions)
+		if err != nil {
+			fx.lakeErr = fmt.Errorf("lake table %s: storage: %w", lt.TablePath, err)
+			return
+		}
+		tbl, err := paimon.OpenTable(ctx, fsys, lt.TablePath)
+		if err != nil {
+			fx.lakeErr = fmt.Errorf("lake table %s: %w", lt.TablePath, err)
+			return
+		}
+		var pred *paimon.Predicate
+		if len(lt.Predicate) > 0 {
+			pred = new(paimon.Predicate)
+			if err := jsonUnmarshal(lt.Predicate, pred); err != nil {
+				fx.lakeErr = fmt.Errorf("%w: lake table %s: predicate: %v", ErrInvalid, lt.TablePath, err)
+				return
+			}
+		}
+		fx.lakePlan, fx.lakeErr = tbl.ReadPlan(ctx, lt.SchemaId, lt.Options, pred)
+		if fx.lakeErr != nil {
+			fx.lakeErr = fmt.Errorf("lake table %s: %w", lt.TablePath, fx.lakeErr)
+		}
+	})
+	return fx.lakePlan, fx.lakeErr
+}
+
+func (fx *fragExec) markDone(id int64) {
+	fx.doneMu.Lock()
+	fx.done = append(fx.done, id)
+	fx.doneMu.Unlock()
+}

@@ -1,0 +1,343 @@
+package scan
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/inlet-db/inlet/catalog/fluss/client"
+	"github.com/inlet-db/inlet/catalog/fluss/record"
+	"github.com/inlet-db/inlet/lake/paimon"
+	"github.com/inlet-db/inlet/proto/inletpb"
+	"github.com/inlet-db/inlet/unionread"
+)
+
+var jsonUnmarshal = json.Unmarshal
+
+// emitFn takes over one output batch. It fails when the stream no longer
+// wants rows (cancelled, or LIMIT reached).
+type emitFn func(arrow.RecordBatch) error
+
+// runRange reads one range to its end, emitting output batches.
+func (fx *fragExec) runRange(ctx context.Context, r *inletpb.Range, emit emitFn) error {
+	c := fx.ctr
+	var release func()
+	if fx.f.GetOptions().GetHeapAdmission() {
+		c.register(cHeapDeclaredBytes, cHeapWaitTime)
+		if r.DeclaredBytes > 0 {
+			c.add(cHeapDeclaredBytes, r.DeclaredBytes)
+			waited, rel, err := fx.e.adm.acquire(ctx, r.DeclaredBytes)
+			c.addTime(cHeapWaitTime, waited)
+			if err != nil {
+				return err
+			}
+			release = rel
+		}
+	}
+	if release != nil {
+		defer release()
+	}
+	start := time.Now()
+	var err error
+	switch r.Type {
+	case inletpb.RangeType_LOG:
+		c.register(cLogReadTime, cLogRangeNum, cLogRangeReadTime, cLogRowsReturned, cConnectionsOpened)
+		c.add(cLogRangeNum, 1)
+		err = fx.readLog(ctx, r, emit)
+		d := time.Since(start)
+		c.addTime(cLogRangeReadTime, d)
+		c.addTime(cLogReadTime, d)
+	case inletpb.RangeType_PK_FULL:
+		c.register(cLogReadTime, cPkFullRangeNum, cPkFullRangeReadTime, cLogRowsReturned, cConnectionsOpened)
+		c.add(cPkFullRangeNum, 1)
+		err = fx.readPKFull(ctx, r, emit)
+		d := time.Since(start)
+		c.addTime(cPkFullRangeReadTime, d)
+		c.addTime(cLogReadTime, d)
+	case inletpb.RangeType_PK_TAIL:
+		c.register(cLogReadTime, cPkTailRangeNum, cPkTailRangeReadTime, cLogRowsReturned, cConnectionsOpened)
+		c.add(cPkTailRangeNum, 1)
+		err = fx.readPKTail(ctx, r, emit)
+		d := time.Since(start)
+		c.addTime(cPkTailRangeReadTime, d)
+		c.addTime(cLogReadTime, d)
+	case inletpb.RangeType_LAKE, inletpb.RangeType_LAKE_SUPPRESS:
+		c.register(cLakeReadTime, cLakeRangeNum, cLakeSuppressRangeNum, cLakeRangeReadTime, cLakeRowsReturned,
+			cSuppressedRows, cTailKeysRead, cTailKeysRetained, cTailCacheHitCount)
+		if r.Type == inletpb.RangeType_LAKE {
+			c.add(cLakeRangeNum, 1)
+		} else {
+			c.register(cTailReadTime, cSuppressTime, cConnectionsOpened)
+			c.add(cLakeSuppressRangeNum, 1)
+		}
+		err = fx.readLake(ctx, r, emit)
+		d := time.Since(start)
+		c.addTime(cLakeRangeReadTime, d)
+		c.addTime(cLakeReadTime, d)
+	default:
+		err = fmt.Errorf("%w: range %d has unknown type %v", ErrInvalid, r.Id, r.Type)
+	}
+	return err
+}
+
+func partOf(has bool, id int64) *int64 {
+	if !has {
+		return nil
+	}
+	return &id
+}
+
+func (fx *fragExec) bucketName(part *int64, bucket int32) string {
+	if part == nil {
+		return fmt.Sprintf("%s bucket %d", fx.info.Path, bucket)
+	}
+	return fmt.Sprintf("%s partition %d bucket %d", fx.info.Path, *part, bucket)
+}
+
+// emitOut conforms a batch read in the read layout, filters and projects
+// it, and emits what is left; it returns the rows emitted.
+func (fx *fragExec) emitOut(ctx context.Context, rec arrow.RecordBatch, conformed bool, emit emitFn) (int64, error) {
+	if !conformed {
+		c, err := fx.conform(rec)
+		if err != nil {
+			return 0, err
+		}
+		defer c.Release()
+		rec = c
+	}
+	out, err := fx.finish(ctx, rec)
+	if err != nil || out == nil {
+		return 0, err
+	}
+	n := out.NumRows()
+	return n, emit(out)
+}
+
+// logRead reads [start, stop) of one bucket with the given projection,
+// resuming after transient failures from the next undelivered offset (the
+// reader delivers each offset once, in order, so nothing repeats). each
+// sees every batch with its change types.
+func (fx *fragExec) logRead(ctx context.Context, part *int64, bucket int32, start, stop int64, proj []int,
+	each func(rec arrow.RecordBatch, cts []record.ChangeType) error) error {
+	if start == -2 {
+		var err error
+		if start, err = fx.cl.BucketOffset(ctx, fx.info.Bucket(part, bucket), client.Earliest()); err != nil {
+			return fmt.Errorf("%s: earliest offset: %w", fx.bucketName(part, bucket), err)
+		}
+		if start > stop {
+			start = stop
+		}
+	}
+	if start < 0 || stop < start {
+		return fmt.Errorf("%w: %s: log range [%d, %d)", ErrInvalid, fx.bucketName(part, bucket), start, stop)
+	}
+	next, attempts := start, 0
+	for next < stop {
+		lr, err := fx.info.LogRange(part, bucket, next, stop)
+		if err != nil {
+			return err
+		}
+		lr.Projection = proj
+		rd, err := fx.cl.NewLogReader(ctx, lr, fx.mem)
+		if err != nil {
+			return err
+		}
+		for rd.Next() {
+			if err = each(rd.RecordBatch(), rd.ChangeTypes()); err != nil {
+				break
+			}
+		}
+		if err == nil {
+			err = rd.Err()
+		}
+		next = rd.NextOffset()
+		rd.Release()
+		if err == nil {
+			return nil
+		}
+		if !transient(err) || attempts >= fx.e.cfg.Retries || ctx.Err() != nil {
+			return err
+		}
+		attempts++
+		fx.e.log.Debug("scan: retrying log read", "bucket", fx.bucketName(part, bucket), "offset", next, "err", err)
+		if err := sleep(ctx, time.Duration(attempts)*50*time.Millisecond); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (fx *fragExec) readLog(ctx context.Context, r *inletpb.Range, emit emitFn) error {
+	part := partOf(r.HasPartition, r.PartitionId)
+	return fx.logRead(ctx, part, r.Bucket, r.LogStartOffset, r.LogStopOffset, fx.reads,
+		func(rec arrow.RecordBatch, _ []record.ChangeType) error {
+			n, err := fx.emitOut(ctx, rec, false, emit)
+			fx.ctr.add(cLogRowsReturned, n)
+			return err
+		})
+}
+
+func (fx *fragExec) readPKFull(ctx context.Context, r *inletpb.Range, emit emitFn) error {
+	part := partOf(r.HasPartition, r.PartitionId)
+	for attempt := 0; ; attempt++ {
+		pr, err := fx.info.PKRange(part, r.Bucket, r.LogStopOffset)
+		if err != nil {
+			return err
+		}
+		pr.Projection = fx.reads
+		rd, err := fx.cl.NewPKReader(ctx, pr, fx.mem)
+		if err != nil {
+			return err
+		}
+		emitted := false
+		for rd.Next() {
+			var n int64
+			n, err = fx.emitOut(ctx, rd.RecordBatch(), false, emit)
+			fx.ctr.add(cLogRowsReturned, n)
+			emitted = emitted || n > 0
+			if err != nil {
+				break
+			}
+		}
+		if err == nil {
+			err = rd.Err()
+		}
+		rd.Release()
+		if err == nil {
+			return nil
+		}
+		// A SCAN_KV session cannot resume; start over only while nothing
+		// reached the stream, or rows would come twice.
+		if emitted || !transient(err) || attempt >= fx.e.cfg.Retries || ctx.Err() != nil {
+			return fmt.Errorf("%s: %w", fx.bucketName(part, r.Bucket), err)
+		}
+		if err := sleep(ctx, time.Duration(attempt+1)*50*time.Millisecond); err != nil {
+			return err
+		}
+	}
+}
+
+func (fx *fragExec) readSchema() *arrow.Schema {
+	fields := make([]arrow.Field, len(fx.reads))
+	for i := range fx.reads {
+		fields[i] = arrow.Field{Name: fx.readNames[i], Type: fx.readTypes[i], Nullable: true}
+	}
+	return arrow.NewSchema(fields, nil)
+}
+
+func (fx *fragExec) readPKTail(ctx context.Context, r *inletpb.Range, emit emitFn) error {
+	part := partOf(r.HasPartition, r.PartitionId)
+	name := fx.bucketName(part, r.Bucket)
+	rp := unionread.NewReplay(name, fx.readSchema(), fx.keyPos, fx.f.MaxTailRows, fx.mem)
+	err := fx.logRead(ctx, part, r.Bucket, r.LogStartOffset, r.LogStopOffset, fx.reads,
+		func(rec arrow.RecordBatch, cts []record.ChangeType) error {
+			c, err := fx.conform(rec)
+			if err != nil {
+				return err
+			}
+			defer c.Release()
+			var retract []bool
+			for i, ct := range cts {
+				if ct == record.Delete || ct == record.UpdateBefore {
+					if retract == nil {
+						retract = make([]bool, len(cts))
+					}
+					retract[i] = true
+				}
+			}
+			return rp.Add(c, retract)
+		})
+	if err != nil {
+		rp.Release()
+		return err
+	}
+	rd, err := rp.Reader(ctx, fx.batchSize)
+	if err != nil {
+		rp.Release()
+		return err
+	}
+	defer rd.Release()
+	for rd.Next() {
+		n, err := fx.emitOut(ctx, rd.RecordBatch(), true, emit)
+		fx.ctr.add(cLogRowsReturned, n)
+		if err != nil {
+			return err
+		}
+	}
+	return rd.Err()
+}
+
+func (fx *fragExec) readLake(ctx context.Context, r *inletpb.Range, emit emitFn) error {
+	plan, err := fx.lake(ctx)
+	if err != nil {
+		return err
+	}
+	split, err := paimon.DecodeSplit(r.LakeSplit, plan.Schema.PartitionFields())
+	if err != nil {
+		return fmt.Errorf("%w: range %d: lake split: %w", ErrInvalid, r.Id, err)
+	}
+	if fx.f.GetOptions().GetForceMergeReader() && len(plan.Schema.PrimaryKeys) > 0 {
+		split.RawConvertible = false
+	}
+	var sup *unionread.Suppressor
+	if r.Type == inletpb.RangeType_LAKE_SUPPRESS {
+		if r.Tail == nil {
+			return fmt.Errorf("%w: range %d: LAKE_SUPPRESS split without a tail", ErrInvalid, r.Id)
+		}
+		set, err := fx.tailKeys(ctx, r.Tail)
+		if err != nil {
+			return err
+		}
+		sup = unionread.NewSuppressor(set, fx.keyPos, fx.mem)
+		defer sup.Release()
+	}
+	rd, err := plan.Open(ctx, split, fx.mem, paimon.ReadOptions{Columns: fx.readNames, BatchSize: fx.batchSize})
+	if err != nil {
+		return fmt.Errorf("range %d: %w", r.Id, err)
+	}
+	defer rd.Release()
+	for rd.Next() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		c, err := fx.conform(rd.RecordBatch())
+		if err != nil {
+			return fmt.Errorf("range %d: %w", r.Id, err)
+		}
+		if sup != nil {
+			t0 := time.Now()
+			s, dropped, err := sup.Apply(ctx, c)
+			c.Release()
+			fx.ctr.addTime(cSuppressTime, time.Since(t0))
+			if err != nil {
+				return fmt.Errorf("range %d: %w", r.Id, err)
+			}
+			fx.ctr.add(cSuppressedRows, int64(dropped))
+			c = s
+		}
+		fx.ctr.add(cLakeRowsReturned, c.NumRows())
+		_, err = fx.emitOut(ctx, c, true, emit)
+		c.Release()
+		if err != nil {
+			return err
+		}
+	}
+	if err := rd.Err(); err != nil {
+		return fmt.Errorf("range %d: %w", r.Id, err)
+	}
+	return nil
+}
