@@ -13,6 +13,7 @@ import (
 
 	"github.com/inlet-db/inlet/dispatch"
 	"github.com/inlet-db/inlet/proto/inletpb"
+	"github.com/inlet-db/inlet/scan"
 )
 
 func flightBackends(t testing.TB, secret string, bes ...*be) []dispatch.Backend {
@@ -285,5 +286,48 @@ func TestLimitAcrossBEs(t *testing.T) {
 				t.Fatalf("limit %d: row %q is not a table row or repeats", limit, g)
 			}
 		}
+	}
+}
+
+// A BE's own failure crosses as a ScanError code: the FE gets the same
+// code scan.ErrorCode gives in process, the sentinel matches, and the
+// failure is not taken for a lost BE (nothing is re-run).
+func TestFlightErrorCode(t *testing.T) {
+	lt := newLogTable(t, 100, 100, 2)
+	a, b := startBE(t, testSecret), startBE(t, testSecret)
+	f := lt.fragment(t)
+	f.Fluss.TableJson = []byte("{not json")
+
+	ex := scan.NewExecutor(scan.Config{})
+	defer ex.Close()
+	_, inproc := ex.Execute(context.Background(), f, memory.NewGoAllocator())
+	if inproc == nil {
+		t.Fatal("scan accepted a broken table JSON")
+	}
+	want := scan.ErrorCode(inproc)
+
+	var logs logSink
+	d := dispatch.New(dispatch.Config{Backends: flightBackends(t, testSecret, a, b), Logger: logs.logger()})
+	r, err := d.Run(context.Background(), f, memory.NewGoAllocator())
+	if err == nil {
+		_, err = readAll(t, r)
+		r.Release()
+	}
+	var be *dispatch.BackendError
+	if !errors.As(err, &be) {
+		t.Fatalf("err = %v, want a BackendError", err)
+	}
+	if be.Code != want || !errors.Is(err, dispatch.Sentinel(want)) {
+		t.Errorf("code %v, want %v (as in process)", be.Code, want)
+	}
+	if be.Message != inproc.Error() {
+		t.Errorf("message %q, want the BE's text %q unchanged", be.Message, inproc.Error())
+	}
+	if errors.Is(err, dispatch.ErrBackendLost) || logs.contains("re-running") {
+		t.Error("a BE error was treated as a lost BE")
+	}
+	code := want.String()
+	if a.metric(t, `inlet_be_errors_total{code="`+code+`"}`) == "0" && b.metric(t, `inlet_be_errors_total{code="`+code+`"}`) == "0" {
+		t.Errorf("no BE counted the %s error", code)
 	}
 }

@@ -212,6 +212,9 @@ const (
 	partInt
 	partBool
 	partDate
+	// partChar is CHAR(n): compared with PAD SPACE semantics, so only
+	// equality (=, !=, IN) on right-trimmed text decides.
+	partChar
 )
 
 func partKindOf(t typemap.DataType) partKind {
@@ -224,8 +227,10 @@ func partKindOf(t typemap.DataType) partKind {
 		return partBool
 	case typemap.RootDate:
 		return partDate
+	case typemap.RootChar:
+		return partChar
 	}
-	// CHAR compares with padding rules, BINARY as hex text: never pruned.
+	// BINARY compares as hex text: never pruned.
 	return partUnknown
 }
 
@@ -284,7 +289,7 @@ func evalPartition(p catalog.Predicate, kind partKind, text string) tri {
 		}
 		return triFalse
 	case "=", "!=", "<", "<=", ">", ">=":
-		if len(p.Values) != 1 {
+		if len(p.Values) != 1 || (kind == partChar && p.Op != "=" && p.Op != "!=") {
 			return triUnknown
 		}
 		if p.Values[0] == nil {
@@ -324,6 +329,14 @@ func comparePart(kind partKind, text string, v any) (int, bool) {
 	case partString:
 		if s, ok := v.(string); ok {
 			return strings.Compare(text, s), true
+		}
+	case partChar:
+		// Callers use the result only for equality (see evalPartition).
+		if s, ok := v.(string); ok {
+			if strings.TrimRight(text, " ") == strings.TrimRight(s, " ") {
+				return 0, true
+			}
+			return 1, true
 		}
 	case partInt:
 		n, err := strconv.ParseInt(text, 10, 64)

@@ -55,9 +55,9 @@ func TestLakePredicate(t *testing.T) {
 }
 
 func TestPartitionMayMatch(t *testing.T) {
-	keys := []string{"s", "i", "b", "d", "c"}
-	kinds := []partKind{partString, partInt, partBool, partDate, partUnknown}
-	vals := []string{"cn", "100", "true", "2026-01-02", "c1"}
+	keys := []string{"s", "i", "b", "d", "c", "x"}
+	kinds := []partKind{partString, partInt, partBool, partDate, partChar, partUnknown}
+	vals := []string{"cn", "100", "true", "2026-01-02", "c1", "0a0b"}
 	for _, tc := range []struct {
 		p    catalog.Predicate
 		want bool
@@ -76,7 +76,12 @@ func TestPartitionMayMatch(t *testing.T) {
 		{catalog.Predicate{Column: "b", Op: "=", Values: []any{false}}, false},
 		{catalog.Predicate{Column: "d", Op: ">", Values: []any{"2026-01-02"}}, false},
 		{catalog.Predicate{Column: "d", Op: ">", Values: []any{"2026-01-01 23:00:00"}}, true},
-		{catalog.Predicate{Column: "c", Op: "=", Values: []any{"zz"}}, true}, // CHAR never pruned
+		{catalog.Predicate{Column: "c", Op: "=", Values: []any{"zz"}}, false},
+		{catalog.Predicate{Column: "c", Op: "=", Values: []any{"c1  "}}, true}, // CHAR pads with spaces
+		{catalog.Predicate{Column: "c", Op: "IN", Values: []any{"c2", "c1"}}, true},
+		{catalog.Predicate{Column: "c", Op: "!=", Values: []any{"c1 "}}, false},
+		{catalog.Predicate{Column: "c", Op: ">", Values: []any{"zz"}}, true}, // ordering of padded text: never pruned
+		{catalog.Predicate{Column: "x", Op: "=", Values: []any{"zz"}}, true}, // unknown kinds never pruned
 		{catalog.Predicate{Column: "other", Op: "=", Values: []any{"zz"}}, true},
 	} {
 		if got := partitionMayMatch([]catalog.Predicate{tc.p}, keys, kinds, vals); got != tc.want {

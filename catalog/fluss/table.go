@@ -52,7 +52,17 @@ func (t *Table) Name() string { return t.name }
 
 // Schema implements catalog.Table.
 func (t *Table) Schema() catalog.Schema {
-	return catalog.Schema{Columns: append([]catalog.Column(nil), t.cols...)}
+	cols := append([]catalog.Column(nil), t.cols...)
+	if t.mode == ReadLog {
+		// Doris describes the columns of a $log sys table with Extra NONE
+		// (anchors §1.3); types stay those of the base table.
+		for i := range cols {
+			if cols[i].Extra == "" {
+				cols[i].Extra = "NONE"
+			}
+		}
+	}
+	return catalog.Schema{Columns: cols}
 }
 
 // Mode is the view this handle reads.

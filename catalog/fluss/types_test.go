@@ -19,6 +19,10 @@ func TestEngineColumnEveryType(t *testing.T) {
 	tz := typemap.EngineOptions{MapTimestampTZ: true}
 	us := &arrow.TimestampType{Unit: arrow.Microsecond}
 	usUTC := &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
+	// datetime(p) keeps the engine's units: seconds, ms up to 3 digits.
+	sec := &arrow.TimestampType{Unit: arrow.Second}
+	ms := &arrow.TimestampType{Unit: arrow.Millisecond}
+	msUTC := &arrow.TimestampType{Unit: arrow.Millisecond, TimeZone: "UTC"}
 	cases := []struct {
 		in    typemap.DataType
 		o     typemap.EngineOptions
@@ -44,15 +48,15 @@ func TestEngineColumnEveryType(t *testing.T) {
 		{typemap.Bytes(), def, "text", arrow.BinaryTypes.String, ""},
 		{typemap.Bytes(), vb, "varbinary", arrow.BinaryTypes.Binary, ""},
 		{typemap.Date(), def, "date", arrow.FixedWidthTypes.Date32, ""},
-		{typemap.Timestamp(0), def, "datetime(0)", us, ""},
-		{typemap.Timestamp(3), def, "datetime(3)", us, ""},
+		{typemap.Timestamp(0), def, "datetime(0)", sec, ""},
+		{typemap.Timestamp(3), def, "datetime(3)", ms, ""},
 		{typemap.Timestamp(6), def, "datetime(6)", us, ""},
 		{typemap.Timestamp(9), def, "datetime(6)", us, ""},
-		{typemap.TimestampLTZ(3), def, "datetime(3)", usUTC, "WITH_TIMEZONE"},
+		{typemap.TimestampLTZ(3), def, "datetime(3)", msUTC, "WITH_TIMEZONE"},
 		{typemap.TimestampLTZ(9), def, "datetime(6)", usUTC, "WITH_TIMEZONE"},
-		{typemap.TimestampLTZ(3), tz, "timestamptz(3)", usUTC, "WITH_TIMEZONE"},
+		{typemap.TimestampLTZ(3), tz, "timestamptz(3)", msUTC, "WITH_TIMEZONE"},
 		{typemap.TimestampLTZ(9), tz, "timestamptz(6)", usUTC, "WITH_TIMEZONE"},
-		{typemap.Timestamp(3), tz, "datetime(3)", us, ""},
+		{typemap.Timestamp(3), tz, "datetime(3)", ms, ""},
 		{typemap.Array(typemap.Int()), def, "array<int>", arrow.ListOfField(arrow.Field{Name: "element", Type: arrow.PrimitiveTypes.Int32, Nullable: true}), ""},
 		{typemap.Array(typemap.Array(typemap.String())), def, "array<array<text>>",
 			arrow.ListOfField(arrow.Field{Name: "element", Nullable: true, Type: arrow.ListOfField(arrow.Field{Name: "element", Type: arrow.BinaryTypes.String, Nullable: true})}), ""},
@@ -61,7 +65,7 @@ func TestEngineColumnEveryType(t *testing.T) {
 		{typemap.Row(typemap.NewField("r_int", typemap.Int()), typemap.NewField("r_string", typemap.String())), def, "struct<r_int:int,r_string:text>",
 			arrow.StructOf(arrow.Field{Name: "r_int", Type: arrow.PrimitiveTypes.Int32, Nullable: true}, arrow.Field{Name: "r_string", Type: arrow.BinaryTypes.String, Nullable: true}), ""},
 		{typemap.Row(typemap.NewField("ts", typemap.TimestampLTZ(3))), def, "struct<ts:datetime(3)>",
-			arrow.StructOf(arrow.Field{Name: "ts", Type: usUTC, Nullable: true}), ""},
+			arrow.StructOf(arrow.Field{Name: "ts", Type: msUTC, Nullable: true}), ""},
 	}
 	for _, c := range cases {
 		col := EngineColumn("c", c.in, "a comment", c.o)

@@ -2,6 +2,7 @@ package bind
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/fe/sql"
@@ -56,6 +57,11 @@ func pushPredicates(from sql.TableExpr, input Plan, where sql.Expr) {
 	}
 	flip := map[string]string{"=": "=", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 	for _, c := range conjuncts(where) {
+		if cr, vals, ok := orAsIn(c); ok {
+			// a = 1 OR a = 2 OR a IN (3, 4) prunes like a IN (1, 2, 3, 4).
+			add(cr, "IN", vals...)
+			continue
+		}
 		switch n := c.(type) {
 		case *sql.BinaryExpr:
 			if _, ok := flip[n.Op]; !ok {
@@ -109,6 +115,66 @@ func pushPredicates(from sql.TableExpr, input Plan, where sql.Expr) {
 			}
 		}
 	}
+}
+
+// orAsIn reads a disjunction whose every branch compares the same column
+// for equality with constants (col = c, c = col, col IN (...)) as the list
+// of those constants.
+func orAsIn(e sql.Expr) (*sql.ColumnRef, []any, bool) {
+	be, ok := e.(*sql.BinaryExpr)
+	if !ok || be.Op != "OR" {
+		return nil, nil, false
+	}
+	var col *sql.ColumnRef
+	var vals []any
+	same := func(cr *sql.ColumnRef) bool {
+		if col == nil {
+			col = cr
+			return true
+		}
+		return strings.EqualFold(strings.Join(col.Parts, "."), strings.Join(cr.Parts, "."))
+	}
+	var walk func(e sql.Expr) bool
+	walk = func(e sql.Expr) bool {
+		switch n := e.(type) {
+		case *sql.BinaryExpr:
+			if n.Op == "OR" {
+				return walk(n.L) && walk(n.R)
+			}
+			if n.Op != "=" {
+				return false
+			}
+			cr, ok := n.L.(*sql.ColumnRef)
+			v, okv := constant(n.R)
+			if !ok {
+				cr, ok = n.R.(*sql.ColumnRef)
+				v, okv = constant(n.L)
+			}
+			if !ok || !okv || !same(cr) {
+				return false
+			}
+			vals = append(vals, v)
+			return true
+		case *sql.InExpr:
+			cr, ok := n.X.(*sql.ColumnRef)
+			if !ok || n.Not || n.Query != nil || len(n.List) == 0 || !same(cr) {
+				return false
+			}
+			for _, x := range n.List {
+				v, ok := constant(x)
+				if !ok {
+					return false
+				}
+				vals = append(vals, v)
+			}
+			return true
+		}
+		return false
+	}
+	if !walk(be) || col == nil {
+		return nil, nil, false
+	}
+	return col, vals, true
 }
 
 // constant returns the value of a non-NULL literal.

@@ -86,4 +86,3 @@ func (f *fragmentSource) record(st *inletpb.ScanStats) {
 		f.prof.counters[k] += v
 	}
 }
-

@@ -281,7 +281,9 @@ func normalize(d *Def, value string) (string, error) {
 		for i, a := range d.Values {
 			quoted[i] = "'" + a + "'"
 		}
-		return "", errorf(ErrWrongValue, "Variable '%s' can't be set to the value of '%s' (allowed: %s)", d.Name, value, strings.Join(quoted, ", "))
+		// MySQL's wording first (clients match on it), then Doris's, which
+		// names the session variable and what it accepts.
+		return "", errorf(ErrWrongValue, "Variable '%s' can't be set to the value of '%s': invalid value for session variable '%s' (allowed: %s)", d.Name, value, d.Name, strings.Join(quoted, ", "))
 	default:
 		if d.Check != nil {
 			if err := d.Check(v); err != nil {

@@ -109,6 +109,8 @@ func layers() []layer {
 		{pkgs: "cmd/be", ours: with("scan/...", "fileio"), why: "§3 layer 7: cmd/be → scan (with its Flight service scan/flightsrv, and fileio for its constructors)"},
 		{pkgs: "cmd/minifluss", ours: with("minifluss"), why: "§3 layer 7: cmd/minifluss → minifluss"},
 		{pkgs: "cmd/paimon-cat", ours: with("lake/...", "fileio"), why: "layer 7 (not in §3): paimon-cat → lake/paimon, fileio"},
+		{pkgs: "cmd/bench", ours: with("fe/server", "catalog/...", "scan", "dispatch", "minifluss", "fileio", "lake/..."),
+			why: "layer 7 (not in §3): the benchmark assembles what cmd/fe --demo does (emulator with its lake, in-process BE through dispatch, FE with the catalog types) and measures it through the MySQL protocol"},
 
 		// Beside the stack.
 		{pkgs: "minifluss/...", ours: with("minifluss/...", "proto/flusspb", "proto/flussapi", "catalog/fluss/record", "lake/paimon", "lake/paimon/writer", "fileio"),

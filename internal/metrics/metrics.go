@@ -111,13 +111,14 @@ func (r *Registry) WriteTo(w io.Writer) (int64, error) {
 
 func (v *Vec) write(w *countingWriter) {
 	fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n", v.name, escapeHelp(v.help), v.name, v.kind)
+	// Copy the values under the lock: writers keep adding while we print.
 	v.mu.Lock()
-	ss := make([]*series, 0, len(v.series))
+	ss := make([]series, 0, len(v.series))
 	for _, s := range v.series {
-		ss = append(ss, s)
+		ss = append(ss, *s)
 	}
 	v.mu.Unlock()
-	slices.SortFunc(ss, func(a, b *series) int { return slices.Compare(a.values, b.values) })
+	slices.SortFunc(ss, func(a, b series) int { return slices.Compare(a.values, b.values) })
 	for _, s := range ss {
 		w.WriteString(v.name)
 		if len(v.labels) > 0 {

@@ -59,3 +59,30 @@ func TestWrongLabelCountPanics(t *testing.T) {
 	}()
 	NewRegistry().Counter("x_total", "x", "a").Inc()
 }
+
+// Writers and a scraper at once (run with -race).
+func TestConcurrentAddAndWrite(t *testing.T) {
+	r := NewRegistry()
+	c := r.Counter("c_total", "c", "k")
+	done := make(chan struct{})
+	for g := range 4 {
+		go func() {
+			for range 1000 {
+				c.Inc(string(rune('a' + g)))
+			}
+			done <- struct{}{}
+		}()
+	}
+	for range 50 {
+		var sb strings.Builder
+		_, _ = r.WriteTo(&sb)
+	}
+	for range 4 {
+		<-done
+	}
+	for g := range 4 {
+		if v := c.Value(string(rune('a' + g))); v != 1000 {
+			t.Errorf("series %c = %v, want 1000", 'a'+g, v)
+		}
+	}
+}
