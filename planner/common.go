@@ -42,14 +42,18 @@ func projection(table string, cols []catalog.Column, req []int) ([]int, error) {
 }
 
 // outputSchema is the Arrow IPC schema of the projected engine columns.
-func outputSchema(cols []catalog.Column, proj []int) ([]byte, error) {
+func outputSchema(cols []catalog.Column, proj []int, pruned map[int]arrow.DataType) ([]byte, error) {
 	fields := make([]arrow.Field, len(proj))
 	for i, c := range proj {
 		col := cols[c]
 		if col.Type == nil {
 			return nil, fmt.Errorf("planner: column %q has no type", col.Name)
 		}
-		fields[i] = arrow.Field{Name: col.Name, Type: col.Type, Nullable: col.Nullable}
+		t := col.Type
+		if pt, ok := pruned[i]; ok {
+			t = pt
+		}
+		fields[i] = arrow.Field{Name: col.Name, Type: t, Nullable: col.Nullable}
 	}
 	// The schema message holds no buffers; the allocator is never used for
 	// data.
@@ -144,7 +148,9 @@ func (p *flussPlan) result() *Result {
 	res := &Result{Fragment: p.frag, Node: "VPluginDrivenScanNode", Counts: c}
 	res.Lines = append(res.Lines, "TABLE: "+p.st.Catalog+"."+p.name, "CONNECTOR: fluss")
 	res.Lines = append(res.Lines, commonLines(p.req.Predicates, p.frag, p.fileSize, c)...)
-	res.Lines = append(res.Lines, flussScanLine(c), "pushdown agg=NONE")
+	res.Lines = append(res.Lines, flussScanLine(c))
+	res.Lines = append(res.Lines, prunedLines(p.st.Columns, p.proj, p.req.Pruned)...)
+	res.Lines = append(res.Lines, "pushdown agg=NONE")
 	if p.lakePlan != nil {
 		res.Verbose = splitStats(p.lakePlan.Splits, p.frag.Options.GetForceMergeReader())
 	}
@@ -194,6 +200,18 @@ func rangeLines(rs []*inletpb.Range) []string {
 			break
 		}
 		out = append(out, line(r))
+	}
+	return out
+}
+
+// prunedLines are the EXPLAIN lines of nested column pruning, one per
+// narrowed struct column, in output order.
+func prunedLines(cols []catalog.Column, proj []int, pruned map[int]arrow.DataType) []string {
+	var out []string
+	for i, c := range proj {
+		if pt, ok := pruned[i]; ok {
+			out = append(out, fmt.Sprintf("column %s pruned type: %s", cols[c].Name, catalog.DorisTypeName(pt)))
+		}
 	}
 	return out
 }

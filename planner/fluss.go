@@ -125,7 +125,7 @@ func (p *flussPlan) run(ctx context.Context) (*Result, error) {
 	if p.st.Mode == fluss.ReadLake {
 		return p.planLakeView(ctx)
 	}
-	schema, err := outputSchema(p.st.Columns, p.proj)
+	schema, err := outputSchema(p.st.Columns, p.proj, p.req.Pruned)
 	if err != nil {
 		return nil, err
 	}

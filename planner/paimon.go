@@ -66,7 +66,7 @@ func planLakeScan(ctx context.Context, lt lakeTarget, req Request) (*Result, err
 		}
 		lakeProj[i] = int32(idx)
 	}
-	schema, err := outputSchema(lt.columns, proj)
+	schema, err := outputSchema(lt.columns, proj, req.Pruned)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +128,9 @@ func planLakeScan(ctx context.Context, lt lakeTarget, req Request) (*Result, err
 		res.Lines = append(res.Lines, "CONNECTOR: "+lt.connctr)
 	}
 	res.Lines = append(res.Lines, commonLines(req.Predicates, frag, fileSize, c)...)
-	res.Lines = append(res.Lines, fmt.Sprintf("paimonNativeReadSplits=%d/%d", c.NativeSplits, c.TotalSplits), "pushdown agg=NONE")
+	res.Lines = append(res.Lines, fmt.Sprintf("paimonNativeReadSplits=%d/%d", c.NativeSplits, c.TotalSplits))
+	res.Lines = append(res.Lines, prunedLines(lt.columns, proj, req.Pruned)...)
+	res.Lines = append(res.Lines, "pushdown agg=NONE")
 	res.Verbose = splitStats(plan.Splits, opts.ForceMergeReader)
 	return res, nil
 }

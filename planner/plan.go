@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"github.com/apache/arrow-go/v18/arrow"
 	"context"
 
 	"github.com/inlet-db/inlet/catalog"
@@ -28,6 +29,10 @@ type Request struct {
 	// Limit is >= 0 only when the FE decided a row cap on the whole scan is
 	// safe; -1 means none.
 	Limit int64
+	// Pruned narrows struct columns by output position (nested column
+	// pruning): the BE returns only those fields, and EXPLAIN shows the
+	// pruned type.
+	Pruned map[int]arrow.DataType
 }
 
 // Result is a planned scan.
@@ -95,4 +100,14 @@ func Plan(ctx context.Context, t catalog.Table, req Request) (res *Result, ok bo
 		return res, true, err
 	}
 	return nil, false, nil
+}
+
+// Plannable reports whether Plan reads t: a Fluss or Paimon catalog table
+// (or view of one), whose scans run as fragments on the BEs.
+func Plannable(t catalog.Table) bool {
+	switch t.(type) {
+	case fluss.Targeted, paimon.Targeted:
+		return true
+	}
+	return false
 }

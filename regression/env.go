@@ -204,26 +204,33 @@ func Start(ctx context.Context, o Options) (*Env, error) {
 	if feAddr == "" {
 		var feArgs []string
 		if beProcess(ctx, filepath.Join(bin, "be")) {
-			port, err := freePort()
-			if err != nil {
-				return nil, err
+			// Two BEs, as a small cluster: the FE spreads each scan's
+			// ranges over both by (partition, bucket).
+			var addrs []string
+			for i := 0; i < 2; i++ {
+				port, err := freePort()
+				if err != nil {
+					return nil, err
+				}
+				addr := "127.0.0.1:" + strconv.Itoa(port)
+				name := fmt.Sprintf("be%d", i+1)
+				p, _, err := startProc(ctx, o.WorkDir, name, filepath.Join(bin, "be"), nil, time.Minute,
+					"--port", strconv.Itoa(port), "--host", "127.0.0.1", "--http-port", "0")
+				if p != nil {
+					e.procs = append(e.procs, p)
+				}
+				if err != nil {
+					return nil, err
+				}
+				if err := waitTCP(ctx, addr, time.Minute); err != nil {
+					return nil, fmt.Errorf("%s: %w\n%s", name, err, e.Logs())
+				}
+				addrs = append(addrs, addr)
+				logf("%s at %s", name, addr)
 			}
-			addr := "127.0.0.1:" + strconv.Itoa(port)
-			p, _, err := startProc(ctx, o.WorkDir, "be", filepath.Join(bin, "be"), nil, time.Minute,
-				"--port", strconv.Itoa(port), "--host", "127.0.0.1")
-			if p != nil {
-				e.procs = append(e.procs, p)
-			}
-			if err != nil {
-				return nil, err
-			}
-			if err := waitTCP(ctx, addr, time.Minute); err != nil {
-				return nil, fmt.Errorf("be: %w\n%s", err, e.Logs())
-			}
-			feArgs = append(feArgs, "--be", addr)
-			logf("be at %s", addr)
+			feArgs = append(feArgs, "--be", strings.Join(addrs, ","))
 		}
-		feArgs = append(feArgs, "--query-port", "0", "--meta-dir", filepath.Join(o.WorkDir, "fe-meta"), "--log-level", "warn")
+		feArgs = append(feArgs, "--query-port", "0", "--http-port", "0", "--meta-dir", filepath.Join(o.WorkDir, "fe-meta"), "--log-level", "warn")
 		p, addr, err := startProc(ctx, o.WorkDir, "fe", filepath.Join(bin, "fe"),
 			regexp.MustCompile(`listening on (\S+)`), time.Minute, feArgs...)
 		if p != nil {

@@ -314,7 +314,7 @@ func castColumns(env *expr.Env, rec arrow.RecordBatch, names []string, types []a
 			cols[i] = a
 			continue
 		}
-		c, err := expr.Cast(expr.Col(i, names[i], a.DataType()), t)
+		c, err := conformExpr(expr.Col(i, names[i], a.DataType()), t)
 		if err != nil {
 			return nil, fmt.Errorf("%w: column %q: %v to %v: %w", ErrUnsupported, names[i], a.DataType(), t, err)
 		}
@@ -378,7 +378,7 @@ func (fx *fragExec) finish(ctx context.Context, rec arrow.RecordBatch) (arrow.Re
 			cols[i] = a
 			continue
 		}
-		c, err := expr.Cast(expr.Col(p, fx.readNames[p], a.DataType()), t)
+		c, err := conformExpr(expr.Col(p, fx.readNames[p], a.DataType()), t)
 		if err != nil {
 			return nil, fmt.Errorf("%w: output column %q: %w", ErrUnsupported, fx.out.Field(i).Name, err)
 		}
@@ -423,4 +423,14 @@ func (fx *fragExec) markDone(id int64) {
 	fx.doneMu.Lock()
 	fx.done = append(fx.done, id)
 	fx.doneMu.Unlock()
+}
+
+// conformExpr turns a column read from a range into the fragment's type:
+// a struct the planner narrowed (nested column pruning) keeps only the
+// fields it names, without copying; anything else is cast.
+func conformExpr(e expr.Expr, t arrow.DataType) (expr.Expr, error) {
+	if e.DataType().ID() == arrow.STRUCT && t.ID() == arrow.STRUCT && expr.Prunable(e.DataType(), t) {
+		return expr.Prune(e, t)
+	}
+	return expr.Cast(e, t)
 }

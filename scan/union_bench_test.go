@@ -4,9 +4,15 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime/metrics"
+	"runtime/pprof"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/inlet-db/inlet/minifluss"
 	"github.com/inlet-db/inlet/proto/inletpb"
@@ -21,9 +27,91 @@ func benchRows() int {
 	return 20000
 }
 
+// peakAlloc tracks the most bytes a read held at once (Arrow buffers only).
+type peakAlloc struct {
+	memory.Allocator
+	cur, peak atomic.Int64
+}
+
+func (a *peakAlloc) Allocate(n int) []byte {
+	a.note(int64(n))
+	return a.Allocator.Allocate(n)
+}
+
+func (a *peakAlloc) Reallocate(n int, b []byte) []byte {
+	a.note(int64(n - len(b)))
+	return a.Allocator.Reallocate(n, b)
+}
+
+func (a *peakAlloc) Free(b []byte) {
+	a.cur.Add(-int64(len(b)))
+	a.Allocator.Free(b)
+}
+
+func (a *peakAlloc) note(d int64) {
+	c := a.cur.Add(d)
+	for p := a.peak.Load(); c > p && !a.peak.CompareAndSwap(p, c); p = a.peak.Load() {
+	}
+}
+
+// benchSums is what a bench read must return: a row count, the sum of the
+// id column (0..n-1, so n(n-1)/2) and the rows whose v is -1 (the updated
+// ones). Cheap enough not to hide the scan's cost, strict enough that a
+// lost, doubled or stale row shows.
+type benchSums struct {
+	rows, idSum, updated int64
+	peak                 int64 // Arrow bytes held at once
+	heap                 int64 // Go heap bytes allocated meanwhile (whole process)
+}
+
+func heapAllocs() int64 {
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64())
+}
+
+// drain runs a fragment whose output is (id BIGINT, name, v DOUBLE), under
+// a pprof label naming the phase, so `pprof -tagfocus phase=union` shows
+// only the union read's readers (goroutines inherit labels).
+func (hs *harness) drain(phase string, f *inletpb.Fragment) benchSums {
+	t := hs.t
+	t.Helper()
+	var s benchSums
+	h0 := heapAllocs()
+	pprof.Do(context.Background(), pprof.Labels("phase", phase), func(ctx context.Context) {
+		checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer checked.AssertSize(t, 0)
+		mem := &peakAlloc{Allocator: checked}
+		rd, err := hs.ex.Execute(ctx, f, mem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rd.Release()
+		for rd.Next() {
+			rec := rd.RecordBatch()
+			ids := rec.Column(0).(*array.Int64)
+			vs := rec.Column(2).(*array.Float64)
+			for i := 0; i < int(rec.NumRows()); i++ {
+				s.idSum += ids.Value(i)
+				if vs.Value(i) == -1 {
+					s.updated++
+				}
+			}
+			s.rows += rec.NumRows()
+		}
+		if err := rd.Err(); err != nil {
+			t.Fatal(err)
+		}
+		s.peak = mem.peak.Load()
+	})
+	s.heap = heapAllocs() - h0
+	return s
+}
+
 // BenchmarkUnionVsLake: a PK table of N rows tiered and compacted, 1% of
 // the keys updated in the tail. Reports the union/lake time ratio, the
-// suppression cost per lake row and the tail keys read.
+// suppression cost per lake row, the tail keys read and the peak Arrow
+// bytes of each read. The two reads alternate which goes first.
 //
 //	INLET_BENCH_ROWS=5000000 go test ./scan -run '^$' -bench UnionVsLake -benchtime 3x
 func BenchmarkUnionVsLake(b *testing.B) {
@@ -57,8 +145,10 @@ func BenchmarkUnionVsLake(b *testing.B) {
 	for j := 0; j < n; j += 100 {
 		upd = append(upd, []any{int64(j), "updated", -1.0})
 	}
-	if err := hs.c.Upsert(ctx, "db", "bench", upd); err != nil {
-		b.Fatal(err)
+	for i := 0; i < len(upd); i += chunk {
+		if err := hs.c.Upsert(ctx, "db", "bench", upd[i:min(i+chunk, len(upd))]); err != nil {
+			b.Fatal(err)
+		}
 	}
 	p := hs.planRead("bench", nil)
 	cols := []int32{0, 1, 2}
@@ -68,27 +158,56 @@ func BenchmarkUnionVsLake(b *testing.B) {
 			lakeOnly = append(lakeOnly, &inletpb.Range{Type: inletpb.RangeType_LAKE, LakeSplit: sp, Native: true})
 		}
 	}
+	wantSum := int64(n) * int64(n-1) / 2
 	var tLake, tUnion time.Duration
 	var st *inletpb.ScanStats
+	var peakLake, peakUnion, heapLake, heapUnion int64
 	b.ResetTimer()
 	for it := 0; it < b.N; it++ {
-		t0 := time.Now()
-		lr, _ := hs.run(hs.fragment(p, cols, lakeOnly))
-		tLake += time.Since(t0)
-		t0 = time.Now()
-		ur, s := hs.run(hs.fragment(p, cols, hs.unionPK(p)))
-		tUnion += time.Since(t0)
-		st = s
-		if len(lr) != n || len(ur) != n {
-			b.Fatalf("lake %d union %d rows, want %d", len(lr), len(ur), n)
+		lake := func() {
+			f := hs.fragment(p, cols, lakeOnly)
+			t0 := time.Now()
+			s := hs.drain("lake", f)
+			tLake += time.Since(t0)
+			if s.rows != int64(n) || s.idSum != wantSum || s.updated != 0 {
+				b.Fatalf("lake read: %d rows, id sum %d, %d updated; want %d, %d, 0", s.rows, s.idSum, s.updated, n, wantSum)
+			}
+			peakLake, heapLake = max(peakLake, s.peak), heapLake+s.heap
+		}
+		union := func() {
+			f := hs.fragment(p, cols, hs.unionPK(p))
+			t0 := time.Now()
+			s := hs.drain("union", f)
+			tUnion += time.Since(t0)
+			if s.rows != int64(n) || s.idSum != wantSum || s.updated != int64(len(upd)) {
+				b.Fatalf("union read: %d rows, id sum %d, %d updated; want %d, %d, %d", s.rows, s.idSum, s.updated, n, wantSum, len(upd))
+			}
+			peakUnion, heapUnion = max(peakUnion, s.peak), heapUnion+s.heap
+		}
+		if it%2 == 0 {
+			lake()
+			union()
+		} else {
+			union()
+			lake()
 		}
 	}
+	b.StopTimer()
+	// The counters of one more union read (the loop's reads are timed only).
+	_, st = hs.run(hs.fragment(p, cols, hs.unionPK(p)))
 	c := st.Counters
 	lakeRows := c["FlussLakeRowsReturned"] + c["FlussUnionSuppressedRows"]
 	b.ReportMetric(float64(tUnion)/float64(tLake), "union/lake")
 	b.ReportMetric(float64(c["FlussUnionSuppressTime"])/float64(lakeRows), "suppress-ns/lake-row")
 	b.ReportMetric(float64(c["FlussUnionTailKeysRetained"]), "tail-keys")
 	b.ReportMetric(float64(n)*float64(b.N)/tLake.Seconds(), "lake-rows/s")
+	b.ReportMetric(float64(n)*float64(b.N)/tUnion.Seconds(), "union-rows/s")
+	b.ReportMetric(float64(peakLake)/(1<<20), "lake-peak-MiB")
+	b.ReportMetric(float64(peakUnion)/(1<<20), "union-peak-MiB")
+	b.ReportMetric(float64(heapLake)/float64(b.N)/(1<<20), "lake-heap-MiB/op")
+	b.ReportMetric(float64(heapUnion)/float64(b.N)/(1<<20), "union-heap-MiB/op")
+	b.ReportMetric(float64(c["FlussUnionTailReadTime"])/1e6, "tail-read-ms")
+	b.ReportMetric(float64(c["FlussPkTailRangeReadTime"])/1e6, "pk-tail-ms")
 }
 
 // BenchmarkLogVsLake: rows/s of a log table read from the Fluss log
@@ -124,17 +243,18 @@ func BenchmarkLogVsLake(b *testing.B) {
 			lake = append(lake, &inletpb.Range{Type: inletpb.RangeType_LAKE, LakeSplit: sp, Native: true})
 		}
 	}
+	wantSum := int64(n) * int64(n-1) / 2
 	var tLog, tLake time.Duration
 	b.ResetTimer()
 	for it := 0; it < b.N; it++ {
 		t0 := time.Now()
-		lr, _ := hs.run(hs.fragment(p, []int32{0, 1, 2}, hs.flussLog(p)))
+		lr := hs.drain("log", hs.fragment(p, []int32{0, 1, 2}, hs.flussLog(p)))
 		tLog += time.Since(t0)
 		t0 = time.Now()
-		kr, _ := hs.run(hs.fragment(p, []int32{0, 1, 2}, lake))
+		kr := hs.drain("loglake", hs.fragment(p, []int32{0, 1, 2}, lake))
 		tLake += time.Since(t0)
-		if len(lr) != n || len(kr) != n {
-			b.Fatalf("log %d lake %d rows, want %d", len(lr), len(kr), n)
+		if lr.rows != int64(n) || kr.rows != int64(n) || lr.idSum != wantSum || kr.idSum != wantSum {
+			b.Fatalf("log %d rows (id sum %d), lake %d rows (id sum %d), want %d (%d)", lr.rows, lr.idSum, kr.rows, kr.idSum, n, wantSum)
 		}
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/tLog.Seconds(), "log-rows/s")

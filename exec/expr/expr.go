@@ -297,6 +297,8 @@ type rowFunc struct {
 	fn     func(env *Env, args []any) any
 	// argTypes are the types fn receives (after implicit casts).
 	show func() string
+	// field is the field a struct_element reads (see StructField).
+	field string
 }
 
 func (f *rowFunc) DataType() arrow.DataType { return f.ret }

@@ -80,6 +80,7 @@ func Field(e Expr, name string) (Expr, error) {
 		return v[0].([]any)[idx]
 	})
 	f.show = func() string { return "struct_element(" + e.String() + ", '" + st.Field(idx).Name + "')" }
+	f.field = st.Field(idx).Name
 	return f, nil
 }
 

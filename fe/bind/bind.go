@@ -49,6 +49,9 @@ type Session struct {
 	// Args are the values of '?' placeholders (prepared statements): nil,
 	// int64, uint64, float64 or string.
 	Args []any
+	// Pruned narrows struct columns of table references (nested column
+	// pruning), keyed by PruneKey; see NestedPrunes.
+	Pruned map[string]arrow.DataType
 }
 
 // Binder binds the statements of one session.
@@ -384,6 +387,7 @@ func (b *Binder) bindTableRef(n *sql.TableRef) (Plan, error) {
 	s := t.Schema()
 	var out []Column
 	var proj []int
+	var pruned map[int]arrow.DataType
 	for i, c := range s.Columns {
 		if !b.need.keeps(alias, c.Name) {
 			continue
@@ -391,7 +395,15 @@ func (b *Binder) bindTableRef(n *sql.TableRef) (Plan, error) {
 		if c.Unsupported {
 			return nil, errorf(ErrUnsupported, "column '%s' of table %s has a type this engine cannot read (%s); select the other columns, e.g. SELECT * EXCEPT(%s)", c.Name, t.Name(), c.DisplayType(), c.Name)
 		}
-		out = append(out, Column{Name: c.Name, Qualifier: alias, Type: c.Type, Nullable: c.Nullable})
+		typ := c.Type
+		if pt, ok := b.sess.Pruned[PruneKey(ctl, db, t.Name(), alias, c.Name)]; ok {
+			typ = pt
+			if pruned == nil {
+				pruned = map[int]arrow.DataType{}
+			}
+			pruned[len(out)] = pt
+		}
+		out = append(out, Column{Name: c.Name, Qualifier: alias, Type: typ, Nullable: c.Nullable})
 		proj = append(proj, i)
 	}
 	if len(proj) == 0 {
@@ -404,7 +416,7 @@ func (b *Binder) bindTableRef(n *sql.TableRef) (Plan, error) {
 			}
 		}
 	}
-	return &Scan{Catalog: ctl, Database: db, Table: t, Projection: proj, Out: out, Vars: b.sess.Vars}, nil
+	return &Scan{Catalog: ctl, Database: db, Table: t, Projection: proj, Out: out, Vars: b.sess.Vars, Pruned: pruned}, nil
 }
 
 func (b *Binder) bindJoin(n *sql.Join) (Plan, error) {

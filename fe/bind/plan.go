@@ -47,6 +47,9 @@ type Scan struct {
 	Vars map[string]string
 	// Predicates are WHERE conjuncts on this table, as skipping hints.
 	Predicates []catalog.Predicate
+	// Pruned holds, by output position, the narrowed type of a struct
+	// column read only through field accesses (nested column pruning).
+	Pruned map[int]arrow.DataType
 }
 
 // Values produces constant rows; a SELECT without FROM is Values with one

@@ -29,11 +29,11 @@ func propMap(ps []sql.Property) map[string]string {
 
 func (s *Session) createCatalog(n *sql.CreateCatalog, w mysqlwire.ResultWriter) error {
 	if n.Resource != "" {
-		return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "CREATE CATALOG ... WITH RESOURCE is not supported; give PROPERTIES")
+		return errorf(errNotSupported, "CREATE CATALOG ... WITH RESOURCE is not supported; give PROPERTIES")
 	}
 	err := s.srv.cfg.Catalogs.Create(n.Name, n.Comment, propMap(n.Properties), n.IfNotExists)
 	if errors.Is(err, catalog.ErrExists) {
-		return mysqlwire.WithCode(mysqlwire.CodeCatalogExists, err)
+		return withKind(errCatalogExists, err)
 	}
 	if err != nil {
 		return err
@@ -56,12 +56,12 @@ func (s *Session) alterCatalog(n *sql.AlterCatalog, w mysqlwire.ResultWriter) er
 			s.catalog = n.NewName
 		}
 		if errors.Is(err, catalog.ErrExists) {
-			err = mysqlwire.WithCode(mysqlwire.CodeCatalogExists, err)
+			err = withKind(errCatalogExists, err)
 		}
 	case sql.AlterCatalogModifyComment:
 		err = m.ModifyComment(n.Name, n.Comment)
 	default:
-		err = mysqlwire.Errorf(mysqlwire.CodeNotSupported, "this ALTER CATALOG action is not supported")
+		err = errorf(errNotSupported, "this ALTER CATALOG action is not supported")
 	}
 	if err != nil {
 		return err
@@ -73,7 +73,7 @@ func (s *Session) refresh(ctx context.Context, n *sql.Refresh, w mysqlwire.Resul
 	switch n.Kind {
 	case sql.ObjCatalog:
 		if len(n.Name) != 1 {
-			return mysqlwire.Errorf(mysqlwire.CodeSyntax, "REFRESH CATALOG takes a catalog name")
+			return errorf(sql.ErrSyntax, "REFRESH CATALOG takes a catalog name")
 		}
 		if !s.srv.cfg.Catalogs.Exists(n.Name[0]) {
 			return unknownCatalog(n.Name[0])
@@ -102,7 +102,7 @@ func (s *Session) refresh(ctx context.Context, n *sql.Refresh, w mysqlwire.Resul
 			return err
 		}
 	default:
-		return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "REFRESH of this object")
+		return errorf(errNotSupported, "REFRESH of this object")
 	}
 	return w.OK(mysqlwire.OKResult{})
 }
@@ -120,11 +120,11 @@ func (s *Session) drop(ctx context.Context, n *sql.Drop, w mysqlwire.ResultWrite
 	switch n.Kind {
 	case sql.ObjCatalog:
 		if len(n.Name) != 1 {
-			return mysqlwire.Errorf(mysqlwire.CodeSyntax, "DROP CATALOG takes a catalog name")
+			return errorf(sql.ErrSyntax, "DROP CATALOG takes a catalog name")
 		}
 		if err := s.srv.cfg.Catalogs.Drop(n.Name[0], n.IfExists); err != nil {
 			if errors.Is(err, catalog.ErrNotFound) {
-				return mysqlwire.WithCode(mysqlwire.CodeUnknownCatalog, err)
+				return withKind(errUnknownCatalog, err)
 			}
 			return err
 		}
@@ -142,14 +142,14 @@ func (s *Session) drop(ctx context.Context, n *sql.Drop, w mysqlwire.ResultWrite
 		}
 		dc, ok := c.(catalog.DatabaseCreator)
 		if !ok {
-			return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "catalog %s (type %s) is read only: DROP DATABASE is not supported", ctl, c.Type())
+			return errorf(errNotSupported, "catalog %s (type %s) is read only: DROP DATABASE is not supported", ctl, c.Type())
 		}
 		if err := dc.DropDatabase(ctx, db, n.Force); err != nil {
 			if errors.Is(err, catalog.ErrNotFound) {
 				if n.IfExists {
 					break
 				}
-				return mysqlwire.Errorf(mysqlwire.CodeDBMissing, "Can't drop database '%s'; database doesn't exist", db)
+				return errorf(errDBMissing, "Can't drop database '%s'; database doesn't exist", db)
 			}
 			return err
 		}
@@ -167,19 +167,19 @@ func (s *Session) drop(ctx context.Context, n *sql.Drop, w mysqlwire.ResultWrite
 		}
 		tc, ok := d.(catalog.TableCreator)
 		if !ok {
-			return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "catalog %s is read only: DROP TABLE is not supported", ctl)
+			return errorf(errNotSupported, "catalog %s is read only: DROP TABLE is not supported", ctl)
 		}
 		if err := tc.DropTable(ctx, tbl); err != nil {
 			if errors.Is(err, catalog.ErrNotFound) {
 				if n.IfExists {
 					break
 				}
-				return mysqlwire.Errorf(mysqlwire.CodeUnknownTable, "Unknown table '%s'", tbl)
+				return errorf(errUnknownTable, "Unknown table '%s'", tbl)
 			}
 			return err
 		}
 	default:
-		return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "DROP VIEW is not supported")
+		return errorf(errNotSupported, "DROP VIEW is not supported")
 	}
 	return w.OK(mysqlwire.OKResult{})
 }
@@ -192,7 +192,7 @@ func (s *Session) createDatabase(ctx context.Context, n *sql.CreateDatabase, w m
 	case 2:
 		ctl, db = n.Name[0], n.Name[1]
 	default:
-		return mysqlwire.Errorf(mysqlwire.CodeSyntax, "bad database name")
+		return errorf(sql.ErrSyntax, "bad database name")
 	}
 	c, err := s.getCatalog(ctx, ctl)
 	if err != nil {
@@ -200,14 +200,14 @@ func (s *Session) createDatabase(ctx context.Context, n *sql.CreateDatabase, w m
 	}
 	dc, ok := c.(catalog.DatabaseCreator)
 	if !ok {
-		return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "catalog %s (type %s) is read only: CREATE DATABASE is not supported", ctl, c.Type())
+		return errorf(errNotSupported, "catalog %s (type %s) is read only: CREATE DATABASE is not supported", ctl, c.Type())
 	}
 	if err := dc.CreateDatabase(ctx, db, propMap(n.Properties)); err != nil {
 		if errors.Is(err, catalog.ErrExists) {
 			if n.IfNotExists {
 				return w.OK(mysqlwire.OKResult{})
 			}
-			return mysqlwire.WithCode(mysqlwire.CodeDBExists, err)
+			return withKind(errDBExists, err)
 		}
 		return err
 	}
@@ -226,14 +226,14 @@ func (s *Session) tableCreator(ctx context.Context, name sql.Name) (catalog.Tabl
 	}
 	tc, ok := d.(catalog.TableCreator)
 	if !ok {
-		return nil, "", mysqlwire.Errorf(mysqlwire.CodeNotSupported, "catalog %s is read only: CREATE TABLE is not supported", ctl)
+		return nil, "", errorf(errNotSupported, "catalog %s is read only: CREATE TABLE is not supported", ctl)
 	}
 	return tc, tbl, nil
 }
 
 func (s *Session) createTable(ctx context.Context, n *sql.CreateTable, w mysqlwire.ResultWriter) error {
 	if n.External {
-		return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "CREATE EXTERNAL TABLE is not supported; use CREATE CATALOG")
+		return errorf(errNotSupported, "CREATE EXTERNAL TABLE is not supported; use CREATE CATALOG")
 	}
 	tc, tbl, err := s.tableCreator(ctx, n.Name)
 	if err != nil {
@@ -247,7 +247,7 @@ func (s *Session) createTable(ctx context.Context, n *sql.CreateTable, w mysqlwi
 			// Rows are stored as inserted; merging on the key (UNIQUE,
 			// AGGREGATE) is not implemented, and answering as if it were
 			// would be wrong.
-			return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "%s KEY tables are not supported by the internal catalog; use DUPLICATE KEY", spec.KeysType)
+			return errorf(errNotSupported, "%s KEY tables are not supported by the internal catalog; use DUPLICATE KEY", spec.KeysType)
 		}
 	}
 	if d := n.Distribution; d != nil {
@@ -257,7 +257,7 @@ func (s *Session) createTable(ctx context.Context, n *sql.CreateTable, w mysqlwi
 	var op exec.Operator
 	if n.AsQuery != nil {
 		if len(n.Columns) > 0 {
-			return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "CREATE TABLE with both columns and AS SELECT")
+			return errorf(errNotSupported, "CREATE TABLE with both columns and AS SELECT")
 		}
 		if plan, op, err = s.plan(ctx, n.AsQuery, s.vars); err != nil {
 			return err
@@ -272,7 +272,7 @@ func (s *Session) createTable(ctx context.Context, n *sql.CreateTable, w mysqlwi
 				return fmt.Errorf("column %s: %w", c.Name, err)
 			}
 			if c.AggType != "" {
-				return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "column %s: aggregate type %s is not supported", c.Name, c.AggType)
+				return errorf(errNotSupported, "column %s: aggregate type %s is not supported", c.Name, c.AggType)
 			}
 			col := catalog.Column{Name: c.Name, Type: t, TypeName: name, Nullable: c.Null != sql.NotNull, Comment: c.Comment}
 			if c.Default != nil {
@@ -289,7 +289,7 @@ func (s *Session) createTable(ctx context.Context, n *sql.CreateTable, w mysqlwi
 	for _, k := range spec.KeyColumns {
 		i := spec.Schema.Index(k)
 		if i < 0 {
-			return mysqlwire.Errorf(mysqlwire.CodeUnknownColumn, "Key column %s does not exist in table %s", k, tbl)
+			return errorf(bind.ErrUnknownColumn, "Key column %s does not exist in table %s", k, tbl)
 		}
 		spec.Schema.Columns[i].Key = true
 	}
@@ -299,7 +299,7 @@ func (s *Session) createTable(ctx context.Context, n *sql.CreateTable, w mysqlwi
 			if n.IfNotExists {
 				return w.OK(mysqlwire.OKResult{})
 			}
-			return mysqlwire.WithCode(mysqlwire.CodeTableExists, err)
+			return withKind(errTableExists, err)
 		}
 		return err
 	}
@@ -351,7 +351,7 @@ func defaultText(e sql.Expr) string {
 // insert runs INSERT INTO ... VALUES / SELECT.
 func (s *Session) insert(ctx context.Context, n *sql.Insert, w mysqlwire.ResultWriter) error {
 	if n.Overwrite {
-		return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "INSERT OVERWRITE is not supported")
+		return errorf(errNotSupported, "INSERT OVERWRITE is not supported")
 	}
 	v, err := s.stmtVars(n.Hints)
 	if err != nil {
@@ -362,7 +362,7 @@ func (s *Session) insert(ctx context.Context, n *sql.Insert, w mysqlwire.ResultW
 		return err
 	}
 	if _, ok := t.(catalog.Writable); !ok {
-		return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "table %s is read only: INSERT is not supported", t.Name())
+		return errorf(errNotSupported, "table %s is read only: INSERT is not supported", t.Name())
 	}
 	schema := t.Schema()
 	// target[i] is the table column the i-th inserted value goes to.
@@ -376,10 +376,10 @@ func (s *Session) insert(ctx context.Context, n *sql.Insert, w mysqlwire.ResultW
 		for _, c := range n.Columns {
 			i := schema.Index(c)
 			if i < 0 {
-				return mysqlwire.Errorf(mysqlwire.CodeUnknownColumn, "Unknown column '%s' in 'field list'", c)
+				return errorf(bind.ErrUnknownColumn, "Unknown column '%s' in 'field list'", c)
 			}
 			if seen[i] {
-				return mysqlwire.Errorf(mysqlwire.CodeAnalysis, "Column '%s' specified twice", c)
+				return errorf(bind.ErrAnalysis, "Column '%s' specified twice", c)
 			}
 			seen[i] = true
 			target = append(target, i)
@@ -391,7 +391,7 @@ func (s *Session) insert(ctx context.Context, n *sql.Insert, w mysqlwire.ResultW
 			return err
 		}
 		if len(op.Schema().Fields()) != len(target) {
-			return mysqlwire.Errorf(mysqlwire.CodeWrongValueCount, "Column count doesn't match value count: %d columns, query gives %d", len(target), len(op.Schema().Fields()))
+			return errorf(errWrongValueCount, "Column count doesn't match value count: %d columns, query gives %d", len(target), len(op.Schema().Fields()))
 		}
 	} else {
 		b := bind.New(ctx, s.bindSession(v))
@@ -402,7 +402,7 @@ func (s *Session) insert(ctx context.Context, n *sql.Insert, w mysqlwire.ResultW
 		rows := make([][]expr.Expr, len(n.Rows))
 		for r, row := range n.Rows {
 			if len(row) != len(target) {
-				return mysqlwire.Errorf(mysqlwire.CodeWrongValueCount, "Column count doesn't match value count at row %d", r+1)
+				return errorf(errWrongValueCount, "Column count doesn't match value count at row %d", r+1)
 			}
 			rows[r] = make([]expr.Expr, len(row))
 			for i, e := range row {
@@ -454,7 +454,7 @@ func (s *Session) appendFrom(ctx context.Context, t catalog.Table, op exec.Opera
 		var err error
 		if src < 0 {
 			if !c.Nullable && c.Default == nil {
-				return 0, mysqlwire.Errorf(mysqlwire.CodeAnalysis, "Column '%s' is NOT NULL and has no default: it must be given a value", c.Name)
+				return 0, errorf(bind.ErrAnalysis, "Column '%s' is NOT NULL and has no default: it must be given a value", c.Name)
 			}
 			e, err = defaultValue(c)
 		} else {
@@ -499,7 +499,7 @@ func (r *notNullReader) Next() bool {
 	rec := r.RecordReader.RecordBatch()
 	for i, c := range r.cols {
 		if !c.Nullable && rec.Column(i).NullN() > 0 {
-			r.err = mysqlwire.Errorf(mysqlwire.CodeAnalysis, "Column '%s' is NOT NULL but the inserted data contains NULL (or a value that cannot be converted to %s)", c.Name, c.DisplayType())
+			r.err = errorf(bind.ErrAnalysis, "Column '%s' is NOT NULL but the inserted data contains NULL (or a value that cannot be converted to %s)", c.Name, c.DisplayType())
 			return false
 		}
 	}

@@ -8,9 +8,12 @@
 // listener) for cmd/fe and tests.
 //
 // What must stay true:
-//   - Errors get their wire code here, from their kind (catalog, vars, bind,
-//     sql sentinels) and the object being resolved — never from message
-//     text; the errno table itself lives in fe/mysqlwire.
+//   - Errors get their wire code here, in one table (wireKinds in
+//     errors.go), from their kind: the catalog, vars, bind, sql and exec
+//     sentinels, and this package's own kinds, attached where the object
+//     being resolved is known (a catalog's "not found" becomes an unknown
+//     catalog, database or table). Nothing else here names a wire code, and
+//     never from message text; the code → errno table lives in fe/mysqlwire.
 //   - A SET_VAR hint applies to its statement only.
 //   - Results stream: rows are rendered batch by batch as the executor
 //     yields them; nothing buffers a whole result.

@@ -169,7 +169,7 @@ func (s *Session) showQueryProfile(path string, w mysqlwire.ResultWriter) error 
 	}
 	q := s.srv.profiles.get(strings.SplitN(id, "/", 2)[0])
 	if q == nil {
-		return mysqlwire.Errorf(mysqlwire.CodeAnalysis, "query profile '%s' not found", id)
+		return errorf(bind.ErrAnalysis, "query profile '%s' not found", id)
 	}
 	t := &table{names: []string{"Profile"}}
 	for _, l := range profileText(q) {

@@ -69,7 +69,7 @@ func (w *limitWriter) OK(mysqlwire.OKResult) error      { return nil }
 func (w *limitWriter) Row([][]byte) error {
 	w.rows++
 	if w.rows > 10000 {
-		return mysqlwire.Errorf(mysqlwire.CodeInterrupted, "fuzz: too many rows")
+		return errorf(context.Canceled, "fuzz: too many rows")
 	}
 	return nil
 }

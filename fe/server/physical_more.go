@@ -9,7 +9,6 @@ import (
 	"github.com/inlet-db/inlet/exec"
 	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/fe/bind"
-	"github.com/inlet-db/inlet/fe/mysqlwire"
 )
 
 // physicalMore builds the operators that read their whole input:
@@ -43,7 +42,7 @@ func (s *Session) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator,
 			case bind.AggAvg:
 				c.Func = exec.Avg
 			default:
-				return nil, mysqlwire.Errorf(mysqlwire.CodeNotSupported, "aggregate function %s is not supported", a.Func)
+				return nil, errorf(errNotSupported, "aggregate function %s is not supported", a.Func)
 			}
 			aggs[i] = c
 		}
@@ -83,7 +82,7 @@ func (s *Session) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator,
 		for i, c := range n.Calls {
 			f, ok := windowFunc(c.Func, c.Star)
 			if !ok {
-				return nil, mysqlwire.Errorf(mysqlwire.CodeNotSupported, "window function %s", c.Func)
+				return nil, errorf(errNotSupported, "window function %s", c.Func)
 			}
 			calls[i] = exec.WindowCall{Func: f, Arg: c.Arg, Name: n.Out[len(n.Out)-len(n.Calls)+i].Name, Offset: c.Offset, Default: c.Default}
 		}
@@ -172,7 +171,7 @@ func (s *Session) join(ctx context.Context, n *bind.Join) (exec.Operator, error)
 		typ = exec.NullAwareLeftAntiJoin
 	case bind.RightJoin:
 		if n.Residual != nil {
-			return nil, mysqlwire.Errorf(mysqlwire.CodeNotSupported, "RIGHT JOIN with a non-equality ON condition; write it as a LEFT JOIN")
+			return nil, errorf(errNotSupported, "RIGHT JOIN with a non-equality ON condition; write it as a LEFT JOIN")
 		}
 		j, err := exec.NewHashJoin(right, left, exec.LeftOuterJoin, rk, lk, nil)
 		if err != nil {
@@ -199,7 +198,7 @@ func (s *Session) join(ctx context.Context, n *bind.Join) (exec.Operator, error)
 	case bind.FullJoin:
 		return s.fullJoin(left, right, n, lk, rk)
 	default:
-		return nil, mysqlwire.Errorf(mysqlwire.CodeNotSupported, "%s is not supported by the executor", n.Kind)
+		return nil, errorf(errNotSupported, "%s is not supported by the executor", n.Kind)
 	}
 	j, err := exec.NewHashJoin(left, right, typ, lk, rk, n.Residual)
 	if err != nil {
@@ -212,7 +211,7 @@ func (s *Session) join(ctx context.Context, n *bind.Join) (exec.Operator, error)
 // (a LEFT ANTI JOIN with the sides swapped) padded with NULL left columns.
 func (s *Session) fullJoin(left, right exec.Operator, n *bind.Join, lk, rk []expr.Expr) (exec.Operator, error) {
 	if n.Residual != nil {
-		return nil, mysqlwire.Errorf(mysqlwire.CodeNotSupported, "FULL OUTER JOIN with a non-equality ON condition")
+		return nil, errorf(errNotSupported, "FULL OUTER JOIN with a non-equality ON condition")
 	}
 	outer, err := exec.NewHashJoin(left, right, exec.LeftOuterJoin, lk, rk, nil)
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/inlet-db/inlet/exec"
 	"github.com/inlet-db/inlet/fe/bind"
-	"github.com/inlet-db/inlet/fe/mysqlwire"
 	"github.com/inlet-db/inlet/planner"
 	"github.com/inlet-db/inlet/proto/inletpb"
 )
@@ -34,7 +33,7 @@ func (s *Session) plannedScan(ctx context.Context, n *bind.Scan) (exec.Operator,
 	}
 	res, ok, err := planner.Plan(ctx, n.Table, planner.Request{
 		QueryID: st.id, ScanID: scanID, Columns: n.Projection, Predicates: n.Predicates,
-		Vars: n.Vars, Limit: limit,
+		Vars: n.Vars, Limit: limit, Pruned: n.Pruned,
 	})
 	if err != nil || !ok {
 		if !ok {
@@ -64,7 +63,7 @@ func (f *fragmentSource) ExplainLines() []string { return f.res.Lines }
 func (f *fragmentSource) Open(ctx context.Context, mem memory.Allocator) (array.RecordReader, error) {
 	r := f.s.srv.cfg.Runner
 	if r == nil {
-		return nil, mysqlwire.Errorf(mysqlwire.CodeNotSupported, "no BE is available to read %s", f.prof.table)
+		return nil, errorf(errNotSupported, "no BE is available to read %s", f.prof.table)
 	}
 	sr, err := r.Run(ctx, f.res.Fragment, mem)
 	if err != nil {

@@ -26,7 +26,7 @@ func (s *Session) Execute(ctx context.Context, text string, args []any, w mysqlw
 		return classify(err)
 	}
 	if n := countParams(stmt); n != len(args) {
-		return mysqlwire.Errorf(mysqlwire.CodeSyntax, "prepared statement has %d placeholders but %d arguments were sent", n, len(args))
+		return errorf(sql.ErrSyntax, "prepared statement has %d placeholders but %d arguments were sent", n, len(args))
 	}
 	s.args = args
 	defer func() { s.args = nil }()

@@ -18,6 +18,7 @@ import (
 	"github.com/inlet-db/inlet/fe/mysqlwire"
 	"github.com/inlet-db/inlet/fe/sql"
 	"github.com/inlet-db/inlet/fe/vars"
+	"github.com/inlet-db/inlet/planner"
 )
 
 // env is the execution environment of one statement under v.
@@ -36,6 +37,15 @@ func (s *Session) plan(ctx context.Context, q sql.Query, v *vars.Session) (bind.
 	p, err := b.BindQuery(q)
 	if err != nil {
 		return nil, nil, err
+	}
+	if pruned := s.nestedPrunes(p, v); len(pruned) > 0 {
+		// Bind again with the narrow struct types, so field accesses bind
+		// against what the BEs will return.
+		bs := s.bindSession(v)
+		bs.Pruned = pruned
+		if p2, err := bind.New(ctx, bs).BindQuery(q); err == nil {
+			p = p2
+		}
 	}
 	op, err := s.physical(ctx, p)
 	if err != nil {
@@ -221,6 +231,30 @@ func (s *Session) physical(ctx context.Context, p bind.Plan) (exec.Operator, err
 		return exec.NewLimit(in, n.Offset, n.Count), nil
 	}
 	return s.physicalMore(ctx, p)
+}
+
+// nestedPrunes returns the struct columns of p's scan that can be read
+// narrowed (enable_prune_nested_column), for tables the BEs read.
+func (s *Session) nestedPrunes(p bind.Plan, v *vars.Session) map[string]arrow.DataType {
+	if on, _ := v.Get("enable_prune_nested_column"); on != "true" {
+		return nil
+	}
+	var sc *bind.Scan
+	for n := p; n != nil; {
+		if x, ok := n.(*bind.Scan); ok {
+			sc = x
+			break
+		}
+		ch := n.Children()
+		if len(ch) != 1 {
+			return nil
+		}
+		n = ch[0]
+	}
+	if sc == nil || !planner.Plannable(sc.Table) {
+		return nil
+	}
+	return bind.NestedPrunes(p)
 }
 
 // limitedScan returns the scan directly under p when only projections lie

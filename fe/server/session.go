@@ -78,7 +78,7 @@ func (s *Session) Query(ctx context.Context, text string, w mysqlwire.ResultWrit
 	}
 	err = s.run(ctx, stmt, w)
 	if errors.Is(err, context.DeadlineExceeded) {
-		err = mysqlwire.Errorf(mysqlwire.CodeInterrupted, "Query exceeded query_timeout (%d s) and was cancelled", s.vars.Int("query_timeout"))
+		err = errorf(context.DeadlineExceeded, "Query exceeded query_timeout (%d s) and was cancelled", s.vars.Int("query_timeout"))
 	}
 	return classify(err)
 }
@@ -146,11 +146,11 @@ func (s *Session) run(ctx context.Context, stmt sql.Statement, w mysqlwire.Resul
 		// statements are accepted so MySQL clients and drivers work.
 		return w.OK(mysqlwire.OKResult{})
 	}
-	return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "statement %T is not supported", stmt)
+	return errorf(errNotSupported, "statement %T is not supported", stmt)
 }
 
 func unknownCatalog(name string) error {
-	return mysqlwire.Errorf(mysqlwire.CodeUnknownCatalog, "Unknown catalog '%s'", name)
+	return errorf(errUnknownCatalog, "Unknown catalog '%s'", name)
 }
 
 func (s *Session) use(ctx context.Context, ctl, db string, w mysqlwire.ResultWriter) error {
@@ -183,7 +183,7 @@ func (s *Session) getCatalog(ctx context.Context, name string) (catalog.Catalog,
 	c, err := s.srv.cfg.Catalogs.Get(ctx, name)
 	if err != nil {
 		if errors.Is(err, catalog.ErrNotFound) {
-			return nil, mysqlwire.WithCode(mysqlwire.CodeUnknownCatalog, err)
+			return nil, withKind(errUnknownCatalog, err)
 		}
 		return nil, err
 	}
@@ -194,7 +194,7 @@ func (s *Session) getDatabase(ctx context.Context, c catalog.Catalog, db string)
 	d, err := c.Database(ctx, db)
 	if err != nil {
 		if errors.Is(err, catalog.ErrNotFound) {
-			return nil, mysqlwire.WithCode(mysqlwire.CodeUnknownDB, err)
+			return nil, withKind(errUnknownDB, err)
 		}
 		return nil, err
 	}
@@ -207,7 +207,7 @@ func (s *Session) splitName(name []string) (ctl, db, tbl string, err error) {
 	switch len(name) {
 	case 1:
 		if s.db == "" {
-			return "", "", "", mysqlwire.Errorf(mysqlwire.CodeNoDB, "No database selected")
+			return "", "", "", errorf(bind.ErrNoDatabase, "No database selected")
 		}
 		return s.catalog, s.db, name[0], nil
 	case 2:
@@ -215,7 +215,7 @@ func (s *Session) splitName(name []string) (ctl, db, tbl string, err error) {
 	case 3:
 		return name[0], name[1], name[2], nil
 	}
-	return "", "", "", mysqlwire.Errorf(mysqlwire.CodeSyntax, "bad table name %s", strings.Join(name, "."))
+	return "", "", "", errorf(sql.ErrSyntax, "bad table name %s", strings.Join(name, "."))
 }
 
 // splitDBName resolves a 1-2 part database name.
@@ -223,7 +223,7 @@ func (s *Session) splitDBName(name []string) (ctl, db string, err error) {
 	switch len(name) {
 	case 0:
 		if s.db == "" {
-			return "", "", mysqlwire.Errorf(mysqlwire.CodeNoDB, "No database selected")
+			return "", "", errorf(bind.ErrNoDatabase, "No database selected")
 		}
 		return s.catalog, s.db, nil
 	case 1:
@@ -231,7 +231,7 @@ func (s *Session) splitDBName(name []string) (ctl, db string, err error) {
 	case 2:
 		return name[0], name[1], nil
 	}
-	return "", "", mysqlwire.Errorf(mysqlwire.CodeSyntax, "bad database name %s", strings.Join(name, "."))
+	return "", "", errorf(sql.ErrSyntax, "bad database name %s", strings.Join(name, "."))
 }
 
 func (s *Session) database(ctx context.Context, ctl, db string) (catalog.Catalog, catalog.Database, error) {
@@ -256,7 +256,7 @@ func (s *Session) ResolveTable(ctx context.Context, name []string) (string, stri
 		if t, _ := s.infoSchemaTable(ctl, tbl); t != nil {
 			return ctl, infoSchema, t, nil
 		}
-		return "", "", nil, mysqlwire.Errorf(mysqlwire.CodeUnknownTable, "Table '%s.%s' doesn't exist", infoSchema, tbl)
+		return "", "", nil, errorf(errUnknownTable, "Table '%s.%s' doesn't exist", infoSchema, tbl)
 	}
 	_, d, err := s.database(ctx, ctl, db)
 	if err != nil {
@@ -265,7 +265,7 @@ func (s *Session) ResolveTable(ctx context.Context, name []string) (string, stri
 	t, err := d.Table(ctx, tbl)
 	if err != nil {
 		if errors.Is(err, catalog.ErrNotFound) {
-			return "", "", nil, mysqlwire.WithCode(mysqlwire.CodeUnknownTable, err)
+			return "", "", nil, withKind(errUnknownTable, err)
 		}
 		return "", "", nil, err
 	}
@@ -372,10 +372,10 @@ func (s *Session) constText(b *bind.Binder, e sql.Expr) (string, error) {
 func (s *Session) kill(n *sql.Kill, w mysqlwire.ResultWriter) error {
 	f := s.srv.cancel.Load()
 	if f == nil {
-		return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "KILL is not available")
+		return errorf(errNotSupported, "KILL is not available")
 	}
 	if !(*f)(uint32(n.ID)) {
-		return mysqlwire.Errorf(mysqlwire.CodeAnalysis, "Unknown thread id: %d", n.ID)
+		return errorf(bind.ErrAnalysis, "Unknown thread id: %d", n.ID)
 	}
 	return w.OK(mysqlwire.OKResult{})
 }

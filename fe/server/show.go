@@ -114,7 +114,7 @@ func (s *Session) filter(ctx context.Context, t *table, n *sql.Show) error {
 	defer res.Release()
 	bools, ok := res.(*array.Boolean)
 	if !ok {
-		return mysqlwire.Errorf(mysqlwire.CodeAnalysis, "WHERE of SHOW must be a condition")
+		return errorf(bind.ErrAnalysis, "WHERE of SHOW must be a condition")
 	}
 	kept := t.rows[:0]
 	for i, r := range t.rows {
@@ -155,7 +155,7 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 		}
 	case sql.ShowCreateCatalog:
 		if len(n.Name) != 1 {
-			return mysqlwire.Errorf(mysqlwire.CodeSyntax, "SHOW CREATE CATALOG needs a catalog name")
+			return errorf(sql.ErrSyntax, "SHOW CREATE CATALOG needs a catalog name")
 		}
 		info, err := s.srv.cfg.Catalogs.Describe(n.Name[0])
 		if err != nil {
@@ -168,7 +168,7 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 		if len(n.From) == 1 {
 			ctl = n.From[0]
 		} else if len(n.From) > 1 {
-			return mysqlwire.Errorf(mysqlwire.CodeSyntax, "SHOW DATABASES FROM takes a catalog name")
+			return errorf(sql.ErrSyntax, "SHOW DATABASES FROM takes a catalog name")
 		}
 		c, err := s.getCatalog(ctx, ctl)
 		if err != nil {
@@ -230,7 +230,7 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 		}
 		pt, ok := tb.(catalog.Partitioned)
 		if !ok || len(pt.PartitionColumns()) == 0 {
-			return mysqlwire.Errorf(mysqlwire.CodeAnalysis, "Table %s is not a partitioned table", tb.Name())
+			return errorf(bind.ErrAnalysis, "Table %s is not a partitioned table", tb.Name())
 		}
 		parts, err := pt.Partitions(ctx)
 		if err != nil {
@@ -324,7 +324,7 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 	case sql.ShowQueryProfile:
 		return s.showQueryProfile(n.Path, w)
 	default:
-		return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "SHOW %s is not supported", n.Kind)
+		return errorf(errNotSupported, "SHOW %s is not supported", n.Kind)
 	}
 	if err := s.filter(ctx, t, n); err != nil {
 		return err
@@ -460,11 +460,11 @@ func (s *Session) explain(ctx context.Context, n *sql.Explain, w mysqlwire.Resul
 		q = st
 	case *sql.Insert:
 		if st.Query == nil {
-			return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "EXPLAIN INSERT ... VALUES")
+			return errorf(errNotSupported, "EXPLAIN INSERT ... VALUES")
 		}
 		q = st.Query
 	default:
-		return mysqlwire.Errorf(mysqlwire.CodeNotSupported, "EXPLAIN of %T", n.Stmt)
+		return errorf(errNotSupported, "EXPLAIN of %T", n.Stmt)
 	}
 	p, op, err := s.plan(ctx, q, v)
 	if err != nil {
