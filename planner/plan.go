@@ -1,8 +1,8 @@
 package planner
 
 import (
-	"github.com/apache/arrow-go/v18/arrow"
 	"context"
+	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/catalog/fluss"
