@@ -208,9 +208,6 @@ func (t *Table) RowCount(ctx context.Context) (int64, error) {
 			total += s.RowCount
 		}
 	}
-	if total <= 0 {
-		return -1, nil
-	}
 	return total, nil
 }
 

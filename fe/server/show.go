@@ -311,7 +311,17 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 		}
 		t.names = []string{"Name", "Engine", "Rows", "Comment"}
 		for _, name := range tables {
-			t.add(str(name), str("OLAP"), nil, str(""))
+			// Rows from table-level statistics where the catalog has them
+			// (Fluss: GET_TABLE_STATS); NULL when unknown.
+			var rows *string
+			if tb, err := d.Table(ctx, name); err == nil {
+				if rc, ok := tb.(catalog.RowCounter); ok {
+					if n, err := rc.RowCount(ctx); err == nil && n >= 0 {
+						rows = str(strconv.FormatInt(n, 10))
+					}
+				}
+			}
+			t.add(str(name), str("OLAP"), rows, str(""))
 		}
 	case sql.ShowFrontends:
 		t.names = []string{"Name", "Host", "QueryPort", "Role", "IsMaster", "Alive", "Version"}
