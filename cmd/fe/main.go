@@ -10,6 +10,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -102,20 +103,21 @@ func main() {
 		fmt.Fprintln(os.Stderr, "fe:", err)
 		os.Exit(2)
 	}
-	if err := run(c); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, c, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "fe:", err)
 		os.Exit(1)
 	}
 }
 
-func run(c config) error {
+// run serves until ctx ends, printing what a user needs to out.
+func run(ctx context.Context, c config, out io.Writer) error {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
 		return fmt.Errorf("--log-level: %w", err)
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 
 	metaDir, dataDir := c.metaDir, c.dataDir
 	var demo *demoCluster
@@ -175,11 +177,11 @@ func run(c config) error {
 		return err
 	}
 	defer fe.Close()
-	fmt.Printf("inlet fe: MySQL protocol listening on %s (meta dir %s)\n", fe.Addr(), meta)
+	fmt.Fprintf(out, "inlet fe: MySQL protocol listening on %s (meta dir %s)\n", fe.Addr(), meta)
 	if local != nil {
-		fmt.Println("inlet fe: no --be given: scans run on a BE inside this process")
+		fmt.Fprintln(out, "inlet fe: no --be given: scans run on a BE inside this process")
 	} else {
-		fmt.Printf("inlet fe: BEs %s\n", strings.Join(c.backends, ","))
+		fmt.Fprintf(out, "inlet fe: BEs %s\n", strings.Join(c.backends, ","))
 	}
 
 	if c.httpPort >= 0 {
@@ -201,14 +203,14 @@ func run(c config) error {
 			}
 		}()
 		defer hs.Close()
-		fmt.Printf("inlet fe: HTTP on %s (/metrics, /api/profile?query_id=…)\n", ln.Addr())
+		fmt.Fprintf(out, "inlet fe: HTTP on %s (/metrics, /api/profile?query_id=…)\n", ln.Addr())
 	}
 
 	if demo != nil {
 		if err := demo.ensureCatalog(fe); err != nil {
 			return err
 		}
-		demo.printWelcome(os.Stdout, fe.Addr())
+		demo.printWelcome(out, fe.Addr())
 	}
 	<-ctx.Done()
 	return nil
