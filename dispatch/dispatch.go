@@ -124,10 +124,15 @@ func (d *Dispatcher) Run(ctx context.Context, f *inletpb.Fragment, mem memory.Al
 		return nil, fmt.Errorf("%w for query %s", ErrNoBackends, f.GetQueryId())
 	}
 	var schema *arrow.Schema
-	if len(f.GetOutputSchema()) > 0 {
-		s, err := flight.DeserializeSchema(f.GetOutputSchema(), mem)
+	// A partial aggregate returns its state columns, not the scan's.
+	want, field := f.GetOutputSchema(), "output_schema"
+	if len(f.GetResultSchema()) > 0 {
+		want, field = f.GetResultSchema(), "result_schema"
+	}
+	if len(want) > 0 {
+		s, err := flight.DeserializeSchema(want, mem)
 		if err != nil {
-			return nil, fmt.Errorf("%w: query %s: fragment output_schema: %v", ErrInvalid, f.GetQueryId(), err)
+			return nil, fmt.Errorf("%w: query %s: fragment %s: %v", ErrInvalid, f.GetQueryId(), field, err)
 		}
 		schema = s
 	}
@@ -367,7 +372,9 @@ func (m *merged) take(ctx context.Context, be Backend, states map[int64]*rangeSt
 	} else {
 		rec.Retain()
 	}
-	if !repeatable(s.r.GetType()) && !s.spilled {
+	// A range's partial aggregate comes out in hash-table order, which a
+	// re-run need not repeat: hold it like an unrepeatable range.
+	if (!repeatable(s.r.GetType()) || m.base.GetPartialAgg() != nil) && !s.spilled {
 		b := recordBytes(rec)
 		if m.holdUsed.Add(b) <= m.d.cfg.HoldBytes {
 			s.held = append(s.held, rec)

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/inlet-db/inlet/internal/arrowval"
 	"github.com/inlet-db/inlet/typemap"
 )
 
@@ -22,7 +22,7 @@ func rowsFromRecord(rec arrow.RecordBatch, types []typemap.DataType) ([][]any, e
 	}
 	for j, col := range rec.Columns() {
 		for i := range rows {
-			v, err := arrowValue(col, i, types[j])
+			v, err := arrowValue(col, i)
 			if err != nil {
 				return nil, fmt.Errorf("column %s row %d: %w", rec.Schema().Field(j).Name, i, err)
 			}
@@ -32,99 +32,20 @@ func rowsFromRecord(rec arrow.RecordBatch, types []typemap.DataType) ([][]any, e
 	return rows, nil
 }
 
-func arrowValue(a arrow.Array, i int, t typemap.DataType) (any, error) {
-	if a.IsNull(i) {
-		return nil, nil
+// flussForm reads Arrow cells (internal/arrowval, exact form) as the
+// emulator's row values: record.Timestamp, record.Map, decimal128.Num.
+var flussForm = &arrowval.Options{
+	Decimal:   func(d arrowval.Decimal) any { return d.Unscaled },
+	Timestamp: func(t arrowval.Timestamp) any { return tsValue(t) },
+	Map:       func(m arrowval.Map) any { return mapValue(m) },
+}
+
+func arrowValue(a arrow.Array, i int) (any, error) {
+	v, err := arrowval.Value(a, i, flussForm)
+	if err != nil {
+		return nil, fmt.Errorf("arrow type %s is not a Fluss column type", a.DataType())
 	}
-	switch x := a.(type) {
-	case *array.Boolean:
-		return x.Value(i), nil
-	case *array.Int8:
-		return x.Value(i), nil
-	case *array.Int16:
-		return x.Value(i), nil
-	case *array.Int32:
-		return x.Value(i), nil
-	case *array.Int64:
-		return x.Value(i), nil
-	case *array.Float32:
-		return x.Value(i), nil
-	case *array.Float64:
-		return x.Value(i), nil
-	case *array.String:
-		return x.Value(i), nil
-	case *array.Binary:
-		return append([]byte(nil), x.Value(i)...), nil
-	case *array.FixedSizeBinary:
-		return append([]byte(nil), x.Value(i)...), nil
-	case *array.Decimal128:
-		return x.Value(i), nil
-	case *array.Date32:
-		return int32(x.Value(i)), nil
-	case *array.Time32:
-		v := int32(x.Value(i))
-		if x.DataType().(*arrow.Time32Type).Unit == arrow.Second {
-			v *= 1000
-		}
-		return v, nil
-	case *array.Time64:
-		v := int64(x.Value(i))
-		if x.DataType().(*arrow.Time64Type).Unit == arrow.Microsecond {
-			return int32(v / 1000), nil
-		}
-		return int32(v / 1_000_000), nil
-	case *array.Timestamp:
-		v := int64(x.Value(i))
-		switch x.DataType().(*arrow.TimestampType).Unit {
-		case arrow.Second:
-			return tsValue{Millis: v * 1000}, nil
-		case arrow.Millisecond:
-			return tsValue{Millis: v}, nil
-		case arrow.Microsecond:
-			ms := floorDiv(v, 1000)
-			return tsValue{Millis: ms, NanoOfMilli: int32((v - ms*1000) * 1000)}, nil
-		default:
-			ms := floorDiv(v, 1_000_000)
-			return tsValue{Millis: ms, NanoOfMilli: int32(v - ms*1_000_000)}, nil
-		}
-	case *array.Map:
-		start, end := x.ValueOffsets(i)
-		var m mapValue
-		for k := int(start); k < int(end); k++ {
-			kv, err := arrowValue(x.Keys(), k, t.Key.NotNull())
-			if err != nil {
-				return nil, err
-			}
-			vv, err := arrowValue(x.Items(), k, *t.Value)
-			if err != nil {
-				return nil, err
-			}
-			m.Keys, m.Values = append(m.Keys, kv), append(m.Values, vv)
-		}
-		return m, nil
-	case *array.List:
-		start, end := x.ValueOffsets(i)
-		out := []any{}
-		for k := int(start); k < int(end); k++ {
-			v, err := arrowValue(x.ListValues(), k, *t.Elem)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, v)
-		}
-		return out, nil
-	case *array.Struct:
-		out := make([]any, x.NumField())
-		for f := 0; f < x.NumField(); f++ {
-			v, err := arrowValue(x.Field(f), i, t.Fields[f].Type)
-			if err != nil {
-				return nil, err
-			}
-			out[f] = v
-		}
-		return out, nil
-	}
-	return nil, fmt.Errorf("arrow type %s is not a Fluss column type", a.DataType())
+	return v, nil
 }
 
 // UpsertRecord upserts the rows of an Arrow record batch (the table's Arrow

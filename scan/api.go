@@ -133,7 +133,16 @@ func (e *Executor) Execute(ctx context.Context, f *inletpb.Fragment, mem memory.
 	if err != nil {
 		return nil, err
 	}
-	return e.start(ctx, fx), nil
+	st := e.start(ctx, fx)
+	if pa := f.GetPartialAgg(); pa != nil {
+		out, err := aggregated(ctx, st, pa, mem)
+		if err != nil {
+			st.Release()
+			return nil, err
+		}
+		return out, nil
+	}
+	return st, nil
 }
 
 // clientFor returns the shared client of one client configuration.

@@ -2,10 +2,9 @@ package unionread
 
 import (
 	"context"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
@@ -17,7 +16,8 @@ type Suppressor struct {
 	enc  *KeyEncoder
 	mem  memory.Allocator
 	buf  []byte
-	mask *array.BooleanBuilder
+	keep []bool
+	runs []int
 }
 
 // NewSuppressor filters batches whose key columns sit at keyCols (cast to
@@ -38,26 +38,32 @@ func (s *Suppressor) Apply(ctx context.Context, rec arrow.RecordBatch) (arrow.Re
 	if err := s.enc.Bind(rec); err != nil {
 		return nil, 0, err
 	}
-	if s.mask == nil {
-		s.mask = array.NewBooleanBuilder(s.mem)
-	}
-	keep := make([]bool, n)
+	keep := slices.Grow(s.keep[:0], n)[:n]
+	s.keep = keep
 	dropped := 0
-	for i := 0; i < n; i++ {
-		s.buf = s.enc.Append(s.buf[:0], i)
-		keep[i] = !s.set.Contains(s.buf)
-		if !keep[i] {
-			dropped++
+	if w := s.enc.Stride(); w > 0 {
+		// Fixed-width keys: encode the batch column by column, then probe.
+		s.buf = s.enc.AppendAll(s.buf[:0], n)
+		dropped = s.set.Absent(s.buf, w, keep)
+	} else {
+		for i := range keep {
+			s.buf = s.enc.Append(s.buf[:0], i)
+			hit := s.set.Contains(s.buf)
+			keep[i] = !hit
+			if hit {
+				dropped++
+			}
 		}
 	}
 	if dropped == 0 {
 		rec.Retain()
 		return rec, 0, nil
 	}
-	s.mask.AppendValues(keep, nil)
-	m := s.mask.NewBooleanArray()
-	defer m.Release()
-	out, err := compute.FilterRecordBatch(compute.WithAllocator(ctx, s.mem), rec, m, compute.DefaultFilterOptions())
+	if dropped == n {
+		return rec.NewSlice(0, 0), dropped, nil
+	}
+	s.runs = runs(s.runs, keep)
+	out, err := selectRuns(ctx, rec, keep, s.runs, n-dropped, s.mem)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -66,8 +72,5 @@ func (s *Suppressor) Apply(ctx context.Context, rec arrow.RecordBatch) (arrow.Re
 
 // Release frees the step's buffers.
 func (s *Suppressor) Release() {
-	if s.mask != nil {
-		s.mask.Release()
-		s.mask = nil
-	}
+	s.buf, s.keep, s.runs = nil, nil, nil
 }

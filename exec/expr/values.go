@@ -12,117 +12,34 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/inlet-db/inlet/exec/render"
+	"github.com/inlet-db/inlet/internal/arrowval"
 )
 
 // MapValue is the canonical Go form of one MAP value: keys and values in
 // their stored order.
-type MapValue struct {
-	Keys, Values []any
-}
+type MapValue = arrowval.Map
+
+// widened reads cells in the evaluator's form (internal/arrowval: one Go
+// type per family, times in microseconds).
+var widened = &arrowval.Options{Widen: true}
 
 // Getter returns a function reading row i of arr as its canonical Go value
-// (nil for NULL). The type switch happens once, not per row.
+// (nil for NULL, and for a type the evaluator cannot read: Supported says
+// which). The conversion itself is internal/arrowval's.
 func Getter(arr arrow.Array) func(i int) any {
-	g := getterNoNull(arr)
-	if arr.NullN() == 0 {
-		return g
-	}
 	return func(i int) any {
-		if arr.IsNull(i) {
-			return nil
-		}
-		return g(i)
+		v, _ := arrowval.Value(arr, i, widened)
+		return v
 	}
 }
 
+// getterNoNull is Getter without the validity check, for loops that apply
+// the validity bitmap themselves.
 func getterNoNull(arr arrow.Array) func(i int) any {
-	switch a := arr.(type) {
-	case *array.Null:
-		return func(int) any { return nil }
-	case *array.Boolean:
-		return func(i int) any { return a.Value(i) }
-	case *array.Int8:
-		return func(i int) any { return int64(a.Value(i)) }
-	case *array.Int16:
-		return func(i int) any { return int64(a.Value(i)) }
-	case *array.Int32:
-		return func(i int) any { return int64(a.Value(i)) }
-	case *array.Int64:
-		return func(i int) any { return a.Value(i) }
-	case *array.Uint8:
-		return func(i int) any { return int64(a.Value(i)) }
-	case *array.Uint16:
-		return func(i int) any { return int64(a.Value(i)) }
-	case *array.Uint32:
-		return func(i int) any { return int64(a.Value(i)) }
-	case *array.Uint64:
-		return func(i int) any { return int64(a.Value(i)) }
-	case *array.Float32:
-		return func(i int) any { return float64(a.Value(i)) }
-	case *array.Float64:
-		return func(i int) any { return a.Value(i) }
-	case *array.Decimal128:
-		return func(i int) any { return a.Value(i) }
-	case *array.String:
-		return func(i int) any { return a.Value(i) }
-	case *array.LargeString:
-		return func(i int) any { return a.Value(i) }
-	case *array.Binary:
-		return func(i int) any { return string(a.Value(i)) }
-	case *array.LargeBinary:
-		return func(i int) any { return string(a.Value(i)) }
-	case *array.Date32:
-		return func(i int) any { return a.Value(i) }
-	case *array.Date64:
-		return func(i int) any { return arrow.Date32(floorDiv(int64(a.Value(i)), 86400000)) }
-	case *array.FixedSizeBinary:
-		return func(i int) any { return string(a.Value(i)) }
-	case *array.Time32:
-		mul, div := toMicros(a.DataType().(*arrow.Time32Type).Unit)
-		return func(i int) any { return arrow.Time64(int64(a.Value(i)) * mul / div) }
-	case *array.Time64:
-		mul, div := toMicros(a.DataType().(*arrow.Time64Type).Unit)
-		return func(i int) any { return arrow.Time64(int64(a.Value(i)) * mul / div) }
-	case *array.Timestamp:
-		mul, div := toMicros(a.DataType().(*arrow.TimestampType).Unit)
-		return func(i int) any { return arrow.Timestamp(int64(a.Value(i)) * mul / div) }
-	case *array.Map:
-		kg, vg := Getter(a.Keys()), Getter(a.Items())
-		offs := a.Offsets()
-		return func(i int) any {
-			j := i + a.Data().Offset()
-			m := MapValue{}
-			for k := int(offs[j]); k < int(offs[j+1]); k++ {
-				m.Keys = append(m.Keys, kg(k))
-				m.Values = append(m.Values, vg(k))
-			}
-			return m
-		}
-	case *array.List, *array.LargeList:
-		l := a.(array.ListLike)
-		eg := Getter(l.ListValues())
-		return func(i int) any {
-			s, e := l.ValueOffsets(i)
-			out := make([]any, 0, e-s)
-			for k := s; k < e; k++ {
-				out = append(out, eg(int(k)))
-			}
-			return out
-		}
-	case *array.Struct:
-		gs := make([]func(int) any, a.NumField())
-		for f := range gs {
-			gs[f] = Getter(a.Field(f))
-		}
-		return func(i int) any {
-			out := make([]any, len(gs))
-			for f, g := range gs {
-				out[f] = g(i)
-			}
-			return out
-		}
+	return func(i int) any {
+		v, _ := arrowval.Slot(arr, i, widened)
+		return v
 	}
-	return func(int) any { return nil }
 }
 
 func toMicros(u arrow.TimeUnit) (mul, div int64) {

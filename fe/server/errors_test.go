@@ -123,8 +123,8 @@ func TestClassify(t *testing.T) {
 	}
 }
 
-// TestWireCodesInOnePlace keeps the promise of doc.go: outside errors.go no
-// file of this package names a wire code; sites name kinds.
+// TestWireCodesInOnePlace keeps the promise of doc.go: outside errors.go (and
+// this test) no file of this package names a wire code; sites name kinds.
 func TestWireCodesInOnePlace(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
@@ -132,7 +132,7 @@ func TestWireCodesInOnePlace(t *testing.T) {
 	}
 	fset := token.NewFileSet()
 	for _, name := range files {
-		if name == "errors.go" {
+		if name == "errors.go" || name == "errors_test.go" { // the table and its test
 			continue
 		}
 		f, err := parser.ParseFile(fset, name, nil, 0)

@@ -369,3 +369,42 @@ func TestFlussTableStatusRows(t *testing.T) {
 		}
 	}
 }
+
+// TestPartialAggregateOnBE checks aggregates the BEs start next to their
+// readers: EXPLAIN shows the partial aggregate, and every answer equals the
+// same aggregate computed in the FE over a derived table (which is not
+// pushed), on union, Fluss-only, $lake and Paimon reads.
+func TestPartialAggregateOnBE(t *testing.T) {
+	f := startUnionFE(t)
+	db := f.db("")
+	mustExec(t, db, fmt.Sprintf(`CREATE CATALOG pm PROPERTIES ('type'='paimon', 'warehouse'='%s')`, f.warehouse))
+	queries := []struct{ agg, from, group string }{
+		{"count(*), sum(id), min(name), max(price), avg(price)", "fl_req.fluss_test.big_log", ""},
+		{"grp, count(*), sum(id), avg(price), min(id), max(name)", "fl_req.fluss_test.big_log", "grp"},
+		{"grp, count(name), sum(id)", "fl_dis.fluss_test.big_pk", "grp"},
+		{"grp, count(*), sum(id)", "fl_req.fluss_test.big_pk", "grp"},
+		{"dt, count(*), min(id)", "fl_auto.fluss_test.lake_part", "dt"},
+		{"count(*), sum(id)", "fl_auto.fluss_test.`lake_pk_multi$lake`", ""},
+		{"count(*), sum(id), avg(id)", "pm.fluss_test.lake_log", ""},
+		{"count(*), count(name), max(id)", "fl_auto.fluss_test.log_empty", ""},
+	}
+	for _, q := range queries {
+		pushed := "SELECT " + q.agg + " FROM " + q.from
+		here := "SELECT " + q.agg + " FROM (SELECT * FROM " + q.from + ") x"
+		if q.group != "" {
+			pushed += " GROUP BY " + q.group
+			here += " GROUP BY " + q.group
+		}
+		plan := strings.Join(rows(t, db, "EXPLAIN "+pushed), "\n")
+		if !strings.Contains(plan, "partial aggregate on BE: group by") {
+			t.Errorf("%s: not pushed:\n%s", pushed, plan)
+		}
+		if plan := strings.Join(rows(t, db, "EXPLAIN "+here), "\n"); strings.Contains(plan, "partial aggregate on BE") {
+			t.Errorf("%s: the derived table was pushed too, the comparison proves nothing", here)
+		}
+		got, want := sortedRows(t, db, pushed), sortedRows(t, db, here)
+		if !slices.Equal(got, want) || len(got) == 0 {
+			t.Errorf("%s:\n got %q\nwant %q", pushed, got, want)
+		}
+	}
+}

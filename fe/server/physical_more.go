@@ -16,10 +16,6 @@ import (
 func (s *Session) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator, error) {
 	switch n := p.(type) {
 	case *bind.Aggregate:
-		in, err := s.physical(ctx, n.Input)
-		if err != nil {
-			return nil, err
-		}
 		names := make([]string, len(n.Groups))
 		for i := range n.Groups {
 			names[i] = n.Out[i].Name
@@ -45,6 +41,16 @@ func (s *Session) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator,
 				return nil, errorf(errNotSupported, "aggregate function %s is not supported", a.Func)
 			}
 			aggs[i] = c
+		}
+		// Over a table the BEs read, they aggregate next to the readers.
+		if op, ok, err := s.pushedAggregate(ctx, n, names, aggs); err != nil {
+			return nil, err
+		} else if ok {
+			return conform(op, n.Out)
+		}
+		in, err := s.physical(ctx, n.Input)
+		if err != nil {
+			return nil, err
 		}
 		op, err := exec.NewHashAggregate(in, n.Groups, names, aggs, exec.AggSingle)
 		if err != nil {

@@ -2,12 +2,15 @@ package server
 
 import (
 	"context"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/inlet-db/inlet/exec"
+	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/fe/bind"
 	"github.com/inlet-db/inlet/planner"
 	"github.com/inlet-db/inlet/proto/inletpb"
@@ -17,6 +20,17 @@ import (
 // and Paimon catalogs): the ranges are fixed now, so EXPLAIN prints exactly
 // what the BEs would be sent.
 func (s *Session) plannedScan(ctx context.Context, n *bind.Scan) (exec.Operator, bool, error) {
+	res, prof, st, ok, err := s.planScan(ctx, n)
+	if err != nil || !ok {
+		return nil, ok, err
+	}
+	src := &fragmentSource{s: s, res: res, schema: bind.Schema(n), prof: prof, st: st}
+	return exec.NewScan(res.Node, "", src), true, nil
+}
+
+// planScan plans a scan on the BEs and files its profile slot; ok is false
+// when the planner does not read n's table.
+func (s *Session) planScan(ctx context.Context, n *bind.Scan) (*planner.Result, *scanProfile, *statement, bool, error) {
 	st := s.stmt
 	if st == nil {
 		st = &statement{id: newQueryID(), limits: map[*bind.Scan]int64{}}
@@ -41,11 +55,101 @@ func (s *Session) plannedScan(ctx context.Context, n *bind.Scan) (exec.Operator,
 			st.scans = st.scans[:len(st.scans)-1]
 			st.mu.Unlock()
 		}
-		return nil, ok, err
+		return nil, nil, nil, ok, err
 	}
 	prof.node = res.Node
-	src := &fragmentSource{s: s, res: res, schema: bind.Schema(n), prof: prof, st: st}
-	return exec.NewScan(res.Node, "", src), true, nil
+	return res, prof, st, true, nil
+}
+
+// pushedAggregate runs an aggregate over a BE-read table as a partial
+// aggregate on the BEs (next to the readers) and a final one here. It
+// applies when the aggregate reads the scan directly (no WHERE left to
+// apply in between), groups by columns and computes count, sum, min, max
+// or avg of columns without DISTINCT; ok is false otherwise.
+func (s *Session) pushedAggregate(ctx context.Context, n *bind.Aggregate, names []string, aggs []exec.AggCall) (exec.Operator, bool, error) {
+	sc, ok := n.Input.(*bind.Scan)
+	if !ok || !planner.Plannable(sc.Table) {
+		return nil, false, nil
+	}
+	pa := &inletpb.PartialAggregate{}
+	for _, g := range n.Groups {
+		c, ok := g.(*expr.ColumnRef)
+		if !ok {
+			return nil, false, nil
+		}
+		pa.GroupBy = append(pa.GroupBy, int32(c.Index))
+	}
+	for _, a := range aggs {
+		fn, ok := exec.AggName(a.Func)
+		if !ok || a.Distinct {
+			return nil, false, nil
+		}
+		call := &inletpb.AggCall{Func: fn, Name: a.Name, Arg: -1}
+		if a.Func != exec.CountStar {
+			arg := a.Arg
+			// The binder widens SUM/AVG arguments (int → bigint); the
+			// executor's accumulators widen the same way on their own,
+			// and the final result is cast to the bound type.
+			if c, ok := arg.(*expr.CastExpr); ok && isNumeric(c.To) && isNumeric(c.Arg.DataType()) {
+				arg = c.Arg
+			}
+			c, ok := arg.(*expr.ColumnRef)
+			if !ok {
+				return nil, false, nil
+			}
+			call.Arg = int32(c.Index)
+		}
+		pa.Calls = append(pa.Calls, call)
+	}
+	// The partial half, built over the scan's columns, fixes the state
+	// columns the BEs send; the final half merges them.
+	carrier, err := exec.NewValues(bind.Schema(sc), nil)
+	if err != nil {
+		return nil, false, err
+	}
+	partial, err := exec.PartialFromFragment(carrier, pa)
+	if err != nil {
+		return nil, false, nil // a type the partial states cannot carry: aggregate here
+	}
+	res, prof, st, ok, err := s.planScan(ctx, sc)
+	if err != nil || !ok {
+		return nil, ok, err
+	}
+	res.Fragment.PartialAgg = pa
+	res.Fragment.ResultSchema = flight.SerializeSchema(partial.Schema(), s.srv.cfg.Mem)
+	res.Lines = withAggLine(res.Lines, partialAggLine(names, aggs))
+	src := &fragmentSource{s: s, res: res, schema: partial.Schema(), prof: prof, st: st}
+	final, err := partial.FinalFor(exec.NewScan(res.Node, "", src))
+	if err != nil {
+		return nil, false, err
+	}
+	return final, true, nil
+}
+
+// partialAggLine is the EXPLAIN line of an aggregate the BEs start.
+func partialAggLine(groups []string, aggs []exec.AggCall) string {
+	calls := make([]string, len(aggs))
+	for i, a := range aggs {
+		calls[i] = a.String()
+	}
+	g := "none"
+	if len(groups) > 0 {
+		g = strings.Join(groups, ", ")
+	}
+	return "partial aggregate on BE: group by " + g + "; " + strings.Join(calls, ", ")
+}
+
+// withAggLine puts line before the scan's "pushdown agg" line.
+func withAggLine(lines []string, line string) []string {
+	out := make([]string, 0, len(lines)+1)
+	for i, l := range lines {
+		if strings.HasPrefix(l, "pushdown agg=") {
+			out = append(out, line)
+			return append(out, lines[i:]...)
+		}
+		out = append(out, l)
+	}
+	return append(out, line)
 }
 
 // fragmentSource runs a planned fragment through the Runner.
@@ -84,4 +188,13 @@ func (f *fragmentSource) record(st *inletpb.ScanStats) {
 	for k, v := range st.GetCounters() {
 		f.prof.counters[k] += v
 	}
+}
+
+func isNumeric(t arrow.DataType) bool {
+	switch t.ID() {
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64,
+		arrow.FLOAT32, arrow.FLOAT64, arrow.DECIMAL128, arrow.DECIMAL256:
+		return true
+	}
+	return false
 }

@@ -377,66 +377,6 @@ func (r *rawSource) close() {
 	}
 }
 
-// arrowValue returns the normalized value (see norm) of arr[i], nil for NULL.
-func arrowValue(arr arrow.Array, i int) any {
-	if arr == nil || arr.IsNull(i) {
-		return nil
-	}
-	switch a := arr.(type) {
-	case *array.Boolean:
-		return a.Value(i)
-	case *array.Int8:
-		return int64(a.Value(i))
-	case *array.Int16:
-		return int64(a.Value(i))
-	case *array.Int32:
-		return int64(a.Value(i))
-	case *array.Int64:
-		return a.Value(i)
-	case *array.Date32:
-		return int64(a.Value(i))
-	case *array.Time32:
-		return int64(a.Value(i))
-	case *array.Float32:
-		return float64(a.Value(i))
-	case *array.Float64:
-		return a.Value(i)
-	case *array.String:
-		return a.Value(i)
-	case *array.Binary:
-		return string(a.Value(i))
-	case *array.Decimal128:
-		v := a.Value(i)
-		sc := a.DataType().(*arrow.Decimal128Type).Scale
-		return norm(DecimalValue{Unscaled: v.BigInt(), Scale: int(sc)})
-	case *array.Timestamp:
-		return norm(timestampOf(int64(a.Value(i)), a.DataType().(*arrow.TimestampType).Unit))
-	}
-	return nil
-}
-
-func timestampOf(v int64, unit arrow.TimeUnit) TimestampValue {
-	switch unit {
-	case arrow.Second:
-		return TimestampValue{Millis: v * 1000}
-	case arrow.Millisecond:
-		return TimestampValue{Millis: v}
-	case arrow.Microsecond:
-		ms := floorDiv(v, 1000)
-		return TimestampValue{Millis: ms, NanoOfMilli: int32((v - ms*1000) * 1000)}
-	}
-	ms := floorDiv(v, 1_000_000)
-	return TimestampValue{Millis: ms, NanoOfMilli: int32(v - ms*1_000_000)}
-}
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
-}
-
 // structChild extracts a nested field from a struct array; a row whose
 // parent struct is NULL reads as NULL. The result is a new reference.
 func structChild(arr arrow.Array, path []int, mem memory.Allocator) arrow.Array {

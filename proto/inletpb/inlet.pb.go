@@ -162,7 +162,7 @@ func (x ScanError_Code) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ScanError_Code.Descriptor instead.
 func (ScanError_Code) EnumDescriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{9, 0}
+	return file_inlet_proto_rawDescGZIP(), []int{11, 0}
 }
 
 // Fragment is the work one BE does for one scan node of one query.
@@ -205,8 +205,17 @@ type Fragment struct {
 	KeyColumns []int32 `protobuf:"varint,11,rep,packed,name=key_columns,json=keyColumns,proto3" json:"key_columns,omitempty"`
 	// max_tail_rows is the per-bucket ceiling (fluss.union_read.max_tail_rows)
 	// a tail read enforces.
-	MaxTailRows   int64        `protobuf:"varint,12,opt,name=max_tail_rows,json=maxTailRows,proto3" json:"max_tail_rows,omitempty"`
-	Options       *ScanOptions `protobuf:"bytes,13,opt,name=options,proto3" json:"options,omitempty"`
+	MaxTailRows int64        `protobuf:"varint,12,opt,name=max_tail_rows,json=maxTailRows,proto3" json:"max_tail_rows,omitempty"`
+	Options     *ScanOptions `protobuf:"bytes,13,opt,name=options,proto3" json:"options,omitempty"`
+	// partial_agg, when set, makes the BE aggregate the rows it reads (after
+	// filters) and return per-group partial states instead of rows; the FE
+	// finishes the aggregation. Only set when the filters are the whole
+	// WHERE clause and the aggregate reads the scan directly.
+	PartialAgg *PartialAggregate `protobuf:"bytes,14,opt,name=partial_agg,json=partialAgg,proto3" json:"partial_agg,omitempty"`
+	// result_schema is the Arrow IPC schema of the batches the BE returns
+	// when it is not output_schema (a partial aggregate's group and state
+	// columns).
+	ResultSchema  []byte `protobuf:"bytes,15,opt,name=result_schema,json=resultSchema,proto3" json:"result_schema,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -332,6 +341,137 @@ func (x *Fragment) GetOptions() *ScanOptions {
 	return nil
 }
 
+func (x *Fragment) GetPartialAgg() *PartialAggregate {
+	if x != nil {
+		return x.PartialAgg
+	}
+	return nil
+}
+
+func (x *Fragment) GetResultSchema() []byte {
+	if x != nil {
+		return x.ResultSchema
+	}
+	return nil
+}
+
+// PartialAggregate is GROUP BY columns and aggregate calls over the
+// fragment's output columns (positions in output_schema).
+type PartialAggregate struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	GroupBy       []int32                `protobuf:"varint,1,rep,packed,name=group_by,json=groupBy,proto3" json:"group_by,omitempty"`
+	Calls         []*AggCall             `protobuf:"bytes,2,rep,name=calls,proto3" json:"calls,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PartialAggregate) Reset() {
+	*x = PartialAggregate{}
+	mi := &file_inlet_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PartialAggregate) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PartialAggregate) ProtoMessage() {}
+
+func (x *PartialAggregate) ProtoReflect() protoreflect.Message {
+	mi := &file_inlet_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PartialAggregate.ProtoReflect.Descriptor instead.
+func (*PartialAggregate) Descriptor() ([]byte, []int) {
+	return file_inlet_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *PartialAggregate) GetGroupBy() []int32 {
+	if x != nil {
+		return x.GroupBy
+	}
+	return nil
+}
+
+func (x *PartialAggregate) GetCalls() []*AggCall {
+	if x != nil {
+		return x.Calls
+	}
+	return nil
+}
+
+type AggCall struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// func is one of count, count_star, sum, min, max, avg.
+	Func string `protobuf:"bytes,1,opt,name=func,proto3" json:"func,omitempty"`
+	// arg is the output column position (unused for count_star).
+	Arg int32 `protobuf:"varint,2,opt,name=arg,proto3" json:"arg,omitempty"`
+	// name labels the state column.
+	Name          string `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AggCall) Reset() {
+	*x = AggCall{}
+	mi := &file_inlet_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AggCall) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AggCall) ProtoMessage() {}
+
+func (x *AggCall) ProtoReflect() protoreflect.Message {
+	mi := &file_inlet_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AggCall.ProtoReflect.Descriptor instead.
+func (*AggCall) Descriptor() ([]byte, []int) {
+	return file_inlet_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *AggCall) GetFunc() string {
+	if x != nil {
+		return x.Func
+	}
+	return ""
+}
+
+func (x *AggCall) GetArg() int32 {
+	if x != nil {
+		return x.Arg
+	}
+	return 0
+}
+
+func (x *AggCall) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
 // FlussTable is what a BE needs to read a Fluss table without asking the
 // coordinator for metadata.
 type FlussTable struct {
@@ -356,7 +496,7 @@ type FlussTable struct {
 
 func (x *FlussTable) Reset() {
 	*x = FlussTable{}
-	mi := &file_inlet_proto_msgTypes[1]
+	mi := &file_inlet_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -368,7 +508,7 @@ func (x *FlussTable) String() string {
 func (*FlussTable) ProtoMessage() {}
 
 func (x *FlussTable) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[1]
+	mi := &file_inlet_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -381,7 +521,7 @@ func (x *FlussTable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FlussTable.ProtoReflect.Descriptor instead.
 func (*FlussTable) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{1}
+	return file_inlet_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *FlussTable) GetDatabase() string {
@@ -457,7 +597,7 @@ type LakeTable struct {
 
 func (x *LakeTable) Reset() {
 	*x = LakeTable{}
-	mi := &file_inlet_proto_msgTypes[2]
+	mi := &file_inlet_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -469,7 +609,7 @@ func (x *LakeTable) String() string {
 func (*LakeTable) ProtoMessage() {}
 
 func (x *LakeTable) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[2]
+	mi := &file_inlet_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -482,7 +622,7 @@ func (x *LakeTable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LakeTable.ProtoReflect.Descriptor instead.
 func (*LakeTable) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{2}
+	return file_inlet_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *LakeTable) GetTablePath() string {
@@ -566,7 +706,7 @@ type Range struct {
 
 func (x *Range) Reset() {
 	*x = Range{}
-	mi := &file_inlet_proto_msgTypes[3]
+	mi := &file_inlet_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -578,7 +718,7 @@ func (x *Range) String() string {
 func (*Range) ProtoMessage() {}
 
 func (x *Range) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[3]
+	mi := &file_inlet_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -591,7 +731,7 @@ func (x *Range) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Range.ProtoReflect.Descriptor instead.
 func (*Range) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{3}
+	return file_inlet_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Range) GetType() RangeType {
@@ -713,7 +853,7 @@ type Tail struct {
 
 func (x *Tail) Reset() {
 	*x = Tail{}
-	mi := &file_inlet_proto_msgTypes[4]
+	mi := &file_inlet_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -725,7 +865,7 @@ func (x *Tail) String() string {
 func (*Tail) ProtoMessage() {}
 
 func (x *Tail) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[4]
+	mi := &file_inlet_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -738,7 +878,7 @@ func (x *Tail) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tail.ProtoReflect.Descriptor instead.
 func (*Tail) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{4}
+	return file_inlet_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Tail) GetHasPartition() bool {
@@ -790,7 +930,7 @@ type Filter struct {
 
 func (x *Filter) Reset() {
 	*x = Filter{}
-	mi := &file_inlet_proto_msgTypes[5]
+	mi := &file_inlet_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -802,7 +942,7 @@ func (x *Filter) String() string {
 func (*Filter) ProtoMessage() {}
 
 func (x *Filter) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[5]
+	mi := &file_inlet_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -815,7 +955,7 @@ func (x *Filter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Filter.ProtoReflect.Descriptor instead.
 func (*Filter) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{5}
+	return file_inlet_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Filter) GetColumn() int32 {
@@ -856,7 +996,7 @@ type Value struct {
 
 func (x *Value) Reset() {
 	*x = Value{}
-	mi := &file_inlet_proto_msgTypes[6]
+	mi := &file_inlet_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -868,7 +1008,7 @@ func (x *Value) String() string {
 func (*Value) ProtoMessage() {}
 
 func (x *Value) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[6]
+	mi := &file_inlet_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -881,7 +1021,7 @@ func (x *Value) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Value.ProtoReflect.Descriptor instead.
 func (*Value) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{6}
+	return file_inlet_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Value) GetV() isValue_V {
@@ -992,7 +1132,7 @@ type ScanOptions struct {
 
 func (x *ScanOptions) Reset() {
 	*x = ScanOptions{}
-	mi := &file_inlet_proto_msgTypes[7]
+	mi := &file_inlet_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1004,7 +1144,7 @@ func (x *ScanOptions) String() string {
 func (*ScanOptions) ProtoMessage() {}
 
 func (x *ScanOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[7]
+	mi := &file_inlet_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1017,7 +1157,7 @@ func (x *ScanOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanOptions.ProtoReflect.Descriptor instead.
 func (*ScanOptions) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{7}
+	return file_inlet_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ScanOptions) GetMaxConcurrency() int32 {
@@ -1072,7 +1212,7 @@ type ScanStats struct {
 
 func (x *ScanStats) Reset() {
 	*x = ScanStats{}
-	mi := &file_inlet_proto_msgTypes[8]
+	mi := &file_inlet_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1084,7 +1224,7 @@ func (x *ScanStats) String() string {
 func (*ScanStats) ProtoMessage() {}
 
 func (x *ScanStats) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[8]
+	mi := &file_inlet_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1097,7 +1237,7 @@ func (x *ScanStats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanStats.ProtoReflect.Descriptor instead.
 func (*ScanStats) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{8}
+	return file_inlet_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ScanStats) GetCounters() map[string]int64 {
@@ -1125,7 +1265,7 @@ type ScanError struct {
 
 func (x *ScanError) Reset() {
 	*x = ScanError{}
-	mi := &file_inlet_proto_msgTypes[9]
+	mi := &file_inlet_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1137,7 +1277,7 @@ func (x *ScanError) String() string {
 func (*ScanError) ProtoMessage() {}
 
 func (x *ScanError) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[9]
+	mi := &file_inlet_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1150,7 +1290,7 @@ func (x *ScanError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanError.ProtoReflect.Descriptor instead.
 func (*ScanError) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{9}
+	return file_inlet_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ScanError) GetCode() ScanError_Code {
@@ -1191,7 +1331,7 @@ type FlightMeta struct {
 
 func (x *FlightMeta) Reset() {
 	*x = FlightMeta{}
-	mi := &file_inlet_proto_msgTypes[10]
+	mi := &file_inlet_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1203,7 +1343,7 @@ func (x *FlightMeta) String() string {
 func (*FlightMeta) ProtoMessage() {}
 
 func (x *FlightMeta) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[10]
+	mi := &file_inlet_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1216,7 +1356,7 @@ func (x *FlightMeta) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FlightMeta.ProtoReflect.Descriptor instead.
 func (*FlightMeta) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{10}
+	return file_inlet_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *FlightMeta) GetRangeId() int64 {
@@ -1251,7 +1391,7 @@ var File_inlet_proto protoreflect.FileDescriptor
 
 const file_inlet_proto_rawDesc = "" +
 	"\n" +
-	"\vinlet.proto\x12\x05inlet\"\xaf\x04\n" +
+	"\vinlet.proto\x12\x05inlet\"\x8e\x05\n" +
 	"\bFragment\x12\x19\n" +
 	"\bquery_id\x18\x01 \x01(\tR\aqueryId\x12\x17\n" +
 	"\ascan_id\x18\x02 \x01(\x05R\x06scanId\x12'\n" +
@@ -1269,10 +1409,20 @@ const file_inlet_proto_rawDesc = "" +
 	"\vkey_columns\x18\v \x03(\x05R\n" +
 	"keyColumns\x12\"\n" +
 	"\rmax_tail_rows\x18\f \x01(\x03R\vmaxTailRows\x12,\n" +
-	"\aoptions\x18\r \x01(\v2\x12.inlet.ScanOptionsR\aoptions\x1a>\n" +
+	"\aoptions\x18\r \x01(\v2\x12.inlet.ScanOptionsR\aoptions\x128\n" +
+	"\vpartial_agg\x18\x0e \x01(\v2\x17.inlet.PartialAggregateR\n" +
+	"partialAgg\x12#\n" +
+	"\rresult_schema\x18\x0f \x01(\fR\fresultSchema\x1a>\n" +
 	"\x10PrunedTypesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\x05R\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xcc\x02\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"S\n" +
+	"\x10PartialAggregate\x12\x19\n" +
+	"\bgroup_by\x18\x01 \x03(\x05R\agroupBy\x12$\n" +
+	"\x05calls\x18\x02 \x03(\v2\x0e.inlet.AggCallR\x05calls\"C\n" +
+	"\aAggCall\x12\x12\n" +
+	"\x04func\x18\x01 \x01(\tR\x04func\x12\x10\n" +
+	"\x03arg\x18\x02 \x01(\x05R\x03arg\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\"\xcc\x02\n" +
 	"\n" +
 	"FlussTable\x12\x1a\n" +
 	"\bdatabase\x18\x01 \x01(\tR\bdatabase\x12\x14\n" +
@@ -1395,50 +1545,54 @@ func file_inlet_proto_rawDescGZIP() []byte {
 }
 
 var file_inlet_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_inlet_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
+var file_inlet_proto_msgTypes = make([]protoimpl.MessageInfo, 19)
 var file_inlet_proto_goTypes = []any{
-	(RangeType)(0),      // 0: inlet.RangeType
-	(ScanError_Code)(0), // 1: inlet.ScanError.Code
-	(*Fragment)(nil),    // 2: inlet.Fragment
-	(*FlussTable)(nil),  // 3: inlet.FlussTable
-	(*LakeTable)(nil),   // 4: inlet.LakeTable
-	(*Range)(nil),       // 5: inlet.Range
-	(*Tail)(nil),        // 6: inlet.Tail
-	(*Filter)(nil),      // 7: inlet.Filter
-	(*Value)(nil),       // 8: inlet.Value
-	(*ScanOptions)(nil), // 9: inlet.ScanOptions
-	(*ScanStats)(nil),   // 10: inlet.ScanStats
-	(*ScanError)(nil),   // 11: inlet.ScanError
-	(*FlightMeta)(nil),  // 12: inlet.FlightMeta
-	nil,                 // 13: inlet.Fragment.PrunedTypesEntry
-	nil,                 // 14: inlet.FlussTable.ClientOptionsEntry
-	nil,                 // 15: inlet.LakeTable.StorageOptionsEntry
-	nil,                 // 16: inlet.LakeTable.OptionsEntry
-	nil,                 // 17: inlet.Range.PartitionValuesEntry
-	nil,                 // 18: inlet.ScanStats.CountersEntry
+	(RangeType)(0),           // 0: inlet.RangeType
+	(ScanError_Code)(0),      // 1: inlet.ScanError.Code
+	(*Fragment)(nil),         // 2: inlet.Fragment
+	(*PartialAggregate)(nil), // 3: inlet.PartialAggregate
+	(*AggCall)(nil),          // 4: inlet.AggCall
+	(*FlussTable)(nil),       // 5: inlet.FlussTable
+	(*LakeTable)(nil),        // 6: inlet.LakeTable
+	(*Range)(nil),            // 7: inlet.Range
+	(*Tail)(nil),             // 8: inlet.Tail
+	(*Filter)(nil),           // 9: inlet.Filter
+	(*Value)(nil),            // 10: inlet.Value
+	(*ScanOptions)(nil),      // 11: inlet.ScanOptions
+	(*ScanStats)(nil),        // 12: inlet.ScanStats
+	(*ScanError)(nil),        // 13: inlet.ScanError
+	(*FlightMeta)(nil),       // 14: inlet.FlightMeta
+	nil,                      // 15: inlet.Fragment.PrunedTypesEntry
+	nil,                      // 16: inlet.FlussTable.ClientOptionsEntry
+	nil,                      // 17: inlet.LakeTable.StorageOptionsEntry
+	nil,                      // 18: inlet.LakeTable.OptionsEntry
+	nil,                      // 19: inlet.Range.PartitionValuesEntry
+	nil,                      // 20: inlet.ScanStats.CountersEntry
 }
 var file_inlet_proto_depIdxs = []int32{
-	3,  // 0: inlet.Fragment.fluss:type_name -> inlet.FlussTable
-	4,  // 1: inlet.Fragment.lake:type_name -> inlet.LakeTable
-	13, // 2: inlet.Fragment.pruned_types:type_name -> inlet.Fragment.PrunedTypesEntry
-	7,  // 3: inlet.Fragment.filters:type_name -> inlet.Filter
-	5,  // 4: inlet.Fragment.ranges:type_name -> inlet.Range
-	9,  // 5: inlet.Fragment.options:type_name -> inlet.ScanOptions
-	14, // 6: inlet.FlussTable.client_options:type_name -> inlet.FlussTable.ClientOptionsEntry
-	15, // 7: inlet.LakeTable.storage_options:type_name -> inlet.LakeTable.StorageOptionsEntry
-	16, // 8: inlet.LakeTable.options:type_name -> inlet.LakeTable.OptionsEntry
-	0,  // 9: inlet.Range.type:type_name -> inlet.RangeType
-	6,  // 10: inlet.Range.tail:type_name -> inlet.Tail
-	17, // 11: inlet.Range.partition_values:type_name -> inlet.Range.PartitionValuesEntry
-	8,  // 12: inlet.Filter.values:type_name -> inlet.Value
-	18, // 13: inlet.ScanStats.counters:type_name -> inlet.ScanStats.CountersEntry
-	1,  // 14: inlet.ScanError.code:type_name -> inlet.ScanError.Code
-	10, // 15: inlet.FlightMeta.stats:type_name -> inlet.ScanStats
-	16, // [16:16] is the sub-list for method output_type
-	16, // [16:16] is the sub-list for method input_type
-	16, // [16:16] is the sub-list for extension type_name
-	16, // [16:16] is the sub-list for extension extendee
-	0,  // [0:16] is the sub-list for field type_name
+	5,  // 0: inlet.Fragment.fluss:type_name -> inlet.FlussTable
+	6,  // 1: inlet.Fragment.lake:type_name -> inlet.LakeTable
+	15, // 2: inlet.Fragment.pruned_types:type_name -> inlet.Fragment.PrunedTypesEntry
+	9,  // 3: inlet.Fragment.filters:type_name -> inlet.Filter
+	7,  // 4: inlet.Fragment.ranges:type_name -> inlet.Range
+	11, // 5: inlet.Fragment.options:type_name -> inlet.ScanOptions
+	3,  // 6: inlet.Fragment.partial_agg:type_name -> inlet.PartialAggregate
+	4,  // 7: inlet.PartialAggregate.calls:type_name -> inlet.AggCall
+	16, // 8: inlet.FlussTable.client_options:type_name -> inlet.FlussTable.ClientOptionsEntry
+	17, // 9: inlet.LakeTable.storage_options:type_name -> inlet.LakeTable.StorageOptionsEntry
+	18, // 10: inlet.LakeTable.options:type_name -> inlet.LakeTable.OptionsEntry
+	0,  // 11: inlet.Range.type:type_name -> inlet.RangeType
+	8,  // 12: inlet.Range.tail:type_name -> inlet.Tail
+	19, // 13: inlet.Range.partition_values:type_name -> inlet.Range.PartitionValuesEntry
+	10, // 14: inlet.Filter.values:type_name -> inlet.Value
+	20, // 15: inlet.ScanStats.counters:type_name -> inlet.ScanStats.CountersEntry
+	1,  // 16: inlet.ScanError.code:type_name -> inlet.ScanError.Code
+	12, // 17: inlet.FlightMeta.stats:type_name -> inlet.ScanStats
+	18, // [18:18] is the sub-list for method output_type
+	18, // [18:18] is the sub-list for method input_type
+	18, // [18:18] is the sub-list for extension type_name
+	18, // [18:18] is the sub-list for extension extendee
+	0,  // [0:18] is the sub-list for field type_name
 }
 
 func init() { file_inlet_proto_init() }
@@ -1446,7 +1600,7 @@ func file_inlet_proto_init() {
 	if File_inlet_proto != nil {
 		return
 	}
-	file_inlet_proto_msgTypes[6].OneofWrappers = []any{
+	file_inlet_proto_msgTypes[8].OneofWrappers = []any{
 		(*Value_IsNull)(nil),
 		(*Value_Int)(nil),
 		(*Value_Float)(nil),
@@ -1459,7 +1613,7 @@ func file_inlet_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_inlet_proto_rawDesc), len(file_inlet_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   17,
+			NumMessages:   19,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -212,8 +212,12 @@ func (s *Server) run(ctx context.Context, f *inletpb.Fragment, stream flight.Fli
 	defer cancel()
 
 	var schema *arrow.Schema
-	if len(f.GetOutputSchema()) > 0 {
-		sc, err := flight.DeserializeSchema(f.GetOutputSchema(), s.cfg.Mem)
+	want := f.GetOutputSchema()
+	if len(f.GetResultSchema()) > 0 {
+		want = f.GetResultSchema() // a partial aggregate's state columns
+	}
+	if len(want) > 0 {
+		sc, err := flight.DeserializeSchema(want, s.cfg.Mem)
 		if err != nil {
 			return &scanErr{inletpb.ScanError_INVALID, fmt.Sprintf("fragment %s: output_schema: %v", f.GetQueryId(), err)}
 		}

@@ -7,73 +7,32 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/inlet-db/inlet/lake/paimon"
 )
 
 // Value returns row i of an Arrow array (of paimon.ArrowType(t)) as the Go
-// value paimon.SerializeRow takes for t: int8..int64, int32 for DATE and
-// TIME (ms), float32/64, string, []byte, bool, paimon.DecimalValue,
-// paimon.TimestampValue, nil for NULL. Nested types are not key or
-// partition types and are refused.
+// value paimon.SerializeRow takes for t (paimon.ArrowValue: int8..int64,
+// int32 for DATE and TIME (ms), float32/64, string, []byte, bool,
+// paimon.DecimalValue, paimon.TimestampValue, nil for NULL). Nested types
+// are not key or partition types and are refused.
 func Value(a arrow.Array, i int) (any, error) {
 	if a.IsNull(i) {
 		return nil, nil
 	}
-	switch x := a.(type) {
-	case *array.Boolean:
-		return x.Value(i), nil
-	case *array.Int8:
-		return x.Value(i), nil
-	case *array.Int16:
-		return x.Value(i), nil
-	case *array.Int32:
-		return x.Value(i), nil
-	case *array.Int64:
-		return x.Value(i), nil
-	case *array.Float32:
-		return x.Value(i), nil
-	case *array.Float64:
-		return x.Value(i), nil
-	case *array.String:
-		return x.Value(i), nil
-	case *array.Binary:
-		return x.Value(i), nil
-	case *array.Date32:
-		return int32(x.Value(i)), nil
-	case *array.Time32:
-		return int32(x.Value(i)), nil
-	case *array.Decimal128:
-		sc := x.DataType().(*arrow.Decimal128Type).Scale
-		return paimon.DecimalValue{Unscaled: x.Value(i).BigInt(), Scale: int(sc)}, nil
-	case *array.Timestamp:
-		v := int64(x.Value(i))
-		var nanos int64
-		switch x.DataType().(*arrow.TimestampType).Unit {
-		case arrow.Second:
-			nanos = v * 1e9
-		case arrow.Millisecond:
-			return paimon.TimestampValue{Millis: v}, nil
-		case arrow.Microsecond:
-			ms, us := floorDivMod(v, 1000)
-			return paimon.TimestampValue{Millis: ms, NanoOfMilli: int32(us * 1000)}, nil
-		default:
-			nanos = v
-		}
-		ms, ns := floorDivMod(nanos, 1e6)
-		return paimon.TimestampValue{Millis: ms, NanoOfMilli: int32(ns)}, nil
+	switch a.DataType().ID() {
+	case arrow.LIST, arrow.LARGE_LIST, arrow.MAP, arrow.STRUCT:
+		return nil, refused(a)
 	}
-	return nil, fmt.Errorf("%w: values of Arrow type %s cannot be keys or partition values", ErrInvalid, a.DataType())
+	v, err := paimon.ArrowValue(a, i)
+	if err != nil {
+		return nil, refused(a)
+	}
+	return v, nil
 }
 
-func floorDivMod(a, b int64) (int64, int64) {
-	q, r := a/b, a%b
-	if r < 0 {
-		q--
-		r += b
-	}
-	return q, r
+func refused(a arrow.Array) error {
+	return fmt.Errorf("%w: values of Arrow type %s cannot be keys or partition values", ErrInvalid, a.DataType())
 }
 
 // Compare orders two values of the same key type as Paimon's key
