@@ -153,7 +153,9 @@ func TestBackendDownAtPlanTime(t *testing.T) {
 	lis.Close()
 	fb := dispatch.NewFlightBackend(dead, testSecret)
 	defer fb.Close()
-	d := dispatch.New(dispatch.Config{Backends: append(flightBackends(t, testSecret, a), fb)})
+	// DownFor far beyond the test's length: a loaded machine must not let
+	// the dead BE's exclusion lapse between the runs and the check.
+	d := dispatch.New(dispatch.Config{Backends: append(flightBackends(t, testSecret, a), fb), DownFor: time.Hour})
 	for range 2 { // the second run skips the dead BE up front
 		r, err := d.Run(context.Background(), lt.fragment(t), memory.NewGoAllocator())
 		if err != nil {

@@ -115,6 +115,13 @@ func (s *Session) pushedAggregate(ctx context.Context, n *bind.Aggregate, names 
 	if err != nil || !ok {
 		return nil, ok, err
 	}
+	if len(res.Fragment.GetRanges()) == 0 {
+		// Nothing to read (an empty table): no BE runs, and the FE's
+		// aggregate gives the answer of an empty input (COUNT 0, ...).
+		src := &fragmentSource{s: s, res: res, schema: bind.Schema(sc), prof: prof, st: st}
+		op, err := exec.NewHashAggregate(exec.NewScan(res.Node, "", src), n.Groups, names, aggs, exec.AggSingle)
+		return op, err == nil, err
+	}
 	res.Fragment.PartialAgg = pa
 	res.Fragment.ResultSchema = flight.SerializeSchema(partial.Schema(), s.srv.cfg.Mem)
 	res.Lines = withAggLine(res.Lines, partialAggLine(names, aggs))
