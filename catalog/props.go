@@ -11,12 +11,20 @@ import (
 // as Doris prints them.
 const MaskedValue = "*XXX"
 
-// IsSecret reports whether a property holds a secret: its name contains
-// password, secret, key or token (case-insensitive). Over-masking a harmless
-// "key" property is the price of never printing a credential.
+// secretWords: a property whose name contains one of these (any case) holds
+// a secret. Fluss carries the SASL password inside
+// client.security.sasl.jaas.config, hence "jaas"; "credential" covers
+// *.credentials and *.credentials.provider files and strings.
+var secretWords = []string{"password", "passwd", "pwd", "secret", "key", "token", "credential", "jaas", "private"}
+
+// IsSecret reports whether a property holds a secret by its name: the name
+// contains password, passwd, pwd, secret, key, token, credential, jaas or
+// private (case-insensitive). Over-masking a harmless "key" property is the
+// price of never printing a credential. Values can hold secrets under other
+// names too; MaskValue looks at both.
 func IsSecret(name string) bool {
 	n := strings.ToLower(name)
-	for _, w := range []string{"password", "secret", "key", "token"} {
+	for _, w := range secretWords {
 		if strings.Contains(n, w) {
 			return true
 		}
@@ -24,15 +32,81 @@ func IsSecret(name string) bool {
 	return false
 }
 
-// MaskProperties returns a copy of props with secret values replaced by
-// MaskedValue.
+// MaskValue returns the value of property name as it may be shown: MaskedValue
+// when the name says it is secret or the value embeds a password assignment
+// (a JAAS line such as `password="…"` under any name); otherwise v with the
+// password of any URI in it (scheme://user:password@host) replaced by
+// MaskedValue, and unchanged when there is none.
+func MaskValue(name, v string) string {
+	if IsSecret(name) || embedsPassword(v) {
+		return MaskedValue
+	}
+	return maskURIPasswords(v)
+}
+
+// embedsPassword reports a "password=" / "passwd=" / "secret=" style
+// assignment inside a value (spaces and quotes around = allowed).
+func embedsPassword(v string) bool {
+	l := strings.ToLower(v)
+	for _, w := range []string{"password", "passwd", "secret"} {
+		for i := 0; ; {
+			k := strings.Index(l[i:], w)
+			if k < 0 {
+				break
+			}
+			rest := strings.TrimLeft(l[i+k+len(w):], " \t\"'")
+			if strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, ":") {
+				return true
+			}
+			i += k + len(w)
+		}
+	}
+	return false
+}
+
+// maskURIPasswords replaces the password of every scheme://user:password@
+// authority in v.
+func maskURIPasswords(v string) string {
+	var b strings.Builder
+	rest := v
+	for {
+		k := strings.Index(rest, "://")
+		if k < 0 {
+			break
+		}
+		auth := rest[k+3:]
+		end := strings.IndexAny(auth, "/?#")
+		if end < 0 {
+			end = len(auth)
+		}
+		at := strings.LastIndexByte(auth[:end], '@')
+		colon := -1
+		if at >= 0 {
+			colon = strings.IndexByte(auth[:at], ':')
+		}
+		if colon < 0 {
+			b.WriteString(rest[:k+3])
+			rest = auth
+			continue
+		}
+		b.WriteString(rest[:k+3])
+		b.WriteString(auth[:colon+1])
+		b.WriteString(MaskedValue)
+		rest = auth[at:]
+	}
+	if b.Len() == 0 {
+		return v
+	}
+	b.WriteString(rest)
+	return b.String()
+}
+
+// MaskProperties returns a copy of props with every value replaced by
+// MaskValue(name, value): secrets masked, the rest unchanged.
 func MaskProperties(props map[string]string) map[string]string {
 	out := make(map[string]string, len(props))
 	for k, v := range props {
-		if IsSecret(k) {
-			v = MaskedValue
-		}
-		out[k] = v
+		out[k] = MaskValue(k, v)
 	}
 	return out
 }
@@ -127,8 +201,9 @@ func (p Props) Unknown(known func(name string) bool) []string {
 }
 
 func quoteUnlessSecret(name, v string) string {
-	if IsSecret(name) {
-		return MaskedValue
+	m := MaskValue(name, v)
+	if m == MaskedValue {
+		return m
 	}
-	return "'" + v + "'"
+	return "'" + m + "'"
 }

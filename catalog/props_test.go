@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -91,6 +92,52 @@ func TestPredicateString(t *testing.T) {
 	for _, c := range cases {
 		if got := c.p.String(); got != c.want {
 			t.Errorf("%+v: %s, want %s", c.p, got, c.want)
+		}
+	}
+}
+
+// TestMaskValue: secrets are found by name (the list of IsSecret) and by
+// value (an embedded password assignment, a URI's password), and nothing
+// else is changed.
+func TestMaskValue(t *testing.T) {
+	jaas := `org.apache.fluss.security.auth.sasl.plain.PlainLoginModule required username="admin" password="hunter2";`
+	cases := []struct {
+		name, value, want string
+	}{
+		{"client.security.sasl.jaas.config", jaas, MaskedValue},
+		{"fluss.client.security.sasl.jaas.config", "anything", MaskedValue},
+		{"some.option", jaas, MaskedValue}, // by value: password="…"
+		{"fs.oss.credentials", "abc", MaskedValue},
+		{"fs.s3a.aws.credentials.provider", "x.Y", MaskedValue},
+		{"db.passwd", "hunter2", MaskedValue},
+		{"DB.PassWD.file", "hunter2", MaskedValue},
+		{"jdbc.pwd", "hunter2", MaskedValue},
+		{"ssl.private.file", "/etc/k", MaskedValue},
+		{"opts", "user=a;Password = hunter2", MaskedValue},
+		{"uri", "jdbc:mysql://admin:hunter2@db.example:3306/x?y=1", "jdbc:mysql://admin:*XXX@db.example:3306/x?y=1"},
+		{"uri", "s3://ak:sk@bucket/p, http://u:p@h", "s3://ak:*XXX@bucket/p, http://u:*XXX@h"},
+		{"uri", "http://user@h/a:b@c", "http://user@h/a:b@c"}, // no password in the authority
+		{"fluss.bootstrap.servers", "127.0.0.1:9123", "127.0.0.1:9123"},
+		{"warehouse", "file:///tmp/w", "file:///tmp/w"},
+		{"type", "fluss", "fluss"},
+	}
+	for _, c := range cases {
+		got := MaskValue(c.name, c.value)
+		if got != c.want {
+			t.Errorf("MaskValue(%q, %q) = %q, want %q", c.name, c.value, got, c.want)
+		}
+		if strings.Contains(got, "hunter2") {
+			t.Errorf("MaskValue(%q) leaks the password: %q", c.name, got)
+		}
+		if m := MaskProperties(map[string]string{c.name: c.value}); m[c.name] != c.want {
+			t.Errorf("MaskProperties[%q] = %q, want %q", c.name, m[c.name], c.want)
+		}
+	}
+	// Typed accessors never echo a secret value in their errors.
+	p := NewProps(map[string]string{"jaas": jaas, "u": "http://a:hunter2@h"})
+	for _, n := range []string{"jaas", "u"} {
+		if _, err := p.Int(n, 0, 0, 1); err == nil || strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("Int(%s): %v", n, err)
 		}
 	}
 }

@@ -27,6 +27,16 @@ func benchRows() int {
 	return 20000
 }
 
+// benchReps is INLET_BENCH_REPS (default 1): read pairs per benchmark
+// iteration, so one (costly) table setup yields several timed pairs and
+// the spread of their ratios.
+func benchReps() int {
+	if n, err := strconv.Atoi(os.Getenv("INLET_BENCH_REPS")); err == nil && n > 0 {
+		return n
+	}
+	return 1
+}
+
 // peakAlloc tracks the most bytes a read held at once (Arrow buffers only).
 type peakAlloc struct {
 	memory.Allocator
@@ -113,7 +123,7 @@ func (hs *harness) drain(phase string, f *inletpb.Fragment) benchSums {
 // suppression cost per lake row, the tail keys read and the peak Arrow
 // bytes of each read. The two reads alternate which goes first.
 //
-//	INLET_BENCH_ROWS=5000000 go test ./scan -run '^$' -bench UnionVsLake -benchtime 3x
+//	INLET_BENCH_ROWS=5000000 INLET_BENCH_REPS=5 go test ./scan -run '^$' -bench UnionVsLake -benchtime 1x
 func BenchmarkUnionVsLake(b *testing.B) {
 	n := benchRows()
 	hs := newHarness(b)
@@ -162,8 +172,11 @@ func BenchmarkUnionVsLake(b *testing.B) {
 	var tLake, tUnion time.Duration
 	var st *inletpb.ScanStats
 	var peakLake, peakUnion, heapLake, heapUnion int64
+	reps := b.N * benchReps()
+	ratioMin, ratioMax := 0.0, 0.0
 	b.ResetTimer()
-	for it := 0; it < b.N; it++ {
+	for it := 0; it < reps; it++ {
+		l0, u0 := tLake, tUnion
 		lake := func() {
 			f := hs.fragment(p, cols, lakeOnly)
 			t0 := time.Now()
@@ -191,6 +204,11 @@ func BenchmarkUnionVsLake(b *testing.B) {
 			union()
 			lake()
 		}
+		r := float64(tUnion-u0) / float64(tLake-l0)
+		if it == 0 || r < ratioMin {
+			ratioMin = r
+		}
+		ratioMax = max(ratioMax, r)
 	}
 	b.StopTimer()
 	// The counters of one more union read (the loop's reads are timed only).
@@ -198,14 +216,16 @@ func BenchmarkUnionVsLake(b *testing.B) {
 	c := st.Counters
 	lakeRows := c["FlussLakeRowsReturned"] + c["FlussUnionSuppressedRows"]
 	b.ReportMetric(float64(tUnion)/float64(tLake), "union/lake")
+	b.ReportMetric(ratioMin, "union/lake-min")
+	b.ReportMetric(ratioMax, "union/lake-max")
 	b.ReportMetric(float64(c["FlussUnionSuppressTime"])/float64(lakeRows), "suppress-ns/lake-row")
 	b.ReportMetric(float64(c["FlussUnionTailKeysRetained"]), "tail-keys")
-	b.ReportMetric(float64(n)*float64(b.N)/tLake.Seconds(), "lake-rows/s")
-	b.ReportMetric(float64(n)*float64(b.N)/tUnion.Seconds(), "union-rows/s")
+	b.ReportMetric(float64(n)*float64(reps)/tLake.Seconds(), "lake-rows/s")
+	b.ReportMetric(float64(n)*float64(reps)/tUnion.Seconds(), "union-rows/s")
 	b.ReportMetric(float64(peakLake)/(1<<20), "lake-peak-MiB")
 	b.ReportMetric(float64(peakUnion)/(1<<20), "union-peak-MiB")
-	b.ReportMetric(float64(heapLake)/float64(b.N)/(1<<20), "lake-heap-MiB/op")
-	b.ReportMetric(float64(heapUnion)/float64(b.N)/(1<<20), "union-heap-MiB/op")
+	b.ReportMetric(float64(heapLake)/float64(reps)/(1<<20), "lake-heap-MiB/read")
+	b.ReportMetric(float64(heapUnion)/float64(reps)/(1<<20), "union-heap-MiB/read")
 	b.ReportMetric(float64(c["FlussUnionTailReadTime"])/1e6, "tail-read-ms")
 	b.ReportMetric(float64(c["FlussPkTailRangeReadTime"])/1e6, "pk-tail-ms")
 }
@@ -213,7 +233,7 @@ func BenchmarkUnionVsLake(b *testing.B) {
 // BenchmarkLogVsLake: rows/s of a log table read from the Fluss log
 // (through the emulator) against the same rows from the lake.
 //
-//	INLET_BENCH_ROWS=1000000 go test ./scan -run '^$' -bench LogVsLake -benchtime 3x
+//	INLET_BENCH_ROWS=1000000 INLET_BENCH_REPS=3 go test ./scan -run '^$' -bench LogVsLake -benchtime 1x
 func BenchmarkLogVsLake(b *testing.B) {
 	n := benchRows()
 	hs := newHarness(b)
@@ -245,8 +265,9 @@ func BenchmarkLogVsLake(b *testing.B) {
 	}
 	wantSum := int64(n) * int64(n-1) / 2
 	var tLog, tLake time.Duration
+	reps := b.N * benchReps()
 	b.ResetTimer()
-	for it := 0; it < b.N; it++ {
+	for it := 0; it < reps; it++ {
 		t0 := time.Now()
 		lr := hs.drain("log", hs.fragment(p, []int32{0, 1, 2}, hs.flussLog(p)))
 		tLog += time.Since(t0)
@@ -257,6 +278,6 @@ func BenchmarkLogVsLake(b *testing.B) {
 			b.Fatalf("log %d rows (id sum %d), lake %d rows (id sum %d), want %d (%d)", lr.rows, lr.idSum, kr.rows, kr.idSum, n, wantSum)
 		}
 	}
-	b.ReportMetric(float64(n)*float64(b.N)/tLog.Seconds(), "log-rows/s")
-	b.ReportMetric(float64(n)*float64(b.N)/tLake.Seconds(), "lake-rows/s")
+	b.ReportMetric(float64(n)*float64(reps)/tLog.Seconds(), "log-rows/s")
+	b.ReportMetric(float64(n)*float64(reps)/tLake.Seconds(), "lake-rows/s")
 }

@@ -13,6 +13,9 @@
 //     fsync, rename, fsync of the directory). So after a crash the manifest
 //     names only complete files, and an INSERT is either wholly visible or
 //     not at all. Files the manifest does not name are removed at Open.
+//   - A missing manifest with table data present is an ErrCorrupt error at
+//     Open, never an empty catalog: its tables would otherwise all look like
+//     orphans and be deleted.
 //   - Scans read the file list as of the moment Scan is called (a snapshot);
 //     later appends are not seen by a running scan.
 //   - Scans stream: one record batch in memory at a time per scan, allocated

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -211,6 +212,11 @@ func (c *Catalog) tableDir(id int64) string {
 }
 
 func checkName(kind, name string) error {
+	// Names must be valid UTF-8: the JSON manifest would store anything else
+	// as U+FFFD, a different name from the one created.
+	if !utf8.ValidString(name) {
+		return catalog.Errorf(catalog.ErrUnsupported, "invalid %s name %q: not valid UTF-8", kind, name)
+	}
 	if name == "" || len(name) > 256 || strings.ContainsAny(name, "/\\\x00") {
 		return catalog.Errorf(catalog.ErrUnsupported, "invalid %s name '%s'", kind, name)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -198,5 +199,80 @@ func TestOrphansAndCorruption(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, manifestName), []byte("{"), 0o644)
 	if _, err := Open(dir, mem, Options{}); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("damaged manifest: %v", err)
+	}
+}
+
+// TestMissingManifestKeepsData: a manifest lost while the FE was stopped
+// must not turn every table into an orphan. Open refuses, names the
+// manifest, and deletes nothing; with the manifest back, every row is there.
+func TestMissingManifestKeepsData(t *testing.T) {
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dir := t.TempDir()
+	c, err := Open(dir, mem, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CreateDatabase(ctx, "db", nil); err != nil {
+		t.Fatal(err)
+	}
+	d, _ := c.Database(ctx, "db")
+	tb, err := d.(catalog.TableCreator).CreateTable(ctx, catalog.TableSpec{Name: "t", Schema: testSchema()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := batch(mem, []int64{1, 2, 3}, []string{"x", "y", "z"})
+	if _, err := tb.(catalog.Writable).Append(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+	r.Release()
+	// A table created but never written has an empty directory: nothing to lose.
+	if _, err := d.(catalog.TableCreator).CreateTable(ctx, catalog.TableSpec{Name: "empty", Schema: testSchema()}); err != nil {
+		t.Fatal(err)
+	}
+	dataFile := filepath.Join(c.tableDir(tb.(*Table).id), "00000000.arrow")
+	if _, err := os.Stat(dataFile); err != nil {
+		t.Fatalf("data file: %v", err)
+	}
+	saved, err := os.ReadFile(filepath.Join(dir, manifestName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, manifestName))
+
+	for range 2 { // a second attempt must find the data still there
+		_, err := Open(dir, mem, Options{})
+		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), manifestName) || !strings.Contains(err.Error(), "missing") {
+			t.Fatalf("open without manifest: %v", err)
+		}
+		if _, err := os.Stat(dataFile); err != nil {
+			t.Fatalf("data file gone after a refused open: %v", err)
+		}
+	}
+
+	if err := os.WriteFile(filepath.Join(dir, manifestName), saved, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c2, err := Open(dir, mem, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d2, _ := c2.Database(ctx, "db")
+	tb2, _ := d2.Table(ctx, "t")
+	if ids, _ := collect(t, tb2, nil, mem); len(ids) != 3 {
+		t.Fatalf("rows after restoring the manifest = %v", ids)
+	}
+
+	// A directory with only empty table directories (no manifest ever
+	// committed data) still starts empty.
+	fresh := t.TempDir()
+	os.MkdirAll(filepath.Join(fresh, "data", "7"), 0o755)
+	c3, err := Open(fresh, mem, Options{})
+	if err != nil {
+		t.Fatalf("fresh dir with an empty table dir: %v", err)
+	}
+	if dbs, _ := c3.ListDatabases(ctx); len(dbs) != 0 {
+		t.Errorf("databases = %v", dbs)
 	}
 }

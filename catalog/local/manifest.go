@@ -111,12 +111,47 @@ func readManifest(dir string) (*manifest, error) {
 	p := filepath.Join(dir, manifestName)
 	b, err := os.ReadFile(p)
 	if errors.Is(err, os.ErrNotExist) {
+		// A first start has no manifest and no data. A manifest is written
+		// before any data file is (CREATE DATABASE writes it), so data files
+		// without one mean the manifest was lost: starting empty would
+		// treat every table as an orphan and delete it.
+		if f, ok := firstDataFile(filepath.Join(dir, "data")); ok {
+			return nil, fmt.Errorf("%w: %s is missing but table data exists (%s); "+
+				"refusing to start rather than delete it: restore the manifest, or move %s aside to start empty",
+				ErrCorrupt, p, f, filepath.Join(dir, "data"))
+		}
 		return &manifest{Version: manifestVersion, NextID: 1}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("internal catalog: read %s: %w", p, err)
 	}
 	return parseManifest(p, b, memory.NewGoAllocator())
+}
+
+// firstDataFile names a file under a table directory of dataDir, if any.
+// Empty table directories (a CREATE TABLE that never committed) hold
+// nothing to lose. It looks at one file per directory, so it is bounded by
+// the number of tables.
+func firstDataFile(dataDir string) (string, bool) {
+	ents, err := os.ReadDir(dataDir)
+	if err != nil {
+		return "", false
+	}
+	for _, e := range ents {
+		if !e.IsDir() {
+			return filepath.Join(dataDir, e.Name()), true
+		}
+		d, err := os.Open(filepath.Join(dataDir, e.Name()))
+		if err != nil {
+			return filepath.Join(dataDir, e.Name()), true // unreadable: do not assume empty
+		}
+		names, _ := d.Readdirnames(1)
+		d.Close()
+		if len(names) > 0 {
+			return filepath.Join(dataDir, e.Name(), names[0]), true
+		}
+	}
+	return "", false
 }
 
 // maxManifestBytes bounds the manifest we agree to decode.

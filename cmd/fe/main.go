@@ -54,7 +54,7 @@ func parseFlags(args []string) (config, error) {
 	var be string
 	fs.IntVar(&c.queryPort, "query-port", 9030, "MySQL protocol port")
 	fs.IntVar(&c.httpPort, "http-port", 8030, "HTTP port (query profiles, /metrics, BE heartbeats); -1 disables it")
-	fs.StringVar(&c.host, "host", "", "address to listen on (default all interfaces for MySQL, loopback for HTTP)")
+	fs.StringVar(&c.host, "host", "127.0.0.1", "address to listen on, MySQL and HTTP (loopback by default; 0.0.0.0 or :: for every interface)")
 	fs.StringVar(&c.metaDir, "meta-dir", "inlet-meta", "directory for FE metadata (catalog definitions)")
 	fs.StringVar(&c.dataDir, "data-dir", "", "directory for internal-catalog table data (default <meta-dir>/data); with --demo, the directory for everything the demo keeps")
 	fs.StringVar(&be, "be", "", "comma-separated BE Flight addresses host:port; none runs a BE inside the FE (BEs started with --fe register themselves too)")

@@ -107,6 +107,20 @@ func Arith(op ArithOp, l, r Expr) (Expr, error) {
 // Neg is unary minus, as 0 - e with e's numeric type.
 func Neg(e Expr) (Expr, error) {
 	t := e.DataType()
+	// A negative constant stays a constant, so arguments that must be
+	// constant (ROUND's digits) accept -2.
+	if l, ok := e.(*Literal); ok {
+		switch v := l.Value.(type) {
+		case int64:
+			if v != math.MinInt64 {
+				return &Literal{Value: -v, Type: l.Type}, nil
+			}
+		case float64:
+			return &Literal{Value: -v, Type: l.Type}, nil
+		case decimal128.Num:
+			return &Literal{Value: v.Negate(), Type: l.Type}, nil
+		}
+	}
 	if isDecimal(t) {
 		p, s := decimalPS(t)
 		zero := &Literal{Value: decimal128.Num{}, Type: DecimalT(p, s)}

@@ -14,7 +14,8 @@
 //	string:  concat, concat_ws, upper/ucase, lower/lcase, length/octet_length,
 //	         char_length/character_length, substr/substring/mid, left, right,
 //	         trim, ltrim, rtrim, replace, lpad, rpad, instr, locate/position,
-//	         split_part, reverse, starts_with, ends_with, repeat, ascii, strcmp
+//	         split_part, reverse, starts_with, ends_with, repeat, space, ascii,
+//	         strcmp (every one that builds a string obeys MaxStringBytes)
 //	math:    abs, ceil/ceiling, floor, round/dround, truncate, mod, pow/power,
 //	         sqrt, ln, log10, log2, exp, sign, pi, greatest, least
 //	date:    now/current_timestamp/localtime/localtimestamp/sysdate, curdate/
@@ -39,7 +40,12 @@
 //     returned by Eval are about the plan or resources.
 //  4. Evaluation allocates only from Env.Mem and holds no state between
 //     calls, so one Expr may be evaluated by many goroutines at once.
-//  5. now()/curdate() read Env.Now, fixed once per statement, so every row
+//  5. No function builds a string longer than MaxStringBytes (16 MiB): one
+//     that would fails the statement with ErrTooLarge (a kind of
+//     ErrOverflow) before allocating it, as Doris fails such a query; the
+//     check is on the size the arguments ask for, so lpad('a', 1e11, 'b')
+//     costs nothing.
+//  6. now()/curdate() read Env.Now, fixed once per statement, so every row
 //     and every batch of one statement sees the same instant.
 //
 // Values inside the generic (row-wise) paths use one canonical Go type per

@@ -24,7 +24,30 @@ var (
 	ErrArity = errors.New("wrong number of arguments")
 	// ErrOverflow: a value does not fit its type (BIGINT or DECIMAL range).
 	ErrOverflow = errors.New("value out of range")
+	// ErrTooLarge: a function would build a string longer than
+	// MaxStringBytes (or a batch of results longer than MaxBatchStringBytes).
+	// It is a kind of ErrOverflow, so the wire reports it as out of range.
+	ErrTooLarge = fmt.Errorf("%w: string too large", ErrOverflow)
 )
+
+// The one rule for every function that builds a string whose size comes from
+// its arguments (lpad, rpad, repeat, space, concat, concat_ws, replace, ...):
+// a result longer than MaxStringBytes bytes fails the statement with
+// ErrTooLarge naming the function and the size, before anything of that size
+// is allocated. This follows Doris, which fails such a query ("string column
+// length is too large") instead of returning NULL or a truncated value.
+// MaxBatchStringBytes bounds what one evaluation of one function may build
+// over a whole batch, so many rows just under the value limit cannot add up
+// (and an Arrow string array, with int32 offsets, never overflows).
+const (
+	MaxStringBytes      = 16 << 20
+	MaxBatchStringBytes = 1 << 30
+)
+
+// tooLarge is the error of a function whose result would have n bytes.
+func tooLarge(fn string, n int64) error {
+	return errorf(ErrTooLarge, "%s: result of %d bytes exceeds the limit of %d bytes", fn, n, MaxStringBytes)
+}
 
 // Env is what evaluation needs from the statement: the allocator, the
 // statement's fixed instant, and the session time zone. It is read-only
@@ -330,6 +353,7 @@ func (f *rowFunc) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) {
 	b.Reserve(n)
 	app := Appender(b)
 	vals := make([]any, len(arrs))
+	var built int64 // string bytes appended so far (MaxBatchStringBytes)
 	for r := 0; r < n; r++ {
 		isNull := false
 		for i, g := range getters {
@@ -342,7 +366,18 @@ func (f *rowFunc) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) {
 			b.AppendNull()
 			continue
 		}
-		app(f.fn(env, vals))
+		v := f.fn(env, vals)
+		switch x := v.(type) {
+		case error:
+			// A row function reports a per-row failure (e.g. tooLarge) as
+			// its value; the statement fails with it.
+			return nil, x
+		case string:
+			if built += int64(len(x)); built > MaxBatchStringBytes {
+				return nil, errorf(ErrTooLarge, "%s: results of one batch exceed %d bytes", f.name, MaxBatchStringBytes)
+			}
+		}
+		app(v)
 	}
 	return b.NewArray(), nil
 }

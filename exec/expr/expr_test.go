@@ -222,7 +222,8 @@ func TestExpressions(t *testing.T) {
 		{fn("date_add", d, Int(1)), "date", "2024-02-01,2023-12-02,NULL"},
 		{fn("datediff", d, ts), "bigint", "29,169,NULL"},
 		{fn("to_date", ts), "date", "2024-01-02,2023-06-15,NULL"},
-		{fn("unix_timestamp", ts), "bigint", "1704164645,1686873599,NULL"},
+		// ts is DATETIME(6): the result keeps its six fractional digits.
+		{fn("unix_timestamp", ts), "decimal(18,6)", "1704164645.000000,1686873599.000000,NULL"},
 		{fn("from_unixtime", Int(0)), "text", "1970-01-01 00:00:00,1970-01-01 00:00:00,1970-01-01 00:00:00"},
 		{fn("from_unixtime", Int(86400), Str("%Y%m%d")), "text", "19700102,19700102,19700102"},
 		{fn("date_trunc", ts, Str("month")), "datetime(6)", "2024-01-01 00:00:00.000000,2023-06-01 00:00:00.000000,NULL"},

@@ -31,6 +31,9 @@ func Func(name string, args ...Expr) (Expr, error) {
 	if f, ok := mathFunc(lname, args); ok {
 		return f()
 	}
+	if f, ok := moreDateFunc(lname, args); ok {
+		return f()
+	}
 	if f, ok := dateFunc(lname, args); ok {
 		return f()
 	}

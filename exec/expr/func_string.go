@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -22,7 +23,15 @@ func stringFunc(name string, args []Expr) (builder, bool) {
 	switch name {
 	case "concat":
 		return str(1, -1, []arrow.DataType{S}, S, func(v []any) any {
+			total := int64(0)
+			for i := range v {
+				total += int64(len(s(v, i)))
+			}
+			if total > MaxStringBytes {
+				return tooLarge(name, total)
+			}
 			var sb strings.Builder
+			sb.Grow(int(total))
 			for i := range v {
 				sb.WriteString(s(v, i))
 			}
@@ -38,10 +47,18 @@ func stringFunc(name string, args []Expr) (builder, bool) {
 					return nil
 				}
 				parts := make([]string, 0, len(v)-1)
+				total := int64(0)
 				for _, x := range v[1:] {
 					if x != nil {
 						parts = append(parts, x.(string))
+						total += int64(len(x.(string)))
 					}
+				}
+				if len(parts) > 1 {
+					total += int64(len(parts)-1) * int64(len(v[0].(string)))
+				}
+				if total > MaxStringBytes {
+					return tooLarge(name, total)
 				}
 				return strings.Join(parts, v[0].(string))
 			})
@@ -107,14 +124,26 @@ func stringFunc(name string, args []Expr) (builder, bool) {
 			if s(v, 1) == "" {
 				return s(v, 0)
 			}
+			if grow := len(s(v, 2)) - len(s(v, 1)); grow > 0 {
+				total := int64(len(s(v, 0))) + int64(strings.Count(s(v, 0), s(v, 1)))*int64(grow)
+				if total > MaxStringBytes {
+					return tooLarge(name, total)
+				}
+			}
 			return strings.ReplaceAll(s(v, 0), s(v, 1), s(v, 2))
 		}), true
 	case "lpad", "rpad":
 		return str(3, 3, []arrow.DataType{S, I, S}, S, func(v []any) any {
-			x, l, pad := []rune(s(v, 0)), n(v, 1), []rune(s(v, 2))
+			l := n(v, 1)
 			if l < 0 {
 				return nil
 			}
+			if l > MaxStringBytes {
+				// Every character takes at least one byte: refuse before
+				// counting characters of anything.
+				return tooLarge(name, l)
+			}
+			x, pad := []rune(s(v, 0)), []rune(s(v, 2))
 			if int64(len(x)) >= l {
 				return string(x[:l])
 			}
@@ -122,6 +151,12 @@ func stringFunc(name string, args []Expr) (builder, bool) {
 				return ""
 			}
 			need := int(l) - len(x)
+			// Bytes of the result: whole copies of pad plus a prefix of it.
+			padBytes := int64(len(s(v, 2)))
+			total := int64(len(s(v, 0))) + int64(need/len(pad))*padBytes + int64(len(string(pad[:need%len(pad)])))
+			if total > MaxStringBytes {
+				return tooLarge(name, total)
+			}
 			fill := make([]rune, 0, need)
 			for len(fill) < need {
 				fill = append(fill, pad[:min(len(pad), need-len(fill))]...)
@@ -162,14 +197,25 @@ func stringFunc(name string, args []Expr) (builder, bool) {
 		return str(2, 2, []arrow.DataType{S}, BoolT(), func(v []any) any { return strings.HasSuffix(s(v, 0), s(v, 1)) }), true
 	case "repeat":
 		return str(2, 2, []arrow.DataType{S, I}, S, func(v []any) any {
-			k := n(v, 1)
+			k, x := n(v, 1), s(v, 0)
+			if k <= 0 || x == "" {
+				return ""
+			}
+			if k > MaxStringBytes || int64(len(x))*k > MaxStringBytes {
+				return tooLarge(name, satMul(int64(len(x)), k))
+			}
+			return strings.Repeat(x, int(k))
+		}), true
+	case "space":
+		return str(1, 1, []arrow.DataType{I}, S, func(v []any) any {
+			k := n(v, 0)
 			if k <= 0 {
 				return ""
 			}
-			if int64(len(s(v, 0)))*k > 1<<24 {
-				return nil // Doris caps repeat output; we refuse >16 MiB
+			if k > MaxStringBytes {
+				return tooLarge(name, k)
 			}
-			return strings.Repeat(s(v, 0), int(k))
+			return strings.Repeat(" ", int(k))
 		}), true
 	case "ascii":
 		return str(1, 1, []arrow.DataType{S}, I, func(v []any) any {
@@ -193,6 +239,15 @@ func stringFunc(name string, args []Expr) (builder, bool) {
 		}), true
 	}
 	return nil, false
+}
+
+// satMul is a*b for non-negative a and b, saturated at MaxInt64, so an error
+// can report the size a caller asked for without overflowing.
+func satMul(a, b int64) int64 {
+	if a != 0 && b > math.MaxInt64/a {
+		return math.MaxInt64
+	}
+	return a * b
 }
 
 // substr is MySQL SUBSTRING(s, pos, len) on characters: pos is 1-based,

@@ -215,8 +215,11 @@ func (n *IsNullExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error
 	}
 	defer arr.Release()
 	out := make([]bool, arr.Len())
+	// An Arrow NULL-typed array has no validity bitmap, so its IsNull
+	// answers false; every one of its values is NULL.
+	allNull := arr.DataType().ID() == arrow.NULL
 	for i := range out {
-		out[i] = arr.IsNull(i) != n.Negated
+		out[i] = (allNull || arr.IsNull(i)) != n.Negated
 	}
 	b := array.NewBooleanBuilder(env.Mem)
 	defer b.Release()

@@ -3,6 +3,7 @@ package expr
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"time"
@@ -476,7 +477,7 @@ func toFloat(v any, from arrow.DataType) (float64, bool) {
 		return 0, true
 	case decimal128.Num:
 		_, s := decimalPS(from)
-		return x.ToFloat64(s), true
+		return decimalToFloat(x, s), true
 	case string:
 		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
 		if err != nil {
@@ -520,8 +521,8 @@ func toDecimal(v any, from arrow.DataType, p, s int32) any {
 			n = decimal128.FromI64(1).IncreaseScaleBy(s)
 		}
 	case float64:
-		d, err := decimal128.FromFloat64(x, 38, s)
-		if err != nil {
+		d, ok := floatToDecimal(x, s)
+		if !ok {
 			return nil
 		}
 		n = d
@@ -829,3 +830,52 @@ func KeyString(v any, t arrow.DataType) string {
 
 // Compare orders two non-NULL canonical values of type t (-1, 0, 1).
 func Compare(a, b any, t arrow.DataType) int { return compareAny(a, b, t) }
+
+// decimalToFloat gives the double nearest to x/10^s. Dividing by a power of
+// ten in binary rounds twice; parsing the decimal text rounds once.
+func decimalToFloat(x decimal128.Num, s int32) float64 {
+	f, err := strconv.ParseFloat(x.ToString(s), 64)
+	if err != nil {
+		return x.ToFloat64(s)
+	}
+	return f
+}
+
+// floatToDecimal converts f to a decimal of scale s from its shortest
+// round-trip text (the digits a client sees), rounding half away from zero
+// as every cast to a smaller decimal scale does. ok is false for NaN, ±Inf
+// and values beyond 38 digits.
+func floatToDecimal(f float64, s int32) (decimal128.Num, bool) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return decimal128.Num{}, false
+	}
+	txt := strconv.FormatFloat(f, 'f', -1, 64)
+	neg := strings.HasPrefix(txt, "-")
+	txt = strings.TrimPrefix(txt, "-")
+	ip, fp, _ := strings.Cut(txt, ".")
+	up := false
+	if len(fp) > int(s) {
+		up = fp[s] >= '5'
+		fp = fp[:s]
+	}
+	fp += strings.Repeat("0", int(s)-len(fp))
+	digits := strings.TrimLeft(ip+fp, "0")
+	if digits == "" {
+		digits = "0"
+	}
+	if len(digits) > 38 {
+		return decimal128.Num{}, false
+	}
+	var b big.Int
+	if _, ok := b.SetString(digits, 10); !ok {
+		return decimal128.Num{}, false
+	}
+	if up {
+		b.Add(&b, big.NewInt(1))
+	}
+	if neg {
+		b.Neg(&b)
+	}
+	n := decimal128.FromBigInt(&b)
+	return n, n.FitsInPrecision(38)
+}

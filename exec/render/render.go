@@ -15,8 +15,18 @@ func AppendValue(dst []byte, arr arrow.Array, i int) (out []byte, ok bool) {
 	if arr.IsNull(i) {
 		return dst, false
 	}
-	return appendValue(dst, arr, i, false), true
+	out = appendValue(dst, arr, i, false)
+	if out == nil {
+		// An empty value must stay distinguishable from NULL: callers slice
+		// the buffer per column, and a slice of a nil buffer is nil, which
+		// the wire layer sends as NULL.
+		out = noBytes
+	}
+	return out, true
 }
+
+// noBytes is a non-nil empty buffer.
+var noBytes = make([]byte, 0)
 
 // String is AppendValue for callers that want a string; NULL gives "NULL".
 func String(arr arrow.Array, i int) string {

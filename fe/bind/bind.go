@@ -108,6 +108,22 @@ func (s *scope) resolve(parts []string) (int, error) {
 	return found, nil
 }
 
+// refName is the name a bound reference to column i shows: the bare name,
+// or qualifier.name when another visible column has the same name, so that
+// expressions over different columns never print (and key) alike.
+func (s *scope) refName(i int) string {
+	c := s.cols[i]
+	if c.Qualifier == "" || c.Qualifier == subqueryQualifier || c.Qualifier == windowQualifier {
+		return c.Name
+	}
+	for j, o := range s.cols {
+		if j != i && strings.EqualFold(o.Name, c.Name) && o.Qualifier != subqueryQualifier && o.Qualifier != windowQualifier {
+			return c.Qualifier + "." + c.Name
+		}
+	}
+	return c.Name
+}
+
 // BindQuery binds a SELECT or set operation.
 func (b *Binder) BindQuery(q sql.Query) (Plan, error) {
 	switch n := q.(type) {

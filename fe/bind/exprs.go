@@ -139,7 +139,7 @@ func (b *Binder) bindExpr(e sql.Expr, sc *scope, st *aggState) (expr.Expr, error
 			}
 			return nil, err
 		}
-		return expr.Col(i, sc.cols[i].Name, sc.cols[i].Type), nil
+		return expr.Col(i, sc.refName(i), sc.cols[i].Type), nil
 	case *sql.Literal:
 		return literal(n)
 	case *sql.Variable:
@@ -497,6 +497,49 @@ func (b *Binder) bindFunc(n *sql.FuncCall, sc *scope, st *aggState) (expr.Expr, 
 	case "last_insert_id", "found_rows", "row_count":
 		return noArgs(expr.Int(0))
 	}
+	switch name {
+	case "date_add", "adddate", "date_sub", "subdate":
+		// DATE_ADD(d, INTERVAL n unit) is d + INTERVAL n unit.
+		if len(n.Args) == 2 {
+			if iv, ok := n.Args[1].(*sql.Interval); ok {
+				d, err := b.bindExpr(n.Args[0], sc, st)
+				if err != nil {
+					return nil, err
+				}
+				v, err := b.bindExpr(iv.Value, sc, st)
+				if err != nil {
+					return nil, err
+				}
+				return expr.DateArith(d, v, iv.Unit, strings.HasSuffix(name, "sub"))
+			}
+		}
+	case "timestampdiff", "timestampadd":
+		// The first argument is a unit keyword, not a column.
+		if len(n.Args) == 3 {
+			if u, ok := unitName(n.Args[0]); ok {
+				if name == "timestampadd" {
+					v, err := b.bindExpr(n.Args[1], sc, st)
+					if err != nil {
+						return nil, err
+					}
+					d, err := b.bindExpr(n.Args[2], sc, st)
+					if err != nil {
+						return nil, err
+					}
+					return expr.DateArith(d, v, u, false)
+				}
+				args := []expr.Expr{expr.Str(u), nil, nil}
+				for i, a := range n.Args[1:] {
+					x, err := b.bindExpr(a, sc, st)
+					if err != nil {
+						return nil, err
+					}
+					args[i+1] = x
+				}
+				return expr.Func(name, args...)
+			}
+		}
+	}
 	args := make([]expr.Expr, len(n.Args))
 	for i, a := range n.Args {
 		x, err := b.bindExpr(a, sc, st)
@@ -506,6 +549,28 @@ func (b *Binder) bindFunc(n *sql.FuncCall, sc *scope, st *aggState) (expr.Expr, 
 		args[i] = x
 	}
 	return expr.Func(name, args...)
+}
+
+// unitName reads a bare date unit (DAY, SQL_TSI_DAY, or 'day') given as a
+// function argument.
+func unitName(e sql.Expr) (string, bool) {
+	var u string
+	switch n := e.(type) {
+	case *sql.ColumnRef:
+		if len(n.Parts) != 1 {
+			return "", false
+		}
+		u = n.Parts[0]
+	case *sql.Literal:
+		if n.Kind != sql.LitString {
+			return "", false
+		}
+		u = n.Value
+	default:
+		return "", false
+	}
+	u = strings.TrimPrefix(strings.ToUpper(u), "SQL_TSI_")
+	return u, expr.DiffUnit(u)
 }
 
 // LiteralValue evaluates a bound constant expression's Go value, for SET.

@@ -2,6 +2,7 @@ package bind
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -83,6 +84,8 @@ const (
 	AggMax   AggFunc = "max"
 	AggAvg   AggFunc = "avg"
 	AggAny   AggFunc = "any_value"
+	// AggGroupConcat joins the non-NULL values as text with Sep.
+	AggGroupConcat AggFunc = "group_concat"
 )
 
 // AggCall is one aggregate; Arg is nil for count(*).
@@ -91,6 +94,8 @@ type AggCall struct {
 	Distinct bool
 	Arg      expr.Expr
 	Type     arrow.DataType
+	// Sep is GROUP_CONCAT's separator (default ",").
+	Sep string
 }
 
 func (a AggCall) String() string {
@@ -100,6 +105,9 @@ func (a AggCall) String() string {
 	}
 	if a.Distinct {
 		arg = "DISTINCT " + arg
+	}
+	if a.Func == AggGroupConcat && a.Sep != "," {
+		arg += " SEPARATOR " + strconv.Quote(a.Sep)
 	}
 	return fmt.Sprintf("%s(%s)", a.Func, arg)
 }

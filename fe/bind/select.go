@@ -142,7 +142,7 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 		var e expr.Expr
 		if it.col >= 0 {
 			if st != nil {
-				k := expr.Col(it.col, in.cols[it.col].Name, in.cols[it.col].Type).String()
+				k := expr.Col(it.col, in.refName(it.col), in.cols[it.col].Type).String()
 				gi, ok := st.groupKeys[k]
 				if !ok {
 					return nil, errorf(ErrAnalysis, "'%s' must be an aggregate expression or appear in GROUP BY clause", in.cols[it.col].Name)
@@ -391,7 +391,7 @@ func (b *Binder) bindAggregate(n *sql.Select, items []item, in *scope) (*aggStat
 
 func isAggName(name string) bool {
 	switch strings.ToLower(name) {
-	case "count", "sum", "min", "max", "avg", "any_value", "any":
+	case "count", "sum", "min", "max", "avg", "any_value", "any", "group_concat":
 		return true
 	}
 	return false
@@ -410,7 +410,21 @@ func (b *Binder) bindAggCall(fc *sql.FuncCall, in *scope, st *aggState) (AggCall
 		call.Type = expr.Int64T()
 		return call, nil
 	}
-	if len(fc.Args) != 1 {
+	args := fc.Args
+	if call.Func == AggGroupConcat {
+		if len(fc.OrderBy) > 0 {
+			return call, errorf(ErrUnsupported, "group_concat with ORDER BY")
+		}
+		call.Sep = ","
+		if len(args) == 2 {
+			l, ok := args[1].(*sql.Literal)
+			if !ok || l.Kind != sql.LitString {
+				return call, errorf(ErrAnalysis, "group_concat: the separator must be a string constant")
+			}
+			call.Sep, args = l.Value, args[:1]
+		}
+	}
+	if len(args) != 1 {
 		return call, errorf(ErrUnsupported, "%s takes exactly one argument, got %d", name, len(fc.Args))
 	}
 	for _, a := range fc.Args {
@@ -418,12 +432,17 @@ func (b *Binder) bindAggCall(fc *sql.FuncCall, in *scope, st *aggState) (AggCall
 			return call, errorf(ErrAnalysis, "nested aggregate in %s", name)
 		}
 	}
-	arg, err := b.bindExpr(fc.Args[0], in, st)
+	arg, err := b.bindExpr(args[0], in, st)
 	if err != nil {
 		return call, err
 	}
 	t := arg.DataType()
 	switch call.Func {
+	case AggGroupConcat:
+		if arg, err = expr.Cast(arg, expr.StringT()); err != nil {
+			return call, err
+		}
+		call.Type = expr.StringT()
 	case AggCount:
 		call.Type = expr.Int64T()
 	case AggMin, AggMax, AggAny:

@@ -62,6 +62,14 @@ type Config struct {
 	NewSession func(ConnInfo) (Session, error)
 	// Logger receives connection-level events; nil discards them.
 	Logger *slog.Logger
+	// HandshakeTimeout bounds the time from accept to a successful login;
+	// 0 means DefaultHandshakeTimeout. A client that has not logged in by
+	// then is disconnected.
+	HandshakeTimeout time.Duration
+	// MaxConnections caps open connections, logged in or not; past it a
+	// client gets error 1040 "Too many connections". 0 means
+	// DefaultMaxConnections.
+	MaxConnections int
 }
 
 // Server is a running MySQL protocol listener.
@@ -74,6 +82,11 @@ type Server struct {
 	mu      sync.Mutex
 	conns   map[uint32]*connState
 	serving chan struct{}
+
+	connCounters
+	throttle         *loginThrottle
+	maxConns         int
+	handshakeTimeout time.Duration
 }
 
 type connState struct {
@@ -97,7 +110,16 @@ func Listen(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mysqlwire: %w", err)
 	}
-	s := &Server{cfg: cfg, log: log, env: env, conns: make(map[uint32]*connState), serving: make(chan struct{})}
+	if cfg.HandshakeTimeout <= 0 {
+		cfg.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	if cfg.MaxConnections <= 0 {
+		cfg.MaxConnections = DefaultMaxConnections
+	}
+	quietVitessAuthWarnings()
+	s := &Server{cfg: cfg, log: log, env: env, conns: make(map[uint32]*connState), serving: make(chan struct{}),
+		maxConns: cfg.MaxConnections, handshakeTimeout: cfg.HandshakeTimeout,
+		throttle: newLoginThrottle(log, cfg.HandshakeTimeout/2)}
 	l := cfg.Listener
 	if l == nil {
 		l, err = net.Listen("tcp", cfg.Addr)
@@ -106,8 +128,8 @@ func Listen(cfg Config) (*Server, error) {
 		}
 	}
 	ml, err := mysql.NewListenerWithConfig(mysql.ListenerConfig{
-		Listener:           l,
-		AuthServer:         &authServer{password: cfg.RootPassword},
+		Listener:           &guardListener{Listener: l, s: s},
+		AuthServer:         &authServer{password: cfg.RootPassword, throttle: s.throttle},
 		Handler:            &handler{s: s},
 		ConnReadBufferSize: 16 << 10,
 		FlushDelay:         50 * time.Millisecond,
@@ -163,9 +185,20 @@ type handler struct {
 
 func (h *handler) Env() *vtenv.Environment { return h.s.env }
 
-func (h *handler) NewConnection(c *mysql.Conn) {}
+func (h *handler) NewConnection(c *mysql.Conn) {
+	if g, ok := c.GetRawConn().(*guardConn); ok {
+		g.mc = c
+	}
+}
 
-func (h *handler) ConnectionReady(c *mysql.Conn) {}
+// ConnectionReady runs once the client has logged in: the handshake
+// deadline no longer applies.
+func (h *handler) ConnectionReady(c *mysql.Conn) {
+	if g, ok := c.GetRawConn().(*guardConn); ok {
+		g.ready = true
+		g.Conn.SetReadDeadline(time.Time{})
+	}
+}
 
 func (h *handler) ConnectionClosed(c *mysql.Conn) {
 	h.s.mu.Lock()
@@ -325,6 +358,7 @@ func (h *handler) WarningCount(c *mysql.Conn) uint16 { return 0 }
 // authServer accepts the single root user with mysql_native_password.
 type authServer struct {
 	password string
+	throttle *loginThrottle
 }
 
 func (a *authServer) AuthMethods() []mysql.AuthMethod {
@@ -339,7 +373,24 @@ func (a *authServer) DefaultAuthMethodDescription() mysql.AuthMethodDescription 
 // "Access denied" from UserEntryWithHash rather than a handshake failure.
 func (a *authServer) HandleUser(user string) bool { return true }
 
+// UserEntryWithHash checks a login, after waiting for the host's turn when
+// it has failed repeatedly (loginThrottle).
 func (a *authServer) UserEntryWithHash(c *mysql.Conn, salt []byte, user string, authResponse []byte, remote net.Addr) (mysql.Getter, error) {
+	host := hostOf(remote)
+	if !a.throttle.admit(host) {
+		return nil, sqlerror.NewSQLError(sqlerror.ERAccessDeniedError, sqlerror.SSAccessDeniedError,
+			fmt.Sprintf("Access denied for user '%s': too many failed logins from this host, try again later", user))
+	}
+	g, err := a.check(salt, user, authResponse)
+	if err != nil {
+		a.throttle.failed(host)
+		return nil, err
+	}
+	a.throttle.succeeded(host)
+	return g, nil
+}
+
+func (a *authServer) check(salt []byte, user string, authResponse []byte) (mysql.Getter, error) {
 	deny := sqlerror.NewSQLError(sqlerror.ERAccessDeniedError, sqlerror.SSAccessDeniedError,
 		fmt.Sprintf("Access denied for user '%s' (using password: %s)", user, yesNo(len(authResponse) > 0)))
 	if user != "root" {

@@ -14,6 +14,7 @@ import (
 	"github.com/inlet-db/inlet/catalog/local"
 	"github.com/inlet-db/inlet/catalog/manager"
 	"github.com/inlet-db/inlet/fe/mysqlwire"
+	"github.com/inlet-db/inlet/fe/physical"
 	"github.com/inlet-db/inlet/fe/vars"
 )
 
@@ -36,7 +37,7 @@ type Options struct {
 	// TimeZone is the default of the time_zone variable ("" means UTC).
 	TimeZone string
 	// Runner executes fragments on the BEs (in-process or over Flight).
-	Runner Runner
+	Runner physical.Runner
 }
 
 // FE is a running front end.

@@ -1,6 +1,10 @@
 // Package server is the FE's statement glue: for each statement a
 // connection sends, parse (fe/sql) → bind (fe/bind) → build operators
-// (exec) → stream the rows to the client (fe/mysqlwire). It also answers
+// (fe/physical) → run them (exec) → stream the rows to the client
+// (fe/mysqlwire). It begins and ends each statement, files its query
+// profile from the scans' counters the physical planner recorded (SHOW
+// QUERY PROFILE, /metrics), and prints EXPLAIN from the operators
+// fe/physical built, so EXPLAIN shows what runs. It also answers
 // the utility statements itself: SET, USE, SWITCH, SHOW ..., DESC, EXPLAIN,
 // catalog, database and table DDL, INSERT, prepared statements, and a small
 // information_schema (schemata, tables, columns) in every catalog. Start
@@ -9,11 +13,12 @@
 //
 // What must stay true:
 //   - Errors get their wire code here, in one table (wireKinds in
-//     errors.go), from their kind: the catalog, vars, bind, sql and exec
-//     sentinels, and this package's own kinds, attached where the object
-//     being resolved is known (a catalog's "not found" becomes an unknown
-//     catalog, database or table). Nothing else here names a wire code, and
-//     never from message text; the code → errno table lives in fe/mysqlwire.
+//     errors.go), from their kind: the catalog, vars, bind, sql, physical
+//     and exec sentinels, and this package's own kinds, attached where the
+//     object being resolved is known (a catalog's "not found" becomes an
+//     unknown catalog, database or table). Nothing else here names a wire
+//     code, and never from message text; the code → errno table lives in
+//     fe/mysqlwire.
 //   - A SET_VAR hint applies to its statement only.
 //   - Results stream: rows are rendered batch by batch as the executor
 //     yields them; nothing buffers a whole result.

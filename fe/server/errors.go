@@ -9,13 +9,15 @@ import (
 	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/fe/bind"
 	"github.com/inlet-db/inlet/fe/mysqlwire"
+	"github.com/inlet-db/inlet/fe/physical"
 	"github.com/inlet-db/inlet/fe/sql"
 	"github.com/inlet-db/inlet/fe/vars"
 )
 
 // Error kinds this package detects itself. The other kinds it reports come
 // from the packages that detect them (sql.ErrSyntax, bind.ErrAnalysis,
-// bind.ErrNoDatabase, bind.ErrUnknownColumn, context.DeadlineExceeded …).
+// bind.ErrNoDatabase, bind.ErrUnknownColumn, physical.ErrNotSupported,
+// context.DeadlineExceeded …).
 // A site makes a new error with errorf(kind, msg), or marks an error some
 // catalog already worded with withKind(kind, err) once it knows which object
 // was being resolved; classify alone turns kinds into wire codes.
@@ -82,7 +84,7 @@ var wireKinds = []struct {
 	{mysqlwire.CodeUnknownColumn, []error{bind.ErrUnknownColumn}},
 	{mysqlwire.CodeAmbiguousColumn, []error{bind.ErrAmbiguous}},
 	{mysqlwire.CodeNoDB, []error{bind.ErrNoDatabase}},
-	{mysqlwire.CodeNotSupported, []error{bind.ErrUnsupported, exec.ErrUnsupported}},
+	{mysqlwire.CodeNotSupported, []error{bind.ErrUnsupported, physical.ErrNotSupported, exec.ErrUnsupported}},
 	{mysqlwire.CodeAnalysis, []error{bind.ErrAnalysis, expr.ErrType, expr.ErrArity, expr.ErrUnsupported}},
 	{mysqlwire.CodeNotSupported, []error{catalog.ErrUnsupported}},
 	{mysqlwire.CodeAnalysis, []error{catalog.ErrInvalidProperty, catalog.ErrUnknownType, catalog.ErrNotFound, catalog.ErrExists}},

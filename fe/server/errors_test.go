@@ -17,6 +17,7 @@ import (
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/fe/bind"
 	"github.com/inlet-db/inlet/fe/mysqlwire"
+	"github.com/inlet-db/inlet/fe/physical"
 	"github.com/inlet-db/inlet/fe/sql"
 )
 
@@ -63,6 +64,9 @@ func TestWireErrors(t *testing.T) {
 		{"SHOW PARTITIONS FROM shop.t", 1105, "Table t is not a partitioned table"},
 		{"KILL 987654", 1105, "Unknown thread id: 987654"},
 		{"EXPLAIN INSERT INTO shop.t VALUES (1, 'x')", 1235, "EXPLAIN INSERT ... VALUES"},
+		// Physical planning (fe/physical) reports its own kinds.
+		{"SELECT * FROM shop.t x RIGHT JOIN shop.t y ON x.a < y.a", 1235, "RIGHT JOIN with a non-equality ON condition; write it as a LEFT JOIN"},
+		{"SELECT * FROM shop.t x FULL JOIN shop.t y ON x.a = y.a AND x.b < y.b", 1235, "FULL OUTER JOIN with a non-equality ON condition"},
 		// The session's query_timeout (set below) turns the deadline into
 		// the interrupted code with its own text.
 		{"SELECT count(*) FROM demo.orders a, demo.orders b, demo.orders c, demo.orders d, demo.orders e, demo.orders f, demo.orders g, demo.orders h, demo.orders i, demo.orders j, demo.orders k, demo.orders l",
@@ -103,6 +107,7 @@ func TestClassify(t *testing.T) {
 		{"marked then wrapped", fmt.Errorf("scan: %w", withKind(errUnknownTable, notFound)), mysqlwire.CodeUnknownTable, "scan: Unknown database 'x'"},
 		{"kind of another package", errorf(sql.ErrSyntax, "bad table name a.b.c.d"), mysqlwire.CodeSyntax, "bad table name a.b.c.d"},
 		{"bind kind", errorf(bind.ErrNoDatabase, "No database selected"), mysqlwire.CodeNoDB, "No database selected"},
+		{"physical kind", fmt.Errorf("open: %w", catalog.Errorf(physical.ErrNotSupported, "no BE is available to read c.d.t")), mysqlwire.CodeNotSupported, "open: no BE is available to read c.d.t"},
 		{"cancelled", fmt.Errorf("read: %w", context.Canceled), mysqlwire.CodeInterrupted, "read: context canceled"},
 		{"no kind", errors.New("boom"), mysqlwire.CodeInternal, "boom"},
 	}

@@ -1,9 +1,6 @@
 package server
 
 import (
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"sort"
@@ -12,65 +9,21 @@ import (
 	"sync"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
-	"github.com/inlet-db/inlet/exec"
 	"github.com/inlet-db/inlet/fe/bind"
 	"github.com/inlet-db/inlet/fe/mysqlwire"
-	"github.com/inlet-db/inlet/proto/inletpb"
+	"github.com/inlet-db/inlet/fe/physical"
 )
 
-// Runner executes a planned fragment on the BEs and streams its rows back
-// (dispatch.Dispatcher; in-process or over Flight).
-type Runner interface {
-	Run(ctx context.Context, f *inletpb.Fragment, mem memory.Allocator) (exec.StatsReader, error)
-}
-
-// statement is the per-statement state fragments need: the query id that
-// names it in profiles and on the BEs, and the scans it ran.
+// statement is what a statement's profile needs besides its scans: the
+// text and session it ran in, and since when. plan holds the query id and
+// the scans the physical planner filled in.
 type statement struct {
-	id      string
+	plan    *physical.Statement
 	sql     string
 	user    string
 	catalog string
 	db      string
 	start   time.Time
-	// limits are row caps the FE may push into scans (LIMIT directly over a
-	// scan with nothing in between that could drop rows).
-	limits map[*bind.Scan]int64
-
-	mu    sync.Mutex
-	scans []*scanProfile
-}
-
-// scanProfile is one scan node's counters, summed over its BEs.
-type scanProfile struct {
-	node, table string
-	counters    map[string]int64
-}
-
-func newQueryID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:8]) + "-" + hex.EncodeToString(b[8:])
-}
-
-// profiledReader records the fragment's counters once its stream ends.
-type profiledReader struct {
-	exec.StatsReader
-	done     func(*inletpb.ScanStats)
-	recorded bool
-}
-
-func (p *profiledReader) Next() bool {
-	if p.StatsReader.Next() {
-		return true
-	}
-	if !p.recorded {
-		p.recorded = true
-		p.done(p.StatsReader.Stats())
-	}
-	return false
 }
 
 // profiles keeps the most recent query profiles for SHOW QUERY PROFILE.
@@ -83,7 +36,7 @@ type profiles struct {
 type queryProfile struct {
 	id, sql, user, catalog, db, state string
 	start, end                        time.Time
-	scans                             []scanProfile
+	scans                             []physical.ScanProfile
 }
 
 func (p *profiles) add(q *queryProfile) {
@@ -117,8 +70,8 @@ func (p *profiles) all() []*queryProfile {
 
 // beginStatement starts the per-statement state of a statement's text.
 func (s *Session) beginStatement(text string) *statement {
-	st := &statement{id: newQueryID(), sql: text, user: s.info.User, catalog: s.catalog, db: s.db,
-		start: s.srv.now(), limits: map[*bind.Scan]int64{}}
+	st := &statement{plan: physical.NewStatement(), sql: text, user: s.info.User, catalog: s.catalog, db: s.db,
+		start: s.srv.now()}
 	s.stmt = st
 	return st
 }
@@ -129,28 +82,24 @@ func (s *Session) endStatement(st *statement, err error) {
 	if st == nil {
 		return
 	}
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	scans := st.plan.Scans()
 	ran := false
-	for _, sc := range st.scans {
-		ran = ran || sc.counters != nil
+	for _, sc := range scans {
+		ran = ran || sc.Counters != nil
 	}
 	if !ran {
 		// Nothing reached a BE (EXPLAIN, or a failure while planning).
 		s.srv.metrics.statement(err != nil, nil)
 		return
 	}
-	q := &queryProfile{id: st.id, sql: st.sql, user: st.user, catalog: st.catalog, db: st.db,
-		start: st.start, end: s.srv.now(), state: "EOF"}
+	q := &queryProfile{id: st.plan.ID(), sql: st.sql, user: st.user, catalog: st.catalog, db: st.db,
+		start: st.start, end: s.srv.now(), state: "EOF", scans: scans}
 	if err != nil {
 		q.state = "ERR"
 	}
-	for _, sc := range st.scans {
-		q.scans = append(q.scans, scanProfile{node: sc.node, table: sc.table, counters: sc.counters})
-	}
 	s.srv.profiles.add(q)
 	s.srv.metrics.statement(err != nil, q.scans)
-	s.lastQueryID = st.id
+	s.lastQueryID = q.id
 }
 
 // showQueryProfile answers SHOW QUERY PROFILE "/" (the list) and
@@ -210,11 +159,11 @@ func profileText(q *queryProfile) []string {
 		"Execution Profile " + q.id + ":",
 	}
 	for i, sc := range q.scans {
-		out = append(out, fmt.Sprintf("  %s (id=%d) TABLE: %s:", sc.node, i, sc.table))
+		out = append(out, fmt.Sprintf("  %s (id=%d) TABLE: %s:", sc.Node, i, sc.Table))
 		out = append(out, "    TableReader:")
 		seen := map[string]bool{}
 		line := func(indent, name string) {
-			v, ok := sc.counters[name]
+			v, ok := sc.Counters[name]
 			if !ok {
 				return
 			}
@@ -222,7 +171,7 @@ func profileText(q *queryProfile) []string {
 			out = append(out, indent+"- "+name+": "+formatCounter(name, v))
 		}
 		for _, n := range counterTree {
-			_, has := sc.counters[n.name]
+			_, has := sc.Counters[n.name]
 			if has {
 				line("      ", n.name)
 			}
@@ -235,7 +184,7 @@ func profileText(q *queryProfile) []string {
 			}
 		}
 		var rest []string
-		for k := range sc.counters {
+		for k := range sc.Counters {
 			if !seen[k] {
 				rest = append(rest, k)
 			}

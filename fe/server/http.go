@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/inlet-db/inlet/fe/physical"
 )
 
 // feMetrics are the FE's own counters for /metrics; profiles add the BE
@@ -18,7 +20,7 @@ type feMetrics struct {
 	scan map[string]int64
 }
 
-func (m *feMetrics) statement(failed bool, scans []scanProfile) {
+func (m *feMetrics) statement(failed bool, scans []physical.ScanProfile) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.queries++
@@ -29,7 +31,7 @@ func (m *feMetrics) statement(failed bool, scans []scanProfile) {
 		m.scan = map[string]int64{}
 	}
 	for _, sc := range scans {
-		for k, v := range sc.counters {
+		for k, v := range sc.Counters {
 			m.scan[k] += v
 		}
 	}

@@ -8,17 +8,15 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/exec"
 	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/exec/render"
 	"github.com/inlet-db/inlet/fe/bind"
 	"github.com/inlet-db/inlet/fe/mysqlwire"
+	"github.com/inlet-db/inlet/fe/physical"
 	"github.com/inlet-db/inlet/fe/sql"
 	"github.com/inlet-db/inlet/fe/vars"
-	"github.com/inlet-db/inlet/planner"
 )
 
 // env is the execution environment of one statement under v.
@@ -31,14 +29,14 @@ func (s *Session) env(v *vars.Session) (*expr.Env, error) {
 	return &expr.Env{Mem: s.srv.cfg.Mem, Now: s.srv.now(), Loc: loc}, nil
 }
 
-// plan binds a query and builds its operators.
+// plan binds a query and builds its operators (fe/physical).
 func (s *Session) plan(ctx context.Context, q sql.Query, v *vars.Session) (bind.Plan, exec.Operator, error) {
 	b := bind.New(ctx, s.bindSession(v))
 	p, err := b.BindQuery(q)
 	if err != nil {
 		return nil, nil, err
 	}
-	if pruned := s.nestedPrunes(p, v); len(pruned) > 0 {
+	if pruned := nestedPrunes(p, v); len(pruned) > 0 {
 		// Bind again with the narrow struct types, so field accesses bind
 		// against what the BEs will return.
 		bs := s.bindSession(v)
@@ -47,7 +45,11 @@ func (s *Session) plan(ctx context.Context, q sql.Query, v *vars.Session) (bind.
 			p = p2
 		}
 	}
-	op, err := s.physical(ctx, p)
+	cfg := physical.Config{Mem: s.srv.cfg.Mem, Runner: s.srv.cfg.Runner}
+	if s.stmt != nil {
+		cfg.Statement = s.stmt.plan
+	}
+	op, err := physical.Build(ctx, p, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -158,118 +160,13 @@ func (s *Session) evalConstText(e expr.Expr) (string, error) {
 	return string(b), nil
 }
 
-// tableSource adapts a catalog table scan to an executor source.
-type tableSource struct {
-	t      catalog.Table
-	req    catalog.ScanRequest
-	schema *arrow.Schema
-	lines  []string
-}
-
-func (ts *tableSource) Schema() *arrow.Schema { return ts.schema }
-
-func (ts *tableSource) Open(ctx context.Context, mem memory.Allocator) (array.RecordReader, error) {
-	req := ts.req
-	req.Mem = mem
-	return ts.t.Scan(ctx, req)
-}
-
-func (ts *tableSource) ExplainLines() []string { return ts.lines }
-
-// physical builds executor operators for a bound plan.
-func (s *Session) physical(ctx context.Context, p bind.Plan) (exec.Operator, error) {
-	switch n := p.(type) {
-	case *bind.Scan:
-		if op, ok, err := s.plannedScan(ctx, n); ok || err != nil {
-			return op, err
-		}
-		src := &tableSource{t: n.Table, req: catalog.ScanRequest{Columns: n.Projection, Vars: n.Vars, Predicates: n.Predicates}, schema: bind.Schema(n)}
-		node := "VSCAN"
-		if ex, ok := n.Table.(catalog.Explainer); ok {
-			name, lines, err := ex.ExplainScan(ctx, src.req, false)
-			if err != nil {
-				return nil, err
-			}
-			node, src.lines = "V"+name, lines
-		}
-		return exec.NewScan(node, "", src), nil
-	case *bind.Values:
-		return exec.NewValues(bind.Schema(n), n.Rows)
-	case *bind.Filter:
-		in, err := s.physical(ctx, n.Input)
-		if err != nil {
-			return nil, err
-		}
-		return exec.NewFilter(in, n.Cond)
-	case *bind.Project:
-		in, err := s.physical(ctx, n.Input)
-		if err != nil {
-			return nil, err
-		}
-		names := make([]string, len(n.Out))
-		for i, c := range n.Out {
-			names[i] = c.Name
-		}
-		return exec.NewProject(in, n.Exprs, names)
-	case *bind.Limit:
-		if sc := limitedScan(n.Input); sc != nil && n.Count >= 0 && s.stmt != nil {
-			// Nothing between the LIMIT and the scan drops rows, so the BEs
-			// may stop after offset+count rows of the scan as a whole.
-			s.stmt.limits[sc] = n.Offset + n.Count
-		}
-		if st, ok := n.Input.(*bind.Sort); ok && n.Count >= 0 {
-			in, err := s.physical(ctx, st.Input)
-			if err != nil {
-				return nil, err
-			}
-			return exec.NewTopN(in, sortKeys(st.Keys), n.Offset, n.Count)
-		}
-		in, err := s.physical(ctx, n.Input)
-		if err != nil {
-			return nil, err
-		}
-		return exec.NewLimit(in, n.Offset, n.Count), nil
-	}
-	return s.physicalMore(ctx, p)
-}
-
 // nestedPrunes returns the struct columns of p's scan that can be read
-// narrowed (enable_prune_nested_column), for tables the BEs read.
-func (s *Session) nestedPrunes(p bind.Plan, v *vars.Session) map[string]arrow.DataType {
+// narrowed, when enable_prune_nested_column is on.
+func nestedPrunes(p bind.Plan, v *vars.Session) map[string]arrow.DataType {
 	if on, _ := v.Get("enable_prune_nested_column"); on != "true" {
 		return nil
 	}
-	var sc *bind.Scan
-	for n := p; n != nil; {
-		if x, ok := n.(*bind.Scan); ok {
-			sc = x
-			break
-		}
-		ch := n.Children()
-		if len(ch) != 1 {
-			return nil
-		}
-		n = ch[0]
-	}
-	if sc == nil || !planner.Plannable(sc.Table) {
-		return nil
-	}
-	return bind.NestedPrunes(p)
-}
-
-// limitedScan returns the scan directly under p when only projections lie
-// between them (a projection never drops rows), else nil.
-func limitedScan(p bind.Plan) *bind.Scan {
-	for {
-		switch n := p.(type) {
-		case *bind.Scan:
-			return n
-		case *bind.Project:
-			p = n.Input
-		default:
-			return nil
-		}
-	}
+	return physical.NestedPrunes(p)
 }
 
 // explainLines renders EXPLAIN output rows.

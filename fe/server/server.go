@@ -12,6 +12,7 @@ import (
 
 	"github.com/inlet-db/inlet/catalog/manager"
 	"github.com/inlet-db/inlet/fe/mysqlwire"
+	"github.com/inlet-db/inlet/fe/physical"
 	"github.com/inlet-db/inlet/fe/vars"
 )
 
@@ -34,7 +35,7 @@ type Config struct {
 	Cancel func(connID uint32) bool
 	// Runner executes the fragments of Fluss and Paimon scans on the BEs;
 	// nil makes such scans an error.
-	Runner Runner
+	Runner physical.Runner
 }
 
 // Server makes sessions for connections.

@@ -3,6 +3,7 @@ package sql
 import (
 	"math"
 	"strings"
+	"unicode/utf8"
 )
 
 type tokKind uint8
@@ -161,6 +162,9 @@ func (l *lexer) scan() (token, error) {
 		for j < len(src) && isIdentChar(src[j]) {
 			j++
 		}
+		if !utf8.ValidString(src[start:j]) {
+			return token{}, newSyntaxError(src, start, "identifier is not valid UTF-8")
+		}
 		l.i = j
 		return token{kind: tWord, text: src[start:j], pos: start, end: j}, nil
 	case c == '`':
@@ -183,6 +187,11 @@ func (l *lexer) scan() (token, error) {
 		l.i = j
 		if b.Len() == 0 {
 			return token{}, newSyntaxError(src, start, "empty quoted identifier")
+		}
+		// A name is text: invalid UTF-8 would be stored as U+FFFD and no
+		// longer match what the user typed.
+		if !utf8.ValidString(b.String()) {
+			return token{}, newSyntaxError(src, start, "identifier is not valid UTF-8")
 		}
 		return token{kind: tQuoted, text: b.String(), pos: start, end: j}, nil
 	case c == '\'' || c == '"':
@@ -239,6 +248,9 @@ func (l *lexer) number() (token, error) {
 		// MySQL allows identifiers that start with digits (e.g. 1abc).
 		for j < len(src) && isIdentChar(src[j]) {
 			j++
+		}
+		if !utf8.ValidString(src[start:j]) {
+			return token{}, newSyntaxError(src, start, "identifier is not valid UTF-8")
 		}
 		l.i = j
 		return token{kind: tWord, text: src[start:j], pos: start, end: j}, nil

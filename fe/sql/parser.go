@@ -26,6 +26,7 @@ func ParseAll(sql string) ([]Statement, error) {
 // ParseExpr parses a single scalar expression, e.g. a pushed-down filter
 // kept as text.
 func ParseExpr(sql string) (e Expr, err error) {
+	defer func() { err = redact(sql, err) }()
 	p, err := newParser(sql)
 	if err != nil {
 		return nil, err
@@ -42,6 +43,7 @@ func ParseExpr(sql string) (e Expr, err error) {
 }
 
 func parse(sql string, multi bool) (stmts []Statement, err error) {
+	defer func() { err = redact(sql, err) }()
 	p, err := newParser(sql)
 	if err != nil {
 		return nil, err

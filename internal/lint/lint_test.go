@@ -99,6 +99,9 @@ func layers() []layer {
 			why:        "§3 layer 5: fe/mysqlwire → vitess go/mysql, arrow, typemap and the text renderer exec/render; nothing else of ours"},
 		{pkgs: "fe/vars/...", ours: leaves(), why: "layer 5 (not in §3): session variables are a leaf of the FE"},
 
+		{pkgs: "fe/physical/...", ours: with("fe/bind", "exec/...", "planner", "catalog/...", "proto/inletpb"),
+			why: "layer 5 (not in §3; issue 9 moved it out of fe/server): physical planning turns a bound plan (fe/bind) into the shared operators (exec) and plans BE-read scans into fragments (planner, proto/inletpb); never fe/server or fe/mysqlwire"},
+
 		// 6. FE glue.
 		{pkgs: "fe/server/...", ours: with("fe/...", "exec/...", "planner", "catalog/...", "dispatch", "proto/inletpb"),
 			why: "§3 layer 6: fe/server → fe/…, exec, planner, catalog…, dispatch and the fragments of proto/inletpb"},
@@ -148,6 +151,8 @@ func reaches() []reach {
 			why: "no production package imports minifluss (tests, cmd/minifluss, and the commands that start a sample cluster — cmd/fe --demo, cmd/bench — do)"},
 		{pkgs: "lake/...", never: []string{"catalog/...", "fe/...", "minifluss/...", "planner/...", "scan/...", "cmd/..."},
 			why: "lake/paimon and lake/orc know files, not catalogs or the FE"},
+		{pkgs: "fe/physical/...", never: []string{"fe/server/...", "fe/mysqlwire/..."},
+			why: "physical planning knows plans and operators, not connections or wire codes (EXPLAIN in fe/server reads from it)"},
 		{pkgs: "scan/...", never: []string{"catalog", "catalog/fluss", "catalog/paimon/...", "catalog/local/...", "catalog/manager/...", "planner/...", "fe/..."},
 			why: "a BE knows ranges, not tables"},
 		{pkgs: "regression/...", never: []string{"..."}, unless: []string{"internal/fixtures"}, tests: true,

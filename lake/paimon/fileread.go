@@ -185,13 +185,44 @@ func openParquet(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 		pos := 0
 		for i := range fr.Manifest.Fields {
 			if sel[i] {
-				cols = leaves(fr.Manifest.Fields[i], cols)
 				order[i] = pos
 				pos++
 			}
 		}
 	}
 	md := pf.MetaData()
+	// INT96 columns are read beside pqarrow (see int96.go); the rest
+	// through it.
+	var i96 []int96Col
+	for i := range fr.Manifest.Fields {
+		if _, ok := order[i]; !ok {
+			continue
+		}
+		sf := fr.Manifest.Fields[i]
+		var isI96 bool
+		for _, leaf := range leaves(sf, nil) {
+			if md.Schema.Column(leaf).PhysicalType() != parquet.Types.Int96 {
+				continue
+			}
+			if !sf.IsLeaf() {
+				return nil, fmt.Errorf("%w: data file %s: INT96 timestamps inside the nested column %s", ErrUnsupported, s.path, sf.Field.Name)
+			}
+			isI96 = true
+		}
+		if !isI96 {
+			cols = leaves(sf, cols)
+			continue
+		}
+		typ := &arrow.TimestampType{Unit: arrow.Nanosecond}
+		for j, w := range src {
+			if w == i {
+				if t, ok := out.Field(j).Type.(*arrow.TimestampType); ok {
+					typ = &arrow.TimestampType{Unit: t.Unit, TimeZone: t.TimeZone}
+				}
+			}
+		}
+		i96 = append(i96, int96Col{pos: order[i], name: sf.Field.Name, leaf: sf.ColIndex, maxDef: md.Schema.Column(sf.ColIndex).MaxDefinitionLevel(), typ: typ})
+	}
 	rgs := make([]int, 0, pf.NumRowGroups())
 	for rg := 0; rg < pf.NumRowGroups(); rg++ {
 		if s.pred != nil && !rowGroupMayMatch(s.pred, md.RowGroup(rg), fr, s.want, src) {
@@ -205,16 +236,28 @@ func openParquet(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 		rgStart[rg] = rgStart[rg-1] + md.RowGroup(rg-1).NumRows()
 	}
 	ok = true
-	return unitBatches(ctx, s, f, out, len(cols) == 0, src, order, unitReads{
+	return unitBatches(ctx, s, f, out, len(cols) == 0 && len(i96) == 0, src, order, unitReads{
 		count: len(rgs),
 		start: func(i int) int64 { return rgStart[rgs[i]] },
 		rows:  func(i int) int64 { return md.RowGroup(rgs[i]).NumRows() },
 		open: func(i int) (array.RecordReader, error) {
-			r, err := fr.GetRecordReader(ctx, cols, []int{rgs[i]})
-			if err != nil {
-				return nil, fmt.Errorf("%w: data file %s row group %d: %v", ErrCorrupt, s.path, rgs[i], err)
+			var r array.RecordReader
+			if len(cols) > 0 {
+				pr, err := fr.GetRecordReader(ctx, cols, []int{rgs[i]})
+				if err != nil {
+					return nil, fmt.Errorf("%w: data file %s row group %d: %v", ErrCorrupt, s.path, rgs[i], err)
+				}
+				r = pr
 			}
-			return r, nil
+			if len(i96) == 0 {
+				return r, nil
+			}
+			// On error the reader has released r.
+			ir, err := newInt96Reader(s.path, pf, rgs[i], r, i96, len(order), int64(bs), s.mem)
+			if err != nil {
+				return nil, err
+			}
+			return ir, nil
 		},
 		eofEnds: true,
 	}), nil

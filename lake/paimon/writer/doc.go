@@ -20,6 +20,11 @@
 //     buffers at most one Parquet row group.
 //  5. A snapshot's totalRecordCount is the sum of _ROW_COUNT of its live
 //     files; deltaRecordCount is added minus deleted rows of the commit.
+//  6. A data file's statistics (_KEY_STATS per key column, _VALUE_STATS per
+//     table column, partition stats of a manifest) bound every value
+//     written, column by column: readers skip files by them, so a bound
+//     that excludes a written value loses rows. Strings may be truncated
+//     (the max then bumped) and a bound may be NULL (unknown), never tighter.
 //
 // Concurrency: a Table and its Commits belong to one goroutine. Two writers
 // must not commit to the same table at once (Paimon relies on an external

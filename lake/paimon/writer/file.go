@@ -37,6 +37,7 @@ type FileWriter struct {
 	w        fileio.Writer
 	cw       *countingWriter
 	pw       *pqarrow.FileWriter
+	colw     *columnWriter // instead of pw for INT96 layouts (int96.go)
 	schema   *arrow.Schema // file schema
 	table    *arrow.Schema // expected input schema
 	keyIdx   []int
@@ -47,6 +48,8 @@ type FileWriter struct {
 	maxSeq   int64
 	minKey   []any
 	lastKey  []any
+	keyStats *statsAcc // over every key written
+	valStats *statsAcc // over every row written, all table columns
 	closed   bool
 }
 
@@ -100,6 +103,12 @@ func (c *Commit) newFile(ctx context.Context, part []any, bucket, level, source 
 		fields = append(kf, fields...)
 	}
 	fw.schema = arrow.NewSchema(fields, nil)
+	fw.keyStats = newStatsAcc(fw.keyTypes, false)
+	colTypes := make([]paimon.DataType, len(t.schema.Fields))
+	for i, f := range t.schema.Fields {
+		colTypes[i] = f.Type
+	}
+	fw.valStats = newStatsAcc(colTypes, true)
 	cr, ok := t.fs.(fileio.Creator)
 	if !ok {
 		return nil, fmt.Errorf("%w: table %s: file system cannot create files", ErrInvalid, t.path)
@@ -114,7 +123,12 @@ func (c *Commit) newFile(ctx context.Context, part []any, bucket, level, source 
 		parquet.WithMaxRowGroupLength(t.opts.RowGroupRows), parquet.WithCreatedBy("inlet paimon writer"),
 		// DECIMAL p<=9 as INT32 and p<=18 as INT64, as Paimon's ParquetSchemaConverter writes them.
 		parquet.WithStoreDecimalAsInteger(true))
-	fw.pw, err = pqarrow.NewFileWriter(fw.schema, fw.cw, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(t.mem)))
+	arrProps := pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(t.mem))
+	if int96Layout(fw.schema) {
+		fw.colw, err = newColumnWriter(fw.schema, fw.cw, props, t.opts.RowGroupRows, arrProps)
+	} else {
+		fw.pw, err = pqarrow.NewFileWriter(fw.schema, fw.cw, props, arrProps)
+	}
 	if err != nil {
 		fw.w.Abort()
 		return nil, fmt.Errorf("table %s file %s: %w", t.path, fw.path, err)
@@ -148,6 +162,9 @@ func (fw *FileWriter) Write(rec arrow.RecordBatch, kinds []int8) error {
 		if kinds != nil {
 			return fmt.Errorf("%w: table %s is an append table: row kinds are not stored", ErrInvalid, t.path)
 		}
+		if err := fw.addValueStats(rec); err != nil {
+			return err
+		}
 		fw.noteSeq(fw.c.seq(bucketID(fw.partRow, fw.bucket), n), n)
 		fw.rows += n
 		return fw.write(rec)
@@ -156,23 +173,39 @@ func (fw *FileWriter) Write(rec arrow.RecordBatch, kinds []int8) error {
 		return fmt.Errorf("%w: table %s: %d row kinds for %d rows", ErrInvalid, t.path, len(kinds), n)
 	}
 	for i := 0; i < int(n); i++ {
+		if kinds != nil && (kinds[i] < paimon.KindInsert || kinds[i] > paimon.KindDelete) {
+			return fmt.Errorf("%w: table %s: row kind %d of row %d", ErrInvalid, t.path, kinds[i], i)
+		}
+	}
+	// Check the whole batch before any of it counts: a refused batch
+	// leaves the file's keys and statistics as they were.
+	keys := make([][]any, n)
+	prev := fw.lastKey
+	for i := 0; i < int(n); i++ {
 		key := make([]any, len(fw.keyIdx))
 		for k, idx := range fw.keyIdx {
 			v, err := Value(rec.Column(idx), i)
 			if err != nil {
 				return fmt.Errorf("table %s key column %s: %w", t.path, t.schema.Fields[idx].Name, err)
 			}
-			key[k] = v
+			key[k] = own(v)
 		}
-		if fw.lastKey != nil && compareRows(fw.lastKey, key) >= 0 {
+		if prev != nil && compareRows(prev, key) >= 0 {
 			return fmt.Errorf("%w: table %s file %s: key %v at row %d does not follow key %v (rows must be sorted by key, one per key)",
-				ErrInvalid, t.path, fw.name, key, fw.rows+int64(i), fw.lastKey)
+				ErrInvalid, t.path, fw.name, key, fw.rows+int64(i), prev)
 		}
-		if fw.minKey == nil {
-			fw.minKey = key
-		}
-		fw.lastKey = key
+		keys[i], prev = key, key
 	}
+	if err := fw.addValueStats(rec); err != nil {
+		return err
+	}
+	for _, key := range keys {
+		fw.keyStats.add(key)
+	}
+	if fw.minKey == nil {
+		fw.minKey = keys[0]
+	}
+	fw.lastKey = keys[n-1]
 	mem := t.mem
 	sb := array.NewInt64Builder(mem)
 	kb := array.NewInt8Builder(mem)
@@ -187,9 +220,6 @@ func (fw *FileWriter) Write(rec arrow.RecordBatch, kinds []int8) error {
 		k := paimon.KindInsert
 		if kinds != nil {
 			k = kinds[i]
-			if k < paimon.KindInsert || k > paimon.KindDelete {
-				return fmt.Errorf("%w: table %s: row kind %d of row %d", ErrInvalid, t.path, k, i)
-			}
 		}
 		if k == paimon.KindUpdateBefore || k == paimon.KindDelete {
 			fw.deletes++
@@ -211,6 +241,15 @@ func (fw *FileWriter) Write(rec arrow.RecordBatch, kinds []int8) error {
 	return fw.write(out)
 }
 
+func (fw *FileWriter) addValueStats(rec arrow.RecordBatch) error {
+	for i, col := range rec.Columns() {
+		if err := fw.valStats.addColumn(i, col); err != nil {
+			return fmt.Errorf("table %s file %s column %s: statistics: %w", fw.c.t.path, fw.name, fw.c.t.schema.Fields[i].Name, err)
+		}
+	}
+	return nil
+}
+
 func (fw *FileWriter) noteSeq(first, n int64) {
 	if fw.rows == 0 {
 		fw.minSeq = first
@@ -219,7 +258,11 @@ func (fw *FileWriter) noteSeq(first, n int64) {
 }
 
 func (fw *FileWriter) write(rec arrow.RecordBatch) error {
-	if err := fw.pw.WriteBuffered(rec); err != nil {
+	write := fw.pw.WriteBuffered
+	if fw.colw != nil {
+		write = fw.colw.write
+	}
+	if err := write(rec); err != nil {
 		return fmt.Errorf("table %s file %s: %w", fw.c.t.path, fw.path, err)
 	}
 	return nil
@@ -248,13 +291,13 @@ func (fw *FileWriter) Close(ctx context.Context) error {
 	fw.c.open--
 	t := fw.c.t
 	if fw.rows == 0 {
-		fw.pw.Close()
+		fw.closeParquet()
 		if r, ok := t.fs.(fileio.Remover); ok {
 			r.Remove(ctx, fw.path)
 		}
 		return nil
 	}
-	if err := fw.pw.Close(); err != nil {
+	if err := fw.closeParquet(); err != nil {
 		fw.w.Abort()
 		return fmt.Errorf("table %s file %s: %w", t.path, fw.path, err)
 	}
@@ -265,23 +308,23 @@ func (fw *FileWriter) Close(ctx context.Context) error {
 	now := t.opts.Now()
 	ct := now.UTC()
 	src := fw.source
-	empty := []string{}
+	valueStats, err := fw.valStats.stats()
+	if err != nil {
+		return fmt.Errorf("table %s file %s: value statistics: %w", t.path, fw.name, err)
+	}
+	// _VALUE_STATS_COLS null: the value statistics cover every table column.
 	meta := &paimon.DataFileMeta{FileName: fw.name, FileSize: fw.cw.n, RowCount: fw.rows, MinSequenceNumber: fw.minSeq,
 		MaxSequenceNumber: fw.maxSeq, SchemaID: t.schema.ID, Level: fw.level, ExtraFiles: []string{}, CreationTime: &ct,
-		FileSource: &src, ValueStatsCols: &empty, MinKey: emptyRow(), MaxKey: emptyRow(), KeyStats: paimon.EmptyStats(), ValueStats: paimon.EmptyStats()}
+		FileSource: &src, MinKey: emptyRow(), MaxKey: emptyRow(), KeyStats: paimon.EmptyStats(), ValueStats: valueStats}
 	if t.isPK() {
-		var err error
 		if meta.MinKey, err = paimon.SerializeRow(fw.minKey, fw.keyTypes); err != nil {
 			return fmt.Errorf("table %s file %s: min key: %w", t.path, fw.name, err)
 		}
 		if meta.MaxKey, err = paimon.SerializeRow(fw.lastKey, fw.keyTypes); err != nil {
 			return fmt.Errorf("table %s file %s: max key: %w", t.path, fw.name, err)
 		}
-		ks := newStatsAcc(fw.keyTypes)
-		ks.add(fw.minKey)
-		ks.add(fw.lastKey)
-		if meta.KeyStats, err = ks.stats(); err != nil {
-			return err
+		if meta.KeyStats, err = fw.keyStats.stats(); err != nil {
+			return fmt.Errorf("table %s file %s: key statistics: %w", t.path, fw.name, err)
 		}
 		d := fw.deletes
 		meta.DeleteRowCount = &d
@@ -292,6 +335,13 @@ func (fw *FileWriter) Close(ctx context.Context) error {
 	fw.c.adds = append(fw.c.adds, paimon.ManifestEntry{Kind: paimon.FileKindAdd, Partition: fw.partRow, Bucket: fw.bucket,
 		TotalBuckets: t.totalBuckets(), File: meta})
 	return nil
+}
+
+func (fw *FileWriter) closeParquet() error {
+	if fw.colw != nil {
+		return fw.colw.close()
+	}
+	return fw.pw.Close()
 }
 
 // Abort drops the file; the commit forgets it.

@@ -464,7 +464,7 @@ func (c *Commit) nextIndex() []paimon.IndexManifestEntry {
 func (t *Table) manifestMeta(name string, size int64, entries []paimon.ManifestEntry) (paimon.ManifestFileMeta, error) {
 	m := paimon.ManifestFileMeta{FileName: name, FileSize: size, SchemaID: t.schema.ID}
 	types := t.partitionTypes()
-	ps := newStatsAcc(types)
+	ps := newStatsAcc(types, false)
 	var minB, maxB, minL, maxL int32
 	for i, e := range entries {
 		if e.Kind == paimon.FileKindAdd {

@@ -1,4 +1,4 @@
-package server
+package physical
 
 import (
 	"context"
@@ -19,26 +19,22 @@ import (
 // plannedScan builds the scan operator of a table the planner reads (Fluss
 // and Paimon catalogs): the ranges are fixed now, so EXPLAIN prints exactly
 // what the BEs would be sent.
-func (s *Session) plannedScan(ctx context.Context, n *bind.Scan) (exec.Operator, bool, error) {
-	res, prof, st, ok, err := s.planScan(ctx, n)
+func (b *builder) plannedScan(ctx context.Context, n *bind.Scan) (exec.Operator, bool, error) {
+	res, prof, ok, err := b.planScan(ctx, n)
 	if err != nil || !ok {
 		return nil, ok, err
 	}
-	src := &fragmentSource{s: s, res: res, schema: bind.Schema(n), prof: prof, st: st}
+	src := b.source(res, bind.Schema(n), prof)
 	return exec.NewScan(res.Node, "", src), true, nil
 }
 
 // planScan plans a scan on the BEs and files its profile slot; ok is false
 // when the planner does not read n's table.
-func (s *Session) planScan(ctx context.Context, n *bind.Scan) (*planner.Result, *scanProfile, *statement, bool, error) {
-	st := s.stmt
-	if st == nil {
-		st = &statement{id: newQueryID(), limits: map[*bind.Scan]int64{}}
-		s.stmt = st
-	}
+func (b *builder) planScan(ctx context.Context, n *bind.Scan) (*planner.Result, *ScanProfile, bool, error) {
+	st := b.st
 	st.mu.Lock()
 	scanID := int32(len(st.scans))
-	prof := &scanProfile{table: n.Catalog + "." + n.Database + "." + n.Table.Name()}
+	prof := &ScanProfile{Table: n.Catalog + "." + n.Database + "." + n.Table.Name()}
 	st.scans = append(st.scans, prof)
 	st.mu.Unlock()
 	limit := int64(-1)
@@ -55,10 +51,12 @@ func (s *Session) planScan(ctx context.Context, n *bind.Scan) (*planner.Result, 
 			st.scans = st.scans[:len(st.scans)-1]
 			st.mu.Unlock()
 		}
-		return nil, nil, nil, ok, err
+		return nil, nil, ok, err
 	}
-	prof.node = res.Node
-	return res, prof, st, true, nil
+	st.mu.Lock()
+	prof.Node = res.Node
+	st.mu.Unlock()
+	return res, prof, true, nil
 }
 
 // pushedAggregate runs an aggregate over a BE-read table as a partial
@@ -66,7 +64,7 @@ func (s *Session) planScan(ctx context.Context, n *bind.Scan) (*planner.Result, 
 // applies when the aggregate reads the scan directly (no WHERE left to
 // apply in between), groups by columns and computes count, sum, min, max
 // or avg of columns without DISTINCT; ok is false otherwise.
-func (s *Session) pushedAggregate(ctx context.Context, n *bind.Aggregate, names []string, aggs []exec.AggCall) (exec.Operator, bool, error) {
+func (b *builder) pushedAggregate(ctx context.Context, n *bind.Aggregate, names []string, aggs []exec.AggCall) (exec.Operator, bool, error) {
 	sc, ok := n.Input.(*bind.Scan)
 	if !ok || !planner.Plannable(sc.Table) {
 		return nil, false, nil
@@ -111,21 +109,21 @@ func (s *Session) pushedAggregate(ctx context.Context, n *bind.Aggregate, names 
 	if err != nil {
 		return nil, false, nil // a type the partial states cannot carry: aggregate here
 	}
-	res, prof, st, ok, err := s.planScan(ctx, sc)
+	res, prof, ok, err := b.planScan(ctx, sc)
 	if err != nil || !ok {
 		return nil, ok, err
 	}
 	if len(res.Fragment.GetRanges()) == 0 {
 		// Nothing to read (an empty table): no BE runs, and the FE's
 		// aggregate gives the answer of an empty input (COUNT 0, ...).
-		src := &fragmentSource{s: s, res: res, schema: bind.Schema(sc), prof: prof, st: st}
+		src := b.source(res, bind.Schema(sc), prof)
 		op, err := exec.NewHashAggregate(exec.NewScan(res.Node, "", src), n.Groups, names, aggs, exec.AggSingle)
 		return op, err == nil, err
 	}
 	res.Fragment.PartialAgg = pa
-	res.Fragment.ResultSchema = flight.SerializeSchema(partial.Schema(), s.srv.cfg.Mem)
+	res.Fragment.ResultSchema = flight.SerializeSchema(partial.Schema(), b.cfg.Mem)
 	res.Lines = withAggLine(res.Lines, partialAggLine(names, aggs))
-	src := &fragmentSource{s: s, res: res, schema: partial.Schema(), prof: prof, st: st}
+	src := b.source(res, partial.Schema(), prof)
 	final, err := partial.FinalFor(exec.NewScan(res.Node, "", src))
 	if err != nil {
 		return nil, false, err
@@ -161,20 +159,26 @@ func withAggLine(lines []string, line string) []string {
 
 // fragmentSource runs a planned fragment through the Runner.
 type fragmentSource struct {
-	s      *Session
+	runner Runner
 	res    *planner.Result
 	schema *arrow.Schema
-	prof   *scanProfile
-	st     *statement
+	prof   *ScanProfile
+	st     *Statement
+}
+
+// source is the executor source of a planned fragment yielding schema,
+// whose counters go to prof.
+func (b *builder) source(res *planner.Result, schema *arrow.Schema, prof *ScanProfile) *fragmentSource {
+	return &fragmentSource{runner: b.cfg.Runner, res: res, schema: schema, prof: prof, st: b.st}
 }
 
 func (f *fragmentSource) Schema() *arrow.Schema  { return f.schema }
 func (f *fragmentSource) ExplainLines() []string { return f.res.Lines }
 
 func (f *fragmentSource) Open(ctx context.Context, mem memory.Allocator) (array.RecordReader, error) {
-	r := f.s.srv.cfg.Runner
+	r := f.runner
 	if r == nil {
-		return nil, errorf(errNotSupported, "no BE is available to read %s", f.prof.table)
+		return nil, errorf(ErrNotSupported, "no BE is available to read %s", f.prof.Table)
 	}
 	sr, err := r.Run(ctx, f.res.Fragment, mem)
 	if err != nil {
@@ -189,11 +193,11 @@ func (f *fragmentSource) record(st *inletpb.ScanStats) {
 	}
 	f.st.mu.Lock()
 	defer f.st.mu.Unlock()
-	if f.prof.counters == nil {
-		f.prof.counters = map[string]int64{}
+	if f.prof.Counters == nil {
+		f.prof.Counters = map[string]int64{}
 	}
 	for k, v := range st.GetCounters() {
-		f.prof.counters[k] += v
+		f.prof.Counters[k] += v
 	}
 }
 

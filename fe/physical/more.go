@@ -1,4 +1,4 @@
-package server
+package physical
 
 import (
 	"context"
@@ -13,7 +13,10 @@ import (
 
 // physicalMore builds the operators that read their whole input:
 // aggregation, joins, sorting and union.
-func (s *Session) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator, error) {
+//
+// The "server:" prefix of the internal errors below predates this package;
+// it is kept so the texts users may see did not change with the move.
+func (b *builder) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator, error) {
 	switch n := p.(type) {
 	case *bind.Aggregate:
 		names := make([]string, len(n.Groups))
@@ -37,18 +40,22 @@ func (s *Session) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator,
 				c.Func = exec.Max
 			case bind.AggAvg:
 				c.Func = exec.Avg
+			case bind.AggAny:
+				c.Func = exec.AnyValue
+			case bind.AggGroupConcat:
+				c.Func, c.Sep, c.SepSet = exec.GroupConcat, a.Sep, true
 			default:
-				return nil, errorf(errNotSupported, "aggregate function %s is not supported", a.Func)
+				return nil, errorf(ErrNotSupported, "aggregate function %s is not supported", a.Func)
 			}
 			aggs[i] = c
 		}
 		// Over a table the BEs read, they aggregate next to the readers.
-		if op, ok, err := s.pushedAggregate(ctx, n, names, aggs); err != nil {
+		if op, ok, err := b.pushedAggregate(ctx, n, names, aggs); err != nil {
 			return nil, err
 		} else if ok {
 			return conform(op, n.Out)
 		}
-		in, err := s.physical(ctx, n.Input)
+		in, err := b.physical(ctx, n.Input)
 		if err != nil {
 			return nil, err
 		}
@@ -58,7 +65,7 @@ func (s *Session) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator,
 		}
 		return conform(op, n.Out)
 	case *bind.Sort:
-		in, err := s.physical(ctx, n.Input)
+		in, err := b.physical(ctx, n.Input)
 		if err != nil {
 			return nil, err
 		}
@@ -66,7 +73,7 @@ func (s *Session) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator,
 	case *bind.Union:
 		ins := make([]exec.Operator, len(n.Inputs))
 		for i, c := range n.Inputs {
-			op, err := s.physical(ctx, c)
+			op, err := b.physical(ctx, c)
 			if err != nil {
 				return nil, err
 			}
@@ -78,9 +85,9 @@ func (s *Session) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator,
 		}
 		return conform(u, n.Out)
 	case *bind.Join:
-		return s.join(ctx, n)
+		return b.join(ctx, n)
 	case *bind.Window:
-		in, err := s.physical(ctx, n.Input)
+		in, err := b.physical(ctx, n.Input)
 		if err != nil {
 			return nil, err
 		}
@@ -88,7 +95,7 @@ func (s *Session) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator,
 		for i, c := range n.Calls {
 			f, ok := windowFunc(c.Func, c.Star)
 			if !ok {
-				return nil, errorf(errNotSupported, "window function %s", c.Func)
+				return nil, errorf(ErrNotSupported, "window function %s", c.Func)
 			}
 			calls[i] = exec.WindowCall{Func: f, Arg: c.Arg, Name: n.Out[len(n.Out)-len(n.Calls)+i].Name, Offset: c.Offset, Default: c.Default}
 		}
@@ -150,12 +157,12 @@ func conform(op exec.Operator, want []bind.Column) (exec.Operator, error) {
 // join maps a bound join onto the executor's hash join. Joins without an
 // equality key (CROSS JOIN, ON with only inequalities) join on a constant
 // key; RIGHT JOIN runs as a LEFT JOIN with the inputs swapped.
-func (s *Session) join(ctx context.Context, n *bind.Join) (exec.Operator, error) {
-	left, err := s.physical(ctx, n.Left)
+func (b *builder) join(ctx context.Context, n *bind.Join) (exec.Operator, error) {
+	left, err := b.physical(ctx, n.Left)
 	if err != nil {
 		return nil, err
 	}
-	right, err := s.physical(ctx, n.Right)
+	right, err := b.physical(ctx, n.Right)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +184,7 @@ func (s *Session) join(ctx context.Context, n *bind.Join) (exec.Operator, error)
 		typ = exec.NullAwareLeftAntiJoin
 	case bind.RightJoin:
 		if n.Residual != nil {
-			return nil, errorf(errNotSupported, "RIGHT JOIN with a non-equality ON condition; write it as a LEFT JOIN")
+			return nil, errorf(ErrNotSupported, "RIGHT JOIN with a non-equality ON condition; write it as a LEFT JOIN")
 		}
 		j, err := exec.NewHashJoin(right, left, exec.LeftOuterJoin, rk, lk, nil)
 		if err != nil {
@@ -202,9 +209,9 @@ func (s *Session) join(ctx context.Context, n *bind.Join) (exec.Operator, error)
 		}
 		return conform(p, n.Out)
 	case bind.FullJoin:
-		return s.fullJoin(left, right, n, lk, rk)
+		return b.fullJoin(left, right, n, lk, rk)
 	default:
-		return nil, errorf(errNotSupported, "%s is not supported by the executor", n.Kind)
+		return nil, errorf(ErrNotSupported, "%s is not supported by the executor", n.Kind)
 	}
 	j, err := exec.NewHashJoin(left, right, typ, lk, rk, n.Residual)
 	if err != nil {
@@ -215,9 +222,9 @@ func (s *Session) join(ctx context.Context, n *bind.Join) (exec.Operator, error)
 
 // fullJoin is LEFT OUTER JOIN followed by the right rows with no match
 // (a LEFT ANTI JOIN with the sides swapped) padded with NULL left columns.
-func (s *Session) fullJoin(left, right exec.Operator, n *bind.Join, lk, rk []expr.Expr) (exec.Operator, error) {
+func (b *builder) fullJoin(left, right exec.Operator, n *bind.Join, lk, rk []expr.Expr) (exec.Operator, error) {
 	if n.Residual != nil {
-		return nil, errorf(errNotSupported, "FULL OUTER JOIN with a non-equality ON condition")
+		return nil, errorf(ErrNotSupported, "FULL OUTER JOIN with a non-equality ON condition")
 	}
 	outer, err := exec.NewHashJoin(left, right, exec.LeftOuterJoin, lk, rk, nil)
 	if err != nil {

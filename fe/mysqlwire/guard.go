@@ -1,0 +1,316 @@
+package mysqlwire
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"vitess.io/vitess/go/mysql"
+	vtlog "vitess.io/vitess/go/vt/log"
+	"vitess.io/vitess/go/vt/vtenv"
+)
+
+// Defaults of the connection limits in Config.
+const (
+	// DefaultHandshakeTimeout bounds the time from accept to a successful
+	// login (MySQL's connect_timeout is 10 s).
+	DefaultHandshakeTimeout = 10 * time.Second
+	// DefaultMaxConnections is Doris' qe_max_connection.
+	DefaultMaxConnections = 1024
+	// loginFreeFailures failed logins from one host are answered at once;
+	// after that the host's attempts are spaced loginDelay apart.
+	loginFreeFailures = 5
+	loginDelay        = time.Second
+	// maxThrottledHosts bounds the failed-login table; quiet hosts are
+	// forgotten first.
+	maxThrottledHosts = 4096
+)
+
+// MySQL error numbers answered below vitess.
+const (
+	erConCount         = 1040 // ER_CON_COUNT_ERROR
+	erUnknownStmt      = 1243 // ER_UNKNOWN_STMT_HANDLER
+	erParse            = 1064 // ER_PARSE_ERROR
+	comQuery           = 0x03
+	comStmtPrepare     = 0x16
+	comStmtReset       = 0x1a
+	maxPacketPayload   = 1<<24 - 1
+	guardReadBufferLen = 16 << 10
+)
+
+// guardListener counts connections, refuses those past the cap with MySQL's
+// "Too many connections" and gives the rest a handshake deadline.
+type guardListener struct {
+	net.Listener
+	s *Server
+}
+
+func (l *guardListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		if n := l.s.open.Add(1); int(n) > l.s.maxConns {
+			l.s.open.Add(-1)
+			// As MySQL does: an ERR packet instead of the handshake.
+			go func() {
+				c.SetWriteDeadline(time.Now().Add(time.Second))
+				writeErrPacket(c, 0, erConCount, "08004", "Too many connections")
+				c.Close()
+			}()
+			l.s.refused.Add(1)
+			continue
+		}
+		c.SetReadDeadline(time.Now().Add(l.s.handshakeTimeout))
+		return &guardConn{Conn: c, s: l.s, r: bufio.NewReaderSize(c, guardReadBufferLen)}, nil
+	}
+}
+
+// guardConn sits between the socket and vitess. It hands vitess whole
+// client packets and answers, by itself, the few commands that would make
+// vitess panic (a COM_QUERY or COM_STMT_PREPARE its statement splitter
+// cannot handle; a COM_STMT_RESET for an unknown statement), so they cost
+// an error reply instead of the connection.
+//
+// Read and the handler callbacks that set mc and ready all run on the
+// connection's goroutine, and vitess writes only on that goroutine, which is
+// blocked in Read when guardConn writes a reply: no locking is needed.
+type guardConn struct {
+	net.Conn
+	s       *Server
+	r       *bufio.Reader
+	mc      *mysql.Conn // set by handler.NewConnection
+	ready   bool        // logged in (handler.ConnectionReady)
+	pending []byte      // the rest of a packet vitess has not read yet
+	once    sync.Once
+}
+
+func (g *guardConn) Read(p []byte) (int, error) {
+	for len(g.pending) == 0 {
+		pkt, err := g.readPacket()
+		if err != nil {
+			return 0, err
+		}
+		if g.answer(pkt) {
+			continue
+		}
+		g.pending = pkt
+	}
+	n := copy(p, g.pending)
+	g.pending = g.pending[n:]
+	return n, nil
+}
+
+// readPacket reads one packet, header included.
+func (g *guardConn) readPacket() ([]byte, error) {
+	var h [4]byte
+	if _, err := io.ReadFull(g.r, h[:]); err != nil {
+		return nil, err
+	}
+	n := int(h[0]) | int(h[1])<<8 | int(h[2])<<16
+	pkt := make([]byte, 4+n)
+	copy(pkt, h[:])
+	if _, err := io.ReadFull(g.r, pkt[4:]); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, err
+	}
+	return pkt, nil
+}
+
+// answer replies to a command vitess must not see and reports whether it
+// did. Only the first packet of a command (sequence 0) of a logged-in
+// connection is looked at.
+func (g *guardConn) answer(pkt []byte) bool {
+	if !g.ready || g.mc == nil || pkt[3] != 0 || len(pkt) < 5 {
+		return false
+	}
+	payload := pkt[4:]
+	switch payload[0] {
+	case comStmtReset:
+		var id uint32
+		ok := len(payload) >= 5
+		if ok {
+			id = binary.LittleEndian.Uint32(payload[1:5])
+			_, ok = g.mc.PrepareData[id]
+		}
+		if !ok {
+			g.reply(erUnknownStmt, "HY000", fmt.Sprintf("Unknown prepared statement handler (%d) given to mysqld_stmt_reset", id))
+			return true
+		}
+	case comQuery, comStmtPrepare:
+		if g.mc.Capabilities&mysql.CapabilityClientMultiStatements == 0 || len(payload) == maxPacketPayload {
+			return false // not split (or too long to be whole in one packet)
+		}
+		if !splits(g.s.env, string(payload[1:])) {
+			g.reply(erParse, "42000", "Syntax error: the text cannot be split into statements (check quotes and backslash escapes)")
+			return true
+		}
+	}
+	return false
+}
+
+func (g *guardConn) reply(num uint16, state, msg string) {
+	if err := writeErrPacket(g.Conn, 1, num, state, msg); err != nil {
+		g.Conn.Close()
+	}
+}
+
+// splits reports whether vitess' statement splitter survives q; it panics
+// on some unterminated literals (e.g. select '\;x).
+func splits(env *vtenv.Environment, q string) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	env.Parser().SplitStatementToPieces(q)
+	return true
+}
+
+func (g *guardConn) Close() error {
+	g.once.Do(func() { g.s.open.Add(-1) })
+	return g.Conn.Close()
+}
+
+// writeErrPacket writes a MySQL ERR packet with sequence number seq.
+func writeErrPacket(w io.Writer, seq byte, num uint16, state, msg string) error {
+	payload := make([]byte, 0, 9+len(msg))
+	payload = append(payload, 0xff, byte(num), byte(num>>8), '#')
+	payload = append(payload, state[:5]...)
+	payload = append(payload, msg...)
+	n := len(payload)
+	pkt := append([]byte{byte(n), byte(n >> 8), byte(n >> 16), seq}, payload...)
+	_, err := w.Write(pkt)
+	return err
+}
+
+// loginThrottle spaces out the login attempts of a host that keeps failing:
+// the first loginFreeFailures failures cost nothing, then each attempt from
+// that host waits until loginDelay after the previous one (attempts from one
+// host queue up, whatever the number of connections). A success forgets the
+// host. One warning is logged when a host starts being throttled, not one
+// per failure.
+type loginThrottle struct {
+	log   *slog.Logger
+	now   func() time.Time
+	sleep func(time.Duration)
+	// wait is the longest a login may wait; beyond it the attempt is
+	// refused without checking the password.
+	wait time.Duration
+	// delay spaces the attempts of a throttled host (loginDelay).
+	delay time.Duration
+
+	mu    sync.Mutex
+	hosts map[string]*hostLogins
+}
+
+type hostLogins struct {
+	fails int
+	next  time.Time // earliest time of the next attempt once throttled
+	last  time.Time
+}
+
+func newLoginThrottle(log *slog.Logger, wait time.Duration) *loginThrottle {
+	return &loginThrottle{log: log, now: time.Now, sleep: time.Sleep, wait: wait, delay: loginDelay, hosts: map[string]*hostLogins{}}
+}
+
+func hostOf(a net.Addr) string {
+	if a == nil {
+		return ""
+	}
+	h, _, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	return h
+}
+
+// admit waits for the host's turn; false means the turn is too far away
+// and the attempt must be refused.
+func (t *loginThrottle) admit(host string) bool {
+	t.mu.Lock()
+	h := t.hosts[host]
+	if h == nil || h.fails < loginFreeFailures {
+		t.mu.Unlock()
+		return true
+	}
+	now := t.now()
+	at := h.next
+	if at.Before(now) {
+		at = now
+	}
+	if at.Sub(now) > t.wait {
+		t.mu.Unlock()
+		return false
+	}
+	h.next = at.Add(t.delay) // the turn after this one
+	t.mu.Unlock()
+	t.sleep(at.Sub(now))
+	return true
+}
+
+func (t *loginThrottle) failed(host string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	h := t.hosts[host]
+	if h == nil {
+		if len(t.hosts) >= maxThrottledHosts {
+			t.forgetOldest()
+		}
+		h = &hostLogins{}
+		t.hosts[host] = h
+	}
+	h.fails++
+	h.last = t.now()
+	if h.fails == loginFreeFailures {
+		t.log.Warn("repeated failed logins; further attempts from this host are slowed down", "host", host, "failures", h.fails)
+	}
+}
+
+func (t *loginThrottle) succeeded(host string) {
+	t.mu.Lock()
+	delete(t.hosts, host)
+	t.mu.Unlock()
+}
+
+// forgetOldest drops the host whose last failure is oldest (the table is
+// small and this runs only when it is full).
+func (t *loginThrottle) forgetOldest() {
+	var oldest string
+	var at time.Time
+	for k, h := range t.hosts {
+		if oldest == "" || h.last.Before(at) {
+			oldest, at = k, h.last
+		}
+	}
+	delete(t.hosts, oldest)
+}
+
+// quietVitessAuthWarnings drops vitess' per-failure "Error authenticating
+// user" warning: vitess logs through a process-wide logger, and one line per
+// failed login lets a client flood the log. loginThrottle logs instead.
+var quietVitessAuthWarnings = sync.OnceFunc(func() {
+	warn := vtlog.Warn
+	vtlog.Warn = func(msg string, attrs ...slog.Attr) {
+		if strings.HasPrefix(msg, "Error authenticating user") {
+			return
+		}
+		warn(msg, attrs...)
+	}
+})
+
+// connCounters are the guard's figures, for tests and metrics.
+type connCounters struct {
+	open    atomic.Int64
+	refused atomic.Int64
+}

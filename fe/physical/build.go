@@ -1,0 +1,157 @@
+package physical
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/exec"
+	"github.com/inlet-db/inlet/fe/bind"
+	"github.com/inlet-db/inlet/planner"
+)
+
+// Config is what Build needs besides the plan.
+type Config struct {
+	// Mem allocates what planning itself builds (the serialized result
+	// schema of a partial aggregate). Required.
+	Mem memory.Allocator
+	// Runner executes the fragments of Fluss and Paimon scans on the BEs;
+	// nil makes opening such a scan an error.
+	Runner Runner
+	// Statement receives the scans Build plans; nil gives the build a
+	// statement of its own, which nobody reads.
+	Statement *Statement
+}
+
+// Build builds the executor operators for a bound plan. Scans the planner
+// reads are planned now, so the returned tree (exec.ExplainTree) shows what
+// the BEs will be sent.
+func Build(ctx context.Context, p bind.Plan, cfg Config) (exec.Operator, error) {
+	b := &builder{cfg: cfg, st: cfg.Statement}
+	if b.st == nil {
+		b.st = NewStatement()
+	}
+	return b.physical(ctx, p)
+}
+
+// builder is one Build.
+type builder struct {
+	cfg Config
+	st  *Statement
+}
+
+// tableSource adapts a catalog table scan to an executor source.
+type tableSource struct {
+	t      catalog.Table
+	req    catalog.ScanRequest
+	schema *arrow.Schema
+	lines  []string
+}
+
+func (ts *tableSource) Schema() *arrow.Schema { return ts.schema }
+
+func (ts *tableSource) Open(ctx context.Context, mem memory.Allocator) (array.RecordReader, error) {
+	req := ts.req
+	req.Mem = mem
+	return ts.t.Scan(ctx, req)
+}
+
+func (ts *tableSource) ExplainLines() []string { return ts.lines }
+
+// physical builds executor operators for a bound plan.
+func (b *builder) physical(ctx context.Context, p bind.Plan) (exec.Operator, error) {
+	switch n := p.(type) {
+	case *bind.Scan:
+		if op, ok, err := b.plannedScan(ctx, n); ok || err != nil {
+			return op, err
+		}
+		src := &tableSource{t: n.Table, req: catalog.ScanRequest{Columns: n.Projection, Vars: n.Vars, Predicates: n.Predicates}, schema: bind.Schema(n)}
+		node := "VSCAN"
+		if ex, ok := n.Table.(catalog.Explainer); ok {
+			name, lines, err := ex.ExplainScan(ctx, src.req, false)
+			if err != nil {
+				return nil, err
+			}
+			node, src.lines = "V"+name, lines
+		}
+		return exec.NewScan(node, "", src), nil
+	case *bind.Values:
+		return exec.NewValues(bind.Schema(n), n.Rows)
+	case *bind.Filter:
+		in, err := b.physical(ctx, n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return exec.NewFilter(in, n.Cond)
+	case *bind.Project:
+		in, err := b.physical(ctx, n.Input)
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, len(n.Out))
+		for i, c := range n.Out {
+			names[i] = c.Name
+		}
+		return exec.NewProject(in, n.Exprs, names)
+	case *bind.Limit:
+		if sc := limitedScan(n.Input); sc != nil && n.Count >= 0 {
+			// Nothing between the LIMIT and the scan drops rows, so the BEs
+			// may stop after offset+count rows of the scan as a whole.
+			b.st.limits[sc] = n.Offset + n.Count
+		}
+		if st, ok := n.Input.(*bind.Sort); ok && n.Count >= 0 {
+			in, err := b.physical(ctx, st.Input)
+			if err != nil {
+				return nil, err
+			}
+			return exec.NewTopN(in, sortKeys(st.Keys), n.Offset, n.Count)
+		}
+		in, err := b.physical(ctx, n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return exec.NewLimit(in, n.Offset, n.Count), nil
+	}
+	return b.physicalMore(ctx, p)
+}
+
+// NestedPrunes returns the struct columns of p's scan that can be read
+// narrowed (enable_prune_nested_column), for tables the BEs read: the
+// caller binds again with them (bind.Session.Pruned) so field accesses bind
+// against what the BEs will return.
+func NestedPrunes(p bind.Plan) map[string]arrow.DataType {
+	var sc *bind.Scan
+	for n := p; n != nil; {
+		if x, ok := n.(*bind.Scan); ok {
+			sc = x
+			break
+		}
+		ch := n.Children()
+		if len(ch) != 1 {
+			return nil
+		}
+		n = ch[0]
+	}
+	if sc == nil || !planner.Plannable(sc.Table) {
+		return nil
+	}
+	return bind.NestedPrunes(p)
+}
+
+// limitedScan returns the scan directly under p when only projections lie
+// between them (a projection never drops rows), else nil.
+func limitedScan(p bind.Plan) *bind.Scan {
+	for {
+		switch n := p.(type) {
+		case *bind.Scan:
+			return n
+		case *bind.Project:
+			p = n.Input
+		default:
+			return nil
+		}
+	}
+}

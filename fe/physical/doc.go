@@ -1,0 +1,35 @@
+// Package physical turns a bound plan (fe/bind) into the vectorized
+// operators that run it (exec). Scans of the tables the planner reads
+// (Fluss and Paimon catalogs) are planned here into fragments (planner) and
+// run on the BEs through a Runner; other tables are read through their
+// catalog's Scan. LIMIT directly over such a scan and aggregates that read
+// one directly are pushed into the fragment, so the BEs stop early or
+// aggregate next to the readers.
+//
+// It also owns the per-statement state fragments need (Statement): the
+// query id that names the statement in profiles and on the BEs, the scans
+// it planned and the counters the BEs returned for them. fe/server begins
+// and ends statements, files their profiles and renders them; this package
+// only fills them in.
+//
+// What must stay true:
+//   - EXPLAIN prints the operators and fragments that run: fe/server prints
+//     the tree Build returns, and the fragment a scan's EXPLAIN lines
+//     describe is the one its Open sends, fixed (ranges, offsets, limit,
+//     partial aggregate) when Build returns.
+//   - A scan the planner reads is planned exactly once per Build, and gets
+//     one profile slot in its Statement; a table the planner declines
+//     leaves no slot.
+//   - A scan's counters are summed over its BEs and recorded once, when its
+//     stream ends.
+//   - Pushing down never changes a result: a LIMIT is pushed only when
+//     nothing between it and the scan can drop rows, and an aggregate only
+//     when its partial states can carry every group and call exactly.
+//   - Errors this package detects itself carry its own kinds
+//     (ErrNotSupported); fe/server maps kinds to wire codes. It imports
+//     neither fe/server nor fe/mysqlwire.
+//
+// Concurrency: a Statement may be read (Scans) while its streams record
+// counters; Build and the rest of a Statement are used by one statement's
+// goroutine.
+package physical

@@ -1,0 +1,171 @@
+package physical_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/catalog/paimon"
+	"github.com/inlet-db/inlet/dispatch"
+	"github.com/inlet-db/inlet/exec"
+	"github.com/inlet-db/inlet/exec/expr"
+	"github.com/inlet-db/inlet/fe/bind"
+	"github.com/inlet-db/inlet/fe/physical"
+	"github.com/inlet-db/inlet/fe/sql"
+	"github.com/inlet-db/inlet/internal/fixtures"
+	"github.com/inlet-db/inlet/scan"
+)
+
+// lake resolves one-part names to the Java-written Paimon fixture tables
+// (database and table share a name there).
+type lake struct{ c catalog.Catalog }
+
+func (l lake) ResolveTable(ctx context.Context, name []string) (string, string, catalog.Table, error) {
+	n := name[len(name)-1]
+	d, err := l.c.Database(ctx, n)
+	if err != nil {
+		return "", "", nil, err
+	}
+	t, err := d.Table(ctx, n)
+	return "pc", n, t, err
+}
+
+func openLake(t *testing.T) lake {
+	t.Helper()
+	c, err := paimon.Open(context.Background(), map[string]string{"type": "paimon", "warehouse": fixtures.Path(t, "paimon", "parquet")}, catalog.Env{Name: "pc"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return lake{c}
+}
+
+func bindQuery(t *testing.T, r bind.Resolver, q string) bind.Plan {
+	t.Helper()
+	stmt, err := sql.Parse(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := bind.New(context.Background(), &bind.Session{Resolver: r, Now: time.Unix(0, 0)}).BindQuery(stmt.(sql.Query))
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	return p
+}
+
+// TestPlannedOncePerStatement: every scan the planner reads gets exactly
+// one profile slot, named by the node EXPLAIN prints, whatever path built
+// it (plain scan, pushed LIMIT, pushed aggregate, both sides of a join);
+// plans without such a scan leave none.
+func TestPlannedOncePerStatement(t *testing.T) {
+	l := openLake(t)
+	cases := []struct {
+		q     string
+		scans int
+	}{
+		{"SELECT 1", 0},
+		{"SELECT * FROM append_09", 1},
+		{"SELECT * FROM append_09 LIMIT 2", 1},
+		{"SELECT count(*) FROM append_09", 1},
+		{"SELECT count(*) FROM append_09 a JOIN append_09 b ON a.f1 = b.f1", 2},
+		{"SELECT * FROM append_09 UNION ALL SELECT * FROM append_09 UNION ALL SELECT * FROM append_09", 3},
+	}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	for _, c := range cases {
+		st := physical.NewStatement()
+		op, err := physical.Build(context.Background(), bindQuery(t, l, c.q), physical.Config{Mem: mem, Statement: st})
+		if err != nil {
+			t.Fatalf("%s: %v", c.q, err)
+		}
+		scans := st.Scans()
+		if len(scans) != c.scans {
+			t.Errorf("%s: %d scan slots, want %d", c.q, len(scans), c.scans)
+		}
+		tree := exec.ExplainTree(op)
+		for _, sc := range scans {
+			if sc.Table != "pc.append_09.append_09" || sc.Node == "" || sc.Counters != nil {
+				t.Errorf("%s: slot %+v", c.q, sc)
+			}
+			if !strings.Contains(tree, sc.Node) {
+				t.Errorf("%s: node %s not in EXPLAIN:\n%s", c.q, sc.Node, tree)
+			}
+		}
+	}
+}
+
+// TestErrorKinds: what this package cannot run carries ErrNotSupported
+// (fe/server maps it to the wire code) with a message naming the thing.
+func TestErrorKinds(t *testing.T) {
+	l := openLake(t)
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	cases := []struct{ q, msg string }{
+		{"SELECT * FROM append_09 x RIGHT JOIN append_09 y ON x.f1 < y.f1", "RIGHT JOIN with a non-equality ON condition; write it as a LEFT JOIN"},
+		{"SELECT * FROM append_09 x FULL JOIN append_09 y ON x.f1 = y.f1 AND x.f2 < y.f2", "FULL OUTER JOIN with a non-equality ON condition"},
+	}
+	for _, c := range cases {
+		_, err := physical.Build(context.Background(), bindQuery(t, l, c.q), physical.Config{Mem: mem})
+		if !errors.Is(err, physical.ErrNotSupported) || err.Error() != c.msg {
+			t.Errorf("%s: got %v, want ErrNotSupported %q", c.q, err, c.msg)
+		}
+	}
+	// No Runner: planning works (EXPLAIN), running names the table.
+	op, err := physical.Build(context.Background(), bindQuery(t, l, "SELECT * FROM append_09"), physical.Config{Mem: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = op.Open(context.Background(), &expr.Env{Mem: mem})
+	if !errors.Is(err, physical.ErrNotSupported) || !strings.Contains(err.Error(), "no BE is available to read pc.append_09.append_09") {
+		t.Errorf("open without a Runner: %v", err)
+	}
+}
+
+// TestCountersRecorded runs scans through a real in-process BE: the rows
+// the FE receives are the rows the BE counted, recorded once per scan.
+func TestCountersRecorded(t *testing.T) {
+	l := openLake(t)
+	be := scan.NewExecutor(scan.Config{Name: "test-be"})
+	disp := dispatch.New(dispatch.Config{Backends: []dispatch.Backend{dispatch.BackendFunc("local", be.Execute)}, Classify: scan.ErrorCode})
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	for _, tbl := range []string{"append_09", "pk_09"} {
+		st := physical.NewStatement()
+		q := "SELECT * FROM " + tbl + " UNION ALL SELECT * FROM " + tbl
+		op, err := physical.Build(context.Background(), bindQuery(t, l, q), physical.Config{Mem: mem, Runner: disp, Statement: st})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rr, err := op.Open(context.Background(), &expr.Env{Mem: mem})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows int64
+		for rr.Next() {
+			rows += rr.RecordBatch().NumRows()
+		}
+		if err := rr.Err(); err != nil {
+			t.Fatal(err)
+		}
+		rr.Release()
+		scans := st.Scans()
+		if len(scans) != 2 {
+			t.Fatalf("%s: %d scans", tbl, len(scans))
+		}
+		var counted int64
+		for _, sc := range scans {
+			if sc.Counters == nil {
+				t.Fatalf("%s: scan %s has no counters", tbl, sc.Node)
+			}
+			counted += sc.Counters["FlussLakeRowsReturned"]
+		}
+		if rows == 0 || counted != rows || scans[0].Counters["FlussLakeRowsReturned"] != scans[1].Counters["FlussLakeRowsReturned"] {
+			t.Errorf("%s: FE got %d rows, BEs counted %d (%v / %v)", tbl, rows, counted, scans[0].Counters, scans[1].Counters)
+		}
+	}
+}
