@@ -10,8 +10,9 @@
 // Operators (one file each): Scan (any Source; sources may add EXPLAIN
 // lines through ExplainSource), Values, Filter, Project, Limit,
 // HashAggregate (AggSingle, or AggPartial + AggFinal via FinalFor), Distinct,
-// Union (ALL or DISTINCT), Sort, TopN, HashJoin (inner, left outer, left
-// semi, left anti, null-aware anti; no keys = nested loop), Window. Every
+// Union (ALL or DISTINCT), Sort, TopN, HashJoin (inner, left outer, full
+// outer, left semi, left anti, null-aware anti; no keys = nested loop),
+// Window. Every
 // operator needs a single input stream in any order; ExplainTree prints a
 // plan the Doris way.
 //
@@ -23,7 +24,8 @@
 //  2. Filter, Project, Limit, Union ALL and Scan stream: they hold at most
 //     one input batch. HashAggregate, Sort, Window and Distinct read their
 //     whole input before the first output batch; HashJoin materializes its
-//     build (right) side only and streams the probe (left) side; TopN keeps
+//     build (right) side only and streams the probe (left) side, opening
+//     each input once (a full outer join too); TopN keeps
 //     at most offset+limit rows.
 //  3. NULL is SQL NULL everywhere: a filter keeps a row only when the
 //     predicate is TRUE; NULL join keys never match; GROUP BY and DISTINCT

@@ -26,10 +26,14 @@ const (
 	// a NULL key; a left row with a NULL key is kept only if the right side
 	// is empty.
 	NullAwareLeftAntiJoin
+	// FullOuterJoin is a left outer join that also emits, after the left
+	// input ends, every right row no pair matched, with NULL left columns.
+	// Each input is read once.
+	FullOuterJoin
 )
 
 func (j JoinType) String() string {
-	return [...]string{"INNER JOIN", "LEFT OUTER JOIN", "LEFT SEMI JOIN", "LEFT ANTI JOIN", "NULL AWARE LEFT ANTI JOIN"}[j]
+	return [...]string{"INNER JOIN", "LEFT OUTER JOIN", "LEFT SEMI JOIN", "LEFT ANTI JOIN", "NULL AWARE LEFT ANTI JOIN", "FULL OUTER JOIN"}[j]
 }
 
 // HashJoin joins Left (the probe side, streamed) with Right (the build
@@ -37,9 +41,10 @@ func (j JoinType) String() string {
 // keys: every pair, i.e. a nested-loop/cross join, probed in slices so
 // that one output batch stays near maxPairs rows), then
 // keeps pairs where Residual (over left columns followed by right columns)
-// is TRUE. NULL keys never match. Inner and left outer joins output the
-// left columns then the right ones; semi and anti joins output the left
+// is TRUE. NULL keys never match. Inner and outer joins output the left
+// columns then the right ones; semi and anti joins output the left
 // columns. Output follows left row order, and for one left row, right row
+// order; a full outer join then adds the unmatched right rows in right row
 // order.
 type HashJoin struct {
 	Left, Right         Operator
@@ -83,6 +88,11 @@ func NewHashJoin(left, right Operator, typ JoinType, leftKeys, rightKeys []expr.
 		j.lk, j.rk = append(j.lk, l), append(j.rk, r)
 	}
 	fields := append([]arrow.Field{}, left.Schema().Fields()...)
+	if typ == FullOuterJoin {
+		for i := range fields {
+			fields[i].Nullable = true
+		}
+	}
 	for _, f := range right.Schema().Fields() {
 		f.Nullable = true
 		fields = append(fields, f)
@@ -92,7 +102,7 @@ func NewHashJoin(left, right Operator, typ JoinType, leftKeys, rightKeys []expr.
 		return nil, errorf(ErrPlan, "join predicate %s is not boolean", residual)
 	}
 	switch typ {
-	case InnerJoin, LeftOuterJoin:
+	case InnerJoin, LeftOuterJoin, FullOuterJoin:
 		j.schema = j.joined
 	default:
 		j.schema = left.Schema()
@@ -130,6 +140,8 @@ type buildSide struct {
 	next    []int32           // build row → next row of the same key
 	hasNull bool              // some build row has a NULL key
 	rows    int
+	// matched marks build rows some pair kept (full outer join only).
+	matched []bool
 }
 
 func (b *buildSide) release() {
@@ -155,6 +167,9 @@ func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
 		return side, nil
 	}
 	side.rows = int(side.batch.NumRows())
+	if j.Type == FullOuterJoin {
+		side.matched = make([]bool, side.rows)
+	}
 	keys, err := evalKeys(env, j.rk, side.batch)
 	if err != nil {
 		side.release()
@@ -239,11 +254,23 @@ func (j *HashJoin) Open(ctx context.Context, env *Env) (array.RecordReader, erro
 	}
 	var cur arrow.RecordBatch
 	var pos int64
+	leftDone := false
+	tail := 0 // next build row to consider for a full join's unmatched rows
 	next := func() (arrow.RecordBatch, error) {
 		for {
+			if leftDone {
+				if j.Type != FullOuterJoin {
+					return nil, nil
+				}
+				return j.unmatched(kctx, env, side, &tail)
+			}
 			if cur == nil || pos >= cur.NumRows() {
 				if !left.Next() {
-					return nil, left.Err()
+					if err := left.Err(); err != nil {
+						return nil, err
+					}
+					leftDone = true
+					continue
 				}
 				cur, pos = left.RecordBatch(), 0
 			}
@@ -303,7 +330,7 @@ func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arro
 		keep[i] = true
 	}
 	var joined arrow.RecordBatch
-	if len(li) > 0 && (j.Residual != nil || j.Type == InnerJoin || j.Type == LeftOuterJoin) {
+	if len(li) > 0 && (j.Residual != nil || j.Type == InnerJoin || j.Type == LeftOuterJoin || j.Type == FullOuterJoin) {
 		var err error
 		if joined, err = j.gatherPairs(kctx, env, side, b, li, ri, nil); err != nil {
 			return nil, err
@@ -325,6 +352,9 @@ func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arro
 	for i, k := range keep {
 		if k {
 			matched[li[i]] = true
+			if side.matched != nil {
+				side.matched[ri[i]] = true
+			}
 		}
 	}
 	switch j.Type {
@@ -354,7 +384,8 @@ func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arro
 		}
 		return filterRows(kctx, env, joined, keep, n)
 	}
-	// Left outer: each left row's passing pairs, or the row once with NULLs.
+	// Left and full outer: each left row's passing pairs, or the row once
+	// with NULLs.
 	var ol, or []int64
 	var orValid []bool
 	p := 0
@@ -371,6 +402,48 @@ func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arro
 		}
 	}
 	return j.gatherPairs(kctx, env, side, b, ol, or, orValid)
+}
+
+// tailRows bounds the rows of one batch of a full join's unmatched right
+// rows.
+const tailRows = 4096
+
+// unmatched returns the next batch of build rows from *from on that no
+// pair matched, with NULL left columns; nil when there are no more.
+func (j *HashJoin) unmatched(kctx context.Context, env *Env, side *buildSide, from *int) (arrow.RecordBatch, error) {
+	var ri []int64
+	for ; *from < side.rows && len(ri) < tailRows; *from++ {
+		if !side.matched[*from] {
+			ri = append(ri, int64(*from))
+		}
+	}
+	if len(ri) == 0 {
+		return nil, nil
+	}
+	if err := kctx.Err(); err != nil {
+		return nil, err
+	}
+	ib := array.NewInt64Builder(env.Mem)
+	defer ib.Release()
+	ib.AppendValues(ri, nil)
+	ridx := ib.NewArray()
+	defer ridx.Release()
+	nl := j.Left.Schema().NumFields()
+	cols := make([]arrow.Array, 0, j.joined.NumFields())
+	for c := 0; c < nl; c++ {
+		cols = append(cols, array.MakeArrayOfNull(env.Mem, j.joined.Field(c).Type, len(ri)))
+	}
+	for c := range j.Right.Schema().Fields() {
+		a, err := compute.TakeArray(kctx, side.batch.Column(c), ridx)
+		if err != nil {
+			releaseArrays(cols)
+			return nil, err
+		}
+		cols = append(cols, a)
+	}
+	out := array.NewRecordBatch(j.joined, cols, int64(len(ri)))
+	releaseArrays(cols)
+	return out, nil
 }
 
 // gatherPairs builds left[li] ++ right[ri] rows; rValid marks right rows

@@ -479,25 +479,7 @@ func (b *Binder) bindJoin(n *sql.Join) (Plan, error) {
 	}
 	ls, rs, both := &scope{cols: lc}, &scope{cols: rc}, &scope{cols: all}
 	var residual []expr.Expr
-	addEq := func(le, re expr.Expr) error {
-		t, err := expr.CommonType(le.DataType(), re.DataType())
-		if err != nil {
-			return errorf(ErrAnalysis, "join keys %s and %s: %v", le, re, err)
-		}
-		if !arrow.TypeEqual(le.DataType(), t) {
-			if le, err = expr.Cast(le, t); err != nil {
-				return err
-			}
-		}
-		if !arrow.TypeEqual(re.DataType(), t) {
-			if re, err = expr.Cast(re, t); err != nil {
-				return err
-			}
-		}
-		j.LeftKeys = append(j.LeftKeys, le)
-		j.RightKeys = append(j.RightKeys, re)
-		return nil
-	}
+	addEq := j.addEq
 	for _, u := range n.Using {
 		li, err := ls.resolve([]string{u})
 		if err != nil {
@@ -547,6 +529,28 @@ func (b *Binder) bindJoin(n *sql.Join) (Plan, error) {
 		j.Kind = InnerJoin
 	}
 	return j, nil
+}
+
+// addEq adds the key pair le = re, each bound over its own side, compared
+// in their common type.
+func (j *Join) addEq(le, re expr.Expr) error {
+	t, err := expr.CommonType(le.DataType(), re.DataType())
+	if err != nil {
+		return errorf(ErrAnalysis, "join keys %s and %s: %v", le, re, err)
+	}
+	if !arrow.TypeEqual(le.DataType(), t) {
+		if le, err = expr.Cast(le, t); err != nil {
+			return err
+		}
+	}
+	if !arrow.TypeEqual(re.DataType(), t) {
+		if re, err = expr.Cast(re, t); err != nil {
+			return err
+		}
+	}
+	j.LeftKeys = append(j.LeftKeys, le)
+	j.RightKeys = append(j.RightKeys, re)
+	return nil
 }
 
 func conjuncts(e sql.Expr) []sql.Expr {

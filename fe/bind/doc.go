@@ -11,6 +11,9 @@
 //   - Column indexes in expressions refer to the output of the node's input
 //     (for Join: left columns then right columns); Join keys are bound in
 //     their own side's columns.
+//   - WHERE conjuncts move into a FROM clause of joins (joinwhere.go) only
+//     where every row the joins produce meets the same conditions as
+//     before: never below a FULL join or onto a null-supplying input.
 //   - Errors name the column, table or function concerned and wrap one of
 //     this package's kinds (ErrUnknownColumn, ErrAmbiguous, ErrUnsupported,
 //     ErrAnalysis) or the catalog's, so the server can pick the wire code.

@@ -44,8 +44,13 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 	if n.Where != nil && containsAgg(n.Where) {
 		return nil, errorf(ErrAnalysis, "aggregate functions are not allowed in WHERE")
 	}
+	where := n.Where
 	if n.From != nil {
-		pushPredicates(n.From, input, n.Where)
+		pushPredicates(n.From, input, where)
+		var err error
+		if input, where, err = b.pushWhere(input, where); err != nil {
+			return nil, err
+		}
 	}
 	plainItems := len(n.GroupBy) == 0 && n.Having == nil
 	for _, it := range n.Items {
@@ -54,14 +59,14 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 		}
 	}
 	fromCols := len(input.Columns())
-	input, where, err := b.planSubqueries(input, n.Where, n.Items, plainItems)
+	input, rest, err := b.planSubqueries(input, where, n.Items, plainItems)
 	if err != nil {
 		return nil, err
 	}
 	in := &scope{cols: input.Columns()}
-	if len(where) > 0 {
+	if len(rest) > 0 {
 		var conds []expr.Expr
-		for _, w := range where {
+		for _, w := range rest {
 			c, err := b.bindExpr(w, in, nil)
 			if err != nil {
 				return nil, err

@@ -155,8 +155,9 @@ func conform(op exec.Operator, want []bind.Column) (exec.Operator, error) {
 }
 
 // join maps a bound join onto the executor's hash join. Joins without an
-// equality key (CROSS JOIN, ON with only inequalities) join on a constant
-// key; RIGHT JOIN runs as a LEFT JOIN with the inputs swapped.
+// equality key (CROSS JOIN, ON with only inequalities) run as the
+// executor's keyless join, which bounds the pairs one probe step makes;
+// RIGHT JOIN runs as a LEFT JOIN with the inputs swapped.
 func (b *builder) join(ctx context.Context, n *bind.Join) (exec.Operator, error) {
 	left, err := b.physical(ctx, n.Left)
 	if err != nil {
@@ -167,9 +168,6 @@ func (b *builder) join(ctx context.Context, n *bind.Join) (exec.Operator, error)
 		return nil, err
 	}
 	lk, rk := n.LeftKeys, n.RightKeys
-	if len(lk) == 0 {
-		lk, rk = []expr.Expr{expr.Int(1)}, []expr.Expr{expr.Int(1)}
-	}
 	var typ exec.JoinType
 	switch n.Kind {
 	case bind.InnerJoin, bind.CrossJoin:
@@ -220,38 +218,15 @@ func (b *builder) join(ctx context.Context, n *bind.Join) (exec.Operator, error)
 	return conform(j, n.Out)
 }
 
-// fullJoin is LEFT OUTER JOIN followed by the right rows with no match
-// (a LEFT ANTI JOIN with the sides swapped) padded with NULL left columns.
+// fullJoin runs as one hash join that builds the right input once and,
+// after the left input ends, emits the right rows nothing matched: each
+// input is read once, so a live table cannot show two different states.
 func (b *builder) fullJoin(left, right exec.Operator, n *bind.Join, lk, rk []expr.Expr) (exec.Operator, error) {
-	if n.Residual != nil {
-		return nil, errorf(ErrNotSupported, "FULL OUTER JOIN with a non-equality ON condition")
-	}
-	outer, err := exec.NewHashJoin(left, right, exec.LeftOuterJoin, lk, rk, nil)
+	j, err := exec.NewHashJoin(left, right, exec.FullOuterJoin, lk, rk, n.Residual)
 	if err != nil {
 		return nil, err
 	}
-	anti, err := exec.NewHashJoin(right, left, exec.LeftAntiJoin, rk, lk, nil)
-	if err != nil {
-		return nil, err
-	}
-	ls, rs := left.Schema(), right.Schema()
-	exprs := make([]expr.Expr, 0, ls.NumFields()+rs.NumFields())
-	names := make([]string, 0, ls.NumFields()+rs.NumFields())
-	for _, f := range ls.Fields() {
-		exprs, names = append(exprs, expr.Null(f.Type)), append(names, f.Name)
-	}
-	for i, f := range rs.Fields() {
-		exprs, names = append(exprs, expr.Col(i, f.Name, f.Type)), append(names, f.Name)
-	}
-	padded, err := exec.NewProject(anti, exprs, names)
-	if err != nil {
-		return nil, err
-	}
-	u, err := exec.NewUnion([]exec.Operator{outer, padded}, false)
-	if err != nil {
-		return nil, err
-	}
-	return conform(u, n.Out)
+	return conform(j, n.Out)
 }
 
 // windowFunc is the executor's function for a bound window call's name;

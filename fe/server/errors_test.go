@@ -66,7 +66,6 @@ func TestWireErrors(t *testing.T) {
 		{"EXPLAIN INSERT INTO shop.t VALUES (1, 'x')", 1235, "EXPLAIN INSERT ... VALUES"},
 		// Physical planning (fe/physical) reports its own kinds.
 		{"SELECT * FROM shop.t x RIGHT JOIN shop.t y ON x.a < y.a", 1235, "RIGHT JOIN with a non-equality ON condition; write it as a LEFT JOIN"},
-		{"SELECT * FROM shop.t x FULL JOIN shop.t y ON x.a = y.a AND x.b < y.b", 1235, "FULL OUTER JOIN with a non-equality ON condition"},
 		// The session's query_timeout (set below) turns the deadline into
 		// the interrupted code with its own text.
 		{"SELECT count(*) FROM demo.orders a, demo.orders b, demo.orders c, demo.orders d, demo.orders e, demo.orders f, demo.orders g, demo.orders h, demo.orders i, demo.orders j, demo.orders k, demo.orders l",
