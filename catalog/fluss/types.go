@@ -96,9 +96,9 @@ func engineArrow(t typemap.DataType, o typemap.EngineOptions) arrow.DataType {
 	case typemap.RootDate:
 		return arrow.FixedWidthTypes.Date32
 	case typemap.RootTimestamp:
-		return &arrow.TimestampType{Unit: datetimeUnit(t.Precision)}
+		return &arrow.TimestampType{Unit: engineTimeUnit(t.Precision)}
 	case typemap.RootTimestampLTZ:
-		return &arrow.TimestampType{Unit: datetimeUnit(t.Precision), TimeZone: typemap.LTZTimeZone}
+		return &arrow.TimestampType{Unit: engineTimeUnit(t.Precision), TimeZone: typemap.LTZTimeZone}
 	case typemap.RootArray:
 		return arrow.ListOfField(arrow.Field{Name: "element", Type: engineArrow(*t.Elem, o), Nullable: true})
 	case typemap.RootMap:
@@ -225,17 +225,10 @@ func specValue(p client.PartitionInfo, key string) (string, bool) {
 	return "", false
 }
 
-// datetimeUnit is the Arrow unit of datetime(p), as the engine keeps it for
-// its own tables: whole seconds, milliseconds up to 3 digits, microseconds
-// up to 6 (more is cut to 6, as the spec says). Rendering prints as many
-// fraction digits as the unit has, so TIMESTAMP(3) shows ".456", not
-// ".456000".
-func datetimeUnit(p int32) arrow.TimeUnit {
-	switch {
-	case p <= 0:
-		return arrow.Second
-	case p <= 3:
-		return arrow.Millisecond
-	}
-	return arrow.Microsecond
+// engineTimeUnit is the Arrow unit of datetime(p) as the engine keeps it
+// for its own tables: Fluss's own unit for p, capped at microseconds (p > 6
+// maps to datetime(6), as the spec says). Rendering prints as many fraction
+// digits as the unit has, so TIMESTAMP(3) shows ".456", not ".456000".
+func engineTimeUnit(p int32) arrow.TimeUnit {
+	return typemap.TimeUnitForPrecision(min(p, typemap.MaxEngineDatetimePrecision))
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/inlet-db/inlet/catalog"
 	lake "github.com/inlet-db/inlet/lake/paimon"
+	"github.com/inlet-db/inlet/typemap"
 )
 
 // typeOptions are the catalog's mapping switches.
@@ -144,9 +145,9 @@ func arrowType(t lake.DataType, o typeOptions) arrow.DataType {
 	case lake.Date:
 		return arrow.FixedWidthTypes.Date32
 	case lake.Timestamp:
-		return &arrow.TimestampType{Unit: datetimeUnit(t.Precision)}
+		return &arrow.TimestampType{Unit: typemap.TimeUnitForPrecision(int32(min(t.Precision, typemap.MaxEngineDatetimePrecision)))}
 	case lake.TimestampLTZ:
-		return &arrow.TimestampType{Unit: datetimeUnit(t.Precision), TimeZone: "UTC"}
+		return &arrow.TimestampType{Unit: typemap.TimeUnitForPrecision(int32(min(t.Precision, typemap.MaxEngineDatetimePrecision))), TimeZone: "UTC"}
 	case lake.Array:
 		return arrow.ListOfField(arrow.Field{Name: "element", Type: arrowType(*t.Element, o), Nullable: true})
 	case lake.Multiset:
@@ -200,17 +201,4 @@ func partitionText(v any, t lake.DataType, defName string) string {
 		return time.Unix(0, x.Nanos()).UTC().Format("2006-01-02 15:04:05.999999999")
 	}
 	return fmt.Sprint(v)
-}
-
-// datetimeUnit is the Arrow unit of datetime(p) as the engine keeps it for
-// its own tables (seconds; ms up to 3 digits; µs up to 6, more cut to 6),
-// so values print with the column's number of fraction digits.
-func datetimeUnit(p int) arrow.TimeUnit {
-	switch {
-	case p <= 0:
-		return arrow.Second
-	case p <= 3:
-		return arrow.Millisecond
-	}
-	return arrow.Microsecond
 }
