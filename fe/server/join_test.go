@@ -202,3 +202,35 @@ func TestJoinFullOuterOnce(t *testing.T) {
 	// l row 1, 1, 5 (not NULL): 3 x 3 + 1 (3) = 10.
 	wantRows(t, db, `SELECT count(*), count(l.id), count(r.id) FROM l FULL JOIN r ON l.v < r.w`, "14|9|10")
 }
+
+// TestCrossJoinStreamsAndStops is issue 13's defect 2: a cross join of
+// three 1000-row tables (1e9 pairs) under LIMIT 10 answers at once instead
+// of building every pair, and one that must count them all stops at
+// query_timeout.
+func TestCrossJoinStreamsAndStops(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	db := f.db("")
+	mustExec(t, db, "CREATE DATABASE xj",
+		"CREATE TABLE xj.n (x INT) DUPLICATE KEY(x) DISTRIBUTED BY HASH(x) BUCKETS 1")
+	vals := make([]string, 1000)
+	for i := range vals {
+		vals[i] = fmt.Sprintf("(%d)", i)
+	}
+	mustExec(t, db, "INSERT INTO xj.n VALUES "+strings.Join(vals, ","))
+
+	start := time.Now()
+	wantRows(t, db, "SELECT count(*) FROM (SELECT a.x, b.x AS bx, c.x AS cx FROM xj.n a, xj.n b, xj.n c LIMIT 10) t", "10")
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("LIMIT 10 over a 1e9-pair cross join took %v", d)
+	}
+
+	mustExec(t, db, "SET query_timeout = 1")
+	start = time.Now()
+	_, err := db.Exec("SELECT count(*) FROM xj.n a, xj.n b, xj.n c")
+	if err == nil || !strings.Contains(err.Error(), "query_timeout") {
+		t.Fatalf("counting 1e9 pairs under query_timeout=1: %v", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the cancelled cross join stopped after %v, want about 1 s", d)
+	}
+}
