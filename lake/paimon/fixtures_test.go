@@ -2,6 +2,8 @@ package paimon_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -114,4 +116,70 @@ func partitionPredicate(filters []map[string]string, and *paimon.Predicate) *pai
 		p = paimon.And(p, and)
 	}
 	return p
+}
+
+// TestPruningOnlyExpectations pins what Check compares for the pruning-only
+// reads: the subset of paimon-cpp's rows that satisfy the predicate, worked
+// out by hand from EXPECTED.json, must be what paimontest.Filter keeps.
+// Every pruning-only read must be listed, so a new one gets a hand answer.
+func TestPruningOnlyExpectations(t *testing.T) {
+	want := map[string][]string{
+		// f0 != 'Alice' AND f3 > 18.0: Lucy has 14.1.
+		"parquet/pk_table_scan_and_read_dv/snapshot-6-predicate-pruning":                       {"[Paul 20 1 18.1]"},
+		"parquet/pk_table_scan_and_read_dv/snapshot-4-partition-10-bucket-0-predicate-pruning": {},
+		// f0 != 'Alice' AND f0 < 'Lucy' AND f3 <= 30.0: Marco*, Skye*, Tony
+		// and "Two roads…" sort after Lucy, Alice is excluded.
+		"parquet/pk_table_scan_and_read_mor/snapshot-5-predicate-pruning":                       {"[Bob 10 0 12.1]", "[David 10 0 17.1]", "[Emily 10 0 13.1]"},
+		"parquet/pk_table_scan_and_read_mor/snapshot-3-partition-10-bucket-1-predicate-pruning": {},
+	}
+	all, err := paimontest.LoadAll(fixturesDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, e := range all {
+		for i := range e.Reads {
+			r := &e.Reads[i]
+			if r.Exact() {
+				continue
+			}
+			key := e.Fixture + "/" + r.Name
+			w, ok := want[key]
+			if !ok {
+				t.Errorf("pruning-only read %s has no hand-derived answer here", key)
+				continue
+			}
+			seen++
+			got, err := paimontest.Filter(r, r.Rows)
+			if err != nil {
+				t.Fatalf("%s: %v", key, err)
+			}
+			gs := make([]string, len(got))
+			for j, row := range got {
+				gs[j] = fmt.Sprint(row)
+			}
+			slices.Sort(gs)
+			if !slices.Equal(gs, w) {
+				t.Errorf("%s: filtered rows %v, want %v", key, gs, w)
+			}
+			// Check wants exactly that subset: a row failing the predicate
+			// or a missing matching row is noticed.
+			if err := paimontest.Check(e, r, got); err != nil {
+				t.Errorf("%s: the filtered rows: %v", key, err)
+			}
+			if len(r.Rows) > len(got) {
+				if err := paimontest.Check(e, r, r.Rows); err == nil {
+					t.Errorf("%s: rows failing the predicate went unnoticed", key)
+				}
+			}
+			if len(got) > 0 {
+				if err := paimontest.Check(e, r, got[1:]); err == nil {
+					t.Errorf("%s: a missing matching row went unnoticed", key)
+				}
+			}
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("saw %d pruning-only reads, test knows %d", seen, len(want))
+	}
 }

@@ -2,6 +2,8 @@ package record_test
 
 import (
 	"errors"
+	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -177,6 +179,78 @@ func TestAutoPartitionNames(t *testing.T) {
 	for _, c := range f.PartitionNames.IsPast.Cases {
 		if got := record.IsPastAutoPartition(c.Value, pastNow, record.UnitDay, "yyyy-MM-dd"); got != c.Past {
 			t.Errorf("is past %q = %v", c.Value, got)
+		}
+	}
+}
+
+// TestPartitionValueRoundTripOnly covers partition_names.round_trip_only:
+// values PartitionUtilsTest round-trips without asserting the string. The
+// strings here are derived by hand from the rules in the fixture notes and
+// fluss-protocol.md (DATE yyyy-MM-dd, TIME HH-mm-ss_SSS, special floats
+// NaN/Inf/-Inf); types whose text is lossy must refuse to parse.
+func TestPartitionValueRoundTripOnly(t *testing.T) {
+	var f struct {
+		PartitionNames struct {
+			RoundTripOnly struct {
+				Values []struct {
+					TypeRoot string `json:"type_root"`
+					Values   string `json:"values"`
+				} `json:"values"`
+			} `json:"round_trip_only"`
+		} `json:"partition_names"`
+	}
+	loadJSON(t, "json_serde.json", &f)
+	type val struct {
+		v    any
+		want string
+	}
+	nan32, inf32 := float32(math.NaN()), float32(math.Inf(1))
+	cases := map[string]struct {
+		t       typemap.DataType
+		fixture string // the fixture's "values", to catch a changed fixture
+		vals    []val
+		parses  bool
+	}{
+		"TINYINT":                {typemap.TinyInt(), "(byte) -100", []val{{int8(-100), "-100"}}, true},
+		"INTEGER":                {typemap.Int(), "-299000", []val{{int32(-299000), "-299000"}}, true},
+		"BIGINT":                 {typemap.BigInt(), "-1748662955428", []val{{int64(-1748662955428), "-1748662955428"}}, true},
+		"DATE":                   {typemap.Date(), "0", []val{{int32(0), "1970-01-01"}}, true},
+		"TIME_WITHOUT_TIME_ZONE": {typemap.Time(3), "0", []val{{int32(0), "00-00-00_000"}}, false},
+		"FLOAT":                  {typemap.Float(), "NaN, +Infinity, -Infinity", []val{{nan32, "NaN"}, {inf32, "Inf"}, {-inf32, "-Inf"}}, false},
+		"DOUBLE":                 {typemap.Double(), "NaN, +Infinity, -Infinity", []val{{math.NaN(), "NaN"}, {math.Inf(1), "Inf"}, {math.Inf(-1), "-Inf"}}, false},
+		"BOOLEAN":                {typemap.Boolean(), "false", []val{{false, "false"}}, true},
+	}
+	got := f.PartitionNames.RoundTripOnly.Values
+	if len(got) != len(cases) {
+		t.Fatalf("fixture has %d round_trip_only values, test knows %d", len(got), len(cases))
+	}
+	for _, fc := range got {
+		c, ok := cases[fc.TypeRoot]
+		if !ok || c.fixture != fc.Values {
+			t.Fatalf("fixture case %s %q not known to the test", fc.TypeRoot, fc.Values)
+		}
+		if c.t.Root.JSONName() != fc.TypeRoot {
+			t.Fatalf("%s: test type %v", fc.TypeRoot, c.t)
+		}
+		for _, v := range c.vals {
+			s, err := record.PartitionValueString(c.t, v.v)
+			if err != nil || s != v.want {
+				t.Errorf("%s %v: partition string %q (%v), want %q", fc.TypeRoot, v.v, s, err, v.want)
+				continue
+			}
+			if err := record.ValidatePartitionValues([]string{s}, true); err != nil {
+				t.Errorf("%s %q: not a valid partition value: %v", fc.TypeRoot, s, err)
+			}
+			back, err := record.ParsePartitionValue(c.t, s)
+			if !c.parses {
+				if !errors.Is(err, record.ErrUnsupported) || !strings.Contains(err.Error(), c.t.String()) {
+					t.Errorf("%s %q: parse = %v, %v; want ErrUnsupported naming the type", fc.TypeRoot, s, back, err)
+				}
+				continue
+			}
+			if err != nil || !reflect.DeepEqual(back, v.v) {
+				t.Errorf("%s %q: parsed back %#v (%v), want %#v", fc.TypeRoot, s, back, err, v.v)
+			}
 		}
 	}
 }

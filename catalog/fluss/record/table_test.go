@@ -131,22 +131,91 @@ func TestSchemaJSONGolden(t *testing.T) {
 func TestColumnJSONGolden(t *testing.T) {
 	var f serdeCases
 	loadJSON(t, "json_serde.json", &f)
-	// Columns are checked through a one-column schema wrapper.
-	for _, c := range append(f.Columns.Cases, f.ColumnsDeserializeOnly...) {
-		s, err := record.ParseSchema([]byte(`{"version":1,"columns":[` + c.JSON + `]}`))
+	// Hand-written from the fixture's "describes" (ColumnJsonSerdeTest).
+	both := []record.TableColumn{
+		col("a", typemap.String(), "", -1),
+		col("b", typemap.Int(), "hello b", -1),
+		col("c", typemap.Int().NotNull(), "hello c", -1),
+		col("d", typemap.Int().NotNull(), "hello c", 2),
+		col("e", typemap.Row(
+			typemap.Field{Name: "f", Type: typemap.String(), ID: -1},
+			typemap.Field{Name: "g", Type: typemap.String(), ID: 1},
+		), "hello c", 2),
+	}
+	// The deserialize-only JSON lacks "id": the column reads as id -1, and a
+	// schema holding only such columns numbers them 0..n-1 on read, as the
+	// schemas_deserialize_only cases say.
+	deserOnly := []record.TableColumn{
+		col("a", typemap.String(), "", 0),
+		col("b", typemap.Int(), "hello b", 0),
+		col("c", typemap.Int().NotNull(), "hello c", 0),
+	}
+	if len(f.Columns.Cases) != len(both) || len(f.ColumnsDeserializeOnly) != len(deserOnly) {
+		t.Fatalf("fixture has %d+%d column cases, test knows %d+%d", len(f.Columns.Cases), len(f.ColumnsDeserializeOnly), len(both), len(deserOnly))
+	}
+	check := func(what, js string, w record.TableColumn) *record.Schema {
+		t.Helper()
+		// Columns are checked through a one-column schema wrapper.
+		s, err := record.ParseSchema([]byte(`{"version":1,"columns":[` + js + `]}`))
 		if err != nil {
-			t.Fatalf("%s: %v", c.JSON, err)
+			t.Fatalf("%s %s: %v", what, js, err)
 		}
+		g := s.Columns[0]
+		if len(s.Columns) != 1 || g.Name != w.Name || !g.Type.Equal(w.Type) || g.Comment != w.Comment || g.ID != w.ID || g.AggFunction != nil {
+			t.Errorf("%s %s: parsed %+v, want %+v", what, js, g, w)
+		}
+		if g.Type.Root == typemap.RootRow {
+			for i, fl := range g.Type.Fields {
+				if fl.ID != w.Type.Fields[i].ID {
+					t.Errorf("%s %s: field %s id %d, want %d", what, js, fl.Name, fl.ID, w.Type.Fields[i].ID)
+				}
+			}
+		}
+		return s
+	}
+	for i, c := range f.Columns.Cases {
+		s := check("column", c.JSON, both[i])
 		out, err := record.MarshalSchema(s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(c.JSON, `"id"`) {
-			continue
-		}
-		if !strings.Contains(string(out), c.JSON) {
+		if !strings.Contains(string(out), `"columns":[`+c.JSON+`]`) {
 			t.Errorf("column %s re-marshalled as %s", c.JSON, out)
 		}
+	}
+	var all []string
+	for i, c := range f.ColumnsDeserializeOnly {
+		if strings.Contains(c.JSON, `"id"`) {
+			t.Fatalf("deserialize-only column %s has an id", c.JSON)
+		}
+		s := check("deserialize-only column", c.JSON, deserOnly[i])
+		if s.HighestFieldID != 0 {
+			t.Errorf("deserialize-only column %s: highest field id %d, want 0", c.JSON, s.HighestFieldID)
+		}
+		// Re-marshalled, the column is the matching both-ways case with the
+		// id the schema gave it.
+		out, err := record.MarshalSchema(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := strings.TrimSuffix(c.JSON, "}") + `,"id":0}`
+		if !strings.Contains(string(out), `"columns":[`+want+`]`) {
+			t.Errorf("deserialize-only column %s re-marshalled as %s, want column %s", c.JSON, out, want)
+		}
+		all = append(all, c.JSON)
+	}
+	// Together, ids follow column order.
+	s, err := record.ParseSchema([]byte(`{"version":1,"columns":[` + strings.Join(all, ",") + `]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range s.Columns {
+		if c.ID != int32(i) || c.Name != deserOnly[i].Name || c.Comment != deserOnly[i].Comment || !c.Type.Equal(deserOnly[i].Type) {
+			t.Errorf("deserialize-only columns together: column %d = %+v", i, c)
+		}
+	}
+	if s.HighestFieldID != int32(len(all)-1) {
+		t.Errorf("deserialize-only columns together: highest field id %d", s.HighestFieldID)
 	}
 }
 
