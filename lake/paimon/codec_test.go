@@ -305,6 +305,7 @@ func FuzzDecodeDeletionVector(f *testing.F) {
 		}
 	}
 	f.Add(EncodeDeletionVector([]uint32{1, 2, 3, 70000}))
+	f.Add(EncodeDeletionVector64([]uint64{1, 70000, 3<<32 + 5}))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		dv, err := DecodeDeletionVector(b)
 		if err == nil {

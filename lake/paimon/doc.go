@@ -1,7 +1,8 @@
 // Package paimon reads Apache Paimon tables natively (no JVM): schemas,
 // snapshots, Avro and ORC manifests, split planning on a pinned snapshot,
-// Parquet and ORC data files, merge-on-read for primary-key tables and
-// deletion vectors. It knows nothing about Fluss. It also exports the
+// Parquet, ORC and Avro data files, merge-on-read for primary-key tables
+// (deduplicate, first-row, partial-update, aggregation; sequence.field) and
+// 32- and 64-bit deletion vectors. Changelog files are never read. It knows nothing about Fluss. It also exports the
 // metadata encoders (BinaryRow, manifests, manifest lists, index manifests,
 // deletion vectors) a writer needs, next to their decoders.
 //
@@ -21,8 +22,11 @@
 //  3. Splits never mix (partition, bucket). A split is raw-convertible only
 //     when its files can be read one by one without changing the answer;
 //     otherwise Open merges its files by (key, sequence number) with the
-//     table's merge engine. For deletion-vector and first-row tables a batch
-//     plan drops level-0 files, as Java Paimon does.
+//     table's merge engine, ordering a key's records by sequence.field (if
+//     set) then sequence number; a key with one record bypasses the engine
+//     (Java's ReducerMergeFunctionWrapper) and retractions never reach the
+//     output. For deletion-vector and first-row tables a batch plan drops
+//     level-0 files, as Java Paimon does.
 //  4. Statistics only prune: partitions always, key statistics always,
 //     value statistics (manifest, Parquet row group, ORC stripe) only where
 //     the rows they describe are final (append tables, raw reads of

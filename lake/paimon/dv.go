@@ -20,9 +20,20 @@ import (
 //
 // The range length in the index manifest is L (it excludes the length field
 // and the CRC).
+//
+// 64-bit DV (Bitmap64DeletionVector, deletion-vectors.bitmap64=true):
+//
+//	int32 BE L | int32 LE magic 1681511377 | int64 LE bitmap count |
+//	per bitmap, keys ascending: int32 LE key (high 32 bits of the
+//	position) | portable RoaringBitmap of the low 32 bits | ... |
+//	uint32 BE CRC32 over magic+bitmaps (the L bytes)
+//
+// Its range length is the whole size (L + 8). The reader tells the two
+// apart by the magic, as Java does.
 
 const (
 	dvMagic   = 1581511376
+	dv64Magic = 1681511377
 	maxDVSize = 256 << 20
 )
 
@@ -30,12 +41,23 @@ const (
 type DeletionVector struct {
 	keys  []uint16
 	conts [][]uint16 // sorted low 16 bits per container (bitmaps expanded)
+	upper []dvPart   // 64-bit vectors: positions >= 2^32, by high 32 bits
+}
+
+type dvPart struct {
+	key uint32
+	dv  *DeletionVector
 }
 
 // Contains reports whether row position pos is deleted.
 func (d *DeletionVector) Contains(pos int64) bool {
-	if d == nil || pos < 0 || pos > 0xffffffff {
+	if d == nil || pos < 0 {
 		return false
+	}
+	if pos > 0xffffffff {
+		hi := uint32(pos >> 32)
+		i := sort.Search(len(d.upper), func(i int) bool { return d.upper[i].key >= hi })
+		return i < len(d.upper) && d.upper[i].key == hi && d.upper[i].dv.Contains(pos&0xffffffff)
 	}
 	hi, lo := uint16(pos>>16), uint16(pos)
 	i := sort.Search(len(d.keys), func(i int) bool { return d.keys[i] >= hi })
@@ -52,6 +74,9 @@ func (d *DeletionVector) Cardinality() int64 {
 	var n int64
 	for _, c := range d.conts {
 		n += int64(len(c))
+	}
+	for _, u := range d.upper {
+		n += u.dv.Cardinality()
 	}
 	return n
 }
@@ -87,22 +112,68 @@ func DecodeDeletionVector(b []byte) (*DeletionVector, error) {
 		return nil, fmt.Errorf("%w: deletion vector length %d for %d bytes", ErrCorrupt, l, len(b))
 	}
 	body := b[4 : 4+l]
-	if m := binary.BigEndian.Uint32(body); m != dvMagic {
-		return nil, fmt.Errorf("%w: deletion vector magic %d (want %d; 64-bit vectors are not supported)", ErrCorrupt, m, dvMagic)
+	m := binary.BigEndian.Uint32(body)
+	m64 := binary.LittleEndian.Uint32(body) == dv64Magic
+	if m != dvMagic && !m64 {
+		return nil, fmt.Errorf("%w: deletion vector magic %d (want %d, or %d little-endian for 64-bit)", ErrCorrupt, m, dvMagic, dv64Magic)
 	}
 	if int64(len(b)) >= 8+l {
 		if crc := binary.BigEndian.Uint32(b[4+l:]); crc != crc32.ChecksumIEEE(body) {
 			return nil, fmt.Errorf("%w: deletion vector checksum mismatch", ErrCorrupt)
 		}
 	}
-	return decodeRoaring(body[4:])
+	if m64 {
+		return decodeRoaring64(body[4:])
+	}
+	dv, _, err := decodeRoaring(body[4:])
+	return dv, err
 }
 
-// decodeRoaring decodes the RoaringBitmap portable format (32-bit).
-func decodeRoaring(b []byte) (*DeletionVector, error) {
-	bad := func(what string) error { return fmt.Errorf("%w: roaring bitmap: %s", ErrCorrupt, what) }
+// decodeRoaring64 decodes OptimizedRoaringBitmap64's portable form: a
+// bitmap count, then (key, 32-bit bitmap) pairs with ascending keys.
+func decodeRoaring64(b []byte) (*DeletionVector, error) {
+	if len(b) < 8 {
+		return nil, fmt.Errorf("%w: 64-bit roaring bitmap: short header", ErrCorrupt)
+	}
+	n := binary.LittleEndian.Uint64(b)
+	b = b[8:]
+	// Each bitmap takes at least a 4-byte key and an 8-byte header.
+	if n > uint64(len(b)/12) {
+		return nil, fmt.Errorf("%w: 64-bit roaring bitmap: %d bitmaps in %d bytes", ErrCorrupt, n, len(b))
+	}
+	out := &DeletionVector{}
+	last := int64(-1)
+	for i := uint64(0); i < n; i++ {
+		if len(b) < 4 {
+			return nil, fmt.Errorf("%w: 64-bit roaring bitmap: short key", ErrCorrupt)
+		}
+		key := int64(int32(binary.LittleEndian.Uint32(b)))
+		if key < 0 || key > 0x7ffffffe || key <= last {
+			return nil, fmt.Errorf("%w: 64-bit roaring bitmap: key %d after %d", ErrCorrupt, key, last)
+		}
+		last = key
+		dv, used, err := decodeRoaring(b[4:])
+		if err != nil {
+			return nil, err
+		}
+		b = b[4+used:]
+		if key == 0 {
+			out.keys, out.conts = dv.keys, dv.conts
+		} else if len(dv.keys) > 0 {
+			out.upper = append(out.upper, dvPart{key: uint32(key), dv: dv})
+		}
+	}
+	return out, nil
+}
+
+// decodeRoaring decodes the RoaringBitmap portable format (32-bit) and
+// returns the bytes it used.
+func decodeRoaring(b []byte) (*DeletionVector, int, error) {
+	bad := func(what string) (*DeletionVector, int, error) {
+		return nil, 0, fmt.Errorf("%w: roaring bitmap: %s", ErrCorrupt, what)
+	}
 	if len(b) < 4 {
-		return nil, bad("short header")
+		return bad("short header")
 	}
 	cookie := binary.LittleEndian.Uint32(b)
 	var n int
@@ -114,21 +185,21 @@ func decodeRoaring(b []byte) (*DeletionVector, error) {
 		off = 4
 		fl := (n + 7) / 8
 		if len(b) < off+fl {
-			return nil, bad("short run flags")
+			return bad("short run flags")
 		}
 		runFlags = b[off : off+fl]
 		off += fl
 	case cookie == 12346: // SERIAL_COOKIE_NO_RUNCONTAINER
 		if len(b) < 8 {
-			return nil, bad("short header")
+			return bad("short header")
 		}
 		n = int(binary.LittleEndian.Uint32(b[4:]))
 		off = 8
 	default:
-		return nil, bad(fmt.Sprintf("cookie %d", cookie))
+		return bad(fmt.Sprintf("cookie %d", cookie))
 	}
 	if n > 1<<16 || len(b) < off+4*n {
-		return nil, bad(fmt.Sprintf("%d containers", n))
+		return bad(fmt.Sprintf("%d containers", n))
 	}
 	dv := &DeletionVector{keys: make([]uint16, n), conts: make([][]uint16, n)}
 	cards := make([]int, n)
@@ -136,7 +207,7 @@ func decodeRoaring(b []byte) (*DeletionVector, error) {
 		dv.keys[i] = binary.LittleEndian.Uint16(b[off+4*i:])
 		cards[i] = int(binary.LittleEndian.Uint16(b[off+4*i+2:])) + 1
 		if i > 0 && dv.keys[i] <= dv.keys[i-1] {
-			return nil, bad("container keys not increasing")
+			return bad("container keys not increasing")
 		}
 	}
 	off += 4 * n
@@ -144,7 +215,7 @@ func decodeRoaring(b []byte) (*DeletionVector, error) {
 	// Offsets section: present without runs, or with runs when n >= 4.
 	if runFlags == nil || n >= 4 {
 		if len(b) < off+4*n {
-			return nil, bad("short offsets")
+			return bad("short offsets")
 		}
 		off += 4 * n
 	}
@@ -153,18 +224,18 @@ func decodeRoaring(b []byte) (*DeletionVector, error) {
 		switch {
 		case isRun(i):
 			if len(b) < off+2 {
-				return nil, bad("short run container")
+				return bad("short run container")
 			}
 			runs := int(binary.LittleEndian.Uint16(b[off:]))
 			off += 2
 			if len(b) < off+4*runs {
-				return nil, bad("short run container")
+				return bad("short run container")
 			}
 			for r := 0; r < runs; r++ {
 				start := int(binary.LittleEndian.Uint16(b[off+4*r:]))
 				length := int(binary.LittleEndian.Uint16(b[off+4*r+2:]))
 				if start+length > 0xffff {
-					return nil, bad("run overflows container")
+					return bad("run overflows container")
 				}
 				for v := start; v <= start+length; v++ {
 					vals = append(vals, uint16(v))
@@ -173,7 +244,7 @@ func decodeRoaring(b []byte) (*DeletionVector, error) {
 			off += 4 * runs
 		case cards[i] > 4096:
 			if len(b) < off+8192 {
-				return nil, bad("short bitmap container")
+				return bad("short bitmap container")
 			}
 			for w := 0; w < 1024; w++ {
 				word := binary.LittleEndian.Uint64(b[off+8*w:])
@@ -186,7 +257,7 @@ func decodeRoaring(b []byte) (*DeletionVector, error) {
 			off += 8192
 		default:
 			if len(b) < off+2*cards[i] {
-				return nil, bad("short array container")
+				return bad("short array container")
 			}
 			vals = make([]uint16, cards[i])
 			for j := range vals {
@@ -195,11 +266,11 @@ func decodeRoaring(b []byte) (*DeletionVector, error) {
 			off += 2 * cards[i]
 		}
 		if !sort.SliceIsSorted(vals, func(a, c int) bool { return vals[a] < vals[c] }) {
-			return nil, bad("container values not sorted")
+			return bad("container values not sorted")
 		}
 		dv.conts[i] = vals
 	}
-	return dv, nil
+	return dv, off, nil
 }
 
 // EncodeDeletionVector serializes deleted row positions (each < 2^32) in
@@ -207,6 +278,44 @@ func decodeRoaring(b []byte) (*DeletionVector, error) {
 // (array containers up to 4096 values, bitmap containers above), CRC32 BE.
 // The index-manifest range length for it is len(result)-8.
 func EncodeDeletionVector(positions []uint32) []byte {
+	body := binary.BigEndian.AppendUint32(nil, dvMagic)
+	body = append(body, encodeRoaring(positions)...)
+	out := binary.BigEndian.AppendUint32(nil, uint32(len(body)))
+	out = append(out, body...)
+	return binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(body))
+}
+
+// EncodeDeletionVector64 serializes deleted row positions (each < 2^63) in
+// the 64-bit DV layout of Bitmap64DeletionVector: one 32-bit bitmap per key
+// from 0 to the highest key (empty ones included, as Java's dense bitmap
+// array is written). The index-manifest range length for it is
+// len(result).
+func EncodeDeletionVector64(positions []uint64) []byte {
+	byKey := map[uint32][]uint32{}
+	var maxKey uint32
+	for _, p := range positions {
+		k := uint32(p >> 32)
+		byKey[k] = append(byKey[k], uint32(p))
+		maxKey = max(maxKey, k)
+	}
+	n := uint64(0)
+	if len(positions) > 0 {
+		n = uint64(maxKey) + 1
+	}
+	body := binary.LittleEndian.AppendUint32(nil, dv64Magic)
+	body = binary.LittleEndian.AppendUint64(body, n)
+	for k := uint64(0); k < n; k++ {
+		body = binary.LittleEndian.AppendUint32(body, uint32(k))
+		body = append(body, encodeRoaring(byKey[uint32(k)])...)
+	}
+	out := binary.BigEndian.AppendUint32(nil, uint32(len(body)))
+	out = append(out, body...)
+	return binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(body))
+}
+
+// encodeRoaring writes the portable RoaringBitmap form without run
+// containers.
+func encodeRoaring(positions []uint32) []byte {
 	sorted := append([]uint32(nil), positions...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
 	var keys []uint16
@@ -253,9 +362,5 @@ func EncodeDeletionVector(positions []uint32) []byte {
 			bm = binary.LittleEndian.AppendUint16(bm, v)
 		}
 	}
-	body := binary.BigEndian.AppendUint32(nil, dvMagic)
-	body = append(body, bm...)
-	out := binary.BigEndian.AppendUint32(nil, uint32(len(body)))
-	out = append(out, body...)
-	return binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(body))
+	return bm
 }

@@ -79,6 +79,8 @@ func openDataFile(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 		return openParquet(ctx, s)
 	case "orc":
 		return openORC(ctx, s)
+	case "avro":
+		return openAvro(ctx, s)
 	}
 	return nil, fmt.Errorf("%w: data file format of %s", ErrUnsupported, s.path)
 }

@@ -21,6 +21,12 @@ import (
 //	first-row:      the lowest sequence wins; retracts are skipped.
 //	partial-update: per field, the latest non-NULL value wins
 //	                (retracts need ignore-delete).
+//	aggregation:    per field, the field function folds the records in
+//	                order (aggregate.go); the result is always emitted.
+//
+// With sequence.field the records of a key are ordered by those fields
+// (field by field, NULL first, reversed for sort-order descending) before
+// the sequence number, so "latest" means highest sequence field.
 //
 // Deletion vectors are applied to each file before it enters the merge.
 type mergeSource struct {
@@ -28,6 +34,8 @@ type mergeSource struct {
 	opts      tableOptions
 	nNeeded   int
 	keyCols   []int // positions of key columns in cursor batches
+	useqCols  []int // positions of sequence.field columns
+	aggs      []*fieldAgg
 	seqCol    int
 	kindCol   int
 	h         cursorHeap
@@ -50,6 +58,7 @@ type cursor struct {
 	seq  *array.Int64
 	kind *array.Int8
 	keys []arrow.Array
+	useq []arrow.Array
 	pos  int64
 	row  int
 	m    *mergeSource
@@ -74,6 +83,10 @@ func (c *cursor) load() error {
 		c.keys = c.keys[:0]
 		for _, k := range c.m.keyCols {
 			c.keys = append(c.keys, rec.Column(k))
+		}
+		c.useq = c.useq[:0]
+		for _, k := range c.m.useqCols {
+			c.useq = append(c.useq, rec.Column(k))
 		}
 		if c.skipDeleted() {
 			return nil
@@ -117,6 +130,11 @@ func (h cursorHeap) Less(i, j int) bool {
 			return c < 0
 		}
 	}
+	for k := range a.useq {
+		if c := compareArrow(a.useq[k], a.row, b.useq[k], b.row); c != 0 {
+			return (c < 0) != a.m.opts.sequenceDesc
+		}
+	}
 	sa, sb := a.seq.Value(a.row), b.seq.Value(b.row)
 	if sa != sb {
 		return sa < sb
@@ -157,10 +175,38 @@ func newMergeSource(ctx context.Context, p *Plan, s *Split, needed []DataField, 
 			}
 		}
 	}
+	for _, name := range opts.sequenceFields {
+		name = strings.TrimSpace(name)
+		f, ok := p.Schema.Field(name)
+		if !ok {
+			return nil, fmt.Errorf("paimon: table %s: sequence.field %q is not a column", p.Table.name, name)
+		}
+		if !hasField(fields, name) {
+			fields = append(fields, f)
+		}
+		for i, g := range fields {
+			if g.Name == name {
+				m.useqCols = append(m.useqCols, i)
+			}
+		}
+	}
 	m.seqCol, m.kindCol = len(fields), len(fields)+1
 	var err error
 	if m.outSchema, err = ArrowSchema(fields); err != nil {
 		return nil, err
+	}
+	if opts.mergeEngine == "aggregation" {
+		for i, f := range m.outSchema.Fields() {
+			isKey := false
+			for _, k := range p.Schema.PrimaryKeys {
+				isKey = isKey || k == fields[i].Name
+			}
+			a, err := newFieldAgg(f, i, isKey, opts.agg)
+			if err != nil {
+				return nil, fmt.Errorf("table %s: %w", p.Table.name, err)
+			}
+			m.aggs = append(m.aggs, a)
+		}
 	}
 	m.bld = array.NewRecordBuilder(mem, m.outSchema)
 	ok := false
@@ -268,8 +314,31 @@ func isRetract(k int8) bool { return k == KindUpdateBefore || k == KindDelete }
 
 // emit applies the merge engine to the records of one key (ascending
 // sequence order) and appends the surviving row, if any.
+//
+// As Java's ReducerMergeFunctionWrapper does, a key with a single record
+// skips the merge function: the record is emitted as stored, or dropped
+// when it is a retraction (batch reads drop -U/-D). With ignore-delete the
+// retractions are removed first, as the writer would have done.
 func (m *mergeSource) emit(group []mergeRec) error {
 	ncol := len(m.outSchema.Fields())
+	if m.opts.ignoreDelete && m.opts.mergeEngine != "first-row" {
+		kept := group[:0]
+		for _, g := range group {
+			if !isRetract(g.kind) {
+				kept = append(kept, g)
+			}
+		}
+		group = kept
+	}
+	switch len(group) {
+	case 0:
+		return nil
+	case 1:
+		if isRetract(group[0].kind) {
+			return nil
+		}
+		return m.appendRow(group[0].rec, group[0].row, ncol)
+	}
 	switch m.opts.mergeEngine {
 	case "deduplicate":
 		var win *mergeRec
@@ -324,8 +393,47 @@ func (m *mergeSource) emit(group []mergeRec) error {
 			}
 		}
 		return nil
+	case "aggregation":
+		return m.aggregate(group)
 	}
 	return fmt.Errorf("%w: merge-engine %s", ErrUnsupported, m.opts.mergeEngine)
+}
+
+// aggregate folds the key's records field by field; like Java's
+// AggregateMergeFunction the result is an insert even when the last
+// record was a retraction (ignore-delete drops retractions first).
+func (m *mergeSource) aggregate(group []mergeRec) error {
+	for _, a := range m.aggs {
+		a.reset()
+	}
+	seen := false
+	for _, g := range group {
+		retract := isRetract(g.kind)
+		if retract && m.opts.ignoreDelete {
+			continue
+		}
+		seen = true
+		for _, a := range m.aggs {
+			var err error
+			if retract {
+				err = a.retract(g.rec.Column(a.col), g.row, m.table)
+			} else {
+				err = a.add(g.rec.Column(a.col), g.row)
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	if !seen {
+		return nil
+	}
+	for _, a := range m.aggs {
+		if err := a.appendTo(m.bld.Field(a.col)); err != nil {
+			return fmt.Errorf("column %s: %w", a.field, err)
+		}
+	}
+	return nil
 }
 
 func (m *mergeSource) appendRow(rec arrow.RecordBatch, row, ncol int) error {

@@ -93,6 +93,7 @@ type tableOptions struct {
 	indexInDataDir   bool
 	sequenceFields   []string
 	sequenceDesc     bool
+	agg              aggOptions
 }
 
 func parseOptions(o map[string]string) (tableOptions, error) {
@@ -112,7 +113,7 @@ func parseOptions(o map[string]string) (tableOptions, error) {
 		t.mergeEngine = strings.ToLower(v)
 	}
 	switch t.mergeEngine {
-	case "deduplicate", "first-row", "partial-update":
+	case "deduplicate", "first-row", "partial-update", "aggregation":
 	default:
 		return t, fmt.Errorf("%w: merge-engine %q", ErrUnsupported, t.mergeEngine)
 	}
@@ -127,9 +128,6 @@ func parseOptions(o map[string]string) (tableOptions, error) {
 	}
 	if v, ok := get("first-row.ignore-delete"); ok && v == "true" {
 		t.ignoreDelete = true
-	}
-	if v, ok := get("deletion-vectors.bitmap64"); ok && v == "true" {
-		return t, fmt.Errorf("%w: option deletion-vectors.bitmap64=true", ErrUnsupported)
 	}
 	for k, dst := range map[string]*int64{"source.split.target-size": &t.target, "source.split.open-file-cost": &t.openCost} {
 		if v, ok := get(k); ok {
@@ -148,6 +146,15 @@ func parseOptions(o map[string]string) (tableOptions, error) {
 	}
 	if v, ok := get("sequence.field.sort-order"); ok && strings.EqualFold(v, "descending") {
 		t.sequenceDesc = true
+	}
+	if len(t.sequenceFields) > 0 && t.mergeEngine == "first-row" {
+		return t, fmt.Errorf("%w: merge-engine first-row with sequence.field", ErrUnsupported)
+	}
+	if t.mergeEngine == "aggregation" {
+		var err error
+		if t.agg, err = parseAggOptions(o); err != nil {
+			return t, err
+		}
 	}
 	if t.mergeEngine == "partial-update" {
 		for k := range o {
@@ -330,8 +337,9 @@ func (t *Table) Plan(ctx context.Context, o ScanOptions) (*Plan, error) {
 		// a whole bucket can: deduplicate and first-row emit one of the
 		// stored rows per key, so if no file may hold a matching row, no
 		// merged row matches either. (Partial-update mixes fields of
-		// several rows, so it is excluded.)
-		if pk && !valueStatsOK && p.pred != nil && opts.mergeEngine != "partial-update" {
+		// several rows and aggregation computes new values, so they are
+		// excluded.)
+		if pk && !valueStatsOK && p.pred != nil && opts.mergeEngine != "partial-update" && opts.mergeEngine != "aggregation" {
 			mayMatch := false
 			for _, f := range files {
 				fs, err := schemaOf(f.Meta.SchemaID)

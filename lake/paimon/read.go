@@ -76,9 +76,6 @@ func (p *Plan) Open(ctx context.Context, s *Split, mem memory.Allocator, ro Read
 	if s.RawConvertible || !pk {
 		src = &rawSource{ctx: ctx, p: p, split: s, want: needed, mem: mem, batchSize: ro.BatchSize, pred: pred, metrics: metrics}
 	} else {
-		if len(opts.sequenceFields) > 0 {
-			return nil, fmt.Errorf("%w: table %s: merge with sequence.field", ErrUnsupported, p.Table.name)
-		}
 		m, err := newMergeSource(ctx, p, s, needed, opts, mem, ro.BatchSize, metrics)
 		if err != nil {
 			return nil, err

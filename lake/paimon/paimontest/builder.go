@@ -18,7 +18,8 @@ import (
 	"github.com/inlet-db/inlet/lake/paimon"
 )
 
-// Builder writes small Paimon tables (Parquet data, Avro metadata) the way
+// Builder writes small Paimon tables (Parquet data, or Avro data with
+// file.format=avro; Avro metadata) the way
 // Java Paimon lays them out, for tests and benchmarks of the reader: schema
 // evolution, level-0 merge inputs, deletion vectors. It writes no value
 // statistics (_VALUE_STATS_COLS = []), real key ranges, and one manifest per
@@ -90,6 +91,10 @@ type File struct {
 	Kinds []int8
 	// Deleted lists row positions to mark in a deletion vector.
 	Deleted []uint32
+	// Changelog writes a changelog file (changelog-producer=input): same
+	// layout as a data file, listed only in the snapshot's
+	// changelogManifestList.
+	Changelog bool
 }
 
 func (b *Builder) name(prefix string) string {
@@ -107,8 +112,8 @@ func (b *Builder) Commit(ctx context.Context, files []File, mem memory.Allocator
 		partTypes[i] = f.Type
 	}
 	keys := s.TrimmedPrimaryKeys()
-	var entries []paimon.ManifestEntry
-	var delta int64
+	var entries, changelog []paimon.ManifestEntry
+	var delta, changelogRows int64
 	for _, f := range files {
 		part, err := paimon.SerializeRow(f.Partition, partTypes)
 		if err != nil {
@@ -168,13 +173,24 @@ func (b *Builder) Commit(ctx context.Context, files []File, mem memory.Allocator
 				fields...)
 		}
 		rec := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, n)
-		meta.FileName = b.name("data") + ".parquet"
+		prefix := "data"
+		if f.Changelog {
+			prefix = "changelog"
+		}
 		dir := fileio.Join(b.path, partitionDir(partFields, f.Partition), "bucket-"+strconv.Itoa(int(f.Bucket)))
 		rg := b.RowGroupRows
 		if rg <= 0 {
 			rg = 1 << 20
 		}
-		size, err := writeParquet(ctx, b.fs, fileio.Join(dir, meta.FileName), rec, rg, mem)
+		var size int64
+		if s.Options["file.format"] == "avro" {
+			// RowGroupRows doubles as the Avro block length.
+			meta.FileName = b.name(prefix) + ".avro"
+			size, err = writeAvro(ctx, b.fs, fileio.Join(dir, meta.FileName), rec, int(min(rg, 1<<16)))
+		} else {
+			meta.FileName = b.name(prefix) + ".parquet"
+			size, err = writeParquet(ctx, b.fs, fileio.Join(dir, meta.FileName), rec, rg, mem)
+		}
 		rec.Release()
 		for _, a := range release {
 			a.Release()
@@ -183,16 +199,33 @@ func (b *Builder) Commit(ctx context.Context, files []File, mem memory.Allocator
 			return err
 		}
 		meta.FileSize = size
+		e := paimon.ManifestEntry{Kind: paimon.FileKindAdd, Partition: part, Bucket: f.Bucket, TotalBuckets: totalBuckets(s), File: meta}
+		if f.Changelog {
+			changelogRows += n
+			changelog = append(changelog, e)
+			continue
+		}
 		delta += n
-		entries = append(entries, paimon.ManifestEntry{Kind: paimon.FileKindAdd, Partition: part, Bucket: f.Bucket, TotalBuckets: totalBuckets(s), File: meta})
+		entries = append(entries, e)
 		if len(f.Deleted) > 0 {
+			// deletion-vectors.bitmap64 tables get Bitmap64DeletionVector
+			// bytes, whose range length covers the whole vector.
 			dv := paimon.EncodeDeletionVector(f.Deleted)
+			length := int32(len(dv) - 8)
+			if s.Options["deletion-vectors.bitmap64"] == "true" {
+				pos := make([]uint64, len(f.Deleted))
+				for i, p := range f.Deleted {
+					pos[i] = uint64(p)
+				}
+				dv = paimon.EncodeDeletionVector64(pos)
+				length = int32(len(dv))
+			}
 			idx := b.name("index")
 			if err := fileio.WriteFile(ctx, b.fs, fileio.Join(b.path, "index", idx), append([]byte{1}, dv...)); err != nil {
 				return err
 			}
 			card := int64(len(f.Deleted))
-			rng := []*paimon.DVRange{{DataFile: meta.FileName, Offset: 1, Length: int32(len(dv) - 8), Cardinality: &card}}
+			rng := []*paimon.DVRange{{DataFile: meta.FileName, Offset: 1, Length: length, Cardinality: &card}}
 			b.indexes = append(b.indexes, paimon.IndexManifestEntry{Partition: part, Bucket: f.Bucket, IndexType: "DELETION_VECTORS",
 				FileName: idx, FileSize: int64(len(dv) + 1), RowCount: 1, DVRanges: &rng})
 		}
@@ -225,6 +258,24 @@ func (b *Builder) Commit(ctx context.Context, files []File, mem memory.Allocator
 	b.total += delta
 	snap := paimon.Snapshot{Version: 3, ID: b.snap, SchemaID: s.ID, BaseManifestList: baseName, DeltaManifestList: deltaName,
 		CommitUser: "paimontest", CommitIdentifier: 9223372036854775807, CommitKind: "APPEND", TotalRecordCount: &b.total, DeltaRecordCount: &delta}
+	if len(changelog) > 0 {
+		cb, err := paimon.EncodeManifestEntries(changelog)
+		if err != nil {
+			return err
+		}
+		cname, lname := b.name("manifest"), b.name("manifest-list")
+		lb, err := paimon.EncodeManifestList([]paimon.ManifestFileMeta{{FileName: cname, FileSize: int64(len(cb)), NumAddedFiles: int64(len(changelog)), SchemaID: s.ID}})
+		if err != nil {
+			return err
+		}
+		for name, data := range map[string][]byte{cname: cb, lname: lb} {
+			if err := fileio.WriteFile(ctx, b.fs, fileio.Join(b.path, "manifest", name), data); err != nil {
+				return err
+			}
+		}
+		snap.ChangelogManifestList = &lname
+		snap.ChangelogRecordCount = &changelogRows
+	}
 	if len(b.indexes) > 0 {
 		ib, err := paimon.EncodeIndexManifest(b.indexes)
 		if err != nil {
@@ -344,3 +395,6 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	c.n += int64(n)
 	return n, err
 }
+
+// Path is the table directory.
+func (b *Builder) Path() string { return b.path }

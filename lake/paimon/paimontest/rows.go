@@ -11,7 +11,8 @@ import (
 )
 
 // Rows builds a record batch of the table schema's Arrow form from rows of
-// Go values (int for integer columns, string, float64, nil for NULL), so
+// Go values (int for integer columns, string, bool, float64 for FLOAT and DOUBLE, nil
+// for NULL), so
 // reader and writer tests write their small inputs the same way.
 func Rows(tb testing.TB, mem memory.Allocator, s *paimon.TableSchema, rows ...[]any) arrow.RecordBatch {
 	tb.Helper()
@@ -29,6 +30,14 @@ func Rows(tb testing.TB, mem memory.Allocator, s *paimon.TableSchema, rows ...[]
 				continue
 			}
 			switch x := fb.(type) {
+			case *array.BooleanBuilder:
+				x.Append(v.(bool))
+			case *array.Int8Builder:
+				x.Append(int8(v.(int)))
+			case *array.Int16Builder:
+				x.Append(int16(v.(int)))
+			case *array.Float32Builder:
+				x.Append(float32(v.(float64)))
 			case *array.Int32Builder:
 				x.Append(int32(v.(int)))
 			case *array.Int64Builder:
