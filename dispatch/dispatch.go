@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/inlet-db/inlet/exec"
+	"github.com/inlet-db/inlet/exec/memlimit"
 	"github.com/inlet-db/inlet/proto/inletpb"
 )
 
@@ -230,6 +231,9 @@ type rangeState struct {
 // re-run exactly.
 func (m *merged) pump(ctx context.Context, be Backend, ranges []*inletpb.Range) {
 	defer m.wg.Done()
+	// A statement's limited allocator (exec/memlimit) panics past its
+	// limit; here that panic fails the query instead of the process.
+	defer memlimit.Handle(m.fail)
 	states := make(map[int64]*rangeState, len(ranges))
 	for _, r := range ranges {
 		states[r.GetId()] = &rangeState{r: r}
@@ -304,7 +308,14 @@ func (m *merged) failover(lost Backend, cause error, pending []*inletpb.Range, s
 
 // attempt runs ranges on be once and passes its rows on.
 func (m *merged) attempt(ctx context.Context, be Backend, ranges []*inletpb.Range, states map[int64]*rangeState) error {
-	rdr, err := be.Execute(ctx, m.sub(ranges), m.mem)
+	mem := m.mem
+	if _, ok := be.(*FlightBackend); !ok {
+		// An in-process BE allocates on goroutines of its own, which
+		// cannot recover a limited allocator's panic: its bytes count
+		// against the statement but never refuse.
+		mem = memlimit.Lenient(mem)
+	}
+	rdr, err := be.Execute(ctx, m.sub(ranges), mem)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/inlet-db/inlet/exec/expr"
+	"github.com/inlet-db/inlet/exec/memlimit"
 )
 
 // Distinct removes duplicate rows (NULLs equal to each other, as in
@@ -50,7 +51,7 @@ func (d *Distinct) Open(ctx context.Context, env *Env) (array.RecordReader, erro
 		types[i] = f.Type
 	}
 	gt := newGroupTable(env.Mem, types, false)
-	kctx := compute.WithAllocator(ctx, env.Mem)
+	kctx := compute.WithAllocator(ctx, memlimit.Lenient(env.Mem))
 	var gids []uint32
 	next := func() (arrow.RecordBatch, error) {
 		for in.Next() {

@@ -40,4 +40,9 @@
 //     between batches and report ctx.Err() through Err.
 //  7. A reader belongs to one goroutine. Plans (Operator trees) are
 //     immutable once built and may be opened many times, concurrently.
+//  8. Env.Mem may be a statement's limited allocator (exec/memlimit), which
+//     panics past exec_mem_limit: pull readers recover that panic into Err.
+//     Code that allocates on goroutines it does not own (arrow compute
+//     kernels, Sources) gets memlimit.Lenient(Env.Mem), which counts but
+//     never refuses, so no panic is raised where nobody recovers it.
 package exec

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/inlet-db/inlet/exec/expr"
+	"github.com/inlet-db/inlet/exec/memlimit"
 )
 
 // Filter keeps the rows where Pred is TRUE (NULL and FALSE drop the row).
@@ -37,7 +38,7 @@ func (f *Filter) Open(ctx context.Context, env *Env) (array.RecordReader, error)
 	if err != nil {
 		return nil, err
 	}
-	kctx := compute.WithAllocator(ctx, env.Mem)
+	kctx := compute.WithAllocator(ctx, memlimit.Lenient(env.Mem))
 	next := func() (arrow.RecordBatch, error) {
 		for in.Next() {
 			b := in.RecordBatch()

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/inlet-db/inlet/exec/expr"
+	"github.com/inlet-db/inlet/exec/memlimit"
 )
 
 // JoinType is the kind of a HashJoin.
@@ -245,7 +246,7 @@ func (j *HashJoin) Open(ctx context.Context, env *Env) (array.RecordReader, erro
 		side.release()
 		return nil, err
 	}
-	kctx := compute.WithAllocator(ctx, env.Mem)
+	kctx := compute.WithAllocator(ctx, memlimit.Lenient(env.Mem))
 	// Without keys every left row meets every right row; probe left
 	// batches in slices so each step makes at most about maxPairs pairs.
 	step := int64(1 << 62)

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/inlet-db/inlet/exec/expr"
+	"github.com/inlet-db/inlet/exec/memlimit"
 )
 
 // Env is the per-statement execution environment (allocator, statement
@@ -112,7 +113,7 @@ func (r *pullReader) Next() bool {
 		r.finish()
 		return false
 	}
-	b, err := r.next()
+	b, err := r.pull()
 	if err != nil {
 		r.err = err
 		r.finish()
@@ -124,6 +125,14 @@ func (r *pullReader) Next() bool {
 	}
 	r.cur = b
 	return true
+}
+
+// pull calls next, turning a refused allocation of a limited allocator
+// (exec/memlimit) into the error, so the reader finishes and releases what
+// its operator held.
+func (r *pullReader) pull() (b arrow.RecordBatch, err error) {
+	defer memlimit.Recover(&err)
+	return r.next()
 }
 
 // checkBatch verifies a child batch against the schema the plan promised.

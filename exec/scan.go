@@ -8,6 +8,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/exec/memlimit"
 )
 
 // Source is anything that can produce a stream of batches of a fixed
@@ -75,7 +77,10 @@ func (s *Scan) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
 	if err := checkEnv(ctx, env); err != nil {
 		return nil, err
 	}
-	rr, err := s.Src.Open(ctx, env.Mem)
+	// A source is code this package does not control and may allocate on
+	// goroutines of its own (a BE stream, a lake reader): it counts against
+	// the statement but never refuses; the operators above do.
+	rr, err := s.Src.Open(ctx, memlimit.Lenient(env.Mem))
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", s.name(), err)
 	}

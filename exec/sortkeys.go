@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/inlet-db/inlet/exec/expr"
+	"github.com/inlet-db/inlet/exec/memlimit"
 )
 
 // NullOrder places NULLs in a sort.
@@ -235,7 +236,7 @@ func takeBatch(ctx context.Context, env *Env, b arrow.RecordBatch, idx []int64) 
 	ind := ib.NewArray()
 	ib.Release()
 	defer ind.Release()
-	kctx := compute.WithAllocator(ctx, env.Mem)
+	kctx := compute.WithAllocator(ctx, memlimit.Lenient(env.Mem))
 	cols := make([]arrow.Array, b.NumCols())
 	for c := range cols {
 		out, err := compute.TakeArray(kctx, b.Column(c), ind)

@@ -125,6 +125,9 @@ func (p *flussPlan) run(ctx context.Context) (*Result, error) {
 	if p.st.Mode == fluss.ReadLake {
 		return p.planLakeView(ctx)
 	}
+	if p.req.TimeTravel != nil {
+		return nil, errTimeTravelFluss(p.name, p.st.Mode)
+	}
 	schema, err := outputSchema(p.st.Columns, p.proj, p.req.Pruned)
 	if err != nil {
 		return nil, err

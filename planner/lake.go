@@ -282,13 +282,17 @@ func (p *flussPlan) planLakeView(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	var snapID int64
-	snap, err := p.meta.ReadableLakeSnapshot(ctx, p.st.Path)
-	switch {
-	case errors.Is(err, client.ErrLakeSnapshotNotExist):
-	case err != nil:
-		return nil, fmt.Errorf("planner: table %s: %w", p.name, err)
-	default:
-		snapID = snap.SnapshotID
+	if p.req.TimeTravel == nil {
+		// A time-travel read names its own snapshot in the lake; Fluss's
+		// readable snapshot only bounds the current read.
+		snap, err := p.meta.ReadableLakeSnapshot(ctx, p.st.Path)
+		switch {
+		case errors.Is(err, client.ErrLakeSnapshotNotExist):
+		case err != nil:
+			return nil, fmt.Errorf("planner: table %s: %w", p.name, err)
+		default:
+			snapID = snap.SnapshotID
+		}
 	}
 	if p.st.OpenLake == nil {
 		return nil, fmt.Errorf("planner: table %s: the catalog cannot open its lake table", p.name)
@@ -309,6 +313,7 @@ func (p *flussPlan) planLakeView(ctx context.Context) (*Result, error) {
 		columns:  p.st.Columns,
 		partKeys: p.st.PartitionKeys,
 		snapshot: snapID,
+		travel:   p.req.TimeTravel,
 		node:     "VPluginDrivenScanNode",
 		connctr:  "paimon",
 	}

@@ -21,8 +21,10 @@ type lakeTarget struct {
 	columns  []catalog.Column
 	partKeys []string
 	snapshot int64 // 0: latest
-	node     string
-	connctr  string // CONNECTOR: line, "" for none
+	// travel, when set, replaces snapshot with the one it names.
+	travel  *catalog.TimeTravel
+	node    string
+	connctr string // CONNECTOR: line, "" for none
 }
 
 func planPaimonTable(ctx context.Context, t *cpaimon.ScanTarget, req Request) (*Result, error) {
@@ -38,6 +40,7 @@ func planPaimonTable(ctx context.Context, t *cpaimon.ScanTarget, req Request) (*
 		columns:  t.Columns,
 		partKeys: t.PartitionKeys,
 		node:     "VPAIMON_SCAN_NODE",
+		travel:   req.TimeTravel,
 	}, req)
 }
 
@@ -47,6 +50,11 @@ func planLakeScan(ctx context.Context, lt lakeTarget, req Request) (*Result, err
 	proj, err := projection(lt.table, lt.columns, req.Columns)
 	if err != nil {
 		return nil, err
+	}
+	if lt.travel != nil {
+		if lt.snapshot, err = resolveTimeTravel(ctx, lt.lake, lt.table, lt.travel); err != nil {
+			return nil, err
+		}
 	}
 	plan, pred, err := planLakeTable(ctx, lt.lake, lt.snapshot, req.Predicates)
 	if err != nil {
@@ -126,6 +134,9 @@ func planLakeScan(ctx context.Context, lt lakeTarget, req Request) (*Result, err
 	res.Lines = append(res.Lines, "TABLE: "+lt.display)
 	if lt.connctr != "" {
 		res.Lines = append(res.Lines, "CONNECTOR: "+lt.connctr)
+	}
+	if lt.travel != nil {
+		res.Lines = append(res.Lines, travelLine(lt.travel, lakeTbl.SnapshotId))
 	}
 	res.Lines = append(res.Lines, commonLines(req.Predicates, frag, fileSize, c)...)
 	res.Lines = append(res.Lines, fmt.Sprintf("paimonNativeReadSplits=%d/%d", c.NativeSplits, c.TotalSplits))

@@ -33,6 +33,10 @@ type Request struct {
 	// pruning): the BE returns only those fields, and EXPLAIN shows the
 	// pruned type.
 	Pruned map[int]arrow.DataType
+	// TimeTravel pins the lake snapshot (FOR VERSION/TIME AS OF) of a
+	// Paimon catalog table or tbl$lake; nil reads the current state. Any
+	// other read refuses it.
+	TimeTravel *catalog.TimeTravel
 }
 
 // Result is a planned scan.

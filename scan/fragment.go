@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -69,7 +71,7 @@ func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.
 	}
 	loc := time.UTC
 	if tz := f.GetOptions().GetTimeZone(); tz != "" {
-		l, err := time.LoadLocation(tz)
+		l, err := sessionZone(tz)
 		if err != nil {
 			return nil, fmt.Errorf("%w: fragment %s: time zone %q: %v", ErrInvalid, f.QueryId, tz, err)
 		}
@@ -433,4 +435,25 @@ func conformExpr(e expr.Expr, t arrow.DataType) (expr.Expr, error) {
 		return expr.Prune(e, t)
 	}
 	return expr.Cast(e, t)
+}
+
+// sessionZone reads a session time_zone as the FE accepts it: an IANA
+// name, SYSTEM/UTC, or an offset such as +08:00 or -05:30.
+func sessionZone(tz string) (*time.Location, error) {
+	switch strings.ToUpper(tz) {
+	case "UTC", "SYSTEM", "Z":
+		return time.UTC, nil
+	}
+	if len(tz) == 6 && (tz[0] == '+' || tz[0] == '-') && tz[3] == ':' {
+		h, err1 := strconv.Atoi(tz[1:3])
+		m, err2 := strconv.Atoi(tz[4:6])
+		if err1 == nil && err2 == nil && h <= 14 && m < 60 {
+			off := h*3600 + m*60
+			if tz[0] == '-' {
+				off = -off
+			}
+			return time.FixedZone(tz, off), nil
+		}
+	}
+	return time.LoadLocation(tz)
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/catalog/fluss/client"
+	"github.com/inlet-db/inlet/catalog/paimon/systable"
+	"github.com/inlet-db/inlet/lake/paimon"
 )
 
 // TypeName is the value of the 'type' property of a Fluss catalog.
@@ -235,6 +237,24 @@ func (d *Database) Table(ctx context.Context, name string) (catalog.Table, error
 	mode := ReadDefault
 	if isSys {
 		desc := info.Descriptor
+		if desc.DatalakeEnabled() && sys == systable.SnapshotsSuffix {
+			// tbl$snapshots lists the lake table's snapshots, the ids
+			// tbl$lake FOR VERSION AS OF reads.
+			lt, err := newTable(d.cat, info, base+"$"+sysLake, ReadLake)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := lt.openLake(ctx); err != nil {
+				return nil, err
+			}
+			return systable.NewSnapshots(name, func(ctx context.Context) (*paimon.Table, error) {
+				l, err := lt.openLake(ctx)
+				if err != nil {
+					return nil, err
+				}
+				return l.Table, nil
+			}), nil
+		}
 		switch {
 		case !desc.DatalakeEnabled() || (sys != sysLake && sys != sysLog):
 			return nil, catalog.Errorf(catalog.ErrNotFound, "Unknown sys table '%s'", name)

@@ -210,7 +210,7 @@ func TestCatalogSysTables(t *testing.T) {
 	table(t, c, "fluss_test", "lake_empty$lake")
 	table(t, c, "fluss_test", "lake_pk$lake")
 
-	for _, name := range []string{"log_basic$lake", "log_basic$log", "lake_log$LAKE", "lake_log$snapshots", "pk_basic$lake"} {
+	for _, name := range []string{"log_basic$lake", "log_basic$log", "lake_log$LAKE", "lake_log$files", "log_basic$snapshots", "pk_basic$lake"} {
 		_, err := tryTable(c, "fluss_test", name)
 		if !errors.Is(err, catalog.ErrNotFound) || err.Error() != fmt.Sprintf("Unknown sys table '%s'", name) {
 			t.Errorf("%s: %v", name, err)

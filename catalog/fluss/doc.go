@@ -13,9 +13,13 @@
 //     and the fluss.lake.paimon.* overrides reaches the client, prefix
 //     stripped; the overrides reach only the lake. Secret values (SASL
 //     password, lake credentials) never enter an error or a log line.
-//   - SHOW TABLES never lists tbl$lake / tbl$log; they resolve only on a
-//     lake-enabled table ("Unknown sys table '<name>'" otherwise) and carry
-//     exactly the table's columns and types.
+//   - SHOW TABLES never lists tbl$lake / tbl$log / tbl$snapshots; they
+//     resolve only on a lake-enabled table ("Unknown sys table '<name>'"
+//     otherwise). tbl$lake and tbl$log carry exactly the table's columns and
+//     types; tbl$snapshots is the lake table's snapshot list (Paimon's
+//     columns, served in the FE by catalog/paimon/systable).
+//   - Only tbl$lake may be read at an older snapshot (FOR VERSION/TIME AS
+//     OF); the table itself and tbl$log refuse it (CanTimeTravel).
 //   - Column types come from one mapping (EngineColumn): DESC names, the
 //     Arrow type every range is cast to, UNSUPPORTED for TIME.
 //   - A partition column whose value does not survive Fluss partition naming

@@ -218,3 +218,14 @@ func (t *Table) unknownCount(ctx context.Context, err error) (int64, error) {
 	t.cat.log.Warn("fluss table statistics unavailable", "catalog", t.cat.name, "table", t.info.Path.String(), "err", err)
 	return -1, nil
 }
+
+// CanTimeTravel implements catalog.TimeTraveler: only tbl$lake has
+// snapshots; the table itself (the union read) and tbl$log have none.
+func (t *Table) CanTimeTravel() error {
+	if t.mode == ReadLake {
+		return nil
+	}
+	return catalog.Errorf(catalog.ErrUnsupported,
+		"Time travel (FOR VERSION AS OF / FOR TIME AS OF) is not supported on Fluss table '%s'; it is supported on its lake half only: query '%s$lake'",
+		t.name, t.info.Path.Table)
+}

@@ -16,6 +16,10 @@
 //   - A missing manifest with table data present is an ErrCorrupt error at
 //     Open, never an empty catalog: its tables would otherwise all look like
 //     orphans and be deleted.
+//   - The manifest records each data file's size and CRC-32C; a scan checks
+//     both (reading the file once, in bounded pieces) before decoding it, so
+//     a damaged file is an ErrCorrupt error naming it, never changed values.
+//     Files listed without a checksum (older manifests) are read unchecked.
 //   - Scans read the file list as of the moment Scan is called (a snapshot);
 //     later appends are not seen by a running scan.
 //   - Scans stream: one record batch in memory at a time per scan, allocated

@@ -443,7 +443,8 @@ func (t *Table) Append(ctx context.Context, r array.RecordReader) (int64, error)
 			os.Remove(tmp.Name())
 		}
 	}()
-	w, err := ipc.NewFileWriter(tmp, ipc.WithSchema(t.arrow), ipc.WithAllocator(t.c.mem))
+	sum := &crcWriter{w: tmp}
+	w, err := ipc.NewFileWriter(sum, ipc.WithSchema(t.arrow), ipc.WithAllocator(t.c.mem))
 	if err != nil {
 		return 0, fmt.Errorf("internal catalog: table %s: %w", t.name, err)
 	}
@@ -511,7 +512,11 @@ func (t *Table) Append(ctx context.Context, r array.RecordReader) (int64, error)
 	if err := syncDir(dir); err != nil {
 		return 0, err
 	}
-	tm.Files = append(tm.Files, fileInfo{Name: name, Rows: rows, Bytes: st.Size()})
+	if st.Size() != sum.n {
+		return 0, fmt.Errorf("internal catalog: table %s: %s holds %d bytes, %d were written", t.name, tmp.Name(), st.Size(), sum.n)
+	}
+	crc := sum.crc
+	tm.Files = append(tm.Files, fileInfo{Name: name, Rows: rows, Bytes: st.Size(), CRC32C: &crc})
 	if err := c.commit(next); err != nil {
 		os.Remove(filepath.Join(dir, name))
 		return 0, err

@@ -68,6 +68,10 @@ type fileInfo struct {
 	Name  string `json:"name"`
 	Rows  int64  `json:"rows"`
 	Bytes int64  `json:"bytes"`
+	// CRC32C is the CRC-32C (Castagnoli) of the whole file, checked before
+	// the file is decoded; nil for files written before checksums, which
+	// are read unchecked.
+	CRC32C *uint32 `json:"crc32c,omitempty"`
 }
 
 func encodeSchema(s *arrow.Schema) ([]byte, error) {

@@ -85,7 +85,7 @@ func (s *fileScan) Next() bool {
 				s.done = true
 				return false
 			}
-			if err := s.open(s.files[s.fi].Name); err != nil {
+			if err := s.open(s.files[s.fi]); err != nil {
 				return s.fail(err)
 			}
 			s.fi++
@@ -118,11 +118,19 @@ func (s *fileScan) Next() bool {
 	}
 }
 
-func (s *fileScan) open(name string) error {
-	p := filepath.Join(s.dir, name)
+func (s *fileScan) open(fi fileInfo) error {
+	p := filepath.Join(s.dir, fi.Name)
 	f, err := os.Open(p)
 	if err != nil {
 		return fmt.Errorf("internal catalog: table %s: %w", s.table, err)
+	}
+	if err := verifyFile(s.ctx, f, fi); err != nil {
+		f.Close()
+		if ctxErr := s.ctx.Err(); ctxErr != nil {
+			// A cancelled scan (KILL, timeout) is not a corrupt file.
+			return ctxErr
+		}
+		return fmt.Errorf("%w: table %s file %s: %v", ErrCorrupt, s.table, p, err)
 	}
 	fr, err := ipc.NewFileReader(f, ipc.WithAllocator(s.mem), ipc.WithSchema(s.full))
 	if err != nil {

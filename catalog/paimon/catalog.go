@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/catalog/paimon/systable"
 	"github.com/inlet-db/inlet/fileio"
 	lake "github.com/inlet-db/inlet/lake/paimon"
 )
@@ -210,11 +211,19 @@ func (d *Database) ListTables(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
-// Table implements catalog.Database. Paimon system tables (tbl$snapshots,
-// ...) are not served.
+// Table implements catalog.Database. Of Paimon's system tables only
+// tbl$snapshots is served.
 func (d *Database) Table(ctx context.Context, name string) (catalog.Table, error) {
-	if strings.Contains(name, "$") {
-		return nil, catalog.Errorf(catalog.ErrNotFound, "Unknown sys table '%s'", name)
+	if i := strings.IndexByte(name, '$'); i >= 0 {
+		if name[i+1:] != systable.SnapshotsSuffix {
+			return nil, catalog.Errorf(catalog.ErrNotFound, "Unknown sys table '%s'", name)
+		}
+		base, err := d.Table(ctx, name[:i])
+		if err != nil {
+			return nil, err
+		}
+		lt := base.(*Table).lake
+		return systable.NewSnapshots(name, func(context.Context) (*lake.Table, error) { return lt, nil }), nil
 	}
 	path := fileio.Join(d.dir(), name)
 	t, err := lake.OpenTable(ctx, d.cat.fs, path)
@@ -340,3 +349,7 @@ func (t *Table) Partitions(ctx context.Context) ([]string, error) {
 	slices.Sort(out)
 	return slices.Compact(out), nil
 }
+
+// CanTimeTravel implements catalog.TimeTraveler: every Paimon table keeps
+// snapshots and tags.
+func (t *Table) CanTimeTravel() error { return nil }

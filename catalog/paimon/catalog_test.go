@@ -3,10 +3,13 @@ package paimon_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/catalog/paimon"
@@ -106,8 +109,10 @@ func TestFixtureWarehouse(t *testing.T) {
 	if _, err := d.Table(ctx, "nope"); !errors.Is(err, catalog.ErrNotFound) || err.Error() != "Table 'append_09.nope' doesn't exist" {
 		t.Errorf("missing table: %v", err)
 	}
-	if _, err := d.Table(ctx, "append_09$snapshots"); !errors.Is(err, catalog.ErrNotFound) || !strings.Contains(err.Error(), "Unknown sys table") {
-		t.Errorf("sys table: %v", err)
+	for _, name := range []string{"append_09$files", "append_09$SNAPSHOTS", "nope$snapshots"} {
+		if _, err := d.Table(ctx, name); !errors.Is(err, catalog.ErrNotFound) {
+			t.Errorf("sys table %s: %v", name, err)
+		}
 	}
 
 	// Types from the schema files (read by hand: testdata/paimon/parquet/*/schema/schema-0).
@@ -215,5 +220,49 @@ TIER;`)
 	p, err := table(t, c, "lakedb", "lake_part").(catalog.Partitioned).Partitions(ctx)
 	if err != nil || !slices.Equal(p, []string{"dt=20260101", "dt=20260102"}) {
 		t.Errorf("partitions %v %v", p, err)
+	}
+}
+
+// TestSnapshotsTable scans append_09$snapshots in batches of two and checks
+// it against the fixture's snapshot files as Java wrote them (ids 1-5,
+// commit kinds and record counts copied from EXPECTED.json's "snapshots").
+func TestSnapshotsTable(t *testing.T) {
+	ctx := context.Background()
+	c := open(t, map[string]string{"warehouse": fixtures.Path(t, "paimon", "parquet")})
+	d, err := c.Database(ctx, "append_09")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := d.Table(ctx, "append_09$snapshots")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := tb.Schema()
+	cols := []int{s.Index("snapshot_id"), s.Index("commit_kind"), s.Index("total_record_count"), s.Index("delta_record_count")}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	r, err := tb.Scan(ctx, catalog.ScanRequest{Columns: cols, Mem: mem, BatchSize: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Release()
+	var got []string
+	batches := 0
+	for r.Next() {
+		rec := r.RecordBatch()
+		batches++
+		for i := 0; i < int(rec.NumRows()); i++ {
+			got = append(got, fmt.Sprintf("%s|%s|%s|%s", rec.Column(0).ValueStr(i), rec.Column(1).ValueStr(i), rec.Column(2).ValueStr(i), rec.Column(3).ValueStr(i)))
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"1|APPEND|5|5", "2|APPEND|9|4", "3|APPEND|10|1", "4|APPEND|11|1", "5|COMPACT|11|0"}
+	if !slices.Equal(got, want) || batches != 3 {
+		t.Errorf("snapshots in %d batches:\n got %q\nwant %q", batches, got, want)
+	}
+	if _, err := tb.Scan(ctx, catalog.ScanRequest{}); err == nil {
+		t.Error("scan without an allocator accepted")
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
+
+	"github.com/inlet-db/inlet/exec/memlimit"
 )
 
 // When is one WHEN cond THEN result arm.
@@ -213,7 +215,7 @@ func takeRows(env *Env, batch arrow.RecordBatch, rows []int, cols map[int]bool) 
 	idx := ib.NewArray()
 	ib.Release()
 	defer idx.Release()
-	ctx := compute.WithAllocator(context.Background(), env.Mem)
+	ctx := compute.WithAllocator(context.Background(), memlimit.Lenient(env.Mem))
 	out := make([]arrow.Array, batch.NumCols())
 	for i := range out {
 		if cols != nil && !cols[i] {

@@ -369,6 +369,9 @@ func (b *Binder) bindTableRef(n *sql.TableRef) (Plan, error) {
 	alias := n.Alias
 	if len(n.Name) == 1 {
 		if c := b.lookupCTE(n.Name[0]); c != nil {
+			if n.AsOf != sql.AsOfNone {
+				return nil, errorf(ErrUnsupported, "time travel (FOR VERSION AS OF / FOR TIME AS OF) is not supported on WITH %s; it applies to Paimon catalog tables and to a Fluss table's tbl$lake", c.Name)
+			}
 			// Bind the CTE without itself in view (no recursion).
 			saved := b.ctes
 			b.ctes = nil
@@ -394,6 +397,10 @@ func (b *Binder) bindTableRef(n *sql.TableRef) (Plan, error) {
 		return nil, errorf(ErrAnalysis, "no catalog to resolve %s", strings.Join(n.Name, "."))
 	}
 	ctl, db, t, err := b.sess.Resolver.ResolveTable(b.ctx, n.Name)
+	if err != nil {
+		return nil, err
+	}
+	travel, err := b.timeTravel(n, t)
 	if err != nil {
 		return nil, err
 	}
@@ -432,7 +439,7 @@ func (b *Binder) bindTableRef(n *sql.TableRef) (Plan, error) {
 			}
 		}
 	}
-	return &Scan{Catalog: ctl, Database: db, Table: t, Projection: proj, Out: out, Vars: b.sess.Vars, Pruned: pruned}, nil
+	return &Scan{Catalog: ctl, Database: db, Table: t, Projection: proj, Out: out, Vars: b.sess.Vars, Pruned: pruned, TimeTravel: travel}, nil
 }
 
 func (b *Binder) bindJoin(n *sql.Join) (Plan, error) {

@@ -51,6 +51,9 @@ type Scan struct {
 	// Pruned holds, by output position, the narrowed type of a struct
 	// column read only through field accesses (nested column pruning).
 	Pruned map[int]arrow.DataType
+	// TimeTravel pins the read to one lake snapshot (FOR VERSION/TIME AS
+	// OF); nil reads the current state.
+	TimeTravel *catalog.TimeTravel
 }
 
 // Values produces constant rows; a SELECT without FROM is Values with one

@@ -21,7 +21,7 @@ func TestLayering(t *testing.T) {
 		"catalog/manager": {"catalog"},
 		"fe/vars":         {},
 		"fe/mysqlwire":    {"exec/render"},
-		"fe/bind":         {"fe/sql", "catalog", "typemap", "exec/expr"},
+		"fe/bind":         {"fe/sql", "catalog", "typemap", "exec/expr", "fe/vars"},
 		"fe/physical":     {"fe/bind", "exec", "exec/", "planner", "catalog", "proto/inletpb"},
 		"fe/server":       {"fe/", "exec", "exec/", "catalog", "catalog/", "planner", "dispatch", "proto/inletpb", "typemap"},
 		"cmd/fe":          {"fe/server", "catalog", "catalog/", "fileio", "scan", "dispatch", "planner", "minifluss"},

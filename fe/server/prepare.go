@@ -33,7 +33,7 @@ func (s *Session) Execute(ctx context.Context, text string, args []any, w mysqlw
 	defer s.track(text)()
 	st := s.beginStatement(text)
 	defer func() { s.endStatement(st, err) }()
-	return classify(s.run(ctx, stmt, w))
+	return classify(s.runLimited(ctx, stmt, w))
 }
 
 // countParams finds the highest placeholder index in a syntax tree. The

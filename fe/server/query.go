@@ -26,7 +26,7 @@ func (s *Session) env(v *vars.Session) (*expr.Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &expr.Env{Mem: s.srv.cfg.Mem, Now: s.srv.now(), Loc: loc}, nil
+	return &expr.Env{Mem: s.mem(), Now: s.srv.now(), Loc: loc}, nil
 }
 
 // plan binds a query and builds its operators (fe/physical).
@@ -45,7 +45,7 @@ func (s *Session) plan(ctx context.Context, q sql.Query, v *vars.Session) (bind.
 			p = p2
 		}
 	}
-	cfg := physical.Config{Mem: s.srv.cfg.Mem, Runner: s.srv.cfg.Runner}
+	cfg := physical.Config{Mem: s.mem(), Runner: s.srv.cfg.Runner}
 	if s.stmt != nil {
 		cfg.Statement = s.stmt.plan
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/exec/memlimit"
 	"github.com/inlet-db/inlet/fe/bind"
 	"github.com/inlet-db/inlet/fe/mysqlwire"
 	"github.com/inlet-db/inlet/fe/sql"
@@ -36,6 +37,9 @@ type Session struct {
 	// fragments.
 	stmt        *statement
 	lastQueryID string
+	// limited is the running statement's memory account (exec_mem_limit);
+	// nil between statements.
+	limited *memlimit.Allocator
 }
 
 // track records the running statement for SHOW PROCESSLIST; the returned
@@ -76,7 +80,7 @@ func (s *Session) Query(ctx context.Context, text string, w mysqlwire.ResultWrit
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(secs)*time.Second)
 		defer cancel()
 	}
-	err = s.run(ctx, stmt, w)
+	err = s.runLimited(ctx, stmt, w)
 	if errors.Is(err, context.DeadlineExceeded) {
 		err = errorf(context.DeadlineExceeded, "Query exceeded query_timeout (%d s) and was cancelled", s.vars.Int("query_timeout"))
 	}

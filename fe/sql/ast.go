@@ -131,11 +131,28 @@ type TableExpr interface {
 	tableExpr()
 }
 
-// TableRef names a table, view or CTE: [ctl.][db.]tbl [[AS] alias].
+// TableRef names a table, view or CTE: [ctl.][db.]tbl [FOR VERSION|TIME AS
+// OF v] [[AS] alias].
 type TableRef struct {
 	Name  Name
 	Alias string
+	// AsOf is the time travel clause (AsOfNone when absent); AsOfValue is
+	// the snapshot id digits (AsOfVersion), the tag (AsOfTag) or the
+	// datetime text (AsOfTime), unquoted.
+	AsOf      AsOfKind
+	AsOfValue string
 }
+
+// AsOfKind is the form of a time travel clause after a table name.
+type AsOfKind uint8
+
+// Time travel forms.
+const (
+	AsOfNone    AsOfKind = iota
+	AsOfVersion          // FOR VERSION AS OF <snapshot id>
+	AsOfTag              // FOR VERSION AS OF '<tag>'
+	AsOfTime             // FOR TIME AS OF '<datetime>'
+)
 
 // DerivedTable is a subquery in FROM: (query) [AS] alias [(columns)].
 type DerivedTable struct {

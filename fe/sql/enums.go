@@ -89,3 +89,12 @@ func (u FrameUnit) String() string { return enumName([]string{"ROWS", "RANGE"}, 
 func (k BoundKind) String() string {
 	return enumName([]string{"UNBOUNDED PRECEDING", "PRECEDING", "CURRENT ROW", "FOLLOWING", "UNBOUNDED FOLLOWING"}, int(k), "BoundKind")
 }
+
+var asOfNames = [...]string{AsOfNone: "NONE", AsOfVersion: "VERSION", AsOfTag: "TAG", AsOfTime: "TIME"}
+
+func (k AsOfKind) String() string {
+	if int(k) < len(asOfNames) {
+		return asOfNames[k]
+	}
+	return "AsOfKind(?)"
+}

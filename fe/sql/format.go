@@ -264,6 +264,14 @@ func (n *SetOp) format(p *printer) {
 
 func (n *TableRef) format(p *printer) {
 	p.w(n.Name.String())
+	switch n.AsOf {
+	case AsOfVersion:
+		p.w(" FOR VERSION AS OF " + n.AsOfValue)
+	case AsOfTag:
+		p.w(" FOR VERSION AS OF " + quoteString(n.AsOfValue))
+	case AsOfTime:
+		p.w(" FOR TIME AS OF " + quoteString(n.AsOfValue))
+	}
 	if n.Alias != "" {
 		p.w(" AS ")
 		p.ident(n.Alias)

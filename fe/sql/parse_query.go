@@ -1,6 +1,9 @@
 package sql
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // query parses [WITH ...] set-expression [ORDER BY ...] [LIMIT ...].
 func (p *parser) query() Query {
@@ -359,11 +362,36 @@ func (p *parser) tablePrimary() TableExpr {
 		return t
 	}
 	t := &TableRef{Name: p.name(maxNameParts)}
+	if p.isKw("FOR") {
+		p.asOf(t)
+	}
 	if p.isKw("FOR") || p.isKw("PARTITION") || p.isKw("TABLESAMPLE") || p.isKw("LATERAL") {
 		p.fail("%s after a table name is not supported", strings.ToUpper(p.tok().text))
 	}
 	t.Alias = p.tableAlias()
 	return t
+}
+
+// asOf parses FOR VERSION AS OF <integer | 'tag'> or FOR TIME AS OF
+// '<datetime>' (Doris time travel).
+func (p *parser) asOf(t *TableRef) {
+	switch {
+	case p.isKwSeq("FOR", "VERSION"):
+		p.i += 2
+		p.expectKw("AS", "OF")
+		if tok := p.tok(); tok.kind == tString {
+			if tok.text == "" {
+				p.fail("FOR VERSION AS OF needs a snapshot id or a tag name, found an empty string")
+			}
+			t.AsOf, t.AsOfValue = AsOfTag, p.stringLit()
+			return
+		}
+		t.AsOf, t.AsOfValue = AsOfVersion, strconv.FormatInt(p.intLit(), 10)
+	case p.isKwSeq("FOR", "TIME"):
+		p.i += 2
+		p.expectKw("AS", "OF")
+		t.AsOf, t.AsOfValue = AsOfTime, p.stringLit()
+	}
 }
 
 // tableAlias is like alias but does not take strings.

@@ -74,8 +74,8 @@ func layers() []layer {
 
 		// 3. Catalogs.
 		{pkgs: "catalog", ours: leaves(), why: "§3 layer 3: catalog → typemap"},
-		{pkgs: "catalog/fluss", ours: with("catalog", "catalog/fluss/client", "catalog/fluss/record", "lake/paimon", "fileio"),
-			why: "§3 layer 3: catalog/fluss → catalog, catalog/fluss/client, lake/paimon, typemap (plus fileio: the lake's warehouse is opened with the translated storage settings, and catalog/fluss/record: the decoded table descriptor the client hands back)"},
+		{pkgs: "catalog/fluss", ours: with("catalog", "catalog/fluss/client", "catalog/fluss/record", "lake/paimon", "fileio", "catalog/paimon/systable"),
+			why: "§3 layer 3: catalog/fluss → catalog, catalog/fluss/client, lake/paimon, typemap (plus fileio: the lake's warehouse is opened with the translated storage settings, catalog/fluss/record: the decoded table descriptor the client hands back, and catalog/paimon/systable: tbl$snapshots of the lake half is the same Paimon metadata table the Paimon catalog serves)"},
 		{pkgs: "catalog/paimon/...", ours: with("catalog/paimon/...", "catalog", "lake/paimon", "fileio"),
 			why: "§3 layer 3: catalog/paimon → catalog, lake/paimon, fileio"},
 		{pkgs: "catalog/local/...", ours: with("catalog", "fileio"), why: "layer 3 (not in §3): the internal catalog → catalog"},
