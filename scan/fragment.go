@@ -5,8 +5,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -19,6 +17,7 @@ import (
 	"github.com/inlet-db/inlet/catalog/fluss/client"
 	"github.com/inlet-db/inlet/catalog/fluss/record"
 	"github.com/inlet-db/inlet/exec/expr"
+	"github.com/inlet-db/inlet/internal/tzone"
 	"github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/proto/inletpb"
 	"github.com/inlet-db/inlet/typemap"
@@ -437,23 +436,6 @@ func conformExpr(e expr.Expr, t arrow.DataType) (expr.Expr, error) {
 	return expr.Cast(e, t)
 }
 
-// sessionZone reads a session time_zone as the FE accepts it: an IANA
-// name, SYSTEM/UTC, or an offset such as +08:00 or -05:30.
-func sessionZone(tz string) (*time.Location, error) {
-	switch strings.ToUpper(tz) {
-	case "UTC", "SYSTEM", "Z":
-		return time.UTC, nil
-	}
-	if len(tz) == 6 && (tz[0] == '+' || tz[0] == '-') && tz[3] == ':' {
-		h, err1 := strconv.Atoi(tz[1:3])
-		m, err2 := strconv.Atoi(tz[4:6])
-		if err1 == nil && err2 == nil && h <= 14 && m < 60 {
-			off := h*3600 + m*60
-			if tz[0] == '-' {
-				off = -off
-			}
-			return time.FixedZone(tz, off), nil
-		}
-	}
-	return time.LoadLocation(tz)
-}
+// sessionZone reads a session time_zone as the FE accepts it (the one
+// reader in internal/tzone).
+func sessionZone(tz string) (*time.Location, error) { return tzone.Location(tz) }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/fe/sql"
+	"github.com/inlet-db/inlet/internal/tzone"
 )
 
 // timeTravel turns a FOR VERSION/TIME AS OF clause into the catalog's form,
@@ -63,28 +64,6 @@ func parseDatetime(s string, loc *time.Location) (time.Time, error) {
 	return time.Time{}, errors.New("not a datetime; expected 'YYYY-MM-DD[ HH:MM:SS[.fraction]]'")
 }
 
-// sessionLocation resolves time_zone as fe/vars does (SYSTEM, an offset such
-// as +08:00, or an IANA name); the session never holds another value, and
-// one that does not resolve reads as UTC.
-func sessionLocation(v string) *time.Location {
-	switch {
-	case v == "" || strings.EqualFold(v, "UTC"):
-		return time.UTC
-	case strings.EqualFold(v, "SYSTEM"):
-		return time.Local
-	case len(v) == 6 && (v[0] == '+' || v[0] == '-') && v[3] == ':':
-		h, err1 := strconv.Atoi(v[1:3])
-		m, err2 := strconv.Atoi(v[4:6])
-		if err1 == nil && err2 == nil {
-			off := h*3600 + m*60
-			if v[0] == '-' {
-				off = -off
-			}
-			return time.FixedZone(v, off)
-		}
-	}
-	if l, err := time.LoadLocation(v); err == nil {
-		return l
-	}
-	return time.UTC
-}
+// sessionLocation resolves time_zone as fe/vars does; the session never
+// holds a value that does not resolve, and one that did would read as UTC.
+func sessionLocation(v string) *time.Location { return tzone.LocationOrUTC(v) }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"github.com/inlet-db/inlet/internal/fixtures"
 )
 
 // rawClient speaks just enough of the protocol to send commands a driver
@@ -127,10 +129,8 @@ func TestUnsplittableQueryKeepsConnection(t *testing.T) {
 // TestUnsplittableQueryMariadbCLI: the same through the mariadb CLI, which
 // sets CLIENT_MULTI_STATEMENTS: a clean 1064, not a lost connection.
 func TestUnsplittableQueryMariadbCLI(t *testing.T) {
-	bin, err := exec.LookPath("mariadb")
-	if err != nil {
-		t.Skip("mariadb CLI not installed")
-	}
+	// Under CI=true a missing CLI fails instead of skipping (.ci/run installs it).
+	bin := fixtures.Tool(t, "mariadb", "mariadb-client")
 	srv, _, _ := startServer(t, "")
 	_, port, _ := net.SplitHostPort(srv.Addr().String())
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

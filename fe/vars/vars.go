@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/inlet-db/inlet/internal/tzone"
 )
 
 // Error kinds; the wire maps them to MySQL 1193 and 1231/1238.
@@ -308,32 +310,10 @@ func checkTimeZone(v string) error {
 }
 
 // ParseOffset parses a "+08:00" style time zone offset into seconds.
-func ParseOffset(v string) (int, error) {
-	if len(v) != 6 || (v[0] != '+' && v[0] != '-') || v[3] != ':' {
-		return 0, errors.New("not an offset")
-	}
-	h, err1 := strconv.Atoi(v[1:3])
-	m, err2 := strconv.Atoi(v[4:6])
-	if err1 != nil || err2 != nil || h > 14 || m > 59 {
-		return 0, errors.New("not an offset")
-	}
-	s := h*3600 + m*60
-	if v[0] == '-' {
-		s = -s
-	}
-	return s, nil
-}
+func ParseOffset(v string) (int, error) { return tzone.ParseOffset(v) }
 
 // Location resolves a time_zone value.
-func Location(v string) (*time.Location, error) {
-	if strings.EqualFold(v, "SYSTEM") {
-		return time.Local, nil
-	}
-	if off, err := ParseOffset(v); err == nil {
-		return time.FixedZone(v, off), nil
-	}
-	return time.LoadLocation(v)
-}
+func Location(v string) (*time.Location, error) { return tzone.Location(v) }
 
 func checkCharset(v string) error {
 	for _, c := range []string{"utf8mb4", "utf8", "utf8mb3", "latin1", "binary", "ascii"} {

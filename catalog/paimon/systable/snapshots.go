@@ -3,8 +3,6 @@ package systable
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -12,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/internal/tzone"
 	lake "github.com/inlet-db/inlet/lake/paimon"
 )
 
@@ -105,31 +104,9 @@ func (s *Snapshots) Scan(ctx context.Context, req catalog.ScanRequest) (array.Re
 	return r, nil
 }
 
-// location resolves a time_zone session value the way the FE does (SYSTEM,
-// an offset such as +08:00, or an IANA name); unknown values read as UTC,
-// which the FE never lets through.
-func location(v string) *time.Location {
-	switch {
-	case v == "" || strings.EqualFold(v, "UTC"):
-		return time.UTC
-	case strings.EqualFold(v, "SYSTEM"):
-		return time.Local
-	case len(v) == 6 && (v[0] == '+' || v[0] == '-') && v[3] == ':':
-		h, err1 := strconv.Atoi(v[1:3])
-		m, err2 := strconv.Atoi(v[4:6])
-		if err1 == nil && err2 == nil {
-			off := h*3600 + m*60
-			if v[0] == '-' {
-				off = -off
-			}
-			return time.FixedZone(v, off)
-		}
-	}
-	if l, err := time.LoadLocation(v); err == nil {
-		return l
-	}
-	return time.UTC
-}
+// location resolves a time_zone session value the way the FE does;
+// unknown values read as UTC, which the FE never lets through.
+func location(v string) *time.Location { return tzone.LocationOrUTC(v) }
 
 // reader walks snapshot ids next..last, batch rows at a time.
 type reader struct {
