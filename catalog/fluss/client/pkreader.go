@@ -157,6 +157,15 @@ func (pr *PKReader) Next() bool {
 	if pr.err != nil {
 		return false
 	}
+	if pr.phase != 3 {
+		// A cancelled read ends with the context's error even when what is
+		// left was already fetched: the caller asked it to stop.
+		if err := pr.ctx.Err(); err != nil {
+			pr.err = fmt.Errorf("fluss: reading %s bucket %d: %w", pr.r.Bucket.Table, pr.r.Bucket.Bucket, err)
+			pr.phase = 3
+			return false
+		}
+	}
 	if pr.phase == 0 {
 		if err := pr.open(); err != nil {
 			pr.err = err
