@@ -383,6 +383,7 @@ func (m *merged) take(ctx context.Context, be Backend, states map[int64]*rangeSt
 	} else {
 		rec.Retain()
 	}
+	m.charge(rec)
 	// A range's partial aggregate comes out in hash-table order, which a
 	// re-run need not repeat: hold it like an unrepeatable range.
 	if (!repeatable(s.r.GetType()) || m.base.GetPartialAgg() != nil) && !s.spilled {
@@ -431,6 +432,7 @@ func (m *merged) flushHeld(ctx context.Context, s *rangeState) error {
 		s.emitted += rec.NumRows()
 		if err := m.send(ctx, rec); err != nil {
 			for _, r := range held[i+1:] {
+				m.uncharge(r)
 				r.Release()
 			}
 			return err
@@ -441,6 +443,7 @@ func (m *merged) flushHeld(ctx context.Context, s *rangeState) error {
 
 func (m *merged) dropHeld(s *rangeState) {
 	for _, rec := range s.held {
+		m.uncharge(rec)
 		rec.Release()
 	}
 	s.held = nil

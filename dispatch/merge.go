@@ -28,6 +28,10 @@ type merged struct {
 	pumpsDone   chan struct{}
 	schemaReady chan struct{}
 	holdUsed    atomic.Int64
+	// window: the charged batches of Flight streams not yet taken by the
+	// consumer (window.go).
+	winMu  sync.Mutex
+	window map[arrow.RecordBatch]int64
 	// stopping: the consumer stopped the pumps (limit reached or
 	// Release); their cancellation errors are not failures.
 	stopping atomic.Bool
@@ -70,6 +74,7 @@ func (m *merged) send(ctx context.Context, rec arrow.RecordBatch) error {
 	case m.ch <- rec:
 		return nil
 	case <-ctx.Done():
+		m.uncharge(rec)
 		rec.Release()
 		return ctx.Err()
 	}
@@ -160,6 +165,7 @@ func (m *merged) Next() bool {
 		return false
 	}
 	for rec := range m.ch {
+		m.uncharge(rec)
 		if m.firstErr() != nil {
 			rec.Release()
 			continue
@@ -189,8 +195,10 @@ func (m *merged) stop() {
 	m.stopping.Store(true)
 	m.cancel()
 	for rec := range m.ch {
+		m.uncharge(rec)
 		rec.Release()
 	}
+	m.unchargeAll()
 	m.readErr = m.firstErr()
 }
 
@@ -235,7 +243,9 @@ func (m *merged) Release() {
 	m.stopping.Store(true)
 	m.cancel()
 	for rec := range m.ch {
+		m.uncharge(rec)
 		rec.Release()
 	}
+	m.unchargeAll()
 	m.finished = true
 }

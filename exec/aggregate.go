@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/inlet-db/inlet/exec/expr"
+	"github.com/inlet-db/inlet/exec/memlimit"
 )
 
 // AggFunc is an aggregate function.
@@ -294,6 +295,11 @@ func (h *HashAggregate) Open(ctx context.Context, env *Env) (array.RecordReader,
 	return openMaterialized(ctx, env, h.Input, h.schema, h.compute)
 }
 
+// accStateBytes approximates one group's state in one accumulator (a value
+// and a seen flag in Go slices, grown by doubling), for the statement's
+// memory account.
+const accStateBytes = 24
+
 func (h *HashAggregate) compute(ctx context.Context, env *Env, in array.RecordReader) (arrow.RecordBatch, error) {
 	keyTypes := make([]arrow.DataType, len(h.GroupBy))
 	for i, g := range h.GroupBy {
@@ -301,6 +307,8 @@ func (h *HashAggregate) compute(ctx context.Context, env *Env, in array.RecordRe
 	}
 	gt := newGroupTable(env.Mem, keyTypes, true)
 	defer gt.release()
+	var accCharged int64
+	defer func() { memlimit.Refund(env.Mem, accCharged) }()
 	accs := make([]accumulator, len(h.Aggs))
 	argExprs := make([]expr.Expr, len(h.Aggs))
 	for i, a := range h.Aggs {
@@ -333,6 +341,11 @@ func (h *HashAggregate) compute(ctx context.Context, env *Env, in array.RecordRe
 		}
 		gids = gt.ids(keys, rows, gids)
 		releaseArrays(keys)
+		// The accumulators' per-group state lives in Go slices.
+		if want := int64(gt.n) * int64(len(accs)) * accStateBytes; want > accCharged {
+			memlimit.Charge(env.Mem, want-accCharged)
+			accCharged = want
+		}
 		col := len(h.GroupBy)
 		for i, acc := range accs {
 			acc.grow(gt.n)

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/inlet-db/inlet/exec/expr"
+	"github.com/inlet-db/inlet/exec/memlimit"
 )
 
 // groupTable maps key tuples to dense group ids 0..n-1 and remembers each
@@ -26,13 +27,26 @@ type groupTable struct {
 	nullGID  int64 // group id of the NULL key, -1 if none yet
 	bytesMap map[string]uint32
 	scratch  []byte
+
+	// mem is the statement's account; charged the Go memory of the table
+	// counted against it so far (memlimit.Charge), refunded by release.
+	mem     memory.Allocator
+	charged int64
 }
+
+// Approximate Go memory of the hash tables, for the statement's account:
+// an intTable slot, and a bytesMap entry besides its key bytes (string
+// header, value, and the map's control bytes and spare slots).
+const (
+	intSlotBytes    = 16
+	bytesEntryBytes = 40
+)
 
 // newGroupTable makes a table for keys of the given types. keepKeys says
 // whether keyArrays will be called (aggregation); joins and DISTINCT only
 // need the ids and skip the copies.
 func newGroupTable(mem memory.Allocator, types []arrow.DataType, keepKeys bool) *groupTable {
-	g := &groupTable{types: types, nullGID: -1, keepKeys: keepKeys}
+	g := &groupTable{types: types, nullGID: -1, keepKeys: keepKeys, mem: mem}
 	if keepKeys {
 		for _, t := range types {
 			g.builders = append(g.builders, array.NewBuilder(mem, t))
@@ -61,6 +75,22 @@ func (g *groupTable) release() {
 		b.Release()
 	}
 	g.builders = nil
+	memlimit.Refund(g.mem, g.charged)
+	g.charged = 0
+}
+
+// charge counts the table's growth against the statement's account (it
+// panics with memlimit's *Exceeded past the limit, like an allocation);
+// grown is the bytes the map path added.
+func (g *groupTable) charge(grown int64) {
+	want := g.charged + grown
+	if g.intKey {
+		want = int64(len(g.ints.slots)) * intSlotBytes
+	}
+	if want > g.charged {
+		memlimit.Charge(g.mem, want-g.charged)
+		g.charged = want
+	}
 }
 
 // ids assigns a group id to every row of keys (columns of one batch),
@@ -81,6 +111,7 @@ func (g *groupTable) ids(keys []arrow.Array, rows int, out []uint32) []uint32 {
 	}
 	if g.intKey {
 		g.intIDs(keys[0], out)
+		g.charge(0)
 		return out
 	}
 	enc := make([]func(dst []byte, i int) []byte, len(keys))
@@ -92,6 +123,7 @@ func (g *groupTable) ids(keys []arrow.Array, rows int, out []uint32) []uint32 {
 			apps = append(apps, func(i int) { app(get(i)) })
 		}
 	}
+	var grown int64
 	for i := 0; i < rows; i++ {
 		buf := g.scratch[:0]
 		for _, e := range enc {
@@ -103,12 +135,14 @@ func (g *groupTable) ids(keys []arrow.Array, rows int, out []uint32) []uint32 {
 			id = uint32(g.n)
 			g.n++
 			g.bytesMap[string(buf)] = id
+			grown += int64(len(buf)) + bytesEntryBytes
 			for _, app := range apps {
 				app(i)
 			}
 		}
 		out[i] = id
 	}
+	g.charge(grown)
 	return out
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/exec/memlimit"
 )
@@ -143,6 +144,10 @@ type buildSide struct {
 	rows    int
 	// matched marks build rows some pair kept (full outer join only).
 	matched []bool
+	// mem and charged: the Go memory of head, next and matched, counted
+	// against the statement's account until release.
+	mem     memory.Allocator
+	charged int64
 }
 
 func (b *buildSide) release() {
@@ -152,6 +157,8 @@ func (b *buildSide) release() {
 	if b.table != nil {
 		b.table.release()
 	}
+	memlimit.Refund(b.mem, b.charged)
+	b.charged = 0
 }
 
 func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
@@ -188,6 +195,9 @@ func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
 		side.head[i] = -1
 	}
 	side.next = make([]int32, side.rows)
+	n := int64(4*(len(side.head)+len(side.next)) + len(side.matched))
+	memlimit.Charge(env.Mem, n)
+	side.mem, side.charged = env.Mem, n
 	nullKey := anyNullKey(keys, side.rows)
 	// Insert from the last row so chains list rows in input order.
 	for r := side.rows - 1; r >= 0; r-- {

@@ -10,12 +10,15 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/inlet-db/inlet/exec/memlimit"
 )
 
 // TopN is ORDER BY keys LIMIT count OFFSET offset without sorting
 // everything: a bounded heap keeps the offset+count best rows seen so far,
-// and only the input batches holding heap rows stay referenced (they are
-// compacted into one batch when too many accumulate).
+// and only the input batches holding heap rows stay referenced; they are
+// compacted into one batch of the heap rows as soon as they hold more than
+// twice as many rows, so memory follows N, not the input.
 type TopN struct {
 	Input         Operator
 	Keys          []SortKey
@@ -38,6 +41,9 @@ func (t *TopN) Children() []Operator  { return []Operator{t.Input} }
 func (t *TopN) Explain() string {
 	return "VTOP-N\norder by: " + sortKeyList(t.Keys) + "\nlimit: " + strconv.FormatInt(t.Count, 10) + "\noffset: " + strconv.FormatInt(t.Offset, 10)
 }
+
+// topEntryBytes approximates a heap entry's Go memory besides its key.
+const topEntryBytes = 64
 
 type topEntry struct {
 	key   []byte
@@ -119,6 +125,14 @@ func (t *TopN) compute(ctx context.Context, env *Env, in array.RecordReader, k i
 	var seq int64
 	var scratch []byte
 	live := 0
+	// held is the rows of the batches kept; once they are more than twice
+	// the heap (and more than one batch), the heap rows are gathered into
+	// one batch, so memory stays near the N kept rows whatever the input.
+	var held int64
+	// keyBytes is the heap's Go memory (keys and entries), counted against
+	// the statement until the end.
+	var keyBytes, charged int64
+	defer func() { memlimit.Refund(env.Mem, charged) }()
 	for in.Next() {
 		b := in.RecordBatch()
 		keyCols := make([]arrow.Array, len(t.Keys))
@@ -139,8 +153,10 @@ func (t *TopN) compute(ctx context.Context, env *Env, in array.RecordReader, k i
 			}
 			if int64(h.Len()) < k {
 				heap.Push(h, topEntry{key: bytes.Clone(scratch), seq: seq, batch: bi, row: r})
+				keyBytes += int64(len(scratch)) + topEntryBytes
 				used = true
 			} else if bytes.Compare(scratch, (*h)[0].key) < 0 {
+				keyBytes += int64(len(scratch) - len((*h)[0].key))
 				(*h)[0] = topEntry{key: bytes.Clone(scratch), seq: seq, batch: bi, row: r}
 				heap.Fix(h, 0)
 				used = true
@@ -148,14 +164,19 @@ func (t *TopN) compute(ctx context.Context, env *Env, in array.RecordReader, k i
 			seq++
 		}
 		releaseArrays(keyCols)
+		if keyBytes > charged {
+			memlimit.Charge(env.Mem, keyBytes-charged)
+			charged = keyBytes
+		}
 		if used {
 			b.Retain()
 			batches = append(batches, b)
 			live++
+			held += b.NumRows()
 		} else {
 			batches = append(batches, nil)
 		}
-		if live > 32 {
+		if live > 32 || (live > 1 && held > 2*int64(h.Len())) {
 			// Too many partly used batches: gather the heap rows into one.
 			c, err := t.gather(ctx, env, batches, *h, false)
 			if err != nil {
@@ -173,6 +194,7 @@ func (t *TopN) compute(ctx context.Context, env *Env, in array.RecordReader, k i
 			}
 			batches = append(batches, c)
 			live = 1
+			held = c.NumRows()
 		}
 	}
 	if err := in.Err(); err != nil {

@@ -51,12 +51,18 @@ const (
 	// FrameWholePartition: ROWS (or RANGE) BETWEEN UNBOUNDED PRECEDING AND
 	// UNBOUNDED FOLLOWING.
 	FrameWholePartition
+	// FrameRows: ROWS BETWEEN Window.RowsFrom AND Window.RowsTo
+	// (windowrows.go).
+	FrameRows
+	// FrameRange: RANGE BETWEEN Window.RangeFrom AND Window.RangeTo over
+	// one numeric ORDER BY key (windowrange.go).
+	FrameRange
 )
 
 func (f Frame) String() string {
 	return [...]string{"RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW",
 		"ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW",
-		"ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING"}[f]
+		"ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING", "ROWS BETWEEN offsets", "RANGE BETWEEN offsets"}[f]
 }
 
 // WindowCall is one analytic function in a Window node.
@@ -89,6 +95,12 @@ type Window struct {
 	// Frame is the frame of the aggregate and FIRST/LAST_VALUE calls;
 	// ranking functions and LAG/LEAD ignore it.
 	Frame Frame
+	// RowsFrom and RowsTo are the bounds of a FrameRows frame, as offsets
+	// from the current row (Unbounded for an unbounded end).
+	RowsFrom, RowsTo int64
+	// RangeFrom and RangeTo are the bounds of a FrameRange frame, as
+	// offsets from the current row's key (±Inf for an unbounded end).
+	RangeFrom, RangeTo float64
 
 	argTypes, outTypes []arrow.DataType
 	schema             *arrow.Schema
@@ -172,7 +184,7 @@ func (w *Window) Explain() string {
 		lines = append(lines, "order by: "+sortKeyList(w.OrderBy))
 	}
 	if len(w.OrderBy) > 0 || w.Frame != FrameDefault {
-		lines = append(lines, "window: "+w.Frame.String())
+		lines = append(lines, "window: "+w.frameString())
 	}
 	return strings.Join(lines, "\n")
 }
@@ -276,6 +288,21 @@ func (w *Window) compute(ctx context.Context, env *Env, in array.RecordReader) (
 	}
 	ordered := len(w.OrderBy) > 0 && w.Frame != FrameWholePartition
 
+	// Explicit frames as [lo, hi) per row.
+	var frameLo, frameHi []int
+	switch w.Frame {
+	case FrameRows:
+		frameLo, frameHi = w.rowsFrames(newPart)
+	case FrameRange:
+		if len(w.OrderBy) != 1 {
+			return nil, errorf(ErrPlan, "a RANGE frame with an offset needs exactly one ORDER BY key")
+		}
+		if frameLo, frameHi, err = w.rangeFrames(newPart, cols[inCols+np]); err != nil {
+			return nil, err
+		}
+	}
+	explicit := w.Frame == FrameRows || w.Frame == FrameRange
+
 	outCols := make([]arrow.Array, 0, inCols+len(w.Calls))
 	for c := 0; c < inCols; c++ {
 		cols[c].Retain()
@@ -285,6 +312,14 @@ func (w *Window) compute(ctx context.Context, env *Env, in array.RecordReader) (
 		var a arrow.Array
 		var err error
 		switch {
+		case explicit && (c.Func == FirstValue || c.Func == LastValue):
+			a = w.firstLastRows(env, c, w.outTypes[i], cols[argCol[i]], newPart, frameLo, frameHi)
+		case explicit && !c.isValueFunc() && (argCol[i] >= 0 || c.Func == WinCountStar):
+			var arg arrow.Array
+			if argCol[i] >= 0 {
+				arg = cols[argCol[i]]
+			}
+			a, err = w.evalAggRows(env, c, w.outTypes[i], arg, newPart, frameLo, frameHi)
 		case c.isValueFunc():
 			var def arrow.Array
 			if defCol[i] >= 0 {

@@ -78,6 +78,7 @@ func servedAPIs(coordinator bool) []apiRange {
 			apiRange{apiCreateTable, 0, 0},
 			apiRange{apiDropTable, 0, 0},
 			apiRange{apiCreatePartition, 0, 0},
+			apiRange{apiAlterTable, 0, 0},
 			apiRange{apiDropPartition, 0, 0},
 			apiRange{apiListRemoteLogManifests, 0, 0},
 			apiRange{apiListKvSnapshots, 0, 0},

@@ -6,6 +6,9 @@ import "github.com/inlet-db/inlet/catalog/fluss/record"
 // way the tablet server does (spec §3.6, record.ProjectArrowBatches): the
 // CRC is left stale and statistics are dropped.
 func projectBatches(t *table, data []byte, proj []int32) ([]byte, error) {
+	if len(t.Schemas) > 0 {
+		return projectBatchesBySchema(t, data, proj)
+	}
 	cols := t.columns()
 	pos := make([]int, len(proj))
 	for i, p := range proj {

@@ -103,11 +103,14 @@ func (cn *conn) dispatch(h requestHeader, body []byte) (proto.Message, error) {
 			if err != nil {
 				return nil, err
 			}
-			if req.SchemaId != nil && req.GetSchemaId() != t.SchemaID {
-				return nil, ferr(codeSchemaNotExist, "table %s has no schema id %d (latest is %d)", t.path(), req.GetSchemaId(), t.SchemaID)
+			id, js, err := t.schemaJSONFor(req.SchemaId)
+			if err != nil {
+				return nil, err
 			}
-			return &flusspb.GetTableSchemaResponse{SchemaId: proto.Int32(t.SchemaID), SchemaJson: t.Desc.schemaBytes()}, nil
+			return &flusspb.GetTableSchemaResponse{SchemaId: proto.Int32(id), SchemaJson: js}, nil
 		})
+	case apiAlterTable:
+		return decodeThen(body, cn.alterTableRPC)
 	case apiGetMetadata:
 		return decodeThen(body, cn.metadata)
 	case apiCreatePartition:

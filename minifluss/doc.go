@@ -52,6 +52,10 @@
 //     requested (and 10 MB) size but returns at least one record, closes the
 //     session on the last page and sends log_offset on the first.
 //  6. Restarting Start on the same DataDir serves the same tables and data.
+//  7. ALTER TABLE ADD COLUMN (alter.go) keeps every schema id answerable;
+//     batches and KV values keep the id they were written with, -U/-D of
+//     an older value are rewritten into the current schema, and a lake
+//     table's Paimon schema is evolved before the Fluss one.
 //
 // Concurrency: a Cluster is safe for concurrent use; one lock serialises
 // state changes and the short critical sections of reads. Each connection

@@ -36,6 +36,9 @@ func FuzzFrameAndDispatch(f *testing.F) {
 	kv := loadHex(f, "kv_write_batch_java091.hex")
 	seed(apiPutKv, &flusspb.PutKvRequest{Acks: proto.Int32(-1), TimeoutMs: proto.Int32(1), TableId: proto.Int64(2), BucketsReq: []*flusspb.PbPutKvReqForBucket{{BucketId: proto.Int32(0), Records: kv}}})
 	seed(apiProduceLog, &flusspb.ProduceLogRequest{Acks: proto.Int32(-1), TimeoutMs: proto.Int32(1), TableId: proto.Int64(1), BucketsReq: []*flusspb.PbProduceLogReqForBucket{{BucketId: proto.Int32(0), Records: loadHex(f, "arrow_v0_batch_java091.hex")}}})
+	seed(apiAlterTable, &flusspb.AlterTableRequest{TablePath: &flusspb.PbTablePath{DatabaseName: proto.String("fz"), TableName: proto.String("t")}, IgnoreIfNotExists: proto.Bool(false),
+		AddColumns: []*flusspb.PbAddColumn{{ColumnName: proto.String("z"), DataTypeJson: []byte(`{"type":"BIGINT"}`), ColumnPositionType: proto.Int32(0)}}})
+	seed(apiGetTableSchema, &flusspb.GetTableSchemaRequest{TablePath: &flusspb.PbTablePath{DatabaseName: proto.String("fz"), TableName: proto.String("t")}, SchemaId: proto.Int32(1)})
 	f.Add([]byte{0, 0, 0, 3, 1, 2, 3})
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff})
 
@@ -110,6 +113,7 @@ func FuzzScenario(f *testing.F) {
 	f.Add("CREATE TABLE a.b (x INT, y ARRAY<MAP<STRING, ROW<p INT>>>, PRIMARY KEY (x)) PARTITIONED BY (x) WITH ('bucket.num'='2');")
 	f.Add("INSERT INTO a.b VALUES (1, 'x', ARRAY[1, NULL], MAP['k', -2.5e3], ROW(1, TRUE));")
 	f.Add("SET LAKE SNAPSHOT a.b ID 1 READABLE 0 OFFSETS (PARTITION 'p' BUCKET 0 = 5); DELETE FROM a.b WHERE x = 1 OR x = 2;")
+	f.Add("ALTER TABLE a.b ADD COLUMN c DECIMAL(10, 2) COMMENT 'x'; ALTER TABLE a.b ADD (d ARRAY<INT>, e STRING);")
 	f.Fuzz(func(t *testing.T, src string) {
 		_, _ = ParseScenario(src)
 	})

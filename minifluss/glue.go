@@ -67,7 +67,9 @@ func (c *Cluster) validateProduced(t *table, recs []byte) error {
 		if got := crc32.Checksum(b[q+4:], crc32.MakeTable(crc32.Castagnoli)); got != want {
 			return fmt.Errorf("batch %d at byte %d: crc %#08x does not match computed %#08x", i, pos, want, got)
 		}
-		if sid := int16(binary.LittleEndian.Uint16(b[q+4:])); int32(sid) != t.SchemaID {
+		// A batch of an older schema id (a writer from before ALTER TABLE)
+		// is stored as it is: readers decode it by its id.
+		if sid := int16(binary.LittleEndian.Uint16(b[q+4:])); int32(sid) != t.SchemaID && t.Schemas[int32(sid)] == nil {
 			return fmt.Errorf("batch %d at byte %d: schema id %d, table schema id is %d", i, pos, sid, t.SchemaID)
 		}
 		pos += h.size

@@ -58,19 +58,33 @@ func (c *Cluster) applyKvLocked(t *table, bd *bucketData, ops []kvOp) (int64, er
 		}
 		kept = append(kept, op)
 		pending[string(op.key)] = op.value
+		// Values of an older schema (ADD COLUMN since, or a client that
+		// wrote with it) go into the changelog in the current schema.
+		nv := op.value
+		var err error
+		if had {
+			if old, err = t.upgradeKvValue(old); err != nil {
+				return 0, err
+			}
+		}
+		if nv != nil {
+			if nv, err = t.upgradeKvValue(nv); err != nil {
+				return 0, err
+			}
+		}
 		switch {
 		case op.value == nil && had:
 			changes = append(changes, changeRow{ctDelete, old[2:]})
 		case op.value == nil:
 			// deleting a missing key changes nothing
 		case had && wal:
-			changes = append(changes, changeRow{ctUpdateAfter, op.value[2:]})
+			changes = append(changes, changeRow{ctUpdateAfter, nv[2:]})
 		case had:
-			changes = append(changes, changeRow{ctUpdateBefore, old[2:]}, changeRow{ctUpdateAfter, op.value[2:]})
+			changes = append(changes, changeRow{ctUpdateBefore, old[2:]}, changeRow{ctUpdateAfter, nv[2:]})
 		case wal:
-			changes = append(changes, changeRow{ctUpdateAfter, op.value[2:]})
+			changes = append(changes, changeRow{ctUpdateAfter, nv[2:]})
 		default:
-			changes = append(changes, changeRow{ctInsert, op.value[2:]})
+			changes = append(changes, changeRow{ctInsert, nv[2:]})
 		}
 	}
 	batch, err := c.encodeChangelog(t, changes)
@@ -123,15 +137,17 @@ func (cn *conn) putKv(req *flusspb.PutKvRequest) (proto.Message, error) {
 			setErr(&r.ErrorCode, &r.ErrorMessage, ferr(codeCorruptRecord, "%s bucket %d: %v", t.path(), b.GetBucketId(), err))
 			continue
 		}
-		if kb.SchemaID != int16(t.SchemaID) {
-			setErr(&r.ErrorCode, &r.ErrorMessage, ferr(codeSchemaNotExist, "%s: kv batch schema id %d, table schema id %d", t.path(), kb.SchemaID, t.SchemaID))
+		// Any registered schema id is accepted (KvTablet.validateSchemaId);
+		// values keep it, their changelog is written in the latest schema.
+		if _, err := t.typesOf(kb.SchemaID); err != nil || kb.SchemaID < 0 || int32(kb.SchemaID) > t.SchemaID {
+			setErr(&r.ErrorCode, &r.ErrorMessage, ferr(codeSchemaNotExist, "Invalid schema id: %d, latest schema id: %d", kb.SchemaID, t.SchemaID))
 			continue
 		}
 		ops := make([]kvOp, len(kb.Records))
 		for i, rec := range kb.Records {
 			ops[i].key = rec.Key
 			if rec.Value != nil {
-				if err := c.checkRow(t, rec.Value); err != nil {
+				if err := t.checkRowOf(kb.SchemaID, rec.Value); err != nil {
 					setErr(&r.ErrorCode, &r.ErrorMessage, ferr(codeCorruptRecord, "%s bucket %d record %d: %v", t.path(), b.GetBucketId(), i, err))
 					ops = nil
 					break

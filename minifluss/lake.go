@@ -143,6 +143,9 @@ func (c *Cluster) createLakeTableLocked(t *table) error {
 	if !r.enabled() || !t.lakePaimon() {
 		return nil
 	}
+	if err := checkPaimonOptions(t); err != nil {
+		return err
+	}
 	r.cfgMu.Lock()
 	opts := map[string]string{"warehouse": r.cfg.Warehouse}
 	for k, v := range r.opts {

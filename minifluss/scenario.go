@@ -79,6 +79,9 @@ func (s *Scenario) Len() int { return len(s.steps) }
 type scParser struct {
 	toks []token
 	i    int
+	// eofEndsColumn lets a column definition end the statement
+	// (ALTER TABLE … ADD COLUMN c TYPE).
+	eofEndsColumn bool
 }
 
 func (p *scParser) peek() token { return p.toks[p.i] }
@@ -472,9 +475,15 @@ func (p *scParser) column() (Column, error) {
 	for {
 		t := p.peek()
 		if t.kind == tkEOF {
+			if p.eofEndsColumn && depth == 0 && len(parts) > 0 {
+				break
+			}
 			return Column{}, p.errf("column %s: type not terminated", name)
 		}
 		if depth == 0 && (t.text == "," || t.text == ")" || t.kind == tkIdent && strings.EqualFold(t.text, "COMMENT")) {
+			break
+		}
+		if p.eofEndsColumn && depth == 0 && t.text == ";" && len(parts) > 0 {
 			break
 		}
 		switch t.text {
@@ -529,6 +538,9 @@ func (p *scParser) alterPartition() (func(context.Context, *Cluster) error, erro
 		return nil, err
 	}
 	add := p.accept("ADD")
+	if add && (p.accept("COLUMN") || p.peek().text == "(") {
+		return p.addColumns(db, t)
+	}
 	if !add && !p.accept("DROP") {
 		return nil, p.errf("expected ADD or DROP PARTITION, found %s", p.peek())
 	}

@@ -42,9 +42,13 @@ type table struct {
 	Leaders []bucketLeader `json:"leaders,omitempty"`
 	// Lake is the tiering hook: the latest lake snapshot recorded for the table.
 	Lake *lakeSnapshot `json:"lake,omitempty"`
+	// Schemas holds the schema JSON of every earlier schema id (ALTER TABLE
+	// ADD COLUMN); the current one is Desc.Schema under SchemaID.
+	Schemas map[int32]json.RawMessage `json:"schemas,omitempty"`
 
-	types    []typemap.DataType // parsed column types, rebuilt on load
-	keyRules *record.TableKeys  // built on first write
+	types    []typemap.DataType           // parsed column types, rebuilt on load
+	oldTypes map[int16][]typemap.DataType // parsed Schemas, built on use
+	keyRules *record.TableKeys            // built on first write
 }
 
 type partition struct {

@@ -389,6 +389,11 @@ func (c *Cluster) tierBucket(ctx context.Context, t *table, logFormat string, w 
 	}
 	sink := newBucketSink(ctx, t, commit, conv, j.partVals, lakeBucket, j.bucket, mem)
 	defer sink.abort()
+	evo, err := newEvoDecoder(t, lf, mem) // batches of older schema ids (alter.go)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer evo.close()
 	var rows int64
 	off := j.from
 	for off < j.to {
@@ -426,7 +431,9 @@ func (c *Cluster) tierBucket(ctx context.Context, t *table, logFormat string, w 
 			if h.RecordCount > 0 {
 				var rec arrow.RecordBatch
 				var cts record.ChangeTypes
-				if arrowDec != nil {
+				if evo.handles(lb) {
+					rec, cts, err = evo.decode(lb)
+				} else if arrowDec != nil {
 					rec, cts, err = arrowDec.Decode(lb)
 				} else {
 					rec, cts, err = rowDec.DecodeLogBatch(lb)

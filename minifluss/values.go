@@ -209,9 +209,9 @@ func coerce(t typemap.DataType, v any, what string) (any, error) {
 			// a local date-time: its wall clock read as UTC
 			tm = time.Date(tm.Year(), tm.Month(), tm.Day(), tm.Hour(), tm.Minute(), tm.Second(), tm.Nanosecond(), time.UTC)
 		}
-		ns := tm.UnixNano()
-		ms := floorDiv(ns, 1e6)
-		return tsValue{Millis: ms, NanoOfMilli: int32(ns - ms*1e6)}, nil
+		// UnixNano overflows outside 1678..2262; UnixMilli floors and the
+		// sub-millisecond part is always the non-negative rest.
+		return tsValue{Millis: tm.UnixMilli(), NanoOfMilli: int32(tm.Nanosecond() % 1e6)}, nil
 	case typemap.RootArray:
 		xs, ok := v.([]any)
 		if !ok {
@@ -268,14 +268,6 @@ func coerce(t typemap.DataType, v any, what string) (any, error) {
 		return out, nil
 	}
 	return bad()
-}
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if (a%b != 0) && ((a < 0) != (b < 0)) {
-		q--
-	}
-	return q
 }
 
 func sortedStrings(m map[string]any) []string {

@@ -134,12 +134,6 @@ func (t *table) encodeKvRow(row []any) ([]byte, error) {
 	return record.EncodeCompactedRow(nil, t.types, row)
 }
 
-// checkRow decodes a client-sent KV row to make sure it matches the schema.
-func (c *Cluster) checkRow(t *table, row []byte) error {
-	_, err := t.decodeKvRow(row)
-	return err
-}
-
 // ---- key encoding, bucketing, partitions ----
 
 func (t *table) colIndexes(names []string) []int {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/catalog/fluss/client"
+	"github.com/inlet-db/inlet/lake/paimon"
 )
 
 // Planner error kinds. Every error Plan returns wraps one of these and, where
@@ -143,4 +144,18 @@ func errBadColumn(table string, idx, n int) error {
 func errLakeColumn(table, column string) error {
 	return newErr(fmt.Sprintf("Column '%s' of fluss table '%s' does not exist in its lake table, so the two cannot be read as one", column, table),
 		ErrInconsistent)
+}
+
+// errTravelColumn: a time-travel read names a column the snapshot's schema
+// does not have (the table's columns are those of its latest schema).
+func errTravelColumn(table, column string, tt *catalog.TimeTravel, plan *paimon.Plan) error {
+	snap, schema := int64(0), int64(0)
+	if plan.Snapshot != nil {
+		snap = plan.Snapshot.ID
+	}
+	if plan.Schema != nil {
+		schema = plan.Schema.ID
+	}
+	return newErr(fmt.Sprintf("Column '%s' of table '%s' does not exist at %s (snapshot %d, written with schema %d): select only the columns that snapshot has",
+		column, table, tt, snap, schema), catalog.ErrNotFound)
 }

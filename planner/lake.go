@@ -39,7 +39,7 @@ func (p *flussPlan) planLake(ctx context.Context) error {
 		return fmt.Errorf("planner: table %s: open lake table: %w", p.name, err)
 	}
 	p.lake = lake
-	plan, pred, err := planLakeTable(ctx, lake.Table, p.snap.SnapshotID, p.req.Predicates)
+	plan, pred, err := planLakeTable(ctx, lake.Table, p.snap.SnapshotID, p.req.Predicates, true)
 	if err != nil {
 		return fmt.Errorf("planner: table %s: plan lake snapshot %d: %w", p.name, p.snap.SnapshotID, err)
 	}
@@ -56,20 +56,30 @@ func (p *flussPlan) planLake(ctx context.Context) error {
 
 // planLakeTable plans a Paimon table at snapshotID (0: latest) with the
 // predicates that are safe to push. A predicate Paimon refuses is dropped
-// rather than failing the query: pushing it is an optimisation.
-func planLakeTable(ctx context.Context, t *paimon.Table, snapshotID int64, preds []catalog.Predicate) (*paimon.Plan, *paimon.Predicate, error) {
+// rather than failing the query: pushing it is an optimisation. latest
+// reads the snapshot with the table's latest schema (a Fluss table read
+// after ALTER TABLE ADD COLUMN: the lake table was evolved at once, but
+// the readable snapshot may predate it); files of older schemas map by
+// field id and read the added columns as NULL.
+func planLakeTable(ctx context.Context, t *paimon.Table, snapshotID int64, preds []catalog.Predicate, latest bool) (*paimon.Plan, *paimon.Predicate, error) {
 	var pred *paimon.Predicate
-	if len(preds) > 0 {
+	var readSchema *int64
+	if len(preds) > 0 || latest {
 		schema, err := t.LatestSchema(ctx)
 		if err != nil {
 			return nil, nil, err
 		}
-		pred = lakePredicate(preds, schema.Fields)
+		if len(preds) > 0 {
+			pred = lakePredicate(preds, schema.Fields)
+		}
+		if latest {
+			readSchema = &schema.ID
+		}
 	}
-	plan, err := t.Plan(ctx, paimon.ScanOptions{SnapshotID: snapshotID, Predicate: pred})
+	plan, err := t.Plan(ctx, paimon.ScanOptions{SnapshotID: snapshotID, Predicate: pred, ReadSchemaID: readSchema})
 	if err != nil && pred != nil {
 		pred = nil
-		plan, err = t.Plan(ctx, paimon.ScanOptions{SnapshotID: snapshotID})
+		plan, err = t.Plan(ctx, paimon.ScanOptions{SnapshotID: snapshotID, ReadSchemaID: readSchema})
 	}
 	return plan, pred, err
 }
@@ -316,6 +326,9 @@ func (p *flussPlan) planLakeView(ctx context.Context) (*Result, error) {
 		travel:   p.req.TimeTravel,
 		node:     "VPluginDrivenScanNode",
 		connctr:  "paimon",
+
+		latestSchema:  true,
+		travelColumns: true,
 	}
 	return planLakeScan(ctx, lt, p.req)
 }

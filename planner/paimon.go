@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/catalog/fluss"
 	cpaimon "github.com/inlet-db/inlet/catalog/paimon"
 	"github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/proto/inletpb"
@@ -25,6 +26,13 @@ type lakeTarget struct {
 	travel  *catalog.TimeTravel
 	node    string
 	connctr string // CONNECTOR: line, "" for none
+	// latestSchema reads the snapshot with the lake table's latest schema
+	// (a Fluss $lake read: the Fluss table may have added columns since
+	// the snapshot was tiered; its files read them as NULL).
+	latestSchema bool
+	// travelColumns: a time-travel read has the columns of its snapshot's
+	// schema (what fluss.Table.SchemaAsOf gave the binder).
+	travelColumns bool
 }
 
 func planPaimonTable(ctx context.Context, t *cpaimon.ScanTarget, req Request) (*Result, error) {
@@ -41,22 +49,36 @@ func planPaimonTable(ctx context.Context, t *cpaimon.ScanTarget, req Request) (*
 		partKeys: t.PartitionKeys,
 		node:     "VPAIMON_SCAN_NODE",
 		travel:   req.TimeTravel,
+		// the binder took the snapshot's columns (cpaimon.Table.SchemaAsOf)
+		travelColumns: true,
 	}, req)
 }
 
 // planLakeScan plans LAKE ranges only. LIMIT may reach the fragment here:
 // there is no second half for it to starve.
 func planLakeScan(ctx context.Context, lt lakeTarget, req Request) (*Result, error) {
-	proj, err := projection(lt.table, lt.columns, req.Columns)
-	if err != nil {
-		return nil, err
-	}
+	var err error
 	if lt.travel != nil {
 		if lt.snapshot, err = resolveTimeTravel(ctx, lt.lake, lt.table, lt.travel); err != nil {
 			return nil, err
 		}
+		if lt.travelColumns {
+			snap, err := lt.lake.Snapshot(ctx, lt.snapshot)
+			if err != nil {
+				return nil, fmt.Errorf("planner: table %s: snapshot %d: %w", lt.table, lt.snapshot, err)
+			}
+			ls, err := lt.lake.Schema(ctx, snap.SchemaID)
+			if err != nil {
+				return nil, fmt.Errorf("planner: table %s: snapshot %d: %w", lt.table, lt.snapshot, err)
+			}
+			lt.columns = fluss.LakeSnapshotColumns(lt.columns, ls)
+		}
 	}
-	plan, pred, err := planLakeTable(ctx, lt.lake, lt.snapshot, req.Predicates)
+	proj, err := projection(lt.table, lt.columns, req.Columns)
+	if err != nil {
+		return nil, err
+	}
+	plan, pred, err := planLakeTable(ctx, lt.lake, lt.snapshot, req.Predicates, lt.latestSchema && lt.travel == nil)
 	if err != nil {
 		return nil, fmt.Errorf("planner: table %s: plan lake: %w", lt.table, err)
 	}
@@ -69,6 +91,10 @@ func planLakeScan(ctx context.Context, lt lakeTarget, req Request) (*Result, err
 	lakeProj := make([]int32, len(proj))
 	for i, c := range proj {
 		idx := catalog.Schema{Columns: lakeCols}.Index(lt.columns[c].Name)
+		if idx < 0 && lt.travel != nil {
+			// A Paimon table's column added (or renamed) after the snapshot.
+			return nil, errTravelColumn(lt.table, lt.columns[c].Name, lt.travel, plan)
+		}
 		if idx < 0 {
 			return nil, errLakeColumn(lt.table, lt.columns[c].Name)
 		}

@@ -30,12 +30,17 @@ func (c *crcWriter) Write(p []byte) (int, error) {
 // this size, never held whole.
 const verifyBuf = 256 << 10
 
-// verifyFile checks f (from its start) against the size and CRC-32C the
-// manifest recorded for it. Files written before checksums have none and
-// pass unchecked. The error does not name the file: the caller does.
+// verifyFile checks a segment against the size and CRC-32C the manifest
+// recorded for it: the whole of f for a data file, the section at fi.Offset
+// for a segment kept in the commit log. Files written before checksums have
+// none and pass unchecked. The error does not name the file: the caller does.
 func verifyFile(ctx context.Context, f *os.File, fi fileInfo) error {
 	if fi.CRC32C == nil {
 		return nil
+	}
+	var r io.ReaderAt = f
+	if fi.Log {
+		r = io.NewSectionReader(f, fi.Offset, fi.Bytes)
 	}
 	buf := make([]byte, verifyBuf)
 	var crc uint32
@@ -44,7 +49,7 @@ func verifyFile(ctx context.Context, f *os.File, fi fileInfo) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		k, err := f.ReadAt(buf, n)
+		k, err := r.ReadAt(buf, n)
 		crc = crc32.Update(crc, castagnoli, buf[:k])
 		n += int64(k)
 		if err == io.EOF {

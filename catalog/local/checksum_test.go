@@ -71,7 +71,7 @@ func TestDataFileChecksum(t *testing.T) {
 			}
 
 			// A fresh Open, so the checksum comes from the manifest on disk.
-			c, err := Open(dir, mem, Options{})
+			c, err := Open(dir, mem, Options{InlineBytes: -1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -106,7 +106,8 @@ func TestDataFileWithoutChecksumReads(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	dir := t.TempDir()
-	newChecksumTable(t, dir, mem, []int64{7, 8}, []string{"x", "y"})
+	tb := newChecksumTable(t, dir, mem, []int64{7, 8}, []string{"x", "y"})
+	checkpointNow(t, tb.(*Table).c)
 	p := filepath.Join(dir, manifestName)
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -134,16 +135,16 @@ func TestDataFileWithoutChecksumReads(t *testing.T) {
 	if err := writeManifest(dir, m); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Open(dir, mem, Options{})
+	c, err := Open(dir, mem, Options{InlineBytes: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	d, _ := c.Database(ctx, "db1")
-	tb, err := d.Table(ctx, "t")
+	tb2, err := d.Table(ctx, "t")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ids, names := collect(t, tb, nil, mem)
+	ids, names := collect(t, tb2, nil, mem)
 	if len(ids) != 2 || ids[0] != 7 || ids[1] != 8 || names[0] != "x" || names[1] != "y" {
 		t.Fatalf("scan = %v %v", ids, names)
 	}
@@ -152,7 +153,7 @@ func TestDataFileWithoutChecksumReads(t *testing.T) {
 func newChecksumTable(t *testing.T, dir string, mem memory.Allocator, ids []int64, names []string) catalog.Table {
 	t.Helper()
 	ctx := context.Background()
-	c, err := Open(dir, mem, Options{})
+	c, err := Open(dir, mem, Options{InlineBytes: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,4 +171,14 @@ func newChecksumTable(t *testing.T, dir string, mem memory.Allocator, ids []int6
 		t.Fatalf("append = %d, %v", n, err)
 	}
 	return tb
+}
+
+// checkpointNow folds the commit log into the manifest, as a DDL would.
+func checkpointNow(t *testing.T, c *Catalog) {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.checkpoint(c.clone()); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -1,31 +1,51 @@
 // Package local is the internal catalog: databases and tables whose rows live
-// on the FE's local disk as Arrow IPC files, one file per INSERT, listed by a
-// JSON manifest.
+// on the FE's local disk as Arrow IPC segments, committed through a commit
+// log and checkpointed into a JSON manifest.
 //
 // Layout under the catalog directory:
 //
-//	manifest.json                 databases, tables, schemas, live files
-//	data/<table id>/<seq>.arrow   Arrow IPC file format, one per Append
+//	manifest.json                   checkpoint: databases, tables, schemas,
+//	                                live segments, labels, delete predicates
+//	data/wal/<gen>.log              commit log: one record per commit since
+//	                                the checkpoint; small loads' rows inline
+//	data/<table id>/<txn>-<n>.arrow Arrow IPC file format, a load's big segments
 //
 // What must stay true:
-//   - A data file is written to a temporary name, fsynced and renamed before
-//     the manifest names it; the manifest is replaced atomically (temp file,
-//     fsync, rename, fsync of the directory). So after a crash the manifest
-//     names only complete files, and an INSERT is either wholly visible or
-//     not at all. Files the manifest does not name are removed at Open.
-//   - A missing manifest with table data present is an ErrCorrupt error at
-//     Open, never an empty catalog: its tables would otherwise all look like
-//     orphans and be deleted.
-//   - The manifest records each data file's size and CRC-32C; a scan checks
-//     both (reading the file once, in bounded pieces) before decoding it, so
-//     a damaged file is an ErrCorrupt error naming it, never changed values.
-//     Files listed without a checksum (older manifests) are read unchecked.
-//   - Scans read the file list as of the moment Scan is called (a snapshot);
-//     later appends are not seen by a running scan.
-//   - Scans stream: one record batch in memory at a time per scan, allocated
-//     from the request's allocator.
+//   - A commit (Load, INSERT, DELETE, compaction) is one log record, CRC-32C
+//     checked, appended and fsynced before the call returns; data files it
+//     names are fsynced (file and directory) before it is written. So after
+//     kill -9 a commit is wholly visible or not at all, and every
+//     acknowledged one survives. Concurrent commits share one append and one
+//     fsync (group commit).
+//   - Open replays the log over the manifest. A torn last record (never
+//     acknowledged) is cut off; a damaged earlier record is an ErrCorrupt
+//     error naming the log and offset, never silently skipped. Files and
+//     logs nothing names are removed at Open.
+//   - A load's label is committed in the same record as its rows: a replay
+//     of an acknowledged label answers FINISHED and adds nothing, after a
+//     restart too. Running labels answer RUNNING; a failed load frees its
+//     label. Label history is bounded by count and age.
+//   - UNIQUE KEY tables merge on read, per bucket: the latest commit (Seq)
+//     wins per key, later rows of one load over earlier ones, tombstones hide
+//     older rows. Memory is bounded by one bucket's keys, not the table.
+//     Partial-column loads fill the absent columns from the current row
+//     under the table's write lock, so they never lose a concurrent write.
+//   - Compaction rewrites a bucket's small segments into one, applying the
+//     merge (or the delete predicates), keeps the inputs' highest Seq, and
+//     commits only if its inputs are unchanged; replaced files are deleted
+//     once no scan can read them.
+//   - A missing manifest with table data (or a log) present is an ErrCorrupt
+//     error at Open, never an empty catalog: its tables would otherwise all
+//     look like orphans and be deleted.
+//   - Every segment's size and CRC-32C is recorded; a scan checks both
+//     (reading in bounded pieces) before decoding, so a damaged segment is an
+//     ErrCorrupt error naming it, never changed values.
+//   - Scans read the segment list as of the moment Scan is called (a
+//     snapshot), stream one batch at a time, and allocate from the request's
+//     allocator; background compaction uses the catalog's.
 //   - Names are case-sensitive (lower_case_table_names = 0), as in Doris.
 //
-// Concurrency: a Catalog is safe for concurrent use; DDL and appends are
-// serialized by one mutex, scans run concurrently with them.
+// Concurrency: a Catalog is safe for concurrent use; DDL and the group
+// commit are serialized by one mutex, loads write their segments and scans
+// read concurrently with them.
 package local

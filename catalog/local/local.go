@@ -11,12 +11,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/inlet-db/inlet/catalog"
@@ -27,13 +27,40 @@ const TypeName = "internal"
 
 // Catalog is the internal catalog.
 type Catalog struct {
-	dir string
-	mem memory.Allocator // for schema decoding only; scans use the request's
-	log *slog.Logger
-	now func() time.Time
+	dir    string
+	mem    memory.Allocator // schema decoding and background compaction; scans use the request's
+	logger *slog.Logger
+	now    func() time.Time
 
-	mu sync.Mutex
-	m  *manifest
+	labelKeep time.Duration
+	maxLabels int
+	compactAt int
+	inline    int
+	segMax    int64
+	ckptRecs  int
+
+	// qmu guards queue: commits waiting for the next group commit.
+	qmu   sync.Mutex
+	queue []*commitReq
+
+	// mu guards everything below, and is held while a group commit
+	// appends to the log.
+	mu      sync.Mutex
+	m       *manifest
+	log     *logWriter
+	labels  map[int64]map[string]labelInfo // db id → committed labels
+	running map[int64]map[string]int64     // db id → in-flight label → txn
+	broken  error                          // the log cannot be written any more
+	scans   int                            // open scans: replaced files wait for 0
+	garbage []string                       // replaced files to delete when scans == 0
+	tlocks  map[int64]*sync.RWMutex        // UNIQUE tables: partial loads and DELETE exclude other writers
+
+	txn atomic.Int64 // last transaction id handed out
+
+	compactCh chan struct{}
+	stop      chan struct{}
+	wg        sync.WaitGroup
+	closeOnce sync.Once
 }
 
 // Options configure Open.
@@ -41,6 +68,24 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock for creation times; nil means time.Now.
 	Now func() time.Time
+	// LabelKeep is how long committed load labels are remembered (Doris's
+	// label_keep_max_second); 0 means 3 days. MaxLabels caps their number
+	// per database; 0 means 10000.
+	LabelKeep time.Duration
+	MaxLabels int
+	// InlineBytes: a load's segment up to this size is kept inside its
+	// commit record instead of a data file of its own; 0 means 256 KiB,
+	// negative means never.
+	InlineBytes int
+	// SegmentBytes: a data file is closed and another started past this
+	// size; 0 means 256 MiB.
+	SegmentBytes int64
+	// CheckpointEvery: after this many commit records the state is written
+	// to the manifest and a new log generation starts; 0 means 4096.
+	CheckpointEvery int
+	// CompactAt is the number of segments in one bucket of a table that
+	// starts a background compaction; 0 means 8, negative disables it.
+	CompactAt int
 }
 
 // Open loads (or creates) the internal catalog stored in dir.
@@ -55,12 +100,33 @@ func Open(dir string, mem memory.Allocator, opts Options) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Catalog{dir: dir, mem: mem, log: opts.Logger, now: opts.Now, m: m}
-	if c.log == nil {
-		c.log = slog.New(slog.DiscardHandler)
+	c := &Catalog{dir: dir, mem: mem, logger: opts.Logger, now: opts.Now, m: m,
+		labelKeep: opts.LabelKeep, maxLabels: opts.MaxLabels, compactAt: opts.CompactAt, inline: opts.InlineBytes, segMax: opts.SegmentBytes, ckptRecs: opts.CheckpointEvery,
+		labels: map[int64]map[string]labelInfo{}, running: map[int64]map[string]int64{},
+		tlocks: map[int64]*sync.RWMutex{}, compactCh: make(chan struct{}, 1), stop: make(chan struct{})}
+	if c.logger == nil {
+		c.logger = slog.New(slog.DiscardHandler)
 	}
 	if c.now == nil {
 		c.now = time.Now
+	}
+	if c.labelKeep <= 0 {
+		c.labelKeep = 3 * 24 * time.Hour
+	}
+	if c.maxLabels <= 0 {
+		c.maxLabels = 10000
+	}
+	if c.inline == 0 {
+		c.inline = inlineMax
+	}
+	if c.ckptRecs <= 0 {
+		c.ckptRecs = maxLogRecs
+	}
+	if c.segMax <= 0 {
+		c.segMax = segmentMax
+	}
+	if c.compactAt == 0 {
+		c.compactAt = 8
 	}
 	for _, db := range m.Databases {
 		for _, t := range db.Tables {
@@ -68,8 +134,37 @@ func Open(dir string, mem memory.Allocator, opts Options) (*Catalog, error) {
 				return nil, err
 			}
 		}
+		c.labels[db.ID] = map[string]labelInfo{}
+		for _, l := range db.Labels {
+			c.labels[db.ID][l.Label] = l
+		}
 	}
+	if err := os.MkdirAll(c.walDir(), 0o755); err != nil {
+		return nil, fmt.Errorf("internal catalog: %w", err)
+	}
+	if m.LogGen == 0 {
+		// A new catalog, or one written before the commit log: start one.
+		if err := c.checkpoint(c.clone()); err != nil {
+			return nil, err
+		}
+	} else {
+		lw, err := replayLog(c.walDir(), m.LogGen, func(r *logRecord) error {
+			c.apply(r, true)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		c.log = lw
+	}
+	c.txn.Store(max(c.m.NextTxn-1, 0))
 	c.removeOrphans()
+	c.garbage = nil
+	c.collectLogs()
+	if c.compactAt > 0 {
+		c.wg.Add(1)
+		go c.compactor()
+	}
 	return c, nil
 }
 
@@ -91,10 +186,22 @@ func (c *Catalog) removeOrphans() {
 	if err != nil {
 		return
 	}
+	// Log generations past the current one are checkpoints that never
+	// completed.
+	logs, _ := os.ReadDir(c.walDir())
+	for _, e := range logs {
+		gen, err := strconv.ParseInt(strings.TrimSuffix(e.Name(), ".log"), 10, 64)
+		if err != nil || gen > c.m.LogGen {
+			os.Remove(filepath.Join(c.walDir(), e.Name()))
+		}
+	}
 	for _, e := range ents {
+		if e.Name() == filepath.Base(walDirName) {
+			continue
+		}
 		files, ok := live[e.Name()]
 		if !ok {
-			c.log.Info("internal catalog: removing orphan table directory", "dir", e.Name())
+			c.logger.Info("internal catalog: removing orphan table directory", "dir", e.Name())
 			os.RemoveAll(filepath.Join(dataDir, e.Name()))
 			continue
 		}
@@ -110,8 +217,19 @@ func (c *Catalog) removeOrphans() {
 // Type implements catalog.Catalog.
 func (c *Catalog) Type() string { return TypeName }
 
-// Close implements catalog.Catalog.
-func (c *Catalog) Close() error { return nil }
+// Close implements catalog.Catalog: it stops the background compaction and
+// closes the commit log. Every acknowledged commit is already durable.
+func (c *Catalog) Close() error {
+	c.closeOnce.Do(func() {
+		close(c.stop)
+		c.wg.Wait()
+		c.mu.Lock()
+		c.log.close()
+		c.broken = fmt.Errorf("internal catalog: closed")
+		c.mu.Unlock()
+	})
+	return nil
+}
 
 // ListDatabases implements catalog.Catalog.
 func (c *Catalog) ListDatabases(ctx context.Context) ([]string, error) {
@@ -175,6 +293,7 @@ func (c *Catalog) DropDatabase(ctx context.Context, name string, force bool) err
 	if err := c.commit(next); err != nil {
 		return err
 	}
+	delete(c.labels, d.ID)
 	for _, t := range d.Tables {
 		os.RemoveAll(c.tableDir(t.ID))
 	}
@@ -184,14 +303,17 @@ func (c *Catalog) DropDatabase(ctx context.Context, name string, force bool) err
 // clone deep-copies the manifest so that a failed commit leaves the live one
 // untouched.
 func (c *Catalog) clone() *manifest {
-	n := &manifest{Version: c.m.Version, NextID: c.m.NextID, Databases: make([]*dbManifest, len(c.m.Databases))}
+	n := &manifest{Version: c.m.Version, NextID: c.m.NextID, NextTxn: c.m.NextTxn, NextSeq: c.m.NextSeq,
+		LogGen: c.m.LogGen, Databases: make([]*dbManifest, len(c.m.Databases))}
 	for i, d := range c.m.Databases {
 		dc := *d
 		dc.Properties = maps.Clone(d.Properties)
+		dc.Labels = slices.Clone(d.Labels)
 		dc.Tables = make([]*tableManifest, len(d.Tables))
 		for j, t := range d.Tables {
 			tc := *t
 			tc.Files = slices.Clone(t.Files)
+			tc.Deletes = slices.Clone(t.Deletes)
 			dc.Tables[j] = &tc
 		}
 		n.Databases[i] = &dc
@@ -199,12 +321,12 @@ func (c *Catalog) clone() *manifest {
 	return n
 }
 
+// commit makes a DDL change durable: a checkpoint of the whole state.
 func (c *Catalog) commit(next *manifest) error {
-	if err := writeManifest(c.dir, next); err != nil {
-		return err
+	if c.broken != nil {
+		return c.broken
 	}
-	c.m = next
-	return nil
+	return c.checkpoint(next)
 }
 
 func (c *Catalog) tableDir(id int64) string {
@@ -222,6 +344,9 @@ func checkName(kind, name string) error {
 	}
 	return nil
 }
+
+// SupportsUniqueKey implements catalog.UniqueKeyCreator.
+func (d *Database) SupportsUniqueKey() bool { return true }
 
 // Database is a database of the internal catalog.
 type Database struct {
@@ -280,10 +405,42 @@ func (c *Catalog) tableHandle(d *Database, t *tableManifest) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Table{c: c, db: d, id: t.ID, name: t.Name, schema: s, arrow: s.Arrow(), spec: catalog.TableSpec{
+	tb := &Table{c: c, db: d, id: t.ID, name: t.Name, schema: s, arrow: s.Arrow(), spec: catalog.TableSpec{
 		Name: t.Name, Schema: s, Comment: t.Comment, Properties: maps.Clone(t.Properties),
 		KeysType: t.KeysType, KeyColumns: slices.Clone(t.KeyColumns), Distribution: t.Distribution,
-	}}, nil
+	}}
+	if isUnique(t.KeysType) {
+		k, err := uniqueKeys(t.Name, s, t.KeyColumns, t.Distribution)
+		if err != nil {
+			return nil, err
+		}
+		tb.keys = &k
+	}
+	return tb, nil
+}
+
+// uniqueKeys finds the key columns of a UNIQUE KEY table: the KeyColumns
+// named by UNIQUE KEY(...), or the columns marked Key.
+func uniqueKeys(table string, s catalog.Schema, names []string, distribution string) (keyCoder, error) {
+	k := keyCoder{buckets: bucketCount(distribution)}
+	for _, n := range names {
+		i := s.Index(n)
+		if i < 0 {
+			return keyCoder{}, catalog.Errorf(catalog.ErrNotFound, "table '%s': key column '%s' does not exist", table, n)
+		}
+		k.cols = append(k.cols, i)
+	}
+	if len(k.cols) == 0 {
+		for i, c := range s.Columns {
+			if c.Key {
+				k.cols = append(k.cols, i)
+			}
+		}
+	}
+	if len(k.cols) == 0 {
+		return keyCoder{}, catalog.Errorf(catalog.ErrUnsupported, "UNIQUE KEY table '%s' has no key columns", table)
+	}
+	return k, nil
 }
 
 // CreateTable implements catalog.TableCreator.
@@ -337,6 +494,19 @@ func (d *Database) CreateTable(ctx context.Context, spec catalog.TableSpec) (cat
 	}
 	next.NextID++
 	nd.Tables = append(nd.Tables, tm)
+	if isUnique(spec.KeysType) {
+		k, err := uniqueKeys(spec.Name, spec.Schema, spec.KeyColumns, spec.Distribution)
+		if err != nil {
+			return nil, err
+		}
+		for _, i := range k.cols {
+			switch spec.Schema.Columns[i].Type.ID() {
+			case arrow.FLOAT16, arrow.FLOAT32, arrow.FLOAT64:
+				// Doris's rule and text: equal keys must compare equal.
+				return nil, catalog.Errorf(catalog.ErrUnsupported, "Float or double can not used as a key, use decimal instead.")
+			}
+		}
+	}
 	if err := os.MkdirAll(c.tableDir(tm.ID), 0o755); err != nil {
 		return nil, fmt.Errorf("internal catalog: %w", err)
 	}
@@ -382,6 +552,7 @@ type Table struct {
 	schema catalog.Schema
 	arrow  *arrow.Schema
 	spec   catalog.TableSpec
+	keys   *keyCoder // UNIQUE KEY tables only
 }
 
 // Name implements catalog.Table.
@@ -420,109 +591,11 @@ func (t *Table) Stats() (rows, files int64, err error) {
 	return rows, int64(len(m.Files)), nil
 }
 
-// Append implements catalog.Writable: it writes all batches of r into one
-// new data file and then commits it to the manifest.
+// Append implements catalog.Writable: an unlabelled Load, so INSERT takes
+// the same path as Stream Load (UNIQUE KEY merge, group commit).
 func (t *Table) Append(ctx context.Context, r array.RecordReader) (int64, error) {
-	if !r.Schema().Equal(t.arrow) {
-		if err := compatible(t.arrow, r.Schema()); err != nil {
-			return 0, fmt.Errorf("table %s: %w", t.name, err)
-		}
-	}
-	dir := t.c.tableDir(t.id)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return 0, fmt.Errorf("internal catalog: %w", err)
-	}
-	tmp, err := os.CreateTemp(dir, "append-*.tmp")
-	if err != nil {
-		return 0, fmt.Errorf("internal catalog: %w", err)
-	}
-	committed := false
-	defer func() {
-		if !committed {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	sum := &crcWriter{w: tmp}
-	w, err := ipc.NewFileWriter(sum, ipc.WithSchema(t.arrow), ipc.WithAllocator(t.c.mem))
-	if err != nil {
-		return 0, fmt.Errorf("internal catalog: table %s: %w", t.name, err)
-	}
-	var rows int64
-	for r.Next() {
-		if err := ctx.Err(); err != nil {
-			return 0, err
-		}
-		rec := r.RecordBatch()
-		if rec.NumRows() == 0 {
-			continue
-		}
-		if !rec.Schema().Equal(t.arrow) {
-			rec = array.NewRecordBatch(t.arrow, rec.Columns(), rec.NumRows())
-			err = w.Write(rec)
-			rec.Release()
-		} else {
-			err = w.Write(rec)
-		}
-		if err != nil {
-			return 0, fmt.Errorf("internal catalog: table %s: write %s: %w", t.name, tmp.Name(), err)
-		}
-		rows += rec.NumRows()
-	}
-	if err := r.Err(); err != nil {
-		return 0, err
-	}
-	if rows == 0 {
-		return 0, nil
-	}
-	if err := w.Close(); err != nil {
-		return 0, fmt.Errorf("internal catalog: table %s: %w", t.name, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return 0, fmt.Errorf("internal catalog: sync %s: %w", tmp.Name(), err)
-	}
-	st, err := tmp.Stat()
-	if err != nil {
-		return 0, err
-	}
-	if err := tmp.Close(); err != nil {
-		return 0, err
-	}
-
-	c := t.c
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, err := t.lookup(); err != nil {
-		return 0, err
-	}
-	next := c.clone()
-	var tm *tableManifest
-	for _, d := range next.Databases {
-		for _, x := range d.Tables {
-			if x.ID == t.id {
-				tm = x
-			}
-		}
-	}
-	name := fmt.Sprintf("%08d.arrow", tm.NextFile)
-	tm.NextFile++
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, name)); err != nil {
-		return 0, fmt.Errorf("internal catalog: %w", err)
-	}
-	if err := syncDir(dir); err != nil {
-		return 0, err
-	}
-	if st.Size() != sum.n {
-		return 0, fmt.Errorf("internal catalog: table %s: %s holds %d bytes, %d were written", t.name, tmp.Name(), st.Size(), sum.n)
-	}
-	crc := sum.crc
-	tm.Files = append(tm.Files, fileInfo{Name: name, Rows: rows, Bytes: st.Size(), CRC32C: &crc})
-	if err := c.commit(next); err != nil {
-		os.Remove(filepath.Join(dir, name))
-		return 0, err
-	}
-	committed = true
-	return rows, nil
+	res, err := t.Load(ctx, r, catalog.LoadOptions{})
+	return res.Rows, err
 }
 
 // compatible accepts a batch schema whose field types equal the table's
@@ -549,20 +622,32 @@ func (t *Table) Scan(ctx context.Context, req catalog.ScanRequest) (array.Record
 			return nil, fmt.Errorf("internal catalog: table %s: column index %d out of range", t.name, c)
 		}
 	}
-	t.c.mu.Lock()
-	m, err := t.lookup()
-	var files []fileInfo
-	if err == nil {
-		files = slices.Clone(m.Files)
-	}
-	t.c.mu.Unlock()
+	files, dels, release, err := t.snapshot()
 	if err != nil {
 		return nil, err
 	}
 	out := t.schema.Projected(req.Columns).Arrow()
-	r := &fileScan{ctx: ctx, mem: req.Mem, dir: t.c.tableDir(t.id), table: t.name, files: files, cols: req.Columns, schema: out, full: t.arrow}
+	r := &fileScan{ctx: ctx, mem: req.Mem, c: t.c, tid: t.id, table: t.name, files: files, cols: req.Columns,
+		schema: out, full: t.arrow, keys: t.keys, release: release, dels: dels, cat: t.schema}
+	if t.keys != nil {
+		r.groups = bucketGroups(files, t.keys.buckets)
+	}
 	r.refs.Store(1)
 	return r, nil
+}
+
+// snapshot returns the table's current segments and a func to call when
+// done reading them: until then, replaced files are kept.
+func (t *Table) snapshot() ([]fileInfo, []deletePred, func(), error) {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	m, err := t.lookup()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	t.c.scans++
+	var once sync.Once
+	return slices.Clone(m.Files), slices.Clone(m.Deletes), func() { once.Do(t.c.scanDone) }, nil
 }
 
 // ExplainScan implements catalog.Explainer.
@@ -582,9 +667,24 @@ func (t *Table) ExplainScan(ctx context.Context, req catalog.ScanRequest, verbos
 		fmt.Sprintf("TABLE: internal.%s.%s", t.db.name, t.name),
 		fmt.Sprintf("files=%d, totalFileSize=%d, rows=%d", len(m.Files), size, rows),
 	}
+	if t.keys != nil {
+		// rows counts stored versions; the scan merges them to one per key.
+		names := make([]string, len(t.keys.cols))
+		for i, k := range t.keys.cols {
+			names[i] = t.schema.Columns[k].Name
+		}
+		lines = append(lines, fmt.Sprintf("UNIQUE KEY(%s), buckets=%d, merge-on-read", strings.Join(names, ", "), t.keys.buckets))
+	}
+	if len(m.Deletes) > 0 {
+		lines = append(lines, fmt.Sprintf("delete predicates=%d", len(m.Deletes)))
+	}
 	if verbose {
 		for _, f := range m.Files {
-			lines = append(lines, fmt.Sprintf("  file %s rows=%d bytes=%d", f.Name, f.Rows, f.Bytes))
+			name := f.Name
+			if f.Log {
+				name = fmt.Sprintf("%s@%d", f.Name, f.Offset)
+			}
+			lines = append(lines, fmt.Sprintf("  file %s rows=%d bytes=%d", name, f.Rows, f.Bytes))
 		}
 	}
 	return "LocalScanNode", lines, nil

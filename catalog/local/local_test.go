@@ -159,7 +159,7 @@ func TestOrphansAndCorruption(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	dir := t.TempDir()
-	c, _ := Open(dir, mem, Options{})
+	c, _ := Open(dir, mem, Options{InlineBytes: -1})
 	c.CreateDatabase(ctx, "db", nil)
 	d, _ := c.Database(ctx, "db")
 	tb, _ := d.(catalog.TableCreator).CreateTable(ctx, catalog.TableSpec{Name: "t", Schema: testSchema()})
@@ -184,7 +184,7 @@ func TestOrphansAndCorruption(t *testing.T) {
 		t.Fatalf("rows = %v", ids)
 	}
 	// A damaged data file gives an error naming the table and file.
-	os.WriteFile(filepath.Join(tdir, "00000000.arrow"), []byte("not arrow"), 0o644)
+	os.WriteFile(onlyFile(t, tdir), []byte("not arrow"), 0o644)
 	sc, err := tb2.Scan(ctx, catalog.ScanRequest{Mem: mem})
 	if err != nil {
 		t.Fatal(err)
@@ -210,7 +210,7 @@ func TestMissingManifestKeepsData(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	dir := t.TempDir()
-	c, err := Open(dir, mem, Options{})
+	c, err := Open(dir, mem, Options{InlineBytes: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestMissingManifestKeepsData(t *testing.T) {
 	if _, err := d.(catalog.TableCreator).CreateTable(ctx, catalog.TableSpec{Name: "empty", Schema: testSchema()}); err != nil {
 		t.Fatal(err)
 	}
-	dataFile := filepath.Join(c.tableDir(tb.(*Table).id), "00000000.arrow")
+	dataFile := onlyFile(t, c.tableDir(tb.(*Table).id))
 	if _, err := os.Stat(dataFile); err != nil {
 		t.Fatalf("data file: %v", err)
 	}
@@ -275,4 +275,14 @@ func TestMissingManifestKeepsData(t *testing.T) {
 	if dbs, _ := c3.ListDatabases(ctx); len(dbs) != 0 {
 		t.Errorf("databases = %v", dbs)
 	}
+}
+
+// onlyFile names the one data file in dir.
+func onlyFile(t *testing.T, dir string) string {
+	t.Helper()
+	fs, _ := filepath.Glob(filepath.Join(dir, "*.arrow"))
+	if len(fs) != 1 {
+		t.Fatalf("data files in %s = %v, want one", dir, fs)
+	}
+	return fs[0]
 }

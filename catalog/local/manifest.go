@@ -20,12 +20,22 @@ var ErrCorrupt = errors.New("corrupt internal catalog")
 
 const manifestName = "manifest.json"
 
-// manifestVersion changes when the format changes incompatibly.
-const manifestVersion = 1
+// manifestVersion changes when the format changes incompatibly. Version 2
+// adds the commit log (LogGen, segments kept in a log file), load labels and
+// commit sequences; a version 1 manifest is read as a version 2 one with an
+// empty log.
+const manifestVersion = 2
 
 type manifest struct {
-	Version   int           `json:"version"`
-	NextID    int64         `json:"next_id"`
+	Version int   `json:"version"`
+	NextID  int64 `json:"next_id"`
+	// NextTxn and NextSeq number load transactions and commits; Seq orders
+	// the segments of a UNIQUE KEY table (the later commit wins).
+	NextTxn int64 `json:"next_txn,omitempty"`
+	NextSeq int64 `json:"next_seq,omitempty"`
+	// LogGen names the commit log (wal/<LogGen>.log) whose records apply on
+	// top of this manifest.
+	LogGen    int64         `json:"log_gen,omitempty"`
 	Databases []*dbManifest `json:"databases"`
 }
 
@@ -35,6 +45,15 @@ type dbManifest struct {
 	CreatedMS  int64             `json:"created_ms"`
 	Properties map[string]string `json:"properties,omitempty"`
 	Tables     []*tableManifest  `json:"tables"`
+	// Labels are the committed load labels of the database, oldest first,
+	// bounded by maxLabels and labelKeep.
+	Labels []labelInfo `json:"labels,omitempty"`
+}
+
+type labelInfo struct {
+	Label string `json:"label"`
+	Txn   int64  `json:"txn"`
+	MS    int64  `json:"ms"`
 }
 
 type tableManifest struct {
@@ -52,6 +71,9 @@ type tableManifest struct {
 	ArrowSchema []byte     `json:"arrow_schema"`
 	NextFile    int64      `json:"next_file"`
 	Files       []fileInfo `json:"files"`
+	// Deletes are the DELETE predicates of a table without UNIQUE KEY, in
+	// commit order; each applies to the segments committed before it.
+	Deletes []deletePred `json:"deletes,omitempty"`
 }
 
 type columnManifest struct {
@@ -72,6 +94,19 @@ type fileInfo struct {
 	// the file is decoded; nil for files written before checksums, which
 	// are read unchecked.
 	CRC32C *uint32 `json:"crc32c,omitempty"`
+	// Log: the bytes are the section [Offset, Offset+Bytes) of the commit
+	// log wal/<Name> (a small load kept where it was committed).
+	Log    bool  `json:"log,omitempty"`
+	Offset int64 `json:"offset,omitempty"`
+	// Seq is the commit that wrote the segment; Bucket its hash bucket
+	// (UNIQUE KEY tables; 0 otherwise).
+	Seq    int64 `json:"seq,omitempty"`
+	Bucket int   `json:"bucket,omitempty"`
+	// Delete: the segment's rows are tombstones for their keys.
+	Delete bool `json:"delete,omitempty"`
+	// Unique: no key occurs twice in the segment (a compaction output),
+	// so a bucket made of it alone needs no merge.
+	Unique bool `json:"unique,omitempty"`
 }
 
 func encodeSchema(s *arrow.Schema) ([]byte, error) {
@@ -172,6 +207,9 @@ func parseManifest(path string, b []byte, mem memory.Allocator) (*manifest, erro
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, path, err)
 	}
+	if m.Version == 1 {
+		m.Version = manifestVersion
+	}
 	if m.Version != manifestVersion {
 		return nil, fmt.Errorf("%w: %s: version %d, this build reads %d", ErrCorrupt, path, m.Version, manifestVersion)
 	}
@@ -189,7 +227,7 @@ func parseManifest(path string, b []byte, mem memory.Allocator) (*manifest, erro
 			}
 			tables[t.Name], ids[t.ID] = true, true
 			for _, f := range t.Files {
-				if f.Name == "" || filepath.Base(f.Name) != f.Name || f.Name == "." || f.Name == ".." || f.Rows < 0 {
+				if f.Name == "" || filepath.Base(f.Name) != f.Name || f.Name == "." || f.Name == ".." || f.Rows < 0 || f.Offset < 0 || f.Bytes < 0 || f.Bucket < 0 {
 					return nil, fmt.Errorf("%w: %s: table %s: bad data file entry %q", ErrCorrupt, path, t.Name, f.Name)
 				}
 			}

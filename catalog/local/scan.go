@@ -3,46 +3,137 @@ package local
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/catalog"
 )
 
-// fileScan streams the batches of a snapshot of a table's files, one file
-// open at a time, one batch held at a time.
-type fileScan struct {
-	refs   atomic.Int64
-	ctx    context.Context
-	mem    memory.Allocator
-	dir    string
-	table  string
-	files  []fileInfo
-	cols   []int
-	schema *arrow.Schema
-	full   *arrow.Schema
+// segReader yields the batches of one segment, one at a time.
+type segReader struct {
+	f  *os.File
+	fr *ipc.FileReader
+	bi int
+	fi fileInfo
+	p  string
+}
 
-	fi   int // next file to open
-	f    *os.File
-	fr   *ipc.FileReader
-	bi   int // next batch in fr
-	cur  arrow.RecordBatch
-	err  error
-	done bool
+// segPath is where a segment's bytes live.
+func (c *Catalog) segPath(table int64, fi fileInfo) string {
+	if fi.Log {
+		return filepath.Join(c.walDir(), fi.Name)
+	}
+	return filepath.Join(c.tableDir(table), fi.Name)
+}
+
+func openSegment(ctx context.Context, mem memory.Allocator, p, table string, fi fileInfo, full *arrow.Schema) (*segReader, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("internal catalog: table %s: %w", table, err)
+	}
+	name := p
+	if fi.Log {
+		name = fmt.Sprintf("%s at offset %d", p, fi.Offset)
+	}
+	if err := verifyFile(ctx, f, fi); err != nil {
+		f.Close()
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			// A cancelled scan (KILL, timeout) is not a corrupt file.
+			return nil, ctxErr
+		}
+		return nil, fmt.Errorf("%w: table %s file %s: %v", ErrCorrupt, table, name, err)
+	}
+	var ra ipc.ReadAtSeeker = f
+	if fi.Log {
+		ra = io.NewSectionReader(f, fi.Offset, fi.Bytes)
+	}
+	fr, err := ipc.NewFileReader(ra, ipc.WithAllocator(mem), ipc.WithSchema(full))
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%w: table %s file %s: %v", ErrCorrupt, table, name, err)
+	}
+	if !fr.Schema().Equal(full) {
+		fr.Close()
+		f.Close()
+		return nil, fmt.Errorf("%w: table %s file %s: schema differs from the table's", ErrCorrupt, table, name)
+	}
+	return &segReader{f: f, fr: fr, fi: fi, p: name}, nil
+}
+
+// next returns the next batch (the caller releases it), or nil at the end.
+func (s *segReader) next(table string) (arrow.RecordBatch, error) {
+	for s.bi < s.fr.NumRecords() {
+		rec, err := s.fr.RecordBatchAt(s.bi)
+		if err != nil {
+			return nil, fmt.Errorf("%w: table %s file %s batch %d: %v", ErrCorrupt, table, s.p, s.bi, err)
+		}
+		s.bi++
+		if rec.NumRows() == 0 {
+			rec.Release()
+			continue
+		}
+		return rec, nil
+	}
+	return nil, nil
+}
+
+func (s *segReader) close() {
+	if s == nil {
+		return
+	}
+	s.fr.Close()
+	s.f.Close()
+}
+
+// fileScan streams the batches of a snapshot of a table's segments, one
+// segment open at a time, one batch held at a time. For a UNIQUE KEY table
+// it merges each bucket (see uniqueBucket): one row per key, the latest.
+type fileScan struct {
+	refs    atomic.Int64
+	ctx     context.Context
+	mem     memory.Allocator
+	c       *Catalog
+	tid     int64
+	table   string
+	files   []fileInfo
+	cols    []int
+	schema  *arrow.Schema
+	full    *arrow.Schema
+	keys    *keyCoder // nil: no merge
+	release func()
+	dels    []deletePred   // DELETE predicates (tables without UNIQUE KEY)
+	cat     catalog.Schema // the table's schema, for dels
+
+	fi     int // next segment (plain scan) or bucket (merge scan)
+	seg    *segReader
+	merge  *uniqueBucket
+	groups [][]fileInfo // merge scan: segments per bucket, in commit order
+	cur    arrow.RecordBatch
+	err    error
+	done   bool
 }
 
 func (s *fileScan) Retain() { s.refs.Add(1) }
 
 func (s *fileScan) Release() {
 	if s.refs.Add(-1) == 0 {
-		s.closeFile()
+		s.closeSeg()
 		if s.cur != nil {
 			s.cur.Release()
 			s.cur = nil
+		}
+		if s.release != nil {
+			s.release()
+			s.release = nil
 		}
 	}
 }
@@ -57,14 +148,12 @@ func (s *fileScan) RecordBatch() arrow.RecordBatch { return s.cur }
 // requires.
 func (s *fileScan) Record() arrow.RecordBatch { return s.cur }
 
-func (s *fileScan) closeFile() {
-	if s.fr != nil {
-		s.fr.Close()
-		s.fr = nil
-	}
-	if s.f != nil {
-		s.f.Close()
-		s.f = nil
+func (s *fileScan) closeSeg() {
+	s.seg.close()
+	s.seg = nil
+	if s.merge != nil {
+		s.merge.close()
+		s.merge = nil
 	}
 }
 
@@ -76,79 +165,269 @@ func (s *fileScan) Next() bool {
 	if s.done {
 		return false
 	}
+	if err := s.ctx.Err(); err != nil {
+		return s.fail(err)
+	}
+	var rec arrow.RecordBatch
+	var err error
+	if s.keys != nil {
+		rec, err = s.nextMerged()
+	} else {
+		rec, err = s.nextPlain()
+	}
+	if err != nil {
+		return s.fail(err)
+	}
+	if rec == nil {
+		s.done = true
+		s.closeSeg()
+		return false
+	}
+	if s.cols != nil {
+		cols := make([]arrow.Array, len(s.cols))
+		for i, c := range s.cols {
+			cols[i] = rec.Column(c)
+		}
+		p := array.NewRecordBatch(s.schema, cols, rec.NumRows())
+		rec.Release()
+		rec = p
+	}
+	s.cur = rec
+	return true
+}
+
+func (s *fileScan) nextPlain() (arrow.RecordBatch, error) {
 	for {
 		if err := s.ctx.Err(); err != nil {
-			return s.fail(err)
+			return nil, err
 		}
-		if s.fr == nil {
+		if s.seg == nil {
 			if s.fi >= len(s.files) {
-				s.done = true
-				return false
+				return nil, nil
 			}
-			if err := s.open(s.files[s.fi]); err != nil {
-				return s.fail(err)
-			}
+			f := s.files[s.fi]
 			s.fi++
-			s.bi = 0
-		}
-		if s.bi >= s.fr.NumRecords() {
-			s.closeFile()
-			continue
-		}
-		rec, err := s.fr.RecordBatchAt(s.bi)
-		if err != nil {
-			return s.fail(fmt.Errorf("%w: table %s file %s batch %d: %v", ErrCorrupt, s.table, s.files[s.fi-1].Name, s.bi, err))
-		}
-		s.bi++
-		if rec.NumRows() == 0 {
-			rec.Release()
-			continue
-		}
-		if s.cols != nil {
-			cols := make([]arrow.Array, len(s.cols))
-			for i, c := range s.cols {
-				cols[i] = rec.Column(c)
+			seg, err := openSegment(s.ctx, s.mem, s.c.segPath(s.tid, f), s.table, f, s.full)
+			if err != nil {
+				return nil, err
 			}
-			p := array.NewRecordBatch(s.schema, cols, rec.NumRows())
-			rec.Release()
-			rec = p
+			s.seg = seg
 		}
-		s.cur = rec
-		return true
+		rec, err := s.seg.next(s.table)
+		if err != nil {
+			return nil, err
+		}
+		if rec == nil {
+			s.seg.close()
+			s.seg = nil
+			continue
+		}
+		drop, err := deleteMask(s.ctx, s.mem, rec, s.seg.fi.Seq, s.dels, s.cat)
+		if err != nil {
+			rec.Release()
+			return nil, err
+		}
+		if rec, err = dropMasked(s.ctx, s.mem, rec, drop); err != nil || rec != nil {
+			return rec, err
+		}
 	}
 }
 
-func (s *fileScan) open(fi fileInfo) error {
-	p := filepath.Join(s.dir, fi.Name)
-	f, err := os.Open(p)
-	if err != nil {
-		return fmt.Errorf("internal catalog: table %s: %w", s.table, err)
-	}
-	if err := verifyFile(s.ctx, f, fi); err != nil {
-		f.Close()
-		if ctxErr := s.ctx.Err(); ctxErr != nil {
-			// A cancelled scan (KILL, timeout) is not a corrupt file.
-			return ctxErr
+func (s *fileScan) nextMerged() (arrow.RecordBatch, error) {
+	for {
+		if err := s.ctx.Err(); err != nil {
+			return nil, err
 		}
-		return fmt.Errorf("%w: table %s file %s: %v", ErrCorrupt, s.table, p, err)
+		if s.merge == nil {
+			if s.fi >= len(s.groups) {
+				return nil, nil
+			}
+			g := s.groups[s.fi]
+			s.fi++
+			if len(g) == 0 {
+				continue
+			}
+			m, err := newUniqueBucket(s.ctx, s.mem, s.c, s.tid, s.table, g, s.full, *s.keys)
+			if err != nil {
+				return nil, err
+			}
+			s.merge = m
+		}
+		rec, err := s.merge.next()
+		if err != nil || rec != nil {
+			return rec, err
+		}
+		s.merge.close()
+		s.merge = nil
 	}
-	fr, err := ipc.NewFileReader(f, ipc.WithAllocator(s.mem), ipc.WithSchema(s.full))
-	if err != nil {
-		f.Close()
-		return fmt.Errorf("%w: table %s file %s: %v", ErrCorrupt, s.table, p, err)
-	}
-	if !fr.Schema().Equal(s.full) {
-		fr.Close()
-		f.Close()
-		return fmt.Errorf("%w: table %s file %s: schema differs from the table's", ErrCorrupt, s.table, p)
-	}
-	s.f, s.fr = f, fr
-	return nil
 }
 
 func (s *fileScan) fail(err error) bool {
 	s.err = err
 	s.done = true
-	s.closeFile()
+	s.closeSeg()
 	return false
+}
+
+// bucketGroups orders a UNIQUE table's segments by bucket, each bucket in
+// commit order (Seq, then position: the rolled files of one load keep the
+// order they were written in).
+func bucketGroups(files []fileInfo, buckets int) [][]fileInfo {
+	n := buckets
+	for _, f := range files {
+		n = max(n, f.Bucket+1)
+	}
+	g := make([][]fileInfo, n)
+	for _, f := range files {
+		g[f.Bucket] = append(g[f.Bucket], f)
+	}
+	for _, x := range g {
+		slices.SortStableFunc(x, func(a, b fileInfo) int {
+			switch {
+			case a.Seq < b.Seq:
+				return -1
+			case a.Seq > b.Seq:
+				return 1
+			}
+			return 0
+		})
+	}
+	return g
+}
+
+// uniqueBucket is the merge-on-read of one bucket of a UNIQUE KEY table.
+// Pass one reads every segment's keys and keeps, per key, the position of
+// its latest row (or a tombstone); pass two reads the segments again and
+// lets through only the rows at those positions. Memory is one map entry
+// per key of the bucket plus one batch: bounded by the bucket, not the
+// table.
+type uniqueBucket struct {
+	ctx     context.Context
+	mem     memory.Allocator
+	c       *Catalog
+	tid     int64
+	table   string
+	segs    []fileInfo
+	full    *arrow.Schema
+	keys    keyCoder
+	winners map[string]int64 // key → seg<<40 | row; -1 deleted
+	si      int
+	seg     *segReader
+	base    int64 // row ordinal of the next batch within seg
+	passthr bool
+}
+
+const deleted = -1
+
+func newUniqueBucket(ctx context.Context, mem memory.Allocator, c *Catalog, tid int64, table string, segs []fileInfo, full *arrow.Schema, keys keyCoder) (*uniqueBucket, error) {
+	u := &uniqueBucket{ctx: ctx, mem: mem, c: c, tid: tid, table: table, segs: segs, full: full, keys: keys}
+	if len(segs) == 1 && segs[0].Unique && !segs[0].Delete {
+		u.passthr = true
+		return u, nil
+	}
+	u.winners = map[string]int64{}
+	var buf []byte
+	for si, f := range segs {
+		seg, err := openSegment(ctx, mem, c.segPath(tid, f), table, f, full)
+		if err != nil {
+			return nil, err
+		}
+		var row int64
+		for {
+			if err := ctx.Err(); err != nil {
+				seg.close()
+				return nil, err
+			}
+			rec, err := seg.next(table)
+			if err != nil {
+				seg.close()
+				return nil, err
+			}
+			if rec == nil {
+				break
+			}
+			for i := 0; i < int(rec.NumRows()); i++ {
+				buf = keys.encode(rec, i, buf)
+				if f.Delete {
+					u.winners[string(buf)] = deleted
+				} else {
+					u.winners[string(buf)] = int64(si)<<40 | (row + int64(i))
+				}
+			}
+			row += rec.NumRows()
+			rec.Release()
+		}
+		seg.close()
+	}
+	return u, nil
+}
+
+func (u *uniqueBucket) next() (arrow.RecordBatch, error) {
+	var buf []byte
+	for {
+		if err := u.ctx.Err(); err != nil {
+			return nil, err
+		}
+		if u.seg == nil {
+			for u.si < len(u.segs) && u.segs[u.si].Delete {
+				u.si++
+			}
+			if u.si >= len(u.segs) {
+				return nil, nil
+			}
+			seg, err := openSegment(u.ctx, u.mem, u.c.segPath(u.tid, u.segs[u.si]), u.table, u.segs[u.si], u.full)
+			if err != nil {
+				return nil, err
+			}
+			u.seg, u.base = seg, 0
+		}
+		rec, err := u.seg.next(u.table)
+		if err != nil {
+			return nil, err
+		}
+		if rec == nil {
+			u.seg.close()
+			u.seg = nil
+			u.si++
+			continue
+		}
+		if u.passthr {
+			return rec, nil
+		}
+		mb := array.NewBooleanBuilder(u.mem)
+		keep := 0
+		for i := 0; i < int(rec.NumRows()); i++ {
+			buf = u.keys.encode(rec, i, buf)
+			ok := u.winners[string(buf)] == int64(u.si)<<40|(u.base+int64(i))
+			if ok {
+				keep++
+			}
+			mb.Append(ok)
+		}
+		u.base += rec.NumRows()
+		mask := mb.NewArray()
+		mb.Release()
+		switch keep {
+		case 0:
+			mask.Release()
+			rec.Release()
+			continue
+		case int(rec.NumRows()):
+			mask.Release()
+			return rec, nil
+		}
+		out, err := compute.FilterRecordBatch(compute.WithAllocator(u.ctx, u.mem), rec, mask, compute.DefaultFilterOptions())
+		mask.Release()
+		rec.Release()
+		if err != nil {
+			return nil, fmt.Errorf("internal catalog: table %s: %w", u.table, err)
+		}
+		return out, nil
+	}
+}
+
+func (u *uniqueBucket) close() {
+	u.seg.close()
+	u.seg = nil
+	u.winners = nil
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/inlet-db/inlet/internal/metrics"
+	"github.com/inlet-db/inlet/load/streamload"
 	"github.com/inlet-db/inlet/scan"
 	"github.com/inlet-db/inlet/scan/flightsrv"
 )
@@ -140,6 +141,7 @@ func run(args []string, out io.Writer) error {
 	fmt.Fprintf(out, "flight listening on %s\n", lis.Addr())
 
 	var hs *http.Server
+	var loadAddr string // this BE's Stream Load address, announced to the FE
 	if c.httpPort >= 0 {
 		hl, err := net.Listen("tcp", net.JoinHostPort(c.host, strconv.Itoa(c.httpPort)))
 		if err != nil {
@@ -149,6 +151,19 @@ func run(args []string, out io.Writer) error {
 		mux := http.NewServeMux()
 		mux.Handle("/metrics", reg.Handler())
 		mux.Handle("/api/update_config", updateConfig(ex, secret, log))
+		if c.fe != "" {
+			// Stream Load: this BE decodes the body and streams the batches
+			// to the FE, which owns the tables.
+			sl, err := streamload.NewBE(streamload.Config{Mem: memory.DefaultAllocator, Logger: log,
+				Tables: &streamload.RemoteTables{FE: c.fe, Secret: secret, Mem: memory.DefaultAllocator}})
+			if err != nil {
+				g.Stop()
+				return err
+			}
+			mux.Handle("/api/{db}/{table}/_stream_load", sl)
+			mux.Handle(streamload.ErrorLogPath, sl)
+			loadAddr = hl.Addr().String()
+		}
 		hs = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 		go func() {
 			if err := hs.Serve(hl); !errors.Is(err, http.ErrServerClosed) {
@@ -162,6 +177,9 @@ func run(args []string, out io.Writer) error {
 	defer stop()
 	if c.fe != "" {
 		go heartbeat(ctx, c.fe, addr, secret, c.beat, log)
+		if loadAddr != "" {
+			go announceLoad(ctx, c.fe, loadAddr, secret, c.beat, log)
+		}
 	}
 	select {
 	case <-ctx.Done():
@@ -279,4 +297,43 @@ func updateConfig(ex *scan.Executor, secret string, log *slog.Logger) http.Handl
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintln(w, `{"status":"OK"}`)
 	})
+}
+
+// announceLoad tells the FE, every interval, that this BE takes Stream
+// Loads at addr (its HTTP listener), so the FE can redirect loads here.
+func announceLoad(ctx context.Context, fe, addr, secret string, every time.Duration, log *slog.Logger) {
+	client := &http.Client{Timeout: every}
+	u := "http://" + fe + streamload.RegisterPath
+	ok := true
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		err := func() error {
+			req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, strings.NewReader(url.Values{"addr": {addr}}.Encode()))
+			if err != nil {
+				return err
+			}
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set(streamload.SecretHeader, secret)
+			resp, err := client.Do(req)
+			if err != nil {
+				return err
+			}
+			defer resp.Body.Close()
+			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<10))
+			if resp.StatusCode/100 != 2 {
+				return fmt.Errorf("FE answered %s", resp.Status)
+			}
+			return nil
+		}()
+		if err != nil && ok {
+			log.Warn("Stream Load registration with the FE failed", "fe", fe, "err", err)
+		}
+		ok = err == nil
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

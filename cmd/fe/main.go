@@ -29,6 +29,7 @@ import (
 	"github.com/inlet-db/inlet/catalog/paimon"
 	"github.com/inlet-db/inlet/dispatch"
 	"github.com/inlet-db/inlet/fe/server"
+	"github.com/inlet-db/inlet/load/streamload"
 	"github.com/inlet-db/inlet/scan"
 )
 
@@ -41,6 +42,13 @@ type config struct {
 	backends  []string
 	demo      bool
 	logLevel  string
+	// beHTTPPort is the HTTP port of the BE inside this process (Stream Load).
+	beHTTPPort int
+	// memLimit caps what all queries hold together (bytes); maxConns and
+	// handshakeTimeout bound connections.
+	memLimit         int64
+	maxConns         int
+	handshakeTimeout time.Duration
 	// metaSet and dataSet tell whether the flags were given (the demo
 	// picks its own directories otherwise).
 	metaSet, dataSet bool
@@ -60,6 +68,10 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&be, "be", "", "comma-separated BE Flight addresses host:port; none runs a BE inside the FE (BEs started with --fe register themselves too)")
 	fs.BoolVar(&c.demo, "demo", false, "start an emulated Fluss cluster with a tiered sample, a BE and the FE, with a fluss catalog over it")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn, error")
+	fs.IntVar(&c.beHTTPPort, "be-http-port", 8040, "HTTP port of the BE inside this process, where Stream Loads are redirected (without --be; 0 picks a free one, -1 disables)")
+	memLimit := fs.String("mem-limit", "80%", "memory all queries may hold together (Doris mem_limit): a percentage of the machine's (or cgroup's) memory, or bytes with K/M/G/T; the query that would pass it fails")
+	fs.IntVar(&c.maxConns, "max-connections", 1024, "most open MySQL connections, logged in or not (Doris qe_max_connection); past it clients get error 1040")
+	fs.DurationVar(&c.handshakeTimeout, "handshake-timeout", 10*time.Second, "time a new connection has to log in before it is closed")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: fe [--query-port 9030] [--http-port 8030] [--meta-dir DIR] [--data-dir DIR] [--be host:port,...] [--demo]")
 		fmt.Fprintln(fs.Output(), "The root user's password is read from $INLET_ROOT_PASSWORD (empty by default);")
@@ -78,6 +90,20 @@ func parseFlags(args []string) (config, error) {
 	if c.httpPort < -1 || c.httpPort > 65535 {
 		return c, fmt.Errorf("--http-port %d is not a port", c.httpPort)
 	}
+	if c.beHTTPPort < -1 || c.beHTTPPort > 65535 {
+		return c, fmt.Errorf("--be-http-port %d is not a port", c.beHTTPPort)
+	}
+	if c.maxConns < 1 {
+		return c, fmt.Errorf("--max-connections %d: want at least 1", c.maxConns)
+	}
+	if c.handshakeTimeout <= 0 {
+		return c, fmt.Errorf("--handshake-timeout %s: want a positive duration", c.handshakeTimeout)
+	}
+	lim, err := server.ParseMemLimit(*memLimit)
+	if err != nil {
+		return c, fmt.Errorf("--mem-limit: %w", err)
+	}
+	c.memLimit = lim
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
 		case "meta-dir":
@@ -172,16 +198,50 @@ func run(ctx context.Context, c config, out io.Writer) error {
 		Logger:       log,
 		Types:        []catalog.Type{fluss.Type(), paimon.Type()},
 		Runner:       disp,
+
+		MemLimit:         c.memLimit,
+		MaxConnections:   c.maxConns,
+		HandshakeTimeout: c.handshakeTimeout,
 	})
 	if err != nil {
 		return err
 	}
 	defer fe.Close()
 	fmt.Fprintf(out, "inlet fe: MySQL protocol listening on %s (meta dir %s)\n", fe.Addr(), meta)
+	fmt.Fprintf(out, "inlet fe: queries may hold %d MiB together (--mem-limit); at most %d connections\n", c.memLimit>>20, c.maxConns)
 	if local != nil {
 		fmt.Fprintln(out, "inlet fe: no --be given: scans run on a BE inside this process")
 	} else {
 		fmt.Fprintf(out, "inlet fe: BEs %s\n", strings.Join(c.backends, ","))
+	}
+
+	// Stream Load: the FE redirects a load to a BE's HTTP listener, one that
+	// registered (cmd/be --fe) or else the BE inside this process.
+	loadBEs := streamload.NewBackends(10 * time.Second)
+	var localLoad string
+	if local != nil && c.beHTTPPort >= 0 {
+		host := c.host
+		if host == "" {
+			host = "127.0.0.1"
+		}
+		ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(c.beHTTPPort)))
+		if err != nil {
+			return fmt.Errorf("--be-http-port: %w", err)
+		}
+		beh, err := fe.Server.StreamLoadBE()
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		bs := &http.Server{Handler: beh, ReadHeaderTimeout: 10 * time.Second}
+		go func() {
+			if err := bs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				log.Error("BE HTTP server stopped", "err", err)
+			}
+		}()
+		defer bs.Close()
+		localLoad = ln.Addr().String()
+		fmt.Fprintf(out, "inlet fe: in-process BE takes Stream Loads on %s\n", localLoad)
 	}
 
 	if c.httpPort >= 0 {
@@ -196,6 +256,22 @@ func run(ctx context.Context, c config, out io.Writer) error {
 		mux := http.NewServeMux()
 		mux.Handle(dispatch.HeartbeatPath, reg.Handler())
 		mux.Handle("/", fe.Server.HTTPHandler())
+		feLoad, err := fe.Server.StreamLoadFE(func(*http.Request) (string, error) {
+			if a, ok := loadBEs.Pick(); ok {
+				return a, nil
+			}
+			if localLoad != "" {
+				return localLoad, nil
+			}
+			return "", errors.New("no BE takes Stream Loads: start cmd/be with --fe, or run without --be and --be-http-port -1")
+		})
+		if err != nil {
+			return err
+		}
+		mux.Handle("/api/{db}/{table}/_stream_load", feLoad)
+		internal := fe.Server.StreamLoadInternal(secret, loadBEs)
+		mux.Handle("/api/_internal/stream_load/{db}/{table}", internal)
+		mux.Handle(streamload.RegisterPath, internal)
 		hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 		go func() {
 			if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

@@ -3,6 +3,7 @@ package main
 import (
 	"slices"
 	"testing"
+	"time"
 )
 
 func TestParseFlags(t *testing.T) {
@@ -17,6 +18,11 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"--query-port", "70000"}, false, config{}},
 		{[]string{"-v", "2"}, false, config{}}, // glog's -v is not ours
 		{[]string{"extra"}, false, config{}},
+		{[]string{"--mem-limit", "150%"}, false, config{}},
+		{[]string{"--mem-limit", "0"}, false, config{}},
+		{[]string{"--mem-limit", "lots"}, false, config{}},
+		{[]string{"--max-connections", "0"}, false, config{}},
+		{[]string{"--handshake-timeout", "0s"}, false, config{}},
 	}
 	for _, c := range cases {
 		got, err := parseFlags(c.args)
@@ -31,5 +37,32 @@ func TestParseFlags(t *testing.T) {
 			got.demo != c.want.demo || !slices.Equal(got.backends, c.want.backends) || got.logLevel != c.want.logLevel {
 			t.Errorf("%v: got %+v, want %+v", c.args, got, c.want)
 		}
+	}
+}
+
+// The connection limits and the process memory cap (issue 13) are flags;
+// the defaults are Doris': 80% of memory, qe_max_connection 1024, and
+// MySQL's connect_timeout of 10 s.
+func TestLimitFlags(t *testing.T) {
+	def, err := parseFlags(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if def.maxConns != 1024 || def.handshakeTimeout != 10*time.Second || def.memLimit <= 0 {
+		t.Fatalf("defaults: %d connections, %s handshake, %d bytes", def.maxConns, def.handshakeTimeout, def.memLimit)
+	}
+	all, err := parseFlags([]string{"--mem-limit", "100%"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(0.8 * float64(all.memLimit)); def.memLimit < want-1 || def.memLimit > want+1 {
+		t.Fatalf("80%% = %d bytes, 100%% = %d", def.memLimit, all.memLimit)
+	}
+	c, err := parseFlags([]string{"--mem-limit", "6G", "--max-connections", "7", "--handshake-timeout", "3s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.memLimit != 6<<30 || c.maxConns != 7 || c.handshakeTimeout != 3*time.Second {
+		t.Fatalf("got %d bytes, %d connections, %s", c.memLimit, c.maxConns, c.handshakeTimeout)
 	}
 }

@@ -3,6 +3,7 @@ package memlimit
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -21,9 +22,16 @@ type Exceeded struct {
 	Limit    int64
 	// Used is what the statement held; Want what it asked for.
 	Used, Want int64
+	// Process tells that the whole process' account (Process) refused:
+	// Used is then what every statement and cache held together.
+	Process bool
 }
 
 func (e *Exceeded) Error() string {
+	if e.Process {
+		return fmt.Sprintf("Memory limit exceeded: the FE process would pass its %s of %d bytes (%d held by all queries, %d more requested by this one); retry when fewer queries run or raise --%s",
+			e.Variable, e.Limit, e.Used, e.Want, strings.ReplaceAll(e.Variable, "_", "-"))
+	}
 	return fmt.Sprintf("Memory limit exceeded: the query needs more than %d bytes (%s = %d; %d held, %d more requested); raise %s or narrow the query",
 		e.Limit, e.Variable, e.Limit, e.Used, e.Want, e.Variable)
 }
@@ -33,11 +41,20 @@ func (e *Exceeded) Unwrap() error { return ErrExceeded }
 
 // Allocator counts the bytes one statement holds against a limit.
 type Allocator struct {
+	// parent is where bytes come from; proc, when the allocator was made
+	// over a Process, is the process account they are counted in too
+	// (parent is then the Process' own parent).
 	parent   memory.Allocator
+	proc     *Process
 	limit    int64
 	variable string
 	used     atomic.Int64
 	peak     atomic.Int64
+	// over records the first time a counting-only (Lenient) allocation
+	// took the statement, or the process, past its limit; Check reports it.
+	over atomic.Pointer[Exceeded]
+	// charged is what Charge counted and Refund has not given back.
+	charged atomic.Int64
 	// live maps the first byte of each outstanding buffer to its size,
 	// so Sweep can return buffers leaked by an unwinding panic.
 	mu   sync.Mutex
@@ -46,8 +63,16 @@ type Allocator struct {
 
 // New returns an allocator over parent that refuses to hold more than limit
 // bytes; variable names the setting in the error (e.g. "exec_mem_limit").
+//
+// Over a Process (or its Lenient view), the statement draws from the
+// process account as well: an allocation that would take the process past
+// its limit is refused like one past the statement's own.
 func New(parent memory.Allocator, limit int64, variable string) *Allocator {
-	return &Allocator{parent: parent, limit: limit, variable: variable, live: map[*byte]int{}}
+	a := &Allocator{parent: parent, limit: limit, variable: variable, live: map[*byte]int{}}
+	if p, ok := parent.(*Process); ok {
+		a.proc, a.parent = p, p.parent
+	}
+	return a
 }
 
 // Used is the number of bytes held now.
@@ -62,12 +87,28 @@ func (a *Allocator) Limit() int64 { return a.limit }
 func (a *Allocator) reserve(n int64, strict bool) {
 	if n <= 0 {
 		a.used.Add(n)
+		if a.proc != nil {
+			a.proc.used.Add(n)
+		}
 		return
 	}
 	u := a.used.Add(n)
-	if strict && u > a.limit {
-		a.used.Add(-n)
-		panic(&Exceeded{Variable: a.variable, Limit: a.limit, Used: u - n, Want: n})
+	if u > a.limit {
+		e := &Exceeded{Variable: a.variable, Limit: a.limit, Used: u - n, Want: n}
+		if strict {
+			a.used.Add(-n)
+			panic(e)
+		}
+		a.over.CompareAndSwap(nil, e)
+	}
+	if a.proc != nil {
+		if e := a.proc.reserve(n, strict); e != nil {
+			if strict {
+				a.used.Add(-n)
+				panic(e)
+			}
+			a.over.CompareAndSwap(nil, e)
+		}
 	}
 	for {
 		p := a.peak.Load()
@@ -113,6 +154,9 @@ func (a *Allocator) reallocate(size int, b []byte, strict bool) []byte {
 func (a *Allocator) free(b []byte) {
 	a.untrack(b)
 	a.used.Add(-int64(len(b)))
+	if a.proc != nil {
+		a.proc.used.Add(-int64(len(b)))
+	}
 	a.parent.Free(b)
 }
 
@@ -141,6 +185,9 @@ func (a *Allocator) Sweep() int64 {
 		n += int64(size)
 	}
 	a.used.Add(-n)
+	if a.proc != nil {
+		a.proc.used.Add(-n)
+	}
 	return n
 }
 
@@ -159,6 +206,21 @@ func Lenient(mem memory.Allocator) memory.Allocator {
 		return lenient{a}
 	}
 	return mem
+}
+
+// Check reports whether mem is a statement's account (or its Lenient
+// view) that a counting-only allocation once took past its limit or past
+// the process limit: such a statement must fail even if it never allocates
+// strictly again. Callers check between batches.
+func Check(mem memory.Allocator) error {
+	a, _ := account(mem)
+	if a == nil {
+		return nil
+	}
+	if e := a.over.Load(); e != nil {
+		return e
+	}
+	return nil
 }
 
 // Recover, deferred, turns a refused allocation's panic into *errp (when

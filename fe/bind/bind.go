@@ -61,12 +61,16 @@ type Binder struct {
 	ctes []map[string]*sql.CTE
 	// need is the column set of the SELECT block whose FROM is being bound.
 	need *need
-	// scalars maps scalar subqueries to the input column holding their value.
-	scalars map[*sql.Subquery]int
+	// scalars maps subquery expressions (scalar subqueries, EXISTS and
+	// IN (subquery) outside WHERE conjuncts) to the input column holding
+	// their value.
+	scalars map[sql.Expr]int
 	// windows maps window function calls to the column holding their value.
 	windows map[*sql.FuncCall]int
 	// aliases are the select-list aliases HAVING may use (MySQL allows it).
 	aliases map[string]sql.Expr
+	// viewDepth counts the views being bound around the current one.
+	viewDepth int
 }
 
 // New returns a Binder.
@@ -77,9 +81,24 @@ func New(ctx context.Context, s *Session) *Binder {
 // scope is the set of columns visible to expressions over a plan's output.
 type scope struct {
 	cols []Column
+	// inner > 0 makes cols[inner:] the columns of a correlated subquery's
+	// FROM and cols[:inner] those of the enclosing query: a name resolves
+	// among the subquery's columns first, as SQL scoping says.
+	inner int
 }
 
 func (s *scope) resolve(parts []string) (int, error) {
+	if s.inner > 0 {
+		in := &scope{cols: s.cols[s.inner:]}
+		i, err := in.resolve(parts)
+		if err == nil {
+			return s.inner + i, nil
+		}
+		if !errors.Is(err, ErrUnknownColumn) {
+			return -1, err
+		}
+		return (&scope{cols: s.cols[:s.inner]}).resolve(parts)
+	}
 	var name, qual string
 	switch len(parts) {
 	case 1:
@@ -396,6 +415,18 @@ func (b *Binder) bindTableRef(n *sql.TableRef) (Plan, error) {
 	if b.sess.Resolver == nil {
 		return nil, errorf(ErrAnalysis, "no catalog to resolve %s", strings.Join(n.Name, "."))
 	}
+	if vr, ok := b.sess.Resolver.(ViewResolver); ok {
+		v, err := vr.ResolveView(b.ctx, n.Name)
+		if err != nil {
+			return nil, err
+		}
+		if v != nil {
+			if n.AsOf != sql.AsOfNone {
+				return nil, errorf(ErrUnsupported, "time travel (FOR VERSION AS OF / FOR TIME AS OF) is not supported on view %s", v.Name)
+			}
+			return b.bindView(v, alias)
+		}
+	}
 	ctl, db, t, err := b.sess.Resolver.ResolveTable(b.ctx, n.Name)
 	if err != nil {
 		return nil, err
@@ -408,6 +439,12 @@ func (b *Binder) bindTableRef(n *sql.TableRef) (Plan, error) {
 		alias = t.Name()
 	}
 	s := t.Schema()
+	if sa, ok := t.(catalog.SchemaAsOf); ok && travel != nil {
+		// A snapshot older than an added column has no such column.
+		if s, err = sa.SchemaAsOf(b.ctx, travel); err != nil {
+			return nil, err
+		}
+	}
 	var out []Column
 	var proj []int
 	var pruned map[int]arrow.DataType
@@ -486,6 +523,7 @@ func (b *Binder) bindJoin(n *sql.Join) (Plan, error) {
 	}
 	ls, rs, both := &scope{cols: lc}, &scope{cols: rc}, &scope{cols: all}
 	var residual []expr.Expr
+	var residualAST []sql.Expr
 	addEq := j.addEq
 	for _, u := range n.Using {
 		li, err := ls.resolve([]string{u})
@@ -525,6 +563,7 @@ func (b *Binder) bindJoin(n *sql.Join) (Plan, error) {
 				return nil, err
 			}
 			residual = append(residual, e)
+			residualAST = append(residualAST, c)
 		}
 	}
 	if len(residual) > 0 {
@@ -532,10 +571,47 @@ func (b *Binder) bindJoin(n *sql.Join) (Plan, error) {
 			return nil, err
 		}
 	}
+	if j.Kind == RightJoin && len(residualAST) > 0 {
+		return b.rightAsLeft(j, residualAST)
+	}
 	if j.Kind == CrossJoin && (len(j.LeftKeys) > 0 || j.Residual != nil) {
 		j.Kind = InnerJoin
 	}
 	return j, nil
+}
+
+// rightAsLeft plans a RIGHT JOIN whose ON has a non-equality condition as
+// the LEFT JOIN with its inputs swapped (the condition bound again over
+// the swapped columns), then puts the columns back in the RIGHT JOIN's
+// order.
+func (b *Binder) rightAsLeft(j *Join, residual []sql.Expr) (Plan, error) {
+	lc, rc := j.Left.Columns(), j.Right.Columns()
+	sw := append([]Column{}, rc...)
+	for _, c := range lc {
+		c.Nullable = true
+		sw = append(sw, c)
+	}
+	var conds []expr.Expr
+	for _, c := range residual {
+		e, err := b.bindExpr(c, &scope{cols: sw}, nil)
+		if err != nil {
+			return nil, err
+		}
+		conds = append(conds, e)
+	}
+	cond, err := andAll(conds)
+	if err != nil {
+		return nil, err
+	}
+	lj := &Join{Kind: LeftJoin, Left: j.Right, Right: j.Left, LeftKeys: j.RightKeys, RightKeys: j.LeftKeys, Residual: cond, Out: sw}
+	exprs := make([]expr.Expr, 0, len(sw))
+	for i := range lc {
+		exprs = append(exprs, expr.Col(len(rc)+i, sw[len(rc)+i].Name, sw[len(rc)+i].Type))
+	}
+	for i := range rc {
+		exprs = append(exprs, expr.Col(i, sw[i].Name, sw[i].Type))
+	}
+	return &Project{Input: lj, Exprs: exprs, Out: j.Out}, nil
 }
 
 // addEq adds the key pair le = re, each bound over its own side, compared

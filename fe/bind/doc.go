@@ -14,6 +14,14 @@
 //   - WHERE conjuncts move into a FROM clause of joins (joinwhere.go) only
 //     where every row the joins produce meets the same conditions as
 //     before: never below a FULL join or onto a null-supplying input.
+//   - No subquery runs per row: IN/EXISTS conjuncts of WHERE become semi
+//     and anti joins, uncorrelated scalar subqueries a join with a one-row
+//     plan, and every other subquery (correlated, or in any expression
+//     position) is decorrelated into a LEFT JOIN grouped back to one row
+//     per input row (correlate.go); shapes it cannot decorrelate are
+//     errors.
+//   - A view binds like a derived table over its stored query, whose table
+//     names were qualified when it was created (view.go).
 //   - Errors name the column, table or function concerned and wrap one of
 //     this package's kinds (ErrUnknownColumn, ErrAmbiguous, ErrUnsupported,
 //     ErrAnalysis) or the catalog's, so the server can pick the wire code.

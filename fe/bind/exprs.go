@@ -214,7 +214,10 @@ func (b *Binder) bindExpr(e sql.Expr, sc *scope, st *aggState) (expr.Expr, error
 		return expr.Between(x, lo, hi, n.Not)
 	case *sql.InExpr:
 		if n.Query != nil {
-			return nil, errorf(ErrUnsupported, "IN (subquery) here (supported as a WHERE condition)")
+			if e, ok := b.subqueryCol(n, sc, st); ok {
+				return e, nil
+			}
+			return nil, errorf(ErrUnsupported, "IN (subquery) here (supported in WHERE and in the select list of a query without aggregation)")
 		}
 		x, err := bind(n.X)
 		if err != nil {
@@ -307,12 +310,15 @@ func (b *Binder) bindExpr(e sql.Expr, sc *scope, st *aggState) (expr.Expr, error
 		}
 		return expr.Field(x, n.Name)
 	case *sql.Subquery:
-		if i, ok := b.scalars[n]; ok && st == nil && i < len(sc.cols) && sc.cols[i].Qualifier == subqueryQualifier {
-			return expr.Col(i, sc.cols[i].Name, sc.cols[i].Type), nil
+		if e, ok := b.subqueryCol(n, sc, st); ok {
+			return e, nil
 		}
 		return nil, errorf(ErrUnsupported, "a scalar subquery here (supported in WHERE and in the select list of a query without aggregation)")
 	case *sql.Exists:
-		return nil, errorf(ErrUnsupported, "EXISTS here (supported as a WHERE condition)")
+		if e, ok := b.subqueryCol(n, sc, st); ok {
+			return e, nil
+		}
+		return nil, errorf(ErrUnsupported, "EXISTS here (supported in WHERE and in the select list of a query without aggregation)")
 	case *sql.Param:
 		if n.Index >= len(b.sess.Args) {
 			return nil, errorf(ErrAnalysis, "placeholder %d has no value", n.Index+1)

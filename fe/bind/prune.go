@@ -37,6 +37,14 @@ func collectNeed(s *sql.Select) *need {
 			return
 		}
 		switch x := e.(type) {
+		case *sql.Subquery:
+			n.nested(x.Query)
+		case *sql.Exists:
+			n.nested(x.Query)
+		case *sql.InExpr:
+			if x.Query != nil {
+				n.nested(x.Query)
+			}
 		case *sql.ColumnRef:
 			for _, p := range x.Parts {
 				n.names[strings.ToLower(p)] = true
@@ -91,4 +99,20 @@ func collectNeed(s *sql.Select) *need {
 		expr(o.Expr)
 	}
 	return n
+}
+
+// nested adds the names a subquery of the block reads: a correlated
+// subquery reads the block's columns by name. Its stars cover its own
+// tables, not the block's, so they add nothing.
+func (n *need) nested(q sql.Query) {
+	switch x := q.(type) {
+	case *sql.Select:
+		inner := collectNeed(x)
+		for k := range inner.names {
+			n.names[k] = true
+		}
+	case *sql.SetOp:
+		n.nested(x.Left)
+		n.nested(x.Right)
+	}
 }

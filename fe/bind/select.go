@@ -19,6 +19,9 @@ type aggState struct {
 	aggs      []AggCall
 	aggKeys   map[string]int
 	out       []Column
+	// post is set once subqueries were planned over the aggregate's
+	// output, whose scope then shows their value columns.
+	post bool
 }
 
 type item struct {
@@ -32,20 +35,25 @@ type item struct {
 func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 	var input Plan
 	b.need = collectNeed(n)
-	if n.From == nil {
-		input = &Values{Rows: [][]expr.Expr{{}}}
-	} else {
-		p, err := b.bindFrom(n.From)
-		if err != nil {
-			return nil, err
-		}
-		input = p
-	}
 	if n.Where != nil && containsAgg(n.Where) {
 		return nil, errorf(ErrAnalysis, "aggregate functions are not allowed in WHERE")
 	}
 	where := n.Where
-	if n.From != nil {
+	reordered := false
+	if n.From == nil {
+		input = &Values{Rows: [][]expr.Expr{{}}}
+	} else {
+		p, w, ok, err := b.reorderJoins(n.From, n.Where)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			input, where, reordered = p, w, true
+		} else if input, err = b.bindFrom(n.From); err != nil {
+			return nil, err
+		}
+	}
+	if n.From != nil && !reordered {
 		pushPredicates(n.From, input, where)
 		var err error
 		if input, where, err = b.pushWhere(input, where); err != nil {
@@ -59,9 +67,23 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 		}
 	}
 	fromCols := len(input.Columns())
-	input, rest, err := b.planSubqueries(input, where, n.Items, plainItems)
+	input, rest, err := b.planSubqueries(input, where, n.Items, n.OrderBy, plainItems)
 	if err != nil {
 		return nil, err
+	}
+	if !plainItems {
+		all := []sql.Expr{n.Having}
+		for _, it := range n.Items {
+			all = append(all, it.Expr)
+		}
+		for _, o := range n.OrderBy {
+			all = append(all, o.Expr)
+		}
+		if args := aggArgSubqueries(all); len(args) > 0 {
+			if input, err = b.planExprSubqueries(input, args, false); err != nil {
+				return nil, err
+			}
+		}
 	}
 	in := &scope{cols: input.Columns()}
 	if len(rest) > 0 {
@@ -109,6 +131,25 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 		}
 		input = &Aggregate{Input: input, Groups: st.groups, Aggs: st.aggs, Out: st.out}
 		post = &scope{cols: st.out}
+		// Subqueries of the select list and HAVING of an aggregating
+		// block see its groups: they are planned over the aggregate.
+		var subExprs []sql.Expr
+		for _, it := range items {
+			if it.ast != nil && containsSubquery(it.ast) {
+				subExprs = append(subExprs, it.ast)
+			}
+		}
+		if n.Having != nil && containsSubquery(n.Having) {
+			subExprs = append(subExprs, n.Having)
+		}
+		if len(subExprs) > 0 {
+			if input, err = b.planExprSubqueries(input, subExprs, true); err != nil {
+				return nil, err
+			}
+			st.out = input.Columns()
+			st.post = true
+			post = &scope{cols: st.out}
+		}
 		if n.Having != nil {
 			b.aliases = map[string]sql.Expr{}
 			for _, it := range items {
@@ -429,6 +470,19 @@ func (b *Binder) bindAggCall(fc *sql.FuncCall, in *scope, st *aggState) (AggCall
 			call.Sep, args = l.Value, args[:1]
 		}
 	}
+	if call.Func == AggCount && fc.Distinct && len(args) > 1 {
+		for _, a := range args {
+			if containsAgg(a) {
+				return call, errorf(ErrAnalysis, "nested aggregate in %s", name)
+			}
+		}
+		arg, err := b.distinctTuple(args, in, st)
+		if err != nil {
+			return call, err
+		}
+		call.Arg, call.Type = arg, expr.Int64T()
+		return call, nil
+	}
 	if len(args) != 1 {
 		return call, errorf(ErrUnsupported, "%s takes exactly one argument, got %d", name, len(fc.Args))
 	}
@@ -504,4 +558,40 @@ func asBool(e expr.Expr) (expr.Expr, error) {
 		return e, nil
 	}
 	return expr.Cast(e, expr.BoolT())
+}
+
+// distinctTuple is the key count(DISTINCT a, b, ...) counts: NULL when any
+// argument is NULL (MySQL counts only rows where all are non-NULL), else
+// the arguments' text, each prefixed by its byte length so that different
+// tuples never give the same key ('a,b','c' and 'a','b,c' stay apart).
+func (b *Binder) distinctTuple(args []sql.Expr, in *scope, st *aggState) (expr.Expr, error) {
+	var parts, nulls []expr.Expr
+	for _, a := range args {
+		e, err := b.bindExpr(a, in, st)
+		if err != nil {
+			return nil, err
+		}
+		s, err := expr.Cast(e, expr.StringT())
+		if err != nil {
+			return nil, err
+		}
+		n, err := expr.Func("length", s)
+		if err != nil {
+			return nil, err
+		}
+		if n, err = expr.Cast(n, expr.StringT()); err != nil {
+			return nil, err
+		}
+		parts = append(parts, n, expr.Str(":"), s)
+		nulls = append(nulls, expr.IsNull(e, false))
+	}
+	key, err := expr.Func("concat", parts...)
+	if err != nil {
+		return nil, err
+	}
+	anyNull, err := expr.Or(nulls...)
+	if err != nil {
+		return nil, err
+	}
+	return expr.Case(nil, []expr.When{{Cond: anyNull, Then: expr.Null(expr.StringT())}}, key)
 }

@@ -1,6 +1,8 @@
 package bind
 
 import (
+	"errors"
+
 	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/fe/sql"
 )
@@ -9,24 +11,30 @@ import (
 // SELECT block's scope; stars skip them.
 const subqueryQualifier = "\x00subquery"
 
-// bindSubquery binds an uncorrelated subquery in a fresh block scope.
+// bindSubquery binds an uncorrelated subquery in a fresh block scope. An
+// error of kind ErrUnknownColumn may mean the subquery is correlated.
 func (b *Binder) bindSubquery(q sql.Query) (Plan, error) {
 	saved := b.need
 	defer func() { b.need = saved }()
-	p, err := b.BindQuery(q)
-	if err != nil {
-		return nil, errorf(ErrUnsupported, "subquery (correlated subqueries are not supported): %v", err)
-	}
-	return p, nil
+	return b.BindQuery(q)
 }
 
-// planSubqueries turns the uncorrelated subqueries of a WHERE clause into
-// joins: [NOT] IN (subquery) and [NOT] EXISTS conjuncts become semi, anti
-// or null-aware anti joins; scalar subqueries (in WHERE and, for blocks
-// without aggregation, the select list) become a LEFT JOIN with a one-row
-// plan, referenced through b.scalars. It returns the new input and the
-// WHERE conjuncts that remain.
-func (b *Binder) planSubqueries(input Plan, where sql.Expr, items []*sql.SelectItem, allowItems bool) (Plan, []sql.Expr, error) {
+// planSubqueries turns the subqueries of a SELECT block into joins, so none
+// runs per row:
+//   - [NOT] IN (subquery) and [NOT] EXISTS conjuncts of WHERE become semi,
+//     anti or null-aware anti joins (correlated ones with the correlation
+//     as join keys and filter);
+//   - uncorrelated scalar subqueries (in WHERE and, for blocks without
+//     aggregation, the select list) become a LEFT JOIN with a one-row plan;
+//   - every other subquery (correlated scalar subqueries, EXISTS and IN in
+//     any expression position) is decorrelated: the input gets a row
+//     number, is LEFT JOINed to the subquery's FROM under the correlation,
+//     and is grouped back to one row per input row, with the subquery's
+//     value computed by aggregates (see decorrelate).
+//
+// The value columns are referenced through b.scalars. It returns the new
+// input and the WHERE conjuncts that remain.
+func (b *Binder) planSubqueries(input Plan, where sql.Expr, items []*sql.SelectItem, order []*sql.OrderItem, allowItems bool) (Plan, []sql.Expr, error) {
 	var rest []sql.Expr
 	if where != nil {
 		for _, c := range conjuncts(where) {
@@ -41,6 +49,20 @@ func (b *Binder) planSubqueries(input Plan, where sql.Expr, items []*sql.SelectI
 					break
 				}
 				sub, err := b.bindSubquery(n.Query)
+				if errors.Is(err, ErrUnknownColumn) {
+					if n.Not != not {
+						break // NOT IN: decorrelated as an expression below
+					}
+					p, ok, err := b.semiJoinCorrelated(input, n.Query, n.X, LeftSemiJoin)
+					if err != nil {
+						return nil, nil, err
+					}
+					if ok {
+						input = p
+						continue
+					}
+					break
+				}
 				if err != nil {
 					return nil, nil, err
 				}
@@ -60,13 +82,24 @@ func (b *Binder) planSubqueries(input Plan, where sql.Expr, items []*sql.SelectI
 					LeftKeys: []expr.Expr{l}, RightKeys: []expr.Expr{expr.Col(0, sc[0].Name, sc[0].Type)}, Out: input.Columns()}
 				continue
 			case *sql.Exists:
-				sub, err := b.bindSubquery(n.Query)
-				if err != nil {
-					return nil, nil, err
-				}
 				kind := LeftSemiJoin
 				if not {
 					kind = LeftAntiJoin
+				}
+				sub, err := b.bindSubquery(n.Query)
+				if errors.Is(err, ErrUnknownColumn) {
+					p, ok, err := b.semiJoinCorrelated(input, n.Query, nil, kind)
+					if err != nil {
+						return nil, nil, err
+					}
+					if ok {
+						input = p
+						continue
+					}
+					break
+				}
+				if err != nil {
+					return nil, nil, err
 				}
 				input = &Join{Kind: kind, Left: input, Right: sub, Out: input.Columns()}
 				continue
@@ -74,49 +107,169 @@ func (b *Binder) planSubqueries(input Plan, where sql.Expr, items []*sql.SelectI
 			rest = append(rest, c)
 		}
 	}
-	var scalars []*sql.Subquery
+	var exprs []sql.Expr
+	exprs = append(exprs, rest...)
+	if allowItems {
+		for _, it := range items {
+			exprs = append(exprs, it.Expr)
+		}
+		for _, o := range order {
+			exprs = append(exprs, o.Expr)
+		}
+	}
+	input, err := b.planExprSubqueries(input, exprs, false)
+	return input, rest, err
+}
+
+// aggArgSubqueries lists the arguments of aggregate calls in exprs that
+// hold subqueries: their values are per input row, so they are planned
+// before the aggregation.
+func aggArgSubqueries(exprs []sql.Expr) []sql.Expr {
+	var out []sql.Expr
+	var walk func(e sql.Expr)
+	walk = func(e sql.Expr) {
+		if e == nil {
+			return
+		}
+		if fc, ok := e.(*sql.FuncCall); ok && isAggName(fc.Name) && fc.Over == nil {
+			for _, a := range fc.Args {
+				if containsSubquery(a) {
+					out = append(out, a)
+				}
+			}
+			return
+		}
+		for _, c := range children(e) {
+			walk(c)
+		}
+	}
+	for _, e := range exprs {
+		walk(e)
+	}
+	return out
+}
+
+// planExprSubqueries adds a column to input for every subquery expression
+// inside exprs (recorded in b.scalars): uncorrelated scalar subqueries and
+// EXISTS by a join with a one-row plan, the rest by decorrelate.
+//
+// With outsideAggs, subqueries inside aggregate calls are left alone (they
+// were planned below the aggregation).
+func (b *Binder) planExprSubqueries(input Plan, exprs []sql.Expr, outsideAggs bool) (Plan, error) {
+	var subs []sql.Expr
 	var find func(e sql.Expr)
 	find = func(e sql.Expr) {
 		if e == nil {
 			return
 		}
-		if s, ok := e.(*sql.Subquery); ok {
-			scalars = append(scalars, s)
+		if fc, ok := e.(*sql.FuncCall); ok && outsideAggs && isAggName(fc.Name) && fc.Over == nil {
 			return
+		}
+		switch n := e.(type) {
+		case *sql.Subquery, *sql.Exists:
+			subs = append(subs, e)
+			return
+		case *sql.InExpr:
+			if n.Query != nil {
+				find(n.X)
+				subs = append(subs, e)
+				return
+			}
 		}
 		for _, c := range children(e) {
 			find(c)
 		}
 	}
-	for _, c := range rest {
-		find(c)
+	for _, e := range exprs {
+		find(e)
 	}
-	if allowItems {
-		for _, it := range items {
-			find(it.Expr)
+	if len(subs) == 0 {
+		return input, nil
+	}
+	if b.scalars == nil {
+		b.scalars = map[sql.Expr]int{}
+	}
+	rowID := -1
+	for _, e := range subs {
+		if s, ok := e.(*sql.Subquery); ok {
+			sub, err := b.bindSubquery(s.Query)
+			if err == nil {
+				if input, err = b.joinScalar(input, sub, e); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if !errors.Is(err, ErrUnknownColumn) {
+				return nil, err
+			}
+		}
+		if ex, ok := e.(*sql.Exists); ok {
+			sub, err := b.bindSubquery(ex.Query)
+			if err == nil {
+				// Uncorrelated: one row saying whether the subquery has any.
+				agg := &Aggregate{Input: &Limit{Input: sub, Count: 1}, Aggs: []AggCall{{Func: AggCount, Type: expr.Int64T()}},
+					Out: []Column{{Name: "count(*)", Type: expr.Int64T()}}}
+				gt, err := expr.Cmp(expr.Gt, expr.Col(0, "count(*)", expr.Int64T()), expr.Int(0))
+				if err != nil {
+					return nil, err
+				}
+				one := &Project{Input: agg, Exprs: []expr.Expr{gt}, Out: []Column{{Name: "exists", Type: expr.BoolT()}}}
+				if input, err = b.joinScalar(input, one, e); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if !errors.Is(err, ErrUnknownColumn) {
+				return nil, err
+			}
+		}
+		if in, ok := e.(*sql.InExpr); ok {
+			sub, err := b.bindSubquery(in.Query)
+			if err == nil {
+				if input, err = b.inByHash(input, in, sub); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if !errors.Is(err, ErrUnknownColumn) {
+				return nil, err
+			}
+		}
+		if rowID < 0 {
+			input, rowID = addRowID(input)
+		}
+		var err error
+		if input, err = b.decorrelate(input, e); err != nil {
+			return nil, err
 		}
 	}
-	for _, s := range scalars {
-		sub, err := b.bindSubquery(s.Query)
-		if err != nil {
-			return nil, nil, err
-		}
-		sc := sub.Columns()
-		if len(sc) != 1 {
-			return nil, nil, errorf(ErrAnalysis, "scalar subquery must return one column, it returns %d", len(sc))
-		}
-		if !atMostOneRow(sub) {
-			return nil, nil, errorf(ErrUnsupported, "scalar subquery that may return more than one row (aggregate it or add LIMIT 1)")
-		}
-		left := input.Columns()
-		out := append(append([]Column{}, left...), Column{Name: sc[0].Name, Qualifier: subqueryQualifier, Type: sc[0].Type, Nullable: true})
-		input = &Join{Kind: LeftJoin, Left: input, Right: sub, Out: out}
-		if b.scalars == nil {
-			b.scalars = map[*sql.Subquery]int{}
-		}
-		b.scalars[s] = len(out) - 1
+	return input, nil
+}
+
+// joinScalar appends the value of a one-column plan to every input row (a
+// LEFT JOIN on nothing), after checking it yields at most one row.
+func (b *Binder) joinScalar(input, sub Plan, e sql.Expr) (Plan, error) {
+	sc := sub.Columns()
+	if len(sc) != 1 {
+		return nil, errorf(ErrAnalysis, "scalar subquery must return one column, it returns %d", len(sc))
 	}
-	return input, rest, nil
+	if !atMostOneRow(sub) {
+		return nil, errorf(ErrUnsupported, "scalar subquery that may return more than one row (aggregate it or add LIMIT 1)")
+	}
+	left := input.Columns()
+	out := append(append([]Column{}, left...), Column{Name: subqueryColName(len(left)), Qualifier: subqueryQualifier, Type: sc[0].Type, Nullable: true})
+	b.scalars[e] = len(out) - 1
+	return &Join{Kind: LeftJoin, Left: input, Right: sub, Out: out}, nil
+}
+
+// subqueryCol is the column planSubqueries put a subquery expression's
+// value in, when the scope still shows it.
+func (b *Binder) subqueryCol(e sql.Expr, sc *scope, st *aggState) (expr.Expr, bool) {
+	i, ok := b.scalars[e]
+	if !ok || i >= len(sc.cols) || sc.cols[i].Qualifier != subqueryQualifier || (st != nil && !st.post) {
+		return nil, false
+	}
+	return expr.Col(i, sc.cols[i].Name, sc.cols[i].Type), true
 }
 
 func containsSubquery(e sql.Expr) bool {

@@ -1,6 +1,8 @@
 package bind
 
 import (
+	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -41,34 +43,131 @@ const (
 	FrameRowsToCurrent
 	// FrameWholePartition: BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING.
 	FrameWholePartition
+	// FrameRows: ROWS BETWEEN Window.RowsFrom AND Window.RowsTo, offsets
+	// from the current row (RowsUnbounded for an unbounded end).
+	FrameRows
+	// FrameRange: RANGE BETWEEN Window.RangeFrom AND Window.RangeTo over
+	// one numeric key.
+	FrameRange
 )
 
+// RowsUnbounded marks an unbounded end of a FrameRows frame.
+const RowsUnbounded = math.MaxInt64
+
 func (f Frame) String() string {
-	return [...]string{"default", "rows-to-current", "whole-partition"}[f]
+	return [...]string{"default", "rows-to-current", "whole-partition", "rows", "range"}[f]
 }
 
-// frameOf maps a written frame onto the supported ones.
-func frameOf(fr *sql.Frame, ordered bool) (Frame, error) {
+// frameOf maps a written frame onto the supported ones; for FrameRows it
+// also returns the bounds.
+func frameOf(fr *sql.Frame, ordered bool) (Frame, int64, int64, error) {
 	if fr == nil {
-		return FrameDefault, nil
+		return FrameDefault, 0, 0, nil
 	}
 	start, end := fr.Start, fr.End
 	if end == nil {
 		end = &sql.FrameBound{Kind: sql.CurrentRow}
 	}
-	if start == nil || start.Kind != sql.UnboundedPreceding {
-		return 0, errorf(ErrUnsupported, "window frames other than UNBOUNDED PRECEDING to CURRENT ROW or UNBOUNDED FOLLOWING")
+	if start == nil {
+		return 0, 0, 0, errorf(ErrAnalysis, "window frame without a start")
 	}
-	switch end.Kind {
-	case sql.UnboundedFollowing:
-		return FrameWholePartition, nil
-	case sql.CurrentRow:
-		if fr.Unit == sql.FrameRows {
-			return FrameRowsToCurrent, nil
+	if start.Kind == sql.UnboundedPreceding {
+		switch end.Kind {
+		case sql.UnboundedFollowing:
+			return FrameWholePartition, 0, 0, nil
+		case sql.CurrentRow:
+			if fr.Unit == sql.FrameRows {
+				return FrameRowsToCurrent, 0, 0, nil
+			}
+			return FrameDefault, 0, 0, nil
 		}
-		return FrameDefault, nil
 	}
-	return 0, errorf(ErrUnsupported, "window frames other than UNBOUNDED PRECEDING to CURRENT ROW or UNBOUNDED FOLLOWING")
+	if start.Kind == sql.UnboundedFollowing {
+		return 0, 0, 0, errorf(ErrAnalysis, "a window frame cannot start at UNBOUNDED FOLLOWING")
+	}
+	if end.Kind == sql.UnboundedPreceding {
+		return 0, 0, 0, errorf(ErrAnalysis, "a window frame cannot end at UNBOUNDED PRECEDING")
+	}
+	if fr.Unit != sql.FrameRows {
+		return FrameRange, 0, 0, nil // bounds: rangeOffsets
+	}
+	from, err := rowsOffset(start)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	to, err := rowsOffset(end)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	return FrameRows, from, to, nil
+}
+
+// rangeOffsets are the bounds of a RANGE frame as offsets from the current
+// row's key (±Inf for unbounded ends). The one ORDER BY key must be of a
+// numeric type and the offsets numeric constants.
+func rangeOffsets(fr *sql.Frame, keys []SortKey) (float64, float64, error) {
+	if len(keys) != 1 {
+		return 0, 0, errorf(ErrAnalysis, "a RANGE frame with an offset needs exactly one ORDER BY key")
+	}
+	switch t := keys[0].Expr.DataType(); {
+	case isIntegral(t) || t.ID() == arrow.FLOAT32 || t.ID() == arrow.FLOAT64:
+	default:
+		return 0, 0, errorf(ErrUnsupported, "RANGE frames with an offset over a %s ORDER BY key (numeric keys only)", expr.TypeName(t))
+	}
+	end := fr.End
+	if end == nil {
+		end = &sql.FrameBound{Kind: sql.CurrentRow}
+	}
+	off := func(b *sql.FrameBound) (float64, error) {
+		switch b.Kind {
+		case sql.UnboundedPreceding:
+			return math.Inf(-1), nil
+		case sql.UnboundedFollowing:
+			return math.Inf(1), nil
+		case sql.CurrentRow:
+			return 0, nil
+		}
+		lit, ok := b.Offset.(*sql.Literal)
+		if !ok || (lit.Kind != sql.LitInt && lit.Kind != sql.LitDecimal && lit.Kind != sql.LitFloat) {
+			return 0, errorf(ErrUnsupported, "a RANGE frame offset must be a non-negative numeric constant, got %v", b.Offset)
+		}
+		v, err := strconv.ParseFloat(lit.Value, 64)
+		if err != nil || v < 0 || math.IsInf(v, 0) {
+			return 0, errorf(ErrAnalysis, "RANGE frame offset %s is out of range", lit.Value)
+		}
+		if b.Kind == sql.Preceding {
+			return -v, nil
+		}
+		return v, nil
+	}
+	from, err := off(fr.Start)
+	if err != nil {
+		return 0, 0, err
+	}
+	to, err := off(end)
+	return from, to, err
+}
+
+// rowsOffset is a ROWS bound as an offset from the current row.
+func rowsOffset(b *sql.FrameBound) (int64, error) {
+	switch b.Kind {
+	case sql.UnboundedPreceding, sql.UnboundedFollowing:
+		return RowsUnbounded, nil
+	case sql.CurrentRow:
+		return 0, nil
+	}
+	lit, ok := b.Offset.(*sql.Literal)
+	if !ok || lit.Kind != sql.LitInt {
+		return 0, errorf(ErrAnalysis, "a ROWS frame offset must be a non-negative integer constant, got %v", b.Offset)
+	}
+	n, err := strconv.ParseInt(lit.Value, 10, 64)
+	if err != nil || n < 0 || n >= RowsUnbounded/2 {
+		return 0, errorf(ErrAnalysis, "ROWS frame offset %s is out of range", lit.Value)
+	}
+	if b.Kind == sql.Preceding {
+		return -n, nil
+	}
+	return n, nil
 }
 
 // Window computes analytic functions over one window specification (the
@@ -78,8 +177,12 @@ type Window struct {
 	PartitionBy []expr.Expr
 	OrderBy     []SortKey
 	Frame       Frame
-	Calls       []WindowCall
-	Out         []Column
+	// RowsFrom and RowsTo bound a FrameRows frame; RangeFrom and RangeTo a
+	// FrameRange frame (offsets from the key, ±Inf when unbounded).
+	RowsFrom, RowsTo   int64
+	RangeFrom, RangeTo float64
+	Calls              []WindowCall
+	Out                []Column
 }
 
 func (w *Window) Columns() []Column { return w.Out }
@@ -116,7 +219,7 @@ func (b *Binder) planWindows(input Plan, sc *scope, st *aggState, exprs []sql.Ex
 	var specs []*spec
 	byKey := map[string]*spec{}
 	for _, fc := range calls {
-		frame, err := frameOf(fc.Over.Frame, len(fc.Over.OrderBy) > 0)
+		frame, from, to, err := frameOf(fc.Over.Frame, len(fc.Over.OrderBy) > 0)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -136,10 +239,16 @@ func (b *Binder) planWindows(input Plan, sc *scope, st *aggState, exprs []sql.Ex
 			}
 			keys = append(keys, sortKey(e, o))
 		}
-		k := exprStrings(parts) + "|" + sortKeyStrings(keys) + "|" + frame.String()
+		var rfrom, rto float64
+		if frame == FrameRange {
+			if rfrom, rto, err = rangeOffsets(fc.Over.Frame, keys); err != nil {
+				return nil, nil, err
+			}
+		}
+		k := exprStrings(parts) + "|" + sortKeyStrings(keys) + "|" + frame.String() + fmt.Sprintf("(%d,%d,%v,%v)", from, to, rfrom, rto)
 		sp := byKey[k]
 		if sp == nil {
-			sp = &spec{w: &Window{PartitionBy: parts, OrderBy: keys, Frame: frame}}
+			sp = &spec{w: &Window{PartitionBy: parts, OrderBy: keys, Frame: frame, RowsFrom: from, RowsTo: to, RangeFrom: rfrom, RangeTo: rto}}
 			byKey[k] = sp
 			specs = append(specs, sp)
 		}

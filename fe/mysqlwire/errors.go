@@ -144,5 +144,8 @@ const detailPrefix = "errCode = 2, detailMessage = "
 // toSQLError converts err for the wire.
 func toSQLError(err error) *sqlerror.SQLError {
 	c := codes(CodeOf(err))
+	if n, ok := errnoOf(err); ok {
+		c = n
+	}
 	return sqlerror.NewSQLError(sqlerror.ErrorCode(c.num), c.state, detailPrefix+err.Error())
 }

@@ -2,7 +2,9 @@ package mysqlwire
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -38,6 +40,7 @@ const (
 	erConCount         = 1040 // ER_CON_COUNT_ERROR
 	erUnknownStmt      = 1243 // ER_UNKNOWN_STMT_HANDLER
 	erParse            = 1064 // ER_PARSE_ERROR
+	erHandshake        = 1043 // ER_HANDSHAKE_ERROR
 	comQuery           = 0x03
 	comStmtPrepare     = 0x16
 	comStmtReset       = 0x1a
@@ -89,6 +92,7 @@ type guardConn struct {
 	r       *bufio.Reader
 	mc      *mysql.Conn // set by handler.NewConnection
 	ready   bool        // logged in (handler.ConnectionReady)
+	hello   bool        // the handshake response has been checked
 	pending []byte      // the rest of a packet vitess has not read yet
 	once    sync.Once
 }
@@ -131,6 +135,19 @@ func (g *guardConn) readPacket() ([]byte, error) {
 // did. Only the first packet of a command (sequence 0) of a logged-in
 // connection is looked at.
 func (g *guardConn) answer(pkt []byte) bool {
+	if !g.ready && !g.hello && pkt[3] == 1 {
+		// vitess' parser of the handshake response indexes past the end of
+		// a truncated packet and trusts length prefixes; it must only see
+		// one that is whole.
+		g.hello = true
+		if err := checkHandshakeResponse(pkt[4:]); err != nil {
+			g.s.log.Debug("bad handshake response", "remote", g.RemoteAddr().String(), "err", err)
+			writeErrPacket(g.Conn, 2, erHandshake, "08S01", "Bad handshake")
+			g.Conn.Close()
+			return true
+		}
+		return false
+	}
 	if !g.ready || g.mc == nil || pkt[3] != 0 || len(pkt) < 5 {
 		return false
 	}
@@ -159,6 +176,122 @@ func (g *guardConn) answer(pkt []byte) bool {
 	return false
 }
 
+// Capability bits checkHandshakeResponse reads.
+const (
+	capClientConnectWithDB = 1 << 3
+	capClientProtocol41    = 1 << 9
+	capClientSecureConn    = 1 << 15
+	capClientPluginAuth    = 1 << 19
+	capClientConnAttr      = 1 << 20
+	capClientLenencAuth    = 1 << 21
+)
+
+// checkHandshakeResponse checks that every field of a HandshakeResponse41
+// the client's capabilities announce lies within the packet, so that the
+// parser after it cannot read out of bounds.
+func checkHandshakeResponse(p []byte) error {
+	if len(p) == maxPacketPayload {
+		return errors.New("handshake response too long")
+	}
+	if len(p) < 4 {
+		return errors.New("no capabilities")
+	}
+	caps := binary.LittleEndian.Uint32(p)
+	if caps&capClientProtocol41 == 0 {
+		return nil // refused as pre-4.1 right after, before any other field is read
+	}
+	const fixed = 4 + 4 + 1 + 23 // capabilities, max packet, charset, reserved
+	if len(p) < fixed {
+		return errors.New("truncated before the user name")
+	}
+	r := p[fixed:]
+	nullString := func(what string) error {
+		i := bytes.IndexByte(r, 0)
+		if i < 0 {
+			return fmt.Errorf("%s is not terminated", what)
+		}
+		r = r[i+1:]
+		return nil
+	}
+	lenenc := func(what string) error {
+		n, w, ok := readLenEnc(r)
+		if !ok || n > uint64(len(r)-w) {
+			return fmt.Errorf("%s length runs past the packet", what)
+		}
+		r = r[w+int(n):]
+		return nil
+	}
+	if err := nullString("user name"); err != nil {
+		return err
+	}
+	switch {
+	case caps&capClientLenencAuth != 0:
+		if err := lenenc("auth response"); err != nil {
+			return err
+		}
+	case caps&capClientSecureConn != 0:
+		if len(r) < 1 || int(r[0]) > len(r)-1 {
+			return errors.New("auth response length runs past the packet")
+		}
+		r = r[1+int(r[0]):]
+	default:
+		if err := nullString("auth response"); err != nil {
+			return err
+		}
+	}
+	if caps&capClientConnectWithDB != 0 {
+		if err := nullString("database name"); err != nil {
+			return err
+		}
+	}
+	if caps&capClientPluginAuth != 0 {
+		if err := nullString("auth plugin name"); err != nil {
+			return err
+		}
+	}
+	if caps&capClientConnAttr != 0 {
+		n, w, ok := readLenEnc(r)
+		if !ok || n > uint64(len(r)-w) {
+			return errors.New("connection attributes run past the packet")
+		}
+		r = r[w : w+int(n)]
+		for len(r) > 0 {
+			if err := lenenc("connection attribute"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// readLenEnc reads a length-encoded integer: its value and width.
+func readLenEnc(b []byte) (uint64, int, bool) {
+	if len(b) == 0 {
+		return 0, 0, false
+	}
+	w := 1
+	switch b[0] {
+	case 0xfc:
+		w = 3
+	case 0xfd:
+		w = 4
+	case 0xfe:
+		w = 9
+	case 0xfb, 0xff:
+		return 0, 0, false
+	default:
+		return uint64(b[0]), 1, true
+	}
+	if len(b) < w {
+		return 0, 0, false
+	}
+	var v uint64
+	for i := w - 1; i >= 1; i-- {
+		v = v<<8 | uint64(b[i])
+	}
+	return v, w, true
+}
+
 func (g *guardConn) reply(num uint16, state, msg string) {
 	if err := writeErrPacket(g.Conn, 1, num, state, msg); err != nil {
 		g.Conn.Close()
@@ -175,6 +308,32 @@ func splits(env *vtenv.Environment, q string) (ok bool) {
 	}()
 	env.Parser().SplitStatementToPieces(q)
 	return true
+}
+
+// watchHangup cancels a running statement when its client goes away:
+// nothing reads the socket while a statement runs, so without it a
+// statement that writes nothing until its end (an aggregate, a sort) would
+// run on after a disconnect. It peeks (never consumes) on the socket; stop,
+// called before vitess reads again, ends the peek with a deadline and waits
+// for it. A client that sends its next command early just ends the watch.
+func (g *guardConn) watchHangup(cancel func()) (stop func()) {
+	if !g.ready || len(g.pending) > 0 {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, err := g.r.Peek(1)
+		var ne net.Error
+		if err != nil && !(errors.As(err, &ne) && ne.Timeout()) {
+			cancel() // EOF or reset: the client is gone
+		}
+	}()
+	return func() {
+		g.Conn.SetReadDeadline(time.Now())
+		<-done
+		g.Conn.SetReadDeadline(time.Time{})
+	}
 }
 
 func (g *guardConn) Close() error {

@@ -54,8 +54,11 @@ type Config struct {
 	Addr     string
 	Listener net.Listener
 	// RootPassword is the password of the root user; empty allows root
-	// without a password. It is never logged.
+	// without a password. It is never logged. Ignored when Users is set.
 	RootPassword string
+	// Users looks up the accounts allowed to log in (root included); nil
+	// means root alone, with RootPassword.
+	Users Users
 	// ServerVersion is announced in the handshake; Doris says 5.7.99.
 	ServerVersion string
 	// NewSession makes the session of a connection after authentication.
@@ -129,7 +132,7 @@ func Listen(cfg Config) (*Server, error) {
 	}
 	ml, err := mysql.NewListenerWithConfig(mysql.ListenerConfig{
 		Listener:           &guardListener{Listener: l, s: s},
-		AuthServer:         &authServer{password: cfg.RootPassword, throttle: s.throttle},
+		AuthServer:         &authServer{password: cfg.RootPassword, users: cfg.Users, throttle: s.throttle},
 		Handler:            &handler{s: s},
 		ConnReadBufferSize: 16 << 10,
 		FlushDelay:         50 * time.Millisecond,
@@ -266,6 +269,9 @@ func (h *handler) run(c *mysql.Conn, callback func(*sqltypes.Result) error, f fu
 			err = toSQLError(Errorf(CodeInternal, "internal error: %v", x))
 		}
 	}()
+	if g, ok := c.GetRawConn().(*guardConn); ok {
+		defer g.watchHangup(cancel)()
+	}
 	w := &writer{send: callback}
 	if err := f(ctx, st.sess, w); err != nil {
 		return toSQLError(err)
@@ -358,6 +364,7 @@ func (h *handler) WarningCount(c *mysql.Conn) uint16 { return 0 }
 // authServer accepts the single root user with mysql_native_password.
 type authServer struct {
 	password string
+	users    Users // nil: root alone
 	throttle *loginThrottle
 }
 
@@ -381,7 +388,7 @@ func (a *authServer) UserEntryWithHash(c *mysql.Conn, salt []byte, user string, 
 		return nil, sqlerror.NewSQLError(sqlerror.ERAccessDeniedError, sqlerror.SSAccessDeniedError,
 			fmt.Sprintf("Access denied for user '%s': too many failed logins from this host, try again later", user))
 	}
-	g, err := a.check(salt, user, authResponse)
+	g, err := a.check(salt, user, host, authResponse)
 	if err != nil {
 		a.throttle.failed(host)
 		return nil, err
@@ -390,7 +397,10 @@ func (a *authServer) UserEntryWithHash(c *mysql.Conn, salt []byte, user string, 
 	return g, nil
 }
 
-func (a *authServer) check(salt []byte, user string, authResponse []byte) (mysql.Getter, error) {
+func (a *authServer) check(salt []byte, user, host string, authResponse []byte) (mysql.Getter, error) {
+	if a.users != nil {
+		return checkUser(a.users, salt, user, host, authResponse)
+	}
 	deny := sqlerror.NewSQLError(sqlerror.ERAccessDeniedError, sqlerror.SSAccessDeniedError,
 		fmt.Sprintf("Access denied for user '%s' (using password: %s)", user, yesNo(len(authResponse) > 0)))
 	if user != "root" {

@@ -108,6 +108,11 @@ func (b *builder) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator,
 			w.Frame = exec.FrameRowsToCurrent
 		case bind.FrameWholePartition:
 			w.Frame = exec.FrameWholePartition
+		case bind.FrameRows:
+			// Both packages mark an unbounded end with MaxInt64.
+			w.Frame, w.RowsFrom, w.RowsTo = exec.FrameRows, n.RowsFrom, n.RowsTo
+		case bind.FrameRange:
+			w.Frame, w.RangeFrom, w.RangeTo = exec.FrameRange, n.RangeFrom, n.RangeTo
 		}
 		return conform(w, n.Out)
 	}

@@ -7,12 +7,15 @@ import (
 	"log/slog"
 	"net"
 	"path/filepath"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/catalog/local"
 	"github.com/inlet-db/inlet/catalog/manager"
+	"github.com/inlet-db/inlet/exec/memlimit"
+	"github.com/inlet-db/inlet/fe/auth"
 	"github.com/inlet-db/inlet/fe/mysqlwire"
 	"github.com/inlet-db/inlet/fe/physical"
 	"github.com/inlet-db/inlet/fe/vars"
@@ -38,6 +41,15 @@ type Options struct {
 	TimeZone string
 	// Runner executes fragments on the BEs (in-process or over Flight).
 	Runner physical.Runner
+	// HandshakeTimeout and MaxConnections bound connections (see
+	// mysqlwire.Config; 0 means the defaults, 10 s and Doris'
+	// qe_max_connection 1024).
+	HandshakeTimeout time.Duration
+	MaxConnections   int
+	// MemLimit caps what all statements hold together (Doris mem_limit,
+	// --mem-limit): the statement whose allocation would pass it fails.
+	// 0 means no cap. See ParseMemLimit.
+	MemLimit int64
 }
 
 // FE is a running front end.
@@ -45,7 +57,12 @@ type FE struct {
 	Wire     *mysqlwire.Server
 	Server   *Server
 	Catalogs *manager.Manager
-	done     chan struct{}
+	// Mem is the process account every statement draws from.
+	Mem *memlimit.Process
+	// Auth holds the users and privileges (under <MetaDir>/auth), for the
+	// HTTP handlers as for SQL.
+	Auth *auth.Store
+	done chan struct{}
 }
 
 // VersionComment is what @@version_comment says.
@@ -62,6 +79,7 @@ func Start(ctx context.Context, o Options) (*FE, error) {
 	if o.DataDir == "" {
 		o.DataDir = filepath.Join(o.MetaDir, "data")
 	}
+	proc := processAccount(&o)
 	if o.TimeZone == "" {
 		o.TimeZone = "UTC"
 	}
@@ -83,9 +101,15 @@ func Start(ctx context.Context, o Options) (*FE, error) {
 	}
 	vr, err := vars.NewRegistry(vars.Defs(VersionComment, o.TimeZone))
 	if err != nil {
+		cats.Close()
 		return nil, err
 	}
-	srv, err := New(Config{Catalogs: cats, Vars: vr, Mem: o.Mem, Logger: log, Version: o.Version, Backends: o.Backends, Runner: o.Runner})
+	users, err := auth.Open(filepath.Join(o.MetaDir, "auth"), auth.WithRootPassword(o.RootPassword))
+	if err != nil {
+		cats.Close()
+		return nil, err
+	}
+	srv, err := New(Config{Catalogs: cats, Vars: vr, Mem: o.Mem, Logger: log, Version: o.Version, Backends: o.Backends, Runner: o.Runner, Auth: users, ViewDir: o.MetaDir})
 	if err != nil {
 		return nil, err
 	}
@@ -95,13 +119,14 @@ func Start(ctx context.Context, o Options) (*FE, error) {
 			return nil, fmt.Errorf("fe: demo database: %w", err)
 		}
 	}
-	wire, err := mysqlwire.Listen(mysqlwire.Config{Addr: o.QueryAddr, RootPassword: o.RootPassword, NewSession: srv.NewSession, Logger: log})
+	wire, err := mysqlwire.Listen(mysqlwire.Config{Addr: o.QueryAddr, Users: users, NewSession: srv.NewSession, Logger: log,
+		HandshakeTimeout: o.HandshakeTimeout, MaxConnections: o.MaxConnections})
 	if err != nil {
 		cats.Close()
 		return nil, err
 	}
 	srv.SetCancel(wire.Cancel)
-	fe := &FE{Wire: wire, Server: srv, Catalogs: cats, done: make(chan struct{})}
+	fe := &FE{Wire: wire, Server: srv, Catalogs: cats, Mem: proc, Auth: users, done: make(chan struct{})}
 	go func() {
 		defer close(fe.done)
 		wire.Serve()

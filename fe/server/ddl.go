@@ -156,6 +156,11 @@ func (s *Session) drop(ctx context.Context, n *sql.Drop, w mysqlwire.ResultWrite
 		if s.catalog == ctl && s.db == db {
 			s.db = ""
 		}
+		if s.srv.views != nil {
+			if err := s.srv.views.dropDatabase(ctl, db); err != nil {
+				return err
+			}
+		}
 	case sql.ObjTable:
 		ctl, db, tbl, err := s.splitName(n.Name)
 		if err != nil {
@@ -178,8 +183,10 @@ func (s *Session) drop(ctx context.Context, n *sql.Drop, w mysqlwire.ResultWrite
 			}
 			return err
 		}
+	case sql.ObjView:
+		return s.dropView(n, w)
 	default:
-		return errorf(errNotSupported, "DROP VIEW is not supported")
+		return errorf(errNotSupported, "DROP of this object is not supported")
 	}
 	return w.OK(mysqlwire.OKResult{})
 }
@@ -243,7 +250,15 @@ func (s *Session) createTable(ctx context.Context, n *sql.CreateTable, w mysqlwi
 	if n.Keys != nil {
 		spec.KeysType = [...]string{"DUPLICATE", "UNIQUE", "AGGREGATE", "PRIMARY"}[n.Keys.Kind]
 		spec.KeyColumns = n.Keys.Columns
-		if n.Keys.Kind == sql.UniqueKey || n.Keys.Kind == sql.AggregateKey || n.Keys.Kind == sql.PrimaryKey {
+		uk, _ := tc.(catalog.UniqueKeyCreator)
+		canUnique := uk != nil && uk.SupportsUniqueKey()
+		if n.Keys.Kind == sql.PrimaryKey && canUnique {
+			// Doris's "primary key model" is the UNIQUE KEY model with
+			// merge-on-write: one row per key, the latest write winning.
+			spec.KeysType = "UNIQUE"
+		}
+		unique := spec.KeysType == "UNIQUE" && canUnique
+		if !unique && (n.Keys.Kind == sql.UniqueKey || n.Keys.Kind == sql.AggregateKey || n.Keys.Kind == sql.PrimaryKey) {
 			// Rows are stored as inserted; merging on the key (UNIQUE,
 			// AGGREGATE) is not implemented, and answering as if it were
 			// would be wrong.
@@ -252,6 +267,11 @@ func (s *Session) createTable(ctx context.Context, n *sql.CreateTable, w mysqlwi
 	}
 	if d := n.Distribution; d != nil {
 		spec.Distribution = distributionText(d)
+	} else if n.Keys != nil && n.Keys.Kind == sql.PrimaryKey && spec.KeysType == "UNIQUE" {
+		// Doris hashes a keyed table on its key columns when no
+		// DISTRIBUTED BY is given; written out so SHOW CREATE TABLE
+		// shows the table as it is stored (one bucket).
+		spec.Distribution = distributionText(&sql.Distribution{Columns: n.Keys.Columns, Buckets: 1})
 	}
 	var plan bind.Plan
 	var op exec.Operator
@@ -421,6 +441,9 @@ func (s *Session) insert(ctx context.Context, n *sql.Insert, w mysqlwire.ResultW
 			return err
 		}
 	}
+	if n.Label != "" {
+		return s.insertLabelled(ctx, t, op, target, v, n.Label, w)
+	}
 	rows, err := s.appendFrom(ctx, t, op, target, v)
 	if err != nil {
 		return err
@@ -482,6 +505,9 @@ func (s *Session) appendFrom(ctx context.Context, t catalog.Table, op exec.Opera
 	}
 	defer rr.Release()
 	checked := &notNullReader{RecordReader: rr, cols: schema.Columns}
+	if l := loadLabel(ctx); l != nil {
+		return l.load(ctx, t, checked)
+	}
 	return t.(catalog.Writable).Append(ctx, checked)
 }
 

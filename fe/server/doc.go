@@ -22,7 +22,13 @@
 //   - A SET_VAR hint applies to its statement only.
 //   - Results stream: rows are rendered batch by batch as the executor
 //     yields them; nothing buffers a whole result.
-//   - Secret catalog properties are shown masked and never logged.
+//   - Secret catalog properties are shown masked and never logged; the text
+//     SHOW PROCESSLIST and profiles keep has passwords masked (shownText).
+//   - Privileges (accounts.go, with fe/auth): every statement passes
+//     authorize before it runs and every table a query binds passes
+//     privResolver; a statement kind authorize does not know needs
+//     ADMIN_PRIV. Privilege failures keep Doris's own errno (1142, 1044,
+//     1227 …), the one exception to the wireKinds table.
 //
 // Concurrency: a Server is shared by all connections; a Session belongs to
 // one connection and runs one statement at a time.

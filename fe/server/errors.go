@@ -96,6 +96,9 @@ func classify(err error) error {
 	if err == nil {
 		return nil
 	}
+	if e := authWire(err); e != nil {
+		return e
+	}
 	for _, k := range wireKinds {
 		for _, target := range k.is {
 			if errors.Is(err, target) {

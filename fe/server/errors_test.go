@@ -54,7 +54,7 @@ func TestWireErrors(t *testing.T) {
 		{"CREATE TABLE shop.t (a INT) DUPLICATE KEY(a)", 1050, "Table 't' already exists"},
 		{"CREATE CATALOG lake1 PROPERTIES ('type'='localdir')", 1105, "Catalog 'lake1' already exists"},
 		// Statement checks.
-		{"CREATE TABLE shop.u (a INT) UNIQUE KEY(a)", 1235, "UNIQUE KEY tables are not supported by the internal catalog; use DUPLICATE KEY"},
+		{"CREATE TABLE shop.u (a INT) AGGREGATE KEY(a)", 1235, "AGGREGATE KEY tables are not supported by the internal catalog; use DUPLICATE KEY"},
 		{"CREATE TABLE shop.u (a INT) DUPLICATE KEY(z)", 1054, "Key column z does not exist in table u"},
 		{"INSERT INTO shop.t VALUES (1)", 1136, "Column count doesn't match value count at row 1"},
 		{"INSERT INTO shop.t SELECT 1", 1136, "Column count doesn't match value count: 2 columns, query gives 1"},
@@ -64,8 +64,6 @@ func TestWireErrors(t *testing.T) {
 		{"SHOW PARTITIONS FROM shop.t", 1105, "Table t is not a partitioned table"},
 		{"KILL 987654", 1105, "Unknown thread id: 987654"},
 		{"EXPLAIN INSERT INTO shop.t VALUES (1, 'x')", 1235, "EXPLAIN INSERT ... VALUES"},
-		// Physical planning (fe/physical) reports its own kinds.
-		{"SELECT * FROM shop.t x RIGHT JOIN shop.t y ON x.a < y.a", 1235, "RIGHT JOIN with a non-equality ON condition; write it as a LEFT JOIN"},
 		// The session's query_timeout (set below) turns the deadline into
 		// the interrupted code with its own text.
 		{"SELECT count(*) FROM demo.orders a, demo.orders b, demo.orders c, demo.orders d, demo.orders e, demo.orders f, demo.orders g, demo.orders h, demo.orders i, demo.orders j, demo.orders k, demo.orders l",

@@ -70,7 +70,7 @@ func (p *profiles) all() []*queryProfile {
 
 // beginStatement starts the per-statement state of a statement's text.
 func (s *Session) beginStatement(text string) *statement {
-	st := &statement{plan: physical.NewStatement(), sql: text, user: s.info.User, catalog: s.catalog, db: s.db,
+	st := &statement{plan: physical.NewStatement(), sql: shownText(text), user: s.info.User, catalog: s.catalog, db: s.db,
 		start: s.srv.now()}
 	s.stmt = st
 	return st

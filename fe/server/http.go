@@ -1,13 +1,16 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/fe/physical"
+	"github.com/inlet-db/inlet/load/streamload"
 )
 
 // feMetrics are the FE's own counters for /metrics; profiles add the BE
@@ -83,4 +86,38 @@ func (s *Server) HTTPHandler() http.Handler {
 		}
 	})
 	return mux
+}
+
+// StreamLoadTables opens the internal catalog's tables for Stream Load,
+// checking users and LOAD_PRIV with the FE's user store.
+func (s *Server) StreamLoadTables() streamload.Tables {
+	t := &streamload.CatalogTables{
+		Catalog: func(ctx context.Context) (catalog.Catalog, error) { return s.cfg.Catalogs.Get(ctx, "internal") },
+	}
+	if s.cfg.Auth != nil {
+		t.Users = s.cfg.Auth
+	}
+	return t
+}
+
+// StreamLoadFE is the FE leg of Stream Load (PUT /api/{db}/{table}/_stream_load):
+// the user, privilege and table checks, then 307 to the BE HTTP listener
+// backend names. Mount it beside HTTPHandler on the FE's HTTP port.
+func (s *Server) StreamLoadFE(backend func(*http.Request) (string, error)) (http.Handler, error) {
+	return streamload.NewFE(streamload.FEConfig{Tables: s.StreamLoadTables(), Backend: backend, Logger: s.log})
+}
+
+// StreamLoadBE is the BE leg of the BE inside the FE process: it performs
+// loads into the internal catalog and serves their error logs
+// (/api/_load_error_log). Mount it on that BE's HTTP listener.
+func (s *Server) StreamLoadBE() (http.Handler, error) {
+	return streamload.NewBE(streamload.Config{Tables: s.StreamLoadTables(), Mem: s.cfg.Mem, Logger: s.log, Now: s.now})
+}
+
+// StreamLoadInternal serves the FE's internal Stream Load endpoints for
+// BEs in their own processes (cmd/be): the table's schema, the load of
+// the batches they decoded, and their registrations into backends (may
+// be nil). Every call must carry the cluster secret.
+func (s *Server) StreamLoadInternal(secret string, backends *streamload.Backends) http.Handler {
+	return streamload.NewInternal(s.StreamLoadTables(), secret, s.cfg.Mem, backends, s.log)
 }

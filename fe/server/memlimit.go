@@ -45,6 +45,9 @@ func (s *Session) runLimited(ctx context.Context, stmt sql.Statement, w mysqlwir
 				s.srv.log.Debug("swept buffers of a query over its memory limit", "bytes", n)
 			}
 		}
+		// Go memory charged by operators that unwound without refunding
+		// it goes back to the process account.
+		acct.Close()
 	}()
 	defer memlimit.Recover(&err)
 	return s.run(ctx, stmt, w)

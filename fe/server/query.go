@@ -11,6 +11,7 @@ import (
 
 	"github.com/inlet-db/inlet/exec"
 	"github.com/inlet-db/inlet/exec/expr"
+	"github.com/inlet-db/inlet/exec/memlimit"
 	"github.com/inlet-db/inlet/exec/render"
 	"github.com/inlet-db/inlet/fe/bind"
 	"github.com/inlet-db/inlet/fe/mysqlwire"
@@ -98,6 +99,12 @@ func writeRows(cols []bind.Column, rr array.RecordReader, w mysqlwire.ResultWrit
 	}
 	defer release()
 	for rr.Next() {
+		// Kernels and scans allocate through a counting-only view of the
+		// statement's account: a batch they took past exec_mem_limit or
+		// --mem-limit fails the statement here.
+		if err := memlimit.Check(env.Mem); err != nil {
+			return err
+		}
 		rec := rr.RecordBatch()
 		if int(rec.NumCols()) != len(cols) {
 			return fmt.Errorf("result batch has %d columns, plan says %d", rec.NumCols(), len(cols))

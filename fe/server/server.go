@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/inlet-db/inlet/catalog/manager"
+	"github.com/inlet-db/inlet/fe/auth"
 	"github.com/inlet-db/inlet/fe/mysqlwire"
 	"github.com/inlet-db/inlet/fe/physical"
 	"github.com/inlet-db/inlet/fe/vars"
@@ -36,6 +37,12 @@ type Config struct {
 	// Runner executes the fragments of Fluss and Paimon scans on the BEs;
 	// nil makes such scans an error.
 	Runner physical.Runner
+	// Auth holds users and privileges; nil means root alone and no
+	// privilege checks (accounts.go).
+	Auth *auth.Store
+	// ViewDir holds the view definitions (views.go); "" keeps views in
+	// memory for the server's life.
+	ViewDir string
 }
 
 // Server makes sessions for connections.
@@ -50,6 +57,7 @@ type Server struct {
 
 	profiles profiles // recent query profiles, for SHOW QUERY PROFILE
 	metrics  feMetrics
+	views    *viewStore
 }
 
 // New builds a Server.
@@ -70,6 +78,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Cancel != nil {
 		s.SetCancel(cfg.Cancel)
 	}
+	views, err := openViews(cfg.ViewDir)
+	if err != nil {
+		return nil, err
+	}
+	s.views = views
 	return s, nil
 }
 

@@ -46,7 +46,7 @@ type Session struct {
 // function marks the session idle again.
 func (s *Session) track(text string) func() {
 	s.srv.mu.Lock()
-	s.running, s.since = text, s.srv.now()
+	s.running, s.since = shownText(text), s.srv.now()
 	s.shownCatalog, s.shownDB = s.catalog, s.db
 	s.srv.mu.Unlock()
 	return func() {
@@ -93,6 +93,9 @@ func (s *Session) stmtVars(hints map[string]string) (*vars.Session, error) {
 }
 
 func (s *Session) run(ctx context.Context, stmt sql.Statement, w mysqlwire.ResultWriter) error {
+	if err := s.authorize(stmt); err != nil {
+		return err
+	}
 	switch n := stmt.(type) {
 	case *sql.Select:
 		v, err := s.stmtVars(n.Hints)
@@ -141,10 +144,18 @@ func (s *Session) run(ctx context.Context, stmt sql.Statement, w mysqlwire.Resul
 		return s.createDatabase(ctx, n, w)
 	case *sql.CreateTable:
 		return s.createTable(ctx, n, w)
+	case *sql.CreateView:
+		return s.createView(ctx, n, w)
 	case *sql.Insert:
 		return s.insert(ctx, n, w)
+	case *sql.Delete:
+		return s.deleteFrom(ctx, n, w)
+	case *sql.Update:
+		return s.update(ctx, n, w)
 	case *sql.Kill:
 		return s.kill(n, w)
+	case *sql.CreateUser, *sql.DropUser, *sql.Grant, *sql.SetPassword, *sql.ShowGrants:
+		return s.account(n, w)
 	case *sql.Txn:
 		// Every statement commits on its own (autocommit); transaction
 		// statements are accepted so MySQL clients and drivers work.
@@ -279,7 +290,7 @@ func (s *Session) ResolveTable(ctx context.Context, name []string) (string, stri
 // bindSession is what the binder sees of this session under v.
 func (s *Session) bindSession(v *vars.Session) *bind.Session {
 	return &bind.Session{
-		Resolver:       s,
+		Resolver:       s.resolver(),
 		Var:            func(name string, global bool) (any, error) { return s.varValue(v, name, global) },
 		Vars:           v.Snapshot(),
 		CurrentCatalog: s.catalog,

@@ -71,7 +71,7 @@ func TestClientConnectStatementsAndErrors(t *testing.T) {
 	wantErr(t, db, "SELECT * FROM nocat.demo.orders", 1105, "Unknown catalog 'nocat'")
 	wantErr(t, db, "SELECT order_id FROM orders, orders", 1052, "ambiguous")
 	wantErr(t, db, "SHOW TABLES FROM nodb", 1049, "Unknown database 'nodb'")
-	wantErr(t, db, "CREATE TABLE u (a INT) UNIQUE KEY(a)", 1235, "UNIQUE KEY tables are not supported")
+	wantErr(t, db, "CREATE TABLE u (a INT) AGGREGATE KEY(a)", 1235, "AGGREGATE KEY tables are not supported")
 	mustExec(t, db, "SWITCH internal")
 	wantErr(t, db, "SELECT * FROM t", 1046, "No database selected")
 

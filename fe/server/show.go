@@ -214,15 +214,17 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 		if n.Full {
 			t.names = append(t.names, "Table_type")
 		}
-		for _, name := range tables {
+		for _, tt := range withViews(tables, s.viewNames(ctl, db)) {
 			if n.Full {
-				t.addStrings(name, "BASE TABLE")
+				t.addStrings(tt[0], tt[1])
 			} else {
-				t.addStrings(name)
+				t.addStrings(tt[0])
 			}
 		}
 	case sql.ShowCreateTable:
 		return s.showCreateTable(ctx, n.Name, w)
+	case sql.ShowCreateView:
+		return s.showCreateView(n.Name, w)
 	case sql.ShowPartitions:
 		_, _, tb, err := s.ResolveTable(ctx, n.Name)
 		if err != nil {
@@ -336,6 +338,7 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 	default:
 		return errorf(errNotSupported, "SHOW %s is not supported", n.Kind)
 	}
+	s.hideUnprivileged(n, t)
 	if err := s.filter(ctx, t, n); err != nil {
 		return err
 	}
@@ -376,6 +379,9 @@ func (s *Session) describe(ctx context.Context, name sql.Name, w mysqlwire.Resul
 }
 
 func (s *Session) describeTable(ctx context.Context, name sql.Name, full bool) (*table, error) {
+	if t, err := s.describeView(ctx, name, full); t != nil || err != nil {
+		return t, err
+	}
 	_, _, tb, err := s.ResolveTable(ctx, name)
 	if err != nil {
 		return nil, err

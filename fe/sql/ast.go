@@ -274,6 +274,7 @@ const (
 	ShowFrontends                      // SHOW FRONTENDS
 	ShowBackends                       // SHOW BACKENDS
 	ShowQueryProfile                   // SHOW QUERY PROFILE ['path'] ("/" lists, "/<query id>" shows one)
+	ShowCreateView                     // SHOW CREATE VIEW name
 )
 
 // Show is a SHOW statement. Which fields apply depends on Kind (see the

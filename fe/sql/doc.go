@@ -55,9 +55,16 @@
 //     WARNINGS, ERRORS, COLLATION, CHARSET, ENGINES, PROCESSLIST, FRONTENDS,
 //     BACKENDS), DESC[RIBE], EXPLAIN [VERBOSE|GRAPH|TREE], CREATE/ALTER/DROP/
 //     REFRESH CATALOG, CREATE/DROP DATABASE, CREATE TABLE (Doris keys,
-//     DISTRIBUTED BY, PROPERTIES, AS SELECT), DROP TABLE/VIEW, REFRESH
+//     DISTRIBUTED BY, PROPERTIES, AS SELECT), CREATE [OR REPLACE] VIEW
+//     [IF NOT EXISTS] name [(cols)] [COMMENT] AS query (view.go), SHOW
+//     CREATE VIEW, DROP TABLE/VIEW, REFRESH
 //     DATABASE/TABLE, INSERT INTO/OVERWRITE ... VALUES | SELECT, KILL,
-//     BEGIN/START TRANSACTION/COMMIT/ROLLBACK.
+//     BEGIN/START TRANSACTION/COMMIT/ROLLBACK; accounts (users.go): CREATE
+//     USER [IF NOT EXISTS] 'u'@'h' [IDENTIFIED BY [PASSWORD] 'p'], DROP USER
+//     [IF EXISTS], GRANT/REVOKE privs ON [ctl.]db.tbl (with *) TO/FROM user,
+//     SET PASSWORD [FOR user] = PASSWORD('p') | '*HEX', SHOW [ALL] GRANTS
+//     [FOR user]. String() of these prints the password (round trip); shown
+//     statement text goes through MaskSecrets.
 //
 // Recognised but rejected with a "not supported" syntax error, so that no
 // consumer can silently ignore them: CREATE TABLE ... PARTITION BY and index
@@ -65,7 +72,7 @@
 // BY ROLLUP/CUBE/GROUPING SETS and WITH ROLLUP, comparisons with ANY/SOME/ALL
 // (subquery), table PARTITION/TABLESAMPLE/FOR (time travel)/LATERAL VIEW,
 // INSERT ... PARTITION. Not recognised at all (plain syntax errors): IS
-// DISTINCT FROM, COLLATE, BINARY x, LIMIT ?, CREATE VIEW, UPDATE/DELETE.
+// DISTINCT FROM, COLLATE, BINARY x, LIMIT ?, UPDATE/DELETE.
 // MySQL /*! ... */ comments are skipped like any comment.
 //
 // A Parser value does not exist: Parse is a pure function and safe for

@@ -423,7 +423,7 @@ var showNames = [...]string{
 	ShowStatus: "STATUS", ShowWarnings: "WARNINGS", ShowErrors: "ERRORS", ShowCollation: "COLLATION",
 	ShowCharset: "CHARACTER SET", ShowEngines: "ENGINES", ShowProcesslist: "PROCESSLIST",
 	ShowTableStatus: "TABLE STATUS", ShowFrontends: "FRONTENDS", ShowBackends: "BACKENDS",
-	ShowQueryProfile: "QUERY PROFILE",
+	ShowQueryProfile: "QUERY PROFILE", ShowCreateView: "CREATE VIEW",
 }
 
 func (n *Show) format(p *printer) {

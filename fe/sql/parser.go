@@ -447,6 +447,12 @@ func (p *parser) statement() Statement {
 		return p.drop()
 	case "INSERT":
 		return p.insert()
+	case "DELETE":
+		return p.deleteStmt()
+	case "UPDATE":
+		return p.updateStmt()
+	case "GRANT", "REVOKE":
+		return p.grant()
 	case "KILL":
 		p.i++
 		k := &Kill{}
@@ -502,6 +508,9 @@ func (p *parser) explain() Statement {
 
 func (p *parser) set() Statement {
 	p.i++ // SET
+	if p.acceptKw("PASSWORD") {
+		return p.setPassword()
+	}
 	if p.acceptKw("NAMES") {
 		s := &SetNames{}
 		s.Charset = p.charsetName()
@@ -666,6 +675,12 @@ func (p *parser) fromName(s *Show, max int) {
 
 func (p *parser) show() Statement {
 	p.i++ // SHOW
+	if p.acceptKw("GRANTS") {
+		return p.showGrants(false)
+	}
+	if p.acceptKw("ALL", "GRANTS") {
+		return p.showGrants(true)
+	}
 	s := &Show{}
 	if p.acceptKw("FULL") {
 		s.Full = true
@@ -689,6 +704,9 @@ func (p *parser) show() Statement {
 		s.Name = p.name(2)
 	case p.acceptKw("CREATE", "TABLE"):
 		s.Kind = ShowCreateTable
+		s.Name = p.name(3)
+	case p.acceptKw("CREATE", "VIEW"):
+		s.Kind = ShowCreateView
 		s.Name = p.name(3)
 	case p.acceptKw("DATABASES"), p.acceptKw("SCHEMAS"):
 		s.Kind = ShowDatabases
@@ -769,6 +787,8 @@ func (p *parser) create() Statement {
 	switch {
 	case p.acceptKw("CATALOG"):
 		return p.createCatalog()
+	case p.acceptKw("USER"):
+		return p.createUser()
 	case p.acceptKw("DATABASE"), p.acceptKw("SCHEMA"):
 		c := &CreateDatabase{IfNotExists: p.ifNotExists()}
 		c.Name = p.name(2)
@@ -780,6 +800,10 @@ func (p *parser) create() Statement {
 		return p.createTable(true)
 	case p.acceptKw("TABLE"):
 		return p.createTable(false)
+	case p.acceptKw("VIEW"):
+		return p.createView(false)
+	case p.acceptKw("OR", "REPLACE", "VIEW"):
+		return p.createView(true)
 	}
 	p.fail("unsupported CREATE statement: expected CATALOG, DATABASE or TABLE, found %s", describe(p.tok()))
 	return nil
@@ -850,6 +874,9 @@ func (p *parser) refresh() Statement {
 
 func (p *parser) drop() Statement {
 	p.i++ // DROP
+	if p.acceptKw("USER") {
+		return p.dropUser()
+	}
 	d := &Drop{}
 	switch {
 	case p.acceptKw("CATALOG"):
@@ -875,10 +902,39 @@ func (p *parser) createTable(external bool) Statement {
 	if p.isOp("(") && !p.startsQuery(1) {
 		p.i++
 		for {
-			if p.isKw("INDEX") || p.isKw("KEY") || p.isKw("PRIMARY") || p.isKw("CONSTRAINT") {
-				p.fail("index and constraint definitions in CREATE TABLE are not supported")
+			if p.isKw("CONSTRAINT") && isWord(p.peek(2), "PRIMARY") && isWord(p.peek(3), "KEY") {
+				p.i += 2 // CONSTRAINT name: the name has no use here
 			}
-			c.Columns = append(c.Columns, p.columnDef())
+			switch {
+			case p.isKwSeq("PRIMARY", "KEY"):
+				// MySQL's table constraint PRIMARY KEY (cols): the
+				// table's PRIMARY KEY, as if written after the list.
+				p.i += 2
+				if c.Keys != nil {
+					p.fail("multiple primary keys")
+				}
+				c.Keys = &KeysDesc{Kind: PrimaryKey, Columns: p.identList()}
+			case p.isKw("UNIQUE"):
+				// Doris has no UNIQUE constraint besides the UNIQUE KEY
+				// model, and accepting one unenforced would let
+				// duplicates in silently.
+				p.fail("UNIQUE constraints in CREATE TABLE are not supported; use the UNIQUE KEY(...) model or PRIMARY KEY")
+			case p.isKw("INDEX") || p.isKw("KEY") || p.isKw("CONSTRAINT") || p.isKw("FOREIGN") || p.isKw("CHECK"):
+				p.fail("index and constraint definitions in CREATE TABLE are not supported")
+			default:
+				c.Columns = append(c.Columns, p.columnDef())
+				if p.acceptKw("PRIMARY", "KEY") {
+					// MySQL's column-level PRIMARY KEY: the table's PRIMARY
+					// KEY (col), as if written after the column list.
+					if c.Keys != nil {
+						p.fail("multiple primary keys")
+					}
+					c.Keys = &KeysDesc{Kind: PrimaryKey, Columns: []string{c.Columns[len(c.Columns)-1].Name}}
+				}
+				if p.isKw("UNIQUE") {
+					p.fail("column %s: UNIQUE constraints are not supported; use the UNIQUE KEY(%s) model or PRIMARY KEY", c.Columns[len(c.Columns)-1].Name, c.Columns[len(c.Columns)-1].Name)
+				}
+			}
 			if !p.acceptOp(",") {
 				break
 			}
@@ -886,6 +942,9 @@ func (p *parser) createTable(external bool) Statement {
 		p.expectOp(")")
 	}
 	seen := map[string]bool{}
+	if c.Keys != nil {
+		seen["KEY"] = true
+	}
 	once := func(clause string) {
 		if seen[clause] {
 			p.fail("duplicate %s clause", clause)

@@ -72,6 +72,13 @@ func Walk(n Node, fn func(Node) bool) {
 			exprs(row)
 		}
 		w(n.Query)
+	case *Delete:
+		w(n.Where)
+	case *Update:
+		for _, a := range n.Set {
+			w(a.Value)
+		}
+		w(n.Where)
 	case *Interval:
 		w(n.Value)
 	case *UnaryExpr:

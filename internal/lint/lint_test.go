@@ -100,22 +100,27 @@ func layers() []layer {
 			thirdParty: append([]string{"vitess.io/vitess/go/..."}, arrowOnly...),
 			why:        "§3 layer 5: fe/mysqlwire → vitess go/mysql, arrow, typemap and the text renderer exec/render; nothing else of ours"},
 		{pkgs: "fe/vars/...", ours: leaves(), why: "layer 5 (not in §3): session variables are a leaf of the FE"},
+		{pkgs: "fe/auth/...", stdOnly: true, why: "layer 5 (not in §3, issue 12): users and privileges are a leaf of the FE (standard library only), used by fe/server and its HTTP handlers"},
 
 		{pkgs: "fe/physical/...", ours: with("fe/bind", "exec/...", "planner", "catalog/...", "proto/inletpb"),
 			why: "layer 5 (not in §3; issue 9 moved it out of fe/server): physical planning turns a bound plan (fe/bind) into the shared operators (exec) and plans BE-read scans into fragments (planner, proto/inletpb); never fe/server or fe/mysqlwire"},
 
+		{pkgs: "load/...", ours: with("load/...", "catalog", "fe/sql", "fe/bind", "fe/auth", "exec/..."),
+			why: "layer 5 (not in §3; issue 12): Stream Load decodes HTTP bodies into batches of a table's schema (catalog), binds the columns and where headers with the FE's parser, binder and expressions (fe/sql, fe/bind, exec/expr) and checks users (fe/auth)"},
+
 		// 6. FE glue.
-		{pkgs: "fe/server/...", ours: with("fe/...", "exec/...", "planner", "catalog/...", "dispatch", "proto/inletpb"),
-			why: "§3 layer 6: fe/server → fe/…, exec, planner, catalog…, dispatch and the fragments of proto/inletpb"},
+		{pkgs: "fe/server/...", ours: with("fe/...", "exec/...", "planner", "catalog/...", "dispatch", "proto/inletpb", "load/..."),
+			why: "§3 layer 6: fe/server → fe/…, exec, planner, catalog…, dispatch and the fragments of proto/inletpb (and, issue 12, the Stream Load handlers of load/… it serves over its catalog)"},
 
 		// 7. Commands.
-		{pkgs: "cmd/fe", ours: with("fe/server", "catalog/...", "fileio", "scan", "dispatch", "planner", "minifluss"),
-			why: "§3 layer 7: cmd/fe → fe/server, the catalog implementations, fileio (and the in-process BE: scan, dispatch; and the emulator --demo starts)"},
-		{pkgs: "cmd/be", ours: with("scan/...", "fileio"), why: "§3 layer 7: cmd/be → scan (with its Flight service scan/flightsrv, and fileio for its constructors)"},
+		{pkgs: "cmd/fe", ours: with("fe/server", "catalog/...", "fileio", "scan", "dispatch", "planner", "minifluss", "load/..."),
+			why: "§3 layer 7: cmd/fe → fe/server, the catalog implementations, fileio (and the in-process BE: scan, dispatch, and its Stream Load leg's registry of BE addresses, load/streamload; and the emulator --demo starts)"},
+		{pkgs: "cmd/be", ours: with("scan/...", "fileio", "load/..."), why: "§3 layer 7: cmd/be → scan (with its Flight service scan/flightsrv, and fileio for its constructors; and, issue 12, the Stream Load BE leg of load/streamload, which decodes bodies and streams the batches to the FE)"},
 		{pkgs: "cmd/minifluss", ours: with("minifluss"), why: "§3 layer 7: cmd/minifluss → minifluss"},
 		{pkgs: "cmd/paimon-cat", ours: with("lake/...", "fileio"), why: "layer 7 (not in §3): paimon-cat → lake/paimon, fileio"},
 		{pkgs: "cmd/bench", ours: with("fe/server", "catalog/...", "scan", "dispatch", "minifluss", "fileio", "lake/..."),
 			why: "layer 7 (not in §3): the benchmark assembles what cmd/fe --demo does (emulator with its lake, in-process BE through dispatch, FE with the catalog types) and measures it through the MySQL protocol"},
+		{pkgs: "cmd/lakebench", ours: with("lake/...", "fileio"), why: "layer 7 (not in §3, issue 14): the lake scan benchmark writes a table with lake/paimon/writer and reads it with lake/paimon, against DuckDB"},
 
 		// Beside the stack.
 		{pkgs: "minifluss/...", ours: with("minifluss/...", "proto/flusspb", "proto/flussapi", "catalog/fluss/record", "lake/paimon", "lake/paimon/writer", "fileio"),

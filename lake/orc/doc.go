@@ -1,5 +1,6 @@
 // Package orc reads Apache ORC files (specification ORC v1, including the
-// UNSTABLE-PRE-2.0 decimal64 encoding) into Apache Arrow record batches.
+// UNSTABLE-PRE-2.0 decimal64 encoding) into Apache Arrow record batches,
+// and writes Arrow record batches as ORC files.
 //
 // It is pure Go and self-contained: the file tail (postscript, footer,
 // metadata) is decoded by hand from protobuf wire format, and every stream
@@ -51,6 +52,29 @@
 // encryption, row-index driven seeking inside a stripe (stripes are the unit
 // of selection), and dotted projection paths through lists, maps or unions
 // (those columns are read whole).
+//
+// Writing: Writer (writer.go, wcol.go, wenc.go) writes Arrow batches as an
+// ORC v0.12 file the way Java's writer lays it out: one stream per
+// (column, kind) in column order, PRESENT only in stripes with a NULL,
+// DIRECT for boolean/tinyint/float/double/struct and DIRECT_V2 (integer
+// RLE v2: SHORT_REPEAT, fixed-step DELTA and DIRECT runs) for everything else, timestamps
+// as seconds since 2015-01-01 UTC plus trailing-zero-coded nanos with the
+// stripe zone "UTC", decimals as zigzag varints with a scale stream, and
+// ColumnStatistics per stripe (metadata section) and per file (footer)
+// with the fields Java fills. What must stay true of it:
+//
+//   - Every value reads back exactly through this package's reader, or
+//     the write fails naming the column (a timestamp within the second
+//     before 1970 with a fraction of 1 ms or more, which ORC readers
+//     cannot decode exactly, is refused).
+//   - Statistics bound every written value: a bound that cannot be kept
+//     exactly (strings over 1 KiB, NaN, overflowing sums) is left out,
+//     never narrowed.
+//   - Memory: a stripe's encoded streams live in buffers of the caller's
+//     allocator until the stripe is flushed (WriterOptions.StripeSize bytes
+//     of them), plus a few hundred pending values per stream; Close or
+//     Abort releases them.
+//   - No row index is written (rowIndexStride 0): readers skip by stripe.
 //
 // Concurrency: a *File is immutable after Open and may be shared by
 // goroutines (the io.ReaderAt must allow concurrent ReadAt, as *os.File does);

@@ -16,9 +16,11 @@
 //     (partition, bucket, level, file name, extra files, embedded index,
 //     external path). Level is part of it: a level upgrade deletes and re-adds
 //     the same file name.
-//  2. A plan reads one snapshot and the schema that snapshot names; files
-//     written under older schemas are mapped to it by field id (missing
-//     columns read as NULL, widened types are cast).
+//  2. A plan reads one snapshot and the schema that snapshot names (or a
+//     newer one, ScanOptions.ReadSchemaID); files written under older
+//     schemas are mapped to it by field id (missing columns read as NULL,
+//     and their statistics are all-NULL for pruning; widened types are
+//     cast).
 //  3. Splits never mix (partition, bucket). A split is raw-convertible only
 //     when its files can be read one by one without changing the answer;
 //     otherwise Open merges its files by (key, sequence number) with the

@@ -237,17 +237,22 @@ func openParquet(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 	for rg := 1; rg < pf.NumRowGroups(); rg++ {
 		rgStart[rg] = rgStart[rg-1] + md.RowGroup(rg-1).NumRows()
 	}
+	// One pqarrow reader per run of consecutive unpruned row groups, not
+	// per row group: a reader allocates fresh page and decompression
+	// buffers, and batch positions stay contiguous within a run. INT96
+	// reads and reads of no file column stay one row group per unit.
+	runs := rowGroupRuns(rgs, len(cols) > 0 && len(i96) == 0)
 	ok = true
 	return unitBatches(ctx, s, f, out, len(cols) == 0 && len(i96) == 0, src, order, unitReads{
-		count: len(rgs),
-		start: func(i int) int64 { return rgStart[rgs[i]] },
-		rows:  func(i int) int64 { return md.RowGroup(rgs[i]).NumRows() },
+		count: len(runs),
+		start: func(i int) int64 { return rgStart[runs[i][0]] },
+		rows:  func(i int) int64 { return md.RowGroup(runs[i][0]).NumRows() },
 		open: func(i int) (array.RecordReader, error) {
 			var r array.RecordReader
 			if len(cols) > 0 {
-				pr, err := fr.GetRecordReader(ctx, cols, []int{rgs[i]})
+				pr, err := fr.GetRecordReader(ctx, cols, runs[i])
 				if err != nil {
-					return nil, fmt.Errorf("%w: data file %s row group %d: %v", ErrCorrupt, s.path, rgs[i], err)
+					return nil, fmt.Errorf("%w: data file %s row groups %d-%d: %v", ErrCorrupt, s.path, runs[i][0], runs[i][len(runs[i])-1], err)
 				}
 				r = pr
 			}
@@ -255,7 +260,7 @@ func openParquet(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 				return r, nil
 			}
 			// On error the reader has released r.
-			ir, err := newInt96Reader(s.path, pf, rgs[i], r, i96, len(order), int64(bs), s.mem)
+			ir, err := newInt96Reader(s.path, pf, runs[i][0], r, i96, len(order), int64(bs), s.mem)
 			if err != nil {
 				return nil, err
 			}
@@ -263,6 +268,20 @@ func openParquet(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 		},
 		eofEnds: true,
 	}), nil
+}
+
+// rowGroupRuns splits the ascending row groups rgs into runs of
+// consecutive ones (join) or into single row groups.
+func rowGroupRuns(rgs []int, join bool) [][]int {
+	var runs [][]int
+	for i, rg := range rgs {
+		if join && i > 0 && rgs[i-1] == rg-1 {
+			runs[len(runs)-1] = append(runs[len(runs)-1], rg)
+			continue
+		}
+		runs = append(runs, []int{rg})
+	}
+	return runs
 }
 
 // unitReads are the parts of one data file a scan reads in turn (Parquet row

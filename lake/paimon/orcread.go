@@ -88,13 +88,14 @@ func openORC(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 	if bs <= 0 {
 		bs = 8192
 	}
+	unit := orcTimestampUnit(s.want)
 	ok = true
 	return unitBatches(ctx, s, f, out, len(cols) == 0, src, order, unitReads{
 		count: len(sel),
 		start: func(i int) int64 { return starts[i] },
 		rows:  func(i int) int64 { return int64(stripes[sel[i]].NumRows) },
 		open: func(i int) (array.RecordReader, error) {
-			r, err := of.NewRecordReader(ctx, orc.ReadOptions{Columns: cols, Stripes: []int{sel[i]}, BatchSize: bs, Mem: s.mem})
+			r, err := of.NewRecordReader(ctx, orc.ReadOptions{Columns: cols, Stripes: []int{sel[i]}, BatchSize: bs, Mem: s.mem, TimestampUnit: unit})
 			if err != nil {
 				return nil, fmt.Errorf("data file %s stripe %d: %w", s.path, sel[i], err)
 			}
@@ -150,4 +151,36 @@ func stripeMayMatch(p *bound, of *orc.File, st orc.StripeInfo, want []DataField,
 		}
 		return colStats{}
 	}, rows)
+}
+
+// orcTimestampUnit is the coarsest unit that keeps every wanted timestamp's
+// digits: nanoseconds overflow int64 outside 1677..2262, so a table whose
+// timestamps are at most microsecond precise must not be read through them.
+func orcTimestampUnit(want []DataField) orc.TimestampUnit {
+	p := 0
+	var walk func(t DataType)
+	walk = func(t DataType) {
+		switch t.Root {
+		case Timestamp, TimestampLTZ:
+			p = max(p, t.Precision)
+		}
+		for _, c := range []*DataType{t.Element, t.Key, t.Value} {
+			if c != nil {
+				walk(*c)
+			}
+		}
+		for _, f := range t.Fields {
+			walk(f.Type)
+		}
+	}
+	for _, w := range want {
+		walk(w.Type)
+	}
+	switch {
+	case p <= 3:
+		return orc.Milliseconds
+	case p <= 6:
+		return orc.Microseconds
+	}
+	return orc.Nanoseconds
 }

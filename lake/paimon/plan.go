@@ -28,6 +28,11 @@ type ScanOptions struct {
 	// Options override table options for this read (e.g. merge-engine,
 	// ignore-delete, source.split.target-size).
 	Options map[string]string
+	// ReadSchemaID, when set, reads the snapshot with that schema instead
+	// of the snapshot's own (a union read with a Fluss table altered since
+	// the snapshot was written): files map by field id, fields they lack
+	// read NULL. It must not be older than the snapshot's schema.
+	ReadSchemaID *int64
 }
 
 // DeletionFile locates one data file's deletion vector.
@@ -217,6 +222,14 @@ func (t *Table) Plan(ctx context.Context, o ScanOptions) (*Plan, error) {
 			return nil, err
 		}
 		if schema, err = t.Schema(ctx, p.Snapshot.SchemaID); err != nil {
+			return nil, err
+		}
+	}
+	if r := o.ReadSchemaID; r != nil && *r != schema.ID {
+		if *r < schema.ID {
+			return nil, fmt.Errorf("table %s: read schema-%d is older than schema-%d of the snapshot", t.name, *r, schema.ID)
+		}
+		if schema, err = t.Schema(ctx, *r); err != nil {
 			return nil, err
 		}
 	}

@@ -262,9 +262,8 @@ func literal(v any, t DataType) (any, error) {
 func parseTimestamp(s string) (TimestampValue, error) {
 	for _, layout := range []string{"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02"} {
 		if tm, err := time.Parse(layout, s); err == nil {
-			ns := tm.UnixNano()
-			ms := tm.UnixMilli()
-			return TimestampValue{Millis: ms, NanoOfMilli: int32(ns - ms*1e6)}, nil
+			// not UnixNano: it overflows outside 1678..2262
+			return TimestampValue{Millis: tm.UnixMilli(), NanoOfMilli: int32(tm.Nanosecond() % 1e6)}, nil
 		}
 	}
 	return TimestampValue{}, fmt.Errorf("literal %q is not a timestamp", s)

@@ -183,6 +183,7 @@ type stepper struct {
 	pred    *bound
 	needed  []DataField
 	metrics *Metrics
+	match   []bool // evalBatch's output, reused across batches
 }
 
 func (st *stepper) apply(rec arrow.RecordBatch, keep []bool) (arrow.RecordBatch, error) {
@@ -194,17 +195,25 @@ func (st *stepper) apply(rec arrow.RecordBatch, keep []bool) (arrow.RecordBatch,
 		}
 	}
 	if st.pred != nil {
-		cols := map[string]arrow.Array{}
-		for i, f := range st.needed {
-			cols[f.Name] = rec.Column(i)
+		// Column-wise (evalBatch): per-row evaluation boxed every cell.
+		col := func(name string) arrow.Array {
+			for i, f := range st.needed {
+				if f.Name == name {
+					return rec.Column(i)
+				}
+			}
+			return nil
 		}
-		row := 0
-		get := func(name string) any { return arrowValue(cols[name], row) }
-		for row = 0; row < n; row++ {
+		if cap(st.match) < n {
+			st.match = make([]bool, n)
+		}
+		match := st.match[:n]
+		st.pred.evalBatch(col, n, match)
+		for row := 0; row < n; row++ {
 			if keep != nil && !keep[row] {
 				continue
 			}
-			if !st.pred.evalRow(get) {
+			if !match[row] {
 				if keep == nil {
 					keep = make([]bool, n)
 					for i := range keep {

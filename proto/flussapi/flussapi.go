@@ -36,6 +36,7 @@ const (
 	CreatePartition            APIKey = 1036
 	DropPartition              APIKey = 1037
 	Authenticate               APIKey = 1038
+	AlterTable                 APIKey = 1044
 	GetTableStats              APIKey = 1059
 	ScanKv                     APIKey = 1061
 	ListRemoteLogManifests     APIKey = 1063
@@ -96,6 +97,8 @@ func apiName(k APIKey) string {
 		return "GET_DATABASE_INFO"
 	case CreatePartition:
 		return "CREATE_PARTITION"
+	case AlterTable:
+		return "ALTER_TABLE"
 	case DropPartition:
 		return "DROP_PARTITION"
 	case Authenticate:

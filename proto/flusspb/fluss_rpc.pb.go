@@ -2112,6 +2112,444 @@ func (*DropPartitionResponse) Descriptor() ([]byte, []int) {
 	return file_fluss_rpc_proto_rawDescGZIP(), []int{40}
 }
 
+// ALTER_TABLE (1044). Fluss 1.0 applies only add_columns (nullable, at the
+// end) and config_changes; drop/rename/modify are refused (SchemaUpdate).
+type AlterTableRequest struct {
+	state             protoimpl.MessageState `protogen:"open.v1"`
+	TablePath         *PbTablePath           `protobuf:"bytes,1,req,name=table_path,json=tablePath" json:"table_path,omitempty"`
+	IgnoreIfNotExists *bool                  `protobuf:"varint,2,req,name=ignore_if_not_exists,json=ignoreIfNotExists" json:"ignore_if_not_exists,omitempty"`
+	ConfigChanges     []*PbAlterConfig       `protobuf:"bytes,3,rep,name=config_changes,json=configChanges" json:"config_changes,omitempty"`
+	AddColumns        []*PbAddColumn         `protobuf:"bytes,4,rep,name=add_columns,json=addColumns" json:"add_columns,omitempty"`
+	DropColumns       []*PbDropColumn        `protobuf:"bytes,5,rep,name=drop_columns,json=dropColumns" json:"drop_columns,omitempty"`
+	RenameColumns     []*PbRenameColumn      `protobuf:"bytes,6,rep,name=rename_columns,json=renameColumns" json:"rename_columns,omitempty"`
+	ModifyColumns     []*PbModifyColumn      `protobuf:"bytes,7,rep,name=modify_columns,json=modifyColumns" json:"modify_columns,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
+}
+
+func (x *AlterTableRequest) Reset() {
+	*x = AlterTableRequest{}
+	mi := &file_fluss_rpc_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AlterTableRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AlterTableRequest) ProtoMessage() {}
+
+func (x *AlterTableRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_rpc_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AlterTableRequest.ProtoReflect.Descriptor instead.
+func (*AlterTableRequest) Descriptor() ([]byte, []int) {
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *AlterTableRequest) GetTablePath() *PbTablePath {
+	if x != nil {
+		return x.TablePath
+	}
+	return nil
+}
+
+func (x *AlterTableRequest) GetIgnoreIfNotExists() bool {
+	if x != nil && x.IgnoreIfNotExists != nil {
+		return *x.IgnoreIfNotExists
+	}
+	return false
+}
+
+func (x *AlterTableRequest) GetConfigChanges() []*PbAlterConfig {
+	if x != nil {
+		return x.ConfigChanges
+	}
+	return nil
+}
+
+func (x *AlterTableRequest) GetAddColumns() []*PbAddColumn {
+	if x != nil {
+		return x.AddColumns
+	}
+	return nil
+}
+
+func (x *AlterTableRequest) GetDropColumns() []*PbDropColumn {
+	if x != nil {
+		return x.DropColumns
+	}
+	return nil
+}
+
+func (x *AlterTableRequest) GetRenameColumns() []*PbRenameColumn {
+	if x != nil {
+		return x.RenameColumns
+	}
+	return nil
+}
+
+func (x *AlterTableRequest) GetModifyColumns() []*PbModifyColumn {
+	if x != nil {
+		return x.ModifyColumns
+	}
+	return nil
+}
+
+type AlterTableResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AlterTableResponse) Reset() {
+	*x = AlterTableResponse{}
+	mi := &file_fluss_rpc_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AlterTableResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AlterTableResponse) ProtoMessage() {}
+
+func (x *AlterTableResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_rpc_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AlterTableResponse.ProtoReflect.Descriptor instead.
+func (*AlterTableResponse) Descriptor() ([]byte, []int) {
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{42}
+}
+
+type PbAlterConfig struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ConfigKey     *string                `protobuf:"bytes,1,req,name=config_key,json=configKey" json:"config_key,omitempty"`
+	ConfigValue   *string                `protobuf:"bytes,2,opt,name=config_value,json=configValue" json:"config_value,omitempty"`
+	OpType        *int32                 `protobuf:"varint,3,req,name=op_type,json=opType" json:"op_type,omitempty"` // SET=0, DELETE=1, APPEND=2, SUBTRACT=3
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbAlterConfig) Reset() {
+	*x = PbAlterConfig{}
+	mi := &file_fluss_rpc_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbAlterConfig) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbAlterConfig) ProtoMessage() {}
+
+func (x *PbAlterConfig) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_rpc_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbAlterConfig.ProtoReflect.Descriptor instead.
+func (*PbAlterConfig) Descriptor() ([]byte, []int) {
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *PbAlterConfig) GetConfigKey() string {
+	if x != nil && x.ConfigKey != nil {
+		return *x.ConfigKey
+	}
+	return ""
+}
+
+func (x *PbAlterConfig) GetConfigValue() string {
+	if x != nil && x.ConfigValue != nil {
+		return *x.ConfigValue
+	}
+	return ""
+}
+
+func (x *PbAlterConfig) GetOpType() int32 {
+	if x != nil && x.OpType != nil {
+		return *x.OpType
+	}
+	return 0
+}
+
+type PbAddColumn struct {
+	state              protoimpl.MessageState `protogen:"open.v1"`
+	ColumnName         *string                `protobuf:"bytes,1,req,name=column_name,json=columnName" json:"column_name,omitempty"`
+	DataTypeJson       []byte                 `protobuf:"bytes,2,req,name=data_type_json,json=dataTypeJson" json:"data_type_json,omitempty"`
+	Comment            *string                `protobuf:"bytes,3,opt,name=comment" json:"comment,omitempty"`
+	ColumnPositionType *int32                 `protobuf:"varint,4,req,name=column_position_type,json=columnPositionType" json:"column_position_type,omitempty"` // LAST=0, FIRST=1, AFTER=3
+	AggFunctionType    *string                `protobuf:"bytes,5,opt,name=agg_function_type,json=aggFunctionType" json:"agg_function_type,omitempty"`
+	AggFunctionParams  []*PbKeyValue          `protobuf:"bytes,6,rep,name=agg_function_params,json=aggFunctionParams" json:"agg_function_params,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
+}
+
+func (x *PbAddColumn) Reset() {
+	*x = PbAddColumn{}
+	mi := &file_fluss_rpc_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbAddColumn) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbAddColumn) ProtoMessage() {}
+
+func (x *PbAddColumn) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_rpc_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbAddColumn.ProtoReflect.Descriptor instead.
+func (*PbAddColumn) Descriptor() ([]byte, []int) {
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *PbAddColumn) GetColumnName() string {
+	if x != nil && x.ColumnName != nil {
+		return *x.ColumnName
+	}
+	return ""
+}
+
+func (x *PbAddColumn) GetDataTypeJson() []byte {
+	if x != nil {
+		return x.DataTypeJson
+	}
+	return nil
+}
+
+func (x *PbAddColumn) GetComment() string {
+	if x != nil && x.Comment != nil {
+		return *x.Comment
+	}
+	return ""
+}
+
+func (x *PbAddColumn) GetColumnPositionType() int32 {
+	if x != nil && x.ColumnPositionType != nil {
+		return *x.ColumnPositionType
+	}
+	return 0
+}
+
+func (x *PbAddColumn) GetAggFunctionType() string {
+	if x != nil && x.AggFunctionType != nil {
+		return *x.AggFunctionType
+	}
+	return ""
+}
+
+func (x *PbAddColumn) GetAggFunctionParams() []*PbKeyValue {
+	if x != nil {
+		return x.AggFunctionParams
+	}
+	return nil
+}
+
+type PbDropColumn struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ColumnName    *string                `protobuf:"bytes,1,req,name=column_name,json=columnName" json:"column_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbDropColumn) Reset() {
+	*x = PbDropColumn{}
+	mi := &file_fluss_rpc_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbDropColumn) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbDropColumn) ProtoMessage() {}
+
+func (x *PbDropColumn) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_rpc_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbDropColumn.ProtoReflect.Descriptor instead.
+func (*PbDropColumn) Descriptor() ([]byte, []int) {
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *PbDropColumn) GetColumnName() string {
+	if x != nil && x.ColumnName != nil {
+		return *x.ColumnName
+	}
+	return ""
+}
+
+type PbRenameColumn struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	OldColumnName *string                `protobuf:"bytes,1,req,name=old_column_name,json=oldColumnName" json:"old_column_name,omitempty"`
+	NewColumnName *string                `protobuf:"bytes,2,req,name=new_column_name,json=newColumnName" json:"new_column_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PbRenameColumn) Reset() {
+	*x = PbRenameColumn{}
+	mi := &file_fluss_rpc_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbRenameColumn) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbRenameColumn) ProtoMessage() {}
+
+func (x *PbRenameColumn) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_rpc_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbRenameColumn.ProtoReflect.Descriptor instead.
+func (*PbRenameColumn) Descriptor() ([]byte, []int) {
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *PbRenameColumn) GetOldColumnName() string {
+	if x != nil && x.OldColumnName != nil {
+		return *x.OldColumnName
+	}
+	return ""
+}
+
+func (x *PbRenameColumn) GetNewColumnName() string {
+	if x != nil && x.NewColumnName != nil {
+		return *x.NewColumnName
+	}
+	return ""
+}
+
+type PbModifyColumn struct {
+	state              protoimpl.MessageState `protogen:"open.v1"`
+	ColumnName         *string                `protobuf:"bytes,1,req,name=column_name,json=columnName" json:"column_name,omitempty"`
+	DataTypeJson       []byte                 `protobuf:"bytes,2,opt,name=data_type_json,json=dataTypeJson" json:"data_type_json,omitempty"`
+	Comment            *string                `protobuf:"bytes,3,opt,name=comment" json:"comment,omitempty"`
+	ColumnPositionType *int32                 `protobuf:"varint,4,opt,name=column_position_type,json=columnPositionType" json:"column_position_type,omitempty"` // LAST=0, FIRST=1, AFTER=3
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
+}
+
+func (x *PbModifyColumn) Reset() {
+	*x = PbModifyColumn{}
+	mi := &file_fluss_rpc_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PbModifyColumn) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PbModifyColumn) ProtoMessage() {}
+
+func (x *PbModifyColumn) ProtoReflect() protoreflect.Message {
+	mi := &file_fluss_rpc_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PbModifyColumn.ProtoReflect.Descriptor instead.
+func (*PbModifyColumn) Descriptor() ([]byte, []int) {
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *PbModifyColumn) GetColumnName() string {
+	if x != nil && x.ColumnName != nil {
+		return *x.ColumnName
+	}
+	return ""
+}
+
+func (x *PbModifyColumn) GetDataTypeJson() []byte {
+	if x != nil {
+		return x.DataTypeJson
+	}
+	return nil
+}
+
+func (x *PbModifyColumn) GetComment() string {
+	if x != nil && x.Comment != nil {
+		return *x.Comment
+	}
+	return ""
+}
+
+func (x *PbModifyColumn) GetColumnPositionType() int32 {
+	if x != nil && x.ColumnPositionType != nil {
+		return *x.ColumnPositionType
+	}
+	return 0
+}
+
 // Empty lists = only the server nodes. Partition ids must belong to tables
 // listed in table_path.
 type MetadataRequest struct {
@@ -2125,7 +2563,7 @@ type MetadataRequest struct {
 
 func (x *MetadataRequest) Reset() {
 	*x = MetadataRequest{}
-	mi := &file_fluss_rpc_proto_msgTypes[41]
+	mi := &file_fluss_rpc_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2137,7 +2575,7 @@ func (x *MetadataRequest) String() string {
 func (*MetadataRequest) ProtoMessage() {}
 
 func (x *MetadataRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[41]
+	mi := &file_fluss_rpc_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2150,7 +2588,7 @@ func (x *MetadataRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MetadataRequest.ProtoReflect.Descriptor instead.
 func (*MetadataRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{41}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *MetadataRequest) GetTablePath() []*PbTablePath {
@@ -2186,7 +2624,7 @@ type MetadataResponse struct {
 
 func (x *MetadataResponse) Reset() {
 	*x = MetadataResponse{}
-	mi := &file_fluss_rpc_proto_msgTypes[42]
+	mi := &file_fluss_rpc_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2198,7 +2636,7 @@ func (x *MetadataResponse) String() string {
 func (*MetadataResponse) ProtoMessage() {}
 
 func (x *MetadataResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[42]
+	mi := &file_fluss_rpc_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2211,7 +2649,7 @@ func (x *MetadataResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MetadataResponse.ProtoReflect.Descriptor instead.
 func (*MetadataResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{42}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *MetadataResponse) GetCoordinatorServer() *PbServerNode {
@@ -2255,7 +2693,7 @@ type PbServerNode struct {
 
 func (x *PbServerNode) Reset() {
 	*x = PbServerNode{}
-	mi := &file_fluss_rpc_proto_msgTypes[43]
+	mi := &file_fluss_rpc_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2267,7 +2705,7 @@ func (x *PbServerNode) String() string {
 func (*PbServerNode) ProtoMessage() {}
 
 func (x *PbServerNode) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[43]
+	mi := &file_fluss_rpc_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2280,7 +2718,7 @@ func (x *PbServerNode) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbServerNode.ProtoReflect.Descriptor instead.
 func (*PbServerNode) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{43}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *PbServerNode) GetNodeId() int32 {
@@ -2335,7 +2773,7 @@ type PbTableMetadata struct {
 
 func (x *PbTableMetadata) Reset() {
 	*x = PbTableMetadata{}
-	mi := &file_fluss_rpc_proto_msgTypes[44]
+	mi := &file_fluss_rpc_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2347,7 +2785,7 @@ func (x *PbTableMetadata) String() string {
 func (*PbTableMetadata) ProtoMessage() {}
 
 func (x *PbTableMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[44]
+	mi := &file_fluss_rpc_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2360,7 +2798,7 @@ func (x *PbTableMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbTableMetadata.ProtoReflect.Descriptor instead.
 func (*PbTableMetadata) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{44}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *PbTableMetadata) GetTablePath() *PbTablePath {
@@ -2431,7 +2869,7 @@ type PbPartitionMetadata struct {
 
 func (x *PbPartitionMetadata) Reset() {
 	*x = PbPartitionMetadata{}
-	mi := &file_fluss_rpc_proto_msgTypes[45]
+	mi := &file_fluss_rpc_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2443,7 +2881,7 @@ func (x *PbPartitionMetadata) String() string {
 func (*PbPartitionMetadata) ProtoMessage() {}
 
 func (x *PbPartitionMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[45]
+	mi := &file_fluss_rpc_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2456,7 +2894,7 @@ func (x *PbPartitionMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPartitionMetadata.ProtoReflect.Descriptor instead.
 func (*PbPartitionMetadata) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{45}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *PbPartitionMetadata) GetTableId() int64 {
@@ -2500,7 +2938,7 @@ type PbBucketMetadata struct {
 
 func (x *PbBucketMetadata) Reset() {
 	*x = PbBucketMetadata{}
-	mi := &file_fluss_rpc_proto_msgTypes[46]
+	mi := &file_fluss_rpc_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2512,7 +2950,7 @@ func (x *PbBucketMetadata) String() string {
 func (*PbBucketMetadata) ProtoMessage() {}
 
 func (x *PbBucketMetadata) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[46]
+	mi := &file_fluss_rpc_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2525,7 +2963,7 @@ func (x *PbBucketMetadata) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbBucketMetadata.ProtoReflect.Descriptor instead.
 func (*PbBucketMetadata) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{46}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *PbBucketMetadata) GetBucketId() int32 {
@@ -2569,7 +3007,7 @@ type ProduceLogRequest struct {
 
 func (x *ProduceLogRequest) Reset() {
 	*x = ProduceLogRequest{}
-	mi := &file_fluss_rpc_proto_msgTypes[47]
+	mi := &file_fluss_rpc_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2581,7 +3019,7 @@ func (x *ProduceLogRequest) String() string {
 func (*ProduceLogRequest) ProtoMessage() {}
 
 func (x *ProduceLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[47]
+	mi := &file_fluss_rpc_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2594,7 +3032,7 @@ func (x *ProduceLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProduceLogRequest.ProtoReflect.Descriptor instead.
 func (*ProduceLogRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{47}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *ProduceLogRequest) GetAcks() int32 {
@@ -2634,7 +3072,7 @@ type ProduceLogResponse struct {
 
 func (x *ProduceLogResponse) Reset() {
 	*x = ProduceLogResponse{}
-	mi := &file_fluss_rpc_proto_msgTypes[48]
+	mi := &file_fluss_rpc_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2646,7 +3084,7 @@ func (x *ProduceLogResponse) String() string {
 func (*ProduceLogResponse) ProtoMessage() {}
 
 func (x *ProduceLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[48]
+	mi := &file_fluss_rpc_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2659,7 +3097,7 @@ func (x *ProduceLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProduceLogResponse.ProtoReflect.Descriptor instead.
 func (*ProduceLogResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{48}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *ProduceLogResponse) GetBucketsResp() []*PbProduceLogRespForBucket {
@@ -2680,7 +3118,7 @@ type PbProduceLogReqForBucket struct {
 
 func (x *PbProduceLogReqForBucket) Reset() {
 	*x = PbProduceLogReqForBucket{}
-	mi := &file_fluss_rpc_proto_msgTypes[49]
+	mi := &file_fluss_rpc_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2692,7 +3130,7 @@ func (x *PbProduceLogReqForBucket) String() string {
 func (*PbProduceLogReqForBucket) ProtoMessage() {}
 
 func (x *PbProduceLogReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[49]
+	mi := &file_fluss_rpc_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2705,7 +3143,7 @@ func (x *PbProduceLogReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbProduceLogReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbProduceLogReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{49}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *PbProduceLogReqForBucket) GetPartitionId() int64 {
@@ -2742,7 +3180,7 @@ type PbProduceLogRespForBucket struct {
 
 func (x *PbProduceLogRespForBucket) Reset() {
 	*x = PbProduceLogRespForBucket{}
-	mi := &file_fluss_rpc_proto_msgTypes[50]
+	mi := &file_fluss_rpc_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2754,7 +3192,7 @@ func (x *PbProduceLogRespForBucket) String() string {
 func (*PbProduceLogRespForBucket) ProtoMessage() {}
 
 func (x *PbProduceLogRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[50]
+	mi := &file_fluss_rpc_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2767,7 +3205,7 @@ func (x *PbProduceLogRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbProduceLogRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbProduceLogRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{50}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *PbProduceLogRespForBucket) GetPartitionId() int64 {
@@ -2821,7 +3259,7 @@ type PutKvRequest struct {
 
 func (x *PutKvRequest) Reset() {
 	*x = PutKvRequest{}
-	mi := &file_fluss_rpc_proto_msgTypes[51]
+	mi := &file_fluss_rpc_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2833,7 +3271,7 @@ func (x *PutKvRequest) String() string {
 func (*PutKvRequest) ProtoMessage() {}
 
 func (x *PutKvRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[51]
+	mi := &file_fluss_rpc_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2846,7 +3284,7 @@ func (x *PutKvRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PutKvRequest.ProtoReflect.Descriptor instead.
 func (*PutKvRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{51}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *PutKvRequest) GetAcks() int32 {
@@ -2900,7 +3338,7 @@ type PutKvResponse struct {
 
 func (x *PutKvResponse) Reset() {
 	*x = PutKvResponse{}
-	mi := &file_fluss_rpc_proto_msgTypes[52]
+	mi := &file_fluss_rpc_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2912,7 +3350,7 @@ func (x *PutKvResponse) String() string {
 func (*PutKvResponse) ProtoMessage() {}
 
 func (x *PutKvResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[52]
+	mi := &file_fluss_rpc_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2925,7 +3363,7 @@ func (x *PutKvResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PutKvResponse.ProtoReflect.Descriptor instead.
 func (*PutKvResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{52}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *PutKvResponse) GetBucketsResp() []*PbPutKvRespForBucket {
@@ -2946,7 +3384,7 @@ type PbPutKvReqForBucket struct {
 
 func (x *PbPutKvReqForBucket) Reset() {
 	*x = PbPutKvReqForBucket{}
-	mi := &file_fluss_rpc_proto_msgTypes[53]
+	mi := &file_fluss_rpc_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2958,7 +3396,7 @@ func (x *PbPutKvReqForBucket) String() string {
 func (*PbPutKvReqForBucket) ProtoMessage() {}
 
 func (x *PbPutKvReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[53]
+	mi := &file_fluss_rpc_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2971,7 +3409,7 @@ func (x *PbPutKvReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPutKvReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbPutKvReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{53}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *PbPutKvReqForBucket) GetPartitionId() int64 {
@@ -3009,7 +3447,7 @@ type PbPutKvRespForBucket struct {
 
 func (x *PbPutKvRespForBucket) Reset() {
 	*x = PbPutKvRespForBucket{}
-	mi := &file_fluss_rpc_proto_msgTypes[54]
+	mi := &file_fluss_rpc_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3021,7 +3459,7 @@ func (x *PbPutKvRespForBucket) String() string {
 func (*PbPutKvRespForBucket) ProtoMessage() {}
 
 func (x *PbPutKvRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[54]
+	mi := &file_fluss_rpc_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3034,7 +3472,7 @@ func (x *PbPutKvRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPutKvRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbPutKvRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{54}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *PbPutKvRespForBucket) GetPartitionId() int64 {
@@ -3095,7 +3533,7 @@ type FetchLogRequest struct {
 
 func (x *FetchLogRequest) Reset() {
 	*x = FetchLogRequest{}
-	mi := &file_fluss_rpc_proto_msgTypes[55]
+	mi := &file_fluss_rpc_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3107,7 +3545,7 @@ func (x *FetchLogRequest) String() string {
 func (*FetchLogRequest) ProtoMessage() {}
 
 func (x *FetchLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[55]
+	mi := &file_fluss_rpc_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3120,7 +3558,7 @@ func (x *FetchLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchLogRequest.ProtoReflect.Descriptor instead.
 func (*FetchLogRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{55}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *FetchLogRequest) GetFollowerServerId() int32 {
@@ -3174,7 +3612,7 @@ type FetchLogResponse struct {
 
 func (x *FetchLogResponse) Reset() {
 	*x = FetchLogResponse{}
-	mi := &file_fluss_rpc_proto_msgTypes[56]
+	mi := &file_fluss_rpc_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3186,7 +3624,7 @@ func (x *FetchLogResponse) String() string {
 func (*FetchLogResponse) ProtoMessage() {}
 
 func (x *FetchLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[56]
+	mi := &file_fluss_rpc_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3199,7 +3637,7 @@ func (x *FetchLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchLogResponse.ProtoReflect.Descriptor instead.
 func (*FetchLogResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{56}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *FetchLogResponse) GetTablesResp() []*PbFetchLogRespForTable {
@@ -3224,7 +3662,7 @@ type PbFetchLogReqForTable struct {
 
 func (x *PbFetchLogReqForTable) Reset() {
 	*x = PbFetchLogReqForTable{}
-	mi := &file_fluss_rpc_proto_msgTypes[57]
+	mi := &file_fluss_rpc_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3236,7 +3674,7 @@ func (x *PbFetchLogReqForTable) String() string {
 func (*PbFetchLogReqForTable) ProtoMessage() {}
 
 func (x *PbFetchLogReqForTable) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[57]
+	mi := &file_fluss_rpc_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3249,7 +3687,7 @@ func (x *PbFetchLogReqForTable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbFetchLogReqForTable.ProtoReflect.Descriptor instead.
 func (*PbFetchLogReqForTable) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{57}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *PbFetchLogReqForTable) GetTableId() int64 {
@@ -3307,7 +3745,7 @@ type PbFetchLogReqForBucket struct {
 
 func (x *PbFetchLogReqForBucket) Reset() {
 	*x = PbFetchLogReqForBucket{}
-	mi := &file_fluss_rpc_proto_msgTypes[58]
+	mi := &file_fluss_rpc_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3319,7 +3757,7 @@ func (x *PbFetchLogReqForBucket) String() string {
 func (*PbFetchLogReqForBucket) ProtoMessage() {}
 
 func (x *PbFetchLogReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[58]
+	mi := &file_fluss_rpc_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3332,7 +3770,7 @@ func (x *PbFetchLogReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbFetchLogReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbFetchLogReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{58}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *PbFetchLogReqForBucket) GetPartitionId() int64 {
@@ -3373,7 +3811,7 @@ type PbFetchLogRespForTable struct {
 
 func (x *PbFetchLogRespForTable) Reset() {
 	*x = PbFetchLogRespForTable{}
-	mi := &file_fluss_rpc_proto_msgTypes[59]
+	mi := &file_fluss_rpc_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3385,7 +3823,7 @@ func (x *PbFetchLogRespForTable) String() string {
 func (*PbFetchLogRespForTable) ProtoMessage() {}
 
 func (x *PbFetchLogRespForTable) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[59]
+	mi := &file_fluss_rpc_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3398,7 +3836,7 @@ func (x *PbFetchLogRespForTable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbFetchLogRespForTable.ProtoReflect.Descriptor instead.
 func (*PbFetchLogRespForTable) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{59}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *PbFetchLogRespForTable) GetTableId() int64 {
@@ -3433,7 +3871,7 @@ type PbFetchLogRespForBucket struct {
 
 func (x *PbFetchLogRespForBucket) Reset() {
 	*x = PbFetchLogRespForBucket{}
-	mi := &file_fluss_rpc_proto_msgTypes[60]
+	mi := &file_fluss_rpc_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3445,7 +3883,7 @@ func (x *PbFetchLogRespForBucket) String() string {
 func (*PbFetchLogRespForBucket) ProtoMessage() {}
 
 func (x *PbFetchLogRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[60]
+	mi := &file_fluss_rpc_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3458,7 +3896,7 @@ func (x *PbFetchLogRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbFetchLogRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbFetchLogRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{60}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *PbFetchLogRespForBucket) GetPartitionId() int64 {
@@ -3536,7 +3974,7 @@ type PbRemoteLogFetchInfo struct {
 
 func (x *PbRemoteLogFetchInfo) Reset() {
 	*x = PbRemoteLogFetchInfo{}
-	mi := &file_fluss_rpc_proto_msgTypes[61]
+	mi := &file_fluss_rpc_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3548,7 +3986,7 @@ func (x *PbRemoteLogFetchInfo) String() string {
 func (*PbRemoteLogFetchInfo) ProtoMessage() {}
 
 func (x *PbRemoteLogFetchInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[61]
+	mi := &file_fluss_rpc_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3561,7 +3999,7 @@ func (x *PbRemoteLogFetchInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbRemoteLogFetchInfo.ProtoReflect.Descriptor instead.
 func (*PbRemoteLogFetchInfo) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{61}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *PbRemoteLogFetchInfo) GetRemoteLogTabletDir() string {
@@ -3606,7 +4044,7 @@ type PbRemoteLogSegment struct {
 
 func (x *PbRemoteLogSegment) Reset() {
 	*x = PbRemoteLogSegment{}
-	mi := &file_fluss_rpc_proto_msgTypes[62]
+	mi := &file_fluss_rpc_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3618,7 +4056,7 @@ func (x *PbRemoteLogSegment) String() string {
 func (*PbRemoteLogSegment) ProtoMessage() {}
 
 func (x *PbRemoteLogSegment) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[62]
+	mi := &file_fluss_rpc_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3631,7 +4069,7 @@ func (x *PbRemoteLogSegment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbRemoteLogSegment.ProtoReflect.Descriptor instead.
 func (*PbRemoteLogSegment) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{62}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *PbRemoteLogSegment) GetRemoteLogSegmentId() string {
@@ -3681,7 +4119,7 @@ type PbPredicate struct {
 
 func (x *PbPredicate) Reset() {
 	*x = PbPredicate{}
-	mi := &file_fluss_rpc_proto_msgTypes[63]
+	mi := &file_fluss_rpc_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3693,7 +4131,7 @@ func (x *PbPredicate) String() string {
 func (*PbPredicate) ProtoMessage() {}
 
 func (x *PbPredicate) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[63]
+	mi := &file_fluss_rpc_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3706,7 +4144,7 @@ func (x *PbPredicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPredicate.ProtoReflect.Descriptor instead.
 func (*PbPredicate) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{63}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *PbPredicate) GetType() int32 {
@@ -3744,7 +4182,7 @@ type PbLeafPredicate struct {
 
 func (x *PbLeafPredicate) Reset() {
 	*x = PbLeafPredicate{}
-	mi := &file_fluss_rpc_proto_msgTypes[64]
+	mi := &file_fluss_rpc_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3756,7 +4194,7 @@ func (x *PbLeafPredicate) String() string {
 func (*PbLeafPredicate) ProtoMessage() {}
 
 func (x *PbLeafPredicate) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[64]
+	mi := &file_fluss_rpc_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3769,7 +4207,7 @@ func (x *PbLeafPredicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbLeafPredicate.ProtoReflect.Descriptor instead.
 func (*PbLeafPredicate) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{64}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *PbLeafPredicate) GetFunction() int32 {
@@ -3804,7 +4242,7 @@ type PbCompoundPredicate struct {
 
 func (x *PbCompoundPredicate) Reset() {
 	*x = PbCompoundPredicate{}
-	mi := &file_fluss_rpc_proto_msgTypes[65]
+	mi := &file_fluss_rpc_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3816,7 +4254,7 @@ func (x *PbCompoundPredicate) String() string {
 func (*PbCompoundPredicate) ProtoMessage() {}
 
 func (x *PbCompoundPredicate) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[65]
+	mi := &file_fluss_rpc_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3829,7 +4267,7 @@ func (x *PbCompoundPredicate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbCompoundPredicate.ProtoReflect.Descriptor instead.
 func (*PbCompoundPredicate) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{65}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *PbCompoundPredicate) GetFunction() int32 {
@@ -3867,7 +4305,7 @@ type PbLiteralValue struct {
 
 func (x *PbLiteralValue) Reset() {
 	*x = PbLiteralValue{}
-	mi := &file_fluss_rpc_proto_msgTypes[66]
+	mi := &file_fluss_rpc_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3879,7 +4317,7 @@ func (x *PbLiteralValue) String() string {
 func (*PbLiteralValue) ProtoMessage() {}
 
 func (x *PbLiteralValue) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[66]
+	mi := &file_fluss_rpc_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3892,7 +4330,7 @@ func (x *PbLiteralValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbLiteralValue.ProtoReflect.Descriptor instead.
 func (*PbLiteralValue) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{66}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *PbLiteralValue) GetLiteralType() int32 {
@@ -4001,7 +4439,7 @@ type ListOffsetsRequest struct {
 
 func (x *ListOffsetsRequest) Reset() {
 	*x = ListOffsetsRequest{}
-	mi := &file_fluss_rpc_proto_msgTypes[67]
+	mi := &file_fluss_rpc_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4013,7 +4451,7 @@ func (x *ListOffsetsRequest) String() string {
 func (*ListOffsetsRequest) ProtoMessage() {}
 
 func (x *ListOffsetsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[67]
+	mi := &file_fluss_rpc_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4026,7 +4464,7 @@ func (x *ListOffsetsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOffsetsRequest.ProtoReflect.Descriptor instead.
 func (*ListOffsetsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{67}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *ListOffsetsRequest) GetFollowerServerId() int32 {
@@ -4080,7 +4518,7 @@ type ListOffsetsResponse struct {
 
 func (x *ListOffsetsResponse) Reset() {
 	*x = ListOffsetsResponse{}
-	mi := &file_fluss_rpc_proto_msgTypes[68]
+	mi := &file_fluss_rpc_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4092,7 +4530,7 @@ func (x *ListOffsetsResponse) String() string {
 func (*ListOffsetsResponse) ProtoMessage() {}
 
 func (x *ListOffsetsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[68]
+	mi := &file_fluss_rpc_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4105,7 +4543,7 @@ func (x *ListOffsetsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListOffsetsResponse.ProtoReflect.Descriptor instead.
 func (*ListOffsetsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{68}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *ListOffsetsResponse) GetBucketsResp() []*PbListOffsetsRespForBucket {
@@ -4127,7 +4565,7 @@ type PbListOffsetsRespForBucket struct {
 
 func (x *PbListOffsetsRespForBucket) Reset() {
 	*x = PbListOffsetsRespForBucket{}
-	mi := &file_fluss_rpc_proto_msgTypes[69]
+	mi := &file_fluss_rpc_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4139,7 +4577,7 @@ func (x *PbListOffsetsRespForBucket) String() string {
 func (*PbListOffsetsRespForBucket) ProtoMessage() {}
 
 func (x *PbListOffsetsRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[69]
+	mi := &file_fluss_rpc_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4152,7 +4590,7 @@ func (x *PbListOffsetsRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbListOffsetsRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbListOffsetsRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{69}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *PbListOffsetsRespForBucket) GetBucketId() int32 {
@@ -4197,7 +4635,7 @@ type LookupRequest struct {
 
 func (x *LookupRequest) Reset() {
 	*x = LookupRequest{}
-	mi := &file_fluss_rpc_proto_msgTypes[70]
+	mi := &file_fluss_rpc_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4209,7 +4647,7 @@ func (x *LookupRequest) String() string {
 func (*LookupRequest) ProtoMessage() {}
 
 func (x *LookupRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[70]
+	mi := &file_fluss_rpc_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4222,7 +4660,7 @@ func (x *LookupRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LookupRequest.ProtoReflect.Descriptor instead.
 func (*LookupRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{70}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *LookupRequest) GetTableId() int64 {
@@ -4269,7 +4707,7 @@ type LookupResponse struct {
 
 func (x *LookupResponse) Reset() {
 	*x = LookupResponse{}
-	mi := &file_fluss_rpc_proto_msgTypes[71]
+	mi := &file_fluss_rpc_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4281,7 +4719,7 @@ func (x *LookupResponse) String() string {
 func (*LookupResponse) ProtoMessage() {}
 
 func (x *LookupResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[71]
+	mi := &file_fluss_rpc_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4294,7 +4732,7 @@ func (x *LookupResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LookupResponse.ProtoReflect.Descriptor instead.
 func (*LookupResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{71}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{78}
 }
 
 func (x *LookupResponse) GetBucketsResp() []*PbLookupRespForBucket {
@@ -4316,7 +4754,7 @@ type PbLookupReqForBucket struct {
 
 func (x *PbLookupReqForBucket) Reset() {
 	*x = PbLookupReqForBucket{}
-	mi := &file_fluss_rpc_proto_msgTypes[72]
+	mi := &file_fluss_rpc_proto_msgTypes[79]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4328,7 +4766,7 @@ func (x *PbLookupReqForBucket) String() string {
 func (*PbLookupReqForBucket) ProtoMessage() {}
 
 func (x *PbLookupReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[72]
+	mi := &file_fluss_rpc_proto_msgTypes[79]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4341,7 +4779,7 @@ func (x *PbLookupReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbLookupReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbLookupReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{72}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{79}
 }
 
 func (x *PbLookupReqForBucket) GetPartitionId() int64 {
@@ -4386,7 +4824,7 @@ type PbLookupRespForBucket struct {
 
 func (x *PbLookupRespForBucket) Reset() {
 	*x = PbLookupRespForBucket{}
-	mi := &file_fluss_rpc_proto_msgTypes[73]
+	mi := &file_fluss_rpc_proto_msgTypes[80]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4398,7 +4836,7 @@ func (x *PbLookupRespForBucket) String() string {
 func (*PbLookupRespForBucket) ProtoMessage() {}
 
 func (x *PbLookupRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[73]
+	mi := &file_fluss_rpc_proto_msgTypes[80]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4411,7 +4849,7 @@ func (x *PbLookupRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbLookupRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbLookupRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{73}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{80}
 }
 
 func (x *PbLookupRespForBucket) GetPartitionId() int64 {
@@ -4466,7 +4904,7 @@ type PbValue struct {
 
 func (x *PbValue) Reset() {
 	*x = PbValue{}
-	mi := &file_fluss_rpc_proto_msgTypes[74]
+	mi := &file_fluss_rpc_proto_msgTypes[81]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4478,7 +4916,7 @@ func (x *PbValue) String() string {
 func (*PbValue) ProtoMessage() {}
 
 func (x *PbValue) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[74]
+	mi := &file_fluss_rpc_proto_msgTypes[81]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4491,7 +4929,7 @@ func (x *PbValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbValue.ProtoReflect.Descriptor instead.
 func (*PbValue) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{74}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{81}
 }
 
 func (x *PbValue) GetValues() []byte {
@@ -4512,7 +4950,7 @@ type PrefixLookupRequest struct {
 
 func (x *PrefixLookupRequest) Reset() {
 	*x = PrefixLookupRequest{}
-	mi := &file_fluss_rpc_proto_msgTypes[75]
+	mi := &file_fluss_rpc_proto_msgTypes[82]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4524,7 +4962,7 @@ func (x *PrefixLookupRequest) String() string {
 func (*PrefixLookupRequest) ProtoMessage() {}
 
 func (x *PrefixLookupRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[75]
+	mi := &file_fluss_rpc_proto_msgTypes[82]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4537,7 +4975,7 @@ func (x *PrefixLookupRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PrefixLookupRequest.ProtoReflect.Descriptor instead.
 func (*PrefixLookupRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{75}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{82}
 }
 
 func (x *PrefixLookupRequest) GetTableId() int64 {
@@ -4563,7 +5001,7 @@ type PrefixLookupResponse struct {
 
 func (x *PrefixLookupResponse) Reset() {
 	*x = PrefixLookupResponse{}
-	mi := &file_fluss_rpc_proto_msgTypes[76]
+	mi := &file_fluss_rpc_proto_msgTypes[83]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4575,7 +5013,7 @@ func (x *PrefixLookupResponse) String() string {
 func (*PrefixLookupResponse) ProtoMessage() {}
 
 func (x *PrefixLookupResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[76]
+	mi := &file_fluss_rpc_proto_msgTypes[83]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4588,7 +5026,7 @@ func (x *PrefixLookupResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PrefixLookupResponse.ProtoReflect.Descriptor instead.
 func (*PrefixLookupResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{76}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{83}
 }
 
 func (x *PrefixLookupResponse) GetBucketsResp() []*PbPrefixLookupRespForBucket {
@@ -4609,7 +5047,7 @@ type PbPrefixLookupReqForBucket struct {
 
 func (x *PbPrefixLookupReqForBucket) Reset() {
 	*x = PbPrefixLookupReqForBucket{}
-	mi := &file_fluss_rpc_proto_msgTypes[77]
+	mi := &file_fluss_rpc_proto_msgTypes[84]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4621,7 +5059,7 @@ func (x *PbPrefixLookupReqForBucket) String() string {
 func (*PbPrefixLookupReqForBucket) ProtoMessage() {}
 
 func (x *PbPrefixLookupReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[77]
+	mi := &file_fluss_rpc_proto_msgTypes[84]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4634,7 +5072,7 @@ func (x *PbPrefixLookupReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPrefixLookupReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbPrefixLookupReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{77}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{84}
 }
 
 func (x *PbPrefixLookupReqForBucket) GetPartitionId() int64 {
@@ -4671,7 +5109,7 @@ type PbPrefixLookupRespForBucket struct {
 
 func (x *PbPrefixLookupRespForBucket) Reset() {
 	*x = PbPrefixLookupRespForBucket{}
-	mi := &file_fluss_rpc_proto_msgTypes[78]
+	mi := &file_fluss_rpc_proto_msgTypes[85]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4683,7 +5121,7 @@ func (x *PbPrefixLookupRespForBucket) String() string {
 func (*PbPrefixLookupRespForBucket) ProtoMessage() {}
 
 func (x *PbPrefixLookupRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[78]
+	mi := &file_fluss_rpc_proto_msgTypes[85]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4696,7 +5134,7 @@ func (x *PbPrefixLookupRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbPrefixLookupRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbPrefixLookupRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{78}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{85}
 }
 
 func (x *PbPrefixLookupRespForBucket) GetPartitionId() int64 {
@@ -4743,7 +5181,7 @@ type PbValueList struct {
 
 func (x *PbValueList) Reset() {
 	*x = PbValueList{}
-	mi := &file_fluss_rpc_proto_msgTypes[79]
+	mi := &file_fluss_rpc_proto_msgTypes[86]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4755,7 +5193,7 @@ func (x *PbValueList) String() string {
 func (*PbValueList) ProtoMessage() {}
 
 func (x *PbValueList) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[79]
+	mi := &file_fluss_rpc_proto_msgTypes[86]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4768,7 +5206,7 @@ func (x *PbValueList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbValueList.ProtoReflect.Descriptor instead.
 func (*PbValueList) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{79}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{86}
 }
 
 func (x *PbValueList) GetValues() [][]byte {
@@ -4791,7 +5229,7 @@ type LimitScanRequest struct {
 
 func (x *LimitScanRequest) Reset() {
 	*x = LimitScanRequest{}
-	mi := &file_fluss_rpc_proto_msgTypes[80]
+	mi := &file_fluss_rpc_proto_msgTypes[87]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4803,7 +5241,7 @@ func (x *LimitScanRequest) String() string {
 func (*LimitScanRequest) ProtoMessage() {}
 
 func (x *LimitScanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[80]
+	mi := &file_fluss_rpc_proto_msgTypes[87]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4816,7 +5254,7 @@ func (x *LimitScanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LimitScanRequest.ProtoReflect.Descriptor instead.
 func (*LimitScanRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{80}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{87}
 }
 
 func (x *LimitScanRequest) GetTableId() int64 {
@@ -4860,7 +5298,7 @@ type LimitScanResponse struct {
 
 func (x *LimitScanResponse) Reset() {
 	*x = LimitScanResponse{}
-	mi := &file_fluss_rpc_proto_msgTypes[81]
+	mi := &file_fluss_rpc_proto_msgTypes[88]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4872,7 +5310,7 @@ func (x *LimitScanResponse) String() string {
 func (*LimitScanResponse) ProtoMessage() {}
 
 func (x *LimitScanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[81]
+	mi := &file_fluss_rpc_proto_msgTypes[88]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4885,7 +5323,7 @@ func (x *LimitScanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LimitScanResponse.ProtoReflect.Descriptor instead.
 func (*LimitScanResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{81}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{88}
 }
 
 func (x *LimitScanResponse) GetErrorCode() int32 {
@@ -4931,7 +5369,7 @@ type ScanKvRequest struct {
 
 func (x *ScanKvRequest) Reset() {
 	*x = ScanKvRequest{}
-	mi := &file_fluss_rpc_proto_msgTypes[82]
+	mi := &file_fluss_rpc_proto_msgTypes[89]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4943,7 +5381,7 @@ func (x *ScanKvRequest) String() string {
 func (*ScanKvRequest) ProtoMessage() {}
 
 func (x *ScanKvRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[82]
+	mi := &file_fluss_rpc_proto_msgTypes[89]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4956,7 +5394,7 @@ func (x *ScanKvRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanKvRequest.ProtoReflect.Descriptor instead.
 func (*ScanKvRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{82}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{89}
 }
 
 func (x *ScanKvRequest) GetScannerId() []byte {
@@ -5006,7 +5444,7 @@ type PbScanReqForBucket struct {
 
 func (x *PbScanReqForBucket) Reset() {
 	*x = PbScanReqForBucket{}
-	mi := &file_fluss_rpc_proto_msgTypes[83]
+	mi := &file_fluss_rpc_proto_msgTypes[90]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5018,7 +5456,7 @@ func (x *PbScanReqForBucket) String() string {
 func (*PbScanReqForBucket) ProtoMessage() {}
 
 func (x *PbScanReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[83]
+	mi := &file_fluss_rpc_proto_msgTypes[90]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5031,7 +5469,7 @@ func (x *PbScanReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbScanReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbScanReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{83}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{90}
 }
 
 func (x *PbScanReqForBucket) GetTableId() int64 {
@@ -5077,7 +5515,7 @@ type ScanKvResponse struct {
 
 func (x *ScanKvResponse) Reset() {
 	*x = ScanKvResponse{}
-	mi := &file_fluss_rpc_proto_msgTypes[84]
+	mi := &file_fluss_rpc_proto_msgTypes[91]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5089,7 +5527,7 @@ func (x *ScanKvResponse) String() string {
 func (*ScanKvResponse) ProtoMessage() {}
 
 func (x *ScanKvResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[84]
+	mi := &file_fluss_rpc_proto_msgTypes[91]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5102,7 +5540,7 @@ func (x *ScanKvResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanKvResponse.ProtoReflect.Descriptor instead.
 func (*ScanKvResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{84}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{91}
 }
 
 func (x *ScanKvResponse) GetErrorCode() int32 {
@@ -5158,7 +5596,7 @@ type GetLatestKvSnapshotsRequest struct {
 
 func (x *GetLatestKvSnapshotsRequest) Reset() {
 	*x = GetLatestKvSnapshotsRequest{}
-	mi := &file_fluss_rpc_proto_msgTypes[85]
+	mi := &file_fluss_rpc_proto_msgTypes[92]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5170,7 +5608,7 @@ func (x *GetLatestKvSnapshotsRequest) String() string {
 func (*GetLatestKvSnapshotsRequest) ProtoMessage() {}
 
 func (x *GetLatestKvSnapshotsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[85]
+	mi := &file_fluss_rpc_proto_msgTypes[92]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5183,7 +5621,7 @@ func (x *GetLatestKvSnapshotsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLatestKvSnapshotsRequest.ProtoReflect.Descriptor instead.
 func (*GetLatestKvSnapshotsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{85}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{92}
 }
 
 func (x *GetLatestKvSnapshotsRequest) GetTablePath() *PbTablePath {
@@ -5211,7 +5649,7 @@ type GetLatestKvSnapshotsResponse struct {
 
 func (x *GetLatestKvSnapshotsResponse) Reset() {
 	*x = GetLatestKvSnapshotsResponse{}
-	mi := &file_fluss_rpc_proto_msgTypes[86]
+	mi := &file_fluss_rpc_proto_msgTypes[93]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5223,7 +5661,7 @@ func (x *GetLatestKvSnapshotsResponse) String() string {
 func (*GetLatestKvSnapshotsResponse) ProtoMessage() {}
 
 func (x *GetLatestKvSnapshotsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[86]
+	mi := &file_fluss_rpc_proto_msgTypes[93]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5236,7 +5674,7 @@ func (x *GetLatestKvSnapshotsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLatestKvSnapshotsResponse.ProtoReflect.Descriptor instead.
 func (*GetLatestKvSnapshotsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{86}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{93}
 }
 
 func (x *GetLatestKvSnapshotsResponse) GetTableId() int64 {
@@ -5272,7 +5710,7 @@ type PbKvSnapshot struct {
 
 func (x *PbKvSnapshot) Reset() {
 	*x = PbKvSnapshot{}
-	mi := &file_fluss_rpc_proto_msgTypes[87]
+	mi := &file_fluss_rpc_proto_msgTypes[94]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5284,7 +5722,7 @@ func (x *PbKvSnapshot) String() string {
 func (*PbKvSnapshot) ProtoMessage() {}
 
 func (x *PbKvSnapshot) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[87]
+	mi := &file_fluss_rpc_proto_msgTypes[94]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5297,7 +5735,7 @@ func (x *PbKvSnapshot) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbKvSnapshot.ProtoReflect.Descriptor instead.
 func (*PbKvSnapshot) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{87}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{94}
 }
 
 func (x *PbKvSnapshot) GetBucketId() int32 {
@@ -5334,7 +5772,7 @@ type GetKvSnapshotMetadataRequest struct {
 
 func (x *GetKvSnapshotMetadataRequest) Reset() {
 	*x = GetKvSnapshotMetadataRequest{}
-	mi := &file_fluss_rpc_proto_msgTypes[88]
+	mi := &file_fluss_rpc_proto_msgTypes[95]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5346,7 +5784,7 @@ func (x *GetKvSnapshotMetadataRequest) String() string {
 func (*GetKvSnapshotMetadataRequest) ProtoMessage() {}
 
 func (x *GetKvSnapshotMetadataRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[88]
+	mi := &file_fluss_rpc_proto_msgTypes[95]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5359,7 +5797,7 @@ func (x *GetKvSnapshotMetadataRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetKvSnapshotMetadataRequest.ProtoReflect.Descriptor instead.
 func (*GetKvSnapshotMetadataRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{88}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{95}
 }
 
 func (x *GetKvSnapshotMetadataRequest) GetTableId() int64 {
@@ -5400,7 +5838,7 @@ type GetKvSnapshotMetadataResponse struct {
 
 func (x *GetKvSnapshotMetadataResponse) Reset() {
 	*x = GetKvSnapshotMetadataResponse{}
-	mi := &file_fluss_rpc_proto_msgTypes[89]
+	mi := &file_fluss_rpc_proto_msgTypes[96]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5412,7 +5850,7 @@ func (x *GetKvSnapshotMetadataResponse) String() string {
 func (*GetKvSnapshotMetadataResponse) ProtoMessage() {}
 
 func (x *GetKvSnapshotMetadataResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[89]
+	mi := &file_fluss_rpc_proto_msgTypes[96]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5425,7 +5863,7 @@ func (x *GetKvSnapshotMetadataResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetKvSnapshotMetadataResponse.ProtoReflect.Descriptor instead.
 func (*GetKvSnapshotMetadataResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{89}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{96}
 }
 
 func (x *GetKvSnapshotMetadataResponse) GetLogOffset() int64 {
@@ -5452,7 +5890,7 @@ type PbRemotePathAndLocalFile struct {
 
 func (x *PbRemotePathAndLocalFile) Reset() {
 	*x = PbRemotePathAndLocalFile{}
-	mi := &file_fluss_rpc_proto_msgTypes[90]
+	mi := &file_fluss_rpc_proto_msgTypes[97]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5464,7 +5902,7 @@ func (x *PbRemotePathAndLocalFile) String() string {
 func (*PbRemotePathAndLocalFile) ProtoMessage() {}
 
 func (x *PbRemotePathAndLocalFile) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[90]
+	mi := &file_fluss_rpc_proto_msgTypes[97]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5477,7 +5915,7 @@ func (x *PbRemotePathAndLocalFile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbRemotePathAndLocalFile.ProtoReflect.Descriptor instead.
 func (*PbRemotePathAndLocalFile) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{90}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{97}
 }
 
 func (x *PbRemotePathAndLocalFile) GetRemotePath() string {
@@ -5505,7 +5943,7 @@ type ListKvSnapshotsRequest struct {
 
 func (x *ListKvSnapshotsRequest) Reset() {
 	*x = ListKvSnapshotsRequest{}
-	mi := &file_fluss_rpc_proto_msgTypes[91]
+	mi := &file_fluss_rpc_proto_msgTypes[98]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5517,7 +5955,7 @@ func (x *ListKvSnapshotsRequest) String() string {
 func (*ListKvSnapshotsRequest) ProtoMessage() {}
 
 func (x *ListKvSnapshotsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[91]
+	mi := &file_fluss_rpc_proto_msgTypes[98]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5530,7 +5968,7 @@ func (x *ListKvSnapshotsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListKvSnapshotsRequest.ProtoReflect.Descriptor instead.
 func (*ListKvSnapshotsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{91}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{98}
 }
 
 func (x *ListKvSnapshotsRequest) GetTableId() int64 {
@@ -5558,7 +5996,7 @@ type ListKvSnapshotsResponse struct {
 
 func (x *ListKvSnapshotsResponse) Reset() {
 	*x = ListKvSnapshotsResponse{}
-	mi := &file_fluss_rpc_proto_msgTypes[92]
+	mi := &file_fluss_rpc_proto_msgTypes[99]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5570,7 +6008,7 @@ func (x *ListKvSnapshotsResponse) String() string {
 func (*ListKvSnapshotsResponse) ProtoMessage() {}
 
 func (x *ListKvSnapshotsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[92]
+	mi := &file_fluss_rpc_proto_msgTypes[99]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5583,7 +6021,7 @@ func (x *ListKvSnapshotsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListKvSnapshotsResponse.ProtoReflect.Descriptor instead.
 func (*ListKvSnapshotsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{92}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{99}
 }
 
 func (x *ListKvSnapshotsResponse) GetTableId() int64 {
@@ -5619,7 +6057,7 @@ type GetLakeSnapshotRequest struct {
 
 func (x *GetLakeSnapshotRequest) Reset() {
 	*x = GetLakeSnapshotRequest{}
-	mi := &file_fluss_rpc_proto_msgTypes[93]
+	mi := &file_fluss_rpc_proto_msgTypes[100]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5631,7 +6069,7 @@ func (x *GetLakeSnapshotRequest) String() string {
 func (*GetLakeSnapshotRequest) ProtoMessage() {}
 
 func (x *GetLakeSnapshotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[93]
+	mi := &file_fluss_rpc_proto_msgTypes[100]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5644,7 +6082,7 @@ func (x *GetLakeSnapshotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLakeSnapshotRequest.ProtoReflect.Descriptor instead.
 func (*GetLakeSnapshotRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{93}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{100}
 }
 
 func (x *GetLakeSnapshotRequest) GetTablePath() *PbTablePath {
@@ -5679,7 +6117,7 @@ type GetLakeSnapshotResponse struct {
 
 func (x *GetLakeSnapshotResponse) Reset() {
 	*x = GetLakeSnapshotResponse{}
-	mi := &file_fluss_rpc_proto_msgTypes[94]
+	mi := &file_fluss_rpc_proto_msgTypes[101]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5691,7 +6129,7 @@ func (x *GetLakeSnapshotResponse) String() string {
 func (*GetLakeSnapshotResponse) ProtoMessage() {}
 
 func (x *GetLakeSnapshotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[94]
+	mi := &file_fluss_rpc_proto_msgTypes[101]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5704,7 +6142,7 @@ func (x *GetLakeSnapshotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLakeSnapshotResponse.ProtoReflect.Descriptor instead.
 func (*GetLakeSnapshotResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{94}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{101}
 }
 
 func (x *GetLakeSnapshotResponse) GetTableId() int64 {
@@ -5741,7 +6179,7 @@ type PbLakeSnapshotForBucket struct {
 
 func (x *PbLakeSnapshotForBucket) Reset() {
 	*x = PbLakeSnapshotForBucket{}
-	mi := &file_fluss_rpc_proto_msgTypes[95]
+	mi := &file_fluss_rpc_proto_msgTypes[102]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5753,7 +6191,7 @@ func (x *PbLakeSnapshotForBucket) String() string {
 func (*PbLakeSnapshotForBucket) ProtoMessage() {}
 
 func (x *PbLakeSnapshotForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[95]
+	mi := &file_fluss_rpc_proto_msgTypes[102]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5766,7 +6204,7 @@ func (x *PbLakeSnapshotForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbLakeSnapshotForBucket.ProtoReflect.Descriptor instead.
 func (*PbLakeSnapshotForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{95}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{102}
 }
 
 func (x *PbLakeSnapshotForBucket) GetPartitionId() int64 {
@@ -5806,7 +6244,7 @@ type GetFileSystemSecurityTokenRequest struct {
 
 func (x *GetFileSystemSecurityTokenRequest) Reset() {
 	*x = GetFileSystemSecurityTokenRequest{}
-	mi := &file_fluss_rpc_proto_msgTypes[96]
+	mi := &file_fluss_rpc_proto_msgTypes[103]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5818,7 +6256,7 @@ func (x *GetFileSystemSecurityTokenRequest) String() string {
 func (*GetFileSystemSecurityTokenRequest) ProtoMessage() {}
 
 func (x *GetFileSystemSecurityTokenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[96]
+	mi := &file_fluss_rpc_proto_msgTypes[103]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5831,7 +6269,7 @@ func (x *GetFileSystemSecurityTokenRequest) ProtoReflect() protoreflect.Message 
 
 // Deprecated: Use GetFileSystemSecurityTokenRequest.ProtoReflect.Descriptor instead.
 func (*GetFileSystemSecurityTokenRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{96}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{103}
 }
 
 type GetFileSystemSecurityTokenResponse struct {
@@ -5846,7 +6284,7 @@ type GetFileSystemSecurityTokenResponse struct {
 
 func (x *GetFileSystemSecurityTokenResponse) Reset() {
 	*x = GetFileSystemSecurityTokenResponse{}
-	mi := &file_fluss_rpc_proto_msgTypes[97]
+	mi := &file_fluss_rpc_proto_msgTypes[104]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5858,7 +6296,7 @@ func (x *GetFileSystemSecurityTokenResponse) String() string {
 func (*GetFileSystemSecurityTokenResponse) ProtoMessage() {}
 
 func (x *GetFileSystemSecurityTokenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[97]
+	mi := &file_fluss_rpc_proto_msgTypes[104]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5871,7 +6309,7 @@ func (x *GetFileSystemSecurityTokenResponse) ProtoReflect() protoreflect.Message
 
 // Deprecated: Use GetFileSystemSecurityTokenResponse.ProtoReflect.Descriptor instead.
 func (*GetFileSystemSecurityTokenResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{97}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{104}
 }
 
 func (x *GetFileSystemSecurityTokenResponse) GetSchema() string {
@@ -5913,7 +6351,7 @@ type ListRemoteLogManifestsRequest struct {
 
 func (x *ListRemoteLogManifestsRequest) Reset() {
 	*x = ListRemoteLogManifestsRequest{}
-	mi := &file_fluss_rpc_proto_msgTypes[98]
+	mi := &file_fluss_rpc_proto_msgTypes[105]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5925,7 +6363,7 @@ func (x *ListRemoteLogManifestsRequest) String() string {
 func (*ListRemoteLogManifestsRequest) ProtoMessage() {}
 
 func (x *ListRemoteLogManifestsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[98]
+	mi := &file_fluss_rpc_proto_msgTypes[105]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5938,7 +6376,7 @@ func (x *ListRemoteLogManifestsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRemoteLogManifestsRequest.ProtoReflect.Descriptor instead.
 func (*ListRemoteLogManifestsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{98}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{105}
 }
 
 func (x *ListRemoteLogManifestsRequest) GetTableId() int64 {
@@ -5964,7 +6402,7 @@ type ListRemoteLogManifestsResponse struct {
 
 func (x *ListRemoteLogManifestsResponse) Reset() {
 	*x = ListRemoteLogManifestsResponse{}
-	mi := &file_fluss_rpc_proto_msgTypes[99]
+	mi := &file_fluss_rpc_proto_msgTypes[106]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5976,7 +6414,7 @@ func (x *ListRemoteLogManifestsResponse) String() string {
 func (*ListRemoteLogManifestsResponse) ProtoMessage() {}
 
 func (x *ListRemoteLogManifestsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[99]
+	mi := &file_fluss_rpc_proto_msgTypes[106]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5989,7 +6427,7 @@ func (x *ListRemoteLogManifestsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRemoteLogManifestsResponse.ProtoReflect.Descriptor instead.
 func (*ListRemoteLogManifestsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{99}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{106}
 }
 
 func (x *ListRemoteLogManifestsResponse) GetManifests() []*PbRemoteLogManifestEntry {
@@ -6010,7 +6448,7 @@ type PbRemoteLogManifestEntry struct {
 
 func (x *PbRemoteLogManifestEntry) Reset() {
 	*x = PbRemoteLogManifestEntry{}
-	mi := &file_fluss_rpc_proto_msgTypes[100]
+	mi := &file_fluss_rpc_proto_msgTypes[107]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6022,7 +6460,7 @@ func (x *PbRemoteLogManifestEntry) String() string {
 func (*PbRemoteLogManifestEntry) ProtoMessage() {}
 
 func (x *PbRemoteLogManifestEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[100]
+	mi := &file_fluss_rpc_proto_msgTypes[107]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6035,7 +6473,7 @@ func (x *PbRemoteLogManifestEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbRemoteLogManifestEntry.ProtoReflect.Descriptor instead.
 func (*PbRemoteLogManifestEntry) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{100}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{107}
 }
 
 func (x *PbRemoteLogManifestEntry) GetTableBucket() *PbTableBucket {
@@ -6070,7 +6508,7 @@ type GetTableStatsRequest struct {
 
 func (x *GetTableStatsRequest) Reset() {
 	*x = GetTableStatsRequest{}
-	mi := &file_fluss_rpc_proto_msgTypes[101]
+	mi := &file_fluss_rpc_proto_msgTypes[108]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6082,7 +6520,7 @@ func (x *GetTableStatsRequest) String() string {
 func (*GetTableStatsRequest) ProtoMessage() {}
 
 func (x *GetTableStatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[101]
+	mi := &file_fluss_rpc_proto_msgTypes[108]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6095,7 +6533,7 @@ func (x *GetTableStatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTableStatsRequest.ProtoReflect.Descriptor instead.
 func (*GetTableStatsRequest) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{101}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{108}
 }
 
 func (x *GetTableStatsRequest) GetTableId() int64 {
@@ -6128,7 +6566,7 @@ type GetTableStatsResponse struct {
 
 func (x *GetTableStatsResponse) Reset() {
 	*x = GetTableStatsResponse{}
-	mi := &file_fluss_rpc_proto_msgTypes[102]
+	mi := &file_fluss_rpc_proto_msgTypes[109]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6140,7 +6578,7 @@ func (x *GetTableStatsResponse) String() string {
 func (*GetTableStatsResponse) ProtoMessage() {}
 
 func (x *GetTableStatsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[102]
+	mi := &file_fluss_rpc_proto_msgTypes[109]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6153,7 +6591,7 @@ func (x *GetTableStatsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTableStatsResponse.ProtoReflect.Descriptor instead.
 func (*GetTableStatsResponse) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{102}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{109}
 }
 
 func (x *GetTableStatsResponse) GetBucketsResp() []*PbTableStatsRespForBucket {
@@ -6173,7 +6611,7 @@ type PbTableStatsReqForBucket struct {
 
 func (x *PbTableStatsReqForBucket) Reset() {
 	*x = PbTableStatsReqForBucket{}
-	mi := &file_fluss_rpc_proto_msgTypes[103]
+	mi := &file_fluss_rpc_proto_msgTypes[110]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6185,7 +6623,7 @@ func (x *PbTableStatsReqForBucket) String() string {
 func (*PbTableStatsReqForBucket) ProtoMessage() {}
 
 func (x *PbTableStatsReqForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[103]
+	mi := &file_fluss_rpc_proto_msgTypes[110]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6198,7 +6636,7 @@ func (x *PbTableStatsReqForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbTableStatsReqForBucket.ProtoReflect.Descriptor instead.
 func (*PbTableStatsReqForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{103}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{110}
 }
 
 func (x *PbTableStatsReqForBucket) GetPartitionId() int64 {
@@ -6229,7 +6667,7 @@ type PbTableStatsRespForBucket struct {
 
 func (x *PbTableStatsRespForBucket) Reset() {
 	*x = PbTableStatsRespForBucket{}
-	mi := &file_fluss_rpc_proto_msgTypes[104]
+	mi := &file_fluss_rpc_proto_msgTypes[111]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6241,7 +6679,7 @@ func (x *PbTableStatsRespForBucket) String() string {
 func (*PbTableStatsRespForBucket) ProtoMessage() {}
 
 func (x *PbTableStatsRespForBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_fluss_rpc_proto_msgTypes[104]
+	mi := &file_fluss_rpc_proto_msgTypes[111]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6254,7 +6692,7 @@ func (x *PbTableStatsRespForBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PbTableStatsRespForBucket.ProtoReflect.Descriptor instead.
 func (*PbTableStatsRespForBucket) Descriptor() ([]byte, []int) {
-	return file_fluss_rpc_proto_rawDescGZIP(), []int{104}
+	return file_fluss_rpc_proto_rawDescGZIP(), []int{111}
 }
 
 func (x *PbTableStatsRespForBucket) GetErrorCode() int32 {
@@ -6430,7 +6868,43 @@ const file_fluss_rpc_proto_rawDesc = "" +
 	"table_path\x18\x01 \x02(\v2\x12.fluss.PbTablePathR\ttablePath\x12=\n" +
 	"\x0epartition_spec\x18\x02 \x02(\v2\x16.fluss.PbPartitionSpecR\rpartitionSpec\x12/\n" +
 	"\x14ignore_if_not_exists\x18\x03 \x02(\bR\x11ignoreIfNotExists\"\x17\n" +
-	"\x15DropPartitionResponse\"\xb2\x01\n" +
+	"\x15DropPartitionResponse\"\x9d\x03\n" +
+	"\x11AlterTableRequest\x121\n" +
+	"\n" +
+	"table_path\x18\x01 \x02(\v2\x12.fluss.PbTablePathR\ttablePath\x12/\n" +
+	"\x14ignore_if_not_exists\x18\x02 \x02(\bR\x11ignoreIfNotExists\x12;\n" +
+	"\x0econfig_changes\x18\x03 \x03(\v2\x14.fluss.PbAlterConfigR\rconfigChanges\x123\n" +
+	"\vadd_columns\x18\x04 \x03(\v2\x12.fluss.PbAddColumnR\n" +
+	"addColumns\x126\n" +
+	"\fdrop_columns\x18\x05 \x03(\v2\x13.fluss.PbDropColumnR\vdropColumns\x12<\n" +
+	"\x0erename_columns\x18\x06 \x03(\v2\x15.fluss.PbRenameColumnR\rrenameColumns\x12<\n" +
+	"\x0emodify_columns\x18\a \x03(\v2\x15.fluss.PbModifyColumnR\rmodifyColumns\"\x14\n" +
+	"\x12AlterTableResponse\"j\n" +
+	"\rPbAlterConfig\x12\x1d\n" +
+	"\n" +
+	"config_key\x18\x01 \x02(\tR\tconfigKey\x12!\n" +
+	"\fconfig_value\x18\x02 \x01(\tR\vconfigValue\x12\x17\n" +
+	"\aop_type\x18\x03 \x02(\x05R\x06opType\"\x8f\x02\n" +
+	"\vPbAddColumn\x12\x1f\n" +
+	"\vcolumn_name\x18\x01 \x02(\tR\n" +
+	"columnName\x12$\n" +
+	"\x0edata_type_json\x18\x02 \x02(\fR\fdataTypeJson\x12\x18\n" +
+	"\acomment\x18\x03 \x01(\tR\acomment\x120\n" +
+	"\x14column_position_type\x18\x04 \x02(\x05R\x12columnPositionType\x12*\n" +
+	"\x11agg_function_type\x18\x05 \x01(\tR\x0faggFunctionType\x12A\n" +
+	"\x13agg_function_params\x18\x06 \x03(\v2\x11.fluss.PbKeyValueR\x11aggFunctionParams\"/\n" +
+	"\fPbDropColumn\x12\x1f\n" +
+	"\vcolumn_name\x18\x01 \x02(\tR\n" +
+	"columnName\"`\n" +
+	"\x0ePbRenameColumn\x12&\n" +
+	"\x0fold_column_name\x18\x01 \x02(\tR\roldColumnName\x12&\n" +
+	"\x0fnew_column_name\x18\x02 \x02(\tR\rnewColumnName\"\xa3\x01\n" +
+	"\x0ePbModifyColumn\x12\x1f\n" +
+	"\vcolumn_name\x18\x01 \x02(\tR\n" +
+	"columnName\x12$\n" +
+	"\x0edata_type_json\x18\x02 \x01(\fR\fdataTypeJson\x12\x18\n" +
+	"\acomment\x18\x03 \x01(\tR\acomment\x120\n" +
+	"\x14column_position_type\x18\x04 \x01(\x05R\x12columnPositionType\"\xb2\x01\n" +
 	"\x0fMetadataRequest\x121\n" +
 	"\n" +
 	"table_path\x18\x01 \x03(\v2\x12.fluss.PbTablePathR\ttablePath\x12C\n" +
@@ -6782,7 +7256,7 @@ func file_fluss_rpc_proto_rawDescGZIP() []byte {
 	return file_fluss_rpc_proto_rawDescData
 }
 
-var file_fluss_rpc_proto_msgTypes = make([]protoimpl.MessageInfo, 105)
+var file_fluss_rpc_proto_msgTypes = make([]protoimpl.MessageInfo, 112)
 var file_fluss_rpc_proto_goTypes = []any{
 	(*ErrorResponse)(nil),                      // 0: fluss.ErrorResponse
 	(*ApiVersionsRequest)(nil),                 // 1: fluss.ApiVersionsRequest
@@ -6825,70 +7299,77 @@ var file_fluss_rpc_proto_goTypes = []any{
 	(*CreatePartitionResponse)(nil),            // 38: fluss.CreatePartitionResponse
 	(*DropPartitionRequest)(nil),               // 39: fluss.DropPartitionRequest
 	(*DropPartitionResponse)(nil),              // 40: fluss.DropPartitionResponse
-	(*MetadataRequest)(nil),                    // 41: fluss.MetadataRequest
-	(*MetadataResponse)(nil),                   // 42: fluss.MetadataResponse
-	(*PbServerNode)(nil),                       // 43: fluss.PbServerNode
-	(*PbTableMetadata)(nil),                    // 44: fluss.PbTableMetadata
-	(*PbPartitionMetadata)(nil),                // 45: fluss.PbPartitionMetadata
-	(*PbBucketMetadata)(nil),                   // 46: fluss.PbBucketMetadata
-	(*ProduceLogRequest)(nil),                  // 47: fluss.ProduceLogRequest
-	(*ProduceLogResponse)(nil),                 // 48: fluss.ProduceLogResponse
-	(*PbProduceLogReqForBucket)(nil),           // 49: fluss.PbProduceLogReqForBucket
-	(*PbProduceLogRespForBucket)(nil),          // 50: fluss.PbProduceLogRespForBucket
-	(*PutKvRequest)(nil),                       // 51: fluss.PutKvRequest
-	(*PutKvResponse)(nil),                      // 52: fluss.PutKvResponse
-	(*PbPutKvReqForBucket)(nil),                // 53: fluss.PbPutKvReqForBucket
-	(*PbPutKvRespForBucket)(nil),               // 54: fluss.PbPutKvRespForBucket
-	(*FetchLogRequest)(nil),                    // 55: fluss.FetchLogRequest
-	(*FetchLogResponse)(nil),                   // 56: fluss.FetchLogResponse
-	(*PbFetchLogReqForTable)(nil),              // 57: fluss.PbFetchLogReqForTable
-	(*PbFetchLogReqForBucket)(nil),             // 58: fluss.PbFetchLogReqForBucket
-	(*PbFetchLogRespForTable)(nil),             // 59: fluss.PbFetchLogRespForTable
-	(*PbFetchLogRespForBucket)(nil),            // 60: fluss.PbFetchLogRespForBucket
-	(*PbRemoteLogFetchInfo)(nil),               // 61: fluss.PbRemoteLogFetchInfo
-	(*PbRemoteLogSegment)(nil),                 // 62: fluss.PbRemoteLogSegment
-	(*PbPredicate)(nil),                        // 63: fluss.PbPredicate
-	(*PbLeafPredicate)(nil),                    // 64: fluss.PbLeafPredicate
-	(*PbCompoundPredicate)(nil),                // 65: fluss.PbCompoundPredicate
-	(*PbLiteralValue)(nil),                     // 66: fluss.PbLiteralValue
-	(*ListOffsetsRequest)(nil),                 // 67: fluss.ListOffsetsRequest
-	(*ListOffsetsResponse)(nil),                // 68: fluss.ListOffsetsResponse
-	(*PbListOffsetsRespForBucket)(nil),         // 69: fluss.PbListOffsetsRespForBucket
-	(*LookupRequest)(nil),                      // 70: fluss.LookupRequest
-	(*LookupResponse)(nil),                     // 71: fluss.LookupResponse
-	(*PbLookupReqForBucket)(nil),               // 72: fluss.PbLookupReqForBucket
-	(*PbLookupRespForBucket)(nil),              // 73: fluss.PbLookupRespForBucket
-	(*PbValue)(nil),                            // 74: fluss.PbValue
-	(*PrefixLookupRequest)(nil),                // 75: fluss.PrefixLookupRequest
-	(*PrefixLookupResponse)(nil),               // 76: fluss.PrefixLookupResponse
-	(*PbPrefixLookupReqForBucket)(nil),         // 77: fluss.PbPrefixLookupReqForBucket
-	(*PbPrefixLookupRespForBucket)(nil),        // 78: fluss.PbPrefixLookupRespForBucket
-	(*PbValueList)(nil),                        // 79: fluss.PbValueList
-	(*LimitScanRequest)(nil),                   // 80: fluss.LimitScanRequest
-	(*LimitScanResponse)(nil),                  // 81: fluss.LimitScanResponse
-	(*ScanKvRequest)(nil),                      // 82: fluss.ScanKvRequest
-	(*PbScanReqForBucket)(nil),                 // 83: fluss.PbScanReqForBucket
-	(*ScanKvResponse)(nil),                     // 84: fluss.ScanKvResponse
-	(*GetLatestKvSnapshotsRequest)(nil),        // 85: fluss.GetLatestKvSnapshotsRequest
-	(*GetLatestKvSnapshotsResponse)(nil),       // 86: fluss.GetLatestKvSnapshotsResponse
-	(*PbKvSnapshot)(nil),                       // 87: fluss.PbKvSnapshot
-	(*GetKvSnapshotMetadataRequest)(nil),       // 88: fluss.GetKvSnapshotMetadataRequest
-	(*GetKvSnapshotMetadataResponse)(nil),      // 89: fluss.GetKvSnapshotMetadataResponse
-	(*PbRemotePathAndLocalFile)(nil),           // 90: fluss.PbRemotePathAndLocalFile
-	(*ListKvSnapshotsRequest)(nil),             // 91: fluss.ListKvSnapshotsRequest
-	(*ListKvSnapshotsResponse)(nil),            // 92: fluss.ListKvSnapshotsResponse
-	(*GetLakeSnapshotRequest)(nil),             // 93: fluss.GetLakeSnapshotRequest
-	(*GetLakeSnapshotResponse)(nil),            // 94: fluss.GetLakeSnapshotResponse
-	(*PbLakeSnapshotForBucket)(nil),            // 95: fluss.PbLakeSnapshotForBucket
-	(*GetFileSystemSecurityTokenRequest)(nil),  // 96: fluss.GetFileSystemSecurityTokenRequest
-	(*GetFileSystemSecurityTokenResponse)(nil), // 97: fluss.GetFileSystemSecurityTokenResponse
-	(*ListRemoteLogManifestsRequest)(nil),      // 98: fluss.ListRemoteLogManifestsRequest
-	(*ListRemoteLogManifestsResponse)(nil),     // 99: fluss.ListRemoteLogManifestsResponse
-	(*PbRemoteLogManifestEntry)(nil),           // 100: fluss.PbRemoteLogManifestEntry
-	(*GetTableStatsRequest)(nil),               // 101: fluss.GetTableStatsRequest
-	(*GetTableStatsResponse)(nil),              // 102: fluss.GetTableStatsResponse
-	(*PbTableStatsReqForBucket)(nil),           // 103: fluss.PbTableStatsReqForBucket
-	(*PbTableStatsRespForBucket)(nil),          // 104: fluss.PbTableStatsRespForBucket
+	(*AlterTableRequest)(nil),                  // 41: fluss.AlterTableRequest
+	(*AlterTableResponse)(nil),                 // 42: fluss.AlterTableResponse
+	(*PbAlterConfig)(nil),                      // 43: fluss.PbAlterConfig
+	(*PbAddColumn)(nil),                        // 44: fluss.PbAddColumn
+	(*PbDropColumn)(nil),                       // 45: fluss.PbDropColumn
+	(*PbRenameColumn)(nil),                     // 46: fluss.PbRenameColumn
+	(*PbModifyColumn)(nil),                     // 47: fluss.PbModifyColumn
+	(*MetadataRequest)(nil),                    // 48: fluss.MetadataRequest
+	(*MetadataResponse)(nil),                   // 49: fluss.MetadataResponse
+	(*PbServerNode)(nil),                       // 50: fluss.PbServerNode
+	(*PbTableMetadata)(nil),                    // 51: fluss.PbTableMetadata
+	(*PbPartitionMetadata)(nil),                // 52: fluss.PbPartitionMetadata
+	(*PbBucketMetadata)(nil),                   // 53: fluss.PbBucketMetadata
+	(*ProduceLogRequest)(nil),                  // 54: fluss.ProduceLogRequest
+	(*ProduceLogResponse)(nil),                 // 55: fluss.ProduceLogResponse
+	(*PbProduceLogReqForBucket)(nil),           // 56: fluss.PbProduceLogReqForBucket
+	(*PbProduceLogRespForBucket)(nil),          // 57: fluss.PbProduceLogRespForBucket
+	(*PutKvRequest)(nil),                       // 58: fluss.PutKvRequest
+	(*PutKvResponse)(nil),                      // 59: fluss.PutKvResponse
+	(*PbPutKvReqForBucket)(nil),                // 60: fluss.PbPutKvReqForBucket
+	(*PbPutKvRespForBucket)(nil),               // 61: fluss.PbPutKvRespForBucket
+	(*FetchLogRequest)(nil),                    // 62: fluss.FetchLogRequest
+	(*FetchLogResponse)(nil),                   // 63: fluss.FetchLogResponse
+	(*PbFetchLogReqForTable)(nil),              // 64: fluss.PbFetchLogReqForTable
+	(*PbFetchLogReqForBucket)(nil),             // 65: fluss.PbFetchLogReqForBucket
+	(*PbFetchLogRespForTable)(nil),             // 66: fluss.PbFetchLogRespForTable
+	(*PbFetchLogRespForBucket)(nil),            // 67: fluss.PbFetchLogRespForBucket
+	(*PbRemoteLogFetchInfo)(nil),               // 68: fluss.PbRemoteLogFetchInfo
+	(*PbRemoteLogSegment)(nil),                 // 69: fluss.PbRemoteLogSegment
+	(*PbPredicate)(nil),                        // 70: fluss.PbPredicate
+	(*PbLeafPredicate)(nil),                    // 71: fluss.PbLeafPredicate
+	(*PbCompoundPredicate)(nil),                // 72: fluss.PbCompoundPredicate
+	(*PbLiteralValue)(nil),                     // 73: fluss.PbLiteralValue
+	(*ListOffsetsRequest)(nil),                 // 74: fluss.ListOffsetsRequest
+	(*ListOffsetsResponse)(nil),                // 75: fluss.ListOffsetsResponse
+	(*PbListOffsetsRespForBucket)(nil),         // 76: fluss.PbListOffsetsRespForBucket
+	(*LookupRequest)(nil),                      // 77: fluss.LookupRequest
+	(*LookupResponse)(nil),                     // 78: fluss.LookupResponse
+	(*PbLookupReqForBucket)(nil),               // 79: fluss.PbLookupReqForBucket
+	(*PbLookupRespForBucket)(nil),              // 80: fluss.PbLookupRespForBucket
+	(*PbValue)(nil),                            // 81: fluss.PbValue
+	(*PrefixLookupRequest)(nil),                // 82: fluss.PrefixLookupRequest
+	(*PrefixLookupResponse)(nil),               // 83: fluss.PrefixLookupResponse
+	(*PbPrefixLookupReqForBucket)(nil),         // 84: fluss.PbPrefixLookupReqForBucket
+	(*PbPrefixLookupRespForBucket)(nil),        // 85: fluss.PbPrefixLookupRespForBucket
+	(*PbValueList)(nil),                        // 86: fluss.PbValueList
+	(*LimitScanRequest)(nil),                   // 87: fluss.LimitScanRequest
+	(*LimitScanResponse)(nil),                  // 88: fluss.LimitScanResponse
+	(*ScanKvRequest)(nil),                      // 89: fluss.ScanKvRequest
+	(*PbScanReqForBucket)(nil),                 // 90: fluss.PbScanReqForBucket
+	(*ScanKvResponse)(nil),                     // 91: fluss.ScanKvResponse
+	(*GetLatestKvSnapshotsRequest)(nil),        // 92: fluss.GetLatestKvSnapshotsRequest
+	(*GetLatestKvSnapshotsResponse)(nil),       // 93: fluss.GetLatestKvSnapshotsResponse
+	(*PbKvSnapshot)(nil),                       // 94: fluss.PbKvSnapshot
+	(*GetKvSnapshotMetadataRequest)(nil),       // 95: fluss.GetKvSnapshotMetadataRequest
+	(*GetKvSnapshotMetadataResponse)(nil),      // 96: fluss.GetKvSnapshotMetadataResponse
+	(*PbRemotePathAndLocalFile)(nil),           // 97: fluss.PbRemotePathAndLocalFile
+	(*ListKvSnapshotsRequest)(nil),             // 98: fluss.ListKvSnapshotsRequest
+	(*ListKvSnapshotsResponse)(nil),            // 99: fluss.ListKvSnapshotsResponse
+	(*GetLakeSnapshotRequest)(nil),             // 100: fluss.GetLakeSnapshotRequest
+	(*GetLakeSnapshotResponse)(nil),            // 101: fluss.GetLakeSnapshotResponse
+	(*PbLakeSnapshotForBucket)(nil),            // 102: fluss.PbLakeSnapshotForBucket
+	(*GetFileSystemSecurityTokenRequest)(nil),  // 103: fluss.GetFileSystemSecurityTokenRequest
+	(*GetFileSystemSecurityTokenResponse)(nil), // 104: fluss.GetFileSystemSecurityTokenResponse
+	(*ListRemoteLogManifestsRequest)(nil),      // 105: fluss.ListRemoteLogManifestsRequest
+	(*ListRemoteLogManifestsResponse)(nil),     // 106: fluss.ListRemoteLogManifestsResponse
+	(*PbRemoteLogManifestEntry)(nil),           // 107: fluss.PbRemoteLogManifestEntry
+	(*GetTableStatsRequest)(nil),               // 108: fluss.GetTableStatsRequest
+	(*GetTableStatsResponse)(nil),              // 109: fluss.GetTableStatsResponse
+	(*PbTableStatsReqForBucket)(nil),           // 110: fluss.PbTableStatsReqForBucket
+	(*PbTableStatsRespForBucket)(nil),          // 111: fluss.PbTableStatsRespForBucket
 }
 var file_fluss_rpc_proto_depIdxs = []int32{
 	3,   // 0: fluss.ApiVersionsResponse.api_versions:type_name -> fluss.PbApiVersion
@@ -6907,54 +7388,61 @@ var file_fluss_rpc_proto_depIdxs = []int32{
 	10,  // 13: fluss.CreatePartitionRequest.partition_spec:type_name -> fluss.PbPartitionSpec
 	6,   // 14: fluss.DropPartitionRequest.table_path:type_name -> fluss.PbTablePath
 	10,  // 15: fluss.DropPartitionRequest.partition_spec:type_name -> fluss.PbPartitionSpec
-	6,   // 16: fluss.MetadataRequest.table_path:type_name -> fluss.PbTablePath
-	7,   // 17: fluss.MetadataRequest.partitions_path:type_name -> fluss.PbPhysicalTablePath
-	43,  // 18: fluss.MetadataResponse.coordinator_server:type_name -> fluss.PbServerNode
-	43,  // 19: fluss.MetadataResponse.tablet_servers:type_name -> fluss.PbServerNode
-	44,  // 20: fluss.MetadataResponse.table_metadata:type_name -> fluss.PbTableMetadata
-	45,  // 21: fluss.MetadataResponse.partition_metadata:type_name -> fluss.PbPartitionMetadata
-	6,   // 22: fluss.PbTableMetadata.table_path:type_name -> fluss.PbTablePath
-	46,  // 23: fluss.PbTableMetadata.bucket_metadata:type_name -> fluss.PbBucketMetadata
-	46,  // 24: fluss.PbPartitionMetadata.bucket_metadata:type_name -> fluss.PbBucketMetadata
-	49,  // 25: fluss.ProduceLogRequest.buckets_req:type_name -> fluss.PbProduceLogReqForBucket
-	50,  // 26: fluss.ProduceLogResponse.buckets_resp:type_name -> fluss.PbProduceLogRespForBucket
-	53,  // 27: fluss.PutKvRequest.buckets_req:type_name -> fluss.PbPutKvReqForBucket
-	54,  // 28: fluss.PutKvResponse.buckets_resp:type_name -> fluss.PbPutKvRespForBucket
-	57,  // 29: fluss.FetchLogRequest.tables_req:type_name -> fluss.PbFetchLogReqForTable
-	59,  // 30: fluss.FetchLogResponse.tables_resp:type_name -> fluss.PbFetchLogRespForTable
-	58,  // 31: fluss.PbFetchLogReqForTable.buckets_req:type_name -> fluss.PbFetchLogReqForBucket
-	63,  // 32: fluss.PbFetchLogReqForTable.filter_predicate:type_name -> fluss.PbPredicate
-	60,  // 33: fluss.PbFetchLogRespForTable.buckets_resp:type_name -> fluss.PbFetchLogRespForBucket
-	61,  // 34: fluss.PbFetchLogRespForBucket.remote_log_fetch_info:type_name -> fluss.PbRemoteLogFetchInfo
-	62,  // 35: fluss.PbRemoteLogFetchInfo.remote_log_segments:type_name -> fluss.PbRemoteLogSegment
-	64,  // 36: fluss.PbPredicate.leaf:type_name -> fluss.PbLeafPredicate
-	65,  // 37: fluss.PbPredicate.compound:type_name -> fluss.PbCompoundPredicate
-	66,  // 38: fluss.PbLeafPredicate.literals:type_name -> fluss.PbLiteralValue
-	63,  // 39: fluss.PbCompoundPredicate.children:type_name -> fluss.PbPredicate
-	69,  // 40: fluss.ListOffsetsResponse.buckets_resp:type_name -> fluss.PbListOffsetsRespForBucket
-	72,  // 41: fluss.LookupRequest.buckets_req:type_name -> fluss.PbLookupReqForBucket
-	73,  // 42: fluss.LookupResponse.buckets_resp:type_name -> fluss.PbLookupRespForBucket
-	74,  // 43: fluss.PbLookupRespForBucket.values:type_name -> fluss.PbValue
-	77,  // 44: fluss.PrefixLookupRequest.buckets_req:type_name -> fluss.PbPrefixLookupReqForBucket
-	78,  // 45: fluss.PrefixLookupResponse.buckets_resp:type_name -> fluss.PbPrefixLookupRespForBucket
-	79,  // 46: fluss.PbPrefixLookupRespForBucket.value_lists:type_name -> fluss.PbValueList
-	83,  // 47: fluss.ScanKvRequest.bucket_scan_req:type_name -> fluss.PbScanReqForBucket
-	6,   // 48: fluss.GetLatestKvSnapshotsRequest.table_path:type_name -> fluss.PbTablePath
-	87,  // 49: fluss.GetLatestKvSnapshotsResponse.latest_snapshots:type_name -> fluss.PbKvSnapshot
-	90,  // 50: fluss.GetKvSnapshotMetadataResponse.snapshot_files:type_name -> fluss.PbRemotePathAndLocalFile
-	87,  // 51: fluss.ListKvSnapshotsResponse.active_snapshots:type_name -> fluss.PbKvSnapshot
-	6,   // 52: fluss.GetLakeSnapshotRequest.table_path:type_name -> fluss.PbTablePath
-	95,  // 53: fluss.GetLakeSnapshotResponse.bucket_snapshots:type_name -> fluss.PbLakeSnapshotForBucket
-	9,   // 54: fluss.GetFileSystemSecurityTokenResponse.addition_info:type_name -> fluss.PbKeyValue
-	100, // 55: fluss.ListRemoteLogManifestsResponse.manifests:type_name -> fluss.PbRemoteLogManifestEntry
-	8,   // 56: fluss.PbRemoteLogManifestEntry.table_bucket:type_name -> fluss.PbTableBucket
-	103, // 57: fluss.GetTableStatsRequest.buckets_req:type_name -> fluss.PbTableStatsReqForBucket
-	104, // 58: fluss.GetTableStatsResponse.buckets_resp:type_name -> fluss.PbTableStatsRespForBucket
-	59,  // [59:59] is the sub-list for method output_type
-	59,  // [59:59] is the sub-list for method input_type
-	59,  // [59:59] is the sub-list for extension type_name
-	59,  // [59:59] is the sub-list for extension extendee
-	0,   // [0:59] is the sub-list for field type_name
+	6,   // 16: fluss.AlterTableRequest.table_path:type_name -> fluss.PbTablePath
+	43,  // 17: fluss.AlterTableRequest.config_changes:type_name -> fluss.PbAlterConfig
+	44,  // 18: fluss.AlterTableRequest.add_columns:type_name -> fluss.PbAddColumn
+	45,  // 19: fluss.AlterTableRequest.drop_columns:type_name -> fluss.PbDropColumn
+	46,  // 20: fluss.AlterTableRequest.rename_columns:type_name -> fluss.PbRenameColumn
+	47,  // 21: fluss.AlterTableRequest.modify_columns:type_name -> fluss.PbModifyColumn
+	9,   // 22: fluss.PbAddColumn.agg_function_params:type_name -> fluss.PbKeyValue
+	6,   // 23: fluss.MetadataRequest.table_path:type_name -> fluss.PbTablePath
+	7,   // 24: fluss.MetadataRequest.partitions_path:type_name -> fluss.PbPhysicalTablePath
+	50,  // 25: fluss.MetadataResponse.coordinator_server:type_name -> fluss.PbServerNode
+	50,  // 26: fluss.MetadataResponse.tablet_servers:type_name -> fluss.PbServerNode
+	51,  // 27: fluss.MetadataResponse.table_metadata:type_name -> fluss.PbTableMetadata
+	52,  // 28: fluss.MetadataResponse.partition_metadata:type_name -> fluss.PbPartitionMetadata
+	6,   // 29: fluss.PbTableMetadata.table_path:type_name -> fluss.PbTablePath
+	53,  // 30: fluss.PbTableMetadata.bucket_metadata:type_name -> fluss.PbBucketMetadata
+	53,  // 31: fluss.PbPartitionMetadata.bucket_metadata:type_name -> fluss.PbBucketMetadata
+	56,  // 32: fluss.ProduceLogRequest.buckets_req:type_name -> fluss.PbProduceLogReqForBucket
+	57,  // 33: fluss.ProduceLogResponse.buckets_resp:type_name -> fluss.PbProduceLogRespForBucket
+	60,  // 34: fluss.PutKvRequest.buckets_req:type_name -> fluss.PbPutKvReqForBucket
+	61,  // 35: fluss.PutKvResponse.buckets_resp:type_name -> fluss.PbPutKvRespForBucket
+	64,  // 36: fluss.FetchLogRequest.tables_req:type_name -> fluss.PbFetchLogReqForTable
+	66,  // 37: fluss.FetchLogResponse.tables_resp:type_name -> fluss.PbFetchLogRespForTable
+	65,  // 38: fluss.PbFetchLogReqForTable.buckets_req:type_name -> fluss.PbFetchLogReqForBucket
+	70,  // 39: fluss.PbFetchLogReqForTable.filter_predicate:type_name -> fluss.PbPredicate
+	67,  // 40: fluss.PbFetchLogRespForTable.buckets_resp:type_name -> fluss.PbFetchLogRespForBucket
+	68,  // 41: fluss.PbFetchLogRespForBucket.remote_log_fetch_info:type_name -> fluss.PbRemoteLogFetchInfo
+	69,  // 42: fluss.PbRemoteLogFetchInfo.remote_log_segments:type_name -> fluss.PbRemoteLogSegment
+	71,  // 43: fluss.PbPredicate.leaf:type_name -> fluss.PbLeafPredicate
+	72,  // 44: fluss.PbPredicate.compound:type_name -> fluss.PbCompoundPredicate
+	73,  // 45: fluss.PbLeafPredicate.literals:type_name -> fluss.PbLiteralValue
+	70,  // 46: fluss.PbCompoundPredicate.children:type_name -> fluss.PbPredicate
+	76,  // 47: fluss.ListOffsetsResponse.buckets_resp:type_name -> fluss.PbListOffsetsRespForBucket
+	79,  // 48: fluss.LookupRequest.buckets_req:type_name -> fluss.PbLookupReqForBucket
+	80,  // 49: fluss.LookupResponse.buckets_resp:type_name -> fluss.PbLookupRespForBucket
+	81,  // 50: fluss.PbLookupRespForBucket.values:type_name -> fluss.PbValue
+	84,  // 51: fluss.PrefixLookupRequest.buckets_req:type_name -> fluss.PbPrefixLookupReqForBucket
+	85,  // 52: fluss.PrefixLookupResponse.buckets_resp:type_name -> fluss.PbPrefixLookupRespForBucket
+	86,  // 53: fluss.PbPrefixLookupRespForBucket.value_lists:type_name -> fluss.PbValueList
+	90,  // 54: fluss.ScanKvRequest.bucket_scan_req:type_name -> fluss.PbScanReqForBucket
+	6,   // 55: fluss.GetLatestKvSnapshotsRequest.table_path:type_name -> fluss.PbTablePath
+	94,  // 56: fluss.GetLatestKvSnapshotsResponse.latest_snapshots:type_name -> fluss.PbKvSnapshot
+	97,  // 57: fluss.GetKvSnapshotMetadataResponse.snapshot_files:type_name -> fluss.PbRemotePathAndLocalFile
+	94,  // 58: fluss.ListKvSnapshotsResponse.active_snapshots:type_name -> fluss.PbKvSnapshot
+	6,   // 59: fluss.GetLakeSnapshotRequest.table_path:type_name -> fluss.PbTablePath
+	102, // 60: fluss.GetLakeSnapshotResponse.bucket_snapshots:type_name -> fluss.PbLakeSnapshotForBucket
+	9,   // 61: fluss.GetFileSystemSecurityTokenResponse.addition_info:type_name -> fluss.PbKeyValue
+	107, // 62: fluss.ListRemoteLogManifestsResponse.manifests:type_name -> fluss.PbRemoteLogManifestEntry
+	8,   // 63: fluss.PbRemoteLogManifestEntry.table_bucket:type_name -> fluss.PbTableBucket
+	110, // 64: fluss.GetTableStatsRequest.buckets_req:type_name -> fluss.PbTableStatsReqForBucket
+	111, // 65: fluss.GetTableStatsResponse.buckets_resp:type_name -> fluss.PbTableStatsRespForBucket
+	66,  // [66:66] is the sub-list for method output_type
+	66,  // [66:66] is the sub-list for method input_type
+	66,  // [66:66] is the sub-list for extension type_name
+	66,  // [66:66] is the sub-list for extension extendee
+	0,   // [0:66] is the sub-list for field type_name
 }
 
 func init() { file_fluss_rpc_proto_init() }
@@ -6968,7 +7456,7 @@ func file_fluss_rpc_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_fluss_rpc_proto_rawDesc), len(file_fluss_rpc_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   105,
+			NumMessages:   112,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -224,7 +224,7 @@ func (t *TableInfo) LogRange(part *int64, bucket int32, start, stop int64) (LogR
 		return LogRange{}, fmt.Errorf("fluss: table %s: %w", t.Path, err)
 	}
 	return LogRange{Bucket: t.Bucket(part, bucket), Start: start, Stop: stop, Columns: t.Descriptor.Schema.TypeColumns(),
-		SchemaID: t.SchemaID, Format: f}, nil
+		SchemaID: t.SchemaID, ColumnIDs: t.Descriptor.Schema.ColumnIDs(), Format: f}, nil
 }
 
 // PKRange describes a read of one primary-key bucket's state with the
@@ -248,6 +248,6 @@ func (t *TableInfo) PKRange(part *int64, bucket int32, stop int64) (PKRange, err
 			return PKRange{}, fmt.Errorf("%w: table %s: primary-key column %q is not in the schema", ErrProtocol, t.Path, k)
 		}
 	}
-	return PKRange{Bucket: t.Bucket(part, bucket), Columns: d.Schema.TypeColumns(), SchemaID: t.SchemaID, PrimaryKey: pk,
+	return PKRange{Bucket: t.Bucket(part, bucket), Columns: d.Schema.TypeColumns(), SchemaID: t.SchemaID, ColumnIDs: d.Schema.ColumnIDs(), PrimaryKey: pk,
 		KvFormat: kf, LogFormat: lf, Stop: stop}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/inlet-db/inlet/catalog/fluss/record"
 	"github.com/inlet-db/inlet/fileio"
 	"github.com/inlet-db/inlet/proto/flussapi"
 	"github.com/inlet-db/inlet/proto/flusspb"
@@ -92,6 +93,9 @@ type Client struct {
 	tablets     map[int32]ServerNode
 	tables      map[TablePath]*tableMeta
 	closed      bool
+
+	schemaMu sync.Mutex
+	schemas  map[schemaKey]*record.Schema // see schemas.go
 }
 
 type tableMeta struct {

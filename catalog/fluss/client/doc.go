@@ -58,4 +58,9 @@
 //     reports (StopOffset): SCAN_KV rows whose key the changelog
 //     [LogOffset, StopOffset) touched are replaced by the changelog's last
 //     word for that key (+I/+U/+A upsert, -D delete, -U ignored).
+//  10. Schema evolution: a log batch or KV value of another schema id than
+//     the read's is decoded with its own schema (GET_TABLE_SCHEMA, cached
+//     per table id and schema id) and mapped onto the read's columns by
+//     column id, never by position: NULL where it lacks a column, newer
+//     columns dropped; a changed name or type is ErrUnsupported.
 package client

@@ -26,10 +26,15 @@ type LogRange struct {
 	// Columns is the table's row type (the schema batches were written with).
 	Columns []typemap.Column
 	// SchemaID is the schema id of Columns. Batches written with another
-	// (older) schema id are decoded with that schema, fetched by
-	// GET_TABLE_SCHEMA, and the columns added since are filled with NULLs
-	// (Fluss 1.0 only adds nullable columns at the end). 0 skips the check.
+	// schema id are decoded with that schema, fetched by GET_TABLE_SCHEMA
+	// (cached per table and id), and mapped onto Columns by column id:
+	// columns an older batch lacks are NULL, columns a newer one added are
+	// left out (Fluss 1.0 only adds nullable columns at the end). 0 skips
+	// the check.
 	SchemaID int32
+	// ColumnIDs are the column ids of Columns; batches of older schemas
+	// map onto Columns by them. nil maps by position.
+	ColumnIDs []int32
 	// Format is the table's log format (table.log.format).
 	Format record.LogFormat
 	// Projection lists the output columns as positions in Columns, in output
@@ -73,6 +78,7 @@ type LogReader struct {
 
 	full    *decoder           // decodes whole rows (remote segments, row formats)
 	old     map[int16]*decoder // decoders of older schemas, by schema id
+	oldMap  map[int16][]int    // their columns' places in Columns (columnMap)
 	fullSch *arrow.Schema
 	proj    *decoder // decodes pushed-down rows (ARROW + projection)
 	next    int64    // next offset to deliver
@@ -375,9 +381,7 @@ func (lr *LogReader) consume(b []byte, pos int, projected, skipCRC bool) (trunca
 			return false, fmt.Errorf("fluss: reading %s: batch at offset %d (schema %d): %w", lr.r.Bucket, h.BaseOffset, h.SchemaID, err)
 		}
 		if evolved {
-			if rec, err = lr.padColumns(rec); err != nil {
-				return false, err
-			}
+			rec = remapRecord(rec, lr.fullSch, lr.oldMap[h.SchemaID], lr.mem)
 		}
 		// Rows [lo, hi) of the batch are wanted. lo is clamped at 0: a
 		// batch may legitimately start after the offset asked for (offsets
@@ -402,62 +406,30 @@ func (lr *LogReader) consume(b []byte, pos int, projected, skipCRC bool) (trunca
 	return it.Truncated(), nil
 }
 
-// oldDecoder returns a decoder for batches written with schema id.
+// oldDecoder returns a decoder for batches written with schema id (and
+// records how its columns map onto the read's, in oldMap).
 func (lr *LogReader) oldDecoder(id int16) (*decoder, error) {
 	if d, ok := lr.old[id]; ok {
 		return d, nil
 	}
-	sid := int32(id)
-	_, js, err := lr.c.GetTableSchema(lr.ctx, lr.r.Bucket.Table, &sid)
+	sch, err := lr.c.tableSchema(lr.ctx, lr.r.Bucket, id)
 	if err != nil {
 		return nil, fmt.Errorf("fluss: reading %s: batch schema %d: %w", lr.r.Bucket, id, err)
 	}
-	sch, err := record.ParseSchema(js)
+	m, err := columnMap(sch.Columns, id, lr.r.Columns, lr.r.ColumnIDs, lr.r.SchemaID)
 	if err != nil {
-		return nil, fmt.Errorf("fluss: reading %s: schema %d: %w", lr.r.Bucket, id, err)
+		return nil, fmt.Errorf("fluss: reading %s: %w", lr.r.Bucket, err)
 	}
-	cols := sch.TypeColumns()
-	if len(cols) > len(lr.r.Columns) {
-		return nil, fmt.Errorf("%w: %s: batch schema %d has %d columns, the read's schema %d only %d",
-			ErrUnsupported, lr.r.Bucket, id, len(cols), lr.r.SchemaID, len(lr.r.Columns))
-	}
-	for i, c := range cols {
-		if c.Name != lr.r.Columns[i].Name || !c.Type.Equal(lr.r.Columns[i].Type) {
-			return nil, fmt.Errorf("%w: %s: column %d is %s %s in schema %d but %s %s in schema %d (only appended columns are supported)",
-				ErrUnsupported, lr.r.Bucket, i, c.Name, c.Type, id, lr.r.Columns[i].Name, lr.r.Columns[i].Type, lr.r.SchemaID)
-		}
-	}
-	d, err := newDecoder(cols, lr.r.Format, lr.mem)
+	d, err := newDecoder(sch.TypeColumns(), lr.r.Format, lr.mem)
 	if err != nil {
 		return nil, fmt.Errorf("fluss: reading %s: schema %d: %w", lr.r.Bucket, id, err)
 	}
 	lr.old[id] = d
-	return d, nil
-}
-
-// padColumns appends NULL columns for the columns an older batch lacks; it
-// consumes rec.
-func (lr *LogReader) padColumns(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
-	defer rec.Release()
-	n := rec.NumRows()
-	cols := make([]arrow.Array, 0, lr.fullSch.NumFields())
-	cols = append(cols, rec.Columns()...)
-	var made []arrow.Array
-	defer func() {
-		for _, a := range made {
-			a.Release()
-		}
-	}()
-	for i := len(cols); i < lr.fullSch.NumFields(); i++ {
-		f := lr.fullSch.Field(i)
-		if !f.Nullable {
-			return nil, fmt.Errorf("%w: %s: column %q is missing from an older batch and NOT NULL", ErrUnsupported, lr.r.Bucket, f.Name)
-		}
-		a := array.MakeArrayOfNull(lr.mem, f.Type, int(n))
-		made = append(made, a)
-		cols = append(cols, a)
+	if lr.oldMap == nil {
+		lr.oldMap = map[int16][]int{}
 	}
-	return array.NewRecordBatch(lr.fullSch, cols, n), nil
+	lr.oldMap[id] = m
+	return d, nil
 }
 
 // shape trims rec to rows [lo, hi) and to the output columns; it consumes rec.

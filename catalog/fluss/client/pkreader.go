@@ -20,9 +20,12 @@ type PKRange struct {
 	Bucket TableBucket
 	// Columns is the table's row type; SchemaID its schema id (KV values
 	// written with another schema id are decoded with that schema, fetched
-	// by GET_TABLE_SCHEMA, and padded with NULLs). 0 skips the check.
+	// by GET_TABLE_SCHEMA, and mapped onto Columns by column id: NULL for
+	// columns added since, newer columns left out). 0 skips the check.
 	Columns  []typemap.Column
 	SchemaID int32
+	// ColumnIDs are the column ids of Columns (nil: map by position).
+	ColumnIDs []int32
 	// PrimaryKey are the positions of the primary-key columns in Columns.
 	PrimaryKey []int
 	KvFormat   record.KvFormat  // table.kv.format
@@ -54,7 +57,7 @@ type PKReader struct {
 
 	outSchema *arrow.Schema
 	rows      *record.RowDecoder
-	oldTypes  map[int16][]typemap.DataType
+	oldTypes  map[int16]*oldSchema
 
 	scan      *KvScan
 	tail      map[string]tailEntry
@@ -99,7 +102,7 @@ func (c *Client) NewPKReader(ctx context.Context, r PKRange, mem memory.Allocato
 	if err != nil {
 		return nil, fmt.Errorf("fluss: pk read of %s: %w", r.Bucket, err)
 	}
-	pr := &PKReader{c: c, ctx: ctx, r: r, mem: mem, outSchema: schema, rows: rd, oldTypes: map[int16][]typemap.DataType{}, tail: map[string]tailEntry{}}
+	pr := &PKReader{c: c, ctx: ctx, r: r, mem: mem, outSchema: schema, rows: rd, oldTypes: map[int16]*oldSchema{}, tail: map[string]tailEntry{}}
 	pr.refs.Store(1)
 	return pr, nil
 }
@@ -258,7 +261,7 @@ func (pr *PKReader) open() error {
 	if pr.stop == pr.logOffset {
 		return nil
 	}
-	lr, err := pr.c.NewLogReader(pr.ctx, LogRange{Bucket: pr.r.Bucket, Start: pr.logOffset, Stop: pr.stop, Columns: pr.r.Columns, SchemaID: pr.r.SchemaID, Format: pr.r.LogFormat}, pr.mem)
+	lr, err := pr.c.NewLogReader(pr.ctx, LogRange{Bucket: pr.r.Bucket, Start: pr.logOffset, Stop: pr.stop, Columns: pr.r.Columns, SchemaID: pr.r.SchemaID, ColumnIDs: pr.r.ColumnIDs, Format: pr.r.LogFormat}, pr.mem)
 	if err != nil {
 		return err
 	}
@@ -297,11 +300,11 @@ func (pr *PKReader) decodeValues(b []byte) (arrow.RecordBatch, error) {
 		if pr.r.SchemaID == 0 || int32(v.SchemaID) == pr.r.SchemaID {
 			err = pr.rows.AppendRowBytes(v.Row)
 		} else {
-			var types []typemap.DataType
-			if types, err = pr.schemaTypes(v.SchemaID); err == nil {
+			var old *oldSchema
+			if old, err = pr.schemaTypes(v.SchemaID); err == nil {
 				var row []any
-				if row, err = record.DecodeRow(v.Row, pr.r.KvFormat.RowFormat(), types); err == nil {
-					err = pr.rows.AppendValues(row)
+				if row, err = record.DecodeRow(v.Row, pr.r.KvFormat.RowFormat(), old.types); err == nil {
+					err = pr.rows.AppendValues(remapValues(row, old.m))
 				}
 			}
 		}
@@ -313,22 +316,28 @@ func (pr *PKReader) decodeValues(b []byte) (arrow.RecordBatch, error) {
 	return pr.rows.NewRecordBatch(), nil
 }
 
-func (pr *PKReader) schemaTypes(id int16) ([]typemap.DataType, error) {
-	if t, ok := pr.oldTypes[id]; ok {
-		return t, nil
+// oldSchema is an older schema's row types and its columns' places in the
+// read's (columnMap).
+type oldSchema struct {
+	types []typemap.DataType
+	m     []int
+}
+
+func (pr *PKReader) schemaTypes(id int16) (*oldSchema, error) {
+	if o, ok := pr.oldTypes[id]; ok {
+		return o, nil
 	}
-	sid := int32(id)
-	_, js, err := pr.c.GetTableSchema(pr.ctx, pr.r.Bucket.Table, &sid)
+	s, err := pr.c.tableSchema(pr.ctx, pr.r.Bucket, id)
 	if err != nil {
 		return nil, err
 	}
-	s, err := record.ParseSchema(js)
+	m, err := columnMap(s.Columns, id, pr.r.Columns, pr.r.ColumnIDs, pr.r.SchemaID)
 	if err != nil {
-		return nil, fmt.Errorf("schema %d of %s: %w", id, pr.r.Bucket.Table, err)
+		return nil, err
 	}
-	t := record.Types(s.TypeColumns())
-	pr.oldTypes[id] = t
-	return t, nil
+	o := &oldSchema{types: record.Types(s.TypeColumns()), m: m}
+	pr.oldTypes[id] = o
+	return o, nil
 }
 
 // keep returns the rows of rec for which want is true, projected, or nil

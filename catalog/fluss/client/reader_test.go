@@ -34,6 +34,7 @@ type fakeBucket struct {
 	scanCalls int
 	closes    int
 	schemas   map[int32][]typemap.Column // GET_TABLE_SCHEMA answers
+	schemaRPC int
 	mu        sync.Mutex
 }
 
@@ -82,6 +83,7 @@ func (fb *fakeBucket) serve(srv *frameServer) func(c *srvConn, req srvReq) {
 		case flussapi.GetTableSchema:
 			var r flusspb.GetTableSchemaRequest
 			_ = proto.Unmarshal(req.body, &r)
+			fb.schemaRPC++ // fb.mu is held by the handler
 			cols, ok := fb.schemas[r.GetSchemaId()]
 			if !ok {
 				c.fail(req.id, flussapi.SchemaNotExist, fmt.Sprintf("schema %d", r.GetSchemaId()))
@@ -347,8 +349,19 @@ func TestLogReaderOlderSchema(t *testing.T) {
 	if want := []string{"(null)/1", "20/2", "(null)/3", "(null)/4"}; !slices.Equal(got, want) {
 		t.Fatalf("got %v want %v", got, want)
 	}
-	// A batch whose schema is not a prefix of the read's schema is refused.
+	// Schema 1 was fetched once, for both of its batches (cached by id).
+	fb.mu.Lock()
+	calls := fb.schemaRPC
+	fb.mu.Unlock()
+	if calls != 1 {
+		t.Errorf("GET_TABLE_SCHEMA sent %d times, want 1", calls)
+	}
+	// A batch whose schema is not a prefix of the read's schema is refused
+	// (as from a new client: the cache would answer the first schema 1).
 	fb.schemas[1] = []typemap.Column{{Name: "other", Type: typemap.Int().NotNull()}, {Name: "name", Type: typemap.String()}}
+	cl.schemaMu.Lock()
+	cl.schemas = nil
+	cl.schemaMu.Unlock()
 	lr2, err := cl.NewLogReader(context.Background(), LogRange{Bucket: TableBucket{Table: fb.path, TableID: fb.tableID}, Start: 0, Stop: 5,
 		Columns: cols2, SchemaID: 2, Format: record.LogFormatCompacted}, mem)
 	if err != nil {

@@ -90,6 +90,16 @@ func (s *Schema) TypeColumns() []typemap.Column {
 	return out
 }
 
+// ColumnIDs are the column ids, in column order. Batches and KV values of
+// an older schema map onto this one by them (schema evolution).
+func (s *Schema) ColumnIDs() []int32 {
+	out := make([]int32, len(s.Columns))
+	for i, c := range s.Columns {
+		out[i] = c.ID
+	}
+	return out
+}
+
 // ColumnIndex is the position of a named column, or -1.
 func (s *Schema) ColumnIndex(name string) int {
 	for i, c := range s.Columns {

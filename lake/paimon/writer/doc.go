@@ -1,6 +1,8 @@
 // Package writer writes Apache Paimon tables the way Java Paimon (and so
 // the Fluss tiering service) writes them: schema JSON, Parquet data files
-// through pqarrow, Avro manifests, manifest lists and index manifests with
+// through pqarrow or, with file.format=orc, ORC data files through
+// lake/orc (orcfile.go: "paimon.id" type attributes, char/varchar lengths,
+// file.compression, orc.stripe.size), Avro manifests, manifest lists and index manifests with
 // Java's field names and types (lake/paimon's encoders), snapshot JSON, and
 // the LATEST hint.
 //
@@ -17,7 +19,7 @@
 //     with one row per key (checked while writing); its columns are
 //     _KEY_<k>..., _SEQUENCE_NUMBER, _VALUE_KIND, then the table columns.
 //  4. Input is streamed: FileWriter takes Arrow batches one at a time and
-//     buffers at most one Parquet row group.
+//     buffers at most one Parquet row group or ORC stripe.
 //  5. A snapshot's totalRecordCount is the sum of _ROW_COUNT of its live
 //     files; deltaRecordCount is added minus deleted rows of the commit.
 //  6. A data file's statistics (_KEY_STATS per key column, _VALUE_STATS per

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/inlet-db/inlet/fileio"
+	"github.com/inlet-db/inlet/lake/orc"
 	"github.com/inlet-db/inlet/lake/paimon"
 )
 
@@ -38,6 +39,7 @@ type FileWriter struct {
 	cw       *countingWriter
 	pw       *pqarrow.FileWriter
 	colw     *columnWriter // instead of pw for INT96 layouts (int96.go)
+	orcw     *orc.Writer   // instead of pw for file.format=orc (orcfile.go)
 	schema   *arrow.Schema // file schema
 	table    *arrow.Schema // expected input schema
 	keyIdx   []int
@@ -113,21 +115,41 @@ func (c *Commit) newFile(ctx context.Context, part []any, bucket, level, source 
 	if !ok {
 		return nil, fmt.Errorf("%w: table %s: file system cannot create files", ErrInvalid, t.path)
 	}
-	fw.name = t.name("data", ".parquet")
+	if t.format == "orc" {
+		fw.name = t.name("data", ".orc")
+	} else {
+		fw.name = t.name("data", ".parquet")
+	}
 	fw.path = fileio.Join(dir, fw.name)
 	if fw.w, err = cr.Create(ctx, fw.path); err != nil {
 		return nil, err
 	}
 	fw.cw = &countingWriter{w: fw.w}
-	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd), parquet.WithAllocator(t.mem),
-		parquet.WithMaxRowGroupLength(t.opts.RowGroupRows), parquet.WithCreatedBy("inlet paimon writer"),
-		// DECIMAL p<=9 as INT32 and p<=18 as INT64, as Paimon's ParquetSchemaConverter writes them.
-		parquet.WithStoreDecimalAsInteger(true))
-	arrProps := pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(t.mem))
-	if int96Layout(fw.schema) {
-		fw.colw, err = newColumnWriter(fw.schema, fw.cw, props, t.opts.RowGroupRows, arrProps)
+	if t.format == "orc" {
+		types := make([]*paimon.DataType, 0, fw.schema.NumFields())
+		if t.isPK() {
+			for i := range fw.keyTypes {
+				types = append(types, &fw.keyTypes[i])
+			}
+			types = append(types, nil, nil)
+		}
+		for i := range t.schema.Fields {
+			types = append(types, &t.schema.Fields[i].Type)
+		}
+		o := t.orcOpts
+		o.Mem = t.mem
+		fw.orcw, err = orc.NewWriter(fw.cw, orcSchema(fw.schema, types), o)
 	} else {
-		fw.pw, err = pqarrow.NewFileWriter(fw.schema, fw.cw, props, arrProps)
+		props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd), parquet.WithAllocator(t.mem),
+			parquet.WithMaxRowGroupLength(t.opts.RowGroupRows), parquet.WithCreatedBy("inlet paimon writer"),
+			// DECIMAL p<=9 as INT32 and p<=18 as INT64, as Paimon's ParquetSchemaConverter writes them.
+			parquet.WithStoreDecimalAsInteger(true))
+		arrProps := pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(t.mem))
+		if int96Layout(fw.schema) {
+			fw.colw, err = newColumnWriter(fw.schema, fw.cw, props, t.opts.RowGroupRows, arrProps)
+		} else {
+			fw.pw, err = pqarrow.NewFileWriter(fw.schema, fw.cw, props, arrProps)
+		}
 	}
 	if err != nil {
 		fw.w.Abort()
@@ -258,9 +280,14 @@ func (fw *FileWriter) noteSeq(first, n int64) {
 }
 
 func (fw *FileWriter) write(rec arrow.RecordBatch) error {
-	write := fw.pw.WriteBuffered
-	if fw.colw != nil {
+	var write func(arrow.RecordBatch) error
+	switch {
+	case fw.orcw != nil:
+		write = fw.orcw.Write
+	case fw.colw != nil:
 		write = fw.colw.write
+	default:
+		write = fw.pw.WriteBuffered
 	}
 	if err := write(rec); err != nil {
 		return fmt.Errorf("table %s file %s: %w", fw.c.t.path, fw.path, err)
@@ -338,6 +365,14 @@ func (fw *FileWriter) Close(ctx context.Context) error {
 }
 
 func (fw *FileWriter) closeParquet() error {
+	if fw.orcw != nil {
+		// The ORC writer leaves its sink open; pqarrow closes it.
+		err := fw.orcw.Close()
+		if err != nil {
+			return err
+		}
+		return fw.cw.Close()
+	}
 	if fw.colw != nil {
 		return fw.colw.close()
 	}
@@ -351,6 +386,9 @@ func (fw *FileWriter) Abort() {
 	}
 	fw.closed = true
 	fw.c.open--
+	if fw.orcw != nil {
+		fw.orcw.Abort()
+	}
 	fw.w.Abort()
 }
 

@@ -380,8 +380,12 @@ func TestStatsCompositeKeyEveryType(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	r := rand.New(rand.NewPCG(11, 2))
 
-	for _, pk := range []bool{true, false} {
-		t.Run(fmt.Sprintf("pk=%v", pk), func(t *testing.T) {
+	for _, tc := range []struct {
+		pk     bool
+		format string
+	}{{true, "parquet"}, {false, "parquet"}, {true, "orc"}, {false, "orc"}} {
+		pk := tc.pk
+		t.Run(fmt.Sprintf("%s/pk=%v", tc.format, pk), func(t *testing.T) {
 			fields := append([]paimon.DataField{
 				{Name: "k1", Type: dt(paimon.Int, !pk, 0, 0)},
 				{Name: "k2", Type: dt(paimon.Int, !pk, 0, 0)},
@@ -393,6 +397,10 @@ func TestStatsCompositeKeyEveryType(t *testing.T) {
 			if pk {
 				s.PrimaryKeys = []string{"k1", "k2", "ks", "kb"}
 				s.Options = map[string]string{"bucket": "1", "partition.legacy-name": "false", "changelog-producer": "input"}
+			}
+			s.Options["file.format"] = tc.format
+			if tc.format == "orc" {
+				s.Options["orc.stripe.size"] = "300" // several stripes, each pruned on its own
 			}
 			path := filepath.Join(t.TempDir(), "db.db", "t")
 			if err := writer.CreateTable(ctx, fileio.Local{}, path, s, time.Unix(0, 0)); err != nil {
@@ -446,6 +454,9 @@ func TestStatsCompositeKeyEveryType(t *testing.T) {
 				t.Fatalf("%d live files", len(live))
 			}
 			meta := live[0].File
+			if ext := filepath.Ext(meta.FileName); ext != "."+tc.format {
+				t.Fatalf("data file %s: want a .%s file", meta.FileName, tc.format)
+			}
 
 			var names []string
 			var types []paimon.DataType

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/inlet-db/inlet/fileio"
+	"github.com/inlet-db/inlet/lake/orc"
 	"github.com/inlet-db/inlet/lake/paimon"
 )
 
@@ -127,6 +128,9 @@ type Table struct {
 
 	uuid string
 	n    int
+
+	format  string // data files: "parquet" or "orc"
+	orcOpts orc.WriterOptions
 }
 
 // Open prepares commits to the table at path (its latest schema and
@@ -143,15 +147,28 @@ func Open(ctx context.Context, fsys fileio.FS, path string, mem memory.Allocator
 	if err != nil {
 		return nil, err
 	}
-	for k, ok := range map[string]string{"file.format": "parquet", "manifest.format": "avro"} {
-		if v, set := s.Options[k]; set && !strings.EqualFold(strings.TrimSpace(v), ok) {
-			return nil, fmt.Errorf("%w: table %s: option %s=%s (the writer writes %s only)", paimon.ErrUnsupported, path, k, v, ok)
+	if v, set := s.Options["manifest.format"]; set && !strings.EqualFold(strings.TrimSpace(v), "avro") {
+		return nil, fmt.Errorf("%w: table %s: option manifest.format=%s (the writer writes avro only)", paimon.ErrUnsupported, path, v)
+	}
+	format := "parquet"
+	var orcOpts orc.WriterOptions
+	if v, set := s.Options["file.format"]; set {
+		format = strings.ToLower(strings.TrimSpace(v))
+	}
+	switch format {
+	case "parquet":
+	case "orc":
+		if orcOpts, err = orcOptions(s.Options, path); err != nil {
+			return nil, err
 		}
+	default:
+		return nil, fmt.Errorf("%w: table %s: option file.format=%s (the writer writes parquet or orc)", paimon.ErrUnsupported, path, s.Options["file.format"])
 	}
 	if v := s.Options["deletion-vectors.bitmap64"]; strings.EqualFold(v, "true") {
 		return nil, fmt.Errorf("%w: table %s: option deletion-vectors.bitmap64=true", paimon.ErrUnsupported, path)
 	}
-	t := &Table{fs: fsys, path: path, pt: pt, schema: s, mem: mem, opts: opts.withDefaults(), nextSeq: map[string]int64{}}
+	t := &Table{fs: fsys, path: path, pt: pt, schema: s, mem: mem, opts: opts.withDefaults(), nextSeq: map[string]int64{},
+		format: format, orcOpts: orcOpts}
 	if err := t.load(ctx); err != nil {
 		return nil, err
 	}

@@ -372,7 +372,7 @@ func expectKeys(t *testing.T, file string, m map[string]any, want map[string]str
 
 func TestOpenRefusesFormatsItCannotWrite(t *testing.T) {
 	ctx := context.Background()
-	for _, opt := range []map[string]string{{"file.format": "orc"}, {"manifest.format": "orc"}, {"deletion-vectors.bitmap64": "true"}} {
+	for _, opt := range []map[string]string{{"file.format": "csv"}, {"file.format": "orc", "file.compression": "brotli"}, {"manifest.format": "orc"}, {"deletion-vectors.bitmap64": "true"}} {
 		path := filepath.Join(t.TempDir(), "t")
 		s := &paimon.TableSchema{Fields: []paimon.DataField{{ID: 0, Name: "id", Type: i64(true)}}, Options: opt}
 		if err := writer.CreateTable(ctx, fileio.Local{}, path, s, time.Unix(0, 0)); err != nil {

@@ -1,0 +1,23 @@
+// Command lakebench measures the lake scan path (lake/paimon) against DuckDB
+// on the same Parquet files (issue 14):
+//
+//	go run ./cmd/lakebench [--rows N] [--files F] [--dir DIR] [--runs R] [--threads T]
+//
+// It writes an append table (id BIGINT, k INT, v DOUBLE, s STRING of 16
+// characters, ts TIMESTAMP; ZSTD) with lake/paimon/writer, F files, then runs
+// four queries — count(*),sum(v); count(*),sum(id); all five columns
+// touched; sum(v) WHERE k < 100 with the predicate pushed into the plan —
+// through Inlet's reader (plan the latest snapshot, open every split, sum
+// over the Arrow batches with typed loops, T goroutines) and through DuckDB
+// read_parquet (npm @duckdb/node-api, T threads), interleaved, and prints the
+// median ms, rows/s, MB/s (compressed file bytes), Inlet's peak heap and the
+// DuckDB/Inlet time ratio. When DuckDB cannot be installed it prints only
+// Inlet's figures.
+//
+// What must stay true:
+//   - Every answer is checked: Inlet's against the closed forms derived from
+//     the generator's definition (genValue), and DuckDB's against Inlet's; a
+//     mismatch is an ERROR line and a non-zero exit.
+//   - Generation memory is bounded by one batch, not by --rows.
+//   - The flags are a contract for scripts: add, never rename.
+package main

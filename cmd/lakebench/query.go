@@ -1,0 +1,262 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/fileio"
+	"github.com/inlet-db/inlet/lake/paimon"
+)
+
+// query is one measured query: the columns Inlet reads, the predicate it
+// pushes into the plan, and DuckDB's SQL over the same files (%s is the
+// read_parquet file list). Answers are rendered as strings, integers in
+// decimal and doubles in the shortest form, the way DuckDB's JS values print.
+type query struct {
+	name string
+	cols []string
+	pred *paimon.Predicate
+	sql  string
+	want func(rows int64) []string
+}
+
+// acc accumulates one reader goroutine's answer; merged after the reads.
+type acc struct {
+	count, sumID, sumK, sumLen int64
+	sumV                       float64
+	maxTS                      int64
+	hasTS                      bool
+}
+
+func (a *acc) merge(b *acc) {
+	a.count += b.count
+	a.sumID += b.sumID
+	a.sumK += b.sumK
+	a.sumLen += b.sumLen
+	a.sumV += b.sumV
+	if b.hasTS && (!a.hasTS || b.maxTS > a.maxTS) {
+		a.maxTS, a.hasTS = b.maxTS, true
+	}
+}
+
+func fmtF(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+func fmtI(i int64) string   { return strconv.FormatInt(i, 10) }
+
+func queries() []query {
+	return []query{
+		{name: "count(*), sum(v)", cols: []string{"v"},
+			sql: "SELECT count(*), sum(v) FROM read_parquet(%s)",
+			want: func(n int64) []string {
+				w := wantOf(n, func(int64) bool { return true })
+				return []string{fmtI(w.count), fmtF(w.sumV)}
+			}},
+		{name: "count(*), sum(id)", cols: []string{"id"},
+			sql: "SELECT count(*), sum(id) FROM read_parquet(%s)",
+			want: func(n int64) []string {
+				w := wantOf(n, func(int64) bool { return true })
+				return []string{fmtI(w.count), fmtI(w.sumID)}
+			}},
+		{name: "all five columns", cols: []string{"id", "k", "v", "s", "ts"},
+			sql: "SELECT count(*), sum(id), sum(k), sum(v), sum(length(s)), epoch_us(max(ts)) FROM read_parquet(%s)",
+			want: func(n int64) []string {
+				w := wantOf(n, func(int64) bool { return true })
+				return []string{fmtI(w.count), fmtI(w.sumID), fmtI(w.sumK), fmtF(w.sumV), fmtI(w.sumLen), fmtI(w.maxTS)}
+			}},
+		{name: "sum(v) WHERE k < 100", cols: []string{"v"}, pred: paimon.Lt("k", 100),
+			sql: "SELECT sum(v) FROM read_parquet(%s) WHERE k < 100",
+			want: func(n int64) []string {
+				w := wantOf(n, func(i int64) bool { return kOf(i) < 100 })
+				return []string{fmtF(w.sumV)}
+			}},
+	}
+}
+
+// wantOf derives the answers from the row definition (gen.go), row by row,
+// without the writer or any reader.
+func wantOf(n int64, keep func(int64) bool) acc {
+	var a acc
+	for i := int64(0); i < n; i++ {
+		if !keep(i) {
+			continue
+		}
+		a.count++
+		a.sumID += i
+		a.sumK += int64(kOf(i))
+		if !vNull(i) {
+			a.sumV += vOf(i)
+		}
+		a.sumLen += sLen
+		a.maxTS, a.hasTS = max(a.maxTS, tsOf(i)), true
+	}
+	return a
+}
+
+// answer renders acc as q's result columns.
+func (q *query) answer(a *acc) []string {
+	switch len(q.cols) {
+	case 5:
+		return []string{fmtI(a.count), fmtI(a.sumID), fmtI(a.sumK), fmtF(a.sumV), fmtI(a.sumLen), fmtI(a.maxTS)}
+	}
+	if q.pred != nil {
+		return []string{fmtF(a.sumV)}
+	}
+	if q.cols[0] == "id" {
+		return []string{fmtI(a.count), fmtI(a.sumID)}
+	}
+	return []string{fmtI(a.count), fmtF(a.sumV)}
+}
+
+// runInlet plans the latest snapshot and reads every split with threads
+// goroutines, summing each batch with typed loops.
+func runInlet(ctx context.Context, dir string, q *query, threads int, mem memory.Allocator) ([]string, error) {
+	tbl, err := paimon.OpenTable(ctx, fileio.Local{}, dir)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := tbl.Plan(ctx, paimon.ScanOptions{Predicate: q.pred})
+	if err != nil {
+		return nil, err
+	}
+	work := make(chan int)
+	accs := make([]acc, threads)
+	errs := make([]error, threads)
+	var wg sync.WaitGroup
+	for t := 0; t < threads; t++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				if errs[t] != nil {
+					continue
+				}
+				errs[t] = readSplit(ctx, plan, &plan.Splits[i], q.cols, mem, &accs[t])
+			}
+		}()
+	}
+	for i := range plan.Splits {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	var total acc
+	for t := range accs {
+		if errs[t] != nil {
+			return nil, errs[t]
+		}
+		total.merge(&accs[t])
+	}
+	return q.answer(&total), nil
+}
+
+func readSplit(ctx context.Context, plan *paimon.Plan, s *paimon.Split, cols []string, mem memory.Allocator, a *acc) error {
+	rr, err := plan.Open(ctx, s, mem, paimon.ReadOptions{Columns: cols})
+	if err != nil {
+		return err
+	}
+	defer rr.Release()
+	for rr.Next() {
+		rec := rr.RecordBatch()
+		a.count += rec.NumRows()
+		for c, f := range rec.Schema().Fields() {
+			if err := sumColumn(f.Name, rec.Column(c), a); err != nil {
+				return err
+			}
+		}
+	}
+	return rr.Err()
+}
+
+// sumColumn folds one column into a with a loop typed to its array.
+func sumColumn(name string, col arrow.Array, a *acc) error {
+	switch arr := col.(type) {
+	case *array.Int64:
+		vals := arr.Int64Values()
+		if arr.NullN() == 0 {
+			for _, x := range vals {
+				a.sumID += x
+			}
+			return nil
+		}
+		for i, x := range vals {
+			if arr.IsValid(i) {
+				a.sumID += x
+			}
+		}
+	case *array.Int32:
+		for i, x := range arr.Int32Values() {
+			if arr.NullN() == 0 || arr.IsValid(i) {
+				a.sumK += int64(x)
+			}
+		}
+	case *array.Float64:
+		vals := arr.Float64Values()
+		if arr.NullN() == 0 {
+			for _, x := range vals {
+				a.sumV += x
+			}
+			return nil
+		}
+		for i, x := range vals {
+			if arr.IsValid(i) {
+				a.sumV += x
+			}
+		}
+	case *array.String:
+		offs := arr.ValueOffsets()
+		for i := 0; i < arr.Len(); i++ {
+			if arr.IsValid(i) {
+				a.sumLen += int64(offs[i+1] - offs[i])
+			}
+		}
+	case *array.Timestamp:
+		u := arr.DataType().(*arrow.TimestampType).Unit
+		for i, x := range arr.TimestampValues() {
+			if !arr.IsValid(i) {
+				continue
+			}
+			us := int64(x)
+			switch u {
+			case arrow.Second:
+				us *= 1_000_000
+			case arrow.Millisecond:
+				us *= 1000
+			case arrow.Nanosecond:
+				us /= 1000
+			}
+			if !a.hasTS || us > a.maxTS {
+				a.maxTS, a.hasTS = us, true
+			}
+		}
+	default:
+		return fmt.Errorf("column %s: unexpected Arrow type %s", name, col.DataType())
+	}
+	return nil
+}
+
+// parquetList is the DuckDB list literal of the plan's data files.
+func parquetList(ctx context.Context, dir string) (string, int64, error) {
+	tbl, err := paimon.OpenTable(ctx, fileio.Local{}, dir)
+	if err != nil {
+		return "", 0, err
+	}
+	plan, err := tbl.Plan(ctx, paimon.ScanOptions{})
+	if err != nil {
+		return "", 0, err
+	}
+	var parts []string
+	var size int64
+	for _, s := range plan.Splits {
+		for _, f := range s.Files {
+			parts = append(parts, "'"+strings.ReplaceAll(f.Path, "'", "''")+"'")
+			size += f.Meta.FileSize
+		}
+	}
+	return "[" + strings.Join(parts, ", ") + "]", size, nil
+}

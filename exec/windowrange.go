@@ -1,0 +1,154 @@
+package exec
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/inlet-db/inlet/exec/expr"
+)
+
+// RANGE frames with offsets: RANGE BETWEEN a AND b over one numeric ORDER
+// BY key, each bound UNBOUNDED, n PRECEDING, CURRENT ROW or n FOLLOWING
+// (Window.RangeFrom and RangeTo: -n, 0, +n in the key's direction,
+// ±Inf for unbounded). The frame of a row with key k holds the rows of its
+// partition whose key lies in [k+RangeFrom, k+RangeTo] (ascending; mirrored
+// for descending), so CURRENT ROW means the row's peers. A row whose key is
+// NULL has the NULL rows as its frame (bounded ends) or runs to the
+// partition's end (unbounded ends), as in MySQL. The rows are sorted by the
+// key, so both ends of the frame only move forward and the aggregates of
+// windowrows.go slide over them.
+
+// maxExactFloat bounds integer keys compared as float64 without loss.
+const maxExactFloat = 1 << 53
+
+func rangeBound(off float64, from bool) string {
+	switch {
+	case math.IsInf(off, 0) && from:
+		return "UNBOUNDED PRECEDING"
+	case math.IsInf(off, 0):
+		return "UNBOUNDED FOLLOWING"
+	case off == 0:
+		return "CURRENT ROW"
+	case off < 0:
+		return fmt.Sprintf("%v PRECEDING", -off)
+	}
+	return fmt.Sprintf("%v FOLLOWING", off)
+}
+
+// keyFloats reads the order key as float64s (NaN marks NULL).
+func keyFloats(key arrow.Array) ([]float64, error) {
+	get := expr.Getter(key)
+	out := make([]float64, key.Len())
+	for i := range out {
+		switch v := get(i).(type) {
+		case nil:
+			out[i] = math.NaN()
+		case int64:
+			if v > maxExactFloat || v < -maxExactFloat {
+				return nil, errorf(ErrPlan, "RANGE frame: order key %d is too large to compare exactly", v)
+			}
+			out[i] = float64(v)
+		case float64:
+			out[i] = v
+		default:
+			return nil, errorf(ErrPlan, "RANGE frame with an offset needs a numeric ORDER BY key, not %s", key.DataType())
+		}
+	}
+	return out, nil
+}
+
+// rangeFrames returns every row's frame as [lo, hi), non-decreasing within
+// a partition.
+func (w *Window) rangeFrames(newPart []bool, key arrow.Array) (lo, hi []int, err error) {
+	ks, err := keyFloats(key)
+	if err != nil {
+		return nil, nil, err
+	}
+	desc := len(w.OrderBy) > 0 && w.OrderBy[0].Desc
+	n := len(newPart)
+	lo, hi = make([]int, n), make([]int, n)
+	fromUnb, toUnb := math.IsInf(w.RangeFrom, 0), math.IsInf(w.RangeTo, 0)
+	for ps := 0; ps < n; {
+		pe := ps + 1
+		for pe < n && !newPart[pe] {
+			pe++
+		}
+		// The non-NULL keys are one sorted run [ns, ne); NULLs sit before
+		// or after it.
+		ns, ne := ps, pe
+		for ns < pe && math.IsNaN(ks[ns]) {
+			ns++
+		}
+		for ne > ns && math.IsNaN(ks[ne-1]) {
+			ne--
+		}
+		// within reports whether key x is at or past bound b of row i in
+		// the sort direction.
+		after := func(x, b float64) bool {
+			if desc {
+				return x <= b
+			}
+			return x >= b
+		}
+		l, h := ns, ns
+		for i := ps; i < pe; i++ {
+			if math.IsNaN(ks[i]) {
+				nullStart, nullEnd := ps, ns
+				if i >= ne {
+					nullStart, nullEnd = ne, pe
+				}
+				lo[i], hi[i] = nullStart, nullEnd
+				if fromUnb {
+					lo[i] = ps
+				}
+				if toUnb {
+					hi[i] = pe
+				}
+				continue
+			}
+			k := ks[i]
+			sign := 1.0
+			if desc {
+				sign = -1
+			}
+			if fromUnb {
+				lo[i] = ps
+			} else {
+				b := k + sign*w.RangeFrom
+				for l < ne && !after(ks[l], b) {
+					l++
+				}
+				lo[i] = l
+			}
+			if toUnb {
+				hi[i] = pe
+			} else {
+				b := k + sign*w.RangeTo
+				if h < l {
+					h = l
+				}
+				for h < ne && !after(ks[h], b+nextAfter(b, desc)) {
+					h++
+				}
+				hi[i] = h
+			}
+			if hi[i] < lo[i] {
+				hi[i] = lo[i]
+			}
+		}
+		ps = pe
+	}
+	return lo, hi, nil
+}
+
+// nextAfter is the step that turns "at or before b" into "before the next
+// value after b" for the scan of the frame's end: keys up to and including
+// b belong to the frame.
+func nextAfter(b float64, desc bool) float64 {
+	if desc {
+		return math.Nextafter(b, math.Inf(-1)) - b
+	}
+	return math.Nextafter(b, math.Inf(1)) - b
+}
