@@ -193,6 +193,9 @@ func (c *Catalog) apply(rec *logRecord, replay bool) {
 		}
 		t.Files = kept
 	}
+	if rec.Replace {
+		c.replaceAll(t, replay)
+	}
 	t.Files = append(t.Files, rec.Add...)
 	if len(rec.Deletes) > 0 {
 		t.Deletes = append(t.Deletes, deletePred{Seq: rec.Seq, Preds: rec.Deletes})

@@ -26,7 +26,7 @@ func (t *Table) DeleteKeys(ctx context.Context, r array.RecordReader) (int64, er
 	if t.keys == nil {
 		return 0, catalog.Errorf(catalog.ErrUnsupported, "table '%s' is not a UNIQUE KEY table: delete by key is not supported", t.name)
 	}
-	res, err := t.load(ctx, r, catalog.LoadOptions{}, true)
+	res, err := t.load(ctx, r, catalog.LoadOptions{}, true, false)
 	return res.Rows, err
 }
 

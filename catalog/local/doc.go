@@ -25,6 +25,9 @@
 //     of an acknowledged label answers FINISHED and adds nothing, after a
 //     restart too. Running labels answer RUNNING; a failed load frees its
 //     label. Label history is bounded by count and age.
+//   - An overwrite (INSERT OVERWRITE) is one commit whose record drops every
+//     earlier segment and delete predicate of the table (Replace) before
+//     adding its own: replay repeats it, scans keep their snapshot.
 //   - UNIQUE KEY tables merge on read, per bucket: the latest commit (Seq)
 //     wins per key, later rows of one load over earlier ones, tombstones hide
 //     older rows. Memory is bounded by one bucket's keys, not the table.

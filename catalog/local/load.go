@@ -25,11 +25,12 @@ var labelRE = regexp.MustCompile(`^[-_A-Za-z0-9:]{1,128}$`)
 // label is checked when the load starts (against committed and running
 // loads) and again at commit.
 func (t *Table) Load(ctx context.Context, r array.RecordReader, opts catalog.LoadOptions) (catalog.LoadResult, error) {
-	return t.load(ctx, r, opts, false)
+	return t.load(ctx, r, opts, false, false)
 }
 
-// load writes r as one commit; del makes its segments tombstones.
-func (t *Table) load(ctx context.Context, r array.RecordReader, opts catalog.LoadOptions, del bool) (catalog.LoadResult, error) {
+// load writes r as one commit; del makes its segments tombstones, replace
+// makes the commit drop every earlier row (Overwrite).
+func (t *Table) load(ctx context.Context, r array.RecordReader, opts catalog.LoadOptions, del, replace bool) (catalog.LoadResult, error) {
 	if opts.Label != "" && !labelRE.MatchString(opts.Label) {
 		return catalog.LoadResult{}, catalog.Errorf(catalog.ErrUnsupported, "Label format error. regex: %s, label: %s", labelRE.String(), opts.Label)
 	}
@@ -65,9 +66,10 @@ func (t *Table) load(ctx context.Context, r array.RecordReader, opts catalog.Loa
 	if t.keys != nil {
 		// A partial load reads current rows to fill the columns it does not
 		// carry: no other write may commit between that read and its own
-		// commit. Whole-row loads only exclude partial ones.
+		// commit. Whole-row loads only exclude partial ones; an overwrite
+		// excludes every other write, as it replaces them.
 		l := c.tableLock(t.id)
-		if opts.PartialColumns {
+		if opts.PartialColumns || replace {
 			l.Lock()
 			defer l.Unlock()
 		} else {
@@ -112,11 +114,11 @@ func (t *Table) load(ctx context.Context, r array.RecordReader, opts catalog.Loa
 	if err := w.finish(); err != nil {
 		return catalog.LoadResult{}, fmt.Errorf("table %s: %w", t.name, err)
 	}
-	if w.rows == 0 && opts.Label == "" {
+	if w.rows == 0 && opts.Label == "" && !replace {
 		ok = true
 		return catalog.LoadResult{TxnID: txn}, nil
 	}
-	req := &commitReq{rec: logRecord{Txn: txn, DB: t.db.id, Table: t.id, Add: w.done, Label: opts.Label},
+	req := &commitReq{rec: logRecord{Txn: txn, DB: t.db.id, Table: t.id, Add: w.done, Label: opts.Label, Replace: replace},
 		inline: w.data, running: opts.Label != ""}
 	committing = true
 	if err := c.submit(req); err != nil {

@@ -54,7 +54,10 @@ type logRecord struct {
 	Label  string     `json:"label,omitempty"`
 	// Deletes is a DELETE ... WHERE on a table without UNIQUE KEY.
 	Deletes []predicateText `json:"deletes,omitempty"`
-	MS      int64           `json:"ms"`
+	// Replace (INSERT OVERWRITE) drops every segment and delete predicate
+	// of the table before Add is applied.
+	Replace bool  `json:"replace,omitempty"`
+	MS      int64 `json:"ms"`
 }
 
 // segKey identifies a segment within its table.

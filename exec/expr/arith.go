@@ -326,6 +326,9 @@ func (a *ArithExpr) evalDecimal(env *Env, x, y *array.Decimal128, valid []bool) 
 	_, s1 := decimalPS(x.DataType())
 	_, s2 := decimalPS(y.DataType())
 	po, so := decimalPS(a.out)
+	if a.Op == Add || a.Op == Sub || a.Op == Mul {
+		return a.decimalAddMul(env, x, y, valid, s1, s2, po)
+	}
 	b := array.NewBuilder(env.Mem, a.out)
 	defer b.Release()
 	b.Reserve(n)
@@ -340,7 +343,12 @@ func (a *ArithExpr) evalDecimal(env *Env, x, y *array.Decimal128, valid []bool) 
 		switch a.Op {
 		case Add, Sub, Mod:
 			s := max(s1, s2)
-			l, r = l.IncreaseScaleBy(s-s1), r.IncreaseScaleBy(s-s2)
+			var ok1, ok2 bool
+			l, ok1 = scaleUp(l, s-s1)
+			r, ok2 = scaleUp(r, s-s2)
+			if !ok1 || !ok2 {
+				return nil, errorf(ErrOverflow, "%s value is out of range in %s", TypeName(a.out), a)
+			}
 			switch a.Op {
 			case Add:
 				res = l.Add(r)
@@ -413,4 +421,54 @@ func bigToDec(b *big.Int, prec int32) any {
 		return nil
 	}
 	return d
+}
+
+// decimalAddMul is +, - and * over DECIMAL in 128-bit integers, one typed
+// loop without boxing; only a product whose factors do not fit an int64
+// takes big.Int. A result outside the output precision is ErrOverflow, as
+// in evalDecimal.
+func (a *ArithExpr) decimalAddMul(env *Env, x, y *array.Decimal128, valid []bool, s1, s2, po int32) (arrow.Array, error) {
+	xs, ys := x.Values(), y.Values()
+	out := make([]decimal128.Num, len(xs))
+	s := max(s1, s2)
+	for i := range out {
+		if valid != nil && !valid[i] {
+			continue
+		}
+		l, r := xs[i], ys[i]
+		var res decimal128.Num
+		switch a.Op {
+		case Add, Sub:
+			// Inputs wider than 128 bits at the common scale overflow
+			// DECIMAL(38) whatever the other operand.
+			l, ok1 := scaleUp(l, s-s1)
+			r, ok2 := scaleUp(r, s-s2)
+			if !ok1 || !ok2 {
+				return nil, errorf(ErrOverflow, "%s value is out of range in %s", TypeName(a.out), a)
+			}
+			if a.Op == Add {
+				res = l.Add(r)
+			} else {
+				res = l.Sub(r)
+			}
+		case Mul:
+			p, ok := mulDecimal(l, r)
+			if !ok {
+				d, fits := bigToDec(new(big.Int).Mul(l.BigInt(), r.BigInt()), po).(decimal128.Num)
+				if !fits {
+					return nil, errorf(ErrOverflow, "%s value is out of range in %s", TypeName(a.out), a)
+				}
+				p = d
+			}
+			res = p
+		}
+		if !res.FitsInPrecision(po) {
+			return nil, errorf(ErrOverflow, "%s value is out of range in %s", TypeName(a.out), a)
+		}
+		out[i] = res
+	}
+	b := array.NewDecimal128Builder(env.Mem, a.out.(*arrow.Decimal128Type))
+	defer b.Release()
+	b.AppendValues(out, valid)
+	return b.NewArray(), nil
 }

@@ -125,7 +125,7 @@ func (c *CaseExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) 
 			return nil, err
 		}
 		ba := cond.(*array.Boolean)
-		rest := open[:0:0]
+		rest := make([]int, 0, len(open))
 		for j, row := range open {
 			if ba.IsValid(j) && ba.Value(j) {
 				arm[row] = k + 1
@@ -138,12 +138,20 @@ func (c *CaseExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) 
 	}
 	// Rows of each arm, and each row's position among them.
 	rows := make([][]int, len(c.Whens)+1)
+	counts := make([]int, len(rows))
+	for _, a := range arm {
+		counts[a]++
+	}
+	for a, k := range counts {
+		rows[a] = make([]int, 0, k)
+	}
 	pos := make([]int, n)
 	for i, a := range arm {
 		pos[i] = len(rows[a])
 		rows[a] = append(rows[a], i)
 	}
 	getters := make([]func(int) any, len(rows))
+	byArm := make([]arrow.Array, len(rows)) // nil: the arm yields NULL
 	var results []arrow.Array
 	defer func() { releaseAll(results) }()
 	for a, rs := range rows {
@@ -158,12 +166,27 @@ func (c *CaseExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) 
 			getters[a] = func(int) any { return nil }
 			continue
 		}
-		r, err := evalRows(env, e, batch, rs)
+		var r arrow.Array
+		var err error
+		if _, col := e.(*ColumnRef); col && len(rs) < n {
+			// A column cannot fail on rows the arm does not take, so it is
+			// read whole instead of gathered: its rows keep their numbers.
+			r, err = e.Eval(env, batch)
+			for _, row := range rs {
+				pos[row] = row
+			}
+		} else {
+			r, err = evalRows(env, e, batch, rs)
+		}
 		if err != nil {
 			return nil, err
 		}
 		results = append(results, r)
+		byArm[a] = r
 		getters[a] = Getter(r)
+	}
+	if out, ok := caseAssemble(env, c.typ, arm, pos, byArm); ok {
+		return out, nil
 	}
 	b := array.NewBuilder(env.Mem, c.typ)
 	defer b.Release()
@@ -180,6 +203,9 @@ func (c *CaseExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) 
 func evalRows(env *Env, e Expr, batch arrow.RecordBatch, rows []int) (arrow.Array, error) {
 	if len(rows) == int(batch.NumRows()) {
 		return e.Eval(env, batch)
+	}
+	if l, ok := e.(*Literal); ok { // reads no column: nothing to gather
+		return constArray(env.Mem, l.Type, l.Value, len(rows)), nil
 	}
 	sub, err := takeRows(env, batch, rows, referenced(e))
 	if err != nil {
@@ -209,8 +235,9 @@ func referenced(e Expr) map[int]bool {
 // columns become zero-copy slices of the right length that nobody reads.
 func takeRows(env *Env, batch arrow.RecordBatch, rows []int, cols map[int]bool) (arrow.RecordBatch, error) {
 	ib := array.NewInt64Builder(env.Mem)
+	ib.Reserve(len(rows))
 	for _, r := range rows {
-		ib.Append(int64(r))
+		ib.UnsafeAppend(int64(r))
 	}
 	idx := ib.NewArray()
 	ib.Release()
@@ -261,7 +288,7 @@ func Coalesce(args ...Expr) (Expr, error) {
 			}
 		}
 		return nil
-	}}, nil
+	}, vec: coalesceKernel}, nil
 }
 
 // NullIf is NULLIF(a, b): NULL when a = b, else a.

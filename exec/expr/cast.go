@@ -104,6 +104,9 @@ func castArray(env *Env, in arrow.Array, to arrow.DataType) arrow.Array {
 			return b.NewArray()
 		}
 	}
+	if out, ok := castKernel(env, in, to); ok {
+		return out
+	}
 	from := in.DataType()
 	g := Getter(in)
 	b := array.NewBuilder(env.Mem, to)

@@ -103,8 +103,26 @@ func (c *CmpExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) {
 			yc = &v
 		}
 		compareSlices(op, xs, ys, yc, out)
+	case *array.String:
+		var y *array.String
+		var c string
+		if ra != nil {
+			y = ra.(*array.String)
+		} else {
+			c = lit.Value.(string)
+		}
+		compareStrings(op, x, y, c, valid, out)
+	case *array.Decimal128:
+		var ys []decimal128.Num
+		var c decimal128.Num
+		if ra != nil {
+			ys = ra.(*array.Decimal128).Values()
+		} else {
+			c = lit.Value.(decimal128.Num)
+		}
+		compareDecimals(op, x.Values(), ys, c, valid, out)
 	default:
-		// Strings, decimals, booleans and anything else: value by value.
+		// Booleans, times and anything else: value by value.
 		gl := getterNoNull(la)
 		var gr func(int) any
 		if ra != nil {

@@ -47,6 +47,14 @@
 //     costs nothing.
 //  6. now()/curdate() read Env.Now, fixed once per statement, so every row
 //     and every batch of one statement sees the same instant.
+//  7. The typed kernels (kernels*.go: string and decimal comparisons, IN,
+//     decimal + - *, rescales and casts, abs and unary DOUBLE functions,
+//     COALESCE, CASE assembly, length/upper/lower/substr/concat) give
+//     exactly what the row-wise paths give, NULLs included, and allocate
+//     per batch, never per row (TestKernelsAllocationFree). Decimal steps
+//     use 128-bit integers and fall back to big.Int only beyond int64
+//     operands; nothing may call decimal128's IncreaseScaleBy on a value
+//     that can exceed 128 bits (it panics): use scaleUp.
 //
 // Values inside the generic (row-wise) paths use one canonical Go type per
 // kind: int64 (all integer types), float64, decimal128.Num (scale from the

@@ -277,6 +277,16 @@ func constArray(mem memory.Allocator, t arrow.DataType, v any, n int) arrow.Arra
 		for i := 0; i < n; i++ {
 			bb.UnsafeAppend(x)
 		}
+	case *array.StringBuilder:
+		x := v.(string)
+		for i := 0; i < n; i++ {
+			bb.Append(x)
+		}
+	case *array.Decimal128Builder:
+		x := v.(decimal128.Num)
+		for i := 0; i < n; i++ {
+			bb.UnsafeAppend(x)
+		}
 	default:
 		app := Appender(b)
 		for i := 0; i < n; i++ {
@@ -322,6 +332,9 @@ type rowFunc struct {
 	show func() string
 	// field is the field a struct_element reads (see StructField).
 	field string
+	// vec, when set, is a typed kernel over the evaluated arguments; it
+	// answers ok=false for inputs it has no loop for, and fn runs instead.
+	vec func(env *Env, args []arrow.Array) (out arrow.Array, ok bool, err error)
 }
 
 func (f *rowFunc) DataType() arrow.DataType { return f.ret }
@@ -343,6 +356,11 @@ func (f *rowFunc) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) {
 		return nil, err
 	}
 	defer releaseAll(arrs)
+	if f.vec != nil {
+		if out, ok, err := f.vec(env, arrs); ok || err != nil {
+			return out, err
+		}
+	}
 	n := int(batch.NumRows())
 	getters := make([]func(int) any, len(arrs))
 	for i, a := range arrs {

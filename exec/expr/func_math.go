@@ -10,7 +10,8 @@ import (
 func mathFunc(name string, args []Expr) (builder, bool) {
 	F, I := Float64T(), Int64T()
 	f := func(v []any, i int) float64 { return v[i].(float64) }
-	float1 := func(fn func(x float64) any) builder {
+	// float1 is a unary DOUBLE function; ok=false from fn is NULL.
+	float1 := func(fn func(x float64) (float64, bool)) builder {
 		return func() (Expr, error) {
 			if err := arity(name, args, 1, 1); err != nil {
 				return nil, err
@@ -18,7 +19,14 @@ func mathFunc(name string, args []Expr) (builder, bool) {
 			if err := numericArgs(name, args); err != nil {
 				return nil, err
 			}
-			return strictFunc(name, args, []arrow.DataType{F}, F, func(_ *Env, v []any) any { return fn(f(v, 0)) }), nil
+			r := strictFunc(name, args, []arrow.DataType{F}, F, func(_ *Env, v []any) any {
+				if y, ok := fn(f(v, 0)); ok {
+					return y
+				}
+				return nil
+			})
+			r.vec = floatUnaryKernel(fn)
+			return r, nil
 		}
 	}
 	switch name {
@@ -31,22 +39,9 @@ func mathFunc(name string, args []Expr) (builder, bool) {
 				return nil, err
 			}
 			t := args[0].DataType()
-			switch {
-			case isDecimal(t):
-				return strictFunc(name, args, []arrow.DataType{nil}, t, func(_ *Env, v []any) any { return v[0].(decimal128.Num).Abs() }), nil
-			case isInt(t) || t.ID() == arrow.BOOL:
-				return strictFunc(name, args, []arrow.DataType{I}, I, func(_ *Env, v []any) any {
-					x := v[0].(int64)
-					if x == math.MinInt64 {
-						return nil
-					}
-					if x < 0 {
-						return -x
-					}
-					return x
-				}), nil
-			}
-			return strictFunc(name, args, []arrow.DataType{F}, F, func(_ *Env, v []any) any { return math.Abs(f(v, 0)) }), nil
+			f := absRow(name, args, t)
+			f.vec = absKernel
+			return f, nil
 		}, true
 	case "ceil", "ceiling", "floor", "round", "truncate", "dround":
 		return func() (Expr, error) { return roundFamily(name, args) }, true
@@ -74,35 +69,35 @@ func mathFunc(name string, args []Expr) (builder, bool) {
 			}), nil
 		}, true
 	case "sqrt":
-		return float1(func(x float64) any {
+		return float1(func(x float64) (float64, bool) {
 			if x < 0 {
-				return nil
+				return 0, false
 			}
-			return math.Sqrt(x)
+			return math.Sqrt(x), true
 		}), true
 	case "ln":
-		return float1(func(x float64) any {
+		return float1(func(x float64) (float64, bool) {
 			if x <= 0 {
-				return nil
+				return 0, false
 			}
-			return math.Log(x)
+			return math.Log(x), true
 		}), true
 	case "log10":
-		return float1(func(x float64) any {
+		return float1(func(x float64) (float64, bool) {
 			if x <= 0 {
-				return nil
+				return 0, false
 			}
-			return math.Log10(x)
+			return math.Log10(x), true
 		}), true
 	case "log2":
-		return float1(func(x float64) any {
+		return float1(func(x float64) (float64, bool) {
 			if x <= 0 {
-				return nil
+				return 0, false
 			}
-			return math.Log2(x)
+			return math.Log2(x), true
 		}), true
 	case "exp":
-		return float1(func(x float64) any { return math.Exp(x) }), true
+		return float1(func(x float64) (float64, bool) { return math.Exp(x), true }), true
 	case "sign":
 		return func() (Expr, error) {
 			if err := arity(name, args, 1, 1); err != nil {
@@ -259,4 +254,26 @@ func roundFloat(mode string, x float64) float64 {
 		return math.Trunc(x)
 	}
 	return math.Round(x) // half away from zero
+}
+
+// absRow is abs() row by row, over the argument cast to BIGINT, DOUBLE or
+// kept DECIMAL; absKernel replaces it for arrays it has a loop for.
+func absRow(name string, args []Expr, t arrow.DataType) *rowFunc {
+	F, I := Float64T(), Int64T()
+	switch {
+	case isDecimal(t):
+		return strictFunc(name, args, []arrow.DataType{nil}, t, func(_ *Env, v []any) any { return v[0].(decimal128.Num).Abs() })
+	case isInt(t) || t.ID() == arrow.BOOL:
+		return strictFunc(name, args, []arrow.DataType{I}, I, func(_ *Env, v []any) any {
+			x := v[0].(int64)
+			if x == math.MinInt64 {
+				return nil
+			}
+			if x < 0 {
+				return -x
+			}
+			return x
+		})
+	}
+	return strictFunc(name, args, []arrow.DataType{F}, F, func(_ *Env, v []any) any { return math.Abs(v[0].(float64)) })
 }

@@ -22,7 +22,7 @@ func stringFunc(name string, args []Expr) (builder, bool) {
 	n := func(v []any, i int) int64 { return v[i].(int64) }
 	switch name {
 	case "concat":
-		return str(1, -1, []arrow.DataType{S}, S, func(v []any) any {
+		return withVec(str(1, -1, []arrow.DataType{S}, S, func(v []any) any {
 			total := int64(0)
 			for i := range v {
 				total += int64(len(s(v, i)))
@@ -36,7 +36,7 @@ func stringFunc(name string, args []Expr) (builder, bool) {
 				sb.WriteString(s(v, i))
 			}
 			return sb.String()
-		}), true
+		}), concatKernel(name)), true
 	case "concat_ws":
 		return func() (Expr, error) {
 			if err := arity(name, args, 2, -1); err != nil {
@@ -66,15 +66,15 @@ func stringFunc(name string, args []Expr) (builder, bool) {
 			return f, nil
 		}, true
 	case "upper", "ucase":
-		return str(1, 1, []arrow.DataType{S}, S, func(v []any) any { return strings.ToUpper(s(v, 0)) }), true
+		return withVec(str(1, 1, []arrow.DataType{S}, S, func(v []any) any { return strings.ToUpper(s(v, 0)) }), caseKernel(name, true)), true
 	case "lower", "lcase":
-		return str(1, 1, []arrow.DataType{S}, S, func(v []any) any { return strings.ToLower(s(v, 0)) }), true
+		return withVec(str(1, 1, []arrow.DataType{S}, S, func(v []any) any { return strings.ToLower(s(v, 0)) }), caseKernel(name, false)), true
 	case "length", "octet_length":
-		return str(1, 1, []arrow.DataType{S}, I, func(v []any) any { return int64(len(s(v, 0))) }), true
+		return withVec(str(1, 1, []arrow.DataType{S}, I, func(v []any) any { return int64(len(s(v, 0))) }), lengthKernel), true
 	case "char_length", "character_length":
 		return str(1, 1, []arrow.DataType{S}, I, func(v []any) any { return int64(utf8.RuneCountInString(s(v, 0))) }), true
 	case "substr", "substring", "mid":
-		return str(2, 3, []arrow.DataType{S, I, I}, S, func(v []any) any {
+		return withVec(str(2, 3, []arrow.DataType{S, I, I}, S, func(v []any) any {
 			l := int64(-1)
 			if len(v) == 3 {
 				if l = n(v, 2); l < 0 {
@@ -82,7 +82,7 @@ func stringFunc(name string, args []Expr) (builder, bool) {
 				}
 			}
 			return substr(s(v, 0), n(v, 1), l)
-		}), true
+		}), substrKernel(name)), true
 	case "left":
 		return str(2, 2, []arrow.DataType{S, I}, S, func(v []any) any { return substr(s(v, 0), 1, max(n(v, 1), 0)) }), true
 	case "right":
@@ -255,7 +255,7 @@ func satMul(a, b int64) int64 {
 func substr(s string, pos, l int64) string {
 	r := []rune(s)
 	n := int64(len(r))
-	if pos == 0 || pos > n || -pos > n {
+	if pos == 0 || pos > n || pos < -n { // not -pos > n: -MinInt64 overflows
 		return ""
 	}
 	start := pos - 1
@@ -264,7 +264,7 @@ func substr(s string, pos, l int64) string {
 	}
 	end := n
 	if l >= 0 {
-		end = min(start+l, n)
+		end = start + min(l, n-start) // not min(start+l, n): start+l can overflow
 	}
 	return string(r[start:end])
 }

@@ -256,6 +256,10 @@ type InExpr struct {
 	Negated bool
 	set     map[any]struct{}
 	hasNull bool
+	// ints and strs hold set again, unboxed, for the typed loops over
+	// BIGINT and STRING arguments.
+	ints map[int64]struct{}
+	strs map[string]struct{}
 }
 
 // In builds e IN (list), or NOT IN when not is set. Constant lists use a
@@ -303,6 +307,18 @@ func In(e Expr, list []Expr, not bool) (Expr, error) {
 		}
 		in.set[l.Value] = struct{}{}
 	}
+	switch t.ID() {
+	case arrow.INT64:
+		in.ints = map[int64]struct{}{}
+		for v := range in.set {
+			in.ints[v.(int64)] = struct{}{}
+		}
+	case arrow.STRING:
+		in.strs = map[string]struct{}{}
+		for v := range in.set {
+			in.strs[v.(string)] = struct{}{}
+		}
+	}
 	return in, nil
 }
 
@@ -333,16 +349,49 @@ func (n *InExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) {
 	}
 	defer arr.Release()
 	g := Getter(arr)
+	var lookup func(i int) (hit, null bool)
+	switch x := arr.(type) {
+	case *array.Int64:
+		if n.ints != nil {
+			vs := x.Int64Values()
+			lookup = func(i int) (bool, bool) {
+				if x.IsNull(i) {
+					return false, true
+				}
+				_, hit := n.ints[vs[i]]
+				return hit, false
+			}
+		}
+	case *array.String:
+		if n.strs != nil {
+			lookup = func(i int) (bool, bool) {
+				if x.IsNull(i) {
+					return false, true
+				}
+				_, hit := n.strs[x.Value(i)]
+				return hit, false
+			}
+		}
+	}
+	if lookup == nil {
+		lookup = func(i int) (bool, bool) {
+			v := g(i)
+			if v == nil {
+				return false, true
+			}
+			_, hit := n.set[v]
+			return hit, false
+		}
+	}
 	out := make([]bool, arr.Len())
 	valid := make([]bool, arr.Len())
 	anyNull := false
 	for i := range out {
-		v := g(i)
-		if v == nil {
+		hit, null := lookup(i)
+		if null {
 			anyNull = true
 			continue
 		}
-		_, hit := n.set[v]
 		if !hit && n.hasNull {
 			anyNull = true
 			continue

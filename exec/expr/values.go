@@ -515,10 +515,10 @@ func toDecimal(v any, from arrow.DataType, p, s int32) any {
 	var n decimal128.Num
 	switch x := v.(type) {
 	case int64:
-		n = decimal128.FromI64(x).IncreaseScaleBy(s)
+		n = decimal128.FromI64(x)
 	case bool:
 		if x {
-			n = decimal128.FromI64(1).IncreaseScaleBy(s)
+			n = decimal128.FromI64(1)
 		}
 	case float64:
 		d, ok := floatToDecimal(x, s)
@@ -532,9 +532,12 @@ func toDecimal(v any, from arrow.DataType, p, s int32) any {
 		case fs == s:
 			n = x
 		case fs < s:
-			n = x.IncreaseScaleBy(s - fs)
+			var ok bool
+			if n, ok = scaleUp(x, s-fs); !ok {
+				return nil
+			}
 		default:
-			n = x.ReduceScaleBy(fs-s, true)
+			n = scaleDown(x, fs-s)
 		}
 	case string:
 		d, err := decimal128.FromString(strings.TrimSpace(x), 38, s)
@@ -547,9 +550,18 @@ func toDecimal(v any, from arrow.DataType, p, s int32) any {
 		if i == nil {
 			return nil
 		}
-		n = decimal128.FromI64(i.(int64)).IncreaseScaleBy(s)
+		n = decimal128.FromI64(i.(int64))
 	default:
 		return nil
+	}
+	switch v.(type) {
+	case int64, bool, arrow.Date32, arrow.Timestamp:
+		// Integral values are scaled here; beyond 128 bits they cannot
+		// fit any DECIMAL(38).
+		var ok bool
+		if n, ok = scaleUp(n, s); !ok {
+			return nil
+		}
 	}
 	if !n.FitsInPrecision(p) {
 		return nil

@@ -20,6 +20,10 @@
 //     position) is decorrelated into a LEFT JOIN grouped back to one row
 //     per input row (correlate.go); shapes it cannot decorrelate are
 //     errors.
+//   - A HAVING name outside aggregate functions is a GROUP BY column, else a
+//     select alias, else a table column (Doris's order); a column neither
+//     grouped nor aggregated is an error even where SQLite would fold it
+//     away (COALESCE(77, c)), as under Doris's ONLY_FULL_GROUP_BY.
 //   - A view binds like a derived table over its stored query, whose table
 //     names were qualified when it was created (view.go).
 //   - Errors name the column, table or function concerned and wrap one of

@@ -106,14 +106,18 @@ func (b *Binder) bindExpr(e sql.Expr, sc *scope, st *aggState) (expr.Expr, error
 				if i, err := sc.resolve(cr.Parts); err == nil && i < len(st.groups) {
 					return expr.Col(i, st.out[i].Name, st.out[i].Type), nil
 				}
+				// In HAVING (b.aliases set) a name that is not a group
+				// key is a select alias before it is a table column, as
+				// Doris binds it (GROUP BY columns, then the aggregate's
+				// output, then its input).
+				if a, ok := b.aliases[strings.ToLower(cr.Parts[0])]; ok && len(cr.Parts) == 1 {
+					saved := b.aliases
+					b.aliases = nil // an alias does not refer to itself
+					x, aerr := b.bindExpr(a, sc, st)
+					b.aliases = saved
+					return x, aerr
+				}
 				if _, err := st.input.resolve(cr.Parts); err != nil {
-					if a, ok := b.aliases[strings.ToLower(cr.Parts[0])]; ok && len(cr.Parts) == 1 {
-						saved := b.aliases
-						b.aliases = nil // an alias does not refer to itself
-						x, aerr := b.bindExpr(a, sc, st)
-						b.aliases = saved
-						return x, aerr
-					}
 					return nil, err
 				}
 				return nil, errorf(ErrAnalysis, "'%s' must be an aggregate expression or appear in GROUP BY clause", strings.Join(cr.Parts, "."))

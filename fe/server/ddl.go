@@ -370,9 +370,6 @@ func defaultText(e sql.Expr) string {
 
 // insert runs INSERT INTO ... VALUES / SELECT.
 func (s *Session) insert(ctx context.Context, n *sql.Insert, w mysqlwire.ResultWriter) error {
-	if n.Overwrite {
-		return errorf(errNotSupported, "INSERT OVERWRITE is not supported")
-	}
 	v, err := s.stmtVars(n.Hints)
 	if err != nil {
 		return err
@@ -381,8 +378,8 @@ func (s *Session) insert(ctx context.Context, n *sql.Insert, w mysqlwire.ResultW
 	if err != nil {
 		return err
 	}
-	if _, ok := t.(catalog.Writable); !ok {
-		return errorf(errNotSupported, "table %s is read only: INSERT is not supported", t.Name())
+	if err := checkInsertTarget(t, n.Overwrite); err != nil {
+		return err
 	}
 	schema := t.Schema()
 	// target[i] is the table column the i-th inserted value goes to.
@@ -440,6 +437,9 @@ func (s *Session) insert(ctx context.Context, n *sql.Insert, w mysqlwire.ResultW
 		if op, err = exec.NewValues(arrow.NewSchema(fields, nil), rows); err != nil {
 			return err
 		}
+	}
+	if n.Overwrite {
+		return s.insertOverwrite(ctx, t, op, target, v, n.Label, w)
 	}
 	if n.Label != "" {
 		return s.insertLabelled(ctx, t, op, target, v, n.Label, w)

@@ -268,8 +268,9 @@ func (s *Session) update(ctx context.Context, n *sql.Update, w mysqlwire.ResultW
 // labelled carries INSERT ... WITH LABEL down to appendFrom, and the
 // transaction id back.
 type labelled struct {
-	label string
-	txn   int64
+	label     string
+	txn       int64
+	overwrite bool // INSERT OVERWRITE: the load replaces the table's rows
 }
 
 type labelKey struct{}
@@ -280,6 +281,9 @@ func loadLabel(ctx context.Context) *labelled {
 }
 
 func (l *labelled) load(ctx context.Context, t catalog.Table, r array.RecordReader) (int64, error) {
+	if l.overwrite {
+		return l.overwriteLoad(ctx, t, r)
+	}
 	ld, ok := t.(catalog.Loader)
 	if !ok {
 		return 0, errorf(errNotSupported, "table %s does not take labelled loads: INSERT ... WITH LABEL is not supported", t.Name())

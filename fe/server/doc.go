@@ -6,7 +6,8 @@
 // QUERY PROFILE, /metrics), and prints EXPLAIN from the operators
 // fe/physical built, so EXPLAIN shows what runs. It also answers
 // the utility statements itself: SET, USE, SWITCH, SHOW ..., DESC, EXPLAIN,
-// catalog, database and table DDL, INSERT, prepared statements, and a small
+// catalog, database and table DDL, INSERT (and INSERT OVERWRITE, one
+// replacing commit through catalog.Overwriter), prepared statements, and a small
 // information_schema (schemata, tables, columns) in every catalog. Start
 // assembles a whole FE (internal catalog, catalog manager, variables, MySQL
 // listener) for cmd/fe and tests.
