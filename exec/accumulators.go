@@ -530,6 +530,8 @@ func newAccumulator(call AggCall, argT, out arrow.DataType) (accumulator, error)
 		return &concatAcc{sep: call.separator()}, nil
 	case AnyValue:
 		return &anyAcc{typ: out}, nil
+	case StddevPop, StddevSamp, VarPop, VarSamp:
+		return &statAcc{f: call.Func}, nil
 	case CountStar:
 		return &countAcc{star: true}, nil
 	case Count:

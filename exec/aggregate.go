@@ -26,6 +26,9 @@ const (
 )
 
 func (f AggFunc) String() string {
+	if isStatAgg(f) {
+		return [...]string{"stddev_pop", "stddev_samp", "var_pop", "var_samp"}[f-StddevPop]
+	}
 	return [...]string{"count", "count", "sum", "min", "max", "avg", "group_concat", "any_value"}[f]
 }
 
@@ -69,7 +72,8 @@ const (
 	// AggSingle reads rows and produces final values.
 	AggSingle AggMode = iota
 	// AggPartial reads rows and produces per-group state columns (what a BE
-	// would send): COUNT → count; SUM/MIN/MAX → value; AVG → sum, count.
+	// would send): COUNT → count; SUM/MIN/MAX → value; AVG → sum, count;
+	// STDDEV*/VAR* → count, mean, M2.
 	AggPartial
 	// AggFinal reads state columns (after the group columns, in AggCall
 	// order) and merges them into final values.
@@ -148,6 +152,9 @@ func NewHashAggregate(input Operator, groupBy []expr.Expr, groupNames []string, 
 }
 
 func stateSuffix(f AggFunc, k int) string {
+	if isStatAgg(f) {
+		return statStateSuffix(k)
+	}
 	if f == Avg {
 		return [...]string{"#sum", "#count"}[k]
 	}
@@ -223,6 +230,12 @@ func aggTypes(a AggCall) (argT, outT arrow.DataType, states []arrow.DataType, er
 			return f64, f64, []arrow.DataType{f64}, nil
 		}
 		return f64, f64, []arrow.DataType{f64, i64}, nil
+	}
+	if isStatAgg(a.Func) {
+		if !numeric() {
+			return nil, nil, nil, fmt.Errorf("%w: %s over %s", expr.ErrType, a, expr.TypeName(t))
+		}
+		return f64, f64, statStateTypes(), nil
 	}
 	return nil, nil, nil, fmt.Errorf("%w: aggregate function %d", ErrUnsupported, a.Func)
 }

@@ -440,7 +440,7 @@ func isAggName(name string) bool {
 	case "count", "sum", "min", "max", "avg", "any_value", "any", "group_concat":
 		return true
 	}
-	return false
+	return isStatAggName(name)
 }
 
 func (b *Binder) bindAggCall(fc *sql.FuncCall, in *scope, st *aggState) (AggCall, error) {
@@ -496,6 +496,13 @@ func (b *Binder) bindAggCall(fc *sql.FuncCall, in *scope, st *aggState) (AggCall
 		return call, err
 	}
 	t := arg.DataType()
+	if isStatAggName(name) {
+		if arg, err = bindStatArg(name, arg); err != nil {
+			return call, err
+		}
+		call.Arg, call.Type = arg, expr.Float64T()
+		return call, nil
+	}
 	switch call.Func {
 	case AggGroupConcat:
 		if arg, err = expr.Cast(arg, expr.StringT()); err != nil {

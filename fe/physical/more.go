@@ -45,7 +45,11 @@ func (b *builder) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator,
 			case bind.AggGroupConcat:
 				c.Func, c.Sep, c.SepSet = exec.GroupConcat, a.Sep, true
 			default:
-				return nil, errorf(ErrNotSupported, "aggregate function %s is not supported", a.Func)
+				f, ok := exec.StatAggByName(string(a.Func))
+				if !ok {
+					return nil, errorf(ErrNotSupported, "aggregate function %s is not supported", a.Func)
+				}
+				c.Func = f
 			}
 			aggs[i] = c
 		}
