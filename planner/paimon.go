@@ -6,8 +6,8 @@ import (
 	"strconv"
 
 	"github.com/inlet-db/inlet/catalog"
-	"github.com/inlet-db/inlet/catalog/fluss"
 	cpaimon "github.com/inlet-db/inlet/catalog/paimon"
+	"github.com/inlet-db/inlet/catalog/paimon/systable"
 	"github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/proto/inletpb"
 )
@@ -71,7 +71,7 @@ func planLakeScan(ctx context.Context, lt lakeTarget, req Request) (*Result, err
 			if err != nil {
 				return nil, fmt.Errorf("planner: table %s: snapshot %d: %w", lt.table, lt.snapshot, err)
 			}
-			lt.columns = fluss.LakeSnapshotColumns(lt.columns, ls)
+			lt.columns = systable.SnapshotColumns(lt.columns, ls)
 		}
 	}
 	proj, err := projection(lt.table, lt.columns, req.Columns)

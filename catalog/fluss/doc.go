@@ -21,7 +21,7 @@
 //   - Only tbl$lake may be read at an older snapshot (FOR VERSION/TIME AS
 //     OF); the table itself and tbl$log refuse it (CanTimeTravel). Such a
 //     read has the columns of that snapshot's lake schema (SchemaAsOf,
-//     LakeSnapshotColumns): a snapshot tiered before ALTER TABLE ADD
+//     systable.ColumnsAsOf): a snapshot tiered before ALTER TABLE ADD
 //     COLUMN has no such column.
 //   - Column types come from one mapping (EngineColumn): DESC names, the
 //     Arrow type every range is cast to, UNSUPPORTED for TIME.

@@ -1,5 +1,7 @@
 // Package systable serves Paimon metadata tables (tbl$snapshots) from the
-// FE: their rows are read from the lake's snapshot files, not by a BE.
+// FE: their rows are read from the lake's snapshot files, not by a BE. It
+// also answers which columns a time-travel read has (ColumnsAsOf), for
+// both catalogs over Paimon lakes.
 //
 // What must stay true:
 //
