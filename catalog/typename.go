@@ -34,6 +34,9 @@ func DorisTypeName(t arrow.DataType) string {
 	case *arrow.Float64Type:
 		return "double"
 	case *arrow.Decimal128Type:
+		if tt.Precision == 39 && tt.Scale == 0 {
+			return "largeint" // exec/expr.LargeIntT: the int128 range
+		}
 		return fmt.Sprintf("decimal(%d,%d)", tt.Precision, tt.Scale)
 	case *arrow.Decimal256Type:
 		return fmt.Sprintf("decimal(%d,%d)", tt.Precision, tt.Scale)

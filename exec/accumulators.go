@@ -31,11 +31,7 @@ type countAcc struct {
 	c    []int64
 }
 
-func (a *countAcc) grow(n int) {
-	for len(a.c) < n {
-		a.c = append(a.c, 0)
-	}
-}
+func (a *countAcc) grow(n int) { a.c = growTo(a.c, n) }
 
 func (a *countAcc) update(gids []uint32, arg arrow.Array, rows int) {
 	if a.star || arg.NullN() == 0 {
@@ -86,10 +82,8 @@ type sumAcc[T number] struct {
 func (a *sumAcc[T]) overflowed() bool { return a.overflow }
 
 func (a *sumAcc[T]) grow(n int) {
-	for len(a.s) < n {
-		a.s = append(a.s, 0)
-		a.seen = append(a.seen, false)
-	}
+	a.s = growTo(a.s, n)
+	a.seen = growTo(a.seen, n)
 }
 
 func values[T number](arr arrow.Array) []T {
@@ -172,9 +166,21 @@ type decSumAcc struct {
 	seen     []bool
 	typ      arrow.DataType // decimal(38, s)
 	overflow bool
+	// wraps counts, per group, the times a LARGEINT sum wrapped past
+	// 2^127-1 (+1) or below -2^127 (-1): 128-bit sums are exact modulo
+	// 2^128, so the sum is out of range only if the count ends non-zero,
+	// whatever the order the rows came in.
+	wraps map[uint32]int
 }
 
-func (a *decSumAcc) overflowed() bool { return a.overflow }
+func (a *decSumAcc) overflowed() bool {
+	for _, w := range a.wraps {
+		if w != 0 {
+			return true
+		}
+	}
+	return a.overflow
+}
 
 func (a *decSumAcc) grow(n int) {
 	for len(a.s) < n {
@@ -185,11 +191,24 @@ func (a *decSumAcc) grow(n int) {
 
 func (a *decSumAcc) update(gids []uint32, arg arrow.Array, rows int) {
 	d := arg.(*array.Decimal128)
+	wide := expr.IsLargeInt(a.typ) // LARGEINT: the int128 range, not 38 digits
 	for i, g := range gids[:rows] {
 		if d.IsValid(i) {
-			a.s[g] = a.s[g].Add(d.Value(i))
+			prev, v := a.s[g], d.Value(i)
+			a.s[g] = prev.Add(v)
 			a.seen[g] = true
-			if !a.s[g].FitsInPrecision(38) {
+			if wide {
+				if expr.AddOverflows(prev, v, a.s[g], false) {
+					if a.wraps == nil {
+						a.wraps = map[uint32]int{}
+					}
+					if v.Sign() > 0 {
+						a.wraps[g]++
+					} else {
+						a.wraps[g]--
+					}
+				}
+			} else if !a.s[g].FitsInPrecision(38) {
 				a.overflow = true
 			}
 		}
@@ -373,72 +392,6 @@ func decDivRound(x decimal128.Num, in int32, c decimal128.Num, out int32) decima
 	return q
 }
 
-// ---- DISTINCT wrapper: collects each group's distinct values ----
-
-type distinctAcc struct {
-	call AggCall
-	typ  arrow.DataType // argument type
-	out  arrow.DataType
-	sets []map[string]struct{}
-	vals [][]any // each group's distinct values in first-seen order
-}
-
-func (a *distinctAcc) grow(n int) {
-	for len(a.sets) < n {
-		a.sets = append(a.sets, nil)
-		a.vals = append(a.vals, nil)
-	}
-}
-
-func (a *distinctAcc) update(gids []uint32, arg arrow.Array, rows int) {
-	get := expr.Getter(arg)
-	for i, g := range gids[:rows] {
-		v := get(i)
-		if v == nil {
-			continue
-		}
-		if a.sets[g] == nil {
-			a.sets[g] = map[string]struct{}{}
-		}
-		k := expr.KeyString(v, a.typ)
-		if _, dup := a.sets[g][k]; !dup {
-			a.sets[g][k] = struct{}{}
-			a.vals[g] = append(a.vals[g], v)
-		}
-	}
-}
-
-func (a *distinctAcc) merge([]uint32, []arrow.Array) {}
-
-func (a *distinctAcc) result(mem memory.Allocator, n int) arrow.Array {
-	// Re-run the plain aggregate over each group's distinct values.
-	plain := a.call
-	plain.Distinct = false
-	inner, err := newAccumulator(plain, a.typ, a.out)
-	if err != nil {
-		return array.MakeArrayOfNull(mem, a.out, n)
-	}
-	inner.grow(n)
-	b := array.NewBuilder(mem, a.typ)
-	var gids []uint32
-	app := expr.Appender(b)
-	for g := 0; g < n; g++ {
-		for _, v := range a.vals[g] {
-			app(v)
-			gids = append(gids, uint32(g))
-		}
-	}
-	vals := b.NewArray()
-	b.Release()
-	defer vals.Release()
-	inner.update(gids, vals, len(gids))
-	return inner.result(mem, n)
-}
-
-func (a *distinctAcc) states(mem memory.Allocator, n int) []arrow.Array {
-	return []arrow.Array{a.result(mem, n)}
-}
-
 // ---- GROUP_CONCAT ----
 
 type concatAcc struct {
@@ -546,6 +499,9 @@ func newAccumulator(call AggCall, argT, out arrow.DataType) (accumulator, error)
 			return &decSumAcc{typ: out}, nil
 		}
 	case Min, Max:
+		if acc := typedMinMax(call.Func == Max, out); acc != nil {
+			return acc, nil
+		}
 		return &minMaxAcc{isMax: call.Func == Max, typ: out}, nil
 	case Avg:
 		if d, ok := argT.(*arrow.Decimal128Type); ok {
@@ -553,6 +509,9 @@ func newAccumulator(call AggCall, argT, out arrow.DataType) (accumulator, error)
 			return &avgAcc{sum: &decSumAcc{typ: st}, count: &countAcc{}, typ: out, inTyp: st}, nil
 		}
 		return &avgAcc{sum: &sumAcc[float64]{typ: argT}, count: &countAcc{}, typ: out, inTyp: argT}, nil
+	}
+	if isStatAgg(call.Func) {
+		return newStatFnAcc(call, argT, out)
 	}
 	return nil, fmt.Errorf("%w: aggregate %s over %s", ErrUnsupported, call.Func, expr.TypeName(argT))
 }

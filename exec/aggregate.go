@@ -8,7 +8,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/inlet-db/inlet/exec/expr"
-	"github.com/inlet-db/inlet/exec/memlimit"
 )
 
 // AggFunc is an aggregate function.
@@ -27,7 +26,7 @@ const (
 
 func (f AggFunc) String() string {
 	if isStatAgg(f) {
-		return [...]string{"stddev_pop", "stddev_samp", "var_pop", "var_samp"}[f-StddevPop]
+		return statAggString(f)
 	}
 	return [...]string{"count", "count", "sum", "min", "max", "avg", "group_concat", "any_value"}[f]
 }
@@ -153,7 +152,7 @@ func NewHashAggregate(input Operator, groupBy []expr.Expr, groupNames []string, 
 
 func stateSuffix(f AggFunc, k int) string {
 	if isStatAgg(f) {
-		return statStateSuffix(k)
+		return statStateSuffix(f, k)
 	}
 	if f == Avg {
 		return [...]string{"#sum", "#count"}[k]
@@ -217,6 +216,9 @@ func aggTypes(a AggCall) (argT, outT arrow.DataType, states []arrow.DataType, er
 		}
 		if d, ok := t.(*arrow.Decimal128Type); ok {
 			sumT := expr.DecimalT(38, d.Scale)
+			if expr.IsLargeInt(t) {
+				sumT = t // LARGEINT sums in the int128 range
+			}
 			if a.Func == Sum {
 				return t, sumT, []arrow.DataType{sumT}, nil
 			}
@@ -232,10 +234,7 @@ func aggTypes(a AggCall) (argT, outT arrow.DataType, states []arrow.DataType, er
 		return f64, f64, []arrow.DataType{f64, i64}, nil
 	}
 	if isStatAgg(a.Func) {
-		if !numeric() {
-			return nil, nil, nil, fmt.Errorf("%w: %s over %s", expr.ErrType, a, expr.TypeName(t))
-		}
-		return f64, f64, statStateTypes(), nil
+		return statAggTypes(a, numeric())
 	}
 	return nil, nil, nil, fmt.Errorf("%w: aggregate function %d", ErrUnsupported, a.Func)
 }
@@ -312,104 +311,6 @@ func (h *HashAggregate) Open(ctx context.Context, env *Env) (array.RecordReader,
 // and a seen flag in Go slices, grown by doubling), for the statement's
 // memory account.
 const accStateBytes = 24
-
-func (h *HashAggregate) compute(ctx context.Context, env *Env, in array.RecordReader) (arrow.RecordBatch, error) {
-	keyTypes := make([]arrow.DataType, len(h.GroupBy))
-	for i, g := range h.GroupBy {
-		keyTypes[i] = g.DataType()
-	}
-	gt := newGroupTable(env.Mem, keyTypes, true)
-	defer gt.release()
-	var accCharged int64
-	defer func() { memlimit.Refund(env.Mem, accCharged) }()
-	accs := make([]accumulator, len(h.Aggs))
-	argExprs := make([]expr.Expr, len(h.Aggs))
-	for i, a := range h.Aggs {
-		acc, err := newAccumulator(a, h.argTypes[i], h.outTypes[i])
-		if err != nil {
-			return nil, err
-		}
-		accs[i] = acc
-		if a.Arg != nil && h.Mode != AggFinal {
-			if argExprs[i], err = expr.Cast(a.Arg, h.argTypes[i]); err != nil {
-				return nil, err
-			}
-		}
-	}
-	var gids []uint32
-	for in.Next() {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		b := in.RecordBatch()
-		rows := int(b.NumRows())
-		keys := make([]arrow.Array, 0, len(h.GroupBy))
-		for _, g := range h.GroupBy {
-			k, err := g.Eval(env, b)
-			if err != nil {
-				releaseArrays(keys)
-				return nil, err
-			}
-			keys = append(keys, k)
-		}
-		gids = gt.ids(keys, rows, gids)
-		releaseArrays(keys)
-		// The accumulators' per-group state lives in Go slices.
-		if want := int64(gt.n) * int64(len(accs)) * accStateBytes; want > accCharged {
-			memlimit.Charge(env.Mem, want-accCharged)
-			accCharged = want
-		}
-		col := len(h.GroupBy)
-		for i, acc := range accs {
-			acc.grow(gt.n)
-			if h.Mode == AggFinal {
-				k := len(h.stateTypes[i])
-				acc.merge(gids, b.Columns()[col:col+k])
-				col += k
-				continue
-			}
-			if argExprs[i] == nil {
-				acc.update(gids, nil, rows)
-				continue
-			}
-			arg, err := argExprs[i].Eval(env, b)
-			if err != nil {
-				return nil, err
-			}
-			acc.update(gids, arg, rows)
-			arg.Release()
-		}
-	}
-	if err := in.Err(); err != nil {
-		return nil, err
-	}
-	for i, acc := range accs {
-		if o, ok := acc.(interface{ overflowed() bool }); ok && o.overflowed() {
-			return nil, errorf(expr.ErrOverflow, "%s: the sum is out of the range of %s", h.Aggs[i], expr.TypeName(h.stateTypes[i][0]))
-		}
-	}
-	n := gt.n
-	if len(h.GroupBy) == 0 && n == 0 {
-		n = 1 // a global aggregate has one row even over no input
-		for _, acc := range accs {
-			acc.grow(1)
-		}
-	}
-	if n == 0 {
-		return nil, nil
-	}
-	cols := gt.keyArrays()
-	for _, acc := range accs {
-		if h.Mode == AggPartial {
-			cols = append(cols, acc.states(env.Mem, n)...)
-		} else {
-			cols = append(cols, acc.result(env.Mem, n))
-		}
-	}
-	out := array.NewRecordBatch(h.schema, cols, int64(n))
-	releaseArrays(cols)
-	return out, nil
-}
 
 func releaseArrays(as []arrow.Array) {
 	for _, a := range as {

@@ -26,10 +26,13 @@
 //     whole input before the first output batch; HashJoin materializes its
 //     build (right) side only and streams the probe (left) side, opening
 //     each input once (a full outer join too); TopN keeps
-//     at most offset+limit rows.
+//     at most offset+limit rows. HashAggregate emits groups in first-seen
+//     order, except past aggParallelAfter rows, where a second goroutine
+//     folds every other batch and its new groups follow.
 //  3. NULL is SQL NULL everywhere: a filter keeps a row only when the
 //     predicate is TRUE; NULL join keys never match; GROUP BY and DISTINCT
-//     put all NULL keys in one group; Sort puts NULLs first ascending and
+//     put all NULL keys in one group (and -0 with +0, every NaN with every
+//     NaN, as Doris); Sort puts NULLs first ascending and
 //     last descending unless told otherwise (MySQL/Doris default).
 //  4. Every array an operator allocates comes from Env.Mem and is released
 //     by the time the reader is released, whether or not it was drained;

@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/exec/memlimit"
@@ -13,6 +14,14 @@ import (
 
 // Filter keeps the rows where Pred is TRUE (NULL and FALSE drop the row).
 // It streams: one input batch in, at most one output batch out.
+//
+// The predicate's conjuncts are tested one after another, each on the
+// rows the earlier ones kept (a selection of row numbers), and only the
+// columns a conjunct reads are gathered for it. As in LogicExpr, a
+// conjunct may therefore not see rows an earlier one dropped, so an
+// error it would raise only there (an overflow) need not fail the query. A Project directly above
+// a Filter asks for the rows of just the columns it reads (see
+// Project.Open), so a wide batch is never copied whole for one column.
 type Filter struct {
 	Input Operator
 	Pred  expr.Expr
@@ -31,6 +40,13 @@ func (f *Filter) Children() []Operator  { return []Operator{f.Input} }
 func (f *Filter) Explain() string       { return "VSELECT\npredicates: " + f.Pred.String() }
 
 func (f *Filter) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	return f.open(ctx, env, f.Schema(), nil, func(b arrow.RecordBatch) (arrow.RecordBatch, error) { return b, nil })
+}
+
+// open runs the filter and hands each non-empty selected batch to emit,
+// which owns it, and emits what emit returns as batches of schema; need
+// names the columns gathered (nil: all).
+func (f *Filter) open(ctx context.Context, env *Env, schema *arrow.Schema, need []int, emit func(arrow.RecordBatch) (arrow.RecordBatch, error)) (array.RecordReader, error) {
 	if err := checkEnv(ctx, env); err != nil {
 		return nil, err
 	}
@@ -38,44 +54,165 @@ func (f *Filter) Open(ctx context.Context, env *Env) (array.RecordReader, error)
 	if err != nil {
 		return nil, err
 	}
+	s := newSelector(f.Pred)
 	kctx := compute.WithAllocator(ctx, memlimit.Lenient(env.Mem))
 	next := func() (arrow.RecordBatch, error) {
 		for in.Next() {
-			b := in.RecordBatch()
-			out, err := applyFilter(kctx, env, f.Pred, b)
+			out, err := s.apply(kctx, env, in.RecordBatch(), need)
 			if err != nil {
 				return nil, err
 			}
 			if out != nil {
-				return out, nil
+				return emit(out)
 			}
 		}
 		return nil, in.Err()
 	}
-	return newPullReader(ctx, f.Schema(), next, in.Release), nil
+	return newPullReader(ctx, schema, next, in.Release), nil
 }
 
-// applyFilter returns the rows of b where pred is TRUE, nil if none.
-func applyFilter(kctx context.Context, env *Env, pred expr.Expr, b arrow.RecordBatch) (arrow.RecordBatch, error) {
-	m, err := pred.Eval(env, b)
-	if err != nil {
-		return nil, err
+// selector tests a predicate conjunct by conjunct on a shrinking
+// selection of rows.
+type selector struct {
+	conj []expr.Expr
+	cols [][]int // the input columns each conjunct reads
+}
+
+func newSelector(pred expr.Expr) *selector {
+	s := &selector{conj: expr.Conjuncts(pred)}
+	for _, c := range s.conj {
+		s.cols = append(s.cols, expr.Columns(c))
 	}
-	defer m.Release()
-	mask := m.(*array.Boolean)
-	n := mask.Len()
-	trues := 0
-	for i := 0; i < n; i++ {
-		if mask.IsValid(i) && mask.Value(i) {
-			trues++
+	return s
+}
+
+// apply returns the rows of b where every conjunct is TRUE, nil if none.
+// Only the columns in need (nil: all) hold the selected rows; the others
+// are zero-copy slices of b of the right length that nobody may read.
+func (s *selector) apply(kctx context.Context, env *Env, b arrow.RecordBatch, need []int) (arrow.RecordBatch, error) {
+	n := int(b.NumRows())
+	var rows []int64 // selected row numbers; nil while every row is
+	for k, c := range s.conj {
+		// Over half the rows left: testing them all in place is cheaper
+		// than gathering them (LogicExpr makes the same choice).
+		whole := rows == nil || len(rows) > n/2
+		in := b
+		if !whole {
+			var err error
+			if in, err = gatherRows(kctx, env, b, rows, s.cols[k]); err != nil {
+				return nil, err
+			}
 		}
+		m, err := c.Eval(env, in)
+		if in != b {
+			in.Release()
+		}
+		if err != nil {
+			return nil, err
+		}
+		var kept []int64
+		if whole && rows != nil {
+			kept = selectTrueAt(m.(*array.Boolean), rows)
+		} else {
+			kept = selectTrue(m.(*array.Boolean), rows)
+		}
+		m.Release()
+		switch {
+		case len(kept) == 0:
+			return nil, nil
+		case rows == nil && len(kept) == n:
+			continue // every row passed: keep reading b itself
+		}
+		rows = kept
 	}
-	switch trues {
-	case 0:
-		return nil, nil
-	case n:
+	if rows == nil {
 		b.Retain()
 		return b, nil
 	}
-	return compute.FilterRecordBatch(kctx, b, mask, compute.DefaultFilterOptions())
+	return gatherRows(kctx, env, b, rows, need)
+}
+
+// selectTrue returns the row numbers (rows[j], or j when rows is nil) of
+// the positions j where mask is TRUE.
+func selectTrue(mask *array.Boolean, rows []int64) []int64 {
+	m := mask.Len()
+	bits, off := mask.Data().Buffers()[1].Bytes(), mask.Data().Offset()
+	var valid []byte
+	if mask.NullN() > 0 {
+		valid = mask.Data().Buffers()[0].Bytes()
+	}
+	out := make([]int64, 0, m)
+	for j := 0; j < m; j++ {
+		if !bitutil.BitIsSet(bits, off+j) || (valid != nil && !bitutil.BitIsSet(valid, off+j)) {
+			continue
+		}
+		if rows != nil {
+			out = append(out, rows[j])
+		} else {
+			out = append(out, int64(j))
+		}
+	}
+	return out
+}
+
+// selectTrueAt returns the rows where mask, one entry per row of the
+// batch, is TRUE.
+func selectTrueAt(mask *array.Boolean, rows []int64) []int64 {
+	bits, off := mask.Data().Buffers()[1].Bytes(), mask.Data().Offset()
+	var valid []byte
+	if mask.NullN() > 0 {
+		valid = mask.Data().Buffers()[0].Bytes()
+	}
+	out := rows[:0:0]
+	for _, r := range rows {
+		j := off + int(r)
+		if bitutil.BitIsSet(bits, j) && (valid == nil || bitutil.BitIsSet(valid, j)) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// gatherRows returns a batch of len(rows) rows of b: the columns in cols
+// (nil: all) hold rows' values, the others are zero-copy slices of b
+// that nobody may read.
+func gatherRows(kctx context.Context, env *Env, b arrow.RecordBatch, rows []int64, cols []int) (arrow.RecordBatch, error) {
+	ib := array.NewInt64Builder(env.Mem)
+	ib.AppendValues(rows, nil)
+	idx := ib.NewArray()
+	ib.Release()
+	defer idx.Release()
+	want := make([]bool, b.NumCols())
+	for i := range want {
+		want[i] = cols == nil
+	}
+	for _, c := range cols {
+		if c >= 0 && c < len(want) {
+			want[c] = true
+		}
+	}
+	out := make([]arrow.Array, b.NumCols())
+	for i := range out {
+		if !want[i] {
+			out[i] = array.NewSlice(b.Column(i), 0, int64(len(rows)))
+			continue
+		}
+		c, err := compute.TakeArray(kctx, b.Column(i), idx)
+		if err != nil {
+			releaseCols(out)
+			return nil, err
+		}
+		out[i] = c
+	}
+	res := array.NewRecordBatch(b.Schema(), out, int64(len(rows)))
+	releaseCols(out)
+	return res, nil
+}
+
+func releaseCols(cols []arrow.Array) {
+	for _, c := range cols {
+		if c != nil {
+			c.Release()
+		}
+	}
 }

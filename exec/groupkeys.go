@@ -1,32 +1,44 @@
 package exec
 
 import (
-	"encoding/binary"
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/exec/memlimit"
 )
 
-// groupTable maps key tuples to dense group ids 0..n-1 and remembers each
-// group's key values in builders, in first-seen order. NULL is a key value
-// like any other, so all NULLs of a column fall in one group. A single
-// integer-like key takes a map[int64] fast path; anything else is encoded
-// into bytes.
+// groupTable maps key tuples to dense group ids 0..n-1 and keeps each
+// group's key values (typed, in keyCols) in first-seen order. NULL is a key
+// value like any other, so all NULLs of a column fall in one group.
+//
+// A single fixed-width key (integers of every width, dates, times, bool,
+// floats) is its own hash-table key: a direct-indexed array while the
+// values span at most directMax, then an intTable. Anything else is hashed
+// column by column into a vector and looked up in an open-addressing table
+// of (hash tag, group id) words, comparing the stored keys column by column
+// on a tag match. Nothing on the way boxes a value, except nested keys.
 type groupTable struct {
 	types    []arrow.DataType
 	keepKeys bool
-	builders []array.Builder
+	cols     []keyCol
 	n        int
 
-	intKey   bool
-	ints     *intTable
-	nullGID  int64 // group id of the NULL key, -1 if none yet
-	bytesMap map[string]uint32
-	scratch  []byte
+	// single fixed-width key
+	fixed     *fixedKeyCol
+	ints      *intTable // nil while direct serves
+	direct    []uint32  // id+1 by value-dbase, 0 = none
+	dbase     uint64
+	directOff bool  // the values outgrew directMax: ints serves for good
+	nullGID   int64 // group id of the NULL key, -1 if none yet
+
+	// any other key
+	str    *strKeyCol // the key when it is one string column
+	slots  []uint64   // hash>>32 << 32 | id+1; 0 is an empty slot
+	mask   uint64
+	ghash  []uint64 // each group's hash, to re-slot on growth
+	hashes []uint64 // the batch's row hashes
 
 	// mem is the statement's account; charged the Go memory of the table
 	// counted against it so far (memlimit.Charge), refunded by release.
@@ -34,58 +46,57 @@ type groupTable struct {
 	charged int64
 }
 
-// Approximate Go memory of the hash tables, for the statement's account:
-// an intTable slot, and a bytesMap entry besides its key bytes (string
-// header, value, and the map's control bytes and spare slots).
+// directMax bounds the direct-indexed array of a single integer key (4 MB).
+const directMax = 1 << 20
+
+// Approximate Go memory per entry, for the statement's account.
 const (
-	intSlotBytes    = 16
-	bytesEntryBytes = 40
+	intSlotBytes = 16
+	slotBytes    = 8
 )
 
 // newGroupTable makes a table for keys of the given types. keepKeys says
 // whether keyArrays will be called (aggregation); joins and DISTINCT only
-// need the ids and skip the copies.
+// need the ids.
 func newGroupTable(mem memory.Allocator, types []arrow.DataType, keepKeys bool) *groupTable {
 	g := &groupTable{types: types, nullGID: -1, keepKeys: keepKeys, mem: mem}
-	if keepKeys {
-		for _, t := range types {
-			g.builders = append(g.builders, array.NewBuilder(mem, t))
+	for _, t := range types {
+		c := newKeyCol(t)
+		if gc, ok := c.(*genericKeyCol); ok && keepKeys {
+			gc.b = array.NewBuilder(mem, t)
 		}
+		g.cols = append(g.cols, c)
 	}
-	if len(types) == 1 && intLike(types[0]) {
-		g.intKey = true
-		g.ints = newIntTable()
-	} else {
-		g.bytesMap = map[string]uint32{}
+	if len(types) == 1 {
+		g.fixed, _ = g.cols[0].(*fixedKeyCol)
+	}
+	if len(types) == 1 {
+		g.str, _ = g.cols[0].(*strKeyCol)
+	}
+	if g.fixed == nil {
+		g.slots = make([]uint64, 1<<10)
+		g.mask = 1<<10 - 1
 	}
 	return g
 }
 
-func intLike(t arrow.DataType) bool {
-	switch t.ID() {
-	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.UINT8, arrow.UINT16, arrow.UINT32,
-		arrow.DATE32, arrow.TIMESTAMP, arrow.BOOL:
-		return true
-	}
-	return false
-}
-
 func (g *groupTable) release() {
-	for _, b := range g.builders {
-		b.Release()
+	for _, c := range g.cols {
+		c.release()
 	}
-	g.builders = nil
 	memlimit.Refund(g.mem, g.charged)
 	g.charged = 0
 }
 
 // charge counts the table's growth against the statement's account (it
-// panics with memlimit's *Exceeded past the limit, like an allocation);
-// grown is the bytes the map path added.
-func (g *groupTable) charge(grown int64) {
-	want := g.charged + grown
-	if g.intKey {
-		want = int64(len(g.ints.slots)) * intSlotBytes
+// panics with memlimit's *Exceeded past the limit, like an allocation).
+func (g *groupTable) charge() {
+	want := int64(len(g.slots))*slotBytes + int64(cap(g.ghash))*8 + int64(len(g.direct))*4
+	if g.ints != nil {
+		want += int64(len(g.ints.slots)) * intSlotBytes
+	}
+	for _, c := range g.cols {
+		want += c.memBytes()
 	}
 	if want > g.charged {
 		memlimit.Charge(g.mem, want-g.charged)
@@ -104,155 +115,246 @@ func (g *groupTable) ids(keys []arrow.Array, rows int, out []uint32) []uint32 {
 		if g.n == 0 {
 			g.n = 1
 		}
-		for i := range out {
-			out[i] = 0
-		}
+		clear(out)
 		return out
 	}
-	if g.intKey {
-		g.intIDs(keys[0], out)
-		g.charge(0)
-		return out
+	for k, c := range g.cols {
+		c.bind(keys[k])
 	}
-	enc := make([]func(dst []byte, i int) []byte, len(keys))
-	var apps []func(i int)
-	for k, a := range keys {
-		enc[k] = keyEncoder(a)
-		if g.keepKeys {
-			get, app := expr.Getter(a), expr.Appender(g.builders[k])
-			apps = append(apps, func(i int) { app(get(i)) })
-		}
+	if g.fixed != nil {
+		g.fixedIDs(out)
+	} else {
+		g.hashIDs(out)
 	}
-	var grown int64
-	for i := 0; i < rows; i++ {
-		buf := g.scratch[:0]
-		for _, e := range enc {
-			buf = e(buf, i)
-		}
-		g.scratch = buf
-		id, ok := g.bytesMap[string(buf)]
-		if !ok {
-			id = uint32(g.n)
-			g.n++
-			g.bytesMap[string(buf)] = id
-			grown += int64(len(buf)) + bytesEntryBytes
-			for _, app := range apps {
-				app(i)
-			}
-		}
-		out[i] = id
-	}
-	g.charge(grown)
+	g.charge()
 	return out
 }
 
-func (g *groupTable) intIDs(a arrow.Array, out []uint32) {
-	var vals func(i int) int64
-	switch x := a.(type) {
-	case *array.Int64:
-		v := x.Int64Values()
-		vals = func(i int) int64 { return v[i] }
-	case *array.Int32:
-		v := x.Int32Values()
-		vals = func(i int) int64 { return int64(v[i]) }
-	default:
-		get := expr.Getter(a)
-		vals = func(i int) int64 {
-			switch v := get(i).(type) {
-			case int64:
-				return v
-			case arrow.Date32:
-				return int64(v)
-			case arrow.Timestamp:
-				return int64(v)
-			case bool:
-				if v {
-					return 1
-				}
+// newGroup stores row's key as group n.
+func (g *groupTable) newGroup(row int) uint32 {
+	for _, c := range g.cols {
+		c.add(row)
+	}
+	g.n++
+	return uint32(g.n - 1)
+}
+
+// fixedIDs serves a single fixed-width key: the direct array while the
+// values fit it (a value outside widens it or moves to the intTable), then
+// the intTable.
+func (g *groupTable) fixedIDs(out []uint32) {
+	cur := g.fixed.cur
+	i := 0
+	if !g.directOff {
+		if g.direct == nil {
+			g.fitDirect(0)
+		}
+		for g.direct != nil && i < len(cur) {
+			if i = g.directRun(i, out); i < len(cur) {
+				g.fitDirect(i)
 			}
-			return 0
 		}
 	}
-	hasNulls := a.NullN() > 0
-	app := func(int) {}
-	appNull := func() {}
-	if g.keepKeys {
-		b := g.builders[0]
-		appNull = b.AppendNull
-		if ib, ok := b.(*array.Int64Builder); ok {
-			app = func(i int) { ib.Append(vals(i)) }
-		} else {
-			get, ap := expr.Getter(a), expr.Appender(b)
-			app = func(i int) { ap(get(i)) }
-		}
+	if i < len(cur) {
+		g.intRun(i, out)
 	}
-	for i := range out {
-		if hasNulls && a.IsNull(i) {
-			if g.nullGID < 0 {
-				g.nullGID = int64(g.n)
-				g.n++
-				appNull()
-			}
-			out[i] = uint32(g.nullGID)
+}
+
+// directRun assigns ids from row i on through the direct array and stops
+// at the first value outside it (returning its row).
+func (g *groupTable) directRun(i int, out []uint32) int {
+	c := g.fixed
+	cur, nulls := c.cur, c.curNull
+	d, base := g.direct, g.dbase
+	size := uint64(len(d))
+	for ; i < len(cur); i++ {
+		if len(nulls) > 0 && nulls[i] {
+			out[i] = g.nullID(i)
 			continue
 		}
-		id, inserted := g.ints.getOrInsert(vals(i), uint32(g.n))
+		p := cur[i] - base
+		if p >= size {
+			return i
+		}
+		e := d[p]
+		if e == 0 {
+			e = g.newGroup(i) + 1
+			d[p] = e
+		}
+		out[i] = e - 1
+	}
+	return i
+}
+
+func (g *groupTable) intRun(i int, out []uint32) {
+	c := g.fixed
+	cur, nulls := c.cur, c.curNull
+	t := g.ints
+	for ; i < len(cur); i++ {
+		if len(nulls) > 0 && nulls[i] {
+			out[i] = g.nullID(i)
+			continue
+		}
+		if t == nil { // only NULLs so far
+			g.toIntTable()
+			t = g.ints
+		}
+		id, inserted := t.getOrInsert(int64(cur[i]), uint32(g.n))
 		if inserted {
+			c.add(i)
 			g.n++
-			app(i)
 		}
 		out[i] = id
+	}
+}
+
+func (g *groupTable) nullID(row int) uint32 {
+	if g.nullGID < 0 {
+		g.nullGID = int64(g.newGroup(row))
+	}
+	return uint32(g.nullGID)
+}
+
+// fitDirect widens the direct array to the values of rows from on, or
+// moves the groups to an intTable when they would span more than
+// directMax. With only NULLs there it does nothing.
+func (g *groupTable) fitDirect(from int) {
+	c := g.fixed
+	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+	if len(c.curNull) == 0 {
+		for _, v := range c.cur[from:] {
+			lo, hi = min(lo, int64(v)), max(hi, int64(v))
+		}
+	} else {
+		for k, v := range c.cur[from:] {
+			if !c.curNull[from+k] {
+				lo, hi = min(lo, int64(v)), max(hi, int64(v))
+			}
+		}
+	}
+	if lo > hi {
+		return // only NULLs
+	}
+	if g.direct != nil {
+		lo, hi = min(lo, int64(g.dbase)), max(hi, int64(g.dbase)+int64(len(g.direct))-1)
+	}
+	span := uint64(hi) - uint64(lo) + 1
+	if span == 0 || span > directMax || (c.typ.ID() == arrow.FLOAT32 || c.typ.ID() == arrow.FLOAT64) {
+		g.toIntTable()
+		return
+	}
+	// Grow by doubling so keys that creep upward batch by batch do not
+	// copy the array each time.
+	size := min(max(span, 2*uint64(len(g.direct)), 1024), directMax)
+	base := uint64(lo)
+	if g.direct != nil && lo == int64(g.dbase) {
+		base = g.dbase
+	} else if size > span {
+		// Extending downward: leave the spare room below.
+		base = uint64(hi) - (size - 1)
+		if int64(base) > lo { // wrapped past the int64 range
+			base = uint64(lo)
+		}
+	}
+	d := make([]uint32, size)
+	if g.direct != nil {
+		copy(d[g.dbase-base:], g.direct)
+	}
+	g.direct, g.dbase = d, base
+}
+
+func (g *groupTable) toIntTable() {
+	g.directOff = true
+	g.ints = newIntTable()
+	c := g.fixed
+	for id, v := range c.vals {
+		if int64(id) != g.nullGID {
+			g.ints.getOrInsert(int64(v), uint32(id))
+		}
+	}
+	g.direct = nil
+}
+
+// rowHashes hashes every row of the bound batch.
+func (g *groupTable) rowHashes(rows int) []uint64 {
+	if cap(g.hashes) < rows {
+		g.hashes = make([]uint64, rows)
+	}
+	h := g.hashes[:rows]
+	clear(h)
+	for _, c := range g.cols {
+		c.hash(h)
+	}
+	if keyHashMask != ^uint64(0) {
+		for i := range h {
+			h[i] &= keyHashMask
+		}
+	}
+	return h
+}
+
+// keyHashMask is all ones but in tests, which clear bits of every row hash
+// to force collisions, so that key comparison decides every lookup.
+var keyHashMask = ^uint64(0)
+
+func (g *groupTable) rowEq(row int, id uint32) bool {
+	if g.str != nil {
+		return g.str.eq(row, id)
+	}
+	for _, c := range g.cols {
+		if !c.eq(row, id) {
+			return false
+		}
+	}
+	return true
+}
+
+func (g *groupTable) hashIDs(out []uint32) {
+	h := g.rowHashes(len(out))
+	for i, hv := range h {
+		tag := hv >> 32 << 32
+		for p := hv & g.mask; ; p = (p + 1) & g.mask {
+			s := g.slots[p]
+			if s == 0 {
+				id := g.newGroup(i)
+				g.slots[p] = tag | uint64(id+1)
+				g.ghash = append(g.ghash, hv)
+				out[i] = id
+				if g.n*2 > len(g.slots) {
+					g.grow()
+				}
+				break
+			}
+			if s&^0xFFFFFFFF == tag {
+				if id := uint32(s) - 1; g.rowEq(i, id) {
+					out[i] = id
+					break
+				}
+			}
+		}
+	}
+}
+
+func (g *groupTable) grow() {
+	size := len(g.slots) * 2
+	g.slots = make([]uint64, size)
+	g.mask = uint64(size - 1)
+	for id, hv := range g.ghash {
+		p := hv & g.mask
+		for g.slots[p] != 0 {
+			p = (p + 1) & g.mask
+		}
+		g.slots[p] = hv>>32<<32 | uint64(id+1)
 	}
 }
 
 // keyArrays returns the key columns of all groups, in group-id order.
 func (g *groupTable) keyArrays() []arrow.Array {
-	out := make([]arrow.Array, len(g.builders))
-	for i, b := range g.builders {
-		out[i] = b.NewArray()
+	out := make([]arrow.Array, len(g.cols))
+	for i, c := range g.cols {
+		out[i] = c.build(g.mem)
 	}
 	return out
-}
-
-// keyEncoder returns a function appending an unambiguous encoding of row i
-// of a (a NULL tag, then a fixed-width value or a length-prefixed string).
-func keyEncoder(a arrow.Array) func(dst []byte, i int) []byte {
-	hasNulls := a.NullN() > 0
-	wrap := func(f func(dst []byte, i int) []byte) func(dst []byte, i int) []byte {
-		return func(dst []byte, i int) []byte {
-			if hasNulls && a.IsNull(i) {
-				return append(dst, 0)
-			}
-			return f(append(dst, 1), i)
-		}
-	}
-	switch x := a.(type) {
-	case *array.Int64:
-		return wrap(func(dst []byte, i int) []byte { return binary.LittleEndian.AppendUint64(dst, uint64(x.Value(i))) })
-	case *array.Int32:
-		return wrap(func(dst []byte, i int) []byte { return binary.LittleEndian.AppendUint32(dst, uint32(x.Value(i))) })
-	case *array.Float64:
-		return wrap(func(dst []byte, i int) []byte {
-			f := x.Value(i)
-			if f == 0 {
-				f = 0 // -0 and +0 group together
-			}
-			return binary.LittleEndian.AppendUint64(dst, math.Float64bits(f))
-		})
-	case *array.String:
-		return wrap(func(dst []byte, i int) []byte {
-			s := x.Value(i)
-			dst = binary.AppendUvarint(dst, uint64(len(s)))
-			return append(dst, s...)
-		})
-	}
-	get := expr.Getter(a)
-	t := a.DataType()
-	return wrap(func(dst []byte, i int) []byte {
-		s := expr.KeyString(get(i), t)
-		dst = binary.AppendUvarint(dst, uint64(len(s)))
-		return append(dst, s...)
-	})
 }
 
 // lookup returns the group id of every row of keys, -1 where the key was
@@ -265,59 +367,39 @@ func (g *groupTable) lookup(keys []arrow.Array, rows int) []int32 {
 		}
 		return out
 	}
-	if g.intKey {
-		a := keys[0]
-		get := expr.Getter(a)
-		var vals func(i int) (int64, bool)
-		switch x := a.(type) {
-		case *array.Int64:
-			v := x.Int64Values()
-			vals = func(i int) (int64, bool) { return v[i], true }
-		default:
-			vals = func(i int) (int64, bool) {
-				switch v := get(i).(type) {
-				case int64:
-					return v, true
-				case arrow.Date32:
-					return int64(v), true
-				case arrow.Timestamp:
-					return int64(v), true
-				case bool:
-					if v {
-						return 1, true
-					}
-					return 0, true
-				}
-				return 0, false
-			}
-		}
-		for i := range out {
+	for k, c := range g.cols {
+		c.bind(keys[k])
+	}
+	if c := g.fixed; c != nil {
+		for i, v := range c.cur {
 			out[i] = -1
-			if a.IsNull(i) {
-				continue
+			if len(c.curNull) > 0 && c.curNull[i] {
+				continue // NULL never matches
 			}
-			if v, ok := vals(i); ok {
-				if id, hit := g.ints.get(v); hit {
+			if g.direct != nil {
+				if p := v - g.dbase; p < uint64(len(g.direct)) {
+					out[i] = int32(g.direct[p]) - 1
+				}
+			} else if g.ints != nil {
+				if id, ok := g.ints.get(int64(v)); ok {
 					out[i] = int32(id)
 				}
 			}
 		}
 		return out
 	}
-	enc := make([]func(dst []byte, i int) []byte, len(keys))
-	for k, a := range keys {
-		enc[k] = keyEncoder(a)
-	}
-	for i := range out {
-		buf := g.scratch[:0]
-		for _, e := range enc {
-			buf = e(buf, i)
-		}
-		g.scratch = buf
-		if id, ok := g.bytesMap[string(buf)]; ok {
-			out[i] = int32(id)
-		} else {
-			out[i] = -1
+	h := g.rowHashes(rows)
+	for i, hv := range h {
+		out[i] = -1
+		tag := hv >> 32 << 32
+		for p := hv & g.mask; g.slots[p] != 0; p = (p + 1) & g.mask {
+			s := g.slots[p]
+			if s&^0xFFFFFFFF == tag {
+				if id := uint32(s) - 1; g.rowEq(i, id) {
+					out[i] = int32(id)
+					break
+				}
+			}
 		}
 	}
 	return out

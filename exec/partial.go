@@ -14,6 +14,17 @@ import (
 
 var aggByName = map[string]AggFunc{
 	"count": Count, "count_star": CountStar, "sum": Sum, "min": Min, "max": Max, "avg": Avg,
+	// The statistical aggregates send (count, mean, M2) and merge with
+	// Chan's formula (stataggs.go); kurt and skew add M3 and M4, median and
+	// approx_count_distinct send their values (statfn_*.go).
+	"stddev_pop": StddevPop, "stddev_samp": StddevSamp, "var_pop": VarPop, "var_samp": VarSamp,
+	"kurt": Kurt, "skew": Skew, "median": Median, "approx_count_distinct": ApproxCountDistinct,
+	"group_bit_and": GroupBitAnd, "group_bit_or": GroupBitOr, "group_bit_xor": GroupBitXor,
+	"bool_and": BoolAnd, "bool_or": BoolOr, "sum0": Sum0,
+	// Several arguments: more_args and params (PackArgs).
+	"covar_pop": CovarPop, "covar_samp": CovarSamp, "corr": Corr, "regr_slope": RegrSlope,
+	"regr_intercept": RegrIntercept, "avg_weighted": AvgWeighted, "min_by": MinBy, "max_by": MaxBy,
+	"percentile": Percentile, "percentile_approx": PercentileApprox, "topn": TopNAgg,
 }
 
 // AggName is the fragment name of an aggregate PartialAggregate supports;
@@ -59,6 +70,28 @@ func PartialFromFragment(in Operator, pa *inletpb.PartialAggregate) (*HashAggreg
 				return nil, err
 			}
 			calls[i].Arg = e
+		}
+		if len(c.GetMoreArgs()) > 0 || len(c.GetParams()) > 0 {
+			args := []expr.Expr{calls[i].Arg}
+			for _, m := range c.GetMoreArgs() {
+				e, err := col(m)
+				if err != nil {
+					return nil, err
+				}
+				args = append(args, e)
+			}
+			for _, p := range c.GetParams() {
+				if f == TopNAgg {
+					args = append(args, expr.Int(int64(p)))
+				} else {
+					args = append(args, expr.Float(p))
+				}
+			}
+			packed, err := PackArgs(f, args)
+			if err != nil {
+				return nil, err
+			}
+			calls[i].Arg = packed
 		}
 	}
 	return NewHashAggregate(in, groups, names, calls, AggPartial)

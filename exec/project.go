@@ -39,9 +39,29 @@ func (p *Project) Explain() string {
 	return "VPROJECT\nprojections: " + strings.Join(parts, ", ")
 }
 
+// Open streams the projected batches. Over a Filter it runs the filter
+// itself and gathers the selected rows of only the columns its
+// expressions read: the filter's output is never seen by anyone else, so
+// the other columns need not be copied.
 func (p *Project) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
 	if err := checkEnv(ctx, env); err != nil {
 		return nil, err
+	}
+	if f, ok := p.Input.(*Filter); ok {
+		need := []int{}
+		seen := map[int]bool{}
+		for _, e := range p.Exprs {
+			for _, c := range expr.Columns(e) {
+				if !seen[c] {
+					seen[c] = true
+					need = append(need, c)
+				}
+			}
+		}
+		return f.open(ctx, env, p.schema, need, func(b arrow.RecordBatch) (arrow.RecordBatch, error) {
+			defer b.Release()
+			return evalBatch(env, p.schema, p.Exprs, b)
+		})
 	}
 	in, err := p.Input.Open(ctx, env)
 	if err != nil {

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"fmt"
 	"math"
 	"strings"
 
@@ -27,6 +28,33 @@ const (
 	VarSamp                                  // VAR_SAMP(x) = VARIANCE_SAMP(x)
 )
 
+// The aggregates of the statfn_*.go files, numbered after the stddev
+// family so isStatAgg covers them all.
+const (
+	Kurt                AggFunc = VarSamp + 1 + iota // KURT(x): population excess kurtosis m4/m2² - 3
+	Skew                                             // SKEW(x): population skewness m3/m2^1.5
+	CovarPop                                         // COVAR(x, y) = COVAR_POP(x, y)
+	CovarSamp                                        // COVAR_SAMP(x, y)
+	Corr                                             // CORR(x, y): Pearson's coefficient
+	RegrSlope                                        // REGR_SLOPE(y, x)
+	RegrIntercept                                    // REGR_INTERCEPT(y, x)
+	Percentile                                       // PERCENTILE(x, p): exact, linear interpolation
+	PercentileApprox                                 // PERCENTILE_APPROX(x, p): Doris's t-digest interpolation
+	Median                                           // MEDIAN(x) = PERCENTILE(x, 0.5)
+	MinBy                                            // MIN_BY(x, y): x of the row with the least y
+	MaxBy                                            // MAX_BY(x, y): x of the row with the greatest y
+	AvgWeighted                                      // AVG_WEIGHTED(x, w): Σxw / Σw
+	ApproxCountDistinct                              // APPROX_COUNT_DISTINCT(x) = NDV(x): exact here
+	GroupBitAnd                                      // GROUP_BIT_AND(x)
+	GroupBitOr                                       // GROUP_BIT_OR(x)
+	GroupBitXor                                      // GROUP_BIT_XOR(x)
+	BoolAnd                                          // BOOL_AND(x)
+	BoolOr                                           // BOOL_OR(x)
+	Sum0                                             // SUM0(x): SUM, but 0 over no values
+	TopNAgg                                          // TOPN(x, n): the n most frequent values as JSON
+	lastStatAgg         = TopNAgg
+)
+
 var statNames = map[string]AggFunc{
 	"stddev":        StddevPop,
 	"std":           StddevPop,
@@ -37,22 +65,46 @@ var statNames = map[string]AggFunc{
 	"variance_pop":  VarPop,
 	"var_samp":      VarSamp,
 	"variance_samp": VarSamp,
+
+	"kurt": Kurt, "kurt_pop": Kurt, "kurtosis": Kurt,
+	"skew": Skew, "skew_pop": Skew, "skewness": Skew,
+	"covar": CovarPop, "covar_pop": CovarPop, "covar_samp": CovarSamp, "corr": Corr,
+	"regr_slope": RegrSlope, "regr_intercept": RegrIntercept,
+	"percentile": Percentile, "percentile_approx": PercentileApprox, "median": Median,
+	"min_by": MinBy, "max_by": MaxBy, "avg_weighted": AvgWeighted,
+	"approx_count_distinct": ApproxCountDistinct, "ndv": ApproxCountDistinct,
+	"group_bit_and": GroupBitAnd, "group_bit_or": GroupBitOr, "group_bit_xor": GroupBitXor,
+	"bool_and": BoolAnd, "bool_or": BoolOr, "sum0": Sum0, "topn": TopNAgg,
 }
 
-// StatAggByName maps a Doris statistical aggregate name (any alias, any
-// case) to its function.
+// statFuncNames are the names the functions print as (EXPLAIN, fragments).
+var statFuncNames = [...]string{"stddev_pop", "stddev_samp", "var_pop", "var_samp",
+	"kurt", "skew", "covar_pop", "covar_samp", "corr", "regr_slope", "regr_intercept",
+	"percentile", "percentile_approx", "median", "min_by", "max_by", "avg_weighted",
+	"approx_count_distinct", "group_bit_and", "group_bit_or", "group_bit_xor",
+	"bool_and", "bool_or", "sum0", "topn"}
+
+// StatAggByName maps a Doris aggregate name this file family adds (any
+// alias, any case) to its function.
 func StatAggByName(name string) (AggFunc, bool) {
 	f, ok := statNames[strings.ToLower(name)]
 	return f, ok
 }
 
-func isStatAgg(f AggFunc) bool { return f >= StddevPop && f <= VarSamp }
+func isStatAgg(f AggFunc) bool { return f >= StddevPop && f <= lastStatAgg }
+
+func statAggString(f AggFunc) string { return statFuncNames[f-StddevPop] }
 
 func statStateTypes() []arrow.DataType {
 	return []arrow.DataType{expr.Int64T(), expr.Float64T(), expr.Float64T()}
 }
 
-func statStateSuffix(k int) string { return [...]string{"#count", "#mean", "#m2"}[k] }
+func statStateSuffix(f AggFunc, k int) string {
+	if f <= VarSamp {
+		return [...]string{"#count", "#mean", "#m2"}[k]
+	}
+	return fmt.Sprintf("#%d", k)
+}
 
 type statAcc struct {
 	f     AggFunc
@@ -115,27 +167,35 @@ func (a *statAcc) result(mem memory.Allocator, n int) arrow.Array {
 	b := array.NewFloat64Builder(mem)
 	defer b.Release()
 	b.Reserve(n)
-	samp := a.f == StddevSamp || a.f == VarSamp
 	for g := 0; g < n; g++ {
-		c := a.n[g]
-		if c == 0 || (samp && c == 1) {
+		if v, ok := statFinal(a.f, a.n[g], a.m2[g]); ok {
+			b.Append(v)
+		} else {
 			b.AppendNull()
-			continue
 		}
-		d := float64(c)
-		if samp {
-			d--
-		}
-		v := a.m2[g] / d
-		if v < 0 { // rounding can leave a tiny negative M2
-			v = 0
-		}
-		if a.f == StddevPop || a.f == StddevSamp {
-			v = math.Sqrt(v)
-		}
-		b.Append(v)
 	}
 	return b.NewArray()
+}
+
+// statFinal is f's value from a count and M2; ok is false for NULL (no
+// values, or a sample statistic of one value).
+func statFinal(f AggFunc, c int64, m2 float64) (float64, bool) {
+	samp := f == StddevSamp || f == VarSamp
+	if c == 0 || (samp && c == 1) {
+		return 0, false
+	}
+	d := float64(c)
+	if samp {
+		d--
+	}
+	v := m2 / d
+	if v < 0 { // rounding can leave a tiny negative M2
+		v = 0
+	}
+	if f == StddevPop || f == StddevSamp {
+		v = math.Sqrt(v)
+	}
+	return v, true
 }
 
 func (a *statAcc) states(mem memory.Allocator, n int) []arrow.Array {

@@ -126,13 +126,14 @@ func TestStatAggByName(t *testing.T) {
 	for name, want := range map[string]AggFunc{
 		"stddev": StddevPop, "STD": StddevPop, "stddev_pop": StddevPop, "stddev_samp": StddevSamp,
 		"variance": VarPop, "var_pop": VarPop, "variance_pop": VarPop, "var_samp": VarSamp, "Variance_Samp": VarSamp,
+		"covar": CovarPop, "COVAR_SAMP": CovarSamp, "corr": Corr,
 	} {
 		if f, ok := StatAggByName(name); !ok || f != want {
 			t.Errorf("%s → %v, %v; want %v", name, f, ok, want)
 		}
 	}
-	if _, ok := StatAggByName("covar"); ok {
-		t.Error("covar is not a statistical aggregate here")
+	if _, ok := StatAggByName("sum"); ok {
+		t.Error("sum is not a statistical aggregate")
 	}
 }
 

@@ -28,15 +28,27 @@ const (
 	Lead       // LEAD(x [, offset [, default]])
 	FirstValue // FIRST_VALUE(x): the partition's first row
 	LastValue  // LAST_VALUE(x): the frame's last row (last peer of the current row)
+	// The statistical aggregates over a frame (windowstat.go).
+	WinStddevPop
+	WinStddevSamp
+	WinVarPop
+	WinVarSamp
+	// Ntile, PercentRank and CumeDist are distribution functions over the
+	// partition (windowrank.go); Ntile's bucket count is WindowCall.Offset.
+	Ntile
+	PercentRank
+	CumeDist
 )
 
 var windowNames = [...]string{"row_number", "rank", "dense_rank", "count", "count", "sum", "avg", "min", "max",
-	"lag", "lead", "first_value", "last_value"}
+	"lag", "lead", "first_value", "last_value", "stddev_pop", "stddev_samp", "var_pop", "var_samp",
+	"ntile", "percent_rank", "cume_dist"}
 
 func (f WindowFunc) String() string { return windowNames[f] }
 
 func (f WindowFunc) agg() AggFunc {
-	return map[WindowFunc]AggFunc{WinCountStar: CountStar, WinCount: Count, WinSum: Sum, WinAvg: Avg, WinMin: Min, WinMax: Max}[f]
+	return map[WindowFunc]AggFunc{WinCountStar: CountStar, WinCount: Count, WinSum: Sum, WinAvg: Avg, WinMin: Min, WinMax: Max,
+		WinStddevPop: StddevPop, WinStddevSamp: StddevSamp, WinVarPop: VarPop, WinVarSamp: VarSamp}[f]
 }
 
 // Frame is a window frame.
@@ -92,8 +104,9 @@ type Window struct {
 	PartitionBy []expr.Expr
 	OrderBy     []SortKey
 	Calls       []WindowCall
-	// Frame is the frame of the aggregate and FIRST/LAST_VALUE calls;
-	// ranking functions and LAG/LEAD ignore it.
+	// Frame is the frame of the aggregate (stddev/variance included) and
+	// FIRST/LAST_VALUE calls; ranking and distribution functions and
+	// LAG/LEAD ignore it.
 	Frame Frame
 	// RowsFrom and RowsTo are the bounds of a FrameRows frame, as offsets
 	// from the current row (Unbounded for an unbounded end).
@@ -129,10 +142,16 @@ func NewWindow(input Operator, partitionBy []expr.Expr, orderBy []SortKey, calls
 	for _, c := range calls {
 		var argT, outT arrow.DataType
 		switch {
-		case c.Func == RowNumber || c.Func == Rank || c.Func == DenseRank:
+		case c.Func == RowNumber || c.Func == Rank || c.Func == DenseRank || isDistribution(c.Func):
 			outT = expr.Int64T()
+			if c.Func == PercentRank || c.Func == CumeDist {
+				outT = expr.Float64T()
+			}
 			if c.Arg != nil {
 				return nil, errorf(ErrPlan, "%s() takes no argument", c.Func)
+			}
+			if c.Func == Ntile && c.Offset <= 0 {
+				return nil, errorf(ErrPlan, "ntile(%d): the bucket count must be a positive integer", c.Offset)
 			}
 		case c.isValueFunc():
 			if c.Arg == nil {
@@ -173,6 +192,8 @@ func (w *Window) Explain() string {
 			arg = "*"
 		case c.Arg != nil:
 			arg = c.Arg.String()
+		case c.Func == Ntile:
+			arg = fmt.Sprint(c.Offset)
 		}
 		fs[i] = c.Func.String() + "(" + arg + ")"
 	}
@@ -312,6 +333,14 @@ func (w *Window) compute(ctx context.Context, env *Env, in array.RecordReader) (
 		var a arrow.Array
 		var err error
 		switch {
+		case isWinStat(c.Func):
+			lo, hi := frameLo, frameHi
+			if !explicit {
+				lo, hi = stepFrames(newPart, frameStep)
+			}
+			a = evalStatWindow(env, c, cols[argCol[i]], newPart, lo, hi)
+		case isDistribution(c.Func):
+			a = evalDistribution(env, c, newPart, newPeer)
 		case explicit && (c.Func == FirstValue || c.Func == LastValue):
 			a = w.firstLastRows(env, c, w.outTypes[i], cols[argCol[i]], newPart, frameLo, frameHi)
 		case explicit && !c.isValueFunc() && (argCol[i] >= 0 || c.Func == WinCountStar):

@@ -66,8 +66,19 @@ func (c *Catalog) commitBatch(batch []*commitReq) {
 	var ok []*commitReq
 	seq := max(c.m.NextSeq, 1) // 0 is the Seq of segments written before commit sequences
 	now := c.now().UnixMilli()
+	// Records of one group are validated against the state before the
+	// group applies, so a rewrite must also not lose to an earlier record
+	// of the same group: one that removed its inputs (a compaction, a
+	// DELETE rewrite) or replaced the whole table (INSERT OVERWRITE).
+	// Without this a compaction committed beside an overwrite brought the
+	// old rows it had merged back to life.
+	var taken batchTaken
 	for _, r := range batch {
-		if err := c.validate(&r.rec); err != nil {
+		err := c.validate(&r.rec)
+		if err == nil {
+			err = taken.claim(&r.rec)
+		}
+		if err != nil {
 			finish(r, err)
 			continue
 		}
@@ -144,6 +155,45 @@ func (c *Catalog) validate(rec *logRecord) error {
 		if l, ok := c.committedLabel(rec.DB, rec.Label); ok {
 			return &catalog.LabelExistsError{Label: rec.Label, Status: "FINISHED", TxnID: l.Txn}
 		}
+	}
+	return nil
+}
+
+// batchTaken is what the records accepted so far in one commit group
+// removed or replaced.
+type batchTaken struct {
+	removed  map[int64]map[string]bool
+	replaced map[int64]bool
+}
+
+// claim fails with errConflict when rec rewrites segments an earlier
+// record of the group already removed or replaced, and otherwise records
+// what rec takes away.
+func (b *batchTaken) claim(rec *logRecord) error {
+	if len(rec.Remove) > 0 {
+		if b.replaced[rec.Table] {
+			return errConflict
+		}
+		for _, k := range rec.Remove {
+			if b.removed[rec.Table][k] {
+				return errConflict
+			}
+		}
+		if b.removed == nil {
+			b.removed = map[int64]map[string]bool{}
+		}
+		if b.removed[rec.Table] == nil {
+			b.removed[rec.Table] = map[string]bool{}
+		}
+		for _, k := range rec.Remove {
+			b.removed[rec.Table][k] = true
+		}
+	}
+	if rec.Replace {
+		if b.replaced == nil {
+			b.replaced = map[int64]bool{}
+		}
+		b.replaced[rec.Table] = true
 	}
 	return nil
 }

@@ -30,7 +30,8 @@
 //     adding its own: replay repeats it, scans keep their snapshot.
 //   - UNIQUE KEY tables merge on read, per bucket: the latest commit (Seq)
 //     wins per key, later rows of one load over earlier ones, tombstones hide
-//     older rows. Memory is bounded by one bucket's keys, not the table.
+//     older rows. Memory is bounded by the keys of the buckets merged at
+//     once (the scan's parallelism, see below), not the table.
 //     Partial-column loads fill the absent columns from the current row
 //     under the table's write lock, so they never lose a concurrent write.
 //   - Compaction rewrites a bucket's small segments into one, applying the
@@ -42,7 +43,33 @@
 //     look like orphans and be deleted.
 //   - Every segment's size and CRC-32C is recorded; a scan checks both
 //     (reading in bounded pieces) before decoding, so a damaged segment is an
-//     ErrCorrupt error naming it, never changed values.
+//     ErrCorrupt error naming it, never changed values. A data file that
+//     passed is not checked again while its identity (device, inode, size,
+//     mtime, ctime) is unchanged and it was not changed within 2 s of the
+//     check (verified.go): any write to it moves its ctime, so damage
+//     written through the file system still fails the next scan.
+//   - Data files are mapped read-only and decoded without copying
+//     (mapped.go): a batch's buffers point into the mapping, which is
+//     unmapped only when the scan's segment reader and every array
+//     referencing one of its message bodies are released. Deleting the
+//     file (compaction, overwrite, DROP) does not invalidate a mapping, so
+//     a batch kept past its scan or its file reads the same values.
+//     Columns whose values alias their buffers (strings, binaries, nested
+//     types holding them) are copied to the heap before they leave the
+//     scan: Go code keeps such strings past the batch's release. Segments
+//     in the commit log and files that cannot be mapped are read with
+//     pread, as before. Files are never truncated or rewritten in place
+//     while mapped (that would be SIGBUS, not an error).
+//   - Mapped bytes are not heap: what the query holds of them is charged
+//     to its account when the allocator offers ChargeExternal (exec/memlimit
+//     does), per message body, from the moment the batch is handed out
+//     until its last array is released.
+//   - A plain scan opens (maps and checks) up to parallel_pipeline_task_num
+//     (else GOMAXPROCS) segments ahead in parallel, a merge scan merges
+//     (pass one) as many buckets ahead; both yield in the order a
+//     sequential scan would (segments in commit order, buckets in bucket
+//     order); releasing or cancelling the scan stops the workers and closes
+//     what they opened.
 //   - Scans read the segment list as of the moment Scan is called (a
 //     snapshot), stream one batch at a time, and allocate from the request's
 //     allocator; background compaction uses the catalog's.

@@ -628,7 +628,7 @@ func (t *Table) Scan(ctx context.Context, req catalog.ScanRequest) (array.Record
 	}
 	out := t.schema.Projected(req.Columns).Arrow()
 	r := &fileScan{ctx: ctx, mem: req.Mem, c: t.c, tid: t.id, table: t.name, files: files, cols: req.Columns,
-		schema: out, full: t.arrow, keys: t.keys, release: release, dels: dels, cat: t.schema}
+		schema: out, full: t.arrow, keys: t.keys, release: release, dels: dels, cat: t.schema, ahead: scanParallelism(req.Vars)}
 	if t.keys != nil {
 		r.groups = bucketGroups(files, t.keys.buckets)
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync/atomic"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -18,13 +19,19 @@ import (
 	"github.com/inlet-db/inlet/catalog"
 )
 
-// segReader yields the batches of one segment, one at a time.
+// segReader yields the batches of one segment, one at a time. A data file
+// is mapped and its batches point into the mapping (see mapping); a
+// segment kept in the commit log, or a file that cannot be mapped, is read
+// with pread into buffers from the scan's allocator.
 type segReader struct {
-	f  *os.File
-	fr *ipc.FileReader
-	bi int
-	fi fileInfo
-	p  string
+	f      *os.File        // pread mode
+	fr     *ipc.FileReader // pread mode
+	mapped *mappedSegment  // mapped mode
+	m      *mapping        // mapped mode: the reader's own reference
+	charge externalCharger // mapped mode: the statement account, if any
+	bi     int
+	fi     fileInfo
+	p      string
 }
 
 // segPath is where a segment's bytes live.
@@ -44,13 +51,51 @@ func openSegment(ctx context.Context, mem memory.Allocator, p, table string, fi 
 	if fi.Log {
 		name = fmt.Sprintf("%s at offset %d", p, fi.Offset)
 	}
-	if err := verifyFile(ctx, f, fi); err != nil {
-		f.Close()
+	corrupt := func(err error) error {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			// A cancelled scan (KILL, timeout) is not a corrupt file.
-			return nil, ctxErr
+			return ctxErr
 		}
-		return nil, fmt.Errorf("%w: table %s file %s: %v", ErrCorrupt, table, name, err)
+		return fmt.Errorf("%w: table %s file %s: %v", ErrCorrupt, table, name, err)
+	}
+	verified := false
+	if !fi.Log {
+		start := time.Now()
+		id, known := identify(f, fi)
+		if m, err := mapFile(f); err == nil {
+			f.Close()
+			if !known || !isVerified(id) {
+				if err := verifyBytes(ctx, m.data, fi); err != nil {
+					m.release()
+					return nil, corrupt(err)
+				}
+				if known {
+					rememberVerified(id, start)
+				}
+			}
+			ms, err := openMapped(m, mem, full)
+			if err == nil {
+				cg, _ := mem.(externalCharger)
+				return &segReader{mapped: ms, m: m, charge: cg, fi: fi, p: name}, nil
+			}
+			m.release()
+			if err != errSchemaDiffers {
+				return nil, corrupt(err)
+			}
+			// Written with another schema encoding: arrow's file reader
+			// decides (and checks the schema) below.
+			if f, err = os.Open(p); err != nil {
+				return nil, fmt.Errorf("internal catalog: table %s: %w", table, err)
+			}
+			verified = true
+		}
+		// Not mappable (an empty file, a platform without mmap): pread.
+	}
+	if !verified {
+		if err := verifyFile(ctx, f, fi); err != nil {
+			f.Close()
+			return nil, corrupt(err)
+		}
 	}
 	var ra ipc.ReadAtSeeker = f
 	if fi.Log {
@@ -70,7 +115,31 @@ func openSegment(ctx context.Context, mem memory.Allocator, p, table string, fi 
 }
 
 // next returns the next batch (the caller releases it), or nil at the end.
+// A mapped batch is charged to the statement account (when the allocator
+// is one) until its last array is released: the query holds those bytes
+// as it would hold a copy. The charge may panic as a refused allocation
+// does; the batch is released first.
 func (s *segReader) next(table string) (arrow.RecordBatch, error) {
+	if s.mapped != nil {
+		for {
+			rec, ref, err := s.mapped.next()
+			if err != nil {
+				return nil, fmt.Errorf("%w: table %s file %s batch %d: %v", ErrCorrupt, table, s.p, s.bi, err)
+			}
+			if rec == nil {
+				return nil, nil
+			}
+			s.bi++
+			if rec.NumRows() == 0 {
+				rec.Release()
+				continue
+			}
+			if s.charge != nil {
+				chargeMapped(s.charge, ref, rec)
+			}
+			return rec, nil
+		}
+	}
 	for s.bi < s.fr.NumRecords() {
 		rec, err := s.fr.RecordBatchAt(s.bi)
 		if err != nil {
@@ -86,8 +155,25 @@ func (s *segReader) next(table string) (arrow.RecordBatch, error) {
 	return nil, nil
 }
 
+func chargeMapped(c externalCharger, ref *bodyRef, rec arrow.RecordBatch) {
+	ok := false
+	defer func() {
+		if !ok {
+			rec.Release()
+		}
+	}()
+	c.ChargeExternal(ref.n)
+	ok = true
+	ref.charged = c
+}
+
 func (s *segReader) close() {
 	if s == nil {
+		return
+	}
+	if s.mapped != nil {
+		s.mapped.close()
+		s.m.release()
 		return
 	}
 	s.fr.Close()
@@ -113,13 +199,18 @@ type fileScan struct {
 	dels    []deletePred   // DELETE predicates (tables without UNIQUE KEY)
 	cat     catalog.Schema // the table's schema, for dels
 
-	fi     int // next segment (plain scan) or bucket (merge scan)
 	seg    *segReader
+	pf     *prefetcher[*segReader]    // plain scan: segments opened ahead
+	mpf    *prefetcher[*uniqueBucket] // merge scan: buckets merged ahead
+	ahead  int                        // segments opened at once; 0: GOMAXPROCS
 	merge  *uniqueBucket
 	groups [][]fileInfo // merge scan: segments per bucket, in commit order
-	cur    arrow.RecordBatch
-	err    error
-	done   bool
+	// aliased: the batch being returned points into a mapping (not a
+	// filtered copy, not pread), so Next detaches its string columns.
+	aliased bool
+	cur     arrow.RecordBatch
+	err     error
+	done    bool
 }
 
 func (s *fileScan) Retain() { s.refs.Add(1) }
@@ -151,6 +242,12 @@ func (s *fileScan) Record() arrow.RecordBatch { return s.cur }
 func (s *fileScan) closeSeg() {
 	s.seg.close()
 	s.seg = nil
+	if s.pf != nil {
+		s.pf.close()
+	}
+	if s.mpf != nil {
+		s.mpf.close()
+	}
 	if s.merge != nil {
 		s.merge.close()
 		s.merge = nil
@@ -192,6 +289,13 @@ func (s *fileScan) Next() bool {
 		rec.Release()
 		rec = p
 	}
+	// Strings handed out must not point into a mapping that is unmapped
+	// when the batch is released (see aliasesValues).
+	if s.aliased {
+		if rec, err = detach(s.mem, rec); err != nil {
+			return s.fail(fmt.Errorf("internal catalog: table %s: %w", s.table, err))
+		}
+	}
 	s.cur = rec
 	return true
 }
@@ -202,13 +306,15 @@ func (s *fileScan) nextPlain() (arrow.RecordBatch, error) {
 			return nil, err
 		}
 		if s.seg == nil {
-			if s.fi >= len(s.files) {
-				return nil, nil
+			if s.pf == nil {
+				ahead := s.ahead
+				if ahead <= 0 {
+					ahead = scanParallelism(nil)
+				}
+				s.pf = newPrefetcher(s.ctx, ahead, s.files, s.c.openFunc(s.mem, s.tid, s.table, s.full), (*segReader).close)
 			}
-			f := s.files[s.fi]
-			s.fi++
-			seg, err := openSegment(s.ctx, s.mem, s.c.segPath(s.tid, f), s.table, f, s.full)
-			if err != nil {
+			seg, ok, err := s.pf.take()
+			if !ok {
 				return nil, err
 			}
 			s.seg = seg
@@ -227,7 +333,11 @@ func (s *fileScan) nextPlain() (arrow.RecordBatch, error) {
 			rec.Release()
 			return nil, err
 		}
+		in := rec
 		if rec, err = dropMasked(s.ctx, s.mem, rec, drop); err != nil || rec != nil {
+			// A filtered batch is a copy; the batch itself points into the
+			// mapping when its segment is mapped.
+			s.aliased = rec == in && s.seg.mapped != nil
 			return rec, err
 		}
 	}
@@ -239,21 +349,30 @@ func (s *fileScan) nextMerged() (arrow.RecordBatch, error) {
 			return nil, err
 		}
 		if s.merge == nil {
-			if s.fi >= len(s.groups) {
-				return nil, nil
+			if s.mpf == nil {
+				var groups [][]fileInfo
+				for _, g := range s.groups {
+					if len(g) > 0 {
+						groups = append(groups, g)
+					}
+				}
+				ahead := s.ahead
+				if ahead <= 0 {
+					ahead = scanParallelism(nil)
+				}
+				open := func(ctx context.Context, g []fileInfo) (*uniqueBucket, error) {
+					return newUniqueBucket(ctx, s.mem, s.c, s.tid, s.table, g, s.full, *s.keys)
+				}
+				s.mpf = newPrefetcher(s.ctx, ahead, groups, open, (*uniqueBucket).close)
 			}
-			g := s.groups[s.fi]
-			s.fi++
-			if len(g) == 0 {
-				continue
-			}
-			m, err := newUniqueBucket(s.ctx, s.mem, s.c, s.tid, s.table, g, s.full, *s.keys)
-			if err != nil {
+			m, ok, err := s.mpf.take()
+			if !ok {
 				return nil, err
 			}
 			s.merge = m
 		}
 		rec, err := s.merge.next()
+		s.aliased = s.merge.aliased
 		if err != nil || rec != nil {
 			return rec, err
 		}
@@ -299,8 +418,8 @@ func bucketGroups(files []fileInfo, buckets int) [][]fileInfo {
 // Pass one reads every segment's keys and keeps, per key, the position of
 // its latest row (or a tombstone); pass two reads the segments again and
 // lets through only the rows at those positions. Memory is one map entry
-// per key of the bucket plus one batch: bounded by the bucket, not the
-// table.
+// per key of the bucket plus one batch: bounded by the bucket (times the
+// buckets a scan merges ahead, see prefetcher), not the table.
 type uniqueBucket struct {
 	ctx     context.Context
 	mem     memory.Allocator
@@ -315,6 +434,7 @@ type uniqueBucket struct {
 	seg     *segReader
 	base    int64 // row ordinal of the next batch within seg
 	passthr bool
+	aliased bool // the last batch returned points into a mapping
 }
 
 const deleted = -1
@@ -391,6 +511,7 @@ func (u *uniqueBucket) next() (arrow.RecordBatch, error) {
 			u.si++
 			continue
 		}
+		u.aliased = u.seg.mapped != nil
 		if u.passthr {
 			return rec, nil
 		}
@@ -422,6 +543,7 @@ func (u *uniqueBucket) next() (arrow.RecordBatch, error) {
 		if err != nil {
 			return nil, fmt.Errorf("internal catalog: table %s: %w", u.table, err)
 		}
+		u.aliased = false // FilterRecordBatch copied the rows kept
 		return out, nil
 	}
 }

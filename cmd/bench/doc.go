@@ -12,13 +12,24 @@
 // user would run them, through go-sql-driver/mysql: Fluss-only, $lake and
 // union reads, a full-row streaming read, and EXPLAIN (planning) latency.
 //
+// Beside Inlet, DuckDB (npm @duckdb/node-api, installed into the user cache
+// directory as cmd/lakebench does) reads the same lake Parquet files: for
+// each $lake and union read of both tables, right after Inlet's run, it
+// runs count(*), sum(id), sum(v) over read_parquet of the lake table's
+// latest snapshot files (for the PK table merging by key itself: the
+// highest _SEQUENCE_NUMBER wins, a winning -U/-D drops the key), and the
+// report prints DuckDB/Inlet per query. DuckDB's answer must equal the
+// lake's closed form and Inlet's $lake answer of the same run. Without
+// node/npm DuckDB is skipped with a note, except under CI=true, where the
+// run fails.
+//
 // What must stay true:
 //   - The flags --rows, --tail-pct, --buckets and --dir are a contract:
 //     scripts outside the repository pass them. Add flags; never rename.
 //   - Every answer is checked: union reads must equal Fluss-only reads and
 //     both must equal the closed forms derived from the generator's
-//     definition (not from what was written); a mismatch is printed as an
-//     ERROR line and the command exits non-zero.
+//     definition (not from what was written), and so must DuckDB's; a
+//     mismatch is printed as an ERROR line and the command exits non-zero.
 //   - DIR is kept: DIR/lake stays a readable Paimon warehouse for other
 //     tools (DuckDB, type=paimon catalogs).
 //   - Generation memory is bounded by the batch size, not by --rows (the

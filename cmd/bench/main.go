@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -136,9 +137,26 @@ func run(ctx context.Context, c config, out, errOut io.Writer) error {
 	genPeak := peakRSS()
 	reset := resetPeakRSS()
 
-	res, err := measure(ctx, measureConfig{cluster: cluster, metaDir: filepath.Join(dir, "meta"), lake: lake, runs: c.runs, plan: p, log: log, progress: errOut})
+	// DuckDB reads the same lake files for comparison. It is optional on a
+	// developer's machine (only Inlet's figures are printed then) but
+	// required under CI=true, where its absence must fail the run.
+	var duckNote string
+	d, err := startDuck(ctx, runtime.GOMAXPROCS(0))
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			return fmt.Errorf("DuckDB is required under CI=true: %w", err)
+		}
+		duckNote = fmt.Sprintf("DuckDB not run (%v): only Inlet's figures", err)
+		d = nil
+	} else {
+		defer d.close()
+	}
+	res, err := measure(ctx, measureConfig{cluster: cluster, metaDir: filepath.Join(dir, "meta"), lake: lake, runs: c.runs, plan: p, log: log, progress: errOut, duck: d})
 	if err != nil {
 		return err
+	}
+	if duckNote != "" {
+		res.duckNotes = append(res.duckNotes, duckNote)
 	}
 	res.genTime, res.genPeak = genTime, genPeak
 	res.queryPeak, res.peakReset = peakRSS(), reset

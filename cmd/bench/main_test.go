@@ -207,6 +207,24 @@ func TestRunTiny(t *testing.T) {
 			t.Errorf("output lacks %s", re)
 		}
 	}
+	// DuckDB beside Inlet over the same lake files (required under CI=true:
+	// run fails then without it; elsewhere its absence is only noted).
+	if strings.Contains(s, "DuckDB not run (") {
+		t.Log("DuckDB not available: its figures are not checked")
+	} else {
+		for _, re := range []string{
+			`DuckDB \S+ \([0-9]+ threads\) over the same lake Parquet files, median times`,
+			`(?m)^  log   \$lake +\S+ +\S+ +[0-9]+\.[0-9]{3}$`,
+			`(?m)^  log   union read \(required\) +\S+ +\S+ +[0-9]+\.[0-9]{3}  \(DuckDB: lake half only\)$`,
+			`(?m)^  pk    \$lake +\S+ +\S+ +[0-9]+\.[0-9]{3}$`,
+			`(?m)^  pk    union read \(required\) +\S+ +\S+ +[0-9]+\.[0-9]{3}  \(DuckDB: lake half only\)$`,
+			`DuckDB's answers equal the lake's closed forms and Inlet's \$lake answers on every run`,
+		} {
+			if !regexp.MustCompile(re).MatchString(s) {
+				t.Errorf("output lacks %s", re)
+			}
+		}
+	}
 	if strings.Contains(s, "ERROR") {
 		t.Errorf("wrong answers reported")
 	}

@@ -88,13 +88,26 @@ type measureConfig struct {
 	plan     plan
 	log      *slog.Logger
 	progress io.Writer
+	// duck, when not nil, runs each $lake and union read's lake half over
+	// the same Parquet files right after Inlet's run of it.
+	duck *duck
 }
 
 type measured struct {
 	q       query
 	times   []time.Duration
 	answers []agg
+	// DuckDB over the lake files of the query's table ("" when not run);
+	// its answer must be the lake's (duckWant) and Inlet's $lake answer
+	// of the same run (duckSame).
+	duckSQL     string
+	duckWant    agg
+	duckSame    string
+	duckTimes   []time.Duration
+	duckAnswers []agg
 }
+
+func (m measured) duckMedian() time.Duration { return medianOf(m.duckTimes) }
 
 func (m measured) median() time.Duration { return medianOf(m.times) }
 
@@ -105,6 +118,11 @@ type results struct {
 	mismatches []string
 	// paimonChecked counts the tables read through the paimon catalog.
 	paimonChecked int
+	// duckVersion and duckThreads describe the DuckDB runs; duckNotes
+	// say why DuckDB did not run (at all, or for a table).
+	duckVersion string
+	duckThreads int
+	duckNotes   []string
 
 	genTime            time.Duration
 	genPeak, queryPeak int64 // bytes, 0 when unknown
@@ -195,6 +213,24 @@ func measure(ctx context.Context, mc measureConfig) (*results, error) {
 	for _, q := range qs {
 		res.queries = append(res.queries, measured{q: q})
 	}
+	if mc.duck != nil && mc.lake != "" {
+		res.duckVersion, res.duckThreads = mc.duck.version, mc.duck.threads
+		for _, t := range []struct {
+			table, prefix string
+			want          agg
+		}{{logTable, "log_", mc.plan.logLake}, {pkTable, "pk_", mc.plan.pkLake}} {
+			sql, err := duckLakeSQL(ctx, mc.lake, t.table)
+			if err != nil {
+				res.duckNotes = append(res.duckNotes, fmt.Sprintf("DuckDB not run on %s: %v", t.table, err))
+				continue
+			}
+			for _, k := range []string{"lake", "union"} {
+				if m := res.byKey(t.prefix + k); m != nil {
+					m.duckSQL, m.duckWant, m.duckSame = sql, t.want, t.prefix+"lake"
+				}
+			}
+		}
+	}
 	for run := 1; run <= mc.runs; run++ {
 		for i := range res.queries {
 			m := &res.queries[i]
@@ -214,6 +250,12 @@ func measure(ctx context.Context, mc measureConfig) (*results, error) {
 				if o := res.byKey(m.q.same); o != nil && len(o.answers) == run && o.answers[run-1] != got {
 					res.mismatch("run %d: %s answered %s but %s answered %s: union read != Fluss-only read",
 						run, m.q.label, got, o.q.label, o.answers[run-1])
+				}
+			}
+			if m.duckSQL != "" {
+				if err := runDuck(mc.duck, res, m, run); err != nil {
+					fmt.Fprintln(mc.progress)
+					return nil, fmt.Errorf("run %d, DuckDB beside %s: %w", run, strings.Join(strings.Fields(m.q.label), " "), err)
 				}
 			}
 		}
@@ -251,6 +293,28 @@ func measure(ctx context.Context, mc measureConfig) (*results, error) {
 		}
 	}
 	return res, nil
+}
+
+// runDuck times DuckDB's query for m and checks its answer against the
+// lake's closed form and against Inlet's $lake answer of the same run.
+func runDuck(d *duck, res *results, m *measured, run int) error {
+	took, rows, err := d.run(m.duckSQL)
+	if err != nil {
+		return err
+	}
+	got, err := duckAnswer(rows)
+	if err != nil {
+		return err
+	}
+	m.duckTimes = append(m.duckTimes, took)
+	m.duckAnswers = append(m.duckAnswers, got)
+	if got != m.duckWant {
+		res.mismatch("run %d, DuckDB beside %s: got %s, want the lake's %s (from the generator's definition)", run, m.q.label, got, m.duckWant)
+	}
+	if o := res.byKey(m.duckSame); o != nil && len(o.answers) == run && o.answers[run-1] != got {
+		res.mismatch("run %d: DuckDB over the lake files answered %s but Inlet's %s answered %s", run, got, o.q.label, o.answers[run-1])
+	}
+	return nil
 }
 
 var scanLineRE = regexp.MustCompile(`flussScan: .*`)

@@ -87,6 +87,7 @@ func report(w io.Writer, c config, p plan, r *results) {
 	fmt.Fprintf(w, "  pk union overhead per lake row:        %.1f ns  ((union - $lake) / %d lake rows)\n",
 		float64(med("pk_union")-med("pk_lake"))/float64(p.pkLake.Count), p.pkLake.Count)
 	fmt.Fprintf(w, "  planning (EXPLAIN) latency:            %s\n", fmtDur(plan))
+	reportDuck(w, r)
 	qp := fmtBytes(r.queryPeak)
 	if !r.peakReset {
 		qp += " (could not reset VmHWM: the whole process's peak)"
@@ -100,5 +101,36 @@ func report(w io.Writer, c config, p plan, r *results) {
 	}
 	for _, m := range r.mismatches {
 		fmt.Fprintln(w, "ERROR:", m)
+	}
+}
+
+// reportDuck prints DuckDB's median time over the same lake files beside
+// Inlet's for every query DuckDB ran with, and DuckDB/Inlet (above 1:
+// Inlet is faster). For a union read DuckDB reads only the lake half (the
+// tail lives in Fluss), so that ratio is an engine reading the lake files
+// against Inlet's whole union read.
+func reportDuck(w io.Writer, r *results) {
+	header := false
+	for _, m := range r.queries {
+		if len(m.duckTimes) == 0 {
+			continue
+		}
+		if !header {
+			fmt.Fprintf(w, "DuckDB %s (%d threads) over the same lake Parquet files, median times\n", r.duckVersion, r.duckThreads)
+			fmt.Fprintf(w, "  %-38s %10s %10s %13s\n", "read path", "Inlet", "DuckDB", "DuckDB/Inlet")
+			header = true
+		}
+		note := ""
+		if strings.HasSuffix(m.q.key, "_union") {
+			note = "  (DuckDB: lake half only)"
+		}
+		fmt.Fprintf(w, "  %-38s %10s %10s %13.3f%s\n", m.q.label, fmtDur(m.median()), fmtDur(m.duckMedian()),
+			ratio(m.duckMedian(), m.median()), note)
+	}
+	if header && len(r.mismatches) == 0 {
+		fmt.Fprintln(w, "  DuckDB's answers equal the lake's closed forms and Inlet's $lake answers on every run")
+	}
+	for _, n := range r.duckNotes {
+		fmt.Fprintln(w, n)
 	}
 }

@@ -23,6 +23,9 @@ type CaseExpr struct {
 	Else  Expr
 	typ   arrow.DataType
 	name  string // "CASE", "IF", ... for EXPLAIN
+	// rowwise makes Eval assemble the result value by value, as the
+	// reference the typed assembly is tested against.
+	rowwise bool
 }
 
 // Case builds CASE [operand] WHEN ... THEN ... [ELSE ...] END. With an
@@ -185,8 +188,13 @@ func (c *CaseExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) 
 		byArm[a] = r
 		getters[a] = Getter(r)
 	}
-	if out, ok := caseAssemble(env, c.typ, arm, pos, byArm); ok {
-		return out, nil
+	if !c.rowwise {
+		if out, ok := caseAssemble(env, c.typ, arm, pos, byArm); ok {
+			return out, nil
+		}
+		if out, ok := caseAssembleMore(env, c.typ, arm, pos, byArm); ok {
+			return out, nil
+		}
 	}
 	b := array.NewBuilder(env.Mem, c.typ)
 	defer b.Release()

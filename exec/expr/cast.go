@@ -70,6 +70,18 @@ func castArray(env *Env, in arrow.Array, to arrow.DataType) arrow.Array {
 				for i, v := range a.Int8Values() {
 					vals[i] = int64(v)
 				}
+			case *array.Uint8:
+				for i, v := range a.Uint8Values() {
+					vals[i] = int64(v)
+				}
+			case *array.Uint16:
+				for i, v := range a.Uint16Values() {
+					vals[i] = int64(v)
+				}
+			case *array.Uint32:
+				for i, v := range a.Uint32Values() {
+					vals[i] = int64(v)
+				}
 			default:
 				g := getterNoNull(in)
 				for i := range vals {
@@ -93,6 +105,10 @@ func castArray(env *Env, in arrow.Array, to arrow.DataType) arrow.Array {
 				for i, v := range a.Int32Values() {
 					vals[i] = float64(v)
 				}
+			case *array.Float32:
+				for i, v := range a.Float32Values() {
+					vals[i] = float64(v)
+				}
 			default:
 				g := getterNoNull(in)
 				for i := range vals {
@@ -107,6 +123,16 @@ func castArray(env *Env, in arrow.Array, to arrow.DataType) arrow.Array {
 	if out, ok := castKernel(env, in, to); ok {
 		return out
 	}
+	if out, ok := castTemporal(env, in, to); ok {
+		return out
+	}
+	return castRowwise(env, in, to)
+}
+
+// castRowwise is the generic cast, value by value through castValue; the
+// typed loops must give exactly what it gives.
+func castRowwise(env *Env, in arrow.Array, to arrow.DataType) arrow.Array {
+	n := in.Len()
 	from := in.DataType()
 	g := Getter(in)
 	b := array.NewBuilder(env.Mem, to)

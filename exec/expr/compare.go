@@ -88,6 +88,39 @@ func (c *CmpExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) {
 		compareSlices(op, x.Int64Values(), sliceOr(ra, func(a arrow.Array) []int64 { return a.(*array.Int64).Int64Values() }), litOr[int64](lit, isLit), out)
 	case *array.Float64:
 		compareSlices(op, x.Float64Values(), sliceOr(ra, func(a arrow.Array) []float64 { return a.(*array.Float64).Float64Values() }), litOr[float64](lit, isLit), out)
+	case *array.Int32:
+		compareSlices(op, x.Int32Values(), sliceOr(ra, func(a arrow.Array) []int32 { return a.(*array.Int32).Int32Values() }), litAs[int32](lit, isLit), out)
+	case *array.Int16:
+		compareSlices(op, x.Int16Values(), sliceOr(ra, func(a arrow.Array) []int16 { return a.(*array.Int16).Int16Values() }), litAs[int16](lit, isLit), out)
+	case *array.Int8:
+		compareSlices(op, x.Int8Values(), sliceOr(ra, func(a arrow.Array) []int8 { return a.(*array.Int8).Int8Values() }), litAs[int8](lit, isLit), out)
+	case *array.Uint8:
+		compareSlices(op, x.Uint8Values(), sliceOr(ra, func(a arrow.Array) []uint8 { return a.(*array.Uint8).Uint8Values() }), litAs[uint8](lit, isLit), out)
+	case *array.Uint16:
+		compareSlices(op, x.Uint16Values(), sliceOr(ra, func(a arrow.Array) []uint16 { return a.(*array.Uint16).Uint16Values() }), litAs[uint16](lit, isLit), out)
+	case *array.Uint32:
+		compareSlices(op, x.Uint32Values(), sliceOr(ra, func(a arrow.Array) []uint32 { return a.(*array.Uint32).Uint32Values() }), litAs[uint32](lit, isLit), out)
+	case *array.Float32:
+		compareSlices(op, x.Float32Values(), sliceOr(ra, func(a arrow.Array) []float32 { return a.(*array.Float32).Float32Values() }), litAs[float32](lit, isLit), out)
+	case *array.Boolean:
+		// false < true, as compareValues orders booleans.
+		var y *array.Boolean
+		if ra != nil {
+			y = ra.(*array.Boolean)
+		}
+		for i := range out {
+			if valid != nil && !valid[i] {
+				continue
+			}
+			var r bool
+			if y != nil {
+				r = y.Value(i)
+			} else {
+				r = lit.Value.(bool)
+			}
+			l := x.Value(i)
+			out[i] = holds(op, cmp3(!l && r, l && !r))
+		}
 	case *array.Date32:
 		compareSlices(op, x.Date32Values(), sliceOr(ra, func(a arrow.Array) []arrow.Date32 { return a.(*array.Date32).Date32Values() }), litOr[arrow.Date32](lit, isLit), out)
 	case *array.Timestamp:
@@ -165,6 +198,23 @@ func compareAny(a, b any, t arrow.DataType) int {
 		return x.Cmp(b.(decimal128.Num))
 	}
 	return compareValues(a, b, t)
+}
+
+// litAs is the constant right side of a comparison over a narrow integer
+// or FLOAT column: its canonical value (an int64 or float64 already in
+// the column type's range, Lit checked it) in the column's Go type.
+func litAs[T int8 | int16 | int32 | uint8 | uint16 | uint32 | float32](l *Literal, isLit bool) *T {
+	if !isLit {
+		return nil
+	}
+	var v T
+	switch x := l.Value.(type) {
+	case int64:
+		v = T(x)
+	case float64:
+		v = T(x)
+	}
+	return &v
 }
 
 func sliceOr[T any](a arrow.Array, f func(arrow.Array) []T) []T {

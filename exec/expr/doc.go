@@ -26,6 +26,14 @@
 //	         hours,minutes,seconds}_{add,sub}
 //	nested:  element_at, struct_element, size/array_size/cardinality/map_size,
 //	         array_contains, map_keys, map_values, reverse (arrays), array
+//	Doris:   the families added from Doris's function list (issue 15): JSON
+//	         (func_json.go; JSON values are STRING holding JSON text), date
+//	         and time (func_doris_date.go: *_floor/*_ceil, convert_tz, TIME
+//	         results, ISO 8601), string/URL/regexp (func_doris_string.go) and
+//	         math/hash (func_doris_math.go); fe/bind/testdata/doris_functions.txt
+//	         lists every name. rand(seed) is the one function with state: its
+//	         generator (mutex-guarded) lives in the Expr, so the rows of a
+//	         statement draw one repeatable sequence
 //
 // What must stay true:
 //
@@ -47,14 +55,27 @@
 //     costs nothing.
 //  6. now()/curdate() read Env.Now, fixed once per statement, so every row
 //     and every batch of one statement sees the same instant.
-//  7. The typed kernels (kernels*.go: string and decimal comparisons, IN,
-//     decimal + - *, rescales and casts, abs and unary DOUBLE functions,
-//     COALESCE, CASE assembly, length/upper/lower/substr/concat) give
-//     exactly what the row-wise paths give, NULLs included, and allocate
-//     per batch, never per row (TestKernelsAllocationFree). Decimal steps
-//     use 128-bit integers and fall back to big.Int only beyond int64
+//  7. The typed kernels (kernels*.go: string, decimal, narrow integer,
+//     FLOAT and BOOLEAN comparisons, IN, decimal + - * / % DIV, rescales
+//     and casts, DATE/DATETIME casts to and from strings, integers and
+//     each other, abs and unary DOUBLE functions, COALESCE, CASE assembly
+//     of every common result type, and the string functions) give exactly
+//     what the row-wise paths give, NULLs and errors included, and
+//     allocate per batch, never per row (TestKernelsAllocationFree). A
+//     kernel may hand a row it has no fast step for back to the row-wise
+//     code (invalid UTF-8 for functions that decode characters, decimals
+//     beyond int64, text in a non-canonical date form); each family has a
+//     differential test against the row-wise path. Decimal steps use
+//     128-bit integers and fall back to big.Int only beyond int64
 //     operands; nothing may call decimal128's IncreaseScaleBy on a value
 //     that can exceed 128 bits (it panics): use scaleUp.
+//  8. Fold (fold.go) replaces a constant subtree by its literal only when
+//     the literal has the subtree's exact type and gives the same rows:
+//     never rand/uuid (volatile), never now()-like functions (the fold may
+//     run with another instant), never a JSON-producing call (parents know
+//     JSON by the node), never a subtree whose evaluation fails (the error
+//     stays where rows are evaluated). A new stateful or row-varying
+//     function must be added to volatile.
 //
 // Values inside the generic (row-wise) paths use one canonical Go type per
 // kind: int64 (all integer types), float64, decimal128.Num (scale from the

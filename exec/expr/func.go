@@ -43,6 +43,9 @@ func Func(name string, args ...Expr) (Expr, error) {
 	if f, ok := extraFunc(lname, args); ok {
 		return f()
 	}
+	if f, ok := dorisFunc(lname, args); ok {
+		return f()
+	}
 	return nil, errorf(ErrUnsupported, "function %s", lname)
 }
 

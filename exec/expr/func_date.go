@@ -41,9 +41,11 @@ func dateFunc(name string, args []Expr) (builder, bool) {
 			if err := arity(name, args, 1, 1); err != nil {
 				return nil, err
 			}
-			return strictFunc(name, []Expr{temporalArg(args[0])}, []arrow.DataType{nil}, I, func(_ *Env, v []any) any {
+			f := strictFunc(name, []Expr{temporalArg(args[0])}, []arrow.DataType{nil}, I, func(_ *Env, v []any) any {
 				return fn(wall(v[0]))
-			}), nil
+			})
+			f.vec = datePartKernel(fn)
+			return f, nil
 		}
 	}
 	switch name {
@@ -110,9 +112,11 @@ func dateFunc(name string, args []Expr) (builder, bool) {
 				return nil, err
 			}
 			a, b := coerce(temporalArg(args[0]), Date32T()), coerce(temporalArg(args[1]), Date32T())
-			return strictFunc(name, []Expr{a, b}, []arrow.DataType{nil}, I, func(_ *Env, v []any) any {
+			f := strictFunc(name, []Expr{a, b}, []arrow.DataType{nil}, I, func(_ *Env, v []any) any {
 				return int64(v[0].(arrow.Date32)) - int64(v[1].(arrow.Date32))
-			}), nil
+			})
+			f.vec = dateDiffKernel
+			return f, nil
 		}, true
 	case "date_format":
 		return func() (Expr, error) {
@@ -276,6 +280,7 @@ func DateArith(d, n Expr, unit string, sub bool) (Expr, error) {
 	f.show = func() string {
 		return fname + "(" + d.String() + ", INTERVAL " + n.String() + " " + unit + ")"
 	}
+	f.vec = dateArithKernel(unit, sub, outT)
 	return f, nil
 }
 

@@ -9,6 +9,22 @@ import (
 )
 
 func stringFunc(name string, args []Expr) (builder, bool) {
+	b, ok := stringFuncRow(name, args)
+	if !ok {
+		return nil, false
+	}
+	if k := moreStringKernel(name); k != nil {
+		return withRowVec(b, k), true
+	}
+	if name == "concat_ws" {
+		return withVec(b, concatWSKernel), true
+	}
+	return b, true
+}
+
+// stringFuncRow builds the row-wise string functions; stringFunc attaches
+// their typed kernels.
+func stringFuncRow(name string, args []Expr) (builder, bool) {
 	S, I := StringT(), Int64T()
 	str := func(lo, hi int, types []arrow.DataType, ret arrow.DataType, fn func(v []any) any) builder {
 		return func() (Expr, error) {

@@ -414,7 +414,7 @@ func castKernel(env *Env, in arrow.Array, to arrow.DataType) (arrow.Array, bool)
 				case fs > s:
 					v = scaleDown(v, fs-s)
 				}
-				if !v.FitsInPrecision(p) {
+				if !fitsPrec(v, p) {
 					valid = setNull(valid, i, n)
 					continue
 				}

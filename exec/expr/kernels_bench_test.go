@@ -25,12 +25,24 @@ const benchRows = 64 << 10
 //	ns  STRING          decimal text of i
 //	d   DECIMAL(18,2)   i * 1.01 (scale 2)
 //	e   DECIMAL(10,3)   -i * 0.125 (scale 3)
+//	u   STRING          'Ä' + (row % 1000) + 'ß' (multi-byte)
+//	dt  DATE            i days from 1970-01-01 (1880-04-14 … 2059-09-17)
+//	ts  DATETIME(6)     i hours + 0.123456 s from 1970-01-01 00:00:00
+//	ds  STRING          dt as 'YYYY-MM-DD'
+//	dts STRING          ts as 'YYYY-MM-DD hh:mm:ss.ffffff'
+//	ymd BIGINT          dt as the number YYYYMMDD
+//	q   INT             i as INT
+//	p   STRING          ' k' + (row % 1000) + ' ' (padded)
 func benchBatch(mem memory.Allocator) arrow.RecordBatch {
 	sc := arrow.NewSchema([]arrow.Field{
 		{Name: "i", Type: Int64T()}, {Name: "n", Type: Int64T(), Nullable: true},
 		{Name: "f", Type: Float64T(), Nullable: true}, {Name: "s", Type: StringT(), Nullable: true},
 		{Name: "ns", Type: StringT(), Nullable: true},
 		{Name: "d", Type: DecimalT(18, 2), Nullable: true}, {Name: "e", Type: DecimalT(10, 3), Nullable: true},
+		{Name: "u", Type: StringT(), Nullable: true}, {Name: "dt", Type: Date32T(), Nullable: true},
+		{Name: "ts", Type: DatetimeT(), Nullable: true}, {Name: "ds", Type: StringT(), Nullable: true},
+		{Name: "dts", Type: StringT(), Nullable: true}, {Name: "ymd", Type: Int64T(), Nullable: true},
+		{Name: "q", Type: Int32T(), Nullable: true}, {Name: "p", Type: StringT(), Nullable: true},
 	}, nil)
 	b := array.NewRecordBuilder(mem, sc)
 	defer b.Release()
@@ -49,6 +61,16 @@ func benchBatch(mem memory.Allocator) arrow.RecordBatch {
 		b.Field(4).(*array.StringBuilder).Append(fmt.Sprint(v))
 		b.Field(5).(*array.Decimal128Builder).Append(decimal128.FromI64(v * 101))
 		b.Field(6).(*array.Decimal128Builder).Append(decimal128.FromI64(-v * 125))
+		b.Field(7).(*array.StringBuilder).Append(fmt.Sprintf("Ä%dß", r%1000))
+		b.Field(8).(*array.Date32Builder).Append(arrow.Date32(v))
+		us := v*3_600_000_000 + 123456
+		b.Field(9).(*array.TimestampBuilder).Append(arrow.Timestamp(us))
+		day := time.Unix(v*86400, 0).UTC()
+		b.Field(10).(*array.StringBuilder).Append(day.Format("2006-01-02"))
+		b.Field(11).(*array.StringBuilder).Append(time.UnixMicro(us).UTC().Format("2006-01-02 15:04:05.000000"))
+		b.Field(12).(*array.Int64Builder).Append(int64(day.Year()*10000 + int(day.Month())*100 + day.Day()))
+		b.Field(13).(*array.Int32Builder).Append(int32(v))
+		b.Field(14).(*array.StringBuilder).Append(fmt.Sprintf(" k%d ", r%1000))
 	}
 	return b.NewRecordBatch()
 }
@@ -102,6 +124,49 @@ func BenchmarkKernels(b *testing.B) {
 		{"math", "abs(bigint)", fn("abs", c["n"])},
 		{"math", "abs(double)", fn("abs", c["f"])},
 		{"math", "abs(decimal)", fn("abs", c["d"])},
+		{"cmp", "int32<const", cmp(Lt, c["q"], must(Cast(lit(5, Int64T()), Int32T())))},
+		{"cmp", "int32=int32", cmp(Eq, c["q"], c["q"])},
+		{"cmp", "date>const", cmp(Gt, c["dt"], lit("2000-01-01", Date32T()))},
+		{"cmp", "datetime<datetime", cmp(Lt, c["ts"], cast(c["dt"], DatetimeT()))},
+		{"arith", "decimal/decimal", ar(Div, c["d"], c["e"])},
+		{"arith", "decimal%decimal", ar(Mod, c["d"], c["e"])},
+		{"arith", "decimal/const", ar(Div, c["d"], lit("2.5", DecimalT(5, 1)))},
+		{"arith", "decimal DIV decimal", ar(IntDiv, c["d"], c["e"])},
+		{"cast", "string->date", cast(c["ds"], Date32T())},
+		{"cast", "string->datetime", cast(c["dts"], DatetimeT())},
+		{"cast", "date->datetime", cast(c["dt"], DatetimeT())},
+		{"cast", "datetime->date", cast(c["ts"], Date32T())},
+		{"cast", "datetime(6)->datetime(0)", cast(c["ts"], &arrow.TimestampType{Unit: arrow.Second})},
+		{"cast", "date->string", cast(c["dt"], StringT())},
+		{"cast", "datetime->string", cast(c["ts"], StringT())},
+		{"cast", "int->date", cast(c["ymd"], Date32T())},
+		{"string", "upper(utf8)", fn("upper", c["u"])},
+		{"string", "substring(utf8)", fn("substring", c["u"], lit(2, Int64T()), lit(2, Int64T()))},
+		{"string", "char_length", fn("char_length", c["u"])},
+		{"string", "replace", fn("replace", c["s"], lit("k", StringT()), lit("key-", StringT()))},
+		{"string", "trim", fn("trim", c["p"])},
+		{"string", "ltrim", fn("ltrim", c["p"])},
+		{"string", "lpad", fn("lpad", c["s"], lit(8, Int64T()), lit("*", StringT()))},
+		{"string", "rpad(utf8)", fn("rpad", c["u"], lit(8, Int64T()), lit("é", StringT()))},
+		{"string", "locate", fn("locate", lit("9", StringT()), c["s"])},
+		{"string", "instr(utf8)", fn("instr", c["u"], lit("ß", StringT()))},
+		{"string", "reverse", fn("reverse", c["s"])},
+		{"string", "repeat", fn("repeat", c["s"], lit(3, Int64T()))},
+		{"string", "left", fn("left", c["s"], lit(2, Int64T()))},
+		{"string", "right(utf8)", fn("right", c["u"], lit(2, Int64T()))},
+		{"string", "concat_ws", fn("concat_ws", lit(",", StringT()), c["s"], c["ns"], c["u"])},
+		{"string", "starts_with", fn("starts_with", c["s"], lit("k9", StringT()))},
+		{"string", "like(utf8)", must(Like(c["u"], lit("Ä%9_", StringT()), 0, false))},
+		{"date", "year(date)", fn("year", c["dt"])},
+		{"date", "hour(datetime)", fn("hour", c["ts"])},
+		{"date", "datediff", fn("datediff", c["dt"], lit("2000-01-01", Date32T()))},
+		{"date", "date_add(date, 1 day)", fn("date_add", c["dt"], lit(1, Int64T()))},
+		{"date", "months_add(datetime, 13)", fn("months_add", c["ts"], lit(13, Int64T()))},
+		{"cond", "in-date", in(c["dt"], lit("1969-12-31", Date32T()), lit("2000-01-01", Date32T()))},
+		{"cond", "in-double", in(c["f"], lit(0.25, Float64T()), lit(-1.5, Float64T()))},
+		{"cond", "in-decimal", in(c["d"], lit("1.01", DecimalT(18, 2)), lit("-2.02", DecimalT(18, 2)))},
+		{"cond", "case-string", must(Case(nil, []When{{Cond: gt0, Then: c["s"]}}, lit("neg", StringT())))},
+		{"cond", "case-date", must(Case(nil, []When{{Cond: gt0, Then: c["dt"]}}, nil))},
 	}
 	env := &Env{Mem: mem, Now: time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)}
 	for _, tc := range cases {

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -117,7 +118,15 @@ func caseKernel(name string, upper bool) func(env *Env, arrs []arrow.Array) (arr
 			}
 			v := x.Value(i)
 			if !isASCII(v) {
-				r := conv(v)
+				if utf8.ValidString(v) {
+					buf = appendCase(buf[:0], v, upper)
+					if err := batchBytes(name, &built, len(buf)); err != nil {
+						return nil, false, err
+					}
+					b.BinaryBuilder.Append(buf)
+					continue
+				}
+				r := conv(v) // invalid UTF-8: as the row-wise function
 				if err := batchBytes(name, &built, len(r)); err != nil {
 					return nil, false, err
 				}
@@ -194,6 +203,8 @@ func substrKernel(name string) func(env *Env, arrs []arrow.Array) (arrow.Array, 
 					}
 					r = s[start:end]
 				}
+			} else if utf8.ValidString(s) {
+				r = substrValid(s, pos, l)
 			} else {
 				r = substr(s, pos, l)
 			}

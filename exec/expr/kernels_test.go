@@ -222,6 +222,23 @@ func TestKernelsAllocationFree(t *testing.T) {
 		must(Cast(c["n"], StringT())), must(Cast(c["ns"], Int64T())), must(Cast(c["d"], Float64T())),
 		fn("upper", c["s"]), fn("length", c["s"]), fn("substring", c["s"], lit(2, Int64T()), lit(2, Int64T())),
 		fn("concat", c["s"], lit("-", StringT()), c["ns"]),
+		must(Arith(Div, c["d"], c["e"])), must(Arith(Mod, c["d"], c["e"])), must(Arith(IntDiv, c["d"], c["e"])),
+		must(Cast(c["ds"], Date32T())), must(Cast(c["dts"], DatetimeT())), must(Cast(c["dt"], DatetimeT())),
+		must(Cast(c["ts"], Date32T())), must(Cast(c["ts"], &arrow.TimestampType{Unit: arrow.Second})),
+		must(Cast(c["dt"], StringT())), must(Cast(c["ts"], StringT())), must(Cast(c["ymd"], Date32T())),
+		fn("upper", c["u"]), fn("substring", c["u"], lit(2, Int64T()), lit(2, Int64T())), fn("char_length", c["u"]),
+		fn("replace", c["s"], lit("k", StringT()), lit("key-", StringT())), fn("trim", c["p"]),
+		fn("lpad", c["u"], lit(8, Int64T()), lit("é", StringT())), fn("locate", lit("ß", StringT()), c["u"]),
+		fn("reverse", c["u"]), fn("repeat", c["s"], lit(3, Int64T())), fn("left", c["u"], lit(2, Int64T())),
+		fn("right", c["u"], lit(2, Int64T())), fn("concat_ws", lit(",", StringT()), c["s"], c["u"]),
+		fn("split_part", c["u"], lit("9", StringT()), lit(1, Int64T())), fn("starts_with", c["s"], lit("k9", StringT())),
+		must(Case(nil, []When{{Cond: gt0, Then: c["s"]}}, lit("neg", StringT()))),
+		must(Case(nil, []When{{Cond: gt0, Then: c["dt"]}}, nil)),
+		cm(Lt, c["q"], must(Cast(lit(5, Int64T()), Int32T()))),
+		fn("year", c["dt"]), fn("hour", c["ts"]), fn("datediff", c["dt"], c["dt"]),
+		fn("date_add", c["dt"], lit(1, Int64T())), fn("months_add", c["ts"], lit(13, Int64T())),
+		must(In(c["dt"], []Expr{lit("2000-01-01", Date32T())}, false)), must(In(c["f"], []Expr{lit(0.25, Float64T())}, false)),
+		must(In(c["d"], []Expr{lit("1.01", DecimalT(18, 2))}, true)),
 	}
 	env := &Env{Mem: mem}
 	for _, e := range exprs {
@@ -345,9 +362,10 @@ func TestTypedCompareMatchesRowwise(t *testing.T) {
 	}
 }
 
-// FuzzStringKernels compares the typed string loops with the row-wise
-// functions they stand in for (the same rowFunc with its kernel removed)
-// on arbitrary text, valid UTF-8 or not, and arbitrary positions.
+// FuzzStringKernels compares the typed string loops (every function
+// stringExprs lists) with the row-wise functions they stand in for (the
+// same rowFunc with its kernel removed) on arbitrary text, valid UTF-8 or
+// not, and arbitrary positions and lengths.
 func FuzzStringKernels(f *testing.F) {
 	f.Add("abc", "", int64(2), int64(1))
 	f.Add("Ärger", "x", int64(-2), int64(5))
@@ -366,12 +384,7 @@ func FuzzStringKernels(f *testing.F) {
 		rb.Release()
 		defer batch.Release()
 		ca, cb := Col(0, "a", StringT()), Col(1, "b", StringT())
-		exprs := []Expr{
-			must(Func("upper", ca)), must(Func("lower", cb)), must(Func("length", ca)),
-			must(Func("substring", ca, MustLit(pos, Int64T()))),
-			must(Func("substring", cb, MustLit(pos, Int64T()), MustLit(l, Int64T()))),
-			must(Func("concat", ca, cb, ca)),
-		}
+		exprs := stringExprs(ca, cb, pos, l)
 		env := &Env{Mem: mem}
 		for _, e := range exprs {
 			slow := *e.(*rowFunc)

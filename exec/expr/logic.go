@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 )
 
 // LogicOp is AND or OR.
@@ -260,6 +261,10 @@ type InExpr struct {
 	// BIGINT and STRING arguments.
 	ints map[int64]struct{}
 	strs map[string]struct{}
+	// floats and decs do the same for DOUBLE/FLOAT and DECIMAL; ints also
+	// serves narrow integers, DATE (days) and DATETIME (microseconds).
+	floats map[float64]struct{}
+	decs   map[decimal128.Num]struct{}
 }
 
 // In builds e IN (list), or NOT IN when not is set. Constant lists use a
@@ -308,10 +313,27 @@ func In(e Expr, list []Expr, not bool) (Expr, error) {
 		in.set[l.Value] = struct{}{}
 	}
 	switch t.ID() {
-	case arrow.INT64:
+	case arrow.INT64, arrow.INT32, arrow.INT16, arrow.INT8, arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.DATE32, arrow.TIMESTAMP:
 		in.ints = map[int64]struct{}{}
 		for v := range in.set {
-			in.ints[v.(int64)] = struct{}{}
+			switch x := v.(type) {
+			case int64:
+				in.ints[x] = struct{}{}
+			case arrow.Date32:
+				in.ints[int64(x)] = struct{}{}
+			case arrow.Timestamp:
+				in.ints[int64(x)] = struct{}{}
+			}
+		}
+	case arrow.FLOAT64, arrow.FLOAT32:
+		in.floats = map[float64]struct{}{}
+		for v := range in.set {
+			in.floats[v.(float64)] = struct{}{}
+		}
+	case arrow.DECIMAL128:
+		in.decs = map[decimal128.Num]struct{}{}
+		for v := range in.set {
+			in.decs[v.(decimal128.Num)] = struct{}{}
 		}
 	case arrow.STRING:
 		in.strs = map[string]struct{}{}
@@ -362,6 +384,45 @@ func (n *InExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) {
 				return hit, false
 			}
 		}
+	case *array.Int32:
+		lookup = intLookup(n.ints, x, x.Int32Values(), 1, 1)
+	case *array.Int16:
+		lookup = intLookup(n.ints, x, x.Int16Values(), 1, 1)
+	case *array.Int8:
+		lookup = intLookup(n.ints, x, x.Int8Values(), 1, 1)
+	case *array.Uint8:
+		lookup = intLookup(n.ints, x, x.Uint8Values(), 1, 1)
+	case *array.Uint16:
+		lookup = intLookup(n.ints, x, x.Uint16Values(), 1, 1)
+	case *array.Uint32:
+		lookup = intLookup(n.ints, x, x.Uint32Values(), 1, 1)
+	case *array.Date32:
+		lookup = intLookup(n.ints, x, x.Date32Values(), 1, 1)
+	case *array.Timestamp:
+		mul, div := toMicros(x.DataType().(*arrow.TimestampType).Unit)
+		lookup = intLookup(n.ints, x, x.TimestampValues(), mul, div)
+	case *array.Float64:
+		if n.floats != nil {
+			vs := x.Float64Values()
+			lookup = func(i int) (bool, bool) {
+				if x.IsNull(i) {
+					return false, true
+				}
+				_, hit := n.floats[vs[i]]
+				return hit, false
+			}
+		}
+	case *array.Decimal128:
+		if n.decs != nil {
+			vs := x.Values()
+			lookup = func(i int) (bool, bool) {
+				if x.IsNull(i) {
+					return false, true
+				}
+				_, hit := n.decs[vs[i]]
+				return hit, false
+			}
+		}
 	case *array.String:
 		if n.strs != nil {
 			lookup = func(i int) (bool, bool) {
@@ -406,4 +467,20 @@ func (n *InExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) {
 	defer b.Release()
 	b.AppendValues(out, valid)
 	return b.NewArray(), nil
+}
+
+// intLookup is IN's probe over an integer-valued array (narrow integers,
+// DATE days, DATETIME in its unit), each value read as Getter reads it
+// (v·mul/div) and looked up unboxed; nil when the set is not an int set.
+func intLookup[T int8 | int16 | int32 | uint8 | uint16 | uint32 | arrow.Date32 | arrow.Timestamp](set map[int64]struct{}, a arrow.Array, vs []T, mul, div int64) func(i int) (bool, bool) {
+	if set == nil {
+		return nil
+	}
+	return func(i int) (bool, bool) {
+		if a.IsNull(i) {
+			return false, true
+		}
+		_, hit := set[int64(vs[i])*mul/div]
+		return hit, false
+	}
 }

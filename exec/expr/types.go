@@ -124,6 +124,8 @@ func CommonType(a, b arrow.DataType) (arrow.DataType, error) {
 		return Int64T(), nil
 	case isFloat(a) && isNumericOrBool(b), isFloat(b) && isNumericOrBool(a):
 		return Float64T(), nil
+	case integralArith(a, b):
+		return LargeIntT(), nil
 	case isDecimal(a) || isDecimal(b):
 		if !isNumericOrBool(a) || !isNumericOrBool(b) {
 			if isString(a) || isString(b) {
@@ -184,6 +186,9 @@ func TypeName(t arrow.DataType) string {
 	case arrow.FLOAT64:
 		return "double"
 	case arrow.DECIMAL128:
+		if IsLargeInt(t) {
+			return "largeint"
+		}
 		p, s := decimalPS(t)
 		return fmt.Sprintf("decimal(%d,%d)", p, s)
 	case arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW:

@@ -540,6 +540,11 @@ func toDecimal(v any, from arrow.DataType, p, s int32) any {
 			n = scaleDown(x, fs-s)
 		}
 	case string:
+		if p >= LargeIntPrecision {
+			if d, ok := ParseLargeInt(x); ok {
+				return d
+			}
+		}
 		d, err := decimal128.FromString(strings.TrimSpace(x), 38, s)
 		if err != nil {
 			return nil
@@ -563,7 +568,7 @@ func toDecimal(v any, from arrow.DataType, p, s int32) any {
 			return nil
 		}
 	}
-	if !n.FitsInPrecision(p) {
+	if !fitsPrec(n, p) {
 		return nil
 	}
 	return n

@@ -52,6 +52,10 @@ type Session struct {
 	// Pruned narrows struct columns of table references (nested column
 	// pruning), keyed by PruneKey; see NestedPrunes.
 	Pruned map[string]arrow.DataType
+	// Fold, when set, is the environment constant subtrees of bound
+	// expressions are evaluated in once (allocator, session time zone);
+	// nil leaves them unfolded.
+	Fold *expr.Env
 }
 
 // Binder binds the statements of one session.
@@ -69,6 +73,9 @@ type Binder struct {
 	windows map[*sql.FuncCall]int
 	// aliases are the select-list aliases HAVING may use (MySQL allows it).
 	aliases map[string]sql.Expr
+	// lateral, when set, is taken by the next bindSelect: the block binds
+	// over a correlation domain (lateral.go).
+	lateral *lateralCtx
 	// viewDepth counts the views being bound around the current one.
 	viewDepth int
 }

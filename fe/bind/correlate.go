@@ -29,10 +29,11 @@ import (
 //     else NULL if any row was compared, else FALSE).
 //
 // Names in a correlated subquery resolve among its own FROM first, then in
-// the enclosing query (scope.inner). Only one level of correlation is
-// decorrelated, and only for blocks of the form SELECT … FROM … WHERE …
-// (no GROUP BY, HAVING, DISTINCT or LIMIT); anything else is reported as
-// not supported, never run per row.
+// the enclosing query (scope.inner). This file decorrelates blocks of the
+// form SELECT … FROM … WHERE … with an equality correlation; GROUP BY,
+// HAVING, DISTINCT, LIMIT, nested subqueries and correlations without an
+// equality go over the domain of correlation values (lateral.go). Nothing
+// runs per row.
 
 // subqueryColName names the value column of a subquery at position i of
 // its block's input. Each name is distinct: bound expressions compare (and
@@ -53,6 +54,9 @@ type innerBlock struct {
 	plan   Plan
 	marker int
 	corr   []sql.Expr
+	// keys pair enclosing expressions with the plan's columns (a lateral
+	// plan's domain, lateral.go).
+	keys [][2]expr.Expr
 	// agg is set when the select list aggregates: without GROUP BY the
 	// block then yields exactly one row, whatever matches.
 	agg bool
@@ -177,6 +181,9 @@ func (b *Binder) correlatedJoin(kind JoinKind, x Plan, ib *innerBlock, extra []e
 	j := &Join{Kind: kind, Left: x, Right: ib.plan, Out: jcols}
 	outer, inner := &scope{cols: xc}, &scope{cols: ic}
 	var resid []expr.Expr
+	if err := addDomainKeys(j, ib.keys); err != nil {
+		return nil, nil, err
+	}
 	for _, k := range extraKeys {
 		if err := j.addEq(k[0], k[1]); err != nil {
 			return nil, nil, err
@@ -234,6 +241,16 @@ func (b *Binder) correlationKey(j *Join, c sql.Expr, outer, inner *scope) bool {
 // x IN (correlated) as a semi or anti join. ok is false when the caller
 // should decorrelate it as an expression instead.
 func (b *Binder) semiJoinCorrelated(input Plan, q sql.Query, inX sql.Expr, kind JoinKind) (Plan, bool, error) {
+	if needsLateral(q, false) {
+		return b.semiJoinLateral(input, q, inX, kind)
+	}
+	if thetaOnly(q) {
+		// Over the distinct correlation values rather than every row;
+		// shapes the domain path refuses keep the row-wise join below.
+		if p, ok, err := b.semiJoinLateral(input, q, inX, kind); err == nil {
+			return p, ok, nil
+		}
+	}
 	ib, err := b.bindInner(q)
 	if err != nil {
 		return nil, false, err
@@ -311,9 +328,33 @@ func (b *Binder) decorrelate(input Plan, e sql.Expr) (Plan, error) {
 		}
 	}
 	if ib == nil {
-		var err error
-		if ib, err = b.bindInner(q); err != nil {
-			return nil, err
+		_, scalar := e.(*sql.Subquery)
+		if _, in := e.(*sql.InExpr); !in && thetaOnly(q) && !needsLateral(q, scalar) {
+			if p, err := b.lateralValue(input, e, q); err == nil {
+				return p, nil
+			}
+		}
+		if needsLateral(q, scalar) {
+			if _, in := e.(*sql.InExpr); !in {
+				return b.lateralValue(input, e, q)
+			}
+			lp, err := b.bindLateral(input, q)
+			if err != nil {
+				return nil, err
+			}
+			if lp.nItems != 1 {
+				return nil, errorf(ErrAnalysis, "IN subquery must return one column, it returns %d", lp.nItems)
+			}
+			if lp.aggNoGroup {
+				return nil, errorf(ErrUnsupported, "IN over a correlated aggregate subquery with HAVING, LIMIT or a nested subquery")
+			}
+			p, m := withMarker(lp.plan)
+			ib = &innerBlock{plan: p, marker: m, keys: lp.keys}
+		} else {
+			var err error
+			if ib, err = b.bindInner(q); err != nil {
+				return nil, err
+			}
 		}
 	}
 	jscope := func() []Column {

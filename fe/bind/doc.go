@@ -18,8 +18,14 @@
 //     and anti joins, uncorrelated scalar subqueries a join with a one-row
 //     plan, and every other subquery (correlated, or in any expression
 //     position) is decorrelated into a LEFT JOIN grouped back to one row
-//     per input row (correlate.go); shapes it cannot decorrelate are
-//     errors.
+//     per input row (correlate.go). A correlated subquery with GROUP BY,
+//     HAVING, DISTINCT, LIMIT or a subquery of its own, and one whose
+//     correlation has no equality, is evaluated over the distinct
+//     correlation values instead and joined back NULL-safely on them
+//     (lateral.go); shapes neither can decorrelate (a scalar subquery that
+//     may yield several rows per outer row) are errors.
+//   - LARGEINT is DECIMAL128 with precision 39 (exec/expr.LargeIntT): the
+//     whole int128 range, never cut to 38 digits.
 //   - A HAVING name outside aggregate functions is a GROUP BY column, else a
 //     select alias, else a table column (Doris's order); a column neither
 //     grouped nor aggregated is an error even where SQLite would fold it

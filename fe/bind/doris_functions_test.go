@@ -54,7 +54,7 @@ func probeForms(kind, name string) []string {
 		return qs
 	case "window":
 		var qs []string
-		for _, args := range []string{"", "x", "x, 1", "x, 1, 0"} {
+		for _, args := range []string{"", "x", "x, 1", "x, 1, 0", "2"} {
 			qs = append(qs, "SELECT "+name+"("+args+") OVER (PARTITION BY y ORDER BY x)"+from)
 		}
 		return qs
@@ -69,7 +69,8 @@ func probeForms(kind, name string) []string {
 		"'{\"k\": [1, 2]}'", "'{\"k\": [1, 2]}', '$.k'", "'k', 1", "'a', 1, 2",
 		"'2024-01-02 03:04:05', 'UTC', '+08:00'", "DAY, '2024-01-02', '2024-01-03'", "DAY, 1, '2024-01-02'",
 		"'2024-01-02', INTERVAL 1 DAY", "YEAR FROM '2024-01-02'", "'b' IN 'abc'", "'2024-01-02', 'day'",
-		"'2024-01-02', '%Y-%m-%d'", "'{\"k\": 1}', '$.k', 2"} {
+		"'2024-01-02', '%Y-%m-%d'", "'{\"k\": 1}', '$.k', 2",
+		"'abc', 1, 2, 'x'", "'https://a.b/c?d=1', 'HOST'"} {
 		qs = append(qs, "SELECT "+name+"("+args+")")
 	}
 	return qs

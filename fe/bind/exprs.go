@@ -81,7 +81,8 @@ func (b *Binder) BindExpr(e sql.Expr) (expr.Expr, error) {
 	return b.bindExpr(e, &scope{}, nil)
 }
 
-func (b *Binder) bindExpr(e sql.Expr, sc *scope, st *aggState) (expr.Expr, error) {
+// bindExprUnfolded binds e; bindExpr (fold.go) folds what it returns.
+func (b *Binder) bindExprUnfolded(e sql.Expr, sc *scope, st *aggState) (expr.Expr, error) {
 	if st != nil {
 		if fc, ok := e.(*sql.FuncCall); ok && isAggName(fc.Name) && fc.Over == nil {
 			call, err := b.bindAggCall(fc, st.input, nil)
@@ -120,7 +121,7 @@ func (b *Binder) bindExpr(e sql.Expr, sc *scope, st *aggState) (expr.Expr, error
 				if _, err := st.input.resolve(cr.Parts); err != nil {
 					return nil, err
 				}
-				return nil, errorf(ErrAnalysis, "'%s' must be an aggregate expression or appear in GROUP BY clause", strings.Join(cr.Parts, "."))
+				return nil, notInAggOutput(cr.Parts[len(cr.Parts)-1])
 			}
 		}
 	}
@@ -165,6 +166,14 @@ func (b *Binder) bindExpr(e sql.Expr, sc *scope, st *aggState) (expr.Expr, error
 		}
 		return nil, errorf(ErrAnalysis, "variable %s has type %T", n.Name, v)
 	case *sql.UnaryExpr:
+		if lit, ok := n.X.(*sql.Literal); ok && n.Op == "-" && lit.Kind == sql.LitInt {
+			// -2^127 is a LARGEINT literal although 2^127 is not one.
+			if _, err := strconv.ParseInt(lit.Value, 10, 64); err != nil {
+				if l, ok := expr.LargeInt("-" + lit.Value); ok {
+					return l, nil
+				}
+			}
+		}
 		x, err := bind(n.X)
 		if err != nil {
 			return nil, err
@@ -359,6 +368,11 @@ func literal(n *sql.Literal) (expr.Expr, error) {
 		if v, err := strconv.ParseInt(n.Value, 10, 64); err == nil {
 			return expr.Int(v), nil
 		}
+		// Past BIGINT an integer is LARGEINT while it fits 128 bits, as
+		// Doris types it.
+		if l, ok := expr.LargeInt(n.Value); ok {
+			return l, nil
+		}
 		if len(n.Value) <= 38 {
 			return expr.Decimal(n.Value)
 		}
@@ -521,6 +535,21 @@ func (b *Binder) bindFunc(n *sql.FuncCall, sc *scope, st *aggState) (expr.Expr, 
 					return nil, err
 				}
 				return expr.DateArith(d, v, iv.Unit, strings.HasSuffix(name, "sub"))
+			}
+		}
+	case "date_floor", "date_ceil":
+		// DATE_FLOOR(d, INTERVAL n unit) is date_floor(d, n, 'unit').
+		if len(n.Args) == 2 {
+			if iv, ok := n.Args[1].(*sql.Interval); ok {
+				d, err := b.bindExpr(n.Args[0], sc, st)
+				if err != nil {
+					return nil, err
+				}
+				v, err := b.bindExpr(iv.Value, sc, st)
+				if err != nil {
+					return nil, err
+				}
+				return expr.Func(name, d, v, expr.Str(iv.Unit))
 			}
 		}
 	case "timestampdiff", "timestampadd":

@@ -140,7 +140,7 @@ func (b *Binder) reorderJoins(from sql.TableExpr, where sql.Expr) (Plan, sql.Exp
 			w = &sql.BinaryExpr{Op: "AND", L: w, R: c}
 		}
 	}
-	pushPredicates(from, plan, w)
+	pushPredicates(from, plan, b.foldWhere(w))
 	plan, w, err := b.pushWhere(plan, w)
 	if err != nil {
 		return nil, where, false, err

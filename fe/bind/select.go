@@ -34,13 +34,17 @@ type item struct {
 
 func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 	var input Plan
+	lat := b.lateral
+	b.lateral = nil
 	b.need = collectNeed(n)
 	if n.Where != nil && containsAgg(n.Where) {
 		return nil, errorf(ErrAnalysis, "aggregate functions are not allowed in WHERE")
 	}
 	where := n.Where
 	reordered := false
-	if n.From == nil {
+	if lat != nil {
+		input, where = lat.input, lat.where
+	} else if n.From == nil {
 		input = &Values{Rows: [][]expr.Expr{{}}}
 	} else {
 		p, w, ok, err := b.reorderJoins(n.From, n.Where)
@@ -53,8 +57,8 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 			return nil, err
 		}
 	}
-	if n.From != nil && !reordered {
-		pushPredicates(n.From, input, where)
+	if n.From != nil && !reordered && lat == nil {
+		pushPredicates(n.From, input, b.foldWhere(where))
 		var err error
 		if input, where, err = b.pushWhere(input, where); err != nil {
 			return nil, err
@@ -86,6 +90,12 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 		}
 	}
 	in := &scope{cols: input.Columns()}
+	nd := 0
+	if lat != nil {
+		// The domain's columns come first; the block's own names win.
+		nd = lat.nd
+		in.inner = nd
+	}
 	if len(rest) > 0 {
 		var conds []expr.Expr
 		for _, w := range rest {
@@ -105,9 +115,14 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 		input = &Filter{Input: input, Cond: c}
 	}
 
-	items, err := expandStars(n.Items, &scope{cols: in.cols[:fromCols]})
+	items, err := expandStars(n.Items, &scope{cols: in.cols[nd:fromCols]})
 	if err != nil {
 		return nil, err
+	}
+	for i := range items {
+		if items[i].col >= 0 {
+			items[i].col += nd
+		}
 	}
 
 	hasAgg := len(n.GroupBy) > 0 || (n.Having != nil)
@@ -128,6 +143,9 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 		st, err = b.bindAggregate(n, items, in)
 		if err != nil {
 			return nil, err
+		}
+		if nd > 0 {
+			st.prependGroups(in, nd)
 		}
 		input = &Aggregate{Input: input, Groups: st.groups, Aggs: st.aggs, Out: st.out}
 		post = &scope{cols: st.out}
@@ -191,7 +209,7 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 				k := expr.Col(it.col, in.refName(it.col), in.cols[it.col].Type).String()
 				gi, ok := st.groupKeys[k]
 				if !ok {
-					return nil, errorf(ErrAnalysis, "'%s' must be an aggregate expression or appear in GROUP BY clause", in.cols[it.col].Name)
+					return nil, notInAggOutput(in.cols[it.col].Name)
 				}
 				e = expr.Col(gi, st.out[gi].Name, st.out[gi].Type)
 			} else {
@@ -261,6 +279,9 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 		keys = append(keys, sortKey(expr.Col(idx, out[idx].Name, out[idx].Type), o))
 	}
 
+	if lat != nil {
+		return b.lateralTail(n, input, post, st, exprs, out, keys, visible, nd)
+	}
 	var p Plan = &Project{Input: input, Exprs: exprs, Out: out}
 	if n.Distinct {
 		p = distinct(p)
@@ -449,6 +470,9 @@ func (b *Binder) bindAggCall(fc *sql.FuncCall, in *scope, st *aggState) (AggCall
 		name = "any_value"
 	}
 	call := AggCall{Func: AggFunc(name), Distinct: fc.Distinct}
+	if isStatAggName(name) {
+		return b.bindStatAggCall(call, fc, in, st)
+	}
 	if fc.Star {
 		if name != "count" {
 			return call, errorf(ErrAnalysis, "%s(*)", name)
@@ -496,13 +520,6 @@ func (b *Binder) bindAggCall(fc *sql.FuncCall, in *scope, st *aggState) (AggCall
 		return call, err
 	}
 	t := arg.DataType()
-	if isStatAggName(name) {
-		if arg, err = bindStatArg(name, arg); err != nil {
-			return call, err
-		}
-		call.Arg, call.Type = arg, expr.Float64T()
-		return call, nil
-	}
 	switch call.Func {
 	case AggGroupConcat:
 		if arg, err = expr.Cast(arg, expr.StringT()); err != nil {
@@ -543,6 +560,9 @@ func (b *Binder) bindAggCall(fc *sql.FuncCall, in *scope, st *aggState) (AggCall
 				s = min(max(s, 4), 38)
 			}
 			call.Type = expr.DecimalT(38, s)
+			if call.Func == AggSum && expr.IsLargeInt(in) {
+				call.Type = in // sum(LARGEINT) is LARGEINT, as in Doris
+			}
 		}
 		if call.Func == AggAvg && isIntegral(in) {
 			call.Type = expr.Float64T()
@@ -601,4 +621,11 @@ func (b *Binder) distinctTuple(args []sql.Expr, in *scope, st *aggState) (expr.E
 		return nil, err
 	}
 	return expr.Case(nil, []expr.When{{Cond: anyNull, Then: expr.Null(expr.StringT())}}, key)
+}
+
+// notInAggOutput is the error for a column that is neither grouped nor
+// aggregated, in Doris's (Nereids) words: the column's own name, without
+// its qualifier.
+func notInAggOutput(name string) error {
+	return errorf(ErrAnalysis, "%s not in aggregate's output", name)
 }

@@ -1,18 +1,32 @@
 package bind
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
 	"github.com/inlet-db/inlet/exec/expr"
+	"github.com/inlet-db/inlet/fe/sql"
 )
 
-// Doris's statistical aggregates. The binder keeps the name as written
-// (so the column is named stddev(x), as in Doris); the planner maps every
-// alias to the executor's function. All take a number and return DOUBLE.
+// Doris's statistical and other aggregates beyond count/sum/min/max/avg.
+// The binder keeps the name as written (so the column is named
+// stddev(x), as in Doris); the planner maps every alias to the executor's
+// function (exec.StatAggByName). A function of two arguments gets one
+// argument, a STRUCT of both (argPack), which is what the executor's
+// accumulators read; constant parameters (percentile's p, topn's n) ride
+// in it as constant fields.
 var statAggNames = map[string]bool{
 	"stddev": true, "std": true, "stddev_pop": true, "stddev_samp": true,
 	"variance": true, "var_pop": true, "variance_pop": true, "var_samp": true, "variance_samp": true,
+	"kurt": true, "kurt_pop": true, "kurtosis": true, "skew": true, "skew_pop": true, "skewness": true,
+	"covar": true, "covar_pop": true, "covar_samp": true, "corr": true, "regr_slope": true, "regr_intercept": true,
+	"percentile": true, "percentile_approx": true, "median": true,
+	"min_by": true, "max_by": true, "avg_weighted": true, "approx_count_distinct": true, "ndv": true,
+	"group_bit_and": true, "group_bit_or": true, "group_bit_xor": true, "bool_and": true, "bool_or": true,
+	"sum0": true, "topn": true,
 }
 
 func isStatAggName(name string) bool { return statAggNames[strings.ToLower(name)] }
@@ -30,4 +44,193 @@ func bindStatArg(name string, arg expr.Expr) (expr.Expr, error) {
 		return arg, nil
 	}
 	return expr.Cast(arg, expr.Float64T())
+}
+
+// bindStatAggCall binds the aggregates of statAggNames (call has Func and
+// Distinct set).
+func (b *Binder) bindStatAggCall(call AggCall, fc *sql.FuncCall, in *scope, st *aggState) (AggCall, error) {
+	name := string(call.Func)
+	if fc.Star {
+		return call, errorf(ErrAnalysis, "%s(*)", name)
+	}
+	for _, a := range fc.Args {
+		if containsAgg(a) {
+			return call, errorf(ErrAnalysis, "nested aggregate in %s", name)
+		}
+	}
+	nargs := map[string][2]int{
+		"covar": {2, 2}, "covar_pop": {2, 2}, "covar_samp": {2, 2}, "corr": {2, 2}, "regr_slope": {2, 2},
+		"regr_intercept": {2, 2}, "percentile": {2, 2}, "percentile_approx": {2, 3}, "min_by": {2, 2},
+		"max_by": {2, 2}, "avg_weighted": {2, 2}, "topn": {2, 3},
+	}[name]
+	if nargs == [2]int{} {
+		nargs = [2]int{1, 1}
+	}
+	if len(fc.Args) < nargs[0] || len(fc.Args) > nargs[1] {
+		if nargs[0] == nargs[1] {
+			return call, errorf(ErrAnalysis, "%s takes %d argument(s), got %d", name, nargs[0], len(fc.Args))
+		}
+		return call, errorf(ErrAnalysis, "%s takes %d to %d arguments, got %d", name, nargs[0], nargs[1], len(fc.Args))
+	}
+	if fc.Distinct && nargs[0] > 1 {
+		return call, errorf(ErrUnsupported, "DISTINCT in %s", name)
+	}
+	arg, err := b.bindExpr(fc.Args[0], in, st)
+	if err != nil {
+		return call, err
+	}
+	t := arg.DataType()
+	double := func(e expr.Expr) (expr.Expr, error) { return bindStatArg(name, e) }
+	switch name {
+	case "covar", "covar_pop", "covar_samp", "corr", "regr_slope", "regr_intercept", "avg_weighted":
+		second, err := b.bindExpr(fc.Args[1], in, st)
+		if err != nil {
+			return call, err
+		}
+		x, err := double(arg)
+		if err != nil {
+			return call, err
+		}
+		y, err := double(second)
+		if err != nil {
+			return call, err
+		}
+		call.Arg, call.Type = newArgPack(x, y), expr.Float64T()
+	case "percentile", "percentile_approx":
+		x, err := double(arg)
+		if err != nil {
+			return call, err
+		}
+		p, ok := numericConstant(fc.Args[1])
+		if !ok || p < 0 || p > 1 {
+			return call, errorf(ErrAnalysis, "%s: the percentile must be a constant between 0 and 1, got %v", name, fc.Args[1])
+		}
+		if len(fc.Args) == 3 { // the t-digest compression: accepted, not needed here
+			if _, ok := numericConstant(fc.Args[2]); !ok {
+				return call, errorf(ErrAnalysis, "%s: the compression must be a numeric constant, got %v", name, fc.Args[2])
+			}
+		}
+		call.Arg, call.Type = newArgPack(x, expr.Float(p)), expr.Float64T()
+	case "topn":
+		x, err := expr.Cast(arg, expr.StringT())
+		if err != nil {
+			return call, err
+		}
+		n, ok := numericConstant(fc.Args[1])
+		if !ok || n < 1 || n != float64(int64(n)) {
+			return call, errorf(ErrAnalysis, "topn: the count must be a positive integer constant, got %v", fc.Args[1])
+		}
+		call.Arg, call.Type = newArgPack(x, expr.Int(int64(n))), expr.StringT()
+	case "min_by", "max_by":
+		by, err := b.bindExpr(fc.Args[1], in, st)
+		if err != nil {
+			return call, err
+		}
+		if t.ID() == arrow.NULL {
+			if arg, err = expr.Cast(arg, expr.StringT()); err != nil {
+				return call, err
+			}
+		}
+		if by.DataType().ID() == arrow.NULL {
+			if by, err = expr.Cast(by, expr.StringT()); err != nil {
+				return call, err
+			}
+		}
+		call.Arg, call.Type = newArgPack(arg, by), arg.DataType()
+	case "approx_count_distinct", "ndv":
+		call.Arg, call.Type = arg, expr.Int64T()
+	case "group_bit_and", "group_bit_or", "group_bit_xor":
+		if !isIntegral(t) || t.ID() == arrow.UINT64 {
+			return call, errorf(ErrAnalysis, "%s takes an integer, not %s", name, expr.TypeName(t))
+		}
+		if call.Arg, err = expr.Cast(arg, expr.Int64T()); err != nil {
+			return call, err
+		}
+		call.Type = t
+		if t.ID() == arrow.BOOL {
+			call.Type = expr.Int64T()
+		}
+	case "bool_and", "bool_or":
+		if call.Arg, err = asBool(arg); err != nil {
+			return call, err
+		}
+		call.Type = expr.BoolT()
+	case "sum0":
+		sum, err := b.bindAggCall(&sql.FuncCall{Name: "sum", Args: fc.Args, Distinct: fc.Distinct}, in, st)
+		if err != nil {
+			return call, err
+		}
+		call.Arg, call.Type = sum.Arg, sum.Type
+	default: // stddev/variance, kurt, skew, median
+		if call.Arg, err = double(arg); err != nil {
+			return call, err
+		}
+		call.Type = expr.Float64T()
+	}
+	return call, nil
+}
+
+// numericConstant reads a numeric literal (optionally negated).
+func numericConstant(e sql.Expr) (float64, bool) {
+	neg := false
+	if u, ok := e.(*sql.UnaryExpr); ok && u.Op == "-" {
+		neg, e = true, u.X
+	}
+	lit, ok := e.(*sql.Literal)
+	if !ok || (lit.Kind != sql.LitInt && lit.Kind != sql.LitDecimal && lit.Kind != sql.LitFloat) {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(lit.Value, 64)
+	if err != nil {
+		return 0, false
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// argPack evaluates its arguments into one STRUCT column (fields a0, a1,
+// ...): the single argument the executor's two-argument aggregates read.
+type argPack struct {
+	args []expr.Expr
+	typ  *arrow.StructType
+}
+
+func newArgPack(args ...expr.Expr) *argPack {
+	fs := make([]arrow.Field, len(args))
+	for i, a := range args {
+		fs[i] = arrow.Field{Name: "a" + strconv.Itoa(i), Type: a.DataType(), Nullable: true}
+	}
+	return &argPack{args: args, typ: arrow.StructOf(fs...)}
+}
+
+func (p *argPack) DataType() arrow.DataType { return p.typ }
+func (p *argPack) Children() []expr.Expr    { return p.args }
+
+func (p *argPack) String() string {
+	s := make([]string, len(p.args))
+	for i, a := range p.args {
+		s[i] = a.String()
+	}
+	return strings.Join(s, ", ")
+}
+
+func (p *argPack) Eval(env *expr.Env, batch arrow.RecordBatch) (arrow.Array, error) {
+	cols := make([]arrow.Array, 0, len(p.args))
+	defer func() {
+		for _, c := range cols {
+			c.Release()
+		}
+	}()
+	names := make([]string, len(p.args))
+	for i, a := range p.args {
+		c, err := a.Eval(env, batch)
+		if err != nil {
+			return nil, err
+		}
+		cols = append(cols, c)
+		names[i] = p.typ.Field(i).Name
+	}
+	return array.NewStructArray(cols, names)
 }

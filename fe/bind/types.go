@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/fe/sql"
 )
 
@@ -36,7 +37,7 @@ func ColumnType(t *sql.DataType) (arrow.DataType, string, error) {
 	case "UNSIGNED":
 		return arrow.PrimitiveTypes.Int64, "bigint", nil
 	case "LARGEINT":
-		return &arrow.Decimal128Type{Precision: 38, Scale: 0}, "largeint", nil
+		return expr.LargeIntT(), "largeint", nil
 	case "FLOAT":
 		return arrow.PrimitiveTypes.Float32, "float", nil
 	case "DOUBLE", "REAL":

@@ -19,8 +19,9 @@ const windowQualifier = "\x00window"
 // WindowCall is one analytic function; Arg is nil for COUNT(*) and the
 // ranking functions.
 type WindowCall struct {
-	// Func is row_number, rank, dense_rank, count, sum, avg, min, max, lag,
-	// lead, first_value or last_value.
+	// Func is row_number, rank, dense_rank, ntile, percent_rank, cume_dist,
+	// count, sum, avg, min, max, a stddev/variance name, lag, lead,
+	// first_value or last_value. Offset is also ntile's bucket count.
 	Func string
 	Arg  expr.Expr
 	Star bool // count(*)
@@ -285,8 +286,13 @@ func (b *Binder) bindWindowCall(fc *sql.FuncCall, sc *scope, st *aggState) (Wind
 		return WindowCall{Func: name, Type: expr.Int64T()}, nil
 	case "lag", "lead", "first_value", "last_value":
 		return b.bindValueCall(name, fc, sc, st)
+	case "ntile", "percent_rank", "cume_dist":
+		return bindDistributionCall(name, fc)
 	case "count", "sum", "avg", "min", "max":
 	default:
+		if isStatAggName(name) {
+			return b.bindStatWindowCall(name, fc, sc, st)
+		}
 		return WindowCall{}, errorf(ErrUnsupported, "window function %s", name)
 	}
 	if fc.Distinct {
@@ -362,4 +368,47 @@ func (b *Binder) bindValueCall(name string, fc *sql.FuncCall, sc *scope, st *agg
 		call.Default = d
 	}
 	return call, nil
+}
+
+// bindDistributionCall binds NTILE(n) (n a positive integer constant, as
+// Doris requires), PERCENT_RANK() and CUME_DIST().
+func bindDistributionCall(name string, fc *sql.FuncCall) (WindowCall, error) {
+	if name != "ntile" {
+		if len(fc.Args) > 0 || fc.Star || fc.Distinct {
+			return WindowCall{}, errorf(ErrAnalysis, "%s() takes no arguments", name)
+		}
+		return WindowCall{Func: name, Type: expr.Float64T()}, nil
+	}
+	if len(fc.Args) != 1 || fc.Star || fc.Distinct {
+		return WindowCall{}, errorf(ErrAnalysis, "ntile takes one argument, the number of buckets")
+	}
+	lit, ok := fc.Args[0].(*sql.Literal)
+	var n int64
+	var err error
+	if ok && lit.Kind == sql.LitInt {
+		n, err = strconv.ParseInt(lit.Value, 10, 64)
+	}
+	if !ok || lit.Kind != sql.LitInt || err != nil || n <= 0 {
+		return WindowCall{}, errorf(ErrAnalysis, "ntile: the number of buckets must be a positive integer constant, got %v", fc.Args[0])
+	}
+	return WindowCall{Func: name, Offset: n, Type: expr.Int64T()}, nil
+}
+
+// bindStatWindowCall binds a stddev/variance function under OVER: one
+// numeric argument, cast to DOUBLE as for the aggregate.
+func (b *Binder) bindStatWindowCall(name string, fc *sql.FuncCall, sc *scope, st *aggState) (WindowCall, error) {
+	if fc.Distinct {
+		return WindowCall{}, errorf(ErrUnsupported, "DISTINCT in window function %s", name)
+	}
+	if fc.Star || len(fc.Args) != 1 {
+		return WindowCall{}, errorf(ErrAnalysis, "%s takes exactly one argument", name)
+	}
+	arg, err := b.bindExpr(fc.Args[0], &scope{cols: sc.cols}, st)
+	if err != nil {
+		return WindowCall{}, err
+	}
+	if arg, err = bindStatArg(name, arg); err != nil {
+		return WindowCall{}, err
+	}
+	return WindowCall{Func: name, Arg: arg, Type: expr.Float64T()}, nil
 }

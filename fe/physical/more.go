@@ -258,5 +258,8 @@ func windowFunc(name string, star bool) (exec.WindowFunc, bool) {
 		"first_value": exec.FirstValue,
 		"last_value":  exec.LastValue,
 	}[name]
+	if !ok {
+		return exec.WindowFuncByName(name) // stddev/variance, ntile, percent_rank, cume_dist
+	}
 	return f, ok
 }

@@ -84,18 +84,44 @@ func (b *builder) pushedAggregate(ctx context.Context, n *bind.Aggregate, names 
 		}
 		call := &inletpb.AggCall{Func: fn, Name: a.Name, Arg: -1}
 		if a.Func != exec.CountStar {
-			arg := a.Arg
-			// The binder widens SUM/AVG arguments (int → bigint); the
-			// executor's accumulators widen the same way on their own,
-			// and the final result is cast to the bound type.
-			if c, ok := arg.(*expr.CastExpr); ok && isNumeric(c.To) && isNumeric(c.Arg.DataType()) {
-				arg = c.Arg
+			args := []expr.Expr{a.Arg}
+			if exec.TakesSeveralArgs(a.Func) {
+				// The binder packs a two-argument aggregate's arguments
+				// into one STRUCT (covar(x, y), percentile(x, p), ...):
+				// send the columns and the constants apart.
+				args = a.Arg.Children()
 			}
-			c, ok := arg.(*expr.ColumnRef)
-			if !ok {
-				return nil, false, nil
+			for k, arg := range args {
+				// The binder widens SUM/AVG arguments (int → bigint); the
+				// executor's accumulators widen the same way on their own,
+				// and the final result is cast to the bound type.
+				if c, ok := arg.(*expr.CastExpr); ok && isNumeric(c.To) && isNumeric(c.Arg.DataType()) {
+					arg = c.Arg
+				} else if c, ok := arg.(*expr.CastExpr); ok && len(args) > 1 {
+					// exec.PackArgs casts a packed column to the same
+					// type on the BE (topn's text).
+					if _, col := c.Arg.(*expr.ColumnRef); col {
+						arg = c.Arg
+					}
+				}
+				if lit, ok := arg.(*expr.Literal); ok && k > 0 {
+					p, ok := numberOf(lit.Value)
+					if !ok {
+						return nil, false, nil
+					}
+					call.Params = append(call.Params, p)
+					continue
+				}
+				c, ok := arg.(*expr.ColumnRef)
+				if !ok || len(call.Params) > 0 {
+					return nil, false, nil
+				}
+				if k == 0 {
+					call.Arg = int32(c.Index)
+				} else {
+					call.MoreArgs = append(call.MoreArgs, int32(c.Index))
+				}
 			}
-			call.Arg = int32(c.Index)
 		}
 		pa.Calls = append(pa.Calls, call)
 	}
@@ -199,6 +225,17 @@ func (f *fragmentSource) record(st *inletpb.ScanStats) {
 	for k, v := range st.GetCounters() {
 		f.prof.Counters[k] += v
 	}
+}
+
+// numberOf is a numeric constant's value.
+func numberOf(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	return 0, false
 }
 
 func isNumeric(t arrow.DataType) bool {

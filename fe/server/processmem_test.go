@@ -159,7 +159,10 @@ func TestHashTablesCounted(t *testing.T) {
 	for _, q := range []string{
 		"SELECT count(*) FROM ids x JOIN ids y ON x.id = y.id",
 		"SELECT count(*) FROM (SELECT id, count(*) AS c FROM ids GROUP BY id) g",
-		"SELECT count(*) FROM (SELECT DISTINCT id FROM ids) g",
+		// Spread keys: dense ids would go to the direct-indexed table,
+		// which is small enough to fit under the limit.
+		"SELECT count(*) FROM (SELECT DISTINCT id * 1000003 AS k FROM ids) g",
+		"SELECT count(*) FROM (SELECT DISTINCT concat('key-', id) AS k FROM ids) g",
 	} {
 		// Under the default limit, the answer is right.
 		wantRows(t, a, q, want)

@@ -300,6 +300,7 @@ func (s *Session) bindSession(v *vars.Session) *bind.Session {
 		Version:        s.srv.cfg.Version,
 		Now:            s.srv.now(),
 		Args:           s.args,
+		Fold:           s.foldEnv(v),
 	}
 }
 

@@ -87,25 +87,30 @@ func TestStddevVarianceSQL(t *testing.T) {
 	wantStats(t, rows(t, db, q), q, []any{29.2 / 5, math.Sqrt(29.2 / 4)})
 	// In expressions and HAVING.
 	wantRows(t, db, "SELECT g FROM s GROUP BY g HAVING var_pop(x) * 2 = 8 ORDER BY g", "a")
-	// Not a window function here (yet): refused by name, not misread.
-	if _, err := tryRows(db, "SELECT stddev(x) OVER () FROM s"); err == nil || !strings.Contains(err.Error(), "window function stddev") {
-		t.Errorf("stddev OVER (): %v", err)
+	// Under OVER (TestWindowStddevSQL covers the frames): the whole table's
+	// x = {2,4,4,4,5,5,7,9,3} has sum 43, sum of squares 241, so M2 =
+	// 241 - 43²/9 = 320/9.
+	q = "SELECT DISTINCT var_pop(x) OVER () FROM s"
+	wantStats(t, rows(t, db, q), q, []any{320.0 / 81})
+	if _, err := tryRows(db, "SELECT stddev(DISTINCT x) OVER () FROM s"); err == nil || !strings.Contains(err.Error(), "DISTINCT in window function stddev") {
+		t.Errorf("stddev(DISTINCT) OVER (): %v", err)
 	}
 	wantErr(t, db, "SELECT stddev(s) FROM (SELECT CAST('2024-01-01' AS DATE) s) t", 1105, "does not accept")
 	f.stop()
 }
 
 // TestStddevVarianceFluss: over a Fluss union read (lake + log tail) the
-// statistical aggregates are not split onto the BEs (PartialAggregate has
-// no such function), and the answer matches the hand derivation: price = id
+// statistical aggregates are split onto the BEs (each sends count, mean and
+// M2 per group; the FE merges them with Chan's formula), and the answer
+// matches the hand derivation: price = id
 // for ids 1..101000, so the group id MOD 7 = r is an arithmetic progression
 // of step 7 with m terms, whose population variance is 49(m²-1)/12.
 func TestStddevVarianceFluss(t *testing.T) {
 	f := startUnionFE(t)
 	db := f.db("")
 	q := "SELECT grp, count(price), var_pop(price), var_samp(price), stddev(id) FROM fl_req.fluss_test.big_log GROUP BY grp ORDER BY grp"
-	if plan := strings.Join(rows(t, db, "EXPLAIN "+q), "\n"); strings.Contains(plan, "partial aggregate on BE") {
-		t.Errorf("stddev/variance were pushed to the BEs:\n%s", plan)
+	if plan := strings.Join(rows(t, db, "EXPLAIN "+q), "\n"); !strings.Contains(plan, "partial aggregate on BE: group by grp; count(price), var_pop(") {
+		t.Errorf("stddev/variance were not pushed to the BEs:\n%s", plan)
 	}
 	var want [][]any
 	for r := 0; r < 7; r++ {

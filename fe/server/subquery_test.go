@@ -172,3 +172,90 @@ func TestRightJoinNonEqui(t *testing.T) {
 		"NULL|NULL|1|100", "NULL|NULL|2|200", "2|20|2|201", "2|20|2|201", "NULL|NULL|NULL|300")
 	wantRows(t, db, `SELECT count(*), count(t.a) FROM t RIGHT JOIN u ON t.a < u.x WHERE u.y > 150`, "3|2")
 }
+
+// Correlated subqueries with LIMIT, GROUP BY, HAVING, DISTINCT, non-equality
+// correlations and two levels of nesting, decorrelated over the distinct
+// correlation values (fe/bind/lateral.go). Answers derived by hand from
+// subqueryDB's tables:
+//
+//	t(a, b): (1,10) (2,20) (2,20) (3,NULL) (NULL,5)
+//	u(x, y): (1,100) (2,200) (2,201) (NULL,300)
+func TestCorrelatedSubqueryShapes(t *testing.T) {
+	f := subqueryDB(t)
+	db := f.db("sq")
+	mustExec(t, db, `CREATE TABLE e (x INT, y BIGINT) DUPLICATE KEY(x) DISTRIBUTED BY HASH(x) BUCKETS 1 PROPERTIES ('replication_num' = '1')`)
+	cases := []struct {
+		q    string
+		want []string
+	}{
+		// LIMIT 1 scalar lookup: the largest y of the matching x.
+		{`SELECT a, (SELECT y FROM u WHERE u.x = t.a ORDER BY y DESC LIMIT 1) FROM t ORDER BY a, b`,
+			[]string{"NULL|NULL", "1|100", "2|201", "2|201", "3|NULL"}},
+		// LIMIT 1 OFFSET 1: the second smallest; only x=2 has two.
+		{`SELECT a, (SELECT y FROM u WHERE u.x = t.a ORDER BY y LIMIT 1 OFFSET 1) FROM t ORDER BY a, b`,
+			[]string{"NULL|NULL", "1|NULL", "2|201", "2|201", "3|NULL"}},
+		// Top-1 per group in WHERE (IN over LIMIT): x=1 → 100, x=2 → 201;
+		// the NULL x has no rows equal to it.
+		{`SELECT x, y FROM u WHERE y IN (SELECT y FROM u u2 WHERE u2.x = u.x ORDER BY y DESC LIMIT 1) ORDER BY x`,
+			[]string{"1|100", "2|201"}},
+		// GROUP BY the correlated column: one group per outer value; no
+		// group (a=3, NULL) is NULL, not 0, as SQL says.
+		{`SELECT a, (SELECT sum(y) FROM u WHERE u.x = t.a GROUP BY u.x), (SELECT count(*) FROM u WHERE u.x = t.a GROUP BY u.x) FROM t ORDER BY a, b`,
+			[]string{"NULL|NULL|NULL", "1|100|1", "2|401|2", "2|401|2", "3|NULL|NULL"}},
+		// Non-equality correlation with GROUP BY and LIMIT: the largest
+		// group of u.x <= a. a=1: {1:1} → 1; a=2: {1:1, 2:2} → 2; a=3 → 2.
+		{`SELECT a, (SELECT count(*) FROM u WHERE u.x <= t.a GROUP BY u.x ORDER BY count(*) DESC LIMIT 1) FROM t ORDER BY a, b`,
+			[]string{"NULL|NULL", "1|1", "2|2", "2|2", "3|2"}},
+		// HAVING with GROUP BY under EXISTS / NOT EXISTS: only x=2 has two rows.
+		{`SELECT a FROM t WHERE EXISTS (SELECT u.x FROM u WHERE u.x = t.a GROUP BY u.x HAVING count(*) > 1) ORDER BY a`,
+			[]string{"2", "2"}},
+		{`SELECT a FROM t WHERE NOT EXISTS (SELECT u.x FROM u WHERE u.x = t.a GROUP BY u.x HAVING count(*) > 1) ORDER BY a`,
+			[]string{"NULL", "1", "3"}},
+		// HAVING without GROUP BY: count over nothing is 0, so a=3 and
+		// a=NULL (x = NULL matches nothing) pass count(*) = 0.
+		{`SELECT a FROM t WHERE EXISTS (SELECT count(*) FROM u WHERE u.x = t.a HAVING count(*) = 0) ORDER BY a`,
+			[]string{"NULL", "3"}},
+		{`SELECT a, (SELECT count(*) FROM u WHERE u.x = t.a HAVING count(*) < 2) FROM t ORDER BY a, b`,
+			[]string{"NULL|0", "1|1", "2|NULL", "2|NULL", "3|0"}},
+		// An empty inner side: count 0, sum NULL, EXISTS false, for every
+		// outer row including the duplicates.
+		{`SELECT a, (SELECT count(*) FROM e WHERE e.x = t.a HAVING count(*) >= 0), EXISTS (SELECT DISTINCT e.x FROM e WHERE e.x = t.a), (SELECT y FROM e WHERE e.x = t.a LIMIT 1) FROM t ORDER BY a, b`,
+			[]string{"NULL|0|0|NULL", "1|0|0|NULL", "2|0|0|NULL", "2|0|0|NULL", "3|0|0|NULL"}},
+		// NOT IN as a value over a LIMIT per correlation value (three-valued):
+		// a=NULL: no rows, TRUE; a=1: {100} holds 100; a=2: {201,200} holds
+		// 200; a=3: b NULL against a non-empty set, NULL.
+		{`SELECT a, b, b * 10 NOT IN (SELECT y FROM u WHERE u.x <= t.a ORDER BY y DESC LIMIT 2) FROM t ORDER BY a, b`,
+			[]string{"NULL|5|1", "1|10|0", "2|20|0", "2|20|0", "3|NULL|NULL"}},
+		// DISTINCT under EXISTS with a non-equality correlation.
+		{`SELECT a, EXISTS (SELECT DISTINCT u.x FROM u WHERE u.x < t.a) FROM t ORDER BY a, b`,
+			[]string{"NULL|0", "1|0", "2|1", "2|1", "3|1"}},
+		// A correlation value that is NULL is answered too: u.x <=> t.a
+		// matches the NULL row of u (y=300) for a=NULL.
+		{`SELECT a, (SELECT y FROM u WHERE u.x <=> t.a ORDER BY y LIMIT 1) FROM t ORDER BY a, b`,
+			[]string{"NULL|300", "1|100", "2|200", "2|200", "3|NULL"}},
+		// Two levels: a u row of x = a that has a bigger y in u for the
+		// same x (x=2: 200 < 201).
+		{`SELECT a FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.x = t.a AND EXISTS (SELECT 1 FROM u u2 WHERE u2.x = u.x AND u2.y > u.y)) ORDER BY a`,
+			[]string{"2", "2"}},
+		// Two levels, the inner one reading the outermost query: y > b*10
+		// for x = a. a=1,b=10: 100 > 100 no; a=2,b=20: 201 > 200 yes;
+		// a=3: no u rows; NULL: none.
+		{`SELECT a, b FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.x = t.a AND EXISTS (SELECT 1 FROM u u2 WHERE u2.x = u.x AND u2.y > t.b * 10)) ORDER BY a`,
+			[]string{"2|20", "2|20"}},
+		// Two levels in the select list: per a, the count of u rows of x = a
+		// whose y is above the average y of all rows of the same x.
+		// x=1: avg 100 → 0; x=2: avg 200.5 → 1 (201).
+		{`SELECT a, (SELECT count(*) FROM u WHERE u.x = t.a AND u.y > (SELECT avg(y) FROM u u2 WHERE u2.x = u.x)) FROM t ORDER BY a, b`,
+			[]string{"NULL|0", "1|0", "2|1", "2|1", "3|0"}},
+		// A correlated subquery in the select list of one with LIMIT:
+		// the max y of the x of the first u row of x = a.
+		{`SELECT a, (SELECT (SELECT max(y) FROM u u2 WHERE u2.x = u.x) FROM u WHERE u.x = t.a LIMIT 1) FROM t ORDER BY a, b`,
+			[]string{"NULL|NULL", "1|100", "2|201", "2|201", "3|NULL"}},
+	}
+	for _, c := range cases {
+		wantRows(t, db, c.q, c.want...)
+	}
+	// A scalar subquery that may yield several rows per outer row is
+	// refused, never answered with duplicated outer rows.
+	wantErr(t, db, `SELECT a, (SELECT y FROM u WHERE u.x = t.a) FROM t`, 1235, "may return more than one row")
+}

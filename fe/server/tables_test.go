@@ -96,7 +96,7 @@ func TestInternalTablesQueriesAndRestart(t *testing.T) {
 	wantRows(t, db, "SELECT count(*) FROM (SELECT region, sum(qty) s FROM sales GROUP BY region) x WHERE x.s > 0", fmt.Sprint(positive(want)))
 	wantRows(t, db, "WITH n AS (SELECT id FROM sales WHERE region = 'west') SELECT count(*) FROM n", fmt.Sprint(want["west"].n))
 	wantErr(t, db, "SELECT nope FROM sales", 1054, "Unknown column 'nope'")
-	wantErr(t, db, "SELECT region, qty FROM sales GROUP BY region", 1105, "must be an aggregate expression or appear in GROUP BY")
+	wantErr(t, db, "SELECT region, qty FROM sales GROUP BY region", 1105, "qty not in aggregate's output")
 	wantErr(t, db, "SELECT * FROM nosuch", 1146, "Table 'shop.nosuch' doesn't exist")
 	wantErr(t, db, "SELECT * FROM nodb.t", 1049, "Unknown database 'nodb'")
 

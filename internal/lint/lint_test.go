@@ -121,6 +121,7 @@ func layers() []layer {
 		{pkgs: "cmd/bench", ours: with("fe/server", "catalog/...", "scan", "dispatch", "minifluss", "fileio", "lake/..."),
 			why: "layer 7 (not in §3): the benchmark assembles what cmd/fe --demo does (emulator with its lake, in-process BE through dispatch, FE with the catalog types) and measures it through the MySQL protocol"},
 		{pkgs: "cmd/lakebench", ours: with("lake/...", "fileio"), why: "layer 7 (not in §3, issue 14): the lake scan benchmark writes a table with lake/paimon/writer and reads it with lake/paimon, against DuckDB"},
+		{pkgs: "cmd/tablebench", ours: with("fe/server", "catalog/..."), why: "layer 7 (not in §3, issue 14): the internal-table scan benchmark starts an FE in-process, loads bench.t through the catalog API and queries it over MySQL, against DuckDB"},
 
 		// Beside the stack.
 		{pkgs: "minifluss/...", ours: with("minifluss/...", "proto/flusspb", "proto/flussapi", "catalog/fluss/record", "lake/paimon", "lake/paimon/writer", "fileio"),

@@ -342,19 +342,29 @@ func (r *floatReader) next(n int, parent []bool) (arrow.ArrayData, error) {
 	out := db.Bytes()
 	src := r.data[r.pos : r.pos+k*r.width]
 	r.pos += k * r.width
-	if valid == nil {
+	switch {
+	case valid == nil:
 		copy(out, src)
-	} else {
-		clear(out)
-		j := 0
-		for i, ok := range valid {
-			if ok {
-				copy(out[i*r.width:(i+1)*r.width], src[j*r.width:(j+1)*r.width])
-				j++
-			}
-		}
+	case r.width == 8:
+		spreadValid(typedSlice[uint64](out)[:n], typedSlice[uint64](src), valid)
+	default:
+		spreadValid(typedSlice[uint32](out)[:n], typedSlice[uint32](src), valid)
 	}
 	return newData(r.dt, n, []*memory.Buffer{vb, db}, nil, nulls), nil
+}
+
+// spreadValid places the packed values of the valid rows at their rows;
+// NULL rows get zero.
+func spreadValid[T uint32 | uint64](out, vals []T, valid []bool) {
+	j := 0
+	for i, ok := range valid {
+		if ok {
+			out[i] = vals[j]
+			j++
+		} else {
+			out[i] = 0
+		}
+	}
 }
 
 // ---- string, binary, char, varchar ----
@@ -463,55 +473,88 @@ func (r *stringReader) next(n int, parent []bool) (arrow.ArrayData, error) {
 			return nil, err
 		}
 	}
-	// Size the value buffer first so it is allocated once.
-	var total int64
-	ndict := int64(len(r.dOffs) - 1)
-	for i, v := range vals {
-		if r.dict {
-			if v < 0 || v >= ndict {
-				return nil, fmt.Errorf("%w: %s: dictionary index %d out of range [0,%d) at value %d",
-					ErrCorrupt, r.c.what(r.col, StreamData), v, ndict, i)
-			}
-			total += r.dOffs[v+1] - r.dOffs[v]
-		} else {
-			if v < 0 || v > int64(len(r.blob)) {
-				return nil, fmt.Errorf("%w: %s: string length %d exceeds stream", ErrCorrupt, r.c.what(r.col, StreamLength), v)
-			}
-			total += v
-		}
+	if r.dict {
+		return r.gatherDict(n, valid, k, vals)
 	}
-	if !r.dict && total > int64(len(r.blob)-r.blobPos) {
-		return nil, fmt.Errorf("%w: %s: %d bytes of strings needed at stream offset %d, %d left", ErrCorrupt,
-			r.c.what(r.col, StreamData), total, r.blobPos, len(r.blob)-r.blobPos)
-	}
-	if total > maxArrowBytes {
-		return nil, fmt.Errorf("%w: stripe %d column %d: batch holds %d bytes of strings, more than an Arrow string array can; use a smaller BatchSize",
-			ErrUnsupported, r.c.stripe, r.col, total)
-	}
-	vb, nulls := validityBuffer(r.c.mem, valid, n, k)
+	return r.sliceDirect(n, valid, k, vals)
+}
+
+// sliceDirect builds the batch of a DIRECT column: the present rows'
+// strings follow each other in the DATA stream, so offsets come from the
+// lengths and the bytes are one copy.
+func (r *stringReader) sliceDirect(n int, valid []bool, k int, lens []int64) (arrow.ArrayData, error) {
 	ob := allocBuffer(r.c.mem, (n+1)*4)
 	offs := typedSlice[int32](ob.Bytes())
-	db := allocBuffer(r.c.mem, int(total))
-	out := db.Bytes()
-	pos := 0
+	left := int64(len(r.blob) - r.blobPos)
+	var total int64
 	j := 0
 	offs[0] = 0
 	for i := 0; i < n; i++ {
 		if valid == nil || valid[i] {
-			v := vals[j]
+			v := lens[j]
 			j++
-			var s []byte
-			if r.dict {
-				s = r.dBlob[r.dOffs[v]:r.dOffs[v+1]]
-			} else {
-				s = r.blob[r.blobPos : r.blobPos+int(v)]
-				r.blobPos += int(v)
+			if v < 0 || v > left-total {
+				ob.Release()
+				return nil, fmt.Errorf("%w: %s: string length %d at value %d exceeds the %d bytes left at stream offset %d",
+					ErrCorrupt, r.c.what(r.col, StreamLength), v, j-1, left-total, r.blobPos)
 			}
-			pos += copy(out[pos:], s)
+			total += v
+			if total > maxArrowBytes {
+				ob.Release()
+				return nil, r.tooLarge(total)
+			}
 		}
-		offs[i+1] = int32(pos)
+		offs[i+1] = int32(total)
 	}
+	db := allocBuffer(r.c.mem, int(total))
+	copy(db.Bytes(), r.blob[r.blobPos:r.blobPos+int(total)])
+	r.blobPos += int(total)
+	vb, nulls := validityBuffer(r.c.mem, valid, n, k)
 	return newData(r.dt, n, []*memory.Buffer{vb, ob, db}, nil, nulls), nil
+}
+
+// gatherDict builds the batch of a DICTIONARY column: offsets from the
+// dictionary entry lengths, then one copy per row from the stripe's
+// dictionary blob into a value buffer allocated once.
+func (r *stringReader) gatherDict(n int, valid []bool, k int, idx []int64) (arrow.ArrayData, error) {
+	dOffs := r.dOffs
+	ndict := uint64(len(dOffs) - 1)
+	ob := allocBuffer(r.c.mem, (n+1)*4)
+	offs := typedSlice[int32](ob.Bytes())
+	var total int64
+	j := 0
+	offs[0] = 0
+	for i := 0; i < n; i++ {
+		if valid == nil || valid[i] {
+			v := idx[j]
+			j++
+			if uint64(v) >= ndict {
+				ob.Release()
+				return nil, fmt.Errorf("%w: %s: dictionary index %d out of range [0,%d) at value %d",
+					ErrCorrupt, r.c.what(r.col, StreamData), v, ndict, j-1)
+			}
+			total += dOffs[v+1] - dOffs[v]
+			if total > maxArrowBytes {
+				ob.Release()
+				return nil, r.tooLarge(total)
+			}
+		}
+		offs[i+1] = int32(total)
+	}
+	db := allocBuffer(r.c.mem, int(total))
+	out := db.Bytes()
+	blob := r.dBlob
+	pos := 0
+	for _, v := range idx {
+		pos += copy(out[pos:], blob[dOffs[v]:dOffs[v+1]])
+	}
+	vb, nulls := validityBuffer(r.c.mem, valid, n, k)
+	return newData(r.dt, n, []*memory.Buffer{vb, ob, db}, nil, nulls), nil
+}
+
+func (r *stringReader) tooLarge(total int64) error {
+	return fmt.Errorf("%w: stripe %d column %d: batch holds %d bytes of strings, more than an Arrow string array can; use a smaller BatchSize",
+		ErrUnsupported, r.c.stripe, r.col, total)
 }
 
 // ---- timestamp ----
@@ -565,6 +608,8 @@ func (r *timestampReader) next(n int, parent []bool) (arrow.ArrayData, error) {
 	if err := r.nanos.next(vn); err != nil {
 		return nil, err
 	}
+	per, div := unitScale(r.c.unit)
+	zoned := !r.instant && r.c.loc != nil && r.c.loc != time.UTC
 	for i := range vs {
 		ns := vn[i]
 		z := ns & 7
@@ -589,15 +634,16 @@ func (r *timestampReader) next(n int, parent []bool) (arrow.ArrayData, error) {
 		if s < 0 && ns > 999999 {
 			s--
 		}
-		if !r.instant && r.c.loc != nil && r.c.loc != time.UTC {
+		if zoned {
 			_, off := time.Unix(s, 0).In(r.c.loc).Zone()
 			s += int64(off)
 		}
-		v, err := r.scale(s, ns)
-		if err != nil {
+		// scale, inlined: the unit's factors are hoisted out of the loop.
+		if (div != 1 && ns%div != 0) || s > math.MaxInt64/per-1 || s < math.MinInt64/per+1 {
+			_, err := r.scale(s, ns)
 			return nil, err
 		}
-		vs[i] = v
+		vs[i] = s*per + ns/div
 	}
 	vb, nulls := validityBuffer(r.c.mem, valid, n, k)
 	db := allocBuffer(r.c.mem, n*8)
@@ -605,15 +651,20 @@ func (r *timestampReader) next(n int, parent []bool) (arrow.ArrayData, error) {
 	return newData(r.dt, n, []*memory.Buffer{vb, db}, nil, nulls), nil
 }
 
+// unitScale is the number of units per second and nanoseconds per unit.
+func unitScale(u arrow.TimeUnit) (per, div int64) {
+	switch u {
+	case arrow.Microsecond:
+		return 1e6, 1e3
+	case arrow.Millisecond:
+		return 1e3, 1e6
+	}
+	return 1e9, 1
+}
+
 // scale expresses epoch seconds s and nanoseconds ns in the output unit.
 func (r *timestampReader) scale(s, ns int64) (int64, error) {
-	per, div := int64(1e9), int64(1)
-	switch r.c.unit {
-	case arrow.Microsecond:
-		per, div = 1e6, 1e3
-	case arrow.Millisecond:
-		per, div = 1e3, 1e6
-	}
+	per, div := unitScale(r.c.unit)
 	if ns%div != 0 {
 		return 0, fmt.Errorf("%w: %s: timestamp %d.%09d s has digits finer than %s; read with Nanoseconds",
 			ErrUnsupported, r.c.what(r.col, StreamSecondary), s, ns, r.c.unit)

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
+	"sync"
 
 	"github.com/klauspost/compress/flate"
 	"github.com/klauspost/compress/snappy"
@@ -34,16 +36,27 @@ type decompressor struct {
 	blockSize int
 	flate     io.ReadCloser
 	zstd      *zstd.Decoder
-	scratch   []byte
 }
+
+// zstdDecoders recycles zstd decoders (their window and literal buffers
+// are the expensive part) across readers; a decoder only ever runs
+// DecodeAll, so it holds no goroutines while pooled.
+var zstdDecoders sync.Pool
 
 func newDecompressor(kind CompressionKind, blockSize int) (*decompressor, error) {
 	d := &decompressor{kind: kind, blockSize: blockSize}
 	switch kind {
 	case CompressionNone, CompressionZlib, CompressionSnappy, CompressionLZO, CompressionLZ4:
 	case CompressionZstd:
+		if z, ok := zstdDecoders.Get().(*zstd.Decoder); ok {
+			d.zstd = z
+			break
+		}
+		// The cap on a frame's decoded size is the largest block size a
+		// file may claim (maxBlockSize), so one decoder serves every file;
+		// chunk checks each file's own block size.
 		z, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1),
-			zstd.WithDecoderMaxMemory(uint64(max(blockSize, 8<<20))), zstd.WithDecoderLowmem(true))
+			zstd.WithDecoderMaxMemory(uint64(max(maxBlockSize, 8<<20))), zstd.WithDecoderLowmem(true))
 		if err != nil {
 			return nil, fmt.Errorf("%w: zstd decoder: %v", ErrUnsupported, err)
 		}
@@ -56,9 +69,100 @@ func newDecompressor(kind CompressionKind, blockSize int) (*decompressor, error)
 
 func (d *decompressor) close() {
 	if d.zstd != nil {
-		d.zstd.Close()
+		zstdDecoders.Put(d.zstd)
 		d.zstd = nil
 	}
+}
+
+// zstdSlack is spare capacity kept after the last chunk of a stream so
+// the zstd sequence decoder always has a full block of headroom and runs
+// its fast (unchecked-copy) path rather than the bounds-checked one.
+const zstdSlack = 128<<10 + 64
+
+// maxExpansion caps the capacity expandedBound asks for per input byte:
+// chunk headers alone could otherwise claim a block size each (16 MiB for
+// 3 bytes). A stream that really expands further grows its buffer in
+// expand instead.
+const maxExpansion = 64
+
+// expandedBound is the capacity to decompress src into: an original
+// chunk's length, or the block size for a compressed one (plus
+// zstdSlack), so expand into a buffer of that capacity never grows it,
+// but at most maxExpansion times the input. Malformed headers end the
+// scan; expand reports them.
+func (d *decompressor) expandedBound(src []byte) int {
+	if d.kind == CompressionNone {
+		return len(src)
+	}
+	limit := min(maxExpansion*len(src), maxStreamBytes) + zstdSlack
+	total := zstdSlack
+	for off := 0; len(src)-off >= 3; {
+		h := int(src[off]) | int(src[off+1])<<8 | int(src[off+2])<<16
+		off += 3
+		n := h >> 1
+		if n > len(src)-off {
+			break
+		}
+		if h&1 == 1 {
+			total += n
+		} else {
+			total += d.blockSize
+		}
+		off += n
+		if total > limit {
+			return limit
+		}
+	}
+	return total
+}
+
+// bufCache recycles stream buffers across stripes and readers: one free
+// list per power-of-two capacity class from 64 KiB (a buffer in class c
+// has a capacity of at least 1<<c), holding at most maxCachedBytes in all.
+// Unlike a sync.Pool it survives garbage collections, which a scan that
+// allocates its output batches triggers every few stripes.
+var bufCache struct {
+	sync.Mutex
+	free  [32][][]byte
+	bytes int
+}
+
+const (
+	minPooledClass = 16
+	maxCachedBytes = 64 << 20
+)
+
+// getBuf returns a buffer of length n from the cache or a new one.
+func getBuf(n int) []byte {
+	c := max(bits.Len(uint(max(n, 1)-1)), minPooledClass)
+	if c >= len(bufCache.free) {
+		return make([]byte, n)
+	}
+	bufCache.Lock()
+	if l := bufCache.free[c]; len(l) > 0 {
+		b := l[len(l)-1]
+		l[len(l)-1] = nil
+		bufCache.free[c] = l[:len(l)-1]
+		bufCache.bytes -= cap(b)
+		bufCache.Unlock()
+		return b[:n]
+	}
+	bufCache.Unlock()
+	return make([]byte, n, 1<<c)
+}
+
+// putBuf hands a buffer back; the caller must hold no slice of it.
+func putBuf(b []byte) {
+	c := bits.Len(uint(cap(b))) - 1
+	if c < minPooledClass || c >= len(bufCache.free) {
+		return
+	}
+	bufCache.Lock()
+	if bufCache.bytes+cap(b) <= maxCachedBytes {
+		bufCache.free[c] = append(bufCache.free[c], b[:0])
+		bufCache.bytes += cap(b)
+	}
+	bufCache.Unlock()
 }
 
 // expand decompresses a whole stream, appending to dst. what names the
@@ -156,15 +260,19 @@ func (d *decompressor) chunk(dst, body []byte) ([]byte, error) {
 		}
 		n = m
 	case CompressionZstd:
-		res, err := d.zstd.DecodeAll(body, d.scratch[:0])
+		// Decode in place: DecodeAll appends to a zero-length slice at
+		// out's start, using all the capacity after it (see zstdSlack).
+		res, err := d.zstd.DecodeAll(body, dst[start:start])
 		if err != nil {
 			return nil, err
 		}
 		if len(res) > len(out) {
 			return nil, errChunkTooLarge
 		}
-		d.scratch = res
-		n = copy(out, res)
+		if len(res) > 0 && &res[0] != &out[0] {
+			copy(out, res) // the decoder had to allocate (a frame larger than the room left)
+		}
+		n = len(res)
 	default:
 		return nil, fmt.Errorf("compression kind %d not supported", int(d.kind))
 	}

@@ -20,6 +20,12 @@
 //     (decompressed) at a time and emits batches of at most BatchSize rows.
 //   - Memory: batches are built with the caller's memory.Allocator; the caller
 //     owns a batch only until the next call to Next and must Retain to keep it.
+//     Decompressed stream buffers are not the caller's: they come from a
+//     process-wide cache (compress.go: at most 64 MiB kept, sized per
+//     stream from its chunk headers, at most 64× the compressed bytes up
+//     front) and go back when the next stripe opens or the reader is
+//     released, so nothing handed out may point into them; zstd decoders
+//     are pooled the same way. A scan allocates only its output batches.
 //
 // Type mapping (ORC → Arrow): boolean→Boolean, tinyint→Int8, smallint→Int16,
 // int→Int32, bigint→Int64, float→Float32, double→Float64,

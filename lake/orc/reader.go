@@ -136,10 +136,10 @@ type recordReader struct {
 	err  error
 	dec  *decompressor
 	locs map[string]*time.Location
-	// Stream buffers of the current stripe, recycled for the next one:
-	// batches copy values out, so nothing handed to the caller points
-	// into them.
-	held, spare [][]byte
+	// Stream buffers of the current stripe, handed back to bufPools when
+	// the next stripe opens or the reader is released: batches copy values
+	// out, so nothing handed to the caller points into them.
+	held [][]byte
 }
 
 func (r *recordReader) Retain() { r.refs.Add(1) }
@@ -151,7 +151,8 @@ func (r *recordReader) Release() {
 			r.cur = nil
 		}
 		r.root = nil
-		r.held, r.spare = nil, nil
+		r.recycle()
+		r.held = nil
 		if r.dec != nil {
 			r.dec.close()
 			r.dec = nil
@@ -211,24 +212,28 @@ func (r *recordReader) Next() bool {
 	return true
 }
 
-// buffer returns a recycled buffer of capacity >= n, or a new one; the
-// caller puts what it keeps into r.held, once.
+// buffer returns a pooled buffer of length n and records it as held by
+// the current stripe.
 func (r *recordReader) buffer(n int) []byte {
-	for i, b := range r.spare {
-		if cap(b) >= n {
-			r.spare[i] = r.spare[len(r.spare)-1]
-			r.spare = r.spare[:len(r.spare)-1]
-			return b[:cap(b)]
-		}
+	b := getBuf(n)
+	r.held = append(r.held, b)
+	return b
+}
+
+// recycle returns the current stripe's buffers to the pools; the column
+// readers that sliced them must already be gone.
+func (r *recordReader) recycle() {
+	for i, b := range r.held {
+		putBuf(b)
+		r.held[i] = nil
 	}
-	return make([]byte, n)
+	r.held = r.held[:0]
 }
 
 func (r *recordReader) openStripe(si int) error {
 	s := r.f.stripes[si]
 	r.root = nil
-	r.spare = append(r.spare, r.held...)
-	r.held = r.held[:0]
+	r.recycle()
 	if s.NumRows == 0 {
 		return nil
 	}
@@ -287,8 +292,7 @@ func (r *recordReader) openStripe(si int) error {
 			j++
 		}
 		start, stop := want[i].off, want[j-1].off+want[j-1].len
-		buf := r.buffer(int(stop - start))[:stop-start]
-		r.held = append(r.held, buf)
+		buf := r.buffer(int(stop - start))
 		if err := readFull(r.f.r, buf, int64(start)); err != nil {
 			return fmt.Errorf("stripe %d: read streams at offset %d: %w", si, start, err)
 		}
@@ -299,7 +303,7 @@ func (r *recordReader) openStripe(si int) error {
 				return fmt.Errorf("%w: %s: duplicate stream", ErrCorrupt, sw)
 			}
 			if r.f.ps.compression != CompressionNone {
-				if b, err = r.dec.expand(r.buffer(4 * len(b))[:0], b, sw); err != nil {
+				if b, err = r.dec.expand(r.buffer(r.dec.expandedBound(b))[:0], b, sw); err != nil {
 					return err
 				}
 				if len(b) > maxStreamBytes {
@@ -307,9 +311,6 @@ func (r *recordReader) openStripe(si int) error {
 				}
 			}
 			streams[w.key] = b
-			if r.f.ps.compression != CompressionNone {
-				r.held = append(r.held, b)
-			}
 		}
 		i = j
 	}

@@ -32,6 +32,36 @@ type wopts struct {
 	blockSize   int
 	tz          string // stripe writer time zone for TIMESTAMP
 	version     []byte // postscript version (packed varints), default 0.12
+	dictStrings bool   // string columns DICTIONARY (v1) instead of DIRECT
+}
+
+// wdict is a string column's stripe dictionary in the test writer.
+type wdict struct {
+	col  int
+	size uint64
+	blob []byte
+}
+
+// dictEncode encodes strings as a DICTIONARY (v1) column: entries in
+// first-seen order (readers must not assume sorted entries), the row
+// indexes as DATA, the entry lengths as LENGTH.
+func dictEncode(vals []any) (data, length []byte, d wdict) {
+	pos := map[string]uint64{}
+	var entries []uint64
+	idx := make([]uint64, len(vals))
+	for i, v := range vals {
+		sv := v.(string)
+		p, seen := pos[sv]
+		if !seen {
+			p = uint64(len(entries))
+			pos[sv] = p
+			entries = append(entries, uint64(len(sv)))
+			d.blob = append(d.blob, sv...)
+		}
+		idx[i] = p
+	}
+	d.size = uint64(len(entries))
+	return appendV1Unsigned(nil, idx), appendV1Unsigned(nil, entries), d
 }
 
 type wstream struct {
@@ -167,6 +197,7 @@ func writeORC(t testing.TB, cols []wcol, rows int, o wopts) []byte {
 	for start := 0; start < rows; start += o.stripeRows {
 		end := min(rows, start+o.stripeRows)
 		var streams []wstream
+		var dicts []wdict
 		stats := make([]wstats, len(cols)+1)
 		stats[0].n = uint64(end - start)
 		for ci, c := range cols {
@@ -221,6 +252,13 @@ func writeORC(t testing.TB, cols []wcol, rows int, o wopts) []byte {
 					data = binary.LittleEndian.AppendUint64(data, math.Float64bits(v.(float64)))
 				}
 			case KindString, KindBinary, KindVarchar, KindChar:
+				if o.dictStrings && c.kind != KindBinary {
+					var d wdict
+					data, length, d = dictEncode(vals)
+					d.col = id
+					dicts = append(dicts, d)
+					break
+				}
 				ls := make([]uint64, len(vals))
 				for i, v := range vals {
 					s := v.(string)
@@ -283,6 +321,9 @@ func writeORC(t testing.TB, cols []wcol, rows int, o wopts) []byte {
 			if second != nil {
 				streams = append(streams, wstream{StreamSecondary, id, second})
 			}
+			if len(dicts) > 0 && dicts[len(dicts)-1].col == id {
+				streams = append(streams, wstream{StreamDictionaryData, id, dicts[len(dicts)-1].blob})
+			}
 		}
 		offset := len(out)
 		var sf []byte
@@ -296,8 +337,14 @@ func writeORC(t testing.TB, cols []wcol, rows int, o wopts) []byte {
 			sf = pbBytes(sf, 1, sb)
 		}
 		dataLen := len(out) - offset
-		for range len(cols) + 1 {
-			sf = pbBytes(sf, 2, pbVarint(nil, 1, uint64(encDirect)))
+		for id := range len(cols) + 1 {
+			enc := pbVarint(nil, 1, uint64(encDirect))
+			for _, d := range dicts {
+				if d.col == id {
+					enc = pbVarint(pbVarint(nil, 1, uint64(encDictionary)), 2, d.size)
+				}
+			}
+			sf = pbBytes(sf, 2, enc)
 		}
 		if o.tz != "" {
 			sf = pbBytes(sf, 3, []byte(o.tz))

@@ -158,10 +158,13 @@ func BenchmarkMergeOnRead(b *testing.B) {
 	}
 	var in int64 = perFile * filesPerBucket * buckets
 	var rows int64
+	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		rows = scanAll(b, tbl, nil)
 	}
+	b.ReportMetric(float64(cpuTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(in)*float64(b.N)/b.Elapsed().Seconds(), "input-rows/s")
 	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "output-rows/s")
 }

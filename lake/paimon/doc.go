@@ -34,7 +34,18 @@
 //     the rows they describe are final (append tables, raw reads of
 //     deletion-vector/first-row tables), never for merge inputs. The
 //     predicate is then applied exactly to every row after merging.
-//  5. Decoders distrust input: every length, count and offset is checked
+//  5. Flat Parquet columns are decoded by lake/parquetpage when it can read
+//     every selected column of a file (types, encodings, codecs); otherwise
+//     the whole file goes through pqarrow. Both give the same values
+//     (TestPagePathMatchesPqarrow). With a row filter on a raw read, the
+//     filter's columns are decoded first and the others materialised only
+//     for rows that pass; the reader itself then drops the rows failing the
+//     filter or deleted by the file's deletion vector, counting them as the
+//     stepper would, and the stepper skips its own filter for such batches:
+//     answers and counters are unchanged (TestLateFilterMatchesPqarrow).
+//     A raw read keeps its files' page readers (their buffers, charged to
+//     the scan's allocator) for the next file, at most 64 of them.
+//  6. Decoders distrust input: every length, count and offset is checked
 //     before allocation; bad bytes give an error wrapping ErrCorrupt that
 //     names the table and file, never a panic.
 //

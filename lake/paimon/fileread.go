@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/inlet-db/inlet/fileio"
@@ -42,7 +43,10 @@ const (
 type fileBatches struct {
 	schema *arrow.Schema
 	next   func() (arrow.RecordBatch, int64, error) // nil batch at end
-	close  func()
+	// filtered: batches hold only the rows that pass spec.pred and are not
+	// in spec.dv; the dropped ones are already in the metrics.
+	filtered bool
+	close    func()
 }
 
 type fileReadSpec struct {
@@ -55,6 +59,12 @@ type fileReadSpec struct {
 	batchSize  int
 	mem        memory.Allocator
 	metrics    *Metrics
+	// dropRows: the caller applies pred to every row after the read, so
+	// a reader may drop the rows failing it, with those dv deletes, and
+	// count them itself (fileBatches.filtered says it did).
+	dropRows bool
+	dv       *DeletionVector
+	pool     *readerPool // optional: page readers shared across a scan's files
 }
 
 func outSchema(want []DataField, system bool) (*arrow.Schema, error) {
@@ -236,6 +246,10 @@ func openParquet(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 	rgStart := make([]int64, pf.NumRowGroups())
 	for rg := 1; rg < pf.NumRowGroups(); rg++ {
 		rgStart[rg] = rgStart[rg-1] + md.RowGroup(rg-1).NumRows()
+	}
+	pl, pn, pt := pageLeaves(fr, order, i96)
+	if pc := planPageColumns(s.path, pf, pl, pn, pt, rgs); pc != nil {
+		return openPageColumns(ctx, s, f, out, src, order, pc, rgs, rgStart, md, bs, &ok)
 	}
 	// One pqarrow reader per run of consecutive unpruned row groups, not
 	// per row group: a reader allocates fresh page and decompression
@@ -456,4 +470,61 @@ func relabel(d arrow.ArrayData, dst arrow.DataType) (arrow.ArrayData, bool) {
 		return d, true
 	}
 	return nil, false
+}
+
+// pageLeaves lists the selected top-level columns in selected order for
+// planPageColumns: leaf index (-1 for a nested column), name and output
+// type (pqarrow's; an INT96 column's at the table's unit).
+func pageLeaves(fr *pqarrow.FileReader, order map[int]int, i96 []int96Col) (leaves []int, names []string, types []arrow.DataType) {
+	leaves = make([]int, len(order))
+	names = make([]string, len(order))
+	types = make([]arrow.DataType, len(order))
+	for i, pos := range order {
+		sf := fr.Manifest.Fields[i]
+		leaves[pos], names[pos], types[pos] = -1, sf.Field.Name, sf.Field.Type
+		if sf.IsLeaf() {
+			leaves[pos] = sf.ColIndex
+		}
+	}
+	for _, c := range i96 {
+		types[c.pos] = c.typ
+	}
+	return leaves, names, types
+}
+
+// openPageColumns reads the file through lake/parquetpage: one reader per
+// column for the whole file, one unit per run of consecutive row groups.
+func openPageColumns(ctx context.Context, s fileReadSpec, f fileio.File, out *arrow.Schema, src []int, order map[int]int, pc *pageColumns,
+	rgs []int, rgStart []int64, md *metadata.FileMetaData, bs int, ok *bool) (*fileBatches, error) {
+	prs, err := newPageReaders(pc, s.mem, s.pool)
+	if err != nil {
+		return nil, err
+	}
+	if s.pred != nil {
+		pc.lateFilter(s.pred, s.want, src, order, out)
+		if pc.pred != nil && s.dropRows {
+			pc.drop, pc.dv, pc.metrics = true, s.dv, s.metrics
+			dropFiles.Add(1)
+		}
+	}
+	runs := rowGroupRuns(rgs, true)
+	pageFiles.Add(1)
+	*ok = true
+	fb := unitBatches(ctx, s, f, out, false, src, order, unitReads{
+		count: len(runs),
+		start: func(i int) int64 { return rgStart[runs[i][0]] },
+		rows:  func(i int) int64 { return md.RowGroup(runs[i][0]).NumRows() },
+		open: func(i int) (array.RecordReader, error) {
+			return &pageRecordReader{refs: 1, ctx: ctx, path: s.path, f: f, pc: pc, prs: prs, rgs: runs[i],
+				rows:  func(rg int) int64 { return md.RowGroup(rg).NumRows() },
+				start: func(rg int) int64 { return rgStart[rg] }, mem: s.mem, batch: int64(bs)}, nil
+		},
+	})
+	fb.filtered = pc.drop
+	closeFile := fb.close
+	fb.close = func() {
+		closeFile()
+		prs.release()
+	}
+	return fb, nil
 }

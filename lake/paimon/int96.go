@@ -3,13 +3,14 @@ package paimon
 import (
 	"encoding/binary"
 	"fmt"
-	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
+
+	"github.com/inlet-db/inlet/lake/parquetpage"
 )
 
 // Java Paimon stores TIMESTAMP(7..9) in Parquet as INT96: 8 bytes
@@ -29,19 +30,7 @@ const (
 // signed. ok is false when the instant is outside int64 nanoseconds
 // (years 1677..2262).
 func Int96Nanos(v parquet.Int96) (nanos int64, ok bool) {
-	nod := int64(binary.LittleEndian.Uint64(v[:8]))
-	day := int64(binary.LittleEndian.Uint32(v[8:])) - julianDayOfEpoch
-	const maxDay = math.MaxInt64 / nanosPerDay
-	if day > maxDay || day < -maxDay {
-		return 0, false
-	}
-	dn := day * nanosPerDay
-	sum := dn + nod
-	// Signed overflow: both operands share a sign the sum lacks.
-	if (dn >= 0) == (nod >= 0) && (sum >= 0) != (dn >= 0) {
-		return 0, false
-	}
-	return sum, true
+	return parquetpage.Int96Nanos(v[:])
 }
 
 // Int96FromNanos encodes an instant as Java Paimon does: from the

@@ -2,7 +2,6 @@ package paimon
 
 import (
 	"bytes"
-	"container/heap"
 	"context"
 	"fmt"
 	"strings"
@@ -29,6 +28,12 @@ import (
 // the sequence number, so "latest" means highest sequence field.
 //
 // Deletion vectors are applied to each file before it enters the merge.
+//
+// Speed without boxing: keys are compared through typed views of each
+// batch's key columns (mergekeys.go), the cursor heap is sifted by direct
+// calls, and deduplicate/first-row emit (batch, row) references that are
+// gathered column by column into the output batch (mergegather.go);
+// partial-update and aggregation build rows through typed builders.
 type mergeSource struct {
 	ctx       context.Context
 	opts      tableOptions
@@ -46,22 +51,31 @@ type mergeSource struct {
 	table     string
 	parked    []arrow.RecordBatch
 	group     []mergeRec
-	gkeys     []arrow.Array
+	gkeys     []keyView
 	grow      int
+	ncol      int
+	mem       memory.Allocator
+	// Gathered output (deduplicate, first-row): the rows to emit as
+	// (source batch, row), copied column by column when a batch is full;
+	// srcs holds a reference to every batch a pending row points into.
+	gather bool
+	pend   []srcRow
+	srcs   []arrow.RecordBatch
 }
 
 type cursor struct {
-	idx  int
-	fb   *fileBatches
-	dv   *DeletionVector
-	rec  arrow.RecordBatch
-	seq  *array.Int64
-	kind *array.Int8
-	keys []arrow.Array
-	useq []arrow.Array
-	pos  int64
-	row  int
-	m    *mergeSource
+	idx   int
+	fb    *fileBatches
+	dv    *DeletionVector
+	rec   arrow.RecordBatch
+	src   int32 // rec's index in m.srcs (gathered output)
+	seqs  []int64
+	kinds []int8
+	keys  []keyView
+	useq  []keyView
+	pos   int64
+	row   int
+	m     *mergeSource
 }
 
 // load moves to the next batch. The finished batch may still be referenced
@@ -78,16 +92,21 @@ func (c *cursor) load() error {
 			return err
 		}
 		c.rec, c.pos, c.row = rec, pos, 0
-		c.seq = rec.Column(c.m.seqCol).(*array.Int64)
-		c.kind = rec.Column(c.m.kindCol).(*array.Int8)
+		seq, ok1 := rec.Column(c.m.seqCol).(*array.Int64)
+		kind, ok2 := rec.Column(c.m.kindCol).(*array.Int8)
+		if !ok1 || !ok2 {
+			return fmt.Errorf("%w: table %s: %s/%s columns are not BIGINT/TINYINT", ErrCorrupt, c.m.table, SequenceNumberColumn, ValueKindColumn)
+		}
+		c.seqs, c.kinds = seq.Int64Values(), kind.Int8Values()
 		c.keys = c.keys[:0]
 		for _, k := range c.m.keyCols {
-			c.keys = append(c.keys, rec.Column(k))
+			c.keys = append(c.keys, makeKeyView(rec.Column(k)))
 		}
 		c.useq = c.useq[:0]
 		for _, k := range c.m.useqCols {
-			c.useq = append(c.useq, rec.Column(k))
+			c.useq = append(c.useq, makeKeyView(rec.Column(k)))
 		}
+		c.src = c.m.addSource(rec)
 		if c.skipDeleted() {
 			return nil
 		}
@@ -122,34 +141,6 @@ func (c *cursor) advance() error {
 
 type cursorHeap []*cursor
 
-func (h cursorHeap) Len() int { return len(h) }
-func (h cursorHeap) Less(i, j int) bool {
-	a, b := h[i], h[j]
-	for k := range a.keys {
-		if c := compareArrow(a.keys[k], a.row, b.keys[k], b.row); c != 0 {
-			return c < 0
-		}
-	}
-	for k := range a.useq {
-		if c := compareArrow(a.useq[k], a.row, b.useq[k], b.row); c != 0 {
-			return (c < 0) != a.m.opts.sequenceDesc
-		}
-	}
-	sa, sb := a.seq.Value(a.row), b.seq.Value(b.row)
-	if sa != sb {
-		return sa < sb
-	}
-	return a.idx < b.idx
-}
-func (h cursorHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *cursorHeap) Push(x any)   { *h = append(*h, x.(*cursor)) }
-func (h *cursorHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
 func newMergeSource(ctx context.Context, p *Plan, s *Split, needed []DataField, opts tableOptions, mem memory.Allocator, batchSize int, metrics *Metrics) (*mergeSource, error) {
 	if batchSize <= 0 {
 		batchSize = 8192
@@ -164,7 +155,8 @@ func newMergeSource(ctx context.Context, p *Plan, s *Split, needed []DataField, 
 			}
 		}
 	}
-	m := &mergeSource{ctx: ctx, opts: opts, nNeeded: len(needed), batchSize: batchSize, table: p.Table.name}
+	m := &mergeSource{ctx: ctx, opts: opts, nNeeded: len(needed), batchSize: batchSize, table: p.Table.name, mem: mem,
+		gather: opts.mergeEngine == "deduplicate" || opts.mergeEngine == "first-row"}
 	for _, k := range p.Schema.TrimmedPrimaryKeys() {
 		if !hasField(fields, k.Name) {
 			fields = append(fields, k)
@@ -195,6 +187,7 @@ func newMergeSource(ctx context.Context, p *Plan, s *Split, needed []DataField, 
 	if m.outSchema, err = ArrowSchema(fields); err != nil {
 		return nil, err
 	}
+	m.ncol = len(fields)
 	if opts.mergeEngine == "aggregation" {
 		for i, f := range m.outSchema.Fields() {
 			isKey := false
@@ -222,7 +215,7 @@ func newMergeSource(ctx context.Context, p *Plan, s *Split, needed []DataField, 
 				return nil, err
 			}
 		}
-		c := &cursor{idx: i, m: m}
+		c := &cursor{idx: i, m: m, src: -1}
 		if f.DV != nil {
 			if c.dv, err = ReadDeletionVector(ctx, p.Table.fs, *f.DV); err != nil {
 				return nil, err
@@ -239,13 +232,14 @@ func newMergeSource(ctx context.Context, p *Plan, s *Split, needed []DataField, 
 			m.h = append(m.h, c)
 		}
 	}
-	heap.Init(&m.h)
+	m.h.init()
 	ok = true
 	return m, nil
 }
 
 type mergeRec struct {
 	rec  arrow.RecordBatch
+	src  int32
 	row  int
 	kind int8
 }
@@ -254,7 +248,7 @@ type mergeRec struct {
 // collected (gkeys, grow: the key columns and row of its first record).
 func (m *mergeSource) sameKey(c *cursor) bool {
 	for k := range m.gkeys {
-		if compareArrow(m.gkeys[k], m.grow, c.keys[k], c.row) != 0 {
+		if compareKey(&m.gkeys[k], m.grow, &c.keys[k], c.row) != 0 {
 			return false
 		}
 	}
@@ -263,7 +257,7 @@ func (m *mergeSource) sameKey(c *cursor) bool {
 
 func (m *mergeSource) next() (arrow.RecordBatch, []bool, error) {
 	rows := 0
-	for m.h.Len() > 0 {
+	for len(m.h) > 0 {
 		if rows&1023 == 0 {
 			if err := m.ctx.Err(); err != nil {
 				return nil, nil, err
@@ -278,22 +272,23 @@ func (m *mergeSource) next() (arrow.RecordBatch, []bool, error) {
 				return nil, nil, err
 			}
 			rows++
-			if m.bld.Field(0).Len() >= m.batchSize {
-				return m.bld.NewRecordBatch(), nil, nil
+			if m.outRows() >= m.batchSize {
+				rec, err := m.flush()
+				return rec, nil, err
 			}
 			continue
 		}
 		if len(m.group) == 0 {
 			m.gkeys, m.grow = append(m.gkeys[:0], c.keys...), c.row
 		}
-		m.group = append(m.group, mergeRec{rec: c.rec, row: c.row, kind: c.kind.Value(c.row)})
+		m.group = append(m.group, mergeRec{rec: c.rec, src: c.src, row: c.row, kind: c.kinds[c.row]})
 		if err := c.advance(); err != nil {
 			return nil, nil, err
 		}
 		if c.rec == nil {
-			heap.Pop(&m.h)
+			m.h.popTop()
 		} else {
-			heap.Fix(&m.h, 0)
+			m.h.down(0)
 		}
 	}
 	if len(m.group) > 0 {
@@ -304,8 +299,9 @@ func (m *mergeSource) next() (arrow.RecordBatch, []bool, error) {
 			return nil, nil, err
 		}
 	}
-	if m.bld.Field(0).Len() > 0 {
-		return m.bld.NewRecordBatch(), nil, nil
+	if m.outRows() > 0 {
+		rec, err := m.flush()
+		return rec, nil, err
 	}
 	return nil, nil, nil
 }
@@ -320,7 +316,7 @@ func isRetract(k int8) bool { return k == KindUpdateBefore || k == KindDelete }
 // when it is a retraction (batch reads drop -U/-D). With ignore-delete the
 // retractions are removed first, as the writer would have done.
 func (m *mergeSource) emit(group []mergeRec) error {
-	ncol := len(m.outSchema.Fields())
+	ncol := m.ncol
 	if m.opts.ignoreDelete && m.opts.mergeEngine != "first-row" {
 		kept := group[:0]
 		for _, g := range group {
@@ -337,7 +333,7 @@ func (m *mergeSource) emit(group []mergeRec) error {
 		if isRetract(group[0].kind) {
 			return nil
 		}
-		return m.appendRow(group[0].rec, group[0].row, ncol)
+		return m.appendRow(&group[0], ncol)
 	}
 	switch m.opts.mergeEngine {
 	case "deduplicate":
@@ -351,11 +347,11 @@ func (m *mergeSource) emit(group []mergeRec) error {
 		if win == nil || isRetract(win.kind) {
 			return nil
 		}
-		return m.appendRow(win.rec, win.row, ncol)
+		return m.appendRow(win, ncol)
 	case "first-row":
 		for i := range group {
 			if !isRetract(group[i].kind) {
-				return m.appendRow(group[i].rec, group[i].row, ncol)
+				return m.appendRow(&group[i], ncol)
 			}
 		}
 		return nil
@@ -436,7 +432,12 @@ func (m *mergeSource) aggregate(group []mergeRec) error {
 	return nil
 }
 
-func (m *mergeSource) appendRow(rec arrow.RecordBatch, row, ncol int) error {
+func (m *mergeSource) appendRow(g *mergeRec, ncol int) error {
+	if m.gather {
+		m.pend = append(m.pend, srcRow{src: g.src, row: int32(g.row)})
+		return nil
+	}
+	rec, row := g.rec, g.row
 	for c := 0; c < ncol; c++ {
 		if err := appendValue(m.bld.Field(c), rec.Column(c), row); err != nil {
 			return fmt.Errorf("column %s: %w", m.outSchema.Field(c).Name, err)
@@ -448,6 +449,7 @@ func (m *mergeSource) appendRow(rec arrow.RecordBatch, row, ncol int) error {
 func (m *mergeSource) close() {
 	m.group = nil
 	m.releaseParked()
+	m.releaseSources()
 	for _, c := range m.all {
 		if c.rec != nil {
 			c.rec.Release()

@@ -186,7 +186,10 @@ type stepper struct {
 	match   []bool // evalBatch's output, reused across batches
 }
 
-func (st *stepper) apply(rec arrow.RecordBatch, keep []bool) (arrow.RecordBatch, error) {
+// apply runs the steps on rec; prefiltered says the file reader already
+// dropped the deleted rows and those failing the row filter (and counted
+// them), so only the projection remains.
+func (st *stepper) apply(rec arrow.RecordBatch, keep []bool, prefiltered bool) (arrow.RecordBatch, error) {
 	n := int(rec.NumRows())
 	st.metrics.RowsRead += int64(n)
 	for _, k := range keep {
@@ -194,7 +197,7 @@ func (st *stepper) apply(rec arrow.RecordBatch, keep []bool) (arrow.RecordBatch,
 			st.metrics.RowsDeleted++
 		}
 	}
-	if st.pred != nil {
+	if st.pred != nil && !prefiltered {
 		// Column-wise (evalBatch): per-row evaluation boxed every cell.
 		col := func(name string) arrow.Array {
 			for i, f := range st.needed {
@@ -293,7 +296,8 @@ func (r *splitReader) Next() bool {
 			r.done = true
 			return false
 		}
-		out, err := r.step.apply(rec, keep)
+		raw, _ := r.src.(*rawSource)
+		out, err := r.step.apply(rec, keep, raw != nil && raw.prefiltered)
 		rec.Release()
 		if err != nil {
 			r.err, r.done = err, true
@@ -323,6 +327,10 @@ type rawSource struct {
 	idx int
 	fb  *fileBatches
 	dv  *DeletionVector
+	// prefiltered: the last batch comes from a reader that applied the
+	// deletion vector and the row filter itself (fileBatches.filtered).
+	prefiltered bool
+	pool        readerPool // page readers of finished files, for the next
 }
 
 func (r *rawSource) fileSchema(id int64) (*TableSchema, error) {
@@ -350,7 +358,10 @@ func (r *rawSource) next() (arrow.RecordBatch, []bool, error) {
 					return nil, nil, err
 				}
 			}
-			fb, err := openDataFile(r.ctx, fileReadSpec{fsys: r.p.Table.fs, path: f.Path, fileSchema: fs, want: r.want, pred: r.pred, batchSize: r.batchSize, mem: r.mem, metrics: r.metrics})
+			// The stepper applies r.pred to every batch of a raw read, so
+			// the reader may drop the rows failing it (dropRows).
+			fb, err := openDataFile(r.ctx, fileReadSpec{fsys: r.p.Table.fs, path: f.Path, fileSchema: fs, want: r.want, pred: r.pred, batchSize: r.batchSize, mem: r.mem, metrics: r.metrics,
+				dv: r.dv, dropRows: r.pred != nil, pool: &r.pool})
 			if err != nil {
 				return nil, nil, err
 			}
@@ -365,8 +376,9 @@ func (r *rawSource) next() (arrow.RecordBatch, []bool, error) {
 			r.fb = nil
 			continue
 		}
+		r.prefiltered = r.fb.filtered
 		var keep []bool
-		if r.dv != nil {
+		if r.dv != nil && !r.fb.filtered {
 			keep = make([]bool, rec.NumRows())
 			for i := range keep {
 				keep[i] = !r.dv.Contains(pos + int64(i))
@@ -381,6 +393,7 @@ func (r *rawSource) close() {
 		r.fb.close()
 		r.fb = nil
 	}
+	r.pool.release()
 }
 
 // structChild extracts a nested field from a struct array; a row whose

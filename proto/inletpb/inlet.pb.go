@@ -411,12 +411,18 @@ func (x *PartialAggregate) GetCalls() []*AggCall {
 
 type AggCall struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// func is one of count, count_star, sum, min, max, avg.
+	// func is one of count, count_star, sum, min, max, avg, or a statistical
+	// aggregate's name (exec.AggName).
 	Func string `protobuf:"bytes,1,opt,name=func,proto3" json:"func,omitempty"`
 	// arg is the output column position (unused for count_star).
 	Arg int32 `protobuf:"varint,2,opt,name=arg,proto3" json:"arg,omitempty"`
 	// name labels the state column.
-	Name          string `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	Name string `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	// more_args are the further argument columns of a two-argument
+	// aggregate (covar, corr, regr_*, avg_weighted, min_by, max_by).
+	MoreArgs []int32 `protobuf:"varint,4,rep,packed,name=more_args,json=moreArgs,proto3" json:"more_args,omitempty"`
+	// params are constant trailing arguments (percentile's p, topn's n).
+	Params        []float64 `protobuf:"fixed64,5,rep,packed,name=params,proto3" json:"params,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -470,6 +476,20 @@ func (x *AggCall) GetName() string {
 		return x.Name
 	}
 	return ""
+}
+
+func (x *AggCall) GetMoreArgs() []int32 {
+	if x != nil {
+		return x.MoreArgs
+	}
+	return nil
+}
+
+func (x *AggCall) GetParams() []float64 {
+	if x != nil {
+		return x.Params
+	}
+	return nil
 }
 
 // FlussTable is what a BE needs to read a Fluss table without asking the
@@ -1418,11 +1438,13 @@ const file_inlet_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"S\n" +
 	"\x10PartialAggregate\x12\x19\n" +
 	"\bgroup_by\x18\x01 \x03(\x05R\agroupBy\x12$\n" +
-	"\x05calls\x18\x02 \x03(\v2\x0e.inlet.AggCallR\x05calls\"C\n" +
+	"\x05calls\x18\x02 \x03(\v2\x0e.inlet.AggCallR\x05calls\"x\n" +
 	"\aAggCall\x12\x12\n" +
 	"\x04func\x18\x01 \x01(\tR\x04func\x12\x10\n" +
 	"\x03arg\x18\x02 \x01(\x05R\x03arg\x12\x12\n" +
-	"\x04name\x18\x03 \x01(\tR\x04name\"\xcc\x02\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12\x1b\n" +
+	"\tmore_args\x18\x04 \x03(\x05R\bmoreArgs\x12\x16\n" +
+	"\x06params\x18\x05 \x03(\x01R\x06params\"\xcc\x02\n" +
 	"\n" +
 	"FlussTable\x12\x1a\n" +
 	"\bdatabase\x18\x01 \x01(\tR\bdatabase\x12\x14\n" +

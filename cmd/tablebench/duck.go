@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+//go:embed duck-package.json
+var duckPackage []byte
+
+//go:embed duck.mjs
+var duckScript []byte
+
+// duck is a node process running DuckDB, fed one statement at a time so
+// its runs interleave with Inlet's.
+type duck struct {
+	cmd     *exec.Cmd
+	in      io.WriteCloser
+	out     *bufio.Scanner
+	version string
+}
+
+// startDuck installs @duckdb/node-api into the user cache directory (the
+// one cmd/lakebench uses, once per version) and starts the runner.
+func startDuck(ctx context.Context, threads int) (*duck, error) {
+	if os.Getenv("INLET_SKIP_DUCKDB") != "" {
+		return nil, errors.New("INLET_SKIP_DUCKDB is set")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return nil, errors.New("node is not on PATH (Debian package nodejs)")
+	}
+	var pj struct {
+		Dependencies map[string]string `json:"dependencies"`
+	}
+	if err := json.Unmarshal(duckPackage, &pj); err != nil {
+		return nil, fmt.Errorf("duck-package.json: %w", err)
+	}
+	version := pj.Dependencies["@duckdb/node-api"]
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	dir := filepath.Join(cache, "inlet-duckdb", version)
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@duckdb", "node-api", "package.json")); err != nil {
+		if err := installDuck(ctx, filepath.Dir(dir), dir); err != nil {
+			return nil, err
+		}
+	}
+	// Beside node_modules for ESM resolution; renamed into place so a
+	// concurrent run never sees half a file.
+	tmp, err := os.CreateTemp(dir, "tablebench-*.mjs")
+	if err != nil {
+		return nil, err
+	}
+	_, err = tmp.Write(duckScript)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	runner := filepath.Join(dir, "tablebench.mjs")
+	if err == nil {
+		err = os.Rename(tmp.Name(), runner)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, node, runner)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	d := &duck{cmd: cmd, in: in, out: bufio.NewScanner(out), version: version}
+	d.out.Buffer(nil, 16<<20)
+	if _, _, err := d.run(fmt.Sprintf("SET threads = %d", threads)); err != nil {
+		d.close()
+		return nil, err
+	}
+	return d, nil
+}
+
+func installDuck(ctx context.Context, parent, dir string) error {
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		return errors.New("npm is not on PATH (Debian package npm)")
+	}
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	work, err := os.MkdirTemp(parent, "install-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	if err := os.WriteFile(filepath.Join(work, "package.json"), duckPackage, 0o644); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--no-package-lock")
+	cmd.Dir = work
+	if out, err := cmd.CombinedOutput(); err != nil {
+		msg := string(out)
+		if len(msg) > 1000 {
+			msg = "..." + msg[len(msg)-1000:]
+		}
+		return fmt.Errorf("npm install @duckdb/node-api: %v\n%s", err, msg)
+	}
+	if err := os.Rename(work, dir); err != nil {
+		if _, serr := os.Stat(filepath.Join(dir, "node_modules")); serr != nil {
+			return fmt.Errorf("installing DuckDB into %s: %w", dir, err)
+		}
+	}
+	return nil
+}
+
+// run executes one statement: DuckDB's own wall time and the rows, cells
+// as text (NULL as nil).
+func (d *duck) run(sql string) (time.Duration, [][]*string, error) {
+	line, err := json.Marshal(sql)
+	if err != nil {
+		return 0, nil, err
+	}
+	if _, err := d.in.Write(append(line, '\n')); err != nil {
+		return 0, nil, fmt.Errorf("DuckDB runner: %w", err)
+	}
+	if !d.out.Scan() {
+		err := d.out.Err()
+		if err == nil {
+			err = io.ErrUnexpectedEOF
+		}
+		return 0, nil, fmt.Errorf("DuckDB runner: %w", err)
+	}
+	var r struct {
+		MS    float64     `json:"ms"`
+		Rows  [][]*string `json:"rows"`
+		Error string      `json:"error"`
+	}
+	if err := json.Unmarshal(d.out.Bytes(), &r); err != nil {
+		return 0, nil, fmt.Errorf("DuckDB runner output: %w", err)
+	}
+	if r.Error != "" {
+		return 0, nil, fmt.Errorf("DuckDB: %s (statement: %s)", r.Error, strings.TrimSpace(sql))
+	}
+	return time.Duration(r.MS * float64(time.Millisecond)), r.Rows, nil
+}
+
+func (d *duck) close() {
+	d.in.Close()
+	d.cmd.Wait()
+}

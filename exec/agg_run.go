@@ -1,0 +1,312 @@
+package exec
+
+import (
+	"context"
+	"runtime"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/inlet-db/inlet/exec/expr"
+	"github.com/inlet-db/inlet/exec/memlimit"
+)
+
+// aggState is one HashAggregate's groups and accumulators: the operator
+// runs one, and on large inputs a second on another core over every other
+// batch, absorbed into the first at the end (as a final aggregate merges
+// partial states).
+type aggState struct {
+	h          *HashAggregate
+	env        *Env
+	gt         *groupTable
+	accs       []accumulator
+	argExprs   []expr.Expr
+	gids       []uint32
+	accCharged int64
+}
+
+func (h *HashAggregate) newAggState(env *Env) (*aggState, error) {
+	keyTypes := make([]arrow.DataType, len(h.GroupBy))
+	for i, g := range h.GroupBy {
+		keyTypes[i] = g.DataType()
+	}
+	s := &aggState{h: h, env: env, gt: newGroupTable(env.Mem, keyTypes, true)}
+	s.accs = make([]accumulator, len(h.Aggs))
+	s.argExprs = make([]expr.Expr, len(h.Aggs))
+	for i, a := range h.Aggs {
+		acc, err := newAccumulator(a, h.argTypes[i], h.outTypes[i])
+		if err != nil {
+			s.release()
+			return nil, err
+		}
+		s.accs[i] = acc
+		if m, ok := acc.(interface{ setMem(memory.Allocator) }); ok {
+			m.setMem(env.Mem)
+		}
+		if g, ok := acc.(interface{ setGlobal() }); ok && len(h.GroupBy) == 0 {
+			g.setGlobal()
+		}
+		if a.Arg != nil && h.Mode != AggFinal {
+			if s.argExprs[i], err = expr.Cast(a.Arg, h.argTypes[i]); err != nil {
+				s.release()
+				return nil, err
+			}
+		}
+	}
+	return s, nil
+}
+
+func (s *aggState) release() {
+	s.gt.release()
+	for _, acc := range s.accs {
+		if r, ok := acc.(interface{ release() }); ok {
+			r.release()
+		}
+	}
+	memlimit.Refund(s.env.Mem, s.accCharged)
+	s.accCharged = 0
+}
+
+// chargeAccs counts the accumulators' per-group state (Go slices).
+func (s *aggState) chargeAccs() {
+	if want := int64(s.gt.n) * int64(len(s.accs)) * accStateBytes; want > s.accCharged {
+		memlimit.Charge(s.env.Mem, want-s.accCharged)
+		s.accCharged = want
+	}
+}
+
+// consume folds one input batch in.
+func (s *aggState) consume(b arrow.RecordBatch) error {
+	h, env := s.h, s.env
+	rows := int(b.NumRows())
+	keys := make([]arrow.Array, 0, len(h.GroupBy))
+	for _, g := range h.GroupBy {
+		k, err := g.Eval(env, b)
+		if err != nil {
+			releaseArrays(keys)
+			return err
+		}
+		keys = append(keys, k)
+	}
+	s.gids = s.gt.ids(keys, rows, s.gids)
+	releaseArrays(keys)
+	s.chargeAccs()
+	col := len(h.GroupBy)
+	for i, acc := range s.accs {
+		acc.grow(s.gt.n)
+		if h.Mode == AggFinal {
+			k := len(h.stateTypes[i])
+			acc.merge(s.gids, b.Columns()[col:col+k])
+			col += k
+			continue
+		}
+		if s.argExprs[i] == nil {
+			acc.update(s.gids, nil, rows)
+			continue
+		}
+		arg, err := s.argExprs[i].Eval(env, b)
+		if err != nil {
+			return err
+		}
+		acc.update(s.gids, arg, rows)
+		arg.Release()
+	}
+	return nil
+}
+
+// overflow is the error of the first accumulator whose sum overflowed.
+func (s *aggState) overflow() error {
+	for i, acc := range s.accs {
+		if o, ok := acc.(interface{ overflowed() bool }); ok && o.overflowed() {
+			return errorf(expr.ErrOverflow, "%s: the sum is out of the range of %s", s.h.Aggs[i], expr.TypeName(s.h.stateTypes[i][0]))
+		}
+	}
+	return nil
+}
+
+// absorb merges o's groups into s through their partial states.
+func (s *aggState) absorb(o *aggState) error {
+	n := o.gt.n
+	if n == 0 {
+		return nil
+	}
+	cols := o.gt.keyArrays()
+	defer func() { releaseArrays(cols) }()
+	for _, acc := range o.accs {
+		st := acc.states(s.env.Mem, n)
+		cols = append(cols, st...)
+	}
+	nk := len(s.h.GroupBy)
+	gids := s.gt.ids(cols[:nk], n, nil)
+	s.chargeAccs()
+	col := nk
+	for i, acc := range s.accs {
+		acc.grow(s.gt.n)
+		k := len(s.h.stateTypes[i])
+		acc.merge(gids, cols[col:col+k])
+		col += k
+	}
+	return nil
+}
+
+// output builds the result batch (nil for no rows).
+func (s *aggState) output() (arrow.RecordBatch, error) {
+	h, env := s.h, s.env
+	if err := s.overflow(); err != nil {
+		return nil, err
+	}
+	n := s.gt.n
+	if len(h.GroupBy) == 0 && n == 0 {
+		n = 1 // a global aggregate has one row even over no input
+		for _, acc := range s.accs {
+			acc.grow(1)
+		}
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	cols := s.gt.keyArrays()
+	for _, acc := range s.accs {
+		if h.Mode == AggPartial {
+			cols = append(cols, acc.states(env.Mem, n)...)
+		} else {
+			cols = append(cols, acc.result(env.Mem, n))
+		}
+	}
+	out := array.NewRecordBatch(h.schema, cols, int64(n))
+	releaseArrays(cols)
+	return out, nil
+}
+
+// aggParallelAfter is how many rows the operator reads alone before a
+// second core joins: small inputs (and sources of many tiny batches) keep
+// one table and first-seen group order. A variable for tests.
+var aggParallelAfter int64 = 1 << 18
+
+// aggParallelRowsPerGroup: the second core joins only if the rows read so
+// far average at least this many per group.
+const aggParallelRowsPerGroup = 16
+
+// parallel says whether a second aggState may take every other batch: its
+// groups merge through partial states, which the order-independent
+// aggregates have; DISTINCT, GROUP_CONCAT, ANY_VALUE and the statistical
+// ones stay on one core.
+func (h *HashAggregate) parallel() bool {
+	if len(h.GroupBy) == 0 || h.Mode == AggFinal || runtime.GOMAXPROCS(0) < 2 {
+		return false
+	}
+	for _, a := range h.Aggs {
+		switch a.Func {
+		case CountStar, Count, Sum, Min, Max, Avg:
+		default:
+			return false
+		}
+		if a.Distinct {
+			return false
+		}
+	}
+	return true
+}
+
+// aggHelper is the second core's aggState, fed batches through in.
+type aggHelper struct {
+	st     *aggState
+	in     chan arrow.RecordBatch
+	done   chan struct{}
+	err    error
+	failed atomic.Bool
+}
+
+func (h *HashAggregate) startHelper(ctx context.Context, env *Env) (*aggHelper, error) {
+	st, err := h.newAggState(env)
+	if err != nil {
+		return nil, err
+	}
+	w := &aggHelper{st: st, in: make(chan arrow.RecordBatch, 1), done: make(chan struct{})}
+	go func() {
+		defer close(w.done)
+		// Every batch sent is released, also after a failure.
+		for b := range w.in {
+			if w.err == nil {
+				if w.err = ctx.Err(); w.err == nil {
+					w.err = memlimit.Guard(func() error { return st.consume(b) })
+				}
+				if w.err != nil {
+					w.failed.Store(true)
+				}
+			}
+			b.Release()
+		}
+	}()
+	return w, nil
+}
+
+// stop ends the helper and returns its error.
+func (w *aggHelper) stop() error {
+	close(w.in)
+	<-w.done
+	return w.err
+}
+
+func (h *HashAggregate) compute(ctx context.Context, env *Env, in array.RecordReader) (arrow.RecordBatch, error) {
+	s, err := h.newAggState(env)
+	if err != nil {
+		return nil, err
+	}
+	defer s.release()
+	par := h.parallel()
+	var helper *aggHelper
+	defer func() {
+		if helper != nil {
+			helper.stop()
+			helper.st.release()
+		}
+	}()
+	var rows int64
+	batches := 0
+	for in.Next() {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		b := in.RecordBatch()
+		batches++
+		// Two tables pay off while the groups are few (each core's table
+		// stays in cache); with many, both would hold nearly all of them.
+		if par && helper == nil && rows >= aggParallelAfter && int64(s.gt.n)*aggParallelRowsPerGroup <= rows {
+			if helper, err = h.startHelper(ctx, env); err != nil {
+				return nil, err
+			}
+		}
+		rows += b.NumRows()
+		if helper != nil && batches%2 == 0 {
+			if helper.failed.Load() {
+				break
+			}
+			b.Retain()
+			helper.in <- b
+			continue
+		}
+		if err := s.consume(b); err != nil {
+			return nil, err
+		}
+	}
+	if err := in.Err(); err != nil {
+		return nil, err
+	}
+	if helper != nil {
+		err := helper.stop()
+		if err == nil {
+			err = helper.st.overflow()
+		}
+		if err == nil {
+			err = s.absorb(helper.st)
+		}
+		helper.st.release()
+		helper = nil
+		if err != nil {
+			return nil, err
+		}
+	}
+	return s.output()
+}

@@ -1,0 +1,134 @@
+package exec
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/inlet-db/inlet/exec/expr"
+)
+
+// Argument and state types of the statistical aggregates. Functions of two
+// arguments (covar, corr, regr_*, avg_weighted, min_by/max_by, percentile,
+// topn) take one STRUCT argument whose fields are the arguments in order;
+// the binder builds it (a constant second field for percentile's p and
+// topn's n). NULL rows of any field are skipped unless noted.
+
+func statAggTypes(a AggCall, numeric bool) (argT, outT arrow.DataType, states []arrow.DataType, err error) {
+	t := a.Arg.DataType()
+	i64, f64, str := expr.Int64T(), expr.Float64T(), expr.StringT()
+	bad := func() (arrow.DataType, arrow.DataType, []arrow.DataType, error) {
+		return nil, nil, nil, fmt.Errorf("%w: %s over %s", expr.ErrType, a, expr.TypeName(t))
+	}
+	// pair checks a STRUCT argument of n fields, the first two of the given
+	// types (nil: any supported type).
+	pair := func(x, y arrow.DataType) (*arrow.StructType, bool) {
+		st, ok := t.(*arrow.StructType)
+		if !ok || st.NumFields() != 2 {
+			return nil, false
+		}
+		for i, want := range []arrow.DataType{x, y} {
+			ft := st.Field(i).Type
+			if (want != nil && !arrow.TypeEqual(ft, want)) || !expr.Supported(ft) {
+				return nil, false
+			}
+		}
+		return st, true
+	}
+	switch a.Func {
+	case StddevPop, StddevSamp, VarPop, VarSamp:
+		if !numeric {
+			return bad()
+		}
+		return f64, f64, statStateTypes(), nil
+	case Kurt, Skew:
+		if !numeric {
+			return bad()
+		}
+		return f64, f64, []arrow.DataType{i64, f64, f64, f64, f64}, nil
+	case Median:
+		if !numeric {
+			return bad()
+		}
+		return f64, f64, []arrow.DataType{arrow.ListOf(f64), f64}, nil
+	case Percentile, PercentileApprox:
+		if _, ok := pair(f64, f64); !ok {
+			return bad()
+		}
+		return t, f64, []arrow.DataType{arrow.ListOf(f64), f64}, nil
+	case CovarPop, CovarSamp, Corr, RegrSlope, RegrIntercept:
+		if _, ok := pair(f64, f64); !ok {
+			return bad()
+		}
+		return t, f64, []arrow.DataType{i64, f64, f64, f64, f64, f64}, nil
+	case AvgWeighted:
+		if _, ok := pair(f64, f64); !ok {
+			return bad()
+		}
+		return t, f64, []arrow.DataType{f64, f64, i64}, nil
+	case MinBy, MaxBy:
+		st, ok := pair(nil, nil)
+		if !ok {
+			return bad()
+		}
+		x, y := st.Field(0).Type, st.Field(1).Type
+		return t, x, []arrow.DataType{x, y}, nil
+	case TopNAgg:
+		if _, ok := pair(str, i64); !ok {
+			return bad()
+		}
+		return t, str, []arrow.DataType{arrow.ListOf(str), arrow.ListOf(i64), i64}, nil
+	case ApproxCountDistinct:
+		if !expr.Supported(t) {
+			return bad()
+		}
+		return t, i64, []arrow.DataType{arrow.ListOf(str)}, nil
+	case GroupBitAnd, GroupBitOr, GroupBitXor:
+		switch t.ID() {
+		case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.BOOL:
+			return i64, i64, []arrow.DataType{i64}, nil
+		}
+		return bad()
+	case BoolAnd, BoolOr:
+		if !numeric && t.ID() != arrow.BOOL {
+			return bad()
+		}
+		return expr.BoolT(), expr.BoolT(), []arrow.DataType{expr.BoolT()}, nil
+	case Sum0:
+		return aggTypes(AggCall{Func: Sum, Arg: a.Arg, Name: a.Name})
+	}
+	return nil, nil, nil, fmt.Errorf("%w: aggregate function %d", ErrUnsupported, a.Func)
+}
+
+// newStatFnAcc makes the accumulator of a statfn aggregate.
+func newStatFnAcc(call AggCall, argT, out arrow.DataType) (accumulator, error) {
+	switch call.Func {
+	case Kurt, Skew:
+		return &momentAcc{f: call.Func}, nil
+	case CovarPop, CovarSamp, Corr, RegrSlope, RegrIntercept:
+		return &coMomentAcc{f: call.Func}, nil
+	case Percentile, PercentileApprox, Median:
+		return &percentileAcc{f: call.Func}, nil
+	case MinBy, MaxBy:
+		st := argT.(*arrow.StructType)
+		return &byAcc{max: call.Func == MaxBy, xT: st.Field(0).Type, yT: st.Field(1).Type}, nil
+	case AvgWeighted:
+		return &avgWeightedAcc{}, nil
+	case ApproxCountDistinct:
+		return &ndvAcc{typ: argT}, nil
+	case GroupBitAnd, GroupBitOr, GroupBitXor:
+		return &bitAcc{f: call.Func}, nil
+	case BoolAnd, BoolOr:
+		return &boolAcc{and: call.Func == BoolAnd}, nil
+	case Sum0:
+		plain := call
+		plain.Func = Sum
+		inner, err := newAccumulator(plain, argT, out)
+		if err != nil {
+			return nil, err
+		}
+		return &sum0Acc{accumulator: inner, typ: out}, nil
+	case TopNAgg:
+		return &topNAcc{}, nil
+	}
+	return nil, fmt.Errorf("%w: aggregate %s over %s", ErrUnsupported, call.Func, expr.TypeName(argT))
+}

@@ -1,0 +1,22 @@
+package paimon
+
+// SetParquetFastPath switches lake/parquetpage on or off for the files it
+// can read and returns the previous setting (tests compare both paths).
+func SetParquetFastPath(on bool) bool {
+	old := parquetFastPath
+	parquetFastPath = on
+	return old
+}
+
+// PageFiles is how many files the page decoder has opened.
+func PageFiles() int64 { return pageFiles.Load() }
+
+// LateFiles is how many of those were read with late materialisation.
+func LateFiles() int64 { return lateFiles.Load() }
+
+// DropFiles is how many of those dropped filtered and deleted rows in the
+// reader.
+func DropFiles() int64 { return dropFiles.Load() }
+
+// PooledReaders is how many page readers scans took from their pool.
+func PooledReaders() int64 { return pooledReaders.Load() }

@@ -1,0 +1,472 @@
+package paimon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+
+	"github.com/inlet-db/inlet/lake/parquetpage"
+)
+
+// parquetFastPath selects lake/parquetpage for the files it can read;
+// tests turn it off to compare against pqarrow.
+var parquetFastPath = true
+
+// pageFiles counts files opened through the page decoder, lateFiles those
+// of them read with late materialisation (for tests).
+var pageFiles, lateFiles atomic.Int64
+
+// dropFiles counts the late-materialised files whose reader dropped the
+// filtered and deleted rows itself (for tests).
+var dropFiles atomic.Int64
+
+// pooledReaders counts page readers taken from a scan's pool (for tests).
+var pooledReaders atomic.Int64
+
+// pageColumns are the selected top-level columns of a file, in selected
+// order, when lake/parquetpage can read every one of them in every row
+// group to be read; nil means read the file through pqarrow.
+type pageColumns struct {
+	cols   []parquetpage.Column
+	chunks map[int][]parquetpage.Chunk // row group → chunk per column
+	schema *arrow.Schema
+
+	// Late materialisation (see lateFilter): the row filter, the column
+	// each of its fields reads, and whether a column is one of those.
+	pred    *bound
+	predCol map[string]int
+	isPred  []bool
+
+	// drop: batches keep only the rows passing pred and not in dv; the
+	// dropped rows are counted into metrics here (fileReadSpec.dropRows).
+	drop    bool
+	dv      *DeletionVector
+	metrics *Metrics
+}
+
+// lateFilter lets the reader evaluate the scan's row filter on its
+// columns first and materialise the other columns only for the rows that
+// pass. That is safe because the filter is the one the scan applies after
+// (rawSource hands it to openDataFile only when the stepper applies it to
+// every batch), evaluated by the same code on the same arrays: every
+// predicate column must be read here and reach the batch unconverted, so
+// exactly the rows whose other values were skipped are dropped: by the
+// reader itself when pc.drop is set (raw reads), else by the stepper.
+// Merge reads pass no predicate and are never filtered early.
+func (pc *pageColumns) lateFilter(pred *bound, want []DataField, src []int, order map[int]int, out *arrow.Schema) {
+	names := pred.fieldsOrNil()
+	if len(names) == 0 {
+		return
+	}
+	cols := map[string]int{}
+	for _, name := range names {
+		i := -1
+		for j, w := range want {
+			if w.Name == name {
+				i = j
+				break
+			}
+		}
+		if i < 0 || src[i] < 0 {
+			return
+		}
+		c, ok := order[src[i]]
+		if !ok || !arrow.TypeEqual(pc.schema.Field(c).Type, out.Field(i).Type) {
+			return
+		}
+		cols[name] = c
+	}
+	pc.pred, pc.predCol = pred, cols
+	lateFiles.Add(1)
+	pc.isPred = make([]bool, len(pc.cols))
+	for _, c := range cols {
+		pc.isPred[c] = true
+	}
+}
+
+// planPageColumns decides whether the page decoder reads this file:
+// every selected column a flat leaf of a supported type, every chunk of
+// a supported codec and encoding. types gives each selected column's
+// output type (the INT96 columns' at the table's unit).
+func planPageColumns(path string, pf *file.Reader, leaves []int, names []string, types []arrow.DataType, rgs []int) *pageColumns {
+	md := pf.MetaData()
+	if !parquetFastPath || len(leaves) == 0 || md.WriterVersion().LessThan(metadata.Parquet816FixedVersion) {
+		return nil
+	}
+	pc := &pageColumns{chunks: map[int][]parquetpage.Chunk{}}
+	fields := make([]arrow.Field, len(leaves))
+	for i, leaf := range leaves {
+		if leaf < 0 {
+			return nil
+		}
+		c := parquetpage.Column{File: path, Name: names[i], Descr: md.Schema.Column(leaf), Out: types[i]}
+		if parquetpage.Supported(c) != nil {
+			return nil
+		}
+		pc.cols = append(pc.cols, c)
+		fields[i] = arrow.Field{Name: names[i], Type: types[i], Nullable: true}
+	}
+	for _, rg := range rgs {
+		rgm := md.RowGroup(rg)
+		for _, leaf := range leaves {
+			cc, err := rgm.ColumnChunk(leaf)
+			if err != nil {
+				return nil
+			}
+			ch, err := parquetpage.ChunkOf(cc, rg)
+			if err != nil {
+				return nil
+			}
+			pc.chunks[rg] = append(pc.chunks[rg], ch)
+		}
+	}
+	pc.schema = arrow.NewSchema(fields, nil)
+	return pc
+}
+
+// pageReaders holds one parquetpage.Reader per selected column, shared by
+// the units of a file so their buffers are reused across row groups.
+type pageReaders struct {
+	rs   []*parquetpage.Reader
+	pool *readerPool
+}
+
+func newPageReaders(pc *pageColumns, mem memory.Allocator, pool *readerPool) (*pageReaders, error) {
+	p := &pageReaders{pool: pool}
+	for _, c := range pc.cols {
+		r, err := pool.get(c, mem)
+		if err != nil {
+			p.release()
+			return nil, err
+		}
+		p.rs = append(p.rs, r)
+	}
+	return p, nil
+}
+
+// release hands the readers back to the pool, or frees them without one.
+func (p *pageReaders) release() {
+	for _, r := range p.rs {
+		p.pool.put(r)
+	}
+	p.rs = nil
+}
+
+// readerPool keeps the page readers of a scan's finished files so the next
+// file reuses their chunk, page and decompression buffers (memory of the
+// scan's allocator) instead of allocating its own. It holds at most
+// maxPooledReaders; release frees them. A nil pool pools nothing.
+type readerPool struct {
+	free []*parquetpage.Reader
+}
+
+const maxPooledReaders = 64
+
+func (p *readerPool) get(c parquetpage.Column, mem memory.Allocator) (*parquetpage.Reader, error) {
+	if p != nil && len(p.free) > 0 {
+		r := p.free[len(p.free)-1]
+		p.free = p.free[:len(p.free)-1]
+		if err := r.Retarget(c); err != nil {
+			r.Release()
+			return nil, err
+		}
+		pooledReaders.Add(1)
+		return r, nil
+	}
+	return parquetpage.NewReader(c, mem)
+}
+
+func (p *readerPool) put(r *parquetpage.Reader) {
+	if p == nil || len(p.free) >= maxPooledReaders {
+		r.Release()
+		return
+	}
+	p.free = append(p.free, r)
+}
+
+func (p *readerPool) release() {
+	if p == nil {
+		return
+	}
+	for _, r := range p.free {
+		r.Release()
+	}
+	p.free = nil
+}
+
+// pageRecordReader reads a run of row groups through the page readers as
+// batches of at most batch rows that never span a row group.
+type pageRecordReader struct {
+	refs   int64
+	ctx    context.Context
+	path   string
+	f      io.ReaderAt
+	pc     *pageColumns
+	prs    *pageReaders
+	rgs    []int
+	rows   func(rg int) int64
+	start  func(rg int) int64 // file position of rg's first row
+	mem    memory.Allocator
+	batch  int64
+	next   int   // next row group of rgs
+	left   int64 // rows left in the current row group
+	cur    arrow.RecordBatch
+	err    error
+	arrays []arrow.Array
+	sel    []bool
+	idx    []int32 // selected rows of the batch, when dropping
+	rg     int     // current row group
+}
+
+func (r *pageRecordReader) Retain() { r.refs++ }
+
+func (r *pageRecordReader) Release() {
+	r.refs--
+	if r.refs == 0 && r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+}
+
+func (r *pageRecordReader) Schema() *arrow.Schema          { return r.pc.schema }
+func (r *pageRecordReader) RecordBatch() arrow.RecordBatch { return r.cur }
+func (r *pageRecordReader) Record() arrow.RecordBatch      { return r.cur }
+func (r *pageRecordReader) Err() error                     { return r.err }
+
+func (r *pageRecordReader) Next() bool {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	if r.err != nil {
+		return false
+	}
+again:
+	for r.left == 0 {
+		if r.next >= len(r.rgs) {
+			return false
+		}
+		rg := r.rgs[r.next]
+		r.next++
+		r.rg = rg
+		r.left = r.rows(rg)
+		for i, pr := range r.prs.rs {
+			if err := pr.Reset(r.f, r.pc.chunks[rg][i]); err != nil {
+				r.err = fmt.Errorf("%w: %v", ErrCorrupt, err)
+				return false
+			}
+		}
+	}
+	n := min(r.batch, r.left)
+	if cap(r.arrays) < len(r.prs.rs) {
+		r.arrays = make([]arrow.Array, len(r.prs.rs))
+	}
+	r.arrays = r.arrays[:len(r.prs.rs)]
+	clear(r.arrays)
+	var sel []bool
+	if r.pc.pred != nil {
+		// The filter's columns first, then the others for the rows
+		// that pass.
+		for c, pr := range r.prs.rs {
+			if !r.pc.isPred[c] {
+				continue
+			}
+			a, err := pr.Read(r.ctx, int(n))
+			if err != nil {
+				return r.fail(err)
+			}
+			r.arrays[c] = a
+		}
+		if cap(r.sel) < int(n) {
+			r.sel = make([]bool, n)
+		}
+		sel = r.sel[:n]
+		r.pc.pred.evalBatch(func(name string) arrow.Array { return r.arrays[r.pc.predCol[name]] }, int(n), sel)
+		if r.pc.drop {
+			pos := r.start(r.rg) + r.rows(r.rg) - r.left
+			k := r.dropRows(sel, pos)
+			switch {
+			case k == 0:
+				// Nothing to emit: skip the other columns' values.
+				if err := r.skipOthers(n, sel); err != nil {
+					return r.fail(err)
+				}
+				for i, a := range r.arrays {
+					if a != nil {
+						a.Release()
+						r.arrays[i] = nil
+					}
+				}
+				r.left -= n
+				goto again
+			case k == int(n):
+				sel = nil
+			}
+		}
+	}
+	for c, pr := range r.prs.rs {
+		if r.arrays[c] != nil {
+			continue
+		}
+		a, err := pr.ReadSelected(r.ctx, int(n), sel)
+		if err != nil {
+			return r.fail(err)
+		}
+		r.arrays[c] = a
+	}
+	r.left -= n
+	if r.pc.drop && sel != nil {
+		k := len(r.idx)
+		for c, a := range r.arrays {
+			ca, err := compactArray(r.ctx, a, sel, r.idx, r.mem)
+			a.Release()
+			r.arrays[c] = ca
+			if err != nil {
+				return r.fail(err)
+			}
+		}
+		n = int64(k)
+	}
+	r.cur = array.NewRecordBatch(r.pc.schema, r.arrays, n)
+	for _, a := range r.arrays {
+		a.Release()
+	}
+	return true
+}
+
+func (r *pageRecordReader) fail(err error) bool {
+	for i, a := range r.arrays {
+		if a != nil {
+			a.Release()
+			r.arrays[i] = nil
+		}
+	}
+	switch {
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
+		r.err = err
+	case errors.Is(err, parquetpage.ErrRange):
+		r.err = fmt.Errorf("%w: %v", ErrUnsupported, err)
+	default:
+		r.err = fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	return false
+}
+
+// dropRows clears in sel the rows pos.. that dv deletes, collects the
+// selected rows into r.idx and counts the dropped rows as the stepper
+// would have (RowsRead covers them too: the stepper sees only the kept).
+func (r *pageRecordReader) dropRows(sel []bool, pos int64) int {
+	var deleted, filtered int64
+	r.idx = r.idx[:0]
+	for i, ok := range sel {
+		if r.pc.dv != nil && r.pc.dv.Contains(pos+int64(i)) {
+			sel[i] = false
+			deleted++
+			continue
+		}
+		if !ok {
+			filtered++
+			continue
+		}
+		r.idx = append(r.idx, int32(i))
+	}
+	if m := r.pc.metrics; m != nil {
+		m.RowsRead += int64(len(sel) - len(r.idx))
+		m.RowsDeleted += deleted
+		m.RowsFiltered += filtered
+	}
+	return len(r.idx)
+}
+
+// skipOthers moves the non-filter columns past n rows none of which is
+// selected (sel all false), decoding no values it can skip.
+func (r *pageRecordReader) skipOthers(n int64, sel []bool) error {
+	for c, pr := range r.prs.rs {
+		if r.pc.isPred[c] {
+			continue
+		}
+		a, err := pr.ReadSelected(r.ctx, int(n), sel)
+		if err != nil {
+			return err
+		}
+		a.Release()
+	}
+	return nil
+}
+
+// compactArray returns the rows idx of a (sel marks the same rows) as a
+// new array: fixed-width columns are gathered directly, others go through
+// compute.FilterArray.
+func compactArray(ctx context.Context, a arrow.Array, sel []bool, idx []int32, mem memory.Allocator) (arrow.Array, error) {
+	d := a.Data()
+	k := len(idx)
+	fw, ok := d.DataType().(arrow.FixedWidthDataType)
+	if !ok || fw.BitWidth()%8 != 0 || len(d.Buffers()) != 2 || d.Buffers()[1] == nil {
+		mb := array.NewBooleanBuilder(mem)
+		mb.AppendValues(sel[:a.Len()], nil)
+		mask := mb.NewArray()
+		mb.Release()
+		defer mask.Release()
+		return compute.FilterArray(compute.WithAllocator(ctx, mem), a, mask, *compute.DefaultFilterOptions())
+	}
+	w := fw.BitWidth() / 8
+	off := d.Offset()
+	src := d.Buffers()[1].Bytes()[off*w:]
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(k * w)
+	dst := buf.Bytes()
+	switch w {
+	case 4:
+		s, t := arrow.Uint32Traits.CastFromBytes(src), arrow.Uint32Traits.CastFromBytes(dst)
+		for j, i := range idx {
+			t[j] = s[i]
+		}
+	case 8:
+		s, t := arrow.Uint64Traits.CastFromBytes(src), arrow.Uint64Traits.CastFromBytes(dst)
+		for j, i := range idx {
+			t[j] = s[i]
+		}
+	default:
+		for j, i := range idx {
+			copy(dst[j*w:(j+1)*w], src[int(i)*w:int(i+1)*w])
+		}
+	}
+	var valid *memory.Buffer
+	nulls := 0
+	if d.NullN() > 0 && d.Buffers()[0] != nil {
+		valid = memory.NewResizableBuffer(mem)
+		valid.Resize(int(bitutil.BytesForBits(int64(k))))
+		bits := valid.Bytes()
+		clear(bits)
+		vb := d.Buffers()[0].Bytes()
+		for j, i := range idx {
+			if bitutil.BitIsSet(vb, off+int(i)) {
+				bitutil.SetBit(bits, j)
+			} else {
+				nulls++
+			}
+		}
+		if nulls == 0 {
+			valid.Release()
+			valid = nil
+		}
+	}
+	nd := array.NewData(d.DataType(), k, []*memory.Buffer{valid, buf}, nil, nulls, 0)
+	buf.Release()
+	if valid != nil {
+		valid.Release()
+	}
+	out := array.MakeFromData(nd)
+	nd.Release()
+	return out, nil
+}

@@ -1,0 +1,32 @@
+// Package parquetpage decodes flat (non-nested) Parquet column chunks page by
+// page straight into Arrow arrays, for the lake scan's hot path.
+//
+// What must stay true:
+//   - Values equal what arrow-go's pqarrow returns for the same column, value
+//     by value and NULL by NULL (the differential tests read every fixture both
+//     ways). A column this package cannot read exactly is reported by
+//     Supported before any page is read, so the caller can fall back to
+//     pqarrow for the whole file instead of failing half way.
+//   - Bad input never panics: every length, offset, bit width and dictionary
+//     index read from the file is checked, and the error names the file, the
+//     column, the row group and the page's file offset.
+//   - Memory: one column chunk is read with one ReadAt into a buffer reused
+//     across row groups; pages decompress into a reused buffer; the only
+//     allocation proportional to rows read is the output arrays, and all of it
+//     comes from the allocator the caller passes in.
+//     Retarget lets a caller reuse a reader, with its buffers, for a column
+//     of another file. A ZSTD frame is never decoded past the page's size
+//     (a frame declaring more is refused first; one without a size is
+//     bounded by the decoder's 1 GiB limit), so the buffer cannot grow.
+//   - ctx is checked once per page.
+//   - ReadSelected may leave the values of unselected rows zero or empty;
+//     their NULL-ness is always the file's, and the caller must drop them.
+//
+// Only what the lake needs is implemented: page headers (thrift compact, the
+// fields used here), data pages v1 and v2, dictionary pages, RLE/bit-packed
+// definition levels of maximum level 1, PLAIN, PLAIN_DICTIONARY/RLE_DICTIONARY,
+// RLE booleans, BYTE_STREAM_SPLIT and DELTA_BINARY_PACKED (INT32/INT64,
+// decoded a page at a time into a reused PLAIN buffer), and the codecs
+// UNCOMPRESSED, SNAPPY, GZIP, ZSTD and LZ4_RAW. Anything else is refused by
+// Supported or ChunkOf.
+package parquetpage

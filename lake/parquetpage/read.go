@@ -1,0 +1,551 @@
+package parquetpage
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/bits"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// Read returns the next n rows of the current chunk as an array of the
+// column's output type.
+func (r *Reader) Read(ctx context.Context, n int) (arrow.Array, error) {
+	return r.ReadSelected(ctx, n, nil)
+}
+
+// ReadSelected is Read for a caller that will drop every row i with
+// !sel[i] (a row filter evaluated on other columns first): such rows keep
+// their NULL-ness but their values may be left zero or empty instead of
+// being materialised. sel nil selects every row.
+func (r *Reader) ReadSelected(ctx context.Context, n int, sel []bool) (arrow.Array, error) {
+	if sel != nil && len(sel) < n {
+		return nil, fmt.Errorf("parquetpage: selection of %d rows for a read of %d", len(sel), n)
+	}
+	r.sel = sel
+	defer func() { r.sel = nil }()
+	if n < 0 {
+		return nil, fmt.Errorf("parquetpage: negative read of %d rows", n)
+	}
+	var valid *memory.Buffer
+	var vbits []byte
+	if r.p.optional {
+		valid = memory.NewResizableBuffer(r.mem)
+		valid.Resize(int(bitutil.BytesForBits(int64(n))))
+		vbits = valid.Bytes()
+		clear(vbits)
+	}
+	var bufs []*memory.Buffer
+	var nulls int
+	var err error
+	if r.p.cv == cvBinary {
+		bufs, nulls, err = r.readBinary(ctx, n, vbits)
+	} else {
+		bufs, nulls, err = r.readFixed(ctx, n, vbits)
+	}
+	if err != nil {
+		if valid != nil {
+			valid.Release()
+		}
+		return nil, err
+	}
+	if nulls == 0 && valid != nil {
+		valid.Release()
+		valid = nil
+	}
+	data := array.NewData(r.col.Out, n, append([]*memory.Buffer{valid}, bufs...), nil, nulls, 0)
+	a := array.MakeFromData(data)
+	data.Release()
+	if valid != nil {
+		valid.Release()
+	}
+	for _, b := range bufs {
+		b.Release()
+	}
+	return a, nil
+}
+
+// segment is a run of rows within one page.
+type segment struct {
+	row, k, m int
+	defs      []byte // nil: no NULLs possible
+}
+
+// next loads a page if needed and returns the next run of at most want
+// rows, with its non-NULL count; it marks valid rows in vbits.
+func (r *Reader) next(ctx context.Context, row, want int, vbits []byte) (segment, error) {
+	if r.pageLeft == 0 {
+		if err := r.nextPage(ctx); err != nil {
+			return segment{}, err
+		}
+	}
+	k := min(want, r.pageLeft)
+	s := segment{row: row, k: k, m: k}
+	if r.p.optional {
+		s.defs = r.defs[r.defPos : r.defPos+k]
+		r.defPos += k
+		s.m = packLevels(vbits, row, s.defs)
+	}
+	r.pageLeft -= k
+	return s, nil
+}
+
+func (r *Reader) readFixed(ctx context.Context, n int, vbits []byte) ([]*memory.Buffer, int, error) {
+	ow := r.p.ow
+	var vb *memory.Buffer
+	var out []byte
+	if r.p.cv == cvBool {
+		if cap(r.boolOut) < n {
+			r.boolOut = make([]byte, n)
+		}
+		out = r.boolOut[:n]
+	} else {
+		vb = memory.NewResizableBuffer(r.mem)
+		vb.Resize(n * ow)
+		out = vb.Bytes()
+	}
+	fail := func(err error) ([]*memory.Buffer, int, error) {
+		if vb != nil {
+			vb.Release()
+		}
+		return nil, 0, err
+	}
+	nulls := 0
+	for row := 0; row < n; {
+		s, err := r.next(ctx, row, n-row, vbits)
+		if err != nil {
+			return fail(err)
+		}
+		seg := out[row*ow : (row+s.k)*ow]
+		dict := s.m > 0 && (r.enc == encRLEDict || r.enc == encPlainDict) && (ow == 8 || ow == 4)
+		if dict && (s.m < s.k || r.sel != nil) {
+			// Dictionary values go straight to their rows (the selected
+			// ones, when there is a selection).
+			idx, err := r.indices(s.m)
+			if err != nil {
+				return fail(r.wrapf(err))
+			}
+			var sel []bool
+			if r.sel != nil {
+				sel = r.sel[row : row+s.k]
+			}
+			if err := r.gatherSpaced(seg, s.defs, idx, sel); err != nil {
+				return fail(r.wrapf(err))
+			}
+		} else {
+			if err := r.values(seg[:s.m*ow], s.m); err != nil {
+				return fail(r.wrapf(err))
+			}
+			if s.m < s.k {
+				spread(seg, s.defs, s.m, ow)
+			}
+		}
+		r.valIdx += s.m
+		nulls += s.k - s.m
+		row += s.k
+	}
+	if r.p.cv == cvBool {
+		vb = memory.NewResizableBuffer(r.mem)
+		vb.Resize(int(bitutil.BytesForBits(int64(n))))
+		bits := vb.Bytes()
+		clear(bits)
+		for i, b := range out {
+			if b != 0 {
+				bitutil.SetBit(bits, i)
+			}
+		}
+	}
+	return []*memory.Buffer{vb}, nulls, nil
+}
+
+// gatherSpaced writes the dictionary values of idx to the rows of seg
+// whose definition level is 1 (every row when defs is nil) and zero to
+// the others (ow 4 or 8); rows not in sel (when set) get zero too.
+func (r *Reader) gatherSpaced(seg, defs []byte, idx []uint32, sel []bool) error {
+	if sel != nil {
+		return r.gatherSelected(seg, defs, idx, sel)
+	}
+	n := uint32(r.dictN)
+	j := 0
+	if r.p.ow == 8 {
+		d, dict := arrow.Uint64Traits.CastFromBytes(seg), arrow.Uint64Traits.CastFromBytes(r.dictFix)
+		d = d[:len(defs)]
+		for i, def := range defs {
+			if def == 0 {
+				d[i] = 0
+				continue
+			}
+			ix := idx[j]
+			j++
+			if ix >= n {
+				return r.badIndex(ix)
+			}
+			d[i] = dict[ix]
+		}
+		return nil
+	}
+	d, dict := arrow.Uint32Traits.CastFromBytes(seg), arrow.Uint32Traits.CastFromBytes(r.dictFix)
+	d = d[:len(defs)]
+	for i, def := range defs {
+		if def == 0 {
+			d[i] = 0
+			continue
+		}
+		ix := idx[j]
+		j++
+		if ix >= n {
+			return r.badIndex(ix)
+		}
+		d[i] = dict[ix]
+	}
+	return nil
+}
+
+func (r *Reader) gatherSelected(seg, defs []byte, idx []uint32, sel []bool) error {
+	n := uint32(r.dictN)
+	ow := r.p.ow
+	switch ow {
+	case 8:
+		return gatherSel(r, arrow.Uint64Traits.CastFromBytes(seg), arrow.Uint64Traits.CastFromBytes(r.dictFix), defs, idx, sel)
+	case 4:
+		return gatherSel(r, arrow.Uint32Traits.CastFromBytes(seg), arrow.Uint32Traits.CastFromBytes(r.dictFix), defs, idx, sel)
+	}
+	rows := len(seg) / ow
+	j := 0
+	for i := 0; i < rows; i++ {
+		if defs != nil && defs[i] == 0 {
+			clear(seg[i*ow : (i+1)*ow])
+			continue
+		}
+		ix := idx[j]
+		j++
+		if ix >= n {
+			return r.badIndex(ix)
+		}
+		if !sel[i] {
+			clear(seg[i*ow : (i+1)*ow])
+			continue
+		}
+		copy(seg[i*ow:(i+1)*ow], r.dictFix[int(ix)*ow:(int(ix)+1)*ow])
+	}
+	return nil
+}
+
+func gatherSel[T uint32 | uint64](r *Reader, d, dict []T, defs []byte, idx []uint32, sel []bool) error {
+	n := uint32(len(dict))
+	sel = sel[:len(d)]
+	j := 0
+	for i := range sel {
+		if defs != nil && defs[i] == 0 {
+			d[i] = 0
+			continue
+		}
+		ix := idx[j]
+		j++
+		if ix >= n {
+			return r.badIndex(ix)
+		}
+		var v T
+		if sel[i] {
+			v = dict[ix]
+		}
+		d[i] = v
+	}
+	return nil
+}
+
+// spread moves the m values at the front of seg to the rows whose
+// definition level is 1, zeroing the NULL slots, from the back so nothing
+// is overwritten before it moves.
+func spread(seg, defs []byte, m, ow int) {
+	if ow == 8 {
+		d := arrow.Uint64Traits.CastFromBytes(seg)
+		j := m - 1
+		for i := len(defs) - 1; i > j; i-- {
+			if defs[i] != 0 {
+				d[i] = d[j]
+				j--
+			} else {
+				d[i] = 0
+			}
+		}
+		return
+	}
+	j := m - 1
+	for i := len(defs) - 1; i > j; i-- {
+		if defs[i] != 0 {
+			copy(seg[i*ow:(i+1)*ow], seg[j*ow:(j+1)*ow])
+			j--
+		} else {
+			clear(seg[i*ow : (i+1)*ow])
+		}
+	}
+}
+
+// values decodes the page's next m non-NULL values into dst (m × ow).
+func (r *Reader) values(dst []byte, m int) error {
+	if m == 0 {
+		return nil
+	}
+	switch r.enc {
+	case encPlain:
+		if r.p.cv == cvBool {
+			if (len(r.vals)*8-r.vpos)/1 < m {
+				return fmt.Errorf("%d booleans past the page's end", m)
+			}
+			for i := 0; i < m; i++ {
+				b := r.vpos + i
+				dst[i] = (r.vals[b>>3] >> (b & 7)) & 1
+			}
+			r.vpos += m
+			return nil
+		}
+		used, err := r.convert(dst, r.vals[r.vpos:], m)
+		r.vpos += used
+		return err
+	case encPlainDict, encRLEDict:
+		var bad int64
+		var err error
+		switch r.p.ow {
+		case 8:
+			bad, err = decodeDict(&r.idx, arrow.Uint64Traits.CastFromBytes(dst)[:m], arrow.Uint64Traits.CastFromBytes(r.dictFix))
+		case 4:
+			bad, err = decodeDict(&r.idx, arrow.Uint32Traits.CastFromBytes(dst)[:m], arrow.Uint32Traits.CastFromBytes(r.dictFix))
+		default:
+			idx, err := r.indices(m)
+			if err != nil {
+				return err
+			}
+			return r.gather(dst, idx)
+		}
+		if err == nil && bad >= 0 {
+			return r.badIndex(uint32(bad))
+		}
+		return err
+	case encRLE:
+		idx, err := r.indices(m)
+		if err != nil {
+			return err
+		}
+		for i, v := range idx {
+			dst[i] = byte(v)
+		}
+		return nil
+	case encByteStreamSplit:
+		pw, total := r.p.pw, r.nonNull
+		if cap(r.tmp) < m*pw {
+			r.tmp = make([]byte, m*pw)
+		}
+		t := r.tmp[:m*pw]
+		for b := 0; b < pw; b++ {
+			src := r.vals[b*total+r.valIdx : b*total+r.valIdx+m]
+			for i, c := range src {
+				t[i*pw+b] = c
+			}
+		}
+		_, err := r.convert(dst, t, m)
+		return err
+	}
+	return fmt.Errorf("encoding %d", r.enc)
+}
+
+func (r *Reader) indices(m int) ([]uint32, error) {
+	if cap(r.idxBuf) < m {
+		r.idxBuf = make([]uint32, m)
+	}
+	idx := r.idxBuf[:m]
+	if err := r.idx.decode(idx); err != nil {
+		return nil, err
+	}
+	return idx, nil
+}
+
+func (r *Reader) badIndex(ix uint32) error {
+	return fmt.Errorf("dictionary index %d, the dictionary has %d values", ix, r.dictN)
+}
+
+// gather writes the dictionary values of idx to dst.
+func (r *Reader) gather(dst []byte, idx []uint32) error {
+	n := uint32(r.dictN)
+	switch r.p.ow {
+	case 8:
+		d, dict := arrow.Uint64Traits.CastFromBytes(dst), arrow.Uint64Traits.CastFromBytes(r.dictFix)
+		for i, ix := range idx {
+			if ix >= n {
+				return r.badIndex(ix)
+			}
+			d[i] = dict[ix]
+		}
+	case 4:
+		d, dict := arrow.Uint32Traits.CastFromBytes(dst), arrow.Uint32Traits.CastFromBytes(r.dictFix)
+		for i, ix := range idx {
+			if ix >= n {
+				return r.badIndex(ix)
+			}
+			d[i] = dict[ix]
+		}
+	case 16:
+		d, dict := arrow.Uint64Traits.CastFromBytes(dst), arrow.Uint64Traits.CastFromBytes(r.dictFix)
+		for i, ix := range idx {
+			if ix >= n {
+				return r.badIndex(ix)
+			}
+			d[2*i], d[2*i+1] = dict[2*ix], dict[2*ix+1]
+		}
+	default:
+		ow := r.p.ow
+		for i, ix := range idx {
+			if ix >= n {
+				return r.badIndex(ix)
+			}
+			copy(dst[i*ow:(i+1)*ow], r.dictFix[int(ix)*ow:(int(ix)+1)*ow])
+		}
+	}
+	return nil
+}
+
+func (r *Reader) readBinary(ctx context.Context, n int, vbits []byte) ([]*memory.Buffer, int, error) {
+	ob := memory.NewResizableBuffer(r.mem)
+	ob.Resize((n + 1) * 4)
+	offs := arrow.Int32Traits.CastFromBytes(ob.Bytes())
+	offs[0] = 0
+	db := memory.NewResizableBuffer(r.mem)
+	var d []byte
+	ensure := func(extra int) error {
+		need := len(d) + extra
+		if need > math.MaxInt32 {
+			return fmt.Errorf("more than 2 GiB of values in one batch")
+		}
+		if need > cap(d) {
+			db.Resize(len(d))
+			db.Reserve(max(need, 2*cap(d)))
+			d = db.Buf()[:len(d)]
+		}
+		return nil
+	}
+	fail := func(err error) ([]*memory.Buffer, int, error) {
+		ob.Release()
+		db.Release()
+		return nil, 0, err
+	}
+	nulls := 0
+	for row := 0; row < n; {
+		s, err := r.next(ctx, row, n-row, vbits)
+		if err != nil {
+			return fail(err)
+		}
+		nulls += s.k - s.m
+		o := offs[row+1 : row+1+s.k]
+		switch r.enc {
+		case encPlain:
+			// Sizes first (the lengths are checked there), so the
+			// output grows once to exactly what the segment needs.
+			vals, pos, total := r.vals, r.vpos, 0
+			for j := 0; j < s.m; j++ {
+				if len(vals)-pos < 4 {
+					return fail(r.errorf("value length past the page's end"))
+				}
+				l := int(binary.LittleEndian.Uint32(vals[pos:]))
+				pos += 4
+				if l < 0 || l > len(vals)-pos {
+					return fail(r.errorf("value of %d bytes past the page's end", l))
+				}
+				pos += l
+				total += l
+			}
+			if err := ensure(total); err != nil {
+				return fail(r.errorf("%v", err))
+			}
+			pos = r.vpos
+			for i := range o {
+				if s.defs == nil || s.defs[i] != 0 {
+					if len(vals)-pos < 4 {
+						return fail(r.errorf("value length past the page's end"))
+					}
+					l := int(uint32(vals[pos]) | uint32(vals[pos+1])<<8 | uint32(vals[pos+2])<<16 | uint32(vals[pos+3])<<24)
+					pos += 4
+					if l < 0 || l > len(vals)-pos {
+						return fail(r.errorf("value of %d bytes past the page's end", l))
+					}
+					d = append(d, vals[pos:pos+l]...)
+					pos += l
+				}
+				o[i] = int32(len(d))
+			}
+			r.vpos = pos
+		case encPlainDict, encRLEDict:
+			idx, err := r.indices(s.m)
+			if err != nil {
+				return fail(r.errorf("%v", err))
+			}
+			total := 0
+			dn := uint32(r.dictN)
+			for _, ix := range idx {
+				if ix >= dn {
+					return fail(r.errorf("%v", r.badIndex(ix)))
+				}
+				total += int(r.dictOffs[ix+1] - r.dictOffs[ix])
+			}
+			if err := ensure(total); err != nil {
+				return fail(r.errorf("%v", err))
+			}
+			dict, do := r.dictData, r.dictOffs
+			var sel []bool
+			if r.sel != nil {
+				sel = r.sel[row : row+s.k]
+			}
+			j := 0
+			for i := range o {
+				if s.defs == nil || s.defs[i] != 0 {
+					ix := idx[j]
+					j++
+					if sel == nil || sel[i] {
+						d = append(d, dict[do[ix]:do[ix+1]]...)
+					}
+				}
+				o[i] = int32(len(d))
+			}
+		default:
+			return fail(r.errorf("encoding %d in a byte array column", r.enc))
+		}
+		r.valIdx += s.m
+		row += s.k
+	}
+	db.Resize(len(d))
+	return []*memory.Buffer{ob, db}, nulls, nil
+}
+
+// packLevels sets the validity bits of rows row… from 0/1 definition
+// levels and returns how many are 1. vbits is clear past row.
+func packLevels(vbits []byte, row int, defs []byte) int {
+	ones, i := 0, 0
+	for ; i < len(defs) && (row+i)&7 != 0; i++ {
+		if defs[i] != 0 {
+			vbits[(row+i)>>3] |= 1 << uint((row+i)&7)
+			ones++
+		}
+	}
+	// Eight levels (bytes of 0 or 1) to one bitmap byte: the multiply
+	// gathers byte j's low bit into bit 56+j.
+	out := vbits[(row+i)>>3:]
+	o := 0
+	for ; i+8 <= len(defs); i += 8 {
+		w := binary.LittleEndian.Uint64(defs[i:])
+		b := byte((w * 0x0102040810204080) >> 56)
+		out[o] = b
+		o++
+		ones += bits.OnesCount8(b)
+	}
+	for ; i < len(defs); i++ {
+		if defs[i] != 0 {
+			vbits[(row+i)>>3] |= 1 << uint((row+i)&7)
+			ones++
+		}
+	}
+	return ones
+}
