@@ -120,7 +120,14 @@ func runInlet(ctx context.Context, dir string, q *query, threads int, mem memory
 	if err != nil {
 		return nil, err
 	}
-	plan, err := tbl.Plan(ctx, paimon.ScanOptions{Predicate: q.pred})
+	opts := paimon.ScanOptions{Predicate: q.pred}
+	if threads > 1 {
+		// Paimon packs small files into 128 MB splits: one split for the
+		// whole table here. Smaller splits give every goroutine files to
+		// read, as a parallel Flink/Inlet scan asks for.
+		opts.Options = map[string]string{"source.split.target-size": "4 mb"}
+	}
+	plan, err := tbl.Plan(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
