@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	mbits "math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -136,10 +137,16 @@ func (s *selector) apply(kctx context.Context, env *Env, b arrow.RecordBatch, ne
 // the positions j where mask is TRUE.
 func selectTrue(mask *array.Boolean, rows []int64) []int64 {
 	m := mask.Len()
+	if m == 0 {
+		return nil
+	}
 	bits, off := mask.Data().Buffers()[1].Bytes(), mask.Data().Offset()
 	var valid []byte
 	if mask.NullN() > 0 {
 		valid = mask.Data().Buffers()[0].Bytes()
+	}
+	if off%8 == 0 {
+		return selectTrueBytes(bits[off/8:], valid, off/8, m, rows)
 	}
 	out := make([]int64, 0, m)
 	for j := 0; j < m; j++ {
@@ -150,6 +157,42 @@ func selectTrue(mask *array.Boolean, rows []int64) []int64 {
 			out = append(out, rows[j])
 		} else {
 			out = append(out, int64(j))
+		}
+	}
+	return out
+}
+
+// selectTrueBytes is selectTrue for a mask starting on a byte boundary:
+// it sizes the output by a popcount (a selective filter allocates only
+// what it keeps) and visits set bits a byte at a time, skipping bytes with
+// none.
+func selectTrueBytes(bits, valid []byte, voff, m int, rows []int64) []int64 {
+	nb := (m + 7) / 8
+	byteAt := func(i int) byte {
+		b := bits[i]
+		if valid != nil {
+			b &= valid[voff+i]
+		}
+		if i == nb-1 && m%8 != 0 {
+			b &= byte(1)<<(m%8) - 1
+		}
+		return b
+	}
+	n := 0
+	for i := 0; i < nb; i++ {
+		n += mbits.OnesCount8(byteAt(i))
+	}
+	out := make([]int64, 0, n)
+	for i := 0; i < nb; i++ {
+		b := byteAt(i)
+		for b != 0 {
+			j := i*8 + mbits.TrailingZeros8(b)
+			b &= b - 1
+			if rows != nil {
+				out = append(out, rows[j])
+			} else {
+				out = append(out, int64(j))
+			}
 		}
 	}
 	return out

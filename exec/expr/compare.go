@@ -2,6 +2,7 @@ package expr
 
 import (
 	"cmp"
+	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -34,6 +35,7 @@ type CmpExpr struct {
 // Cmp builds l op r. Operands are converted to CommonType first (so
 // '2024-01-02' = date_col compares dates and int_col = 1.5 compares doubles).
 func Cmp(op CmpOp, l, r Expr) (Expr, error) {
+	l, r = narrowIntLiteral(l, r), narrowIntLiteral(r, l)
 	t, err := CommonType(l.DataType(), r.DataType())
 	if err != nil {
 		return nil, errorf(ErrType, "%s %s %s: %v", l, op, r, err)
@@ -45,6 +47,41 @@ func Cmp(op CmpOp, l, r Expr) (Expr, error) {
 		return nil, errorf(ErrType, "%s %s %s: %s values are not comparable", l, op, r, TypeName(t))
 	}
 	return &CmpExpr{Op: op, L: coerce(l, t), R: coerce(r, t)}, nil
+}
+
+// narrowIntLiteral returns lit as a literal of other's narrower integer
+// type when lit is a BIGINT constant inside that type's range, else lit
+// unchanged: int_col < 100 then compares INT values instead of widening
+// every row of the column to BIGINT first. Outside the range the
+// comparison stays in BIGINT (where its answer is the same for every row).
+func narrowIntLiteral(lit, other Expr) Expr {
+	l, ok := lit.(*Literal)
+	if !ok || l.Value == nil || l.Type.ID() != arrow.INT64 {
+		return lit
+	}
+	v, ok := l.Value.(int64)
+	if !ok {
+		return lit
+	}
+	var lo, hi int64
+	switch other.DataType().ID() {
+	case arrow.INT8:
+		lo, hi = math.MinInt8, math.MaxInt8
+	case arrow.INT16:
+		lo, hi = math.MinInt16, math.MaxInt16
+	case arrow.INT32:
+		lo, hi = math.MinInt32, math.MaxInt32
+	default:
+		return lit
+	}
+	if v < lo || v > hi {
+		return lit
+	}
+	n, err := Lit(v, other.DataType())
+	if err != nil {
+		return lit
+	}
+	return n
 }
 
 func comparable(t arrow.DataType) bool {

@@ -73,9 +73,9 @@ func TestBindPlans(t *testing.T) {
 		want string // Explain lines joined by "; "
 	}{
 		{"SELECT b FROM t WHERE a > 1",
-			"Project b;   Filter (CAST(a AS bigint) > 1);     Scan ctl.db.t [a, b] predicates=[`a` > 1]"},
+			"Project b;   Filter (a > 1);     Scan ctl.db.t [a, b] predicates=[`a` > 1]"},
 		{"SELECT b FROM t WHERE 3 <= a AND b IN ('x', 'y') AND c BETWEEN 1.5 AND 2 AND b IS NOT NULL AND a + 1 > 2",
-			"Project b;   Filter ((3 <= CAST(a AS bigint)) AND b IN ('x', 'y') AND (c >= 1.5) AND (c <= 2) AND b IS NOT NULL AND ((CAST(a AS bigint) + 1) > 2));     Scan ctl.db.t [a, b, c] predicates=[`a` >= 3 AND `b` IN ('x', 'y') AND `c` >= '1.5' AND `c` <= 2 AND `b` IS NOT NULL]"},
+			"Project b;   Filter ((3 <= a) AND b IN ('x', 'y') AND (c >= 1.5) AND (c <= 2) AND b IS NOT NULL AND ((CAST(a AS bigint) + 1) > 2));     Scan ctl.db.t [a, b, c] predicates=[`a` >= 3 AND `b` IN ('x', 'y') AND `c` >= '1.5' AND `c` <= 2 AND `b` IS NOT NULL]"},
 		{"SELECT t.b FROM t LEFT JOIN u ON t.a = u.a WHERE u.d IS NULL",
 			"Project b;   Filter d IS NULL;     LEFT OUTER JOIN keys=[CAST(a AS bigint)] = [a];       Scan ctl.db.t [a, b];       Scan ctl.db.u [a, d]"},
 		{"SELECT * EXCEPT(tm) FROM t",
