@@ -226,6 +226,9 @@ type pageRecordReader struct {
 	sel    []bool
 	idx    []int32 // selected rows of the batch, when dropping
 	rg     int     // current row group
+	// scratch serves the fixed-width columns read at full length only to
+	// be compacted (see recycler); nil until the first such read.
+	scratch *recycler
 }
 
 func (r *pageRecordReader) Retain() { r.refs++ }
@@ -235,6 +238,10 @@ func (r *pageRecordReader) Release() {
 	if r.refs == 0 && r.cur != nil {
 		r.cur.Release()
 		r.cur = nil
+	}
+	if r.refs == 0 && r.scratch != nil {
+		r.scratch.release()
+		r.scratch = nil
 	}
 }
 
@@ -318,7 +325,17 @@ again:
 		if r.arrays[c] != nil {
 			continue
 		}
-		a, err := pr.ReadSelected(r.ctx, int(n), sel)
+		var a arrow.Array
+		var err error
+		if r.pc.drop && sel != nil && gathered(r.pc.schema.Field(c).Type) {
+			// Read at full length only to be compacted below.
+			if r.scratch == nil {
+				r.scratch = &recycler{mem: r.mem}
+			}
+			a, err = pr.ReadSelectedWith(r.ctx, int(n), sel, r.scratch)
+		} else {
+			a, err = pr.ReadSelected(r.ctx, int(n), sel)
+		}
 		if err != nil {
 			return r.fail(err)
 		}
@@ -368,6 +385,27 @@ func (r *pageRecordReader) fail(err error) bool {
 func (r *pageRecordReader) dropRows(sel []bool, pos int64) int {
 	var deleted, filtered int64
 	r.idx = r.idx[:0]
+	if r.pc.dv == nil {
+		// No deletion vector: only the filter's choice, without a
+		// branch per row on the vector.
+		if cap(r.idx) < len(sel) {
+			r.idx = make([]int32, 0, len(sel))
+		}
+		idx := r.idx[:len(sel)]
+		k := 0
+		for i, ok := range sel {
+			idx[k] = int32(i)
+			if ok {
+				k++
+			}
+		}
+		r.idx = idx[:k]
+		if m := r.pc.metrics; m != nil {
+			m.RowsRead += int64(len(sel) - k)
+			m.RowsFiltered += int64(len(sel) - k)
+		}
+		return k
+	}
 	for i, ok := range sel {
 		if r.pc.dv != nil && r.pc.dv.Contains(pos+int64(i)) {
 			sel[i] = false
@@ -402,6 +440,14 @@ func (r *pageRecordReader) skipOthers(n int64, sel []bool) error {
 		a.Release()
 	}
 	return nil
+}
+
+// gathered reports whether compactArray copies a column of type t out by
+// its own gather (fixed width, whole bytes), so the input's buffers are
+// not referenced by the result.
+func gathered(t arrow.DataType) bool {
+	fw, ok := t.(arrow.FixedWidthDataType)
+	return ok && fw.BitWidth()%8 == 0 && t.ID() != arrow.BOOL
 }
 
 // compactArray returns the rows idx of a (sel marks the same rows) as a

@@ -549,3 +549,14 @@ func packLevels(vbits []byte, row int, defs []byte) int {
 	}
 	return ones
 }
+
+// ReadSelectedWith is ReadSelected with the output array's buffers (and
+// any page buffer the read happens to load) allocated from mem instead of
+// the reader's allocator. mem must hand out memory of that same allocator
+// (a pool in front of it): the reader frees its own buffers there later.
+func (r *Reader) ReadSelectedWith(ctx context.Context, n int, sel []bool, mem memory.Allocator) (arrow.Array, error) {
+	old := r.mem
+	r.mem = mem
+	defer func() { r.mem = old }()
+	return r.ReadSelected(ctx, n, sel)
+}
