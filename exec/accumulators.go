@@ -24,6 +24,22 @@ type accumulator interface {
 	states(mem memory.Allocator, n int) []arrow.Array
 }
 
+// oneGroup reports whether every row of a batch belongs to one group (and
+// which), so an accumulator can fold the batch without indexing its state
+// per row. rows = 0 is not one group.
+func oneGroup(gids []uint32) (uint32, bool) {
+	if len(gids) == 0 {
+		return 0, false
+	}
+	g := gids[0]
+	for _, x := range gids {
+		if x != g {
+			return 0, false
+		}
+	}
+	return g, true
+}
+
 // ---- COUNT ----
 
 type countAcc struct {
@@ -35,6 +51,10 @@ func (a *countAcc) grow(n int) { a.c = growTo(a.c, n) }
 
 func (a *countAcc) update(gids []uint32, arg arrow.Array, rows int) {
 	if a.star || arg.NullN() == 0 {
+		if g, ok := oneGroup(gids[:rows]); ok {
+			a.c[g] += int64(rows)
+			return
+		}
 		for _, g := range gids[:rows] {
 			a.c[g]++
 		}
@@ -103,6 +123,16 @@ func (a *sumAcc[T]) update(gids []uint32, arg arrow.Array, rows int) {
 	}
 	v := values[T](arg)
 	if arg.NullN() == 0 {
+		if g, ok := oneGroup(gids[:rows]); ok {
+			// Same order of additions as below, in a register.
+			x := a.s[g]
+			for _, y := range v[:rows] {
+				x += y
+			}
+			a.s[g] = x
+			a.seen[g] = true
+			return
+		}
 		for i, g := range gids[:rows] {
 			a.s[g] += v[i]
 			a.seen[g] = true
@@ -124,6 +154,23 @@ func (a *sumAcc[T]) updateInt(gids []uint32, arg *array.Int64, rows int) {
 	s := any(a.s).([]int64)
 	nulls := arg.NullN() > 0
 	var bad int64
+	if g, ok := oneGroup(gids[:rows]); ok && !nulls {
+		// One group (an aggregate without GROUP BY, or a batch of one
+		// key): the running sum stays in a register instead of going
+		// through memory on every row.
+		x := s[g]
+		for _, y := range v[:rows] {
+			r := x + y
+			bad |= (x ^ r) & (y ^ r)
+			x = r
+		}
+		s[g] = x
+		a.seen[g] = true
+		if bad < 0 {
+			a.overflow = true
+		}
+		return
+	}
 	for i, g := range gids[:rows] {
 		if nulls && arg.IsNull(i) {
 			continue
