@@ -1,15 +1,10 @@
 package exec
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -18,10 +13,12 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/internal/duckrun"
 )
 
 // TestGroupByVsDuckDB runs aggBenchQueries through Inlet and through DuckDB
-// (npm @duckdb/node-api as installed by cmd/lakebench, 1 and 2 threads) on
+// (internal/duckrun, 1 and 2 threads) on
 // the same 10 M rows, interleaved, and prints ms, rows/s, allocations and
 // DuckDB/Inlet ratios. It checks both engines' answers agree. It runs only
 // when INLET_AGG_DUCKDB is set (to the number of runs, default 3):
@@ -38,9 +35,10 @@ func TestGroupByVsDuckDB(t *testing.T) {
 	}
 	d, err := startAggDuck(t)
 	if err != nil {
-		t.Skipf("DuckDB: %v", err)
+		// Asked for by INLET_AGG_DUCKDB: a missing DuckDB is a failure.
+		t.Fatalf("DuckDB: %v", err)
 	}
-	defer d.close()
+	defer d.Close()
 	const rows = 10_000_000
 	t.Logf("%d rows, runs=%d, median ms; Inlet: one goroutine, a second past aggParallelAfter rows while groups are few", rows, runs)
 	t.Logf("%-16s %6s | %9s %12s %10s | %9s %9s | %7s %7s", "query", "groups", "inlet ms", "rows/s", "allocs", "duck1 ms", "duck2 ms", "d1/in", "d2/in")
@@ -140,104 +138,21 @@ func digestString(n float64, sums []float64) string {
 	return s
 }
 
-type aggDuck struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Scanner
-}
+// aggDuck is the shared DuckDB runner with the helpers this comparison
+// needs.
+type aggDuck struct{ *duckrun.DB }
 
-// aggDuckScript reads one JSON SQL string per line and answers one JSON
-// line: {"ms": wall time, "rows": [[cell...]...]} or {"error": "..."}.
-const aggDuckScript = `import { DuckDBInstance } from '@duckdb/node-api';
-import readline from 'node:readline';
-const instance = await DuckDBInstance.create(':memory:');
-const conn = await instance.connect();
-const rl = readline.createInterface({ input: process.stdin });
-for await (const line of rl) {
-  if (!line.trim()) continue;
-  try {
-    const t0 = performance.now();
-    const r = await conn.runAndReadAll(JSON.parse(line));
-    const ms = performance.now() - t0;
-    const rows = r.getRowsJS().map((row) => row.map((v) => (v === null ? null : String(v))));
-    process.stdout.write(JSON.stringify({ ms, rows }) + '\n');
-  } catch (e) {
-    process.stdout.write(JSON.stringify({ error: String(e.message) }) + '\n');
-  }
-}
-`
-
-// startAggDuck starts DuckDB from the copy cmd/lakebench installs in the
-// user cache directory; it installs nothing itself.
 func startAggDuck(t *testing.T) (*aggDuck, error) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		return nil, fmt.Errorf("node is not on PATH")
-	}
-	cache, err := os.UserCacheDir()
+	db, err := duckrun.Start(context.Background(), 1)
 	if err != nil {
 		return nil, err
 	}
-	mods, _ := filepath.Glob(filepath.Join(cache, "inlet-duckdb", "*", "node_modules", "@duckdb", "node-api"))
-	if len(mods) == 0 {
-		return nil, fmt.Errorf("@duckdb/node-api is not installed under %s (run cmd/lakebench once)", filepath.Join(cache, "inlet-duckdb"))
-	}
-	dir := filepath.Dir(filepath.Dir(filepath.Dir(mods[len(mods)-1])))
-	f, err := os.CreateTemp(dir, "aggbench-*.mjs")
-	if err != nil {
-		return nil, err
-	}
-	defer os.Remove(f.Name())
-	_, err = f.WriteString(aggDuckScript)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.Command(node, f.Name())
-	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	d := &aggDuck{cmd: cmd, in: in, out: bufio.NewScanner(out)}
-	d.out.Buffer(nil, 64<<20)
-	// The script is read at start; give node time before it is removed.
-	if _, err := d.run("SELECT 1"); err != nil {
-		d.close()
-		return nil, err
-	}
-	return d, nil
+	return &aggDuck{db}, nil
 }
 
 func (d *aggDuck) query(sql string) (float64, [][]*string, error) {
-	line, _ := json.Marshal(sql)
-	if _, err := d.in.Write(append(line, '\n')); err != nil {
-		return 0, nil, err
-	}
-	if !d.out.Scan() {
-		return 0, nil, fmt.Errorf("DuckDB runner ended: %v", d.out.Err())
-	}
-	var r struct {
-		MS    float64     `json:"ms"`
-		Rows  [][]*string `json:"rows"`
-		Error string      `json:"error"`
-	}
-	if err := json.Unmarshal(d.out.Bytes(), &r); err != nil {
-		return 0, nil, err
-	}
-	if r.Error != "" {
-		return 0, nil, fmt.Errorf("DuckDB: %s (%s)", r.Error, sql)
-	}
-	return r.MS, r.Rows, nil
+	took, rows, err := d.Run(sql)
+	return float64(took) / float64(time.Millisecond), rows, err
 }
 
 func (d *aggDuck) run(sql string) (float64, error) {
@@ -272,9 +187,4 @@ func (d *aggDuck) digest(sql string) (string, error) {
 		}
 	}
 	return digestString(float64(len(rows)), sums), nil
-}
-
-func (d *aggDuck) close() {
-	d.in.Close()
-	d.cmd.Wait()
 }

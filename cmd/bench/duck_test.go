@@ -10,22 +10,23 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/inlet-db/inlet/fileio"
+	"github.com/inlet-db/inlet/internal/duckrun"
 	"github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/lake/paimon/paimontest"
 )
 
 // needDuck starts DuckDB, skipping the test when it cannot run, except
 // under CI=true where a missing DuckDB fails it.
-func needDuck(t *testing.T) *duck {
+func needDuck(t *testing.T) *duckrun.DB {
 	t.Helper()
-	d, err := startDuck(context.Background(), 1)
+	d, err := duckrun.Start(context.Background(), 1)
 	if err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("DuckDB is required under CI=true: %v", err)
 		}
 		t.Skipf("DuckDB not available: %v", err)
 	}
-	t.Cleanup(d.close)
+	t.Cleanup(d.Close)
 	return d
 }
 
@@ -74,7 +75,7 @@ func TestDuckLakeSQLDeduplicates(t *testing.T) {
 	if !strings.Contains(sql, "_SEQUENCE_NUMBER") {
 		t.Fatalf("no merge in %s", sql)
 	}
-	_, rows, err := d.run(sql)
+	_, rows, err := d.Run(sql)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/inlet-db/inlet/internal/duckrun"
 	"github.com/inlet-db/inlet/minifluss"
 )
 
@@ -141,7 +142,7 @@ func run(ctx context.Context, c config, out, errOut io.Writer) error {
 	// developer's machine (only Inlet's figures are printed then) but
 	// required under CI=true, where its absence must fail the run.
 	var duckNote string
-	d, err := startDuck(ctx, runtime.GOMAXPROCS(0))
+	d, err := duckrun.Start(ctx, runtime.GOMAXPROCS(0))
 	if err != nil {
 		if os.Getenv("CI") == "true" {
 			return fmt.Errorf("DuckDB is required under CI=true: %w", err)
@@ -149,7 +150,7 @@ func run(ctx context.Context, c config, out, errOut io.Writer) error {
 		duckNote = fmt.Sprintf("DuckDB not run (%v): only Inlet's figures", err)
 		d = nil
 	} else {
-		defer d.close()
+		defer d.Close()
 	}
 	res, err := measure(ctx, measureConfig{cluster: cluster, metaDir: filepath.Join(dir, "meta"), lake: lake, runs: c.runs, plan: p, log: log, progress: errOut, duck: d})
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/inlet-db/inlet/catalog/paimon"
 	"github.com/inlet-db/inlet/dispatch"
 	"github.com/inlet-db/inlet/fe/server"
+	"github.com/inlet-db/inlet/internal/duckrun"
 	"github.com/inlet-db/inlet/minifluss"
 	"github.com/inlet-db/inlet/scan"
 )
@@ -90,7 +91,7 @@ type measureConfig struct {
 	progress io.Writer
 	// duck, when not nil, runs each $lake and union read's lake half over
 	// the same Parquet files right after Inlet's run of it.
-	duck *duck
+	duck *duckrun.DB
 }
 
 type measured struct {
@@ -214,7 +215,7 @@ func measure(ctx context.Context, mc measureConfig) (*results, error) {
 		res.queries = append(res.queries, measured{q: q})
 	}
 	if mc.duck != nil && mc.lake != "" {
-		res.duckVersion, res.duckThreads = mc.duck.version, mc.duck.threads
+		res.duckVersion, res.duckThreads = mc.duck.Version, mc.duck.Threads
 		for _, t := range []struct {
 			table, prefix string
 			want          agg
@@ -297,8 +298,8 @@ func measure(ctx context.Context, mc measureConfig) (*results, error) {
 
 // runDuck times DuckDB's query for m and checks its answer against the
 // lake's closed form and against Inlet's $lake answer of the same run.
-func runDuck(d *duck, res *results, m *measured, run int) error {
-	took, rows, err := d.run(m.duckSQL)
+func runDuck(d *duckrun.DB, res *results, m *measured, run int) error {
+	took, rows, err := d.Run(m.duckSQL)
 	if err != nil {
 		return err
 	}

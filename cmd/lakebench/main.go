@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/internal/duckrun"
 )
 
 type config struct {
@@ -113,14 +115,14 @@ func run(ctx context.Context, c config, w io.Writer) (*result, error) {
 		return nil, err
 	}
 	res := &result{inlet: map[string][]string{}}
-	d, err := startDuck(ctx, c.threads)
+	d, err := duckrun.Start(ctx, c.threads)
 	if err != nil {
 		res.duckErr = err
 		fmt.Fprintf(w, "DuckDB unavailable (%v): Inlet's figures only\n", err)
 	} else {
-		defer d.close()
+		defer d.Close()
 		res.duck = map[string][]string{}
-		fmt.Fprintf(w, "DuckDB @duckdb/node-api %s, %d thread(s)\n", d.version, c.threads)
+		fmt.Fprintf(w, "DuckDB @duckdb/node-api %s, %d thread(s)\n", d.Version, c.threads)
 	}
 	fmt.Fprintf(w, "%d rows, %d files, %.1f MB of Parquet, %d run(s), Inlet %d goroutine(s), GOMAXPROCS %d\n",
 		c.rows, c.files, float64(size)/1e6, c.runs, c.threads, runtime.GOMAXPROCS(0))
@@ -155,7 +157,7 @@ func run(ctx context.Context, c config, w io.Writer) (*result, error) {
 			if d == nil {
 				continue
 			}
-			dt, rows, err := d.run(fmt.Sprintf(q.sql, list))
+			dt, rows, err := d.Run(fmt.Sprintf(q.sql, list))
 			if err != nil {
 				return nil, err
 			}

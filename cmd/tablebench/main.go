@@ -26,6 +26,7 @@ import (
 
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/fe/server"
+	"github.com/inlet-db/inlet/internal/duckrun"
 )
 
 type config struct {
@@ -150,16 +151,16 @@ func run(ctx context.Context, c config, w io.Writer, prof io.Writer) (int, error
 			return 0, err
 		}
 	}
-	d, err := startDuck(ctx, c.threads)
+	d, err := duckrun.Start(ctx, c.threads)
 	if err != nil {
 		fmt.Fprintf(w, "DuckDB unavailable (%v): Inlet's figures only\n", err)
 	} else {
-		defer d.close()
+		defer d.Close()
 		t0 := time.Now()
-		if _, _, err := d.run(fmt.Sprintf("CREATE TABLE t AS SELECT range::BIGINT AS id, (range %% 1000)::INTEGER AS k, (range %% 97)::BIGINT AS v, 's' || (range %% 100)::VARCHAR AS s FROM range(%d)", c.rows)); err != nil {
+		if _, _, err := d.Run(fmt.Sprintf("CREATE TABLE t AS SELECT range::BIGINT AS id, (range %% 1000)::INTEGER AS k, (range %% 97)::BIGINT AS v, 's' || (range %% 100)::VARCHAR AS s FROM range(%d)", c.rows)); err != nil {
 			return 0, err
 		}
-		fmt.Fprintf(w, "DuckDB @duckdb/node-api %s, %d thread(s), table built in %v\n", d.version, c.threads, time.Since(t0).Round(time.Millisecond))
+		fmt.Fprintf(w, "DuckDB @duckdb/node-api %s, %d thread(s), table built in %v\n", d.Version, c.threads, time.Since(t0).Round(time.Millisecond))
 	}
 	fmt.Fprintf(w, "%d rows, %d run(s) interleaved, GOMAXPROCS %d, parallel_pipeline_task_num %d\n", c.rows, c.runs, runtime.GOMAXPROCS(0), c.parallel)
 	fmt.Fprintf(w, "%-24s %10s %8s %12s %10s | %10s %12s | %6s\n", "query", "Inlet ms", "CPU ms", "rows/s", "peak heap", "DuckDB ms", "rows/s", "D/I")
@@ -195,7 +196,7 @@ func run(ctx context.Context, c config, w io.Writer, prof io.Writer) (int, error
 			if d == nil {
 				continue
 			}
-			dt, rows, err := d.run(q.sql)
+			dt, rows, err := d.Run(q.sql)
 			if err != nil {
 				return bad, err
 			}

@@ -102,6 +102,28 @@ func (b *Binder) bindInner(q sql.Query) (*innerBlock, error) {
 	if !ok || sel.With != nil || sel.From == nil || len(sel.GroupBy) > 0 || sel.Having != nil || sel.Distinct || sel.Limit != nil {
 		return nil, errorf(ErrUnsupported, "this correlated subquery (only SELECT … FROM … WHERE … without GROUP BY, HAVING, DISTINCT or LIMIT is decorrelated)")
 	}
+	p, err := b.bindBlockFrom(sel)
+	if err != nil {
+		return nil, err
+	}
+	local, corr, _, err := b.splitBlockWhere(sel, &scope{cols: p.Columns()}, false)
+	if err != nil {
+		return nil, err
+	}
+	if p, err = filterBy(p, local); err != nil {
+		return nil, err
+	}
+	p, m := withMarker(p)
+	ib := &innerBlock{sel: sel, plan: p, marker: m, corr: corr}
+	for _, it := range sel.Items {
+		ib.agg = ib.agg || containsAgg(it.Expr)
+	}
+	return ib, nil
+}
+
+// bindBlockFrom binds the FROM of a correlated subquery block, with the
+// columns its whole text needs.
+func (b *Binder) bindBlockFrom(sel *sql.Select) (Plan, error) {
 	for _, it := range sel.Items {
 		if fc, ok := it.Expr.(*sql.FuncCall); ok && fc.Over != nil {
 			return nil, errorf(ErrUnsupported, "a window function in a correlated subquery")
@@ -111,47 +133,54 @@ func (b *Binder) bindInner(q sql.Query) (*innerBlock, error) {
 	b.need = collectNeed(sel)
 	p, err := b.bindFrom(sel.From)
 	b.need = saved
+	return p, err
+}
+
+// splitBlockWhere binds the WHERE conjuncts of a correlated block over its
+// own columns (in): those that bind are local; those naming a column in
+// is missing (an enclosing one) come back unbound in corr. A conjunct with
+// a subquery is refused, or with keepSub returned unbound in sub.
+func (b *Binder) splitBlockWhere(sel *sql.Select, in *scope, keepSub bool) (local []expr.Expr, corr, sub []sql.Expr, err error) {
+	if sel.Where == nil {
+		return nil, nil, nil, nil
+	}
+	for _, c := range conjuncts(sel.Where) {
+		if containsSubquery(c) {
+			if !keepSub {
+				return nil, nil, nil, errorf(ErrUnsupported, "a subquery inside a correlated subquery")
+			}
+			sub = append(sub, c)
+			continue
+		}
+		if containsAgg(c) {
+			return nil, nil, nil, errorf(ErrAnalysis, "aggregate functions are not allowed in WHERE")
+		}
+		e, err := b.bindExpr(c, in, nil)
+		if errors.Is(err, ErrUnknownColumn) {
+			corr = append(corr, c)
+			continue
+		}
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if e, err = asBool(e); err != nil {
+			return nil, nil, nil, err
+		}
+		local = append(local, e)
+	}
+	return local, corr, sub, nil
+}
+
+// filterBy puts the conjunction of conds over p (p itself when none).
+func filterBy(p Plan, conds []expr.Expr) (Plan, error) {
+	if len(conds) == 0 {
+		return p, nil
+	}
+	c, err := andAll(conds)
 	if err != nil {
 		return nil, err
 	}
-	in := &scope{cols: p.Columns()}
-	var local []expr.Expr
-	var corr []sql.Expr
-	if sel.Where != nil {
-		for _, c := range conjuncts(sel.Where) {
-			if containsSubquery(c) {
-				return nil, errorf(ErrUnsupported, "a subquery inside a correlated subquery")
-			}
-			if containsAgg(c) {
-				return nil, errorf(ErrAnalysis, "aggregate functions are not allowed in WHERE")
-			}
-			e, err := b.bindExpr(c, in, nil)
-			if errors.Is(err, ErrUnknownColumn) {
-				corr = append(corr, c)
-				continue
-			}
-			if err != nil {
-				return nil, err
-			}
-			if e, err = asBool(e); err != nil {
-				return nil, err
-			}
-			local = append(local, e)
-		}
-	}
-	if len(local) > 0 {
-		c, err := andAll(local)
-		if err != nil {
-			return nil, err
-		}
-		p = &Filter{Input: p, Cond: c}
-	}
-	p, m := withMarker(p)
-	ib := &innerBlock{sel: sel, plan: p, marker: m, corr: corr}
-	for _, it := range sel.Items {
-		ib.agg = ib.agg || containsAgg(it.Expr)
-	}
-	return ib, nil
+	return &Filter{Input: p, Cond: c}, nil
 }
 
 // oneItem returns the single select item of a subquery block.

@@ -115,15 +115,7 @@ func (b *Binder) bindLateral(x Plan, q sql.Query) (*lateralPlan, error) {
 	if !ok || sel.With != nil || sel.From == nil {
 		return nil, errorf(ErrUnsupported, "this correlated subquery (a set operation, WITH, or no FROM)")
 	}
-	for _, it := range sel.Items {
-		if fc, ok := it.Expr.(*sql.FuncCall); ok && fc.Over != nil {
-			return nil, errorf(ErrUnsupported, "a window function in a correlated subquery")
-		}
-	}
-	saved := b.need
-	b.need = collectNeed(sel)
-	from, err := b.bindFrom(sel.From)
-	b.need = saved
+	from, err := b.bindBlockFrom(sel)
 	if err != nil {
 		return nil, err
 	}
@@ -131,35 +123,17 @@ func (b *Binder) bindLateral(x Plan, q sql.Query) (*lateralPlan, error) {
 	xc := x.Columns()
 	inner := &scope{cols: fc}
 	both := &scope{cols: append(append([]Column{}, xc...), fc...), inner: len(xc)}
-	var local []expr.Expr
-	var corr, rest []sql.Expr
-	used := map[int]bool{}
-	if sel.Where != nil {
-		for _, c := range conjuncts(sel.Where) {
-			if containsSubquery(c) {
-				rest = append(rest, c)
-				continue
-			}
-			if containsAgg(c) {
-				return nil, errorf(ErrAnalysis, "aggregate functions are not allowed in WHERE")
-			}
-			e, err := b.bindExpr(c, inner, nil)
-			if errors.Is(err, ErrUnknownColumn) {
-				if _, err := b.bindExpr(c, both, nil); err != nil {
-					return nil, err
-				}
-				corr = append(corr, c)
-				continue
-			}
-			if err != nil {
-				return nil, err
-			}
-			if e, err = asBool(e); err != nil {
-				return nil, err
-			}
-			local = append(local, e)
+	local, corr, rest, err := b.splitBlockWhere(sel, inner, true)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range corr {
+		// A correlation must bind over the enclosing and inner columns.
+		if _, err := b.bindExpr(c, both, nil); err != nil {
+			return nil, err
 		}
 	}
+	used := map[int]bool{}
 	// Every enclosing column a name anywhere in the block (a nested
 	// subquery included) may mean joins the domain; a name that also
 	// resolves in a nested FROM only makes the domain finer.
@@ -177,12 +151,8 @@ func (b *Binder) bindLateral(x Plan, q sql.Query) (*lateralPlan, error) {
 	if len(used) == 0 {
 		return nil, errorf(ErrUnsupported, "a correlated subquery with GROUP BY, HAVING, DISTINCT, LIMIT or a nested subquery whose correlation is not in its WHERE")
 	}
-	if len(local) > 0 {
-		c, err := andAll(local)
-		if err != nil {
-			return nil, err
-		}
-		from = &Filter{Input: from, Cond: c}
+	if from, err = filterBy(from, local); err != nil {
+		return nil, err
 	}
 	// The domain: the distinct values of the enclosing columns used.
 	var groups []expr.Expr
@@ -244,6 +214,7 @@ func (b *Binder) bindLateral(x Plan, q sql.Query) (*lateralPlan, error) {
 		}
 		lc.where = w
 	}
+	saved := b.need
 	b.lateral = lc
 	b.need = nil
 	p, err := b.bindSelect(sel)

@@ -1,4 +1,4 @@
-// DuckDB side of cmd/lakebench. Reads one JSON string (an SQL statement)
+// DuckDB side of internal/duckrun (cmd/lakebench, cmd/tablebench, cmd/bench). Reads one JSON string (an SQL statement)
 // per stdin line, runs it, and prints one JSON line per statement:
 //   {"ms": <wall time of the statement>, "rows": [[cell, ...], ...]}
 // or {"error": "..."}. Cells are strings (BigInt and numbers by toString),

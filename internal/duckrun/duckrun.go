@@ -1,4 +1,4 @@
-package main
+package duckrun
 
 import (
 	"bufio"
@@ -15,29 +15,26 @@ import (
 	"time"
 )
 
-// DuckDB runs beside Inlet over the same lake Parquet files: a node
-// process with @duckdb/node-api (the version pinned in duck-package.json),
-// installed once per version into the user cache directory shared with
-// cmd/lakebench, fed one statement at a time so its runs interleave with
-// Inlet's.
+//go:embed package.json
+var packageJSON []byte
 
-//go:embed duck-package.json
-var duckPackage []byte
+//go:embed runner.mjs
+var runnerScript []byte
 
-//go:embed duck.mjs
-var duckScript []byte
-
-type duck struct {
-	cmd     *exec.Cmd
-	in      io.WriteCloser
-	out     *bufio.Scanner
-	version string
-	threads int
+// DB is a running DuckDB runner.
+type DB struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Scanner
+	// Version is the @duckdb/node-api version, Threads DuckDB's thread
+	// count.
+	Version string
+	Threads int
 }
 
-// startDuck installs DuckDB when missing and starts the runner with
-// threads DuckDB threads. INLET_SKIP_DUCKDB set makes it fail at once.
-func startDuck(ctx context.Context, threads int) (*duck, error) {
+// Start installs @duckdb/node-api into the user cache directory when
+// missing and starts the runner with threads DuckDB threads (TimeZone UTC).
+func Start(ctx context.Context, threads int) (*DB, error) {
 	if os.Getenv("INLET_SKIP_DUCKDB") != "" {
 		return nil, errors.New("INLET_SKIP_DUCKDB is set")
 	}
@@ -48,8 +45,8 @@ func startDuck(ctx context.Context, threads int) (*duck, error) {
 	var pj struct {
 		Dependencies map[string]string `json:"dependencies"`
 	}
-	if err := json.Unmarshal(duckPackage, &pj); err != nil {
-		return nil, fmt.Errorf("duck-package.json: %w", err)
+	if err := json.Unmarshal(packageJSON, &pj); err != nil {
+		return nil, fmt.Errorf("duckrun package.json: %w", err)
 	}
 	version := pj.Dependencies["@duckdb/node-api"]
 	cache, err := os.UserCacheDir()
@@ -58,21 +55,21 @@ func startDuck(ctx context.Context, threads int) (*duck, error) {
 	}
 	dir := filepath.Join(cache, "inlet-duckdb", version)
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@duckdb", "node-api", "package.json")); err != nil {
-		if err := installDuck(ctx, filepath.Dir(dir), dir); err != nil {
+		if err := install(ctx, filepath.Dir(dir), dir); err != nil {
 			return nil, err
 		}
 	}
-	// Beside node_modules for ESM resolution; renamed into place so a
+	// Beside node_modules for ESM resolution; written through a rename so a
 	// concurrent run never sees half a file.
-	tmp, err := os.CreateTemp(dir, "bench-*.mjs")
+	tmp, err := os.CreateTemp(dir, "runner-*.mjs")
 	if err != nil {
 		return nil, err
 	}
-	_, err = tmp.Write(duckScript)
+	_, err = tmp.Write(runnerScript)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
-	runner := filepath.Join(dir, "bench.mjs")
+	runner := filepath.Join(dir, "runner.mjs")
 	if err == nil {
 		err = os.Rename(tmp.Name(), runner)
 	}
@@ -93,16 +90,16 @@ func startDuck(ctx context.Context, threads int) (*duck, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	d := &duck{cmd: cmd, in: in, out: bufio.NewScanner(out), version: version, threads: threads}
-	d.out.Buffer(nil, 16<<20)
-	if _, _, err := d.run(fmt.Sprintf("SET threads = %d", threads)); err != nil {
-		d.close()
+	d := &DB{cmd: cmd, in: in, out: bufio.NewScanner(out), Version: version, Threads: threads}
+	d.out.Buffer(nil, 64<<20) // a result of 1 M groups is one line
+	if _, _, err := d.Run(fmt.Sprintf("SET threads = %d", threads)); err != nil {
+		d.Close()
 		return nil, err
 	}
 	return d, nil
 }
 
-func installDuck(ctx context.Context, parent, dir string) error {
+func install(ctx context.Context, parent, dir string) error {
 	npm, err := exec.LookPath("npm")
 	if err != nil {
 		return errors.New("npm is not on PATH (Debian package npm)")
@@ -115,7 +112,7 @@ func installDuck(ctx context.Context, parent, dir string) error {
 		return err
 	}
 	defer os.RemoveAll(work)
-	if err := os.WriteFile(filepath.Join(work, "package.json"), duckPackage, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(work, "package.json"), packageJSON, 0o644); err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
@@ -138,8 +135,9 @@ func installDuck(ctx context.Context, parent, dir string) error {
 	return nil
 }
 
-// run executes one statement and returns DuckDB's own wall time and rows.
-func (d *duck) run(sql string) (time.Duration, [][]*string, error) {
+// Run executes one statement: DuckDB's own wall time and the rows,
+// cells as text (NULL as nil).
+func (d *DB) Run(sql string) (time.Duration, [][]*string, error) {
 	line, err := json.Marshal(sql)
 	if err != nil {
 		return 0, nil, err
@@ -168,7 +166,8 @@ func (d *duck) run(sql string) (time.Duration, [][]*string, error) {
 	return time.Duration(r.MS * float64(time.Millisecond)), r.Rows, nil
 }
 
-func (d *duck) close() {
+// Close ends the runner.
+func (d *DB) Close() {
 	d.in.Close()
 	d.cmd.Wait()
 }
