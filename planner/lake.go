@@ -39,7 +39,7 @@ func (p *flussPlan) planLake(ctx context.Context) error {
 		return fmt.Errorf("planner: table %s: open lake table: %w", p.name, err)
 	}
 	p.lake = lake
-	plan, pred, err := planLakeTable(ctx, lake.Table, p.snap.SnapshotID, p.req.Predicates, true)
+	plan, pred, err := planLakeTable(ctx, lake.Table, p.snap.SnapshotID, p.req.Predicates, true, fileSplitSize(p.req.Vars))
 	if err != nil {
 		return fmt.Errorf("planner: table %s: plan lake snapshot %d: %w", p.name, p.snap.SnapshotID, err)
 	}
@@ -61,7 +61,7 @@ func (p *flussPlan) planLake(ctx context.Context) error {
 // after ALTER TABLE ADD COLUMN: the lake table was evolved at once, but
 // the readable snapshot may predate it); files of older schemas map by
 // field id and read the added columns as NULL.
-func planLakeTable(ctx context.Context, t *paimon.Table, snapshotID int64, preds []catalog.Predicate, latest bool) (*paimon.Plan, *paimon.Predicate, error) {
+func planLakeTable(ctx context.Context, t *paimon.Table, snapshotID int64, preds []catalog.Predicate, latest bool, splitSize int64) (*paimon.Plan, *paimon.Predicate, error) {
 	var pred *paimon.Predicate
 	var readSchema *int64
 	if len(preds) > 0 || latest {
@@ -76,10 +76,10 @@ func planLakeTable(ctx context.Context, t *paimon.Table, snapshotID int64, preds
 			readSchema = &schema.ID
 		}
 	}
-	plan, err := t.Plan(ctx, paimon.ScanOptions{SnapshotID: snapshotID, Predicate: pred, ReadSchemaID: readSchema})
+	plan, err := t.Plan(ctx, paimon.ScanOptions{SnapshotID: snapshotID, Predicate: pred, ReadSchemaID: readSchema, FileSplitSize: splitSize})
 	if err != nil && pred != nil {
 		pred = nil
-		plan, err = t.Plan(ctx, paimon.ScanOptions{SnapshotID: snapshotID, ReadSchemaID: readSchema})
+		plan, err = t.Plan(ctx, paimon.ScanOptions{SnapshotID: snapshotID, ReadSchemaID: readSchema, FileSplitSize: splitSize})
 	}
 	return plan, pred, err
 }

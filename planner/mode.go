@@ -17,7 +17,11 @@ const (
 	varForceJNI      = "force_jni_scanner"
 	varBatchSize     = "batch_size"
 	varTimeZone      = "time_zone"
+	varFileSplitSize = "file_split_size"
 )
+
+// defaultFileSplitSize cuts lake files when file_split_size is 0 (auto).
+const defaultFileSplitSize = 64 << 20
 
 // unionMode is the union-read mode in force and where it came from.
 type unionMode struct {
@@ -90,4 +94,18 @@ func boolVar(v string) bool {
 		return true
 	}
 	return false
+}
+
+// fileSplitSize is the byte size lake Parquet/ORC files of raw splits are
+// cut into so that several scanners share a large file (file_split_size; 0
+// or unset means 64 MB). force_jni_scanner reads every split through the
+// merge reader, which needs whole files: no cutting then.
+func fileSplitSize(vars map[string]string) int64 {
+	if boolVar(vars[varForceJNI]) {
+		return 0
+	}
+	if n, err := strconv.ParseInt(strings.TrimSpace(vars[varFileSplitSize]), 10, 64); err == nil && n > 0 {
+		return n
+	}
+	return defaultFileSplitSize
 }

@@ -24,7 +24,7 @@ type Request struct {
 	// Vars are the session variables in force (lower-case names, SET_VAR
 	// applied): fluss_union_read_mode, enable_jni_heap_admission,
 	// max_file_scanners_concurrency, force_jni_scanner, batch_size,
-	// time_zone.
+	// time_zone, file_split_size.
 	Vars map[string]string
 	// Limit is >= 0 only when the FE decided a row cap on the whole scan is
 	// safe; -1 means none.

@@ -123,9 +123,11 @@ func runInlet(ctx context.Context, dir string, q *query, threads int, mem memory
 	opts := paimon.ScanOptions{Predicate: q.pred}
 	if threads > 1 {
 		// Paimon packs small files into 128 MB splits: one split for the
-		// whole table here. Smaller splits give every goroutine files to
-		// read, as a parallel Flink/Inlet scan asks for.
+		// whole table here. Smaller splits, and files cut into slices of
+		// row groups (file_split_size), give every goroutine an even
+		// share, as a parallel scan asks for.
 		opts.Options = map[string]string{"source.split.target-size": "4 mb"}
+		opts.FileSplitSize = 4 << 20
 	}
 	plan, err := tbl.Plan(ctx, opts)
 	if err != nil {

@@ -40,6 +40,7 @@ func Defs(versionComment, timeZone string) []Def {
 		{Name: "max_file_scanners_concurrency", Kind: Int, Default: "16", Min: 1, Max: 1 << 16},
 		{Name: "enable_jni_heap_admission", Kind: Bool, Default: "false"},
 		{Name: "force_jni_scanner", Kind: Bool, Default: "false"},
+		{Name: "file_split_size", Kind: Int, Default: "0", Min: 0, Max: maxInt},
 		{Name: "enable_prune_nested_column", Kind: Bool, Default: "true"},
 		{Name: "time_zone", Kind: String, Default: timeZone, Check: checkTimeZone},
 		{Name: "system_time_zone", Kind: String, Default: timeZone, ReadOnly: true},

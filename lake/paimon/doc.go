@@ -45,7 +45,14 @@
 //     answers and counters are unchanged (TestLateFilterMatchesPqarrow).
 //     A raw read keeps its files' page readers (their buffers, charged to
 //     the scan's allocator) for the next file, at most 64 of them.
-//  6. Decoders distrust input: every length, count and offset is checked
+//  6. ScanOptions.FileSplitSize cuts the Parquet/ORC files of raw splits
+//     into FileSlices, each its own split. A slice reads the row groups or
+//     stripes whose middle byte lies in its share of the real file size
+//     (the first and last slices take anything outside), so the slices of
+//     a file read each row group exactly once; deletion-vector positions
+//     stay positions in the whole file; a merge read refuses a slice
+//     (TestSlicedGenerated, TestSlicedFixtures).
+//  7. Decoders distrust input: every length, count and offset is checked
 //     before allocation; bad bytes give an error wrapping ErrCorrupt that
 //     names the table and file, never a panic.
 //

@@ -65,6 +65,7 @@ type fileReadSpec struct {
 	dropRows bool
 	dv       *DeletionVector
 	pool     *readerPool // optional: page readers shared across a scan's files
+	slice    *FileSlice  // optional: read only the row groups/stripes it owns
 }
 
 func outSchema(want []DataField, system bool) (*arrow.Schema, error) {
@@ -84,6 +85,9 @@ func outSchema(want []DataField, system bool) (*arrow.Schema, error) {
 func openDataFile(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 	s.metrics.openedFile()
 	ext := s.path[strings.LastIndexByte(s.path, '.')+1:]
+	if s.slice != nil && !sliceableFormat(s.path) {
+		return nil, fmt.Errorf("%w: slice %d/%d of data file %s: only Parquet and ORC files are sliced", ErrCorrupt, s.slice.Index, s.slice.Count, s.path)
+	}
 	switch strings.ToLower(ext) {
 	case "parquet":
 		return openParquet(ctx, s)
@@ -237,6 +241,15 @@ func openParquet(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 	}
 	rgs := make([]int, 0, pf.NumRowGroups())
 	for rg := 0; rg < pf.NumRowGroups(); rg++ {
+		if s.slice != nil {
+			lo, hi, err := rowGroupSpan(md.RowGroup(rg))
+			if err != nil {
+				return nil, fmt.Errorf("%w: data file %s row group %d: %v", ErrCorrupt, s.path, rg, err)
+			}
+			if !s.slice.owns(lo, hi, f.Size()) {
+				continue
+			}
+		}
 		if s.pred != nil && !rowGroupMayMatch(s.pred, md.RowGroup(rg), fr, s.want, src) {
 			s.metrics.skippedGroup()
 			continue
@@ -282,6 +295,32 @@ func openParquet(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 		},
 		eofEnds: true,
 	}), nil
+}
+
+// rowGroupSpan is the byte range a row group's column chunks occupy. It
+// is computed from the chunks rather than the row group's optional
+// file_offset, which some writers leave unset or wrong.
+func rowGroupSpan(rg *metadata.RowGroupMetaData) (lo, hi int64, err error) {
+	lo = -1
+	for c := 0; c < rg.NumColumns(); c++ {
+		cc, err := rg.ColumnChunk(c)
+		if err != nil {
+			return 0, 0, err
+		}
+		start := cc.DataPageOffset()
+		if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 && cc.DictionaryPageOffset() < start {
+			start = cc.DictionaryPageOffset()
+		}
+		end := start + cc.TotalCompressedSize()
+		if start < 0 || end < start {
+			return 0, 0, fmt.Errorf("column chunk %d spans bytes %d..%d", c, start, end)
+		}
+		if lo < 0 || start < lo {
+			lo = start
+		}
+		hi = max(hi, end)
+	}
+	return max(lo, 0), hi, nil
 }
 
 // rowGroupRuns splits the ascending row groups rgs into runs of

@@ -145,6 +145,13 @@ func newMergeSource(ctx context.Context, p *Plan, s *Split, needed []DataField, 
 	if batchSize <= 0 {
 		batchSize = 8192
 	}
+	for _, f := range s.Files {
+		if f.Slice != nil {
+			// A slice holds part of the file's keys: merging it alone
+			// would miss the versions in the other slices.
+			return nil, fmt.Errorf("%w: data file %s: slice %d/%d of a file cannot be merged by key", ErrUnsupported, f.Path, f.Slice.Index, f.Slice.Count)
+		}
+	}
 	fields := append([]DataField(nil), needed...)
 	if opts.mergeEngine == "partial-update" {
 		// Every field is merged; reading them all keeps the per-field rule

@@ -76,6 +76,13 @@ func openORC(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 	var starts []int64
 	var start int64
 	for i, st := range stripes {
+		if s.slice != nil {
+			end := st.Offset + st.IndexLength + st.DataLength + st.FooterLength
+			if !s.slice.owns(int64(st.Offset), int64(end), f.Size()) {
+				start += int64(st.NumRows)
+				continue
+			}
+		}
 		if s.pred == nil || stripeMayMatch(s.pred, of, st, s.want, src) {
 			sel = append(sel, i)
 			starts = append(starts, start)

@@ -33,6 +33,11 @@ type ScanOptions struct {
 	// the snapshot was written): files map by field id, fields they lack
 	// read NULL. It must not be older than the snapshot's schema.
 	ReadSchemaID *int64
+	// FileSplitSize, when positive, cuts every Parquet or ORC file of a
+	// raw-convertible split that is larger than it into slices of about
+	// that many bytes, each its own split (Doris file_split_size), so
+	// several readers share one large file. See FileSlice.
+	FileSplitSize int64
 }
 
 // DeletionFile locates one data file's deletion vector.
@@ -48,6 +53,38 @@ type DataFile struct {
 	Meta DataFileMeta
 	Path string
 	DV   *DeletionFile
+	// Slice, when set, reads only part of the file (a sliced raw split).
+	Slice *FileSlice `json:",omitempty"`
+}
+
+// FileSlice is slice Index of Count equal byte ranges of a data file. A
+// reader keeps the row groups (Parquet) or stripes (ORC) whose middle byte
+// falls in its range; the first slice also takes anything before it and the
+// last anything after, so the Count slices of a file read each row group
+// exactly once whatever the file's real size. Row positions (deletion
+// vectors) stay positions in the whole file.
+type FileSlice struct {
+	Index, Count int32
+}
+
+// owns reports whether the slice reads the unit whose bytes span
+// [start, end) in a file of size bytes.
+func (s *FileSlice) owns(start, end, size int64) bool {
+	if s == nil || s.Count <= 1 {
+		return true
+	}
+	mid := start + (end-start)/2
+	n := int64(s.Count)
+	i := int64(s.Index)
+	// Bounds in 128-bit-safe order: size*i/n without overflow for any
+	// real file size.
+	lo := sliceBound(size, i, n)
+	hi := sliceBound(size, i+1, n)
+	return (i == 0 || mid >= lo) && (i == n-1 || mid < hi)
+}
+
+func sliceBound(size, i, n int64) int64 {
+	return size/n*i + size%n*i/n
 }
 
 // Split is the unit of parallel reading: files of one (partition, bucket).
@@ -63,7 +100,8 @@ type Split struct {
 	// vectors) without a merge; otherwise Open merges them by key.
 	RawConvertible bool
 	// RowCount is the physical row count minus deletion-vector
-	// cardinalities: exact for raw splits, an upper bound for merge splits.
+	// cardinalities: exact for raw splits, an upper bound for merge splits;
+	// the slices of a file share its count out by bytes (exact in total).
 	RowCount int64
 }
 
@@ -403,19 +441,80 @@ func (t *Table) Plan(ctx context.Context, o ScanOptions) (*Plan, error) {
 			}
 		}
 		for i, b := range bins {
+			if raws[i] && o.FileSplitSize > 0 {
+				var whole []DataFile
+				for _, f := range b {
+					if n := sliceCount(f, o.FileSplitSize); n > 1 {
+						p.Splits = appendSlices(p.Splits, base, f, n)
+						continue
+					}
+					whole = append(whole, f)
+				}
+				if len(whole) == 0 {
+					continue
+				}
+				b = whole
+			}
 			s := base
 			s.Files = b
 			s.RawConvertible = raws[i]
 			for _, f := range b {
-				s.RowCount += f.Meta.RowCount
-				if f.DV != nil && f.DV.Cardinality != nil {
-					s.RowCount -= *f.DV.Cardinality
-				}
+				s.RowCount += liveRows(f)
 			}
 			p.Splits = append(p.Splits, s)
 		}
 	}
 	return p, nil
+}
+
+func liveRows(f DataFile) int64 {
+	n := f.Meta.RowCount
+	if f.DV != nil && f.DV.Cardinality != nil {
+		n -= *f.DV.Cardinality
+	}
+	return n
+}
+
+// maxSlices bounds the splits one file can become, whatever FileSplitSize
+// says.
+const maxSlices = 1 << 10
+
+// sliceCount is how many slices f is cut into: one unless it is a Parquet
+// or ORC file larger than splitSize (a tail under a tenth of splitSize
+// joins the last slice rather than becoming its own).
+func sliceCount(f DataFile, splitSize int64) int {
+	if !sliceableFormat(f.Path) || f.Meta.FileSize <= splitSize {
+		return 1
+	}
+	n := f.Meta.FileSize / splitSize
+	if f.Meta.FileSize-n*splitSize > splitSize/10 {
+		n++
+	}
+	return int(min(max(n, 1), maxSlices))
+}
+
+func sliceableFormat(name string) bool {
+	name = strings.ToLower(name)
+	return strings.HasSuffix(name, ".parquet") || strings.HasSuffix(name, ".orc")
+}
+
+// appendSlices appends n single-file splits reading slices of f. Their
+// RowCount shares f's live rows out by bytes: an estimate per slice, exact
+// in total.
+func appendSlices(out []Split, base Split, f DataFile, n int) []Split {
+	rows := liveRows(f)
+	var given int64
+	for i := 0; i < n; i++ {
+		s := base
+		g := f
+		g.Slice = &FileSlice{Index: int32(i), Count: int32(n)}
+		s.Files = []DataFile{g}
+		s.RawConvertible = true
+		s.RowCount = sliceBound(rows, int64(i+1), int64(n)) - given
+		given += s.RowCount
+		out = append(out, s)
+	}
+	return out
 }
 
 func repeatBool(v bool, n int) []bool {

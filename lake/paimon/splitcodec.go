@@ -35,6 +35,11 @@ func DecodeSplit(b []byte, partFields []DataField) (*Split, error) {
 		if f.Path == "" || f.Meta.RowCount < 0 {
 			return nil, fmt.Errorf("%w: split file %q", ErrCorrupt, f.Meta.FileName)
 		}
+		if sl := f.Slice; sl != nil {
+			if !s.RawConvertible || len(s.Files) != 1 || sl.Count < 1 || sl.Count > maxSlices || sl.Index < 0 || sl.Index >= sl.Count || !sliceableFormat(f.Path) {
+				return nil, fmt.Errorf("%w: split file %q: slice %d/%d of a split of %d file(s), raw %t", ErrCorrupt, f.Meta.FileName, sl.Index, sl.Count, len(s.Files), s.RawConvertible)
+			}
+		}
 	}
 	return &s, nil
 }
