@@ -20,3 +20,14 @@ func DropFiles() int64 { return dropFiles.Load() }
 
 // PooledReaders is how many page readers scans took from their pool.
 func PooledReaders() int64 { return pooledReaders.Load() }
+
+// SetPoisonReused makes the scan's buffer pools fill reused buffers with
+// 0xAB and returns the previous setting.
+func SetPoisonReused(on bool) bool {
+	old := poisonReused
+	poisonReused = on
+	return old
+}
+
+// ReusedBuffers is how many buffers the scans' pools handed out again.
+func ReusedBuffers() int64 { return reusedBuffers.Load() }

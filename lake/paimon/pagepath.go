@@ -168,6 +168,19 @@ func (p *pageReaders) release() {
 // maxPooledReaders; release frees them. A nil pool pools nothing.
 type readerPool struct {
 	free []*parquetpage.Reader
+	out  *outPool // the scan's batch buffers, once a read asked for them
+}
+
+// outAlloc is the allocator for the buffers of returned batches: the
+// scan's outPool in front of mem (mem itself without a pool).
+func (p *readerPool) outAlloc(mem memory.Allocator) memory.Allocator {
+	if p == nil {
+		return mem
+	}
+	if p.out == nil {
+		p.out = &outPool{mem: mem}
+	}
+	return p.out
 }
 
 const maxPooledReaders = 64
@@ -202,6 +215,10 @@ func (p *readerPool) release() {
 		r.Release()
 	}
 	p.free = nil
+	if p.out != nil {
+		p.out.close()
+		p.out = nil
+	}
 }
 
 // pageRecordReader reads a run of row groups through the page readers as
@@ -288,7 +305,7 @@ again:
 			if !r.pc.isPred[c] {
 				continue
 			}
-			a, err := pr.Read(r.ctx, int(n))
+			a, err := pr.ReadSelectedWith(r.ctx, int(n), nil, r.out(c))
 			if err != nil {
 				return r.fail(err)
 			}
@@ -334,7 +351,7 @@ again:
 			}
 			a, err = pr.ReadSelectedWith(r.ctx, int(n), sel, r.scratch)
 		} else {
-			a, err = pr.ReadSelected(r.ctx, int(n), sel)
+			a, err = pr.ReadSelectedWith(r.ctx, int(n), sel, r.out(c))
 		}
 		if err != nil {
 			return r.fail(err)
@@ -345,7 +362,7 @@ again:
 	if r.pc.drop && sel != nil {
 		k := len(r.idx)
 		for c, a := range r.arrays {
-			ca, err := compactArray(r.ctx, a, sel, r.idx, r.mem)
+			ca, err := compactArray(r.ctx, a, sel, r.idx, r.mem, r.out(c))
 			a.Release()
 			r.arrays[c] = ca
 			if err != nil {
@@ -359,6 +376,18 @@ again:
 		a.Release()
 	}
 	return true
+}
+
+// out is the allocator of column c's buffers in the batches Next returns:
+// the scan's outPool for fixed-width columns, the scan's allocator for
+// the others. Strings stay out of the pool: Go strings taken from a batch
+// (array.String.Value) alias its bytes, and consumers may keep them past
+// the batch's release as the garbage collector allows.
+func (r *pageRecordReader) out(c int) memory.Allocator {
+	if !gathered(r.pc.schema.Field(c).Type) {
+		return r.mem
+	}
+	return r.prs.pool.outAlloc(r.mem)
 }
 
 func (r *pageRecordReader) fail(err error) bool {
@@ -451,9 +480,10 @@ func gathered(t arrow.DataType) bool {
 }
 
 // compactArray returns the rows idx of a (sel marks the same rows) as a
-// new array: fixed-width columns are gathered directly, others go through
-// compute.FilterArray.
-func compactArray(ctx context.Context, a arrow.Array, sel []bool, idx []int32, mem memory.Allocator) (arrow.Array, error) {
+// new array: fixed-width columns are gathered directly into buffers of
+// gmem (every byte written), others go through compute.FilterArray with
+// mem.
+func compactArray(ctx context.Context, a arrow.Array, sel []bool, idx []int32, mem, gmem memory.Allocator) (arrow.Array, error) {
 	d := a.Data()
 	k := len(idx)
 	fw, ok := d.DataType().(arrow.FixedWidthDataType)
@@ -468,7 +498,7 @@ func compactArray(ctx context.Context, a arrow.Array, sel []bool, idx []int32, m
 	w := fw.BitWidth() / 8
 	off := d.Offset()
 	src := d.Buffers()[1].Bytes()[off*w:]
-	buf := memory.NewResizableBuffer(mem)
+	buf := memory.NewResizableBuffer(gmem)
 	buf.Resize(k * w)
 	dst := buf.Bytes()
 	switch w {
@@ -490,7 +520,7 @@ func compactArray(ctx context.Context, a arrow.Array, sel []bool, idx []int32, m
 	var valid *memory.Buffer
 	nulls := 0
 	if d.NullN() > 0 && d.Buffers()[0] != nil {
-		valid = memory.NewResizableBuffer(mem)
+		valid = memory.NewResizableBuffer(gmem)
 		valid.Resize(int(bitutil.BytesForBits(int64(k))))
 		bits := valid.Bytes()
 		clear(bits)

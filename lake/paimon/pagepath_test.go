@@ -22,6 +22,10 @@ func TestPagePathMatchesPqarrow(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer paimon.SetParquetFastPath(paimon.SetParquetFastPath(true))
+	// Reused batch and scratch buffers come back full of 0xAB: the page
+	// path must write every byte it returns.
+	defer paimon.SetPoisonReused(paimon.SetPoisonReused(true))
+	reused := paimon.ReusedBuffers()
 	before := paimon.PageFiles()
 	reads := 0
 	for _, e := range all {
@@ -42,6 +46,9 @@ func TestPagePathMatchesPqarrow(t *testing.T) {
 			}
 			reads++
 		}
+	}
+	if paimon.ReusedBuffers() == reused {
+		t.Errorf("no buffer reused across batches: the poisoned reads test nothing")
 	}
 	if n := paimon.PageFiles() - before; n < 50 {
 		t.Errorf("the page decoder opened only %d files over %d reads", n, reads)
@@ -187,7 +194,8 @@ func TestLateFilterMatchesPqarrow(t *testing.T) {
 		{dvDir, paimon.Eq("v", "v0003"), []string{"k", "w"}},
 		{dvDir, paimon.Or(paimon.IsNull("v"), paimon.Lt("w", int64(3))), nil},
 	}
-	late, drop, pooled := paimon.LateFiles(), paimon.DropFiles(), paimon.PooledReaders()
+	defer paimon.SetPoisonReused(paimon.SetPoisonReused(true))
+	late, drop, pooled, reused := paimon.LateFiles(), paimon.DropFiles(), paimon.PooledReaders(), paimon.ReusedBuffers()
 	for _, c := range cases {
 		tbl, err := paimon.OpenTable(ctx, fileio.Local{}, c.dir)
 		if err != nil {
@@ -219,6 +227,9 @@ func TestLateFilterMatchesPqarrow(t *testing.T) {
 	}
 	// The append table's three files share one split: the second and third
 	// reuse the first's page readers.
+	if paimon.ReusedBuffers() == reused {
+		t.Errorf("no buffer reused across batches: the poisoned reads test nothing")
+	}
 	if paimon.PooledReaders() == pooled {
 		t.Errorf("no page reader reused across the files of a scan")
 	}
