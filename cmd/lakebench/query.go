@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/inlet-db/inlet/fileio"
@@ -182,63 +184,44 @@ func readSplit(ctx context.Context, plan *paimon.Plan, s *paimon.Split, cols []s
 	return rr.Err()
 }
 
-// sumColumn folds one column into a with a loop typed to its array.
+// sumColumn folds one column into a with a loop typed to its array. NULL
+// rows are skipped a validity byte (8 rows) at a time, as an engine's sum
+// kernel does, not with a bit test per row.
 func sumColumn(name string, col arrow.Array, a *acc) error {
 	switch arr := col.(type) {
 	case *array.Int64:
-		vals := arr.Int64Values()
-		if arr.NullN() == 0 {
-			for _, x := range vals {
-				a.sumID += x
-			}
-			return nil
-		}
-		for i, x := range vals {
-			if arr.IsValid(i) {
-				a.sumID += x
-			}
-		}
+		a.sumID += sumValid[int64, int64](arr.Int64Values(), arr)
 	case *array.Int32:
-		for i, x := range arr.Int32Values() {
-			if arr.NullN() == 0 || arr.IsValid(i) {
-				a.sumK += int64(x)
-			}
-		}
+		a.sumK += sumValid[int32, int64](arr.Int32Values(), arr)
 	case *array.Float64:
-		vals := arr.Float64Values()
-		if arr.NullN() == 0 {
-			for _, x := range vals {
-				a.sumV += x
-			}
-			return nil
-		}
-		for i, x := range vals {
-			if arr.IsValid(i) {
-				a.sumV += x
-			}
-		}
+		a.sumV += sumValid[float64, float64](arr.Float64Values(), arr)
 	case *array.String:
 		offs := arr.ValueOffsets()
+		if arr.NullN() == 0 {
+			a.sumLen += int64(offs[arr.Len()] - offs[0])
+			return nil
+		}
 		for i := 0; i < arr.Len(); i++ {
 			if arr.IsValid(i) {
 				a.sumLen += int64(offs[i+1] - offs[i])
 			}
 		}
 	case *array.Timestamp:
-		u := arr.DataType().(*arrow.TimestampType).Unit
-		for i, x := range arr.TimestampValues() {
-			if !arr.IsValid(i) {
+		var scale, div int64 = 1, 1
+		switch arr.DataType().(*arrow.TimestampType).Unit {
+		case arrow.Second:
+			scale = 1_000_000
+		case arrow.Millisecond:
+			scale = 1000
+		case arrow.Nanosecond:
+			div = 1000
+		}
+		vals := arr.TimestampValues()
+		for i, x := range vals {
+			if arr.NullN() > 0 && !arr.IsValid(i) {
 				continue
 			}
-			us := int64(x)
-			switch u {
-			case arrow.Second:
-				us *= 1_000_000
-			case arrow.Millisecond:
-				us *= 1000
-			case arrow.Nanosecond:
-				us /= 1000
-			}
+			us := int64(x) * scale / div
 			if !a.hasTS || us > a.maxTS {
 				a.maxTS, a.hasTS = us, true
 			}
@@ -247,6 +230,42 @@ func sumColumn(name string, col arrow.Array, a *acc) error {
 		return fmt.Errorf("column %s: unexpected Arrow type %s", name, col.DataType())
 	}
 	return nil
+}
+
+// sumValid adds the non-NULL values of vals (the values of arr).
+func sumValid[T int32 | int64 | float64, R int64 | float64](vals []T, arr arrow.Array) R {
+	var s R
+	if arr.NullN() == 0 {
+		for _, x := range vals {
+			s += R(x)
+		}
+		return s
+	}
+	bm, off := arr.NullBitmapBytes(), arr.Data().Offset()
+	i := 0
+	for ; i < len(vals) && (off+i)&7 != 0; i++ {
+		if bitutil.BitIsSet(bm, off+i) {
+			s += R(vals[i])
+		}
+	}
+	for ; i+8 <= len(vals); i += 8 {
+		b := bm[(off+i)>>3]
+		if b == 0xFF {
+			for _, x := range vals[i : i+8 : i+8] {
+				s += R(x)
+			}
+			continue
+		}
+		for ; b != 0; b &= b - 1 {
+			s += R(vals[i+bits.TrailingZeros8(b)])
+		}
+	}
+	for ; i < len(vals); i++ {
+		if bitutil.BitIsSet(bm, off+i) {
+			s += R(vals[i])
+		}
+	}
+	return s
 }
 
 // parquetList is the DuckDB list literal of the plan's data files.
