@@ -49,6 +49,14 @@ func ChunkOf(cc *metadata.ColumnChunkMetaData, rg int) (Chunk, error) {
 			if t := cc.Type(); t != parquet.Types.Int32 && t != parquet.Types.Int64 {
 				return Chunk{}, fmt.Errorf("encoding %s for %s", e, t)
 			}
+		case parquet.Encodings.DeltaLengthByteArray:
+			if t := cc.Type(); t != parquet.Types.ByteArray {
+				return Chunk{}, fmt.Errorf("encoding %s for %s", e, t)
+			}
+		case parquet.Encodings.DeltaByteArray:
+			if t := cc.Type(); t != parquet.Types.ByteArray && t != parquet.Types.FixedLenByteArray {
+				return Chunk{}, fmt.Errorf("encoding %s for %s", e, t)
+			}
 		default:
 			return Chunk{}, fmt.Errorf("encoding %s", e)
 		}

@@ -26,7 +26,12 @@
 // fields used here), data pages v1 and v2, dictionary pages, RLE/bit-packed
 // definition levels of maximum level 1, PLAIN, PLAIN_DICTIONARY/RLE_DICTIONARY,
 // RLE booleans, BYTE_STREAM_SPLIT and DELTA_BINARY_PACKED (INT32/INT64,
-// decoded a page at a time into a reused PLAIN buffer), and the codecs
+// decoded a page at a time into a reused PLAIN buffer),
+// DELTA_LENGTH_BYTE_ARRAY (BYTE_ARRAY) and DELTA_BYTE_ARRAY (BYTE_ARRAY and
+// FIXED_LEN_BYTE_ARRAY; each page starts with no previous value), decoded
+// a page at a time into reused offsets and bytes (a prefix longer than the
+// value before it, a negative length, lengths past the page or a page
+// expanding past the page bound are errors), and the codecs
 // UNCOMPRESSED, SNAPPY, GZIP, ZSTD and LZ4_RAW. Anything else is refused by
 // Supported or ChunkOf.
 package parquetpage

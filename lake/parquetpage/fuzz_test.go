@@ -66,6 +66,67 @@ func fuzzColumns(t testing.TB) []fuzzCol {
 		}
 		pf.Close()
 	}
+	return append(out, fuzzDeltaBytes(t)...)
+}
+
+// fuzzDeltaBytes: string and binary columns, required and nullable, in
+// DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY pages (v1 and v2), and a
+// fixed-width column in hand-built DELTA_BYTE_ARRAY pages.
+func fuzzDeltaBytes(t testing.TB) []fuzzCol {
+	var out []fuzzCol
+	sch := arrow.NewSchema([]arrow.Field{
+		{Name: "ls", Type: arrow.BinaryTypes.String},
+		{Name: "lb", Type: arrow.BinaryTypes.Binary, Nullable: true},
+		{Name: "ps", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "pb", Type: arrow.BinaryTypes.Binary},
+	}, nil)
+	for _, v := range []parquet.DataPageVersion{parquet.DataPageV1, parquet.DataPageV2} {
+		rec := deltaStrings(sch, 300, uint64(v)+1)
+		opts := []parquet.WriterProperty{parquet.WithDataPageVersion(v), parquet.WithDictionaryDefault(false),
+			parquet.WithCompression(compress.Codecs.Snappy), parquet.WithDataPageSize(2048), parquet.WithMaxRowGroupLength(200),
+			parquet.WithEncodingFor("ls", parquet.Encodings.DeltaLengthByteArray), parquet.WithEncodingFor("lb", parquet.Encodings.DeltaLengthByteArray),
+			parquet.WithEncodingFor("ps", parquet.Encodings.DeltaByteArray), parquet.WithEncodingFor("pb", parquet.Encodings.DeltaByteArray)}
+		path := filepath.Join(t.TempDir(), "d.parquet")
+		writeFile(t, path, rec, parquet.NewWriterProperties(opts...), pqarrow.DefaultWriterProps())
+		rec.Release()
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pf, err := file.NewParquetReader(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		md := pf.MetaData()
+		for i, f := range sch.Fields() {
+			c := fuzzCol{col: Column{File: "fuzz", Name: f.Name, Descr: md.Schema.Column(i), Out: f.Type}}
+			cc, _ := md.RowGroup(0).ColumnChunk(i)
+			ch, err := ChunkOf(cc, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.chunks = append(c.chunks, raw[ch.Offset:ch.Offset+ch.Size])
+			out = append(out, c)
+		}
+		pf.Close()
+	}
+	ps, err := pqarrow.ToParquet(arrow.NewSchema([]arrow.Field{{Name: "fx", Type: &arrow.FixedSizeBinaryType{ByteWidth: 3}, Nullable: true}}, nil), nil, pqarrow.DefaultWriterProps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := [][]byte{[]byte("abc"), []byte("abd"), []byte("abd"), []byte("xyz")}
+	page := dataPageV2(5, 1, encDeltaByteArray, bitPackedLevels([]bool{true, true, false, true, true}), deltaByteArrayValues(vals))
+	out = append(out, fuzzCol{col: Column{File: "fuzz", Name: "fx", Descr: ps.Column(0), Out: &arrow.FixedSizeBinaryType{ByteWidth: 3}},
+		chunks: [][]byte{append(page, page...)}})
+	// A dictionary, then a fallback to DELTA_BYTE_ARRAY (parquet-mr v2).
+	ps, err = pqarrow.ToParquet(arrow.NewSchema([]arrow.Field{{Name: "fs", Type: arrow.BinaryTypes.String, Nullable: true}}, nil), nil, pqarrow.DefaultWriterProps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := bytes.Join([][]byte{dictPage([][]byte{[]byte("red"), []byte("green")}),
+		dataPageV2(4, 1, encRLEDict, bitPackedLevels([]bool{true, false, true, true}), append([]byte{1}, bitPackedLevels([]bool{true, false, true})...)),
+		dataPageV2(3, 1, encDeltaByteArray, bitPackedLevels([]bool{true, true, false}), deltaByteArrayValues([][]byte{[]byte("greenish"), []byte("greenery")}))}, nil)
+	out = append(out, fuzzCol{col: Column{File: "fuzz", Name: "fs", Descr: ps.Column(0), Out: arrow.BinaryTypes.String}, chunks: [][]byte{chunk}})
 	return out
 }
 

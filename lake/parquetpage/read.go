@@ -416,14 +416,25 @@ func (r *Reader) readBinary(ctx context.Context, n int, vbits []byte) ([]*memory
 	offs[0] = 0
 	db := memory.NewResizableBuffer(r.mem)
 	var d []byte
-	ensure := func(extra int) error {
+	// ensure makes room for extra more bytes of the segment ending at row
+	// end. Growing, it aims at the whole batch at the bytes per row seen
+	// so far, at least doubling (exactly what the last segment needs), so
+	// a batch spanning many pages is neither copied once per doubling nor
+	// left with twice its size; at most 8× what is needed now, so one long
+	// value early in a batch cannot reserve for thousands like it.
+	ensure := func(extra, end int) error {
 		need := len(d) + extra
 		if need > math.MaxInt32 {
 			return fmt.Errorf("more than 2 GiB of values in one batch")
 		}
 		if need > cap(d) {
+			grow := need // the batch's last segment
+			if end < n && end > 0 {
+				est := int64(need) * int64(n) / int64(end)
+				grow = int(min(max(est+est/16, 2*int64(cap(d))), 8*int64(need), math.MaxInt32))
+			}
 			db.Resize(len(d))
-			db.Reserve(max(need, 2*cap(d)))
+			db.Reserve(max(need, grow))
 			d = db.Buf()[:len(d)]
 		}
 		return nil
@@ -458,7 +469,7 @@ func (r *Reader) readBinary(ctx context.Context, n int, vbits []byte) ([]*memory
 				pos += l
 				total += l
 			}
-			if err := ensure(total); err != nil {
+			if err := ensure(total, row+s.k); err != nil {
 				return fail(r.errorf("%v", err))
 			}
 			pos = r.vpos
@@ -491,7 +502,7 @@ func (r *Reader) readBinary(ctx context.Context, n int, vbits []byte) ([]*memory
 				}
 				total += int(r.dictOffs[ix+1] - r.dictOffs[ix])
 			}
-			if err := ensure(total); err != nil {
+			if err := ensure(total, row+s.k); err != nil {
 				return fail(r.errorf("%v", err))
 			}
 			dict, do := r.dictData, r.dictOffs
@@ -509,6 +520,44 @@ func (r *Reader) readBinary(ctx context.Context, n int, vbits []byte) ([]*memory
 					}
 				}
 				o[i] = int32(len(d))
+			}
+		case encOffsets:
+			if r.valIdx+s.m >= len(r.binOffs) {
+				return fail(r.errorf("%d values read from a page of %d", r.valIdx+s.m, len(r.binOffs)-1))
+			}
+			bo := r.binOffs[r.valIdx : r.valIdx+s.m+1]
+			if err := ensure(int(bo[s.m]-bo[0]), row+s.k); err != nil {
+				return fail(r.errorf("%v", err))
+			}
+			src := r.binData
+			if r.sel == nil {
+				// One copy for the segment; the offsets shift by where
+				// it lands.
+				shift := int32(len(d)) - bo[0]
+				d = append(d, src[bo[0]:bo[s.m]]...)
+				if s.defs == nil {
+					for i := range o {
+						o[i] = bo[i+1] + shift
+					}
+				} else {
+					j := 0
+					for i := range o {
+						j += int(s.defs[i])
+						o[i] = bo[j] + shift
+					}
+				}
+			} else {
+				sel := r.sel[row : row+s.k]
+				j := 0
+				for i := range o {
+					if s.defs == nil || s.defs[i] != 0 {
+						if sel[i] {
+							d = append(d, src[bo[j]:bo[j+1]]...)
+						}
+						j++
+					}
+					o[i] = int32(len(d))
+				}
 			}
 		default:
 			return fail(r.errorf("encoding %d in a byte array column", r.enc))

@@ -57,6 +57,14 @@ type Reader struct {
 	boolOut  []byte
 	sel      []bool // ReadSelected's selection, during the call
 	delta    []byte // a DELTA_BINARY_PACKED page decoded to PLAIN
+
+	// a DELTA_LENGTH_BYTE_ARRAY or DELTA_BYTE_ARRAY page (encOffsets):
+	// value i is binData[binOffs[i]:binOffs[i+1]]
+	binLens   []int32
+	binPrefix []int32
+	binOffs   []int32
+	binData   []byte // the page's bytes, or binBuf
+	binBuf    []byte // DELTA_BYTE_ARRAY values rebuilt from prefixes
 }
 
 // NewReader returns a reader of col; every buffer it keeps is allocated
@@ -96,6 +104,7 @@ func (r *Reader) Release() {
 		r.chunk, r.pageBuf = nil, nil
 	}
 	r.data, r.vals, r.dictFix, r.dictData, r.dec.buf = nil, nil, nil, nil, nil
+	r.binData, r.binBuf = nil, nil
 }
 
 func (r *Reader) errorf(format string, args ...any) error {
@@ -329,6 +338,8 @@ func (r *Reader) setValues(h pageHeader, raw []byte) error {
 		}
 		r.delta = d
 		r.enc, r.vals = encPlain, d
+	case encDeltaLength, encDeltaByteArray:
+		return r.setDeltaBytes(h.encoding, raw)
 	case encByteStreamSplit:
 		if r.p.pw == 0 || r.p.cv == cvBool {
 			return fmt.Errorf("BYTE_STREAM_SPLIT values in a %s column", r.col.Descr.PhysicalType())
