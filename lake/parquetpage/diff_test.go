@@ -73,7 +73,7 @@ func diffFile(t *testing.T, path string, batch int) (compared, refused int) {
 			rows := int(md.RowGroup(rg).NumRows())
 			// Every row, then with a selection (ReadSelected): the
 			// selected rows' values and every row's NULL-ness must match.
-			for _, selective := range []bool{false, true} {
+			for _, selective := range []int{0, 1, 2} {
 				if err := rd.Reset(bytes.NewReader(raw), ch); err != nil {
 					t.Fatal(err)
 				}
@@ -82,10 +82,16 @@ func diffFile(t *testing.T, path string, batch int) (compared, refused int) {
 				for done := 0; done < rows; {
 					n := min(batch, rows-done)
 					var s []bool
-					if selective {
+					if selective > 0 {
 						s = make([]bool, n)
 						for i := range s {
-							s[i] = (done+i)%3 != 1
+							if selective == 1 {
+								s[i] = (done+i)%3 != 1
+							} else {
+								// Sparse, singles and short runs: only
+								// the selected indices are decoded.
+								s[i] = (done+i)%11 == 3 || (done+i)/5%13 == 0
+							}
 						}
 						sel = append(sel, s...)
 					}
@@ -101,7 +107,7 @@ func diffFile(t *testing.T, path string, batch int) (compared, refused int) {
 					a.Release()
 				}
 				if err := sameChunked(want, g, sel); err != nil {
-					t.Errorf("%s: column %s (%s) row group %d (selective %v): %v", filepath.Base(path), col.Name, col.Out, rg, selective, err)
+					t.Errorf("%s: column %s (%s) row group %d (selection %d): %v", filepath.Base(path), col.Name, col.Out, rg, selective, err)
 				}
 				g.Release()
 			}

@@ -123,7 +123,23 @@ func (r *Reader) readFixed(ctx context.Context, n int, vbits []byte) ([]*memory.
 		}
 		seg := out[row*ow : (row+s.k)*ow]
 		dict := s.m > 0 && (r.enc == encRLEDict || r.enc == encPlainDict) && (ow == 8 || ow == 4)
-		if dict && (s.m < s.k || r.sel != nil) {
+		if dict && r.sel != nil && sparse(r.sel[row:row+s.k]) {
+			// Few rows selected: decode only their indices.
+			var bad int64
+			var err error
+			sel := r.sel[row : row+s.k]
+			if ow == 8 {
+				bad, err = decodeDictSparse(&r.idx, arrow.Uint64Traits.CastFromBytes(seg), arrow.Uint64Traits.CastFromBytes(r.dictFix), s.defs, sel)
+			} else {
+				bad, err = decodeDictSparse(&r.idx, arrow.Uint32Traits.CastFromBytes(seg), arrow.Uint32Traits.CastFromBytes(r.dictFix), s.defs, sel)
+			}
+			if err == nil && bad >= 0 {
+				err = r.badIndex(uint32(bad))
+			}
+			if err != nil {
+				return fail(r.wrapf(err))
+			}
+		} else if dict && (s.m < s.k || r.sel != nil) {
 			// Dictionary values go straight to their rows (the selected
 			// ones, when there is a selection).
 			idx, err := r.indices(s.m)
@@ -161,6 +177,18 @@ func (r *Reader) readFixed(ctx context.Context, n int, vbits []byte) ([]*memory.
 		}
 	}
 	return []*memory.Buffer{vb}, nulls, nil
+}
+
+// sparse reports whether under a quarter of sel is true: then decoding
+// only the selected rows' dictionary indices beats decoding them all.
+func sparse(sel []bool) bool {
+	k := 0
+	for _, ok := range sel {
+		if ok {
+			k++
+		}
+	}
+	return 4*k < len(sel)
 }
 
 // gatherSpaced writes the dictionary values of idx to the rows of seg

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 )
 
 // rleDecoder reads the RLE/bit-packed hybrid encoding (levels, dictionary
@@ -148,6 +149,33 @@ func (d *rleDecoder) decode(dst []uint32) error {
 	return nil
 }
 
+// fillBytes sets every byte of dst to v, eight at a time.
+func fillBytes(dst []byte, v byte) {
+	if v == 0 {
+		clear(dst)
+		return
+	}
+	w := uint64(v) * 0x0101010101010101
+	i := 0
+	for ; i+8 <= len(dst); i += 8 {
+		binary.LittleEndian.PutUint64(dst[i:], w)
+	}
+	for ; i < len(dst); i++ {
+		dst[i] = v
+	}
+}
+
+// levelBytes[c] is the byte c's eight bits, low bit first, as eight 0/1
+// bytes (little-endian word).
+var levelBytes = func() (t [256]uint64) {
+	for c := range t {
+		for k := 0; k < 8; k++ {
+			t[c] |= uint64(c>>k&1) << (8 * k)
+		}
+	}
+	return t
+}()
+
 // decodeLevels fills dst with definition levels of maximum 1, as 0/1
 // bytes, and returns how many are 1.
 func (d *rleDecoder) decodeLevels(dst []byte) (int, error) {
@@ -164,15 +192,31 @@ func (d *rleDecoder) decodeLevels(dst []byte) (int, error) {
 			if d.rleVal > 1 {
 				return 0, fmt.Errorf("definition level %d above the maximum 1", d.rleVal)
 			}
-			for i := range dst[:n] {
-				dst[i] = v
-			}
+			fillBytes(dst[:n], v)
 			d.rleLeft -= n
 			dst = dst[n:]
 		case d.bpLeft > 0:
 			n := min(d.bpLeft, len(dst))
 			bit := d.bpBit
-			for i := range dst[:n] {
+			i := 0
+			if d.bw == 1 {
+				// Whole bytes of eight levels at a time.
+				for ; i < n && bit&7 != 0; i++ {
+					v := byte(d.unpack(bit))
+					dst[i] = v
+					ones += int(v)
+					bit++
+				}
+				b := d.b[bit>>3:]
+				for ; i+8 <= n && len(b) > 0; i += 8 {
+					c := b[0]
+					b = b[1:]
+					binary.LittleEndian.PutUint64(dst[i:i+8], levelBytes[c])
+					ones += bits.OnesCount8(c)
+					bit += 8
+				}
+			}
+			for ; i < n; i++ {
 				v := byte(d.unpack(bit))
 				dst[i] = v
 				ones += int(v)
@@ -239,6 +283,93 @@ func decodeDict[T uint32 | uint64](d *rleDecoder, dst, dict []T) (bad int64, err
 			if err := d.nextRun(); err != nil {
 				return -1, err
 			}
+		}
+	}
+	return -1, nil
+}
+
+// skip moves past the next n values without decoding them.
+func (d *rleDecoder) skip(n int) error {
+	for n > 0 {
+		switch {
+		case d.rleLeft > 0:
+			k := min(d.rleLeft, n)
+			d.rleLeft -= k
+			n -= k
+		case d.bpLeft > 0:
+			k := min(d.bpLeft, n)
+			d.bpBit += k * int(d.bw)
+			d.bpLeft -= k
+			n -= k
+		default:
+			if err := d.nextRun(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// one decodes the next value.
+func (d *rleDecoder) one() (uint32, error) {
+	for {
+		switch {
+		case d.rleLeft > 0:
+			d.rleLeft--
+			return d.rleVal, nil
+		case d.bpLeft > 0:
+			v := d.unpack(d.bpBit)
+			d.bpBit += int(d.bw)
+			d.bpLeft--
+			return v, nil
+		}
+		if err := d.nextRun(); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// decodeDictSparse writes to the selected rows of dst the dictionary
+// values of their indices, decoding only those and skipping the rest of
+// the segment's indices; rows not selected and NULL rows (defs[i] == 0,
+// when defs is set; they have no index) get zero. It is the gather for a
+// selection so sparse that decoding every index would dominate. An index
+// past the dictionary stops it with bad set.
+func decodeDictSparse[T uint32 | uint64](d *rleDecoder, dst, dict []T, defs []byte, sel []bool) (bad int64, err error) {
+	n := uint32(len(dict))
+	sel = sel[:len(dst)]
+	if defs != nil {
+		defs = defs[:len(dst)]
+	}
+	pending := 0 // indices of unselected non-NULL rows not yet skipped
+	for i, ok := range sel {
+		if defs != nil && defs[i] == 0 {
+			dst[i] = 0
+			continue
+		}
+		if !ok {
+			dst[i] = 0
+			pending++
+			continue
+		}
+		if pending > 0 {
+			if err := d.skip(pending); err != nil {
+				return -1, err
+			}
+			pending = 0
+		}
+		ix, err := d.one()
+		if err != nil {
+			return -1, err
+		}
+		if ix >= n {
+			return int64(ix), nil
+		}
+		dst[i] = dict[ix]
+	}
+	if pending > 0 {
+		if err := d.skip(pending); err != nil {
+			return -1, err
 		}
 	}
 	return -1, nil
