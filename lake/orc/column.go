@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 	"time"
 	"unsafe"
 
@@ -35,6 +36,17 @@ type stripeCtx struct {
 	// maxValues caps list element counts per batch and dictionary sizes.
 	maxValues int64
 	unit      arrow.TimeUnit // of timestamp columns
+	// scratch, when set, lends a buffer that lives until the stripe ends
+	// (the reader's stream buffer pool).
+	scratch func(n int) []byte
+}
+
+// stripeBuf is a buffer of length n for the current stripe only.
+func (c *stripeCtx) stripeBuf(n int) []byte {
+	if c.scratch != nil {
+		return c.scratch(n)
+	}
+	return make([]byte, n)
 }
 
 type streamKey struct {
@@ -108,15 +120,31 @@ func (p *presence) read(n int, parent []bool) ([]bool, int, error) {
 			}
 		}
 	}
-	return valid, countTrue(valid), nil
+	k := countTrue(valid)
+	if k == n {
+		// a batch without NULLs takes the readers' no-NULL paths
+		return nil, n, nil
+	}
+	return valid, k, nil
 }
 
+// boolBytes views a []bool as its bytes (each 0 or 1), so eight flags
+// load as one uint64.
+func boolBytes(b []bool) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(b))), len(b))
+}
+
+// allValid8 is eight true flags loaded as one little-endian uint64.
+const allValid8 = 0x0101010101010101
+
 func countTrue(b []bool) int {
-	n := 0
-	for _, v := range b {
-		if v {
-			n++
-		}
+	bs := boolBytes(b)
+	n, i := 0, 0
+	for ; i+8 <= len(bs); i += 8 {
+		n += bits.OnesCount64(binary.LittleEndian.Uint64(bs[i:]))
+	}
+	for _, v := range bs[i:] {
+		n += int(v)
 	}
 	return n
 }
@@ -128,14 +156,43 @@ func validityBuffer(mem memory.Allocator, valid []bool, n, count int) (*memory.B
 	}
 	buf := memory.NewResizableBuffer(mem)
 	buf.Resize(int(bitutil.BytesForBits(int64(n))))
-	bm := buf.Bytes()
-	clear(bm)
-	for i, v := range valid {
-		if v {
-			bitutil.SetBit(bm, i)
-		}
-	}
+	packBools(buf.Bytes(), valid[:n])
 	return buf, n - count
+}
+
+// packBools writes flags as an LSB-first bitmap, eight at a time: the
+// multiplication moves byte i's low bit to bit 56+i without carries (the
+// partial products land on distinct bits).
+func packBools(bm []byte, valid []bool) {
+	bs := boolBytes(valid)
+	i := 0
+	for ; i+8 <= len(bs); i += 8 {
+		bm[i>>3] = byte(binary.LittleEndian.Uint64(bs[i:]) * 0x0102040810204080 >> 56)
+	}
+	if i < len(bs) {
+		var last byte
+		for j, v := range bs[i:] {
+			last |= v << j
+		}
+		bm[i>>3] = last
+	}
+}
+
+// validRun returns the end of the run of flags equal to want that starts
+// at i, stepping eight flags at a time through long runs.
+func validRun(bs []byte, i int, want bool) int {
+	var word uint64
+	var one byte
+	if want {
+		word, one = allValid8, 1
+	}
+	for i+8 <= len(bs) && binary.LittleEndian.Uint64(bs[i:]) == word {
+		i += 8
+	}
+	for i < len(bs) && bs[i] == one {
+		i++
+	}
+	return i
 }
 
 // readPresent reads which of n rows are present and decodes the values of
@@ -197,6 +254,7 @@ type boolReader struct {
 	p    presence
 	data *boolRLE
 	vals []bool
+	rows []bool
 }
 
 func (r *boolReader) next(n int, parent []bool) (arrow.ArrayData, error) {
@@ -207,17 +265,19 @@ func (r *boolReader) next(n int, parent []bool) (arrow.ArrayData, error) {
 	k := len(vals)
 	vb, nulls := validityBuffer(r.c.mem, valid, n, k)
 	db := allocBuffer(r.c.mem, int(bitutil.BytesForBits(int64(n))))
-	bm := db.Bytes()
-	clear(bm)
-	j := 0
-	for i := 0; i < n; i++ {
-		if valid == nil || valid[i] {
-			if vals[j] {
-				bitutil.SetBit(bm, i)
+	if valid != nil {
+		// place the present rows' values at their rows, false elsewhere
+		rows := scratch(&r.rows, n)
+		j := 0
+		for i, ok := range valid {
+			rows[i] = ok && vals[j]
+			if ok {
+				j++
 			}
-			j++
 		}
+		vals = rows
 	}
+	packBools(db.Bytes(), vals)
 	return newData(arrow.FixedWidthTypes.Boolean, n, []*memory.Buffer{vb, db}, nil, nulls), nil
 }
 
@@ -257,13 +317,25 @@ type intReader struct {
 }
 
 func (r *intReader) next(n int, parent []bool) (arrow.ArrayData, error) {
-	valid, vals, err := readPresent(&r.p, n, parent, &r.vals, r.data.next)
+	valid, k, err := r.p.read(n, parent)
 	if err != nil {
 		return nil, err
 	}
-	k := len(vals)
-	vb, nulls := validityBuffer(r.c.mem, valid, n, k)
 	width := r.dt.(arrow.FixedWidthDataType).BitWidth() / 8
+	if valid == nil && width == 8 {
+		// BIGINT without NULLs decodes straight into the batch.
+		db := allocBuffer(r.c.mem, n*8)
+		if err := r.data.next(typedSlice[int64](db.Bytes())[:n]); err != nil {
+			db.Release()
+			return nil, err
+		}
+		return newData(r.dt, n, []*memory.Buffer{nil, db}, nil, 0), nil
+	}
+	vals := scratch(&r.vals, k)
+	if err := r.data.next(vals); err != nil {
+		return nil, err
+	}
+	vb, nulls := validityBuffer(r.c.mem, valid, n, k)
 	db := allocBuffer(r.c.mem, n*width)
 	out := db.Bytes()
 	var bad bool
@@ -290,28 +362,39 @@ func (r *intReader) next(n int, parent []bool) (arrow.ArrayData, error) {
 // scatter places the k decoded values at the valid rows; reports a value
 // outside [lo, hi].
 func scatter[T int8 | int16 | int32 | int64](out []T, vals []int64, valid []bool, lo, hi int64) bool {
-	bad := false
 	if valid == nil {
-		for i, v := range vals {
-			if v < lo || v > hi {
-				bad = true
-			}
-			out[i] = T(v)
-		}
-		return bad
+		return narrow(out[:len(vals)], vals, lo, hi)
 	}
+	bad := false
+	bs := boolBytes(valid)
 	j := 0
-	for i, ok := range valid {
-		if ok {
-			v := vals[j]
-			if v < lo || v > hi {
-				bad = true
-			}
-			out[i] = T(v)
-			j++
-		} else {
-			out[i] = 0
+	for i := 0; i < len(bs); {
+		e := validRun(bs, i, true)
+		if narrow(out[i:e], vals[j:j+e-i], lo, hi) {
+			bad = true
 		}
+		j += e - i
+		i = e
+		e = validRun(bs, i, false)
+		clear(out[i:e])
+		i = e
+	}
+	return bad
+}
+
+// narrow converts vals into out (same length); reports a value outside
+// [lo, hi]. Full-width values are one copy.
+func narrow[T int8 | int16 | int32 | int64](out []T, vals []int64, lo, hi int64) bool {
+	if o, ok := any(out).([]int64); ok {
+		copy(o, vals)
+		return false
+	}
+	bad := false
+	for i, v := range vals {
+		if v < lo || v > hi {
+			bad = true
+		}
+		out[i] = T(v)
 	}
 	return bad
 }
@@ -354,16 +437,17 @@ func (r *floatReader) next(n int, parent []bool) (arrow.ArrayData, error) {
 }
 
 // spreadValid places the packed values of the valid rows at their rows;
-// NULL rows get zero.
+// NULL rows get zero. Runs of valid rows move with one copy each.
 func spreadValid[T uint32 | uint64](out, vals []T, valid []bool) {
+	bs := boolBytes(valid)
 	j := 0
-	for i, ok := range valid {
-		if ok {
-			out[i] = vals[j]
-			j++
-		} else {
-			out[i] = 0
-		}
+	for i := 0; i < len(bs); {
+		e := validRun(bs, i, true)
+		j += copy(out[i:e], vals[j:])
+		i = e
+		e = validRun(bs, i, false)
+		clear(out[i:e])
+		i = e
 	}
 }
 
@@ -387,6 +471,7 @@ type stringReader struct {
 	index intDecoder
 	dOffs []int64 // len = dictSize+1, offsets into dBlob
 	dBlob []byte
+	dPad  []byte // dBlob and dictPad zero bytes, so short entries copy as two words
 	vals  []int64
 }
 
@@ -452,8 +537,15 @@ func (r *stringReader) readDict(lb []byte, size uint64, v2 bool) error {
 		}
 		left -= k
 	}
+	r.dPad = r.c.stripeBuf(int(total) + dictPad)
+	clear(r.dPad[copy(r.dPad, r.dBlob[:total]):])
 	return nil
 }
+
+// dictPad is the slack after the padded dictionary and after a batch's
+// string bytes that lets gatherDict move an entry of up to dictPad bytes
+// as two unaligned 8-byte words instead of a copy call.
+const dictPad = 16
 
 func (r *stringReader) next(n int, parent []bool) (arrow.ArrayData, error) {
 	valid, k, err := r.p.read(n, parent)
@@ -489,6 +581,22 @@ func (r *stringReader) sliceDirect(n int, valid []bool, k int, lens []int64) (ar
 	var total int64
 	j := 0
 	offs[0] = 0
+	if valid == nil {
+		// No NULLs: offsets are the running sum of the lengths. Every
+		// length is within [0, left] (so the sum of at most 2^31 of them
+		// cannot overflow), and then the final sum bounds every prefix:
+		// one check after the loop.
+		bad := false
+		for i, v := range lens[:n] {
+			bad = bad || uint64(v) > uint64(left)
+			total += v
+			offs[i+1] = int32(total)
+		}
+		if !bad && total <= min(left, maxArrowBytes) {
+			return r.directBatch(n, nil, k, ob, total)
+		}
+		total, j = 0, 0 // fall through to find and name the bad value
+	}
 	for i := 0; i < n; i++ {
 		if valid == nil || valid[i] {
 			v := lens[j]
@@ -506,6 +614,12 @@ func (r *stringReader) sliceDirect(n int, valid []bool, k int, lens []int64) (ar
 		}
 		offs[i+1] = int32(total)
 	}
+	return r.directBatch(n, valid, k, ob, total)
+}
+
+// directBatch finishes a DIRECT batch whose offsets are in ob: its total
+// bytes are the next ones of the DATA stream.
+func (r *stringReader) directBatch(n int, valid []bool, k int, ob *memory.Buffer, total int64) (arrow.ArrayData, error) {
 	db := allocBuffer(r.c.mem, int(total))
 	copy(db.Bytes(), r.blob[r.blobPos:r.blobPos+int(total)])
 	r.blobPos += int(total)
@@ -541,13 +655,24 @@ func (r *stringReader) gatherDict(n int, valid []bool, k int, idx []int64) (arro
 		}
 		offs[i+1] = int32(total)
 	}
-	db := allocBuffer(r.c.mem, int(total))
+	db := allocBuffer(r.c.mem, int(total)+dictPad)
 	out := db.Bytes()
-	blob := r.dBlob
+	pad := r.dPad
 	pos := 0
 	for _, v := range idx {
-		pos += copy(out[pos:], blob[dOffs[v]:dOffs[v+1]])
+		e, l := dOffs[v], dOffs[v+1]-dOffs[v]
+		if l <= dictPad {
+			// whole words: the bytes past the entry are overwritten by
+			// the next one or lie in the slack cut off below
+			binary.LittleEndian.PutUint64(out[pos:], binary.LittleEndian.Uint64(pad[e:]))
+			binary.LittleEndian.PutUint64(out[pos+8:], binary.LittleEndian.Uint64(pad[e+8:]))
+		} else {
+			copy(out[pos:], pad[e:e+l])
+		}
+		pos += int(l)
 	}
+	clear(out[total:]) // the slack holds no stray dictionary bytes
+	db.ResizeNoShrink(int(total))
 	vb, nulls := validityBuffer(r.c.mem, valid, n, k)
 	return newData(r.dt, n, []*memory.Buffer{vb, ob, db}, nil, nulls), nil
 }
@@ -598,35 +723,60 @@ func (r *timestampReader) next(n int, parent []bool) (arrow.ArrayData, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cap(r.vs) < k {
-		r.vs, r.vn = make([]int64, k), make([]int64, k)
+	db := allocBuffer(r.c.mem, n*8)
+	vs := typedSlice[int64](db.Bytes())[:n]
+	if valid != nil {
+		vs = scratch(&r.vs, k)
 	}
-	vs, vn := r.vs[:k], r.vn[:k]
+	// Without NULLs the values are decoded and combined in the batch itself.
+	vn := scratch(&r.vn, k)
 	if err := r.secs.next(vs); err != nil {
+		db.Release()
 		return nil, err
 	}
 	if err := r.nanos.next(vn); err != nil {
+		db.Release()
 		return nil, err
 	}
+	if err := r.combine(vs, vn); err != nil {
+		db.Release()
+		return nil, err
+	}
+	vb, nulls := validityBuffer(r.c.mem, valid, n, k)
+	if valid != nil {
+		scatter(typedSlice[int64](db.Bytes()), vs, valid, math.MinInt64, math.MaxInt64)
+	}
+	return newData(r.dt, n, []*memory.Buffer{vb, db}, nil, nulls), nil
+}
+
+// combine turns the seconds and encoded nanoseconds of k values into
+// instants of the output unit, in vs. Loop invariants (the unit's factors
+// and bounds, the writer zone's current offset) are hoisted: only a value
+// outside the zone period of the previous one looks the zone up again.
+func (r *timestampReader) combine(vs, vn []int64) error {
 	per, div := unitScale(r.c.unit)
+	hiS, loS := math.MaxInt64/per-1, math.MinInt64/per+1
 	zoned := !r.instant && r.c.loc != nil && r.c.loc != time.UTC
-	for i := range vs {
-		ns := vn[i]
-		z := ns & 7
-		ns = int64(uint64(ns) >> 3)
-		if z != 0 {
-			// z+1 trailing decimal zeros were dropped
-			if ns > 999999999/pow10[z+1] {
-				return nil, fmt.Errorf("%w: %s: nanoseconds %d×10^%d out of range", ErrCorrupt, r.c.what(r.col, StreamSecondary), ns, z+1)
+	// [zoneLo, zoneHi) are the epoch seconds sharing offset zoneOff.
+	var zoneLo, zoneHi, zoneOff int64 = 1, 0, 0
+	for i, ns := range vn[:len(vs)] {
+		if ns != 0 {
+			z := ns & 7
+			ns = int64(uint64(ns) >> 3)
+			if z != 0 {
+				// z+1 trailing decimal zeros were dropped
+				if ns > 999999999/pow10[z+1] {
+					return fmt.Errorf("%w: %s: nanoseconds %d×10^%d out of range", ErrCorrupt, r.c.what(r.col, StreamSecondary), ns, z+1)
+				}
+				ns *= pow10[z+1]
 			}
-			ns *= pow10[z+1]
-		}
-		if ns < 0 || ns > 999999999 {
-			return nil, fmt.Errorf("%w: %s: nanoseconds %d out of range", ErrCorrupt, r.c.what(r.col, StreamSecondary), ns)
+			if ns < 0 || ns > 999999999 {
+				return fmt.Errorf("%w: %s: nanoseconds %d out of range", ErrCorrupt, r.c.what(r.col, StreamSecondary), ns)
+			}
 		}
 		s := vs[i]
 		if s > math.MaxInt64/2 || s < math.MinInt64/2 {
-			return nil, fmt.Errorf("%w: %s: seconds %d out of range", ErrCorrupt, r.c.what(r.col, StreamData), s)
+			return fmt.Errorf("%w: %s: seconds %d out of range", ErrCorrupt, r.c.what(r.col, StreamData), s)
 		}
 		s += r.base
 		// Writers truncate negative times toward zero and keep the nanos
@@ -635,20 +785,52 @@ func (r *timestampReader) next(n int, parent []bool) (arrow.ArrayData, error) {
 			s--
 		}
 		if zoned {
-			_, off := time.Unix(s, 0).In(r.c.loc).Zone()
-			s += int64(off)
+			if s < zoneLo || s >= zoneHi {
+				zoneLo, zoneHi, zoneOff = zoneAt(s, r.c.loc)
+			}
+			s += zoneOff
 		}
-		// scale, inlined: the unit's factors are hoisted out of the loop.
-		if (div != 1 && ns%div != 0) || s > math.MaxInt64/per-1 || s < math.MinInt64/per+1 {
+		if s > hiS || s < loS {
 			_, err := r.scale(s, ns)
-			return nil, err
+			return err
 		}
-		vs[i] = s*per + ns/div
+		switch div {
+		case 1:
+			vs[i] = s*1e9 + ns
+		case 1e3:
+			if ns%1e3 != 0 {
+				_, err := r.scale(s, ns)
+				return err
+			}
+			vs[i] = s*1e6 + ns/1e3
+		default:
+			if ns%1e6 != 0 {
+				_, err := r.scale(s, ns)
+				return err
+			}
+			vs[i] = s*1e3 + ns/1e6
+		}
 	}
-	vb, nulls := validityBuffer(r.c.mem, valid, n, k)
-	db := allocBuffer(r.c.mem, n*8)
-	scatter(typedSlice[int64](db.Bytes()), vs, valid, math.MinInt64, math.MaxInt64)
-	return newData(r.dt, n, []*memory.Buffer{vb, db}, nil, nulls), nil
+	return nil
+}
+
+// zoneAt is the offset of loc at epoch second s and the seconds
+// [lo, hi) that share it (unbounded ends as the int64 extremes).
+func zoneAt(s int64, loc *time.Location) (lo, hi, off int64) {
+	t := time.Unix(s, 0).In(loc)
+	_, o := t.Zone()
+	start, end := t.ZoneBounds()
+	lo, hi = math.MinInt64, math.MaxInt64
+	if !start.IsZero() {
+		lo = start.Unix()
+	}
+	if !end.IsZero() {
+		hi = end.Unix()
+	}
+	if s < lo || s >= hi { // not expected; never trust a cached period that excludes s
+		lo, hi = s, s+1
+	}
+	return lo, hi, int64(o)
 }
 
 // unitScale is the number of units per second and nanoseconds per unit.

@@ -26,6 +26,14 @@
 //     front) and go back when the next stripe opens or the reader is
 //     released, so nothing handed out may point into them; zstd decoders
 //     are pooled the same way. A scan allocates only its output batches.
+//   - Flat columns move each value once from the decompressed stream into
+//     the batch: FLOAT/DOUBLE by copy() per run of non-NULL rows, BIGINT
+//     and TIMESTAMP without NULLs decode straight into the batch (integer
+//     RLE v2 runs that fit are unpacked in place), validity bitmaps and
+//     counts are built eight flags per word, and dictionary strings of up
+//     to 16 bytes move as two words from a padded copy of the dictionary
+//     (column.go). Timestamps look the writer zone up once per zone period,
+//     not per value.
 //
 // Type mapping (ORC → Arrow): boolean→Boolean, tinyint→Int8, smallint→Int16,
 // int→Int32, bigint→Int64, float→Float32, double→Float64,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -71,12 +72,27 @@ func FuzzDecoders(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, signed := range []bool{false, true} {
 			for _, v2 := range []bool{false, true} {
+				// Decoded a value at a time and 100 at a time (runs then
+				// land in place or go through the decoder's buffer), the
+				// values and the point of failure must agree.
+				one := newIntDecoder(b, signed, v2, "fuzz")
+				var ref []int64
+				v := make([]int64, 1)
+				for len(ref) < 2000 && one.next(v) == nil {
+					ref = append(ref, v[0])
+				}
 				d := newIntDecoder(b, signed, v2, "fuzz")
 				buf := make([]int64, 100)
+				var got []int64
 				for range 20 {
 					if d.next(buf) != nil {
 						break
 					}
+					got = append(got, buf...)
+				}
+				if len(got) != len(ref)/100*100 || !slices.Equal(got, ref[:len(got)]) {
+					t.Fatalf("signed=%v v2=%v: %d values in 100s, %d one by one; differ at the same positions: %v",
+						signed, v2, len(got), len(ref), !slices.Equal(got, ref[:min(len(got), len(ref))]))
 				}
 			}
 		}

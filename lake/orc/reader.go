@@ -254,7 +254,9 @@ func (r *recordReader) openStripe(si int) error {
 		return fmt.Errorf("stripe %d: read footer at offset %d: %w", si, footOff, err)
 	}
 	what := fmt.Sprintf("stripe %d footer at offset %d", si, footOff)
-	fb, err := r.dec.expand(nil, raw, what)
+	// The footer is parsed into values (no slices of fb survive), so it
+	// decompresses into a stripe buffer rather than a fresh block-sized one.
+	fb, err := r.dec.expand(r.buffer(r.dec.expandedBound(raw))[:0], raw, what)
 	if err != nil {
 		return err
 	}
@@ -319,7 +321,7 @@ func (r *recordReader) openStripe(si int) error {
 		total += int64(len(b))
 	}
 	c := &stripeCtx{mem: r.mem, streams: streams, enc: sf.columns, stripe: si, version: r.f.ps.version, unit: r.sel.unit,
-		maxValues: valueBudget(total)}
+		maxValues: valueBudget(total), scratch: r.buffer}
 	// The zone matters only to TIMESTAMP columns; a name this reader cannot
 	// resolve must not fail reads that do not need it.
 	if sf.hasTZ && sf.timezone != "" && r.sel.localTimestamps {

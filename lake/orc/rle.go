@@ -238,8 +238,12 @@ type intRLEv2 struct {
 	pos    int
 	signed bool
 	what   string
-	buf    []int64
+	buf    []int64 // values of the current run not yet returned: buf[bpos:]
 	bpos   int
+	// direct, while a run is decoded, is the caller's room for it: a run
+	// that fits is decoded there rather than into buf and copied out.
+	direct  []int64
+	patches []int64 // scratch of PATCHED_BASE runs
 }
 
 func (d *intRLEv2) errf(format string, a ...any) error {
@@ -249,8 +253,15 @@ func (d *intRLEv2) errf(format string, a ...any) error {
 func (d *intRLEv2) next(dst []int64) error {
 	for i := 0; i < len(dst); {
 		if d.bpos == len(d.buf) {
-			if err := d.run(); err != nil {
+			d.direct = dst[i:]
+			n, err := d.run()
+			d.direct = nil
+			if err != nil {
 				return err
+			}
+			if n > 0 { // decoded in place
+				i += n
+				continue
 			}
 		}
 		n := copy(dst[i:], d.buf[d.bpos:])
@@ -352,17 +363,20 @@ func (d *intRLEv2) unpack(dst []int64, width int) error {
 	return nil
 }
 
-func (d *intRLEv2) run() error {
+// run decodes the next run, into d.direct when it fits (returning its
+// length) or else into d.buf (returning 0).
+func (d *intRLEv2) run() (int, error) {
 	if d.pos >= len(d.src) {
-		return d.errf("integer RLE v2 stream ends")
+		return 0, d.errf("integer RLE v2 stream ends")
 	}
+	var out []int64
 	h := d.src[d.pos]
 	switch h >> 6 {
 	case 0: // short repeat
 		w := int(h>>3&7) + 1
 		n := int(h&7) + 3
 		if w > len(d.src)-d.pos-1 {
-			return d.errf("short repeat value truncated")
+			return 0, d.errf("short repeat value truncated")
 		}
 		var u uint64
 		for _, b := range d.src[d.pos+1 : d.pos+1+w] {
@@ -373,46 +387,63 @@ func (d *intRLEv2) run() error {
 		if d.signed {
 			v = unzigzag(u)
 		}
-		d.buf = d.resize(n)
-		for i := range d.buf {
-			d.buf[i] = v
+		out = d.resize(n)
+		for i := range out {
+			out[i] = v
 		}
 	case 1: // direct
 		if len(d.src)-d.pos < 2 {
-			return d.errf("direct header truncated")
+			return 0, d.errf("direct header truncated")
 		}
 		w := widthTable[h>>1&31]
 		n := (int(h&1)<<8 | int(d.src[d.pos+1])) + 1
 		d.pos += 2
-		d.buf = d.resize(n)
-		if err := d.unpack(d.buf, w); err != nil {
-			return err
+		out = d.resize(n)
+		if err := d.unpack(out, w); err != nil {
+			return 0, err
 		}
 		if d.signed {
-			for i, v := range d.buf {
-				d.buf[i] = unzigzag(uint64(v))
+			for i, v := range out {
+				out[i] = unzigzag(uint64(v))
 			}
 		}
 	case 2:
-		return d.patched(h)
+		var err error
+		out, err = d.patched(h)
+		if err != nil {
+			return 0, err
+		}
 	case 3:
-		return d.deltaRun(h)
+		var err error
+		out, err = d.deltaRun(h)
+		if err != nil {
+			return 0, err
+		}
 	}
-	d.bpos = 0
-	return nil
+	if len(d.buf) == 0 {
+		return len(out), nil
+	}
+	return 0, nil
 }
 
+// resize returns where a run of n values decodes: the caller's room
+// (d.buf left empty) or d.buf.
 func (d *intRLEv2) resize(n int) []int64 {
+	d.bpos = 0
+	if len(d.direct) >= n {
+		d.buf = d.buf[:0]
+		return d.direct[:n]
+	}
 	if cap(d.buf) < n {
 		d.buf = make([]int64, n, 512)
 	}
-	d.bpos = 0
-	return d.buf[:n]
+	d.buf = d.buf[:n]
+	return d.buf
 }
 
-func (d *intRLEv2) patched(h byte) error {
+func (d *intRLEv2) patched(h byte) ([]int64, error) {
 	if len(d.src)-d.pos < 4 {
-		return d.errf("patched base header truncated")
+		return nil, d.errf("patched base header truncated")
 	}
 	w := widthTable[h>>1&31]
 	n := (int(h&1)<<8 | int(d.src[d.pos+1])) + 1
@@ -423,7 +454,7 @@ func (d *intRLEv2) patched(h byte) error {
 	pll := int(b4 & 31)
 	d.pos += 4
 	if bw > len(d.src)-d.pos {
-		return d.errf("patched base value truncated")
+		return nil, d.errf("patched base value truncated")
 	}
 	var base uint64
 	for _, b := range d.src[d.pos : d.pos+bw] {
@@ -435,18 +466,21 @@ func (d *intRLEv2) patched(h byte) error {
 	if base&sign != 0 {
 		baseVal = -baseVal
 	}
-	d.buf = d.resize(n)
-	if err := d.unpack(d.buf, w); err != nil {
-		return err
+	out := d.resize(n)
+	if err := d.unpack(out, w); err != nil {
+		return nil, err
 	}
 	if w+pw > 64 {
-		return d.errf("patch width %d + value width %d exceeds 64", pw, w)
+		return nil, d.errf("patch width %d + value width %d exceeds 64", pw, w)
 	}
 	if pll > 0 {
 		pbits := closestFixedBits(pgw + pw)
-		patches := make([]int64, pll)
+		if cap(d.patches) < pll {
+			d.patches = make([]int64, 32) // pll < 32
+		}
+		patches := d.patches[:pll]
 		if err := d.unpack(patches, pbits); err != nil {
-			return err
+			return nil, err
 		}
 		idx := 0
 		pmask := uint64(1)<<pw - 1
@@ -458,20 +492,20 @@ func (d *intRLEv2) patched(h byte) error {
 			patch := uint64(p) & pmask
 			idx += gap
 			if idx >= n {
-				return d.errf("patch position %d beyond run of %d", idx, n)
+				return nil, d.errf("patch position %d beyond run of %d", idx, n)
 			}
-			d.buf[idx] = int64(uint64(d.buf[idx]) | patch<<w)
+			out[idx] = int64(uint64(out[idx]) | patch<<w)
 		}
 	}
-	for i := range d.buf {
-		d.buf[i] += baseVal
+	for i := range out {
+		out[i] += baseVal
 	}
-	return nil
+	return out, nil
 }
 
-func (d *intRLEv2) deltaRun(h byte) error {
+func (d *intRLEv2) deltaRun(h byte) ([]int64, error) {
 	if len(d.src)-d.pos < 2 {
-		return d.errf("delta header truncated")
+		return nil, d.errf("delta header truncated")
 	}
 	fw := int(h >> 1 & 31)
 	w := 0
@@ -482,7 +516,7 @@ func (d *intRLEv2) deltaRun(h byte) error {
 	d.pos += 2
 	u, p, ok := readVarint(d.src, d.pos)
 	if !ok {
-		return d.errf("delta base varint")
+		return nil, d.errf("delta base varint")
 	}
 	d.pos = p
 	base := int64(u)
@@ -491,33 +525,38 @@ func (d *intRLEv2) deltaRun(h byte) error {
 	}
 	u, p, ok = readVarint(d.src, d.pos)
 	if !ok {
-		return d.errf("delta varint")
+		return nil, d.errf("delta varint")
 	}
 	d.pos = p
 	delta := unzigzag(u)
-	d.buf = d.resize(n)
-	d.buf[0] = base
-	if n == 1 {
-		return nil
-	}
+	out := d.resize(n)
 	if w == 0 {
-		for i := 1; i < n; i++ {
-			d.buf[i] = d.buf[i-1] + delta
+		v := base
+		for i := range out {
+			out[i] = v
+			v += delta
 		}
-		return nil
+		return out, nil
 	}
-	d.buf[1] = base + delta
+	out[0] = base
+	if n == 1 {
+		return out, nil
+	}
+	out[1] = base + delta
 	if n > 2 {
-		if err := d.unpack(d.buf[2:], w); err != nil {
-			return err
+		if err := d.unpack(out[2:], w); err != nil {
+			return nil, err
 		}
-		for i := 2; i < n; i++ {
-			if delta < 0 {
-				d.buf[i] = d.buf[i-1] - d.buf[i]
-			} else {
-				d.buf[i] = d.buf[i-1] + d.buf[i]
+		// the packed deltas are magnitudes; the first delta's sign applies to all
+		if delta < 0 {
+			for i := 2; i < n; i++ {
+				out[i] = out[i-1] - out[i]
+			}
+		} else {
+			for i := 2; i < n; i++ {
+				out[i] = out[i-1] + out[i]
 			}
 		}
 	}
-	return nil
+	return out, nil
 }

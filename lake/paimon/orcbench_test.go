@@ -176,7 +176,9 @@ func sumLakebench(tb testing.TB, tbl *paimon.Table, cols []string) lakeSums {
 //
 //	go test ./lake/paimon -run '^$' -bench ORCScanLakebench -benchmem
 //
-// Every iteration checks the answer against the other format's.
+// Every iteration checks the answer against the other format's. sum-k,
+// len-s and max-ts read one column each (INT, STRING, TIMESTAMP), for
+// per-type costs.
 func BenchmarkORCScanLakebench(b *testing.B) {
 	rows := lakebenchRows(b)
 	tables := map[string]*paimon.Table{}
@@ -192,7 +194,11 @@ func BenchmarkORCScanLakebench(b *testing.B) {
 	for _, q := range []struct {
 		name string
 		cols []string
-	}{{"sum-v", []string{"v"}}, {"sum-id", []string{"id"}}, {"all", []string{"id", "k", "v", "s", "ts"}}} {
+	}{
+		{"sum-v", []string{"v"}}, {"sum-id", []string{"id"}}, {"all", []string{"id", "k", "v", "s", "ts"}},
+		// one column each, so every ORC column reader is costed alone
+		{"sum-k", []string{"k"}}, {"len-s", []string{"s"}}, {"max-ts", []string{"ts"}},
+	} {
 		want := sumLakebench(b, tables["parquet"], q.cols)
 		for _, format := range []string{"orc", "parquet"} {
 			b.Run(q.name+"/"+format, func(b *testing.B) {
