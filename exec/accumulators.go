@@ -241,24 +241,30 @@ func (a *decSumAcc) update(gids []uint32, arg arrow.Array, rows int) {
 	wide := expr.IsLargeInt(a.typ) // LARGEINT: the int128 range, not 38 digits
 	for i, g := range gids[:rows] {
 		if d.IsValid(i) {
-			prev, v := a.s[g], d.Value(i)
-			a.s[g] = prev.Add(v)
-			a.seen[g] = true
-			if wide {
-				if expr.AddOverflows(prev, v, a.s[g], false) {
-					if a.wraps == nil {
-						a.wraps = map[uint32]int{}
-					}
-					if v.Sign() > 0 {
-						a.wraps[g]++
-					} else {
-						a.wraps[g]--
-					}
-				}
-			} else if !a.s[g].FitsInPrecision(38) {
-				a.overflow = true
+			a.add(g, d.Value(i), wide)
+		}
+	}
+}
+
+// add adds v to group g's sum, noting a wrap (wide: LARGEINT) or a sum
+// beyond 38 digits.
+func (a *decSumAcc) add(g uint32, v decimal128.Num, wide bool) {
+	prev := a.s[g]
+	a.s[g] = prev.Add(v)
+	a.seen[g] = true
+	if wide {
+		if expr.AddOverflows(prev, v, a.s[g], false) {
+			if a.wraps == nil {
+				a.wraps = map[uint32]int{}
+			}
+			if v.Sign() > 0 {
+				a.wraps[g]++
+			} else {
+				a.wraps[g]--
 			}
 		}
+	} else if !a.s[g].FitsInPrecision(38) {
+		a.overflow = true
 	}
 }
 

@@ -255,7 +255,8 @@ func (h *HashAggregate) compute(ctx context.Context, env *Env, in array.RecordRe
 		return nil, err
 	}
 	defer s.release()
-	par := h.parallel()
+	// parallel_pipeline_task_num = 1 keeps the aggregate on one goroutine.
+	par := h.parallel() && parallelism(ctx) > 1
 	var helper *aggHelper
 	defer func() {
 		if helper != nil {

@@ -304,6 +304,9 @@ func openMaterialized(ctx context.Context, env *Env, input Operator, schema *arr
 }
 
 func (h *HashAggregate) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	if h.globalFold() {
+		return h.openGlobal(ctx, env)
+	}
 	return openMaterialized(ctx, env, h.Input, h.schema, h.compute)
 }
 

@@ -28,7 +28,13 @@
 //     each input once (a full outer join too); TopN keeps
 //     at most offset+limit rows. HashAggregate emits groups in first-seen
 //     order, except past aggParallelAfter rows, where a second goroutine
-//     folds every other batch and its new groups follow.
+//     folds every other batch and its new groups follow. Without GROUP BY
+//     it keeps no group table: batches fold into registers (over a Filter
+//     directly below, into the rows the predicate selects, copying no
+//     column a COUNT(*) or a plain column argument does not need), and
+//     past aggParallelAfter rows up to parallel_pipeline_task_num
+//     goroutines (WithParallelism; at most GOMAXPROCS) fold batches the
+//     reading goroutine hands them into partial states merged at the end.
 //  3. NULL is SQL NULL everywhere: a filter keeps a row only when the
 //     predicate is TRUE; NULL join keys never match; GROUP BY and DISTINCT
 //     put all NULL keys in one group (and -0 with +0, every NaN with every

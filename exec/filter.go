@@ -57,9 +57,10 @@ func (f *Filter) open(ctx context.Context, env *Env, schema *arrow.Schema, need 
 	}
 	s := newSelector(f.Pred)
 	kctx := compute.WithAllocator(ctx, memlimit.Lenient(env.Mem))
+	var scratch []int64 // row numbers, reused: apply copies what it keeps
 	next := func() (arrow.RecordBatch, error) {
 		for in.Next() {
-			out, err := s.apply(kctx, env, in.RecordBatch(), need)
+			out, err := s.apply(kctx, env, in.RecordBatch(), need, &scratch)
 			if err != nil {
 				return nil, err
 			}
@@ -73,16 +74,18 @@ func (f *Filter) open(ctx context.Context, env *Env, schema *arrow.Schema, need 
 }
 
 // selector tests a predicate conjunct by conjunct on a shrinking
-// selection of rows.
+// selection of rows. It is read-only once built: goroutines may share one.
 type selector struct {
 	conj []expr.Expr
-	cols [][]int // the input columns each conjunct reads
+	cols [][]int     // the input columns each conjunct reads
+	kern []selKernel // per conjunct, its direct kernel or nil
 }
 
 func newSelector(pred expr.Expr) *selector {
 	s := &selector{conj: expr.Conjuncts(pred)}
 	for _, c := range s.conj {
 		s.cols = append(s.cols, expr.Columns(c))
+		s.kern = append(s.kern, compileSelKernel(c))
 	}
 	return s
 }
@@ -90,10 +93,48 @@ func newSelector(pred expr.Expr) *selector {
 // apply returns the rows of b where every conjunct is TRUE, nil if none.
 // Only the columns in need (nil: all) hold the selected rows; the others
 // are zero-copy slices of b of the right length that nobody may read.
-func (s *selector) apply(kctx context.Context, env *Env, b arrow.RecordBatch, need []int) (arrow.RecordBatch, error) {
+func (s *selector) apply(kctx context.Context, env *Env, b arrow.RecordBatch, need []int, scratch *[]int64) (arrow.RecordBatch, error) {
+	rows, all, err := s.selectRows(kctx, env, b, scratch)
+	switch {
+	case err != nil:
+		return nil, err
+	case all:
+		b.Retain()
+		return b, nil
+	case len(rows) == 0:
+		return nil, nil
+	}
+	return gatherRows(kctx, env, b, rows, need)
+}
+
+// selectRows returns the row numbers of b where every conjunct is TRUE, in
+// order, or all when every row is (rows nil); no rows and not all when
+// none is. Only the columns a later conjunct reads are gathered for it.
+// A conjunct with a kernel (compileSelKernel) selects straight into
+// *scratch, which the rows returned may share until the next call.
+func (s *selector) selectRows(kctx context.Context, env *Env, b arrow.RecordBatch, scratch *[]int64) (rows []int64, all bool, err error) {
 	n := int(b.NumRows())
-	var rows []int64 // selected row numbers; nil while every row is
+	// rows: the selected row numbers; nil while every row is.
 	for k, c := range s.conj {
+		if kern := s.kern[k]; kern != nil {
+			out := rows[:0]
+			if rows == nil {
+				if cap(*scratch) < n {
+					*scratch = make([]int64, 0, n)
+				}
+				out = (*scratch)[:0]
+			}
+			if kept, ok := kern(b, rows, out); ok {
+				switch {
+				case len(kept) == 0:
+					return nil, false, nil
+				case rows == nil && len(kept) == n:
+					continue
+				}
+				rows = kept
+				continue
+			}
+		}
 		// Over half the rows left: testing them all in place is cheaper
 		// than gathering them (LogicExpr makes the same choice).
 		whole := rows == nil || len(rows) > n/2
@@ -101,7 +142,7 @@ func (s *selector) apply(kctx context.Context, env *Env, b arrow.RecordBatch, ne
 		if !whole {
 			var err error
 			if in, err = gatherRows(kctx, env, b, rows, s.cols[k]); err != nil {
-				return nil, err
+				return nil, false, err
 			}
 		}
 		m, err := c.Eval(env, in)
@@ -109,7 +150,7 @@ func (s *selector) apply(kctx context.Context, env *Env, b arrow.RecordBatch, ne
 			in.Release()
 		}
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		var kept []int64
 		if whole && rows != nil {
@@ -120,17 +161,13 @@ func (s *selector) apply(kctx context.Context, env *Env, b arrow.RecordBatch, ne
 		m.Release()
 		switch {
 		case len(kept) == 0:
-			return nil, nil
+			return nil, false, nil
 		case rows == nil && len(kept) == n:
 			continue // every row passed: keep reading b itself
 		}
 		rows = kept
 	}
-	if rows == nil {
-		b.Retain()
-		return b, nil
-	}
-	return gatherRows(kctx, env, b, rows, need)
+	return rows, rows == nil, nil
 }
 
 // selectTrue returns the row numbers (rows[j], or j when rows is nil) of

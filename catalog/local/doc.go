@@ -51,7 +51,9 @@
 //   - Data files are mapped read-only and decoded without copying
 //     (mapped.go): a batch's buffers point into the mapping, which is
 //     unmapped only when the scan's segment reader and every array
-//     referencing one of its message bodies are released. Deleting the
+//     referencing one of its message bodies are released (a large one on
+//     a goroutine of its own, unmap.go, so the query that released it
+//     does not wait for the page tables to be torn down). Deleting the
 //     file (compaction, overwrite, DROP) does not invalidate a mapping, so
 //     a batch kept past its scan or its file reads the same values.
 //     Columns whose values alias their buffers (strings, binaries, nested

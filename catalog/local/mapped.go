@@ -300,7 +300,7 @@ func mapFile(f *os.File) (*mapping, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newMapping(data, munmap), nil
+	return newMapping(data, unmapLater), nil
 }
 
 var _ ipc.MessageReader = (*mappedMessages)(nil)

@@ -7,7 +7,8 @@
 // id % 100: the definition fe/server's benchmarks use), builds the same
 // table in DuckDB with range(), and runs each query on both, interleaved,
 // --runs times; it prints the medians, rows/s, Inlet's CPU time and peak
-// heap, and DuckDB's time over Inlet's.
+// heap, and DuckDB's time over Inlet's. --explain prints Inlet's plan of
+// each query first; --cpuprofile profiles the Inlet runs.
 //
 // What must stay true: every answer is checked (Inlet against the
 // generator's closed form where there is one, and against DuckDB), and a

@@ -36,6 +36,7 @@ type config struct {
 	parallel int
 	dir      string
 	only     string
+	explain  bool
 }
 
 func main() {
@@ -46,6 +47,7 @@ func main() {
 	flag.IntVar(&c.parallel, "parallel", 0, "the Inlet session's parallel_pipeline_task_num (0: its default)")
 	flag.StringVar(&c.dir, "dir", "", "FE meta directory (default: a temporary one, removed after); a table of --rows rows there is reused")
 	flag.StringVar(&c.only, "query", "", "run only the query of this name")
+	flag.BoolVar(&c.explain, "explain", false, "print Inlet's EXPLAIN of each query before running it")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the Inlet runs to this file")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -112,6 +114,17 @@ func queries() []query {
 			}
 			return []string{fmt.Sprintf("%d|%d", c, s)}
 		}},
+		{name: "sum(k) WHERE v = 5", sql: "SELECT sum(k), count(*), max(id) FROM t WHERE v = 5", want: func(n int64) []string {
+			var s, c, m int64
+			for id := int64(0); id < n; id++ {
+				if id%97 == 5 {
+					s += id % 1000
+					c++
+					m = id
+				}
+			}
+			return []string{fmt.Sprintf("%d|%d|%d", s, c, m)}
+		}},
 	}
 }
 
@@ -173,6 +186,11 @@ func run(ctx context.Context, c config, w io.Writer, prof io.Writer) (int, error
 	for _, q := range queries() {
 		if c.only != "" && q.name != c.only {
 			continue
+		}
+		if c.explain {
+			if err := explain(ctx, db, q.sql, w); err != nil {
+				return bad, fmt.Errorf("inlet, EXPLAIN %s: %w", q.name, err)
+			}
 		}
 		want := q.want(c.rows)
 		var its, dts, cpus []time.Duration
@@ -329,6 +347,24 @@ func inletRows(ctx context.Context, db *sql.DB, q string) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, rs.Err()
+}
+
+// explain prints Inlet's plan of q.
+func explain(ctx context.Context, db *sql.DB, q string, w io.Writer) error {
+	rs, err := db.QueryContext(ctx, "EXPLAIN "+q)
+	if err != nil {
+		return err
+	}
+	defer rs.Close()
+	fmt.Fprintf(w, "EXPLAIN %s\n", q)
+	for rs.Next() {
+		var line string
+		if err := rs.Scan(&line); err != nil {
+			return err
+		}
+		fmt.Fprintln(w, "  "+line)
+	}
+	return rs.Err()
 }
 
 func duckRows(rows [][]*string) []string {

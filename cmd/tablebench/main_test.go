@@ -11,7 +11,7 @@ import (
 // gives (and DuckDB too, when it is installed), and each prints a line.
 func TestRunSmall(t *testing.T) {
 	var out bytes.Buffer
-	bad, err := run(context.Background(), config{rows: 30_000, runs: 1, threads: 1, parallel: 2}, &out, nil)
+	bad, err := run(context.Background(), config{rows: 30_000, runs: 1, threads: 1, parallel: 2, explain: true}, &out, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,6 +22,9 @@ func TestRunSmall(t *testing.T) {
 		if !strings.Contains(out.String(), q.name) {
 			t.Errorf("no line for %q:\n%s", q.name, out.String())
 		}
+	}
+	if !strings.Contains(out.String(), "VAGGREGATE") {
+		t.Errorf("no plan printed:\n%s", out.String())
 	}
 	t.Log("\n" + out.String())
 }

@@ -66,6 +66,7 @@ func (s *Session) query(ctx context.Context, q sql.Query, v *vars.Session, w mys
 	if err != nil {
 		return err
 	}
+	ctx = exec.WithParallelism(ctx, int(v.Int("parallel_pipeline_task_num")))
 	rr, err := op.Open(ctx, env)
 	if err != nil {
 		return err

@@ -1,0 +1,341 @@
+package exec
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/inlet-db/inlet/exec/expr"
+)
+
+// selFolder is an accumulator that folds rows straight into group 0, the
+// only group of an aggregate without GROUP BY: the rows sel of arg, or
+// all of its n rows when sel is nil (arg is nil for COUNT(*)). It reports
+// false when arg is not of a type it folds directly; the caller then goes
+// through update. Folding keeps the running value in a register and never
+// copies the selected rows out of the batch.
+type selFolder interface {
+	foldSel(arg arrow.Array, sel []int64, n int) bool
+}
+
+func (a *countAcc) foldSel(arg arrow.Array, sel []int64, n int) bool {
+	if sel != nil {
+		n = len(sel)
+	}
+	if a.star || arg.NullN() == 0 {
+		a.c[0] += int64(n)
+		return true
+	}
+	var c int64
+	if sel == nil {
+		c = int64(n - arg.NullN())
+	} else {
+		for _, r := range sel {
+			if arg.IsValid(int(r)) {
+				c++
+			}
+		}
+	}
+	a.c[0] += c
+	return true
+}
+
+func (a *sumAcc[T]) foldSel(arg arrow.Array, sel []int64, n int) bool {
+	switch s := any(a).(type) {
+	case *sumAcc[int64]:
+		switch v := arg.(type) {
+		case *array.Int64:
+			foldSumInt(s, v, sel, n)
+		case *array.Int32:
+			foldWidenInt(s, v.Int32Values(), arg, sel, n)
+		case *array.Int16:
+			foldWidenInt(s, v.Int16Values(), arg, sel, n)
+		case *array.Int8:
+			foldWidenInt(s, v.Int8Values(), arg, sel, n)
+		case *array.Uint32:
+			foldWidenInt(s, v.Uint32Values(), arg, sel, n)
+		case *array.Uint16:
+			foldWidenInt(s, v.Uint16Values(), arg, sel, n)
+		case *array.Uint8:
+			foldWidenInt(s, v.Uint8Values(), arg, sel, n)
+		default:
+			return false
+		}
+	case *sumAcc[float64]:
+		switch v := arg.(type) {
+		case *array.Float64:
+			foldSumFloat(s, v, sel, n)
+		case *array.Int64:
+			foldToFloat(s, v.Int64Values(), arg, sel, n)
+		case *array.Int32:
+			foldToFloat(s, v.Int32Values(), arg, sel, n)
+		case *array.Int16:
+			foldToFloat(s, v.Int16Values(), arg, sel, n)
+		case *array.Int8:
+			foldToFloat(s, v.Int8Values(), arg, sel, n)
+		default:
+			return false
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// foldWidenInt is the BIGINT sum of a narrower integer column, widened
+// value by value as the cast to BIGINT would (no copy of the column).
+func foldWidenInt[S int8 | int16 | int32 | uint8 | uint16 | uint32](a *sumAcc[int64], v []S, arg arrow.Array, sel []int64, n int) {
+	nulls := arg.NullN() > 0
+	x, bad, seen := a.s[0], int64(0), false
+	add := func(y int64) {
+		r := x + y
+		bad |= (x ^ r) & (y ^ r)
+		x, seen = r, true
+	}
+	switch {
+	case sel == nil && !nulls:
+		for _, y := range v[:n] {
+			add(int64(y))
+		}
+	case sel == nil:
+		for i, y := range v[:n] {
+			if arg.IsValid(i) {
+				add(int64(y))
+			}
+		}
+	default:
+		for _, i := range sel {
+			if !nulls || arg.IsValid(int(i)) {
+				add(int64(v[i]))
+			}
+		}
+	}
+	a.s[0] = x
+	if seen {
+		a.seen[0] = true
+	}
+	if bad < 0 {
+		a.overflow = true
+	}
+}
+
+// foldToFloat is the DOUBLE sum (SUM over a float cast, AVG) of an
+// integer column, each value converted as the cast to DOUBLE would, added
+// in row order.
+func foldToFloat[S int8 | int16 | int32 | int64](a *sumAcc[float64], v []S, arg arrow.Array, sel []int64, n int) {
+	nulls := arg.NullN() > 0
+	x, seen := a.s[0], false
+	switch {
+	case sel == nil && !nulls:
+		for _, y := range v[:n] {
+			x += float64(y)
+		}
+		seen = n > 0
+	case sel == nil:
+		for i, y := range v[:n] {
+			if arg.IsValid(i) {
+				x, seen = x+float64(y), true
+			}
+		}
+	default:
+		for _, i := range sel {
+			if !nulls || arg.IsValid(int(i)) {
+				x, seen = x+float64(v[i]), true
+			}
+		}
+	}
+	a.s[0] = x
+	if seen {
+		a.seen[0] = true
+	}
+}
+
+// foldSumInt is the BIGINT sum with overflow detection (see updateInt),
+// in the order of the rows.
+func foldSumInt(a *sumAcc[int64], arg *array.Int64, sel []int64, n int) {
+	v := arg.Int64Values()
+	nulls := arg.NullN() > 0
+	x, bad, seen := a.s[0], int64(0), false
+	switch {
+	case sel == nil && !nulls:
+		for _, y := range v[:n] {
+			r := x + y
+			bad |= (x ^ r) & (y ^ r)
+			x = r
+		}
+		seen = n > 0
+	case sel == nil:
+		for i, y := range v[:n] {
+			if arg.IsValid(i) {
+				r := x + y
+				bad |= (x ^ r) & (y ^ r)
+				x, seen = r, true
+			}
+		}
+	case !nulls:
+		for _, i := range sel {
+			y := v[i]
+			r := x + y
+			bad |= (x ^ r) & (y ^ r)
+			x = r
+		}
+		seen = len(sel) > 0
+	default:
+		for _, i := range sel {
+			if arg.IsValid(int(i)) {
+				y := v[i]
+				r := x + y
+				bad |= (x ^ r) & (y ^ r)
+				x, seen = r, true
+			}
+		}
+	}
+	a.s[0] = x
+	if seen {
+		a.seen[0] = true
+	}
+	if bad < 0 {
+		a.overflow = true
+	}
+}
+
+// foldSumFloat adds in the order of the rows, as update does.
+func foldSumFloat(a *sumAcc[float64], arg *array.Float64, sel []int64, n int) {
+	v := arg.Float64Values()
+	nulls := arg.NullN() > 0
+	x, seen := a.s[0], false
+	switch {
+	case sel == nil && !nulls:
+		for _, y := range v[:n] {
+			x += y
+		}
+		seen = n > 0
+	case sel == nil:
+		for i, y := range v[:n] {
+			if arg.IsValid(i) {
+				x, seen = x+y, true
+			}
+		}
+	case !nulls:
+		for _, i := range sel {
+			x += v[i]
+		}
+		seen = len(sel) > 0
+	default:
+		for _, i := range sel {
+			if arg.IsValid(int(i)) {
+				x, seen = x+v[i], true
+			}
+		}
+	}
+	a.s[0] = x
+	if seen {
+		a.seen[0] = true
+	}
+}
+
+func (a *decSumAcc) foldSel(arg arrow.Array, sel []int64, n int) bool {
+	d, ok := arg.(*array.Decimal128)
+	if !ok {
+		return false
+	}
+	wide := expr.IsLargeInt(a.typ)
+	if sel == nil {
+		for i := 0; i < n; i++ {
+			if d.IsValid(i) {
+				a.add(0, d.Value(i), wide)
+			}
+		}
+		return true
+	}
+	for _, r := range sel {
+		if d.IsValid(int(r)) {
+			a.add(0, d.Value(int(r)), wide)
+		}
+	}
+	return true
+}
+
+func (a *minMaxNum[T]) foldSel(arg arrow.Array, sel []int64, n int) bool {
+	v := a.values(arg)
+	if arg.NullN() > 0 || !a.seen[0] {
+		// The first value seen (and NULLs) take the general loop; the rest
+		// of a NULL-free batch the tight ones below.
+		x, seen := a.v[0], a.seen[0]
+		j := 0
+		for ; j < n && (sel == nil || j < len(sel)); j++ {
+			i := j
+			if sel != nil {
+				i = int(sel[j])
+			}
+			if !arg.IsValid(i) {
+				continue
+			}
+			if y := v[i]; !seen || (a.isMax && y > x) || (!a.isMax && y < x) {
+				x, seen = y, true
+			}
+			if arg.NullN() == 0 {
+				j++
+				break
+			}
+		}
+		a.v[0], a.seen[0] = x, seen
+		if arg.NullN() > 0 {
+			return true
+		}
+		if sel != nil {
+			sel = sel[j:]
+		} else {
+			v = v[j:n]
+		}
+	} else if sel == nil {
+		v = v[:n]
+	}
+	// NaN never compares greater or less, as in update: the comparisons
+	// are the same, in the same order.
+	x := a.v[0]
+	switch {
+	case sel == nil && a.isMax:
+		for _, y := range v {
+			if y > x {
+				x = y
+			}
+		}
+	case sel == nil:
+		for _, y := range v {
+			if y < x {
+				x = y
+			}
+		}
+	case a.isMax:
+		for _, i := range sel {
+			if y := v[i]; y > x {
+				x = y
+			}
+		}
+	default:
+		for _, i := range sel {
+			if y := v[i]; y < x {
+				x = y
+			}
+		}
+	}
+	a.v[0] = x
+	return true
+}
+
+func (a *avgAcc) foldSel(arg arrow.Array, sel []int64, n int) bool {
+	f, ok := a.sum.(selFolder)
+	if !ok {
+		return false
+	}
+	switch arg.(type) {
+	case *array.Float64, *array.Decimal128, *array.Int64, *array.Int32, *array.Int16, *array.Int8:
+	default:
+		return false
+	}
+	// Both halves accept what passed the check above, so neither folds
+	// alone.
+	if !f.foldSel(arg, sel, n) {
+		return false
+	}
+	return a.count.foldSel(arg, sel, n)
+}

@@ -1,0 +1,265 @@
+package exec
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/inlet-db/inlet/exec/expr"
+)
+
+// selKernel selects rows of a batch for one conjunct of the form
+// column op constant over a number, DATE or VARCHAR column, straight from the
+// column's values into row numbers: no boolean array, no bitmap. The rows
+// and comparison are those CmpExpr.Eval computes (the constant converted
+// to the column's type the same way; NULLs never selected).
+//
+// A kernel reads the candidate rows (nil: every row of the batch) and
+// appends the ones that pass to out, which may be rows[:0] (it writes
+// behind where it reads). It reports false, having written nothing, when
+// the batch's column is not of the type planned; the caller then
+// evaluates the conjunct.
+type selKernel func(b arrow.RecordBatch, rows []int64, out []int64) ([]int64, bool)
+
+// compileSelKernel returns the kernel for conjunct c, nil when c is not of
+// a form it serves.
+func compileSelKernel(c expr.Expr) selKernel {
+	cmp, ok := c.(*expr.CmpExpr)
+	if !ok {
+		return nil
+	}
+	op, l, r := cmp.Op, cmp.L, cmp.R
+	if _, ok := l.(*expr.Literal); ok {
+		// constant op column is column op' constant.
+		mirror := map[expr.CmpOp]expr.CmpOp{expr.Lt: expr.Gt, expr.Le: expr.Ge, expr.Gt: expr.Lt, expr.Ge: expr.Le, expr.Eq: expr.Eq, expr.NullSafeEq: expr.NullSafeEq, expr.Ne: expr.Ne}
+		m, ok := mirror[op]
+		if !ok {
+			return nil
+		}
+		op, l, r = m, r, l
+	}
+	col, ok := l.(*expr.ColumnRef)
+	if !ok {
+		return nil
+	}
+	lit, ok := r.(*expr.Literal)
+	if !ok || lit.Value == nil || !arrow.TypeEqual(col.Type, lit.Type) {
+		return nil
+	}
+	switch op {
+	case expr.Eq, expr.NullSafeEq, expr.Ne, expr.Lt, expr.Le, expr.Gt, expr.Ge:
+	default:
+		return nil
+	}
+	if col.Type.ID() == arrow.STRING {
+		c, ok := lit.Value.(string)
+		if !ok {
+			return nil
+		}
+		return stringKernel(op, col.Index, c)
+	}
+	// A DATE column compares with a DATE constant, numbers with numbers,
+	// as CmpExpr.Eval reads them.
+	if _, isDate := lit.Value.(arrow.Date32); isDate != (col.Type.ID() == arrow.DATE32) {
+		return nil
+	}
+	switch col.Type.ID() {
+	case arrow.INT8:
+		return kernelFor(op, col.Index, lit, typedValues[int8, *array.Int8])
+	case arrow.INT16:
+		return kernelFor(op, col.Index, lit, typedValues[int16, *array.Int16])
+	case arrow.INT32:
+		return kernelFor(op, col.Index, lit, typedValues[int32, *array.Int32])
+	case arrow.INT64:
+		return kernelFor(op, col.Index, lit, typedValues[int64, *array.Int64])
+	case arrow.FLOAT64:
+		return kernelFor(op, col.Index, lit, typedValues[float64, *array.Float64])
+	case arrow.DATE32:
+		return kernelFor(op, col.Index, lit, typedValues[arrow.Date32, *array.Date32])
+	}
+	return nil
+}
+
+// typedValues is the values of a, if a is an A.
+func typedValues[T any, A interface{ Values() []T }](a arrow.Array) ([]T, bool) {
+	x, ok := a.(A)
+	if !ok {
+		return nil, false
+	}
+	return x.Values(), true
+}
+
+// litValue converts the literal as CmpExpr.Eval does (int64 and float64
+// literals converted to the column's type; a date as it is).
+func litValue[T kernelNum](l *expr.Literal) (T, bool) {
+	switch x := l.Value.(type) {
+	case int64:
+		return T(x), true
+	case float64:
+		return T(x), true
+	case arrow.Date32:
+		return T(x), true
+	}
+	return 0, false
+}
+
+// kernelNum is what a kernel compares: the column's own values.
+type kernelNum interface {
+	int8 | int16 | int32 | int64 | float64 | arrow.Date32
+}
+
+func kernelFor[T kernelNum](op expr.CmpOp, idx int, lit *expr.Literal, vals func(arrow.Array) ([]T, bool)) selKernel {
+	c, ok := litValue[T](lit)
+	if !ok {
+		return nil
+	}
+	var test func(T) bool
+	switch op {
+	case expr.Eq, expr.NullSafeEq:
+		test = func(v T) bool { return v == c }
+	case expr.Ne:
+		test = func(v T) bool { return v != c }
+	case expr.Lt:
+		test = func(v T) bool { return v < c }
+	case expr.Le:
+		test = func(v T) bool { return v <= c }
+	case expr.Gt:
+		test = func(v T) bool { return v > c }
+	case expr.Ge:
+		test = func(v T) bool { return v >= c }
+	}
+	return func(b arrow.RecordBatch, rows []int64, out []int64) ([]int64, bool) {
+		if idx < 0 || int64(idx) >= b.NumCols() {
+			return nil, false
+		}
+		a := b.Column(idx)
+		x, ok := vals(a)
+		if !ok {
+			return nil, false
+		}
+		return selectWith(op, c, test, x, a, rows, out), true
+	}
+}
+
+// selectWith runs one loop per operator over the values (the common case:
+// no NULLs, every row a candidate) so the comparison inlines; other cases
+// go through test.
+func selectWith[T kernelNum](op expr.CmpOp, c T, test func(T) bool, x []T, a arrow.Array, rows []int64, out []int64) []int64 {
+	nulls := a.NullN() > 0
+	if rows == nil && !nulls && cap(out)-len(out) >= len(x) {
+		// Every row is written and the next one overwrites it unless the
+		// row passed: no branch on the comparison, which a predicate that
+		// keeps rows at random would mispredict half the time.
+		base := len(out)
+		dst := out[base : base+len(x)]
+		j := 0
+		switch op {
+		case expr.Lt:
+			for i, v := range x {
+				dst[j] = int64(i)
+				j += b2i(v < c)
+			}
+		case expr.Le:
+			for i, v := range x {
+				dst[j] = int64(i)
+				j += b2i(v <= c)
+			}
+		case expr.Gt:
+			for i, v := range x {
+				dst[j] = int64(i)
+				j += b2i(v > c)
+			}
+		case expr.Ge:
+			for i, v := range x {
+				dst[j] = int64(i)
+				j += b2i(v >= c)
+			}
+		case expr.Eq, expr.NullSafeEq:
+			for i, v := range x {
+				dst[j] = int64(i)
+				j += b2i(v == c)
+			}
+		default:
+			for i, v := range x {
+				dst[j] = int64(i)
+				j += b2i(test(v))
+			}
+		}
+		return out[:base+j]
+	}
+	if rows == nil && !nulls {
+		for i, v := range x {
+			if test(v) {
+				out = append(out, int64(i))
+			}
+		}
+		return out
+	}
+	if rows == nil {
+		for i, v := range x {
+			if a.IsValid(i) && test(v) {
+				out = append(out, int64(i))
+			}
+		}
+		return out
+	}
+	for _, r := range rows {
+		if (!nulls || a.IsValid(int(r))) && test(x[r]) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// b2i is 1 for true: the compiler makes it a flag-to-register move.
+func b2i(b bool) int {
+	var i int
+	if b {
+		i = 1
+	}
+	return i
+}
+
+// stringKernel compares a VARCHAR column with a constant byte by byte, as
+// CmpExpr.Eval does (Go string order), reading the values in place.
+func stringKernel(op expr.CmpOp, idx int, c string) selKernel {
+	var test func(string) bool
+	switch op {
+	case expr.Eq, expr.NullSafeEq:
+		test = func(v string) bool { return v == c }
+	case expr.Ne:
+		test = func(v string) bool { return v != c }
+	case expr.Lt:
+		test = func(v string) bool { return v < c }
+	case expr.Le:
+		test = func(v string) bool { return v <= c }
+	case expr.Gt:
+		test = func(v string) bool { return v > c }
+	case expr.Ge:
+		test = func(v string) bool { return v >= c }
+	default:
+		return nil
+	}
+	return func(b arrow.RecordBatch, rows []int64, out []int64) ([]int64, bool) {
+		if idx < 0 || int64(idx) >= b.NumCols() {
+			return nil, false
+		}
+		a, ok := b.Column(idx).(*array.String)
+		if !ok {
+			return nil, false
+		}
+		nulls := a.NullN() > 0
+		if rows == nil {
+			for i := 0; i < a.Len(); i++ {
+				if (!nulls || a.IsValid(i)) && test(a.Value(i)) {
+					out = append(out, int64(i))
+				}
+			}
+			return out, true
+		}
+		for _, r := range rows {
+			if (!nulls || a.IsValid(int(r))) && test(a.Value(int(r))) {
+				out = append(out, r)
+			}
+		}
+		return out, true
+	}
+}
