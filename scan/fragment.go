@@ -61,6 +61,44 @@ type fragExec struct {
 
 	doneMu sync.Mutex
 	done   []int64
+
+	// Reusable lake read buffers, one set per range reading at a time
+	// (paimon.ScanBuffers), freed when the fragment's readers are done.
+	bufMu   sync.Mutex
+	bufFree []*paimon.ScanBuffers
+	bufAll  []*paimon.ScanBuffers
+}
+
+// takeBuffers lends a range a set of lake read buffers; putBuffers takes
+// it back for the next range.
+func (fx *fragExec) takeBuffers() *paimon.ScanBuffers {
+	fx.bufMu.Lock()
+	defer fx.bufMu.Unlock()
+	if n := len(fx.bufFree); n > 0 {
+		b := fx.bufFree[n-1]
+		fx.bufFree = fx.bufFree[:n-1]
+		return b
+	}
+	b := &paimon.ScanBuffers{}
+	fx.bufAll = append(fx.bufAll, b)
+	return b
+}
+
+func (fx *fragExec) putBuffers(b *paimon.ScanBuffers) {
+	fx.bufMu.Lock()
+	fx.bufFree = append(fx.bufFree, b)
+	fx.bufMu.Unlock()
+}
+
+// releaseBuffers frees every set; no range may be reading any more.
+func (fx *fragExec) releaseBuffers() {
+	fx.bufMu.Lock()
+	all := fx.bufAll
+	fx.bufAll, fx.bufFree = nil, nil
+	fx.bufMu.Unlock()
+	for _, b := range all {
+		b.Release()
+	}
 }
 
 func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.Allocator) (*fragExec, error) {

@@ -305,7 +305,9 @@ func (fx *fragExec) readLake(ctx context.Context, r *inletpb.Range, emit emitFn)
 		sup = unionread.NewSuppressor(set, fx.keyPos, fx.mem)
 		defer sup.Release()
 	}
-	rd, err := plan.Open(ctx, split, fx.mem, paimon.ReadOptions{Columns: fx.readNames, BatchSize: fx.batchSize})
+	bufs := fx.takeBuffers()
+	defer fx.putBuffers(bufs)
+	rd, err := plan.Open(ctx, split, fx.mem, paimon.ReadOptions{Columns: fx.readNames, BatchSize: fx.batchSize, Buffers: bufs})
 	if err != nil {
 		return fmt.Errorf("range %d: %w", r.Id, err)
 	}

@@ -108,6 +108,7 @@ func (e *Executor) start(ctx context.Context, fx *fragExec) *stream {
 			})
 		}
 		s.err = g.Wait()
+		fx.releaseBuffers()
 	}()
 	return s
 }

@@ -143,11 +143,14 @@ func runInlet(ctx context.Context, dir string, q *query, threads int, mem memory
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// A scanner's buffers go from one split to its next.
+			bufs := &paimon.ScanBuffers{}
+			defer bufs.Release()
 			for i := range work {
 				if errs[t] != nil {
 					continue
 				}
-				errs[t] = readSplit(ctx, plan, &plan.Splits[i], q.cols, mem, &accs[t])
+				errs[t] = readSplit(ctx, plan, &plan.Splits[i], q.cols, mem, bufs, &accs[t])
 			}
 		}()
 	}
@@ -166,8 +169,8 @@ func runInlet(ctx context.Context, dir string, q *query, threads int, mem memory
 	return q.answer(&total), nil
 }
 
-func readSplit(ctx context.Context, plan *paimon.Plan, s *paimon.Split, cols []string, mem memory.Allocator, a *acc) error {
-	rr, err := plan.Open(ctx, s, mem, paimon.ReadOptions{Columns: cols})
+func readSplit(ctx context.Context, plan *paimon.Plan, s *paimon.Split, cols []string, mem memory.Allocator, bufs *paimon.ScanBuffers, a *acc) error {
+	rr, err := plan.Open(ctx, s, mem, paimon.ReadOptions{Columns: cols, Buffers: bufs})
 	if err != nil {
 		return err
 	}

@@ -21,6 +21,44 @@ type ReadOptions struct {
 	// NoRowFilter disables the exact row filter (the plan's predicate then
 	// only prunes by statistics).
 	NoRowFilter bool
+	// Buffers, when set, carries the read's reusable buffers over from the
+	// previous split read with them to the next (see ScanBuffers).
+	Buffers *ScanBuffers
+}
+
+// ScanBuffers keeps what one raw read leaves reusable for the next split
+// a scanner reads: its Parquet page readers (chunk, page and
+// decompression buffers) and the pool of the fixed-width buffers of
+// returned batches. A scanner reading many small splits (file slices)
+// then allocates them once, not per split. One reader uses it at a time,
+// always with the same allocator (a reader opened with another allocator
+// ignores it); the owner calls Release after the last reader is released.
+type ScanBuffers struct {
+	mem  memory.Allocator
+	pool readerPool
+}
+
+// Release frees the buffers kept. Batches still alive give theirs back to
+// the allocator when they are released.
+func (b *ScanBuffers) Release() {
+	if b != nil {
+		b.pool.release()
+	}
+}
+
+// poolFor is the reader pool a read with allocator mem uses: the
+// buffers' when they belong to mem, else nil (the read's own).
+func (b *ScanBuffers) poolFor(mem memory.Allocator) *readerPool {
+	if b == nil {
+		return nil
+	}
+	if b.mem == nil {
+		b.mem = mem
+	}
+	if b.mem != mem {
+		return nil
+	}
+	return &b.pool
 }
 
 // Open streams the rows of one split of the plan. Raw-convertible splits
@@ -74,7 +112,9 @@ func (p *Plan) Open(ctx context.Context, s *Split, mem memory.Allocator, ro Read
 	pk := len(p.Schema.PrimaryKeys) > 0
 	var src batchSource
 	if s.RawConvertible || !pk {
-		src = &rawSource{ctx: ctx, p: p, split: s, want: needed, mem: mem, batchSize: ro.BatchSize, pred: pred, metrics: metrics}
+		rs := &rawSource{ctx: ctx, p: p, split: s, want: needed, mem: mem, batchSize: ro.BatchSize, pred: pred, metrics: metrics}
+		rs.shared = ro.Buffers.poolFor(mem)
+		src = rs
 	} else {
 		m, err := newMergeSource(ctx, p, s, needed, opts, mem, ro.BatchSize, metrics)
 		if err != nil {
@@ -331,6 +371,14 @@ type rawSource struct {
 	// deletion vector and the row filter itself (fileBatches.filtered).
 	prefiltered bool
 	pool        readerPool // page readers of finished files, for the next
+	shared      *readerPool // ScanBuffers' pool, used instead of pool
+}
+
+func (r *rawSource) readers() *readerPool {
+	if r.shared != nil {
+		return r.shared
+	}
+	return &r.pool
 }
 
 func (r *rawSource) fileSchema(id int64) (*TableSchema, error) {
@@ -361,7 +409,7 @@ func (r *rawSource) next() (arrow.RecordBatch, []bool, error) {
 			// The stepper applies r.pred to every batch of a raw read, so
 			// the reader may drop the rows failing it (dropRows).
 			fb, err := openDataFile(r.ctx, fileReadSpec{fsys: r.p.Table.fs, path: f.Path, fileSchema: fs, want: r.want, pred: r.pred, batchSize: r.batchSize, mem: r.mem, metrics: r.metrics,
-				dv: r.dv, dropRows: r.pred != nil, pool: &r.pool, slice: f.Slice})
+				dv: r.dv, dropRows: r.pred != nil, pool: r.readers(), slice: f.Slice})
 			if err != nil {
 				return nil, nil, err
 			}

@@ -13,8 +13,10 @@ import (
 	"github.com/pierrec/lz4/v4"
 )
 
-// zstd decoders are goroutine-safe for DecodeAll; one shared, single
-// threaded (pages are small and the caller reads on one goroutine).
+// zstd decoders are goroutine-safe for DecodeAll; one shared by every
+// reader. Its concurrency is GOMAXPROCS: DecodeAll calls beyond that many
+// wait for a free inner decoder, so with 1 two scanners decoding pages at
+// once took turns (a two-goroutine scan ran at one goroutine's speed).
 var (
 	zstdOnce sync.Once
 	zstdDec  *zstd.Decoder
@@ -23,7 +25,7 @@ var (
 
 func zstdDecoder() (*zstd.Decoder, error) {
 	zstdOnce.Do(func() {
-		zstdDec, zstdErr = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(false),
+		zstdDec, zstdErr = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderLowmem(false),
 			// Bounds what a frame without a content size can make the
 			// decoder allocate: no page is larger (maxPageBytes).
 			zstd.WithDecoderMaxMemory(1<<30))
