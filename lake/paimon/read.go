@@ -370,7 +370,7 @@ type rawSource struct {
 	// prefiltered: the last batch comes from a reader that applied the
 	// deletion vector and the row filter itself (fileBatches.filtered).
 	prefiltered bool
-	pool        readerPool // page readers of finished files, for the next
+	pool        readerPool  // page readers of finished files, for the next
 	shared      *readerPool // ScanBuffers' pool, used instead of pool
 }
 
