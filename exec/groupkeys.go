@@ -2,6 +2,7 @@ package exec
 
 import (
 	"math"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -309,9 +310,41 @@ func (g *groupTable) rowEq(row int, id uint32) bool {
 	return true
 }
 
+// prefetchSlots is the table size (slots) from which hashIDs loads every
+// row's first slot in a pass of its own before probing: the table no
+// longer fits the caches, and independent loads overlap their misses
+// where the probe loop, waiting on each one, would take them one by one.
+const prefetchSlots = 1 << 17
+
+// touched keeps the prefetch pass's loads from being optimised away.
+var touched atomic.Uint64
+
+// prefetchRows is how many rows' slots one prefetch pass loads: few
+// enough that their cache lines are all still there for the probes.
+const prefetchRows = 128
+
 func (g *groupTable) hashIDs(out []uint32) {
 	h := g.rowHashes(len(out))
-	for i, hv := range h {
+	if len(g.slots) < prefetchSlots {
+		g.probe(out, h, 0)
+		return
+	}
+	var sum uint64
+	for lo := 0; lo < len(h); lo += prefetchRows {
+		hi := min(lo+prefetchRows, len(h))
+		slots, mask := g.slots, g.mask
+		for _, hv := range h[lo:hi] {
+			sum += slots[hv&mask]
+		}
+		g.probe(out[lo:hi], h[lo:hi], lo)
+	}
+	touched.Add(sum & 1)
+}
+
+// probe finds or makes the group of rows base.. whose hashes are h.
+func (g *groupTable) probe(out []uint32, h []uint64, base int) {
+	for j, hv := range h {
+		i := base + j
 		tag := hv >> 32 << 32
 		for p := hv & g.mask; ; p = (p + 1) & g.mask {
 			s := g.slots[p]
@@ -319,7 +352,7 @@ func (g *groupTable) hashIDs(out []uint32) {
 				id := g.newGroup(i)
 				g.slots[p] = tag | uint64(id+1)
 				g.ghash = append(g.ghash, hv)
-				out[i] = id
+				out[j] = id
 				if g.n*2 > len(g.slots) {
 					g.grow()
 				}
@@ -327,7 +360,7 @@ func (g *groupTable) hashIDs(out []uint32) {
 			}
 			if s&^0xFFFFFFFF == tag {
 				if id := uint32(s) - 1; g.rowEq(i, id) {
-					out[i] = id
+					out[j] = id
 					break
 				}
 			}
