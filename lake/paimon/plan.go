@@ -33,10 +33,11 @@ type ScanOptions struct {
 	// the snapshot was written): files map by field id, fields they lack
 	// read NULL. It must not be older than the snapshot's schema.
 	ReadSchemaID *int64
-	// FileSplitSize, when positive, cuts every Parquet or ORC file of a
-	// raw-convertible split that is larger than it into slices of about
-	// that many bytes, each its own split (Doris file_split_size), so
-	// several readers share one large file. See FileSlice.
+	// FileSplitSize, when positive, plans raw-convertible splits as Doris
+	// plans native reads (file_split_size): one split per data file, and
+	// a Parquet or ORC file larger than FileSplitSize cut into slices of
+	// about that many bytes, each its own split, so several readers share
+	// it. See FileSlice.
 	FileSplitSize int64
 }
 
@@ -442,18 +443,12 @@ func (t *Table) Plan(ctx context.Context, o ScanOptions) (*Plan, error) {
 		}
 		for i, b := range bins {
 			if raws[i] && o.FileSplitSize > 0 {
-				var whole []DataFile
+				// As Doris plans native reads: every file of a raw split
+				// is a split of its own, cut in slices when large.
 				for _, f := range b {
-					if n := sliceCount(f, o.FileSplitSize); n > 1 {
-						p.Splits = appendSlices(p.Splits, base, f, n)
-						continue
-					}
-					whole = append(whole, f)
+					p.Splits = appendSlices(p.Splits, base, f, sliceCount(f, o.FileSplitSize))
 				}
-				if len(whole) == 0 {
-					continue
-				}
-				b = whole
+				continue
 			}
 			s := base
 			s.Files = b
@@ -498,16 +493,18 @@ func sliceableFormat(name string) bool {
 	return strings.HasSuffix(name, ".parquet") || strings.HasSuffix(name, ".orc")
 }
 
-// appendSlices appends n single-file splits reading slices of f. Their
-// RowCount shares f's live rows out by bytes: an estimate per slice, exact
-// in total.
+// appendSlices appends n single-file splits reading slices of f (one
+// split of the whole file when n is 1). Their RowCount shares f's live
+// rows out by bytes: an estimate per slice, exact in total.
 func appendSlices(out []Split, base Split, f DataFile, n int) []Split {
 	rows := liveRows(f)
 	var given int64
 	for i := 0; i < n; i++ {
 		s := base
 		g := f
-		g.Slice = &FileSlice{Index: int32(i), Count: int32(n)}
+		if n > 1 {
+			g.Slice = &FileSlice{Index: int32(i), Count: int32(n)}
+		}
 		s.Files = []DataFile{g}
 		s.RawConvertible = true
 		s.RowCount = sliceBound(rows, int64(i+1), int64(n)) - given
