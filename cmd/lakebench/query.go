@@ -219,15 +219,20 @@ func sumColumn(name string, col arrow.Array, a *acc) error {
 		case arrow.Nanosecond:
 			div = 1000
 		}
-		vals := arr.TimestampValues()
-		for i, x := range vals {
+		// The largest value in the column's unit, converted once (the
+		// conversion keeps order).
+		var hi int64
+		seen := false
+		for i, x := range arr.TimestampValues() {
 			if arr.NullN() > 0 && !arr.IsValid(i) {
 				continue
 			}
-			us := int64(x) * scale / div
-			if !a.hasTS || us > a.maxTS {
-				a.maxTS, a.hasTS = us, true
+			if !seen || int64(x) > hi {
+				hi, seen = int64(x), true
 			}
+		}
+		if us := hi * scale / div; seen && (!a.hasTS || us > a.maxTS) {
+			a.maxTS, a.hasTS = us, true
 		}
 	default:
 		return fmt.Errorf("column %s: unexpected Arrow type %s", name, col.DataType())

@@ -191,6 +191,7 @@ type signed interface {
 // cmpInts: an integer literal compares as int64, a float one as
 // compareNorm does (cmpFloat of the widened value).
 func cmpInts[T signed](vals []T, op Op, lit any, out []bool) bool {
+	out = out[:len(vals)] // one bounds check, not one per row
 	switch l := lit.(type) {
 	case int64:
 		switch op {

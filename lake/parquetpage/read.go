@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -182,11 +183,17 @@ func (r *Reader) readFixed(ctx context.Context, n int, vbits []byte) ([]*memory.
 // sparse reports whether under a quarter of sel is true: then decoding
 // only the selected rows' dictionary indices beats decoding them all.
 func sparse(sel []bool) bool {
-	k := 0
-	for _, ok := range sel {
-		if ok {
-			k++
-		}
+	if len(sel) == 0 {
+		return false
+	}
+	// A bool is one byte, 0 or 1: a word's set bits count its true ones.
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&sel[0])), len(sel))
+	k, i := 0, 0
+	for ; i+8 <= len(b); i += 8 {
+		k += bits.OnesCount64(binary.LittleEndian.Uint64(b[i:]))
+	}
+	for ; i < len(b); i++ {
+		k += int(b[i])
 	}
 	return 4*k < len(sel)
 }

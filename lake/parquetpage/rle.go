@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"unsafe"
 )
 
 // rleDecoder reads the RLE/bit-packed hybrid encoding (levels, dictionary
@@ -342,14 +343,34 @@ func decodeDictSparse[T uint32 | uint64](d *rleDecoder, dst, dict []T, defs []by
 		defs = defs[:len(dst)]
 	}
 	pending := 0 // indices of unselected non-NULL rows not yet skipped
-	for i, ok := range sel {
+	// selB is sel as bytes (a bool is one byte, 0 or 1): eight rows none
+	// of which is selected are one zero word, and their non-NULL count
+	// the set bits of their definition-level word.
+	var selB []byte
+	if len(sel) > 0 {
+		selB = unsafe.Slice((*byte)(unsafe.Pointer(&sel[0])), len(sel))
+	}
+	for i := 0; i < len(sel); {
+		if i+8 <= len(sel) && binary.LittleEndian.Uint64(selB[i:]) == 0 {
+			if defs == nil {
+				pending += 8
+			} else {
+				pending += bits.OnesCount64(binary.LittleEndian.Uint64(defs[i:]))
+			}
+			clear(dst[i : i+8])
+			i += 8
+			continue
+		}
+		ok := sel[i]
 		if defs != nil && defs[i] == 0 {
 			dst[i] = 0
+			i++
 			continue
 		}
 		if !ok {
 			dst[i] = 0
 			pending++
+			i++
 			continue
 		}
 		if pending > 0 {
@@ -366,6 +387,7 @@ func decodeDictSparse[T uint32 | uint64](d *rleDecoder, dst, dict []T, defs []by
 			return int64(ix), nil
 		}
 		dst[i] = dict[ix]
+		i++
 	}
 	if pending > 0 {
 		if err := d.skip(pending); err != nil {
