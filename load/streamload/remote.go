@@ -213,6 +213,18 @@ func (t *trailerReader) Next() bool {
 		return true
 	}
 	if t.err == nil && t.Reader.Err() == nil {
+		// HTTP trailers are there only once the body has been read to
+		// io.EOF, and the IPC reader stops at the stream's end marker,
+		// which may come in an earlier read than the EOF: read on to it
+		// (nothing may follow the marker).
+		switch extra, err := io.CopyN(io.Discard, t.req.Body, 1); {
+		case extra > 0:
+			t.err = errors.New("load stream from the BE: bytes after the end of the Arrow stream")
+			return false
+		case err != nil && err != io.EOF:
+			t.err = fmt.Errorf("load stream from the BE: %w", err)
+			return false
+		}
 		n, err := strconv.ParseInt(t.req.Trailer.Get(rowsTrailer), 10, 64)
 		if err != nil || n != t.rows {
 			t.err = fmt.Errorf("load stream from the BE ended early (%d rows arrived, the BE's count says %q)", t.rows, t.req.Trailer.Get(rowsTrailer))
