@@ -8,7 +8,10 @@
 // four queries — count(*),sum(v); count(*),sum(id); all five columns
 // touched; sum(v) WHERE k < 100 with the predicate pushed into the plan —
 // through Inlet's reader (plan the latest snapshot, open every split, sum
-// over the Arrow batches with typed loops, T goroutines) and through DuckDB
+// over the Arrow batches with typed loops, T goroutines; with T > 1 the
+// plan cuts files into 4 MB slices, as file_split_size does, and each
+// goroutine carries its paimon.ScanBuffers from split to split) and
+// through DuckDB
 // read_parquet (npm @duckdb/node-api, T threads), interleaved, and prints the
 // median ms, rows/s, MB/s (compressed file bytes), Inlet's peak heap and the
 // DuckDB/Inlet time ratio. When DuckDB cannot be installed it prints only
