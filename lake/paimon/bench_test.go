@@ -55,25 +55,7 @@ func benchFields(b *testing.B, pkNotNull bool) []paimon.DataField {
 }
 
 func scanAll(b *testing.B, tbl *paimon.Table, cols []string) (rows int64) {
-	ctx := context.Background()
-	plan, err := tbl.Plan(ctx, paimon.ScanOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	for i := range plan.Splits {
-		rr, err := plan.Open(ctx, &plan.Splits[i], memory.DefaultAllocator, paimon.ReadOptions{Columns: cols})
-		if err != nil {
-			b.Fatal(err)
-		}
-		for rr.Next() {
-			rows += rr.RecordBatch().NumRows()
-		}
-		if err := rr.Err(); err != nil {
-			b.Fatal(err)
-		}
-		rr.Release()
-	}
-	return rows
+	return scanWhere(b, tbl, cols, nil)
 }
 
 // BenchmarkParquetScan reads a generated 5,000,000-row append table (five

@@ -16,12 +16,17 @@ import (
 
 // readAll plans and reads one EXPECTED.json entry through the library.
 func readAll(t *testing.T, e *paimontest.Expected, r *paimontest.Read, mem memory.Allocator) (*paimon.Plan, [][]any, error) {
+	return readAllSliced(e, r, mem, 0)
+}
+
+// readAllSliced is readAll planned with FileSplitSize splitSize.
+func readAllSliced(e *paimontest.Expected, r *paimontest.Read, mem memory.Allocator, splitSize int64) (*paimon.Plan, [][]any, error) {
 	ctx := context.Background()
 	tbl, err := paimon.OpenTable(ctx, fileio.Local{}, e.TablePath())
 	if err != nil {
 		return nil, nil, err
 	}
-	o := paimon.ScanOptions{Predicate: r.Predicate, Partitions: r.PartitionFilter, Bucket: r.BucketFilter, Options: r.ReadOptions}
+	o := paimon.ScanOptions{Predicate: r.Predicate, Partitions: r.PartitionFilter, Bucket: r.BucketFilter, Options: r.ReadOptions, FileSplitSize: splitSize}
 	if !r.IsLatest {
 		o.SnapshotID = r.Snapshot
 	}

@@ -25,6 +25,13 @@ func mustType(t testing.TB, s string) paimon.DataType {
 
 func readRows(t *testing.T, tbl *paimon.Table, o paimon.ScanOptions, cols []string, mem memory.Allocator) []string {
 	t.Helper()
+	return readRowsBatch(t, tbl, o, cols, 2, mem)
+}
+
+// readRowsBatch reads columns cols of every split in batches of batch rows
+// and renders the rows sorted.
+func readRowsBatch(t *testing.T, tbl *paimon.Table, o paimon.ScanOptions, cols []string, batch int, mem memory.Allocator) []string {
+	t.Helper()
 	ctx := context.Background()
 	plan, err := tbl.Plan(ctx, o)
 	if err != nil {
@@ -32,7 +39,7 @@ func readRows(t *testing.T, tbl *paimon.Table, o paimon.ScanOptions, cols []stri
 	}
 	var out []string
 	for i := range plan.Splits {
-		rr, err := plan.Open(ctx, &plan.Splits[i], mem, paimon.ReadOptions{Columns: cols, BatchSize: 2})
+		rr, err := plan.Open(ctx, &plan.Splits[i], mem, paimon.ReadOptions{Columns: cols, BatchSize: batch})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,74 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/inlet-db/inlet/fileio"
 	"github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/lake/paimon/paimontest"
 )
-
-// wideRows builds a batch of mergeWideFields rows from Go values: nil is
-// NULL; ints for integer, date (days), timestamp (µs) and decimal
-// (unscaled) columns; []byte for BYTES; []int for ARRAY<INT>.
-func wideRows(t *testing.T, mem memory.Allocator, s *paimon.TableSchema, rows ...[]any) arrow.RecordBatch {
-	t.Helper()
-	sch, err := paimon.ArrowSchema(s.Fields)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := array.NewRecordBuilder(mem, sch)
-	defer b.Release()
-	for _, r := range rows {
-		if len(r) != len(s.Fields) {
-			t.Fatalf("row %v has %d values for %d columns", r, len(r), len(s.Fields))
-		}
-		for i, v := range r {
-			fb := b.Field(i)
-			if v == nil {
-				fb.AppendNull()
-				continue
-			}
-			switch x := fb.(type) {
-			case *array.BooleanBuilder:
-				x.Append(v.(bool))
-			case *array.Int8Builder:
-				x.Append(int8(v.(int)))
-			case *array.Int16Builder:
-				x.Append(int16(v.(int)))
-			case *array.Int32Builder:
-				x.Append(int32(v.(int)))
-			case *array.Int64Builder:
-				x.Append(int64(v.(int)))
-			case *array.Float32Builder:
-				x.Append(float32(v.(float64)))
-			case *array.Float64Builder:
-				x.Append(v.(float64))
-			case *array.StringBuilder:
-				x.Append(v.(string))
-			case *array.BinaryBuilder:
-				x.Append(v.([]byte))
-			case *array.Date32Builder:
-				x.Append(arrow.Date32(v.(int)))
-			case *array.TimestampBuilder:
-				x.Append(arrow.Timestamp(v.(int)))
-			case *array.Decimal128Builder:
-				x.Append(decimal128.FromI64(int64(v.(int))))
-			case *array.ListBuilder:
-				x.Append(true)
-				for _, e := range v.([]int) {
-					x.ValueBuilder().(*array.Int32Builder).Append(int32(e))
-				}
-			default:
-				t.Fatalf("column %d: unsupported builder %T", i, fb)
-			}
-		}
-	}
-	return b.NewRecordBatch()
-}
 
 func mergeWideFields(t *testing.T) []paimon.DataField {
 	var out []paimon.DataField
@@ -95,34 +33,11 @@ func mergeWideFields(t *testing.T) []paimon.DataField {
 // rows sorted.
 func readSorted(t *testing.T, tbl *paimon.Table, o paimon.ScanOptions, batch int, mem memory.Allocator) []string {
 	t.Helper()
-	ctx := context.Background()
-	plan, err := tbl.Plan(ctx, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for i := range plan.Splits {
-		rr, err := plan.Open(ctx, &plan.Splits[i], mem, paimon.ReadOptions{BatchSize: batch})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rr.Next() {
-			rec := rr.RecordBatch()
-			for j := 0; j < int(rec.NumRows()); j++ {
-				out = append(out, fmt.Sprint(paimon.JSONRow(rec, j)))
-			}
-		}
-		if err := rr.Err(); err != nil {
-			t.Fatal(err)
-		}
-		rr.Release()
-	}
-	sort.Strings(out)
-	return out
+	return readRowsBatch(t, tbl, o, nil, batch, mem)
 }
 
 func render(t *testing.T, mem memory.Allocator, s *paimon.TableSchema, rows ...[]any) []string {
-	rec := wideRows(t, mem, s, rows...)
+	rec := paimontest.Rows(t, mem, s, rows...)
 	defer rec.Release()
 	var out []string
 	for j := 0; j < int(rec.NumRows()); j++ {
@@ -171,7 +86,7 @@ func TestMergeCompositeKeyEveryType(t *testing.T) {
 		{1, [][]any{row(1, "k", 15), row(3, "k", 16)}, []int8{ins, del}},
 	}
 	for _, f := range files {
-		rec := wideRows(t, mem, s, f.rows...)
+		rec := paimontest.Rows(t, mem, s, f.rows...)
 		if err := b.Commit(ctx, []paimontest.File{{Bucket: f.bucket, Rows: rec, Kinds: f.kinds}}, mem); err != nil {
 			t.Fatal(err)
 		}

@@ -54,38 +54,12 @@ func TestSlicedFixtures(t *testing.T) {
 // readSliced reads one EXPECTED.json entry with FileSplitSize size and
 // counts the splits that read a slice of a file cut in two or more.
 func readSliced(e *paimontest.Expected, r *paimontest.Read, size int64, mem memory.Allocator) ([][]any, int, error) {
-	ctx := context.Background()
-	tbl, err := paimon.OpenTable(ctx, fileio.Local{}, e.TablePath())
+	plan, rows, err := readAllSliced(e, r, mem, size)
 	if err != nil {
 		return nil, 0, err
 	}
-	o := paimon.ScanOptions{Predicate: r.Predicate, Partitions: r.PartitionFilter, Bucket: r.BucketFilter, Options: r.ReadOptions, FileSplitSize: size}
-	if !r.IsLatest {
-		o.SnapshotID = r.Snapshot
-	}
-	plan, err := tbl.Plan(ctx, o)
-	if err != nil {
-		return nil, 0, err
-	}
-	var rows [][]any
 	sliced := 0
-	for i := range plan.Splits {
-		sp := &plan.Splits[i]
-		rr, err := plan.Open(ctx, sp, mem, paimon.ReadOptions{Columns: r.Columns})
-		if err != nil {
-			return nil, 0, err
-		}
-		for rr.Next() {
-			rec := rr.RecordBatch()
-			for j := 0; j < int(rec.NumRows()); j++ {
-				rows = append(rows, paimon.JSONRow(rec, j))
-			}
-		}
-		err = rr.Err()
-		rr.Release()
-		if err != nil {
-			return nil, 0, err
-		}
+	for _, sp := range plan.Splits {
 		if len(sp.Files) == 1 && sp.Files[0].Slice != nil && sp.Files[0].Slice.Count > 1 {
 			sliced++
 		}
