@@ -243,9 +243,6 @@ type pageRecordReader struct {
 	sel    []bool
 	idx    []int32 // selected rows of the batch, when dropping
 	rg     int     // current row group
-	// scratch serves the fixed-width columns read at full length only to
-	// be compacted (see recycler); nil until the first such read.
-	scratch *recycler
 }
 
 func (r *pageRecordReader) Retain() { r.refs++ }
@@ -255,10 +252,6 @@ func (r *pageRecordReader) Release() {
 	if r.refs == 0 && r.cur != nil {
 		r.cur.Release()
 		r.cur = nil
-	}
-	if r.refs == 0 && r.scratch != nil {
-		r.scratch.release()
-		r.scratch = nil
 	}
 }
 
@@ -342,17 +335,9 @@ again:
 		if r.arrays[c] != nil {
 			continue
 		}
-		var a arrow.Array
-		var err error
-		if r.pc.drop && sel != nil && gathered(r.pc.schema.Field(c).Type) {
-			// Read at full length only to be compacted below.
-			if r.scratch == nil {
-				r.scratch = &recycler{mem: r.mem}
-			}
-			a, err = pr.ReadSelectedWith(r.ctx, int(n), sel, r.scratch)
-		} else {
-			a, err = pr.ReadSelectedWith(r.ctx, int(n), sel, r.out(c))
-		}
+		// Compacted below when rows are dropped: the full-length buffers
+		// go back to the pool at once.
+		a, err := pr.ReadSelectedWith(r.ctx, int(n), sel, r.out(c))
 		if err != nil {
 			return r.fail(err)
 		}

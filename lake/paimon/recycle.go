@@ -7,21 +7,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// recycler is a small pool in front of a scan's allocator for the arrays a
-// late-materialised read decodes at full batch length and drops as soon
-// as it has compacted them: the next batch reuses their memory instead of
-// allocating (and the collector reclaiming) a batch-sized buffer per
-// column. Buffers are reused only at their exact allocated length, so
-// every slice the pool ever frees to mem is one mem allocated, with its
-// length. Reused memory is not zeroed: the decoder writes every row of a
-// value buffer and clears its validity bitmaps itself.
-type recycler struct {
-	mem  memory.Allocator
-	free [][]byte
-}
-
-const recycleKeep = 8
-
 // poisonReused (tests only) fills every reused buffer with 0xAB, so a
 // reader relying on bytes it did not write reads garbage and a test
 // comparing against pqarrow fails.
@@ -41,52 +26,18 @@ func poison(b []byte) []byte {
 	return b
 }
 
-func (r *recycler) Allocate(n int) []byte {
-	for i, b := range r.free {
-		if len(b) == n {
-			last := len(r.free) - 1
-			r.free[i] = r.free[last]
-			r.free[last] = nil
-			r.free = r.free[:last]
-			return poison(b)
-		}
-	}
-	return r.mem.Allocate(n)
-}
-
-func (r *recycler) Reallocate(n int, b []byte) []byte {
-	nb := r.Allocate(n)
-	copy(nb, b)
-	r.Free(b)
-	return nb
-}
-
-func (r *recycler) Free(b []byte) {
-	if len(r.free) < recycleKeep {
-		r.free = append(r.free, b)
-		return
-	}
-	r.mem.Free(b)
-}
-
-// release gives every pooled buffer back to mem.
-func (r *recycler) release() {
-	for _, b := range r.free {
-		r.mem.Free(b)
-	}
-	r.free = nil
-}
-
-// outPool recycles the buffers of the batches a raw Parquet read returns:
-// the consumer releases a batch (on any goroutine, possibly after the read
-// has ended), its value and validity buffers come back here, and the next
-// batch of the scan takes them instead of a fresh, zeroed, collector-
-// tracked allocation per column per batch. Like recycler, it reuses a
-// buffer only at its exact length and only for readers that write every
-// byte they return (the page decoder and compactArray's gather clear
-// validity bitmaps and fill every value slot themselves). It keeps at most
-// outPoolKeep buffers and outPoolBytes bytes; once closed it passes every
-// call through to mem.
+// outPool recycles the fixed-width buffers of a raw Parquet read: those of
+// the batches it returns (the consumer releases a batch, on any goroutine,
+// possibly after the read has ended, and its value and validity buffers
+// come back here) and those of columns decoded at full length only to be
+// compacted. The next batch takes them instead of a fresh, zeroed,
+// collector-tracked allocation per column per batch. A buffer is reused
+// only at its exact allocated length, so every slice freed to mem is one
+// mem allocated, with its length; reused memory is not zeroed, so only
+// readers that write every byte they return use the pool (the page
+// decoder and compactArray's gather clear validity bitmaps and fill every
+// value slot themselves). It keeps at most outPoolKeep buffers and
+// outPoolBytes bytes; once closed it passes every call through to mem.
 type outPool struct {
 	mem memory.Allocator
 
