@@ -77,13 +77,13 @@ func (s *FileSlice) owns(start, end, size int64) bool {
 	mid := start + (end-start)/2
 	n := int64(s.Count)
 	i := int64(s.Index)
-	// Bounds in 128-bit-safe order: size*i/n without overflow for any
-	// real file size.
+	// size*i/n, computed so that it cannot overflow (sliceBound).
 	lo := sliceBound(size, i, n)
 	hi := sliceBound(size, i+1, n)
 	return (i == 0 || mid >= lo) && (i == n-1 || mid < hi)
 }
 
+// sliceBound is size*i/n for 0 <= i <= n, without forming size*i.
 func sliceBound(size, i, n int64) int64 {
 	return size/n*i + size%n*i/n
 }
