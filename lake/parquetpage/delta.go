@@ -13,44 +13,13 @@ const maxDeltaBlock = 1 << 16
 // bytes into dst (reused), little-endian like PLAIN, so the page is then
 // read as PLAIN. Arithmetic wraps in the physical width, as writers do.
 func decodeDeltaBinary(dst []byte, src []byte, n, pw int) ([]byte, error) {
-	pos := 0
-	uv := func(what string) (uint64, error) {
-		v, k := binary.Uvarint(src[pos:])
-		if k <= 0 {
-			return 0, fmt.Errorf("DELTA_BINARY_PACKED %s unreadable at byte %d", what, pos)
-		}
-		pos += k
-		return v, nil
-	}
-	zz := func(what string) (int64, error) {
-		v, k := binary.Varint(src[pos:])
-		if k <= 0 {
-			return 0, fmt.Errorf("DELTA_BINARY_PACKED %s unreadable at byte %d", what, pos)
-		}
-		pos += k
-		return v, nil
-	}
-	block, err := uv("block size")
+	s := deltaStream{src: src}
+	h, err := s.header()
 	if err != nil {
 		return nil, err
 	}
-	minis, err := uv("miniblock count")
-	if err != nil {
-		return nil, err
-	}
-	total, err := uv("value count")
-	if err != nil {
-		return nil, err
-	}
-	first, err := zz("first value")
-	if err != nil {
-		return nil, err
-	}
-	if block == 0 || block%128 != 0 || block > maxDeltaBlock || minis == 0 || block%minis != 0 || (block/minis)%32 != 0 {
-		return nil, fmt.Errorf("DELTA_BINARY_PACKED block of %d values in %d miniblocks", block, minis)
-	}
-	if total < uint64(n) {
-		return nil, fmt.Errorf("DELTA_BINARY_PACKED page of %d values, %d non-NULL rows", total, n)
+	if h.total < uint64(n) {
+		return nil, fmt.Errorf("DELTA_BINARY_PACKED page of %d values, %d non-NULL rows", h.total, n)
 	}
 	if cap(dst) < n*pw {
 		dst = make([]byte, n*pw)
@@ -66,20 +35,21 @@ func decodeDeltaBinary(dst []byte, src []byte, n, pw int) ([]byte, error) {
 	if n == 0 {
 		return dst, nil
 	}
-	per := int(block / minis)
-	cur := first
+	per := h.per
+	cur := h.first
 	put(0, cur)
 	got := 1
 	for got < n {
-		minDelta, err := zz("block minimum delta")
+		minDelta, err := s.varint("block minimum delta")
 		if err != nil {
 			return nil, err
 		}
-		if len(src)-pos < int(minis) {
+		pos := s.pos
+		if len(src)-pos < h.minis {
 			return nil, fmt.Errorf("DELTA_BINARY_PACKED bit widths past the page's end")
 		}
-		widths := src[pos : pos+int(minis)]
-		pos += int(minis)
+		widths := src[pos : pos+h.minis]
+		pos += h.minis
 		for _, w := range widths {
 			if got >= n {
 				break
@@ -106,8 +76,64 @@ func decodeDeltaBinary(dst []byte, src []byte, n, pw int) ([]byte, error) {
 			}
 			pos += min(need, avail)
 		}
+		s.pos = pos
 	}
 	return dst, nil
+}
+
+// deltaStream reads the varints of a DELTA_BINARY_PACKED stream from pos.
+type deltaStream struct {
+	src []byte
+	pos int
+}
+
+func (s *deltaStream) uvarint(field string) (uint64, error) {
+	v, k := binary.Uvarint(s.src[s.pos:])
+	if k <= 0 {
+		return 0, fmt.Errorf("DELTA_BINARY_PACKED %s unreadable at byte %d", field, s.pos)
+	}
+	s.pos += k
+	return v, nil
+}
+
+func (s *deltaStream) varint(field string) (int64, error) {
+	v, k := binary.Varint(s.src[s.pos:])
+	if k <= 0 {
+		return 0, fmt.Errorf("DELTA_BINARY_PACKED %s unreadable at byte %d", field, s.pos)
+	}
+	s.pos += k
+	return v, nil
+}
+
+// deltaHeader is the header of a DELTA_BINARY_PACKED stream.
+type deltaHeader struct {
+	per, minis int // values per miniblock, miniblocks per block
+	total      uint64
+	first      int64
+}
+
+// header reads the stream's header and checks the block's shape.
+func (s *deltaStream) header() (deltaHeader, error) {
+	block, err := s.uvarint("block size")
+	if err != nil {
+		return deltaHeader{}, err
+	}
+	minis, err := s.uvarint("miniblock count")
+	if err != nil {
+		return deltaHeader{}, err
+	}
+	total, err := s.uvarint("value count")
+	if err != nil {
+		return deltaHeader{}, err
+	}
+	first, err := s.varint("first value")
+	if err != nil {
+		return deltaHeader{}, err
+	}
+	if block == 0 || block%128 != 0 || block > maxDeltaBlock || minis == 0 || block%minis != 0 || (block/minis)%32 != 0 {
+		return deltaHeader{}, fmt.Errorf("DELTA_BINARY_PACKED block of %d values in %d miniblocks", block, minis)
+	}
+	return deltaHeader{per: int(block / minis), minis: int(minis), total: total, first: first}, nil
 }
 
 // unpackBits reads w (≤ 64) bits LSB-first from bit offset off of b;

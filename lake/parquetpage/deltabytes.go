@@ -20,73 +20,43 @@ const encOffsets = -1
 // miniblock holding a value is taken whole, padding included, as the
 // format writes it.
 func deltaInt32s(dst []int32, src []byte, n int, what string) ([]int32, int, error) {
-	pos := 0
-	uv := func(field string) (uint64, error) {
-		v, k := binary.Uvarint(src[pos:])
-		if k <= 0 {
-			return 0, fmt.Errorf("%s: DELTA_BINARY_PACKED %s unreadable at byte %d", what, field, pos)
-		}
-		pos += k
-		return v, nil
-	}
-	zz := func(field string) (int64, error) {
-		v, k := binary.Varint(src[pos:])
-		if k <= 0 {
-			return 0, fmt.Errorf("%s: DELTA_BINARY_PACKED %s unreadable at byte %d", what, field, pos)
-		}
-		pos += k
-		return v, nil
-	}
-	block, err := uv("block size")
+	s := deltaStream{src: src}
+	h, err := s.header()
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, fmt.Errorf("%s: %w", what, err)
 	}
-	minis, err := uv("miniblock count")
-	if err != nil {
-		return nil, 0, err
-	}
-	total, err := uv("value count")
-	if err != nil {
-		return nil, 0, err
-	}
-	first, err := zz("first value")
-	if err != nil {
-		return nil, 0, err
-	}
-	if block == 0 || block%128 != 0 || block > maxDeltaBlock || minis == 0 || block%minis != 0 || (block/minis)%32 != 0 {
-		return nil, 0, fmt.Errorf("%s: DELTA_BINARY_PACKED block of %d values in %d miniblocks", what, block, minis)
-	}
-	if total != uint64(n) {
-		return nil, 0, fmt.Errorf("%s: %d in a page of %d non-NULL values", what, total, n)
+	if h.total != uint64(n) {
+		return nil, 0, fmt.Errorf("%s: %d in a page of %d non-NULL values", what, h.total, n)
 	}
 	if cap(dst) < n {
 		dst = make([]int32, n)
 	}
 	dst = dst[:n]
 	if n == 0 {
-		return dst, pos, nil
+		return dst, s.pos, nil
 	}
-	if first < math.MinInt32 || first > math.MaxInt32 {
-		return nil, 0, fmt.Errorf("%s: first value %d beyond INT32", what, first)
+	if h.first < math.MinInt32 || h.first > math.MaxInt32 {
+		return nil, 0, fmt.Errorf("%s: first value %d beyond INT32", what, h.first)
 	}
-	per := int(block / minis)
-	cur := int32(first)
+	per, minis := h.per, h.minis
+	cur := int32(h.first)
 	dst[0] = cur
 	got := 1
 	for got < n {
-		minDelta, err := zz("block minimum delta")
+		minDelta, err := s.varint("block minimum delta")
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, fmt.Errorf("%s: %w", what, err)
 		}
+		pos := s.pos
 		if minDelta < math.MinInt32 || minDelta > math.MaxInt32 {
 			return nil, 0, fmt.Errorf("%s: DELTA_BINARY_PACKED minimum delta %d beyond INT32", what, minDelta)
 		}
 		md := int32(minDelta)
-		if len(src)-pos < int(minis) {
+		if len(src)-pos < minis {
 			return nil, 0, fmt.Errorf("%s: DELTA_BINARY_PACKED bit widths past the page's end", what)
 		}
-		widths := src[pos : pos+int(minis)]
-		pos += int(minis)
+		widths := src[pos : pos+minis]
+		pos += minis
 		for _, w := range widths {
 			if got >= n {
 				break // the block's unused miniblocks have a width but no bytes
@@ -124,8 +94,9 @@ func deltaInt32s(dst []int32, src []byte, n int, what string) ([]int32, int, err
 			got += take
 			pos += need
 		}
+		s.pos = pos
 	}
-	return dst, pos, nil
+	return dst, s.pos, nil
 }
 
 // setDeltaBytes decodes a DELTA_LENGTH_BYTE_ARRAY or DELTA_BYTE_ARRAY page

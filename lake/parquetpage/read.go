@@ -202,30 +202,21 @@ func sparse(sel []bool) bool {
 // whose definition level is 1 (every row when defs is nil) and zero to
 // the others (ow 4 or 8); rows not in sel (when set) get zero too.
 func (r *Reader) gatherSpaced(seg, defs []byte, idx []uint32, sel []bool) error {
-	if sel != nil {
-		return r.gatherSelected(seg, defs, idx, sel)
-	}
-	n := uint32(r.dictN)
-	j := 0
 	if r.p.ow == 8 {
-		d, dict := arrow.Uint64Traits.CastFromBytes(seg), arrow.Uint64Traits.CastFromBytes(r.dictFix)
-		d = d[:len(defs)]
-		for i, def := range defs {
-			if def == 0 {
-				d[i] = 0
-				continue
-			}
-			ix := idx[j]
-			j++
-			if ix >= n {
-				return r.badIndex(ix)
-			}
-			d[i] = dict[ix]
-		}
-		return nil
+		return gatherDefs(r, arrow.Uint64Traits.CastFromBytes(seg), arrow.Uint64Traits.CastFromBytes(r.dictFix), defs, idx, sel)
 	}
-	d, dict := arrow.Uint32Traits.CastFromBytes(seg), arrow.Uint32Traits.CastFromBytes(r.dictFix)
+	return gatherDefs(r, arrow.Uint32Traits.CastFromBytes(seg), arrow.Uint32Traits.CastFromBytes(r.dictFix), defs, idx, sel)
+}
+
+// gatherDefs is gatherSpaced for one value width. Without a selection
+// there are NULLs (that is why the values are spread), so defs is set.
+func gatherDefs[T uint32 | uint64](r *Reader, d, dict []T, defs []byte, idx []uint32, sel []bool) error {
+	if sel != nil {
+		return gatherSel(r, d, dict, defs, idx, sel)
+	}
+	n := uint32(len(dict))
 	d = d[:len(defs)]
+	j := 0
 	for i, def := range defs {
 		if def == 0 {
 			d[i] = 0
@@ -237,36 +228,6 @@ func (r *Reader) gatherSpaced(seg, defs []byte, idx []uint32, sel []bool) error 
 			return r.badIndex(ix)
 		}
 		d[i] = dict[ix]
-	}
-	return nil
-}
-
-func (r *Reader) gatherSelected(seg, defs []byte, idx []uint32, sel []bool) error {
-	n := uint32(r.dictN)
-	ow := r.p.ow
-	switch ow {
-	case 8:
-		return gatherSel(r, arrow.Uint64Traits.CastFromBytes(seg), arrow.Uint64Traits.CastFromBytes(r.dictFix), defs, idx, sel)
-	case 4:
-		return gatherSel(r, arrow.Uint32Traits.CastFromBytes(seg), arrow.Uint32Traits.CastFromBytes(r.dictFix), defs, idx, sel)
-	}
-	rows := len(seg) / ow
-	j := 0
-	for i := 0; i < rows; i++ {
-		if defs != nil && defs[i] == 0 {
-			clear(seg[i*ow : (i+1)*ow])
-			continue
-		}
-		ix := idx[j]
-		j++
-		if ix >= n {
-			return r.badIndex(ix)
-		}
-		if !sel[i] {
-			clear(seg[i*ow : (i+1)*ow])
-			continue
-		}
-		copy(seg[i*ow:(i+1)*ow], r.dictFix[int(ix)*ow:(int(ix)+1)*ow])
 	}
 	return nil
 }
@@ -404,27 +365,12 @@ func (r *Reader) badIndex(ix uint32) error {
 	return fmt.Errorf("dictionary index %d, the dictionary has %d values", ix, r.dictN)
 }
 
-// gather writes the dictionary values of idx to dst.
+// gather writes the dictionary values of idx to dst, for the widths
+// other than 4 and 8 (values decodes those straight from the indices).
 func (r *Reader) gather(dst []byte, idx []uint32) error {
 	n := uint32(r.dictN)
-	switch r.p.ow {
-	case 8:
-		d, dict := arrow.Uint64Traits.CastFromBytes(dst), arrow.Uint64Traits.CastFromBytes(r.dictFix)
-		for i, ix := range idx {
-			if ix >= n {
-				return r.badIndex(ix)
-			}
-			d[i] = dict[ix]
-		}
-	case 4:
-		d, dict := arrow.Uint32Traits.CastFromBytes(dst), arrow.Uint32Traits.CastFromBytes(r.dictFix)
-		for i, ix := range idx {
-			if ix >= n {
-				return r.badIndex(ix)
-			}
-			d[i] = dict[ix]
-		}
-	case 16:
+	ow := r.p.ow
+	if ow == 16 {
 		d, dict := arrow.Uint64Traits.CastFromBytes(dst), arrow.Uint64Traits.CastFromBytes(r.dictFix)
 		for i, ix := range idx {
 			if ix >= n {
@@ -432,14 +378,13 @@ func (r *Reader) gather(dst []byte, idx []uint32) error {
 			}
 			d[2*i], d[2*i+1] = dict[2*ix], dict[2*ix+1]
 		}
-	default:
-		ow := r.p.ow
-		for i, ix := range idx {
-			if ix >= n {
-				return r.badIndex(ix)
-			}
-			copy(dst[i*ow:(i+1)*ow], r.dictFix[int(ix)*ow:(int(ix)+1)*ow])
+		return nil
+	}
+	for i, ix := range idx {
+		if ix >= n {
+			return r.badIndex(ix)
 		}
+		copy(dst[i*ow:(i+1)*ow], r.dictFix[int(ix)*ow:(int(ix)+1)*ow])
 	}
 	return nil
 }
