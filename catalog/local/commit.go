@@ -162,32 +162,33 @@ func (c *Catalog) validate(rec *logRecord) error {
 // batchTaken is what the records accepted so far in one commit group
 // removed or replaced.
 type batchTaken struct {
-	removed  map[int64]map[string]bool
+	removed  map[takenSegment]bool
 	replaced map[int64]bool
+}
+
+// takenSegment is a segment (its manifest key) of table.
+type takenSegment struct {
+	table int64
+	key   string
 }
 
 // claim fails with errConflict when rec rewrites segments an earlier
 // record of the group already removed or replaced, and otherwise records
 // what rec takes away.
 func (b *batchTaken) claim(rec *logRecord) error {
-	if len(rec.Remove) > 0 {
-		if b.replaced[rec.Table] {
+	if len(rec.Remove) > 0 && b.replaced[rec.Table] {
+		return errConflict
+	}
+	for _, k := range rec.Remove {
+		if b.removed[takenSegment{rec.Table, k}] {
 			return errConflict
 		}
-		for _, k := range rec.Remove {
-			if b.removed[rec.Table][k] {
-				return errConflict
-			}
-		}
+	}
+	for _, k := range rec.Remove {
 		if b.removed == nil {
-			b.removed = map[int64]map[string]bool{}
+			b.removed = map[takenSegment]bool{}
 		}
-		if b.removed[rec.Table] == nil {
-			b.removed[rec.Table] = map[string]bool{}
-		}
-		for _, k := range rec.Remove {
-			b.removed[rec.Table][k] = true
-		}
+		b.removed[takenSegment{rec.Table, k}] = true
 	}
 	if rec.Replace {
 		if b.replaced == nil {

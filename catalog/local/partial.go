@@ -46,7 +46,7 @@ func (t *Table) fillPartial(ctx context.Context, rec arrow.RecordBatch, present 
 		}
 	}
 	s := &fileScan{ctx: ctx, mem: mem, c: t.c, tid: t.id, table: t.name, files: files, schema: t.arrow,
-		full: t.arrow, keys: t.keys, release: release, groups: groups}
+		full: t.arrow, keys: t.keys, release: release, groups: groups, ahead: scanParallelism(nil)}
 	s.refs.Store(1)
 	defer s.Release()
 	var found []arrow.RecordBatch

@@ -6,9 +6,6 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
-
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // opened is the outcome of opening one unit ahead of the scan.
@@ -119,11 +116,4 @@ func (p *prefetcher[T]) close() {
 		}
 	}
 	p.next = len(p.slots)
-}
-
-// openFunc opens the segments of table tid for a scan reading with mem.
-func (c *Catalog) openFunc(mem memory.Allocator, tid int64, table string, full *arrow.Schema) func(context.Context, fileInfo) (*segReader, error) {
-	return func(ctx context.Context, f fileInfo) (*segReader, error) {
-		return openSegment(ctx, mem, c.segPath(tid, f), table, f, full)
-	}
 }

@@ -63,10 +63,10 @@ func openSegment(ctx context.Context, mem memory.Allocator, p, table string, fi 
 		start := time.Now()
 		id, known := identify(f, fi)
 		if m, err := mapFile(f); err == nil {
-			f.Close()
 			if !known || !isVerified(id) {
 				if err := verifyBytes(ctx, m.data, fi); err != nil {
 					m.release()
+					f.Close()
 					return nil, corrupt(err)
 				}
 				if known {
@@ -75,18 +75,17 @@ func openSegment(ctx context.Context, mem memory.Allocator, p, table string, fi 
 			}
 			ms, err := openMapped(m, mem, full)
 			if err == nil {
+				f.Close() // the mapping stays
 				cg, _ := mem.(externalCharger)
 				return &segReader{mapped: ms, m: m, charge: cg, fi: fi, p: name}, nil
 			}
 			m.release()
 			if err != errSchemaDiffers {
+				f.Close()
 				return nil, corrupt(err)
 			}
 			// Written with another schema encoding: arrow's file reader
-			// decides (and checks the schema) below.
-			if f, err = os.Open(p); err != nil {
-				return nil, fmt.Errorf("internal catalog: table %s: %w", table, err)
-			}
+			// decides (and checks the schema) below, over f (still open).
 			verified = true
 		}
 		// Not mappable (an empty file, a platform without mmap): pread.
@@ -202,7 +201,7 @@ type fileScan struct {
 	seg    *segReader
 	pf     *prefetcher[*segReader]    // plain scan: segments opened ahead
 	mpf    *prefetcher[*uniqueBucket] // merge scan: buckets merged ahead
-	ahead  int                        // segments opened at once; 0: GOMAXPROCS
+	ahead  int                        // units opened at once (scanParallelism)
 	merge  *uniqueBucket
 	groups [][]fileInfo // merge scan: segments per bucket, in commit order
 	// aliased: the batch being returned points into a mapping (not a
@@ -307,11 +306,10 @@ func (s *fileScan) nextPlain() (arrow.RecordBatch, error) {
 		}
 		if s.seg == nil {
 			if s.pf == nil {
-				ahead := s.ahead
-				if ahead <= 0 {
-					ahead = scanParallelism(nil)
+				open := func(ctx context.Context, f fileInfo) (*segReader, error) {
+					return openSegment(ctx, s.mem, s.c.segPath(s.tid, f), s.table, f, s.full)
 				}
-				s.pf = newPrefetcher(s.ctx, ahead, s.files, s.c.openFunc(s.mem, s.tid, s.table, s.full), (*segReader).close)
+				s.pf = newPrefetcher(s.ctx, s.ahead, s.files, open, (*segReader).close)
 			}
 			seg, ok, err := s.pf.take()
 			if !ok {
@@ -356,14 +354,10 @@ func (s *fileScan) nextMerged() (arrow.RecordBatch, error) {
 						groups = append(groups, g)
 					}
 				}
-				ahead := s.ahead
-				if ahead <= 0 {
-					ahead = scanParallelism(nil)
-				}
 				open := func(ctx context.Context, g []fileInfo) (*uniqueBucket, error) {
 					return newUniqueBucket(ctx, s.mem, s.c, s.tid, s.table, g, s.full, *s.keys)
 				}
-				s.mpf = newPrefetcher(s.ctx, ahead, groups, open, (*uniqueBucket).close)
+				s.mpf = newPrefetcher(s.ctx, s.ahead, groups, open, (*uniqueBucket).close)
 			}
 			m, ok, err := s.mpf.take()
 			if !ok {

@@ -148,7 +148,6 @@ func run(ctx context.Context, c config, out, errOut io.Writer) error {
 			return fmt.Errorf("DuckDB is required under CI=true: %w", err)
 		}
 		duckNote = fmt.Sprintf("DuckDB not run (%v): only Inlet's figures", err)
-		d = nil
 	} else {
 		defer d.Close()
 	}

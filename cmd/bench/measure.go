@@ -101,11 +101,10 @@ type measured struct {
 	// DuckDB over the lake files of the query's table ("" when not run);
 	// its answer must be the lake's (duckWant) and Inlet's $lake answer
 	// of the same run (duckSame).
-	duckSQL     string
-	duckWant    agg
-	duckSame    string
-	duckTimes   []time.Duration
-	duckAnswers []agg
+	duckSQL   string
+	duckWant  agg
+	duckSame  string
+	duckTimes []time.Duration
 }
 
 func (m measured) duckMedian() time.Duration { return medianOf(m.duckTimes) }
@@ -308,7 +307,6 @@ func runDuck(d *duckrun.DB, res *results, m *measured, run int) error {
 		return err
 	}
 	m.duckTimes = append(m.duckTimes, took)
-	m.duckAnswers = append(m.duckAnswers, got)
 	if got != m.duckWant {
 		res.mismatch("run %d, DuckDB beside %s: got %s, want the lake's %s (from the generator's definition)", run, m.q.label, got, m.duckWant)
 	}

@@ -124,8 +124,8 @@ func reportDuck(w io.Writer, r *results) {
 		if strings.HasSuffix(m.q.key, "_union") {
 			note = "  (DuckDB: lake half only)"
 		}
-		fmt.Fprintf(w, "  %-38s %10s %10s %13.3f%s\n", m.q.label, fmtDur(m.median()), fmtDur(m.duckMedian()),
-			ratio(m.duckMedian(), m.median()), note)
+		mi, md := m.median(), m.duckMedian()
+		fmt.Fprintf(w, "  %-38s %10s %10s %13.3f%s\n", m.q.label, fmtDur(mi), fmtDur(md), ratio(md, mi), note)
 	}
 	if header && len(r.mismatches) == 0 {
 		fmt.Fprintln(w, "  DuckDB's answers equal the lake's closed forms and Inlet's $lake answers on every run")
