@@ -264,12 +264,8 @@ func DateArith(d, n Expr, unit string, sub bool) (Expr, error) {
 		fname = "date_sub"
 	}
 	f := strictFunc(fname, []Expr{in, n}, []arrow.DataType{nil, Int64T()}, outT, func(_ *Env, v []any) any {
-		k := v[1].(int64)
-		if sub {
-			k = -k
-		}
-		t := addInterval(wall(v[0]), k, unit)
-		if t.Year() < 1 || t.Year() > 9999 {
+		t, ok := shifted(wall(v[0]), v[1].(int64), unit, sub)
+		if !ok {
 			return nil
 		}
 		if outT.ID() == arrow.DATE32 {

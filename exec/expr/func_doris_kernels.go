@@ -3,7 +3,6 @@ package expr
 import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/zeebo/xxh3"
 )
 
 // Typed loops for the cheap numeric functions of Doris's list: the one-
@@ -11,7 +10,8 @@ import (
 // the row functions give (same hash code, same NULLs) and allocate per
 // batch only; any other input shape falls back to the row path.
 
-// hashKernel is murmur_hash3_32/64 and xxhash_32/64 of one argument.
+// hashKernel is murmur_hash3_32/64 and xxhash_32/64 of one argument,
+// through the row function's hashStep.
 func hashKernel(name string) func(env *Env, arrs []arrow.Array) (arrow.Array, bool, error) {
 	return func(env *Env, arrs []arrow.Array) (arrow.Array, bool, error) {
 		ss, ok := asStrings(arrs)
@@ -21,16 +21,12 @@ func hashKernel(name string) func(env *Env, arrs []arrow.Array) (arrow.Array, bo
 		x := ss[0]
 		n := x.Len()
 		valid := validity(x)
+		step := hashStep(name)
 		if name == "murmur_hash3_32" || name == "xxhash_32" {
 			out := make([]int32, n)
 			for i := range out {
-				if valid != nil && !valid[i] {
-					continue
-				}
-				if name == "xxhash_32" {
-					out[i] = int32(xxhash32(x.Value(i), 0))
-				} else {
-					out[i] = int32(murmur3x86_32(x.Value(i), 104729))
+				if valid == nil || valid[i] {
+					out[i] = int32(uint32(step(x.Value(i), 0, true)))
 				}
 			}
 			b := array.NewInt32Builder(env.Mem)
@@ -40,13 +36,8 @@ func hashKernel(name string) func(env *Env, arrs []arrow.Array) (arrow.Array, bo
 		}
 		out := make([]int64, n)
 		for i := range out {
-			if valid != nil && !valid[i] {
-				continue
-			}
-			if name == "xxhash_64" {
-				out[i] = int64(xxh3.HashString(x.Value(i)))
-			} else {
-				out[i] = int64(murmur3x64_64(x.Value(i), 0))
+			if valid == nil || valid[i] {
+				out[i] = int64(step(x.Value(i), 0, true))
 			}
 		}
 		b := array.NewInt64Builder(env.Mem)

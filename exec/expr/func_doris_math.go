@@ -140,24 +140,11 @@ func dorisMathFunc(name string, args []Expr) (builder, bool) {
 			if err := arity(name, args, 1, -1); err != nil {
 				return nil, err
 			}
+			step := hashStep(name)
 			return strictFunc(name, args, []arrow.DataType{S}, ret, func(_ *Env, v []any) any {
 				var h uint64
 				for i, x := range v {
-					b := x.(string)
-					switch name {
-					case "murmur_hash3_32":
-						seed := uint32(104729)
-						if i > 0 {
-							seed = uint32(h)
-						}
-						h = uint64(murmur3x86_32(b, seed))
-					case "murmur_hash3_64":
-						h = murmur3x64_64(b, h)
-					case "xxhash_32":
-						h = uint64(xxhash32(b, uint32(h)))
-					default:
-						h = xxh3.HashStringSeed(b, h)
-					}
+					h = step(x.(string), h, i == 0)
 				}
 				if ret.ID() == arrow.INT32 {
 					return int64(int32(uint32(h)))
@@ -167,6 +154,27 @@ func dorisMathFunc(name string, args []Expr) (builder, bool) {
 		}, hashKernel(name)), true
 	}
 	return nil, false
+}
+
+// hashStep is one argument's step of the hash function name (one of
+// murmur_hash3_32/64, xxhash_32/64): the hash of b seeded with h, the hash
+// of the arguments before it (first is set for the first argument).
+func hashStep(name string) func(b string, h uint64, first bool) uint64 {
+	switch name {
+	case "murmur_hash3_32":
+		return func(b string, h uint64, first bool) uint64 {
+			seed := uint32(104729)
+			if !first {
+				seed = uint32(h)
+			}
+			return uint64(murmur3x86_32(b, seed))
+		}
+	case "murmur_hash3_64":
+		return func(b string, h uint64, _ bool) uint64 { return murmur3x64_64(b, h) }
+	case "xxhash_32":
+		return func(b string, h uint64, _ bool) uint64 { return uint64(xxhash32(b, uint32(h))) }
+	}
+	return func(b string, h uint64, _ bool) uint64 { return xxh3.HashStringSeed(b, h) }
 }
 
 // bucketOf is the 1-based bucket of a fraction f in [0, 1) of the range

@@ -227,24 +227,11 @@ func intDatetime(v int64) (int64, bool) {
 // civilMicros is the wall-clock instant of a validated date and time in
 // microseconds since 1970-01-01, with parseDatetime's range checks.
 func civilMicros(y, mo, d, h, mi, sec, us int) (int64, bool) {
-	if mo < 1 || mo > 12 || d < 1 || d > monthDays(y, mo) || h > 23 || mi > 59 || sec > 59 || y > 9999 || y < 0 {
+	if mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h > 23 || mi > 59 || sec > 59 || y > 9999 || y < 0 {
 		return 0, false
 	}
 	days := daysFromCivil(y, mo, d)
 	return ((days*24+int64(h))*60+int64(mi))*60_000_000 + int64(sec)*1_000_000 + int64(us), true
-}
-
-func monthDays(y, m int) int {
-	switch m {
-	case 2:
-		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
 }
 
 // daysFromCivil counts days from 1970-01-01 to y-m-d in the proleptic

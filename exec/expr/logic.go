@@ -370,20 +370,10 @@ func (n *InExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) {
 		return nil, err
 	}
 	defer arr.Release()
-	g := Getter(arr)
 	var lookup func(i int) (hit, null bool)
 	switch x := arr.(type) {
 	case *array.Int64:
-		if n.ints != nil {
-			vs := x.Int64Values()
-			lookup = func(i int) (bool, bool) {
-				if x.IsNull(i) {
-					return false, true
-				}
-				_, hit := n.ints[vs[i]]
-				return hit, false
-			}
-		}
+		lookup = setLookup(n.ints, x, x.Int64Values())
 	case *array.Int32:
 		lookup = intLookup(n.ints, x, x.Int32Values(), 1, 1)
 	case *array.Int16:
@@ -402,27 +392,9 @@ func (n *InExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) {
 		mul, div := toMicros(x.DataType().(*arrow.TimestampType).Unit)
 		lookup = intLookup(n.ints, x, x.TimestampValues(), mul, div)
 	case *array.Float64:
-		if n.floats != nil {
-			vs := x.Float64Values()
-			lookup = func(i int) (bool, bool) {
-				if x.IsNull(i) {
-					return false, true
-				}
-				_, hit := n.floats[vs[i]]
-				return hit, false
-			}
-		}
+		lookup = setLookup(n.floats, x, x.Float64Values())
 	case *array.Decimal128:
-		if n.decs != nil {
-			vs := x.Values()
-			lookup = func(i int) (bool, bool) {
-				if x.IsNull(i) {
-					return false, true
-				}
-				_, hit := n.decs[vs[i]]
-				return hit, false
-			}
-		}
+		lookup = setLookup(n.decs, x, x.Values())
 	case *array.String:
 		if n.strs != nil {
 			lookup = func(i int) (bool, bool) {
@@ -435,6 +407,7 @@ func (n *InExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) {
 		}
 	}
 	if lookup == nil {
+		g := Getter(arr)
 		lookup = func(i int) (bool, bool) {
 			v := g(i)
 			if v == nil {
@@ -481,6 +454,22 @@ func intLookup[T int8 | int16 | int32 | uint8 | uint16 | uint32 | arrow.Date32 |
 			return false, true
 		}
 		_, hit := set[int64(vs[i])*mul/div]
+		return hit, false
+	}
+}
+
+// setLookup is IN's probe over an array whose values are the set's keys
+// as they are (BIGINT, DOUBLE, DECIMAL); nil when the set is not of that
+// kind.
+func setLookup[K int64 | float64 | decimal128.Num](set map[K]struct{}, a arrow.Array, vs []K) func(i int) (bool, bool) {
+	if set == nil {
+		return nil
+	}
+	return func(i int) (bool, bool) {
+		if a.IsNull(i) {
+			return false, true
+		}
+		_, hit := set[vs[i]]
 		return hit, false
 	}
 }

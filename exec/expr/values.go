@@ -762,7 +762,21 @@ func parseDatetime(s string) (int64, bool) {
 	return t.UnixMicro(), true
 }
 
+// daysIn is the number of days of month m of year y (proleptic
+// Gregorian, as time.Date counts them); a month outside 1..12 is
+// normalised as time.Date normalises it.
 func daysIn(y, m int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	case 1, 3, 5, 7, 8, 10, 12:
+		return 31
+	}
 	return time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day()
 }
 

@@ -643,6 +643,20 @@ func (j *Join) addEq(le, re expr.Expr) error {
 	return nil
 }
 
+// andSQL is the conjunction of conds, left to right (nil when there are
+// none): the inverse of conjuncts.
+func andSQL(conds []sql.Expr) sql.Expr {
+	var w sql.Expr
+	for _, c := range conds {
+		if w == nil {
+			w = c
+		} else {
+			w = &sql.BinaryExpr{Op: "AND", L: w, R: c}
+		}
+	}
+	return w
+}
+
 func conjuncts(e sql.Expr) []sql.Expr {
 	if be, ok := e.(*sql.BinaryExpr); ok && be.Op == "AND" {
 		return append(conjuncts(be.L), conjuncts(be.R)...)

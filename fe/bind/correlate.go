@@ -358,13 +358,15 @@ func (b *Binder) decorrelate(input Plan, e sql.Expr) (Plan, error) {
 	}
 	if ib == nil {
 		_, scalar := e.(*sql.Subquery)
-		if _, in := e.(*sql.InExpr); !in && thetaOnly(q) && !needsLateral(q, scalar) {
+		_, isIn := e.(*sql.InExpr)
+		lateral := needsLateral(q, scalar)
+		if !isIn && !lateral && thetaOnly(q) {
 			if p, err := b.lateralValue(input, e, q); err == nil {
 				return p, nil
 			}
 		}
-		if needsLateral(q, scalar) {
-			if _, in := e.(*sql.InExpr); !in {
+		if lateral {
+			if !isIn {
 				return b.lateralValue(input, e, q)
 			}
 			lp, err := b.bindLateral(input, q)

@@ -54,15 +54,7 @@ func (b *Binder) pushWhere(input Plan, where sql.Expr) (Plan, sql.Expr, error) {
 		}
 		input = p
 	}
-	var out sql.Expr
-	for _, c := range rest {
-		if out == nil {
-			out = c
-		} else {
-			out = &sql.BinaryExpr{Op: "AND", L: out, R: c}
-		}
-	}
-	return input, out, nil
+	return input, andSQL(rest), nil
 }
 
 // columnsOf appends the input column indexes e reads.

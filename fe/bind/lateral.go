@@ -206,14 +206,7 @@ func (b *Binder) bindLateral(x Plan, q sql.Query) (*lateralPlan, error) {
 			Alias: "\x00having"})
 		sel = &cp
 	}
-	lc := &lateralCtx{input: j, nd: nd}
-	if len(rest) > 0 {
-		w := rest[0]
-		for _, c := range rest[1:] {
-			w = &sql.BinaryExpr{Op: "AND", L: w, R: c}
-		}
-		lc.where = w
-	}
+	lc := &lateralCtx{input: j, nd: nd, where: andSQL(rest)}
 	saved := b.need
 	b.lateral = lc
 	b.need = nil
@@ -521,24 +514,19 @@ func (b *Binder) semiJoinLateral(input Plan, q sql.Query, inX sql.Expr, kind Joi
 // NULL replaced by a fixed value of its type.
 func addDomainKeys(j *Join, keys [][2]expr.Expr) error {
 	for _, k := range keys {
-		for _, pair := range [][2]expr.Expr{
-			{expr.IsNull(k[0], false), expr.IsNull(k[1], false)},
-			{nil, nil},
-		} {
-			if pair[0] == nil {
-				l, err := nullFilled(k[0])
-				if err != nil {
-					return err
-				}
-				r, err := nullFilled(k[1])
-				if err != nil {
-					return err
-				}
-				pair = [2]expr.Expr{l, r}
-			}
-			if err := j.addEq(pair[0], pair[1]); err != nil {
-				return err
-			}
+		if err := j.addEq(expr.IsNull(k[0], false), expr.IsNull(k[1], false)); err != nil {
+			return err
+		}
+		l, err := nullFilled(k[0])
+		if err != nil {
+			return err
+		}
+		r, err := nullFilled(k[1])
+		if err != nil {
+			return err
+		}
+		if err := j.addEq(l, r); err != nil {
+			return err
 		}
 	}
 	return nil

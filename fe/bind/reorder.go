@@ -132,14 +132,7 @@ func (b *Binder) reorderJoins(from sql.TableExpr, where sql.Expr) (Plan, sql.Exp
 			at++
 		}
 	}
-	var w sql.Expr
-	for _, c := range conds {
-		if w == nil {
-			w = c
-		} else {
-			w = &sql.BinaryExpr{Op: "AND", L: w, R: c}
-		}
-	}
+	w := andSQL(conds)
 	pushPredicates(from, plan, b.foldWhere(w))
 	plan, w, err := b.pushWhere(plan, w)
 	if err != nil {

@@ -29,6 +29,14 @@ var statAggNames = map[string]bool{
 	"sum0": true, "topn": true,
 }
 
+// statAggArity is the least and most arguments of the statistical
+// aggregates that take more than one; every other takes exactly one.
+var statAggArity = map[string][2]int{
+	"covar": {2, 2}, "covar_pop": {2, 2}, "covar_samp": {2, 2}, "corr": {2, 2}, "regr_slope": {2, 2},
+	"regr_intercept": {2, 2}, "percentile": {2, 2}, "percentile_approx": {2, 3}, "min_by": {2, 2},
+	"max_by": {2, 2}, "avg_weighted": {2, 2}, "topn": {2, 3},
+}
+
 func isStatAggName(name string) bool { return statAggNames[strings.ToLower(name)] }
 
 // bindStatArg casts a statistical aggregate's argument to DOUBLE.
@@ -58,12 +66,8 @@ func (b *Binder) bindStatAggCall(call AggCall, fc *sql.FuncCall, in *scope, st *
 			return call, errorf(ErrAnalysis, "nested aggregate in %s", name)
 		}
 	}
-	nargs := map[string][2]int{
-		"covar": {2, 2}, "covar_pop": {2, 2}, "covar_samp": {2, 2}, "corr": {2, 2}, "regr_slope": {2, 2},
-		"regr_intercept": {2, 2}, "percentile": {2, 2}, "percentile_approx": {2, 3}, "min_by": {2, 2},
-		"max_by": {2, 2}, "avg_weighted": {2, 2}, "topn": {2, 3},
-	}[name]
-	if nargs == [2]int{} {
+	nargs, ok := statAggArity[name]
+	if !ok {
 		nargs = [2]int{1, 1}
 	}
 	if len(fc.Args) < nargs[0] || len(fc.Args) > nargs[1] {
