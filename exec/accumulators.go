@@ -24,6 +24,19 @@ type accumulator interface {
 	states(mem memory.Allocator, n int) []arrow.Array
 }
 
+// growTo extends s with zero values to length n (the accumulators'
+// grow: per-group state only ever lengthens).
+func growTo[E any](s []E, n int) []E {
+	if len(s) >= n {
+		return s
+	}
+	if cap(s) < n {
+		s = append(s[:cap(s)], make([]E, n-cap(s))...)
+	}
+	s = s[:n]
+	return s
+}
+
 // oneGroup reports whether every row of a batch belongs to one group (and
 // which), so an accumulator can fold the batch without indexing its state
 // per row. rows = 0 is not one group.
@@ -230,10 +243,8 @@ func (a *decSumAcc) overflowed() bool {
 }
 
 func (a *decSumAcc) grow(n int) {
-	for len(a.s) < n {
-		a.s = append(a.s, decimal128.Num{})
-		a.seen = append(a.seen, false)
-	}
+	a.s = growTo(a.s, n)
+	a.seen = growTo(a.seen, n)
 }
 
 func (a *decSumAcc) update(gids []uint32, arg arrow.Array, rows int) {
@@ -348,13 +359,7 @@ func (a *minMaxAcc) merge(gids []uint32, states []arrow.Array) {
 }
 
 func (a *minMaxAcc) result(mem memory.Allocator, n int) arrow.Array {
-	b := array.NewBuilder(mem, a.typ)
-	defer b.Release()
-	app := expr.Appender(b)
-	for _, v := range a.v[:n] {
-		app(v)
-	}
-	return b.NewArray()
+	return anyArray(mem, a.typ, a.v[:n])
 }
 
 func (a *minMaxAcc) states(mem memory.Allocator, n int) []arrow.Array {
@@ -512,13 +517,7 @@ func (a *anyAcc) update(gids []uint32, arg arrow.Array, rows int) {
 func (a *anyAcc) merge(gids []uint32, states []arrow.Array) { a.update(gids, states[0], len(gids)) }
 
 func (a *anyAcc) result(mem memory.Allocator, n int) arrow.Array {
-	b := array.NewBuilder(mem, a.typ)
-	defer b.Release()
-	app := expr.Appender(b)
-	for _, v := range a.v[:n] {
-		app(v)
-	}
-	return b.NewArray()
+	return anyArray(mem, a.typ, a.v[:n])
 }
 
 func (a *anyAcc) states(mem memory.Allocator, n int) []arrow.Array {

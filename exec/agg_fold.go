@@ -43,34 +43,34 @@ func (a *sumAcc[T]) foldSel(arg arrow.Array, sel []int64, n int) bool {
 	case *sumAcc[int64]:
 		switch v := arg.(type) {
 		case *array.Int64:
-			foldSumInt(s, v, sel, n)
+			foldSumInt(s, v.Int64Values(), arg, sel, n)
 		case *array.Int32:
-			foldWidenInt(s, v.Int32Values(), arg, sel, n)
+			foldSumInt(s, v.Int32Values(), arg, sel, n)
 		case *array.Int16:
-			foldWidenInt(s, v.Int16Values(), arg, sel, n)
+			foldSumInt(s, v.Int16Values(), arg, sel, n)
 		case *array.Int8:
-			foldWidenInt(s, v.Int8Values(), arg, sel, n)
+			foldSumInt(s, v.Int8Values(), arg, sel, n)
 		case *array.Uint32:
-			foldWidenInt(s, v.Uint32Values(), arg, sel, n)
+			foldSumInt(s, v.Uint32Values(), arg, sel, n)
 		case *array.Uint16:
-			foldWidenInt(s, v.Uint16Values(), arg, sel, n)
+			foldSumInt(s, v.Uint16Values(), arg, sel, n)
 		case *array.Uint8:
-			foldWidenInt(s, v.Uint8Values(), arg, sel, n)
+			foldSumInt(s, v.Uint8Values(), arg, sel, n)
 		default:
 			return false
 		}
 	case *sumAcc[float64]:
 		switch v := arg.(type) {
 		case *array.Float64:
-			foldSumFloat(s, v, sel, n)
+			foldSumFloat(s, v.Float64Values(), arg, sel, n)
 		case *array.Int64:
-			foldToFloat(s, v.Int64Values(), arg, sel, n)
+			foldSumFloat(s, v.Int64Values(), arg, sel, n)
 		case *array.Int32:
-			foldToFloat(s, v.Int32Values(), arg, sel, n)
+			foldSumFloat(s, v.Int32Values(), arg, sel, n)
 		case *array.Int16:
-			foldToFloat(s, v.Int16Values(), arg, sel, n)
+			foldSumFloat(s, v.Int16Values(), arg, sel, n)
 		case *array.Int8:
-			foldToFloat(s, v.Int8Values(), arg, sel, n)
+			foldSumFloat(s, v.Int8Values(), arg, sel, n)
 		default:
 			return false
 		}
@@ -80,31 +80,43 @@ func (a *sumAcc[T]) foldSel(arg arrow.Array, sel []int64, n int) bool {
 	return true
 }
 
-// foldWidenInt is the BIGINT sum of a narrower integer column, widened
-// value by value as the cast to BIGINT would (no copy of the column).
-func foldWidenInt[S int8 | int16 | int32 | uint8 | uint16 | uint32](a *sumAcc[int64], v []S, arg arrow.Array, sel []int64, n int) {
+// foldSumInt is the BIGINT sum with overflow detection (see updateInt) of
+// an integer column, each narrower value widened as the cast to BIGINT
+// would (no copy of the column), added in the order of the rows.
+func foldSumInt[S int8 | int16 | int32 | int64 | uint8 | uint16 | uint32](a *sumAcc[int64], v []S, arg arrow.Array, sel []int64, n int) {
 	nulls := arg.NullN() > 0
 	x, bad, seen := a.s[0], int64(0), false
-	add := func(y int64) {
-		r := x + y
-		bad |= (x ^ r) & (y ^ r)
-		x, seen = r, true
-	}
 	switch {
 	case sel == nil && !nulls:
 		for _, y := range v[:n] {
-			add(int64(y))
+			r := x + int64(y)
+			bad |= (x ^ r) & (int64(y) ^ r)
+			x = r
 		}
+		seen = n > 0
 	case sel == nil:
 		for i, y := range v[:n] {
 			if arg.IsValid(i) {
-				add(int64(y))
+				r := x + int64(y)
+				bad |= (x ^ r) & (int64(y) ^ r)
+				x, seen = r, true
 			}
 		}
+	case !nulls:
+		for _, i := range sel {
+			y := int64(v[i])
+			r := x + y
+			bad |= (x ^ r) & (y ^ r)
+			x = r
+		}
+		seen = len(sel) > 0
 	default:
 		for _, i := range sel {
-			if !nulls || arg.IsValid(int(i)) {
-				add(int64(v[i]))
+			if arg.IsValid(int(i)) {
+				y := int64(v[i])
+				r := x + y
+				bad |= (x ^ r) & (y ^ r)
+				x, seen = r, true
 			}
 		}
 	}
@@ -117,10 +129,10 @@ func foldWidenInt[S int8 | int16 | int32 | uint8 | uint16 | uint32](a *sumAcc[in
 	}
 }
 
-// foldToFloat is the DOUBLE sum (SUM over a float cast, AVG) of an
-// integer column, each value converted as the cast to DOUBLE would, added
-// in row order.
-func foldToFloat[S int8 | int16 | int32 | int64](a *sumAcc[float64], v []S, arg arrow.Array, sel []int64, n int) {
+// foldSumFloat is the DOUBLE sum (SUM over a float cast, AVG) of a
+// numeric column, each integer converted as the cast to DOUBLE would,
+// added in the order of the rows, as update does.
+func foldSumFloat[S int8 | int16 | int32 | int64 | float64](a *sumAcc[float64], v []S, arg arrow.Array, sel []int64, n int) {
 	nulls := arg.NullN() > 0
 	x, seen := a.s[0], false
 	switch {
@@ -135,94 +147,15 @@ func foldToFloat[S int8 | int16 | int32 | int64](a *sumAcc[float64], v []S, arg 
 				x, seen = x+float64(y), true
 			}
 		}
+	case !nulls:
+		for _, i := range sel {
+			x += float64(v[i])
+		}
+		seen = len(sel) > 0
 	default:
 		for _, i := range sel {
-			if !nulls || arg.IsValid(int(i)) {
+			if arg.IsValid(int(i)) {
 				x, seen = x+float64(v[i]), true
-			}
-		}
-	}
-	a.s[0] = x
-	if seen {
-		a.seen[0] = true
-	}
-}
-
-// foldSumInt is the BIGINT sum with overflow detection (see updateInt),
-// in the order of the rows.
-func foldSumInt(a *sumAcc[int64], arg *array.Int64, sel []int64, n int) {
-	v := arg.Int64Values()
-	nulls := arg.NullN() > 0
-	x, bad, seen := a.s[0], int64(0), false
-	switch {
-	case sel == nil && !nulls:
-		for _, y := range v[:n] {
-			r := x + y
-			bad |= (x ^ r) & (y ^ r)
-			x = r
-		}
-		seen = n > 0
-	case sel == nil:
-		for i, y := range v[:n] {
-			if arg.IsValid(i) {
-				r := x + y
-				bad |= (x ^ r) & (y ^ r)
-				x, seen = r, true
-			}
-		}
-	case !nulls:
-		for _, i := range sel {
-			y := v[i]
-			r := x + y
-			bad |= (x ^ r) & (y ^ r)
-			x = r
-		}
-		seen = len(sel) > 0
-	default:
-		for _, i := range sel {
-			if arg.IsValid(int(i)) {
-				y := v[i]
-				r := x + y
-				bad |= (x ^ r) & (y ^ r)
-				x, seen = r, true
-			}
-		}
-	}
-	a.s[0] = x
-	if seen {
-		a.seen[0] = true
-	}
-	if bad < 0 {
-		a.overflow = true
-	}
-}
-
-// foldSumFloat adds in the order of the rows, as update does.
-func foldSumFloat(a *sumAcc[float64], arg *array.Float64, sel []int64, n int) {
-	v := arg.Float64Values()
-	nulls := arg.NullN() > 0
-	x, seen := a.s[0], false
-	switch {
-	case sel == nil && !nulls:
-		for _, y := range v[:n] {
-			x += y
-		}
-		seen = n > 0
-	case sel == nil:
-		for i, y := range v[:n] {
-			if arg.IsValid(i) {
-				x, seen = x+y, true
-			}
-		}
-	case !nulls:
-		for _, i := range sel {
-			x += v[i]
-		}
-		seen = len(sel) > 0
-	default:
-		for _, i := range sel {
-			if arg.IsValid(int(i)) {
-				x, seen = x+v[i], true
 			}
 		}
 	}

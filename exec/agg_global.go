@@ -49,23 +49,10 @@ func parallelism(ctx context.Context) int {
 var globalFoldHook func(batches []int)
 
 // globalFold says whether the aggregate folds without a group table:
-// no GROUP BY, and only aggregates whose partial states merge (the same
-// set HashAggregate.parallel allows).
+// no GROUP BY, and only aggregates whose partial states merge (as for
+// HashAggregate.parallel).
 func (h *HashAggregate) globalFold() bool {
-	if len(h.GroupBy) != 0 || h.Mode == AggFinal {
-		return false
-	}
-	for _, a := range h.Aggs {
-		switch a.Func {
-		case CountStar, Count, Sum, Min, Max, Avg:
-		default:
-			return false
-		}
-		if a.Distinct {
-			return false
-		}
-	}
-	return true
+	return len(h.GroupBy) == 0 && h.Mode != AggFinal && h.statesMerge()
 }
 
 // openGlobal opens the one-group aggregate, taking over a Filter below.
@@ -114,8 +101,9 @@ type globalFolder struct {
 	// the accumulator may fold without the cast to its argument type
 	// (SUM over INT, AVG over BIGINT: widened value by value).
 	raw     []*expr.ColumnRef
-	scratch []int64 // the selection's row numbers, reused per batch
-	batches int     // batches folded, for globalFoldHook
+	scratch []int64  // the selection's row numbers, reused per batch
+	zeros   []uint32 // group ids (all 0) for update, reused per batch
+	batches int      // batches folded, for globalFoldHook
 }
 
 func (h *HashAggregate) newGlobalFolder(ctx context.Context, env *Env, sel *selector) (*globalFolder, error) {
@@ -139,18 +127,7 @@ func (h *HashAggregate) newGlobalFolder(ctx context.Context, env *Env, sel *sele
 			f.raw[i] = c
 		}
 	}
-	seen := map[int]bool{}
-	for _, e := range st.argExprs {
-		if e == nil {
-			continue
-		}
-		for _, c := range expr.Columns(e) {
-			if !seen[c] {
-				seen[c] = true
-				f.cols = append(f.cols, c)
-			}
-		}
-	}
+	f.cols = columnsRead(st.argExprs)
 	return f, nil
 }
 
@@ -256,7 +233,9 @@ func (f *globalFolder) foldArg(acc accumulator, arg arrow.Array, sel []int64, n 
 		defer taken.Release()
 		arg, n = taken, len(sel)
 	}
-	acc.update(make([]uint32, n), arg, n)
+	// update only reads the ids, so they stay zero between batches.
+	f.zeros = growTo(f.zeros, n)
+	acc.update(f.zeros[:n], arg, n)
 	return nil
 }
 

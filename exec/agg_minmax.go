@@ -26,18 +26,6 @@ func (a *minMaxNum[T]) grow(n int) {
 	a.seen = growTo(a.seen, n)
 }
 
-// growTo extends s with zero values to length n.
-func growTo[E any](s []E, n int) []E {
-	if len(s) >= n {
-		return s
-	}
-	if cap(s) < n {
-		s = append(s[:cap(s)], make([]E, n-cap(s))...)
-	}
-	s = s[:n]
-	return s
-}
-
 func (a *minMaxNum[T]) update(gids []uint32, arg arrow.Array, rows int) {
 	v := a.values(arg)
 	nulls := arg.NullN() > 0

@@ -2,7 +2,6 @@ package exec
 
 import (
 	"context"
-	"runtime"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -191,11 +190,15 @@ const aggParallelRowsPerGroup = 16
 // parallel says whether a second aggState may take every other batch: its
 // groups merge through partial states, which the order-independent
 // aggregates have; DISTINCT, GROUP_CONCAT, ANY_VALUE and the statistical
-// ones stay on one core.
+// ones stay on one core. (Whether a second core may run is
+// parallelism's to say.)
 func (h *HashAggregate) parallel() bool {
-	if len(h.GroupBy) == 0 || h.Mode == AggFinal || runtime.GOMAXPROCS(0) < 2 {
-		return false
-	}
+	return len(h.GroupBy) != 0 && h.Mode != AggFinal && h.statesMerge()
+}
+
+// statesMerge says whether every aggregate's partial states merge in any
+// order: COUNT, SUM, MIN, MAX and AVG without DISTINCT.
+func (h *HashAggregate) statesMerge() bool {
 	for _, a := range h.Aggs {
 		switch a.Func {
 		case CountStar, Count, Sum, Min, Max, Avg:

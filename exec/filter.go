@@ -253,6 +253,26 @@ func selectTrueAt(mask *array.Boolean, rows []int64) []int64 {
 	return out
 }
 
+// columnsRead is the input columns the expressions (nil ones skipped)
+// read, each once, in first-read order; never nil, as a nil column list
+// means every column to gatherRows.
+func columnsRead(es []expr.Expr) []int {
+	cols := []int{}
+	seen := map[int]bool{}
+	for _, e := range es {
+		if e == nil {
+			continue
+		}
+		for _, c := range expr.Columns(e) {
+			if !seen[c] {
+				seen[c] = true
+				cols = append(cols, c)
+			}
+		}
+	}
+	return cols
+}
+
 // gatherRows returns a batch of len(rows) rows of b: the columns in cols
 // (nil: all) hold rows' values, the others are zero-copy slices of b
 // that nobody may read.

@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"cmp"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/inlet-db/inlet/exec/expr"
@@ -111,21 +113,7 @@ func kernelFor[T kernelNum](op expr.CmpOp, idx int, lit *expr.Literal, vals func
 	if !ok {
 		return nil
 	}
-	var test func(T) bool
-	switch op {
-	case expr.Eq, expr.NullSafeEq:
-		test = func(v T) bool { return v == c }
-	case expr.Ne:
-		test = func(v T) bool { return v != c }
-	case expr.Lt:
-		test = func(v T) bool { return v < c }
-	case expr.Le:
-		test = func(v T) bool { return v <= c }
-	case expr.Gt:
-		test = func(v T) bool { return v > c }
-	case expr.Ge:
-		test = func(v T) bool { return v >= c }
-	}
+	test := cmpTest(op, c)
 	return func(b arrow.RecordBatch, rows []int64, out []int64) ([]int64, bool) {
 		if idx < 0 || int64(idx) >= b.NumCols() {
 			return nil, false
@@ -137,6 +125,26 @@ func kernelFor[T kernelNum](op expr.CmpOp, idx int, lit *expr.Literal, vals func
 		}
 		return selectWith(op, c, test, x, a, rows, out), true
 	}
+}
+
+// cmpTest is the test v op c of a non-NULL value, nil for an operator
+// the kernels do not serve.
+func cmpTest[T cmp.Ordered](op expr.CmpOp, c T) func(T) bool {
+	switch op {
+	case expr.Eq, expr.NullSafeEq:
+		return func(v T) bool { return v == c }
+	case expr.Ne:
+		return func(v T) bool { return v != c }
+	case expr.Lt:
+		return func(v T) bool { return v < c }
+	case expr.Le:
+		return func(v T) bool { return v <= c }
+	case expr.Gt:
+		return func(v T) bool { return v > c }
+	case expr.Ge:
+		return func(v T) bool { return v >= c }
+	}
+	return nil
 }
 
 // selectWith runs one loop per operator over the values (the common case:
@@ -221,21 +229,8 @@ func b2i(b bool) int {
 // stringKernel compares a VARCHAR column with a constant byte by byte, as
 // CmpExpr.Eval does (Go string order), reading the values in place.
 func stringKernel(op expr.CmpOp, idx int, c string) selKernel {
-	var test func(string) bool
-	switch op {
-	case expr.Eq, expr.NullSafeEq:
-		test = func(v string) bool { return v == c }
-	case expr.Ne:
-		test = func(v string) bool { return v != c }
-	case expr.Lt:
-		test = func(v string) bool { return v < c }
-	case expr.Le:
-		test = func(v string) bool { return v <= c }
-	case expr.Gt:
-		test = func(v string) bool { return v > c }
-	case expr.Ge:
-		test = func(v string) bool { return v >= c }
-	default:
+	test := cmpTest(op, c)
+	if test == nil {
 		return nil
 	}
 	return func(b arrow.RecordBatch, rows []int64, out []int64) ([]int64, bool) {

@@ -21,10 +21,8 @@ import (
 // of (hash tag, group id) words, comparing the stored keys column by column
 // on a tag match. Nothing on the way boxes a value, except nested keys.
 type groupTable struct {
-	types    []arrow.DataType
-	keepKeys bool
-	cols     []keyCol
-	n        int
+	cols []keyCol
+	n    int
 
 	// single fixed-width key
 	fixed     *fixedKeyCol
@@ -60,7 +58,7 @@ const (
 // whether keyArrays will be called (aggregation); joins and DISTINCT only
 // need the ids.
 func newGroupTable(mem memory.Allocator, types []arrow.DataType, keepKeys bool) *groupTable {
-	g := &groupTable{types: types, nullGID: -1, keepKeys: keepKeys, mem: mem}
+	g := &groupTable{nullGID: -1, mem: mem}
 	for _, t := range types {
 		c := newKeyCol(t)
 		if gc, ok := c.(*genericKeyCol); ok && keepKeys {
@@ -70,8 +68,6 @@ func newGroupTable(mem memory.Allocator, types []arrow.DataType, keepKeys bool) 
 	}
 	if len(types) == 1 {
 		g.fixed, _ = g.cols[0].(*fixedKeyCol)
-	}
-	if len(types) == 1 {
 		g.str, _ = g.cols[0].(*strKeyCol)
 	}
 	if g.fixed == nil {

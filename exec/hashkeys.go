@@ -517,6 +517,7 @@ func (c *strKeyCol) build(mem memory.Allocator) arrow.Array {
 type genericKeyCol struct {
 	strKeyCol
 	b     array.Builder
+	app   func(any) // appends to b, made on the first add
 	get   func(int) any
 	buf   []byte
 	boffs []int32
@@ -540,7 +541,10 @@ func (c *genericKeyCol) bind(a arrow.Array) {
 func (c *genericKeyCol) add(row int) {
 	c.strKeyCol.add(row)
 	if c.b != nil {
-		expr.Appender(c.b)(c.get(row))
+		if c.app == nil {
+			c.app = expr.Appender(c.b)
+		}
+		c.app(c.get(row))
 	}
 }
 
@@ -554,6 +558,6 @@ func (c *genericKeyCol) build(mem memory.Allocator) arrow.Array {
 func (c *genericKeyCol) release() {
 	if c.b != nil {
 		c.b.Release()
-		c.b = nil
+		c.b, c.app = nil, nil
 	}
 }

@@ -48,17 +48,7 @@ func (p *Project) Open(ctx context.Context, env *Env) (array.RecordReader, error
 		return nil, err
 	}
 	if f, ok := p.Input.(*Filter); ok {
-		need := []int{}
-		seen := map[int]bool{}
-		for _, e := range p.Exprs {
-			for _, c := range expr.Columns(e) {
-				if !seen[c] {
-					seen[c] = true
-					need = append(need, c)
-				}
-			}
-		}
-		return f.open(ctx, env, p.schema, need, func(b arrow.RecordBatch) (arrow.RecordBatch, error) {
+		return f.open(ctx, env, p.schema, columnsRead(p.Exprs), func(b arrow.RecordBatch) (arrow.RecordBatch, error) {
 			defer b.Release()
 			return evalBatch(env, p.schema, p.Exprs, b)
 		})

@@ -185,9 +185,7 @@ type ndvAcc struct {
 }
 
 func (a *ndvAcc) grow(n int) {
-	for len(a.sets) < n {
-		a.sets = append(a.sets, nil)
-	}
+	a.sets = growTo(a.sets, n)
 }
 
 func (a *ndvAcc) add(g uint32, k string) {
@@ -255,10 +253,8 @@ type topNAcc struct {
 }
 
 func (a *topNAcc) grow(n int) {
-	for len(a.counts) < n {
-		a.counts = append(a.counts, nil)
-		a.n = append(a.n, 0)
-	}
+	a.counts = growTo(a.counts, n)
+	a.n = growTo(a.n, n)
 }
 
 func (a *topNAcc) add(g uint32, k string, c int64) {

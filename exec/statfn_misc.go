@@ -27,9 +27,7 @@ type byAcc struct {
 }
 
 func (a *byAcc) grow(n int) {
-	for len(a.y) < n {
-		a.x, a.y, a.seen = append(a.x, nil), append(a.y, nil), append(a.seen, false)
-	}
+	a.x, a.y, a.seen = growTo(a.x, n), growTo(a.y, n), growTo(a.seen, n)
 }
 
 func (a *byAcc) offer(g uint32, x, y any) {
@@ -78,6 +76,7 @@ func (a *byAcc) states(mem memory.Allocator, n int) []arrow.Array {
 	return []arrow.Array{anyArray(mem, a.xT, a.x[:n]), anyArray(mem, a.yT, a.y[:n])}
 }
 
+// anyArray builds an array of type t from boxed values (nil: NULL).
 func anyArray(mem memory.Allocator, t arrow.DataType, vs []any) arrow.Array {
 	b := array.NewBuilder(mem, t)
 	defer b.Release()
@@ -98,9 +97,7 @@ type avgWeightedAcc struct {
 }
 
 func (a *avgWeightedAcc) grow(n int) {
-	for len(a.n) < n {
-		a.sxw, a.sw, a.n = append(a.sxw, 0), append(a.sw, 0), append(a.n, 0)
-	}
+	a.sxw, a.sw, a.n = growTo(a.sxw, n), growTo(a.sw, n), growTo(a.n, n)
 }
 
 func (a *avgWeightedAcc) update(gids []uint32, arg arrow.Array, rows int) {
@@ -154,9 +151,7 @@ type bitAcc struct {
 }
 
 func (a *bitAcc) grow(n int) {
-	for len(a.v) < n {
-		a.v, a.seen = append(a.v, 0), append(a.seen, false)
-	}
+	a.v, a.seen = growTo(a.v, n), growTo(a.seen, n)
 }
 
 func (a *bitAcc) fold(g uint32, x int64) {

@@ -24,14 +24,9 @@ type momentAcc struct {
 }
 
 func (a *momentAcc) grow(n int) {
-	for len(a.n) < n {
-		a.n = append(a.n, 0)
-		a.shift = append(a.shift, 0)
-		a.mean = append(a.mean, 0)
-		a.m2 = append(a.m2, 0)
-		a.m3 = append(a.m3, 0)
-		a.m4 = append(a.m4, 0)
-	}
+	a.n = growTo(a.n, n)
+	a.shift, a.mean = growTo(a.shift, n), growTo(a.mean, n)
+	a.m2, a.m3, a.m4 = growTo(a.m2, n), growTo(a.m3, n), growTo(a.m4, n)
 }
 
 func (a *momentAcc) update(gids []uint32, arg arrow.Array, rows int) {
@@ -144,12 +139,10 @@ type coMomentAcc struct {
 }
 
 func (a *coMomentAcc) grow(n int) {
-	for len(a.n) < n {
-		a.n = append(a.n, 0)
-		a.sx, a.sy = append(a.sx, 0), append(a.sy, 0)
-		a.mx, a.my = append(a.mx, 0), append(a.my, 0)
-		a.m2x, a.m2y, a.c = append(a.m2x, 0), append(a.m2y, 0), append(a.c, 0)
-	}
+	a.n = growTo(a.n, n)
+	a.sx, a.sy = growTo(a.sx, n), growTo(a.sy, n)
+	a.mx, a.my = growTo(a.mx, n), growTo(a.my, n)
+	a.m2x, a.m2y, a.c = growTo(a.m2x, n), growTo(a.m2y, n), growTo(a.c, n)
 }
 
 func (a *coMomentAcc) update(gids []uint32, arg arrow.Array, rows int) {

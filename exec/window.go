@@ -586,11 +586,5 @@ func (w *Window) evalAgg(env *Env, c WindowCall, outT arrow.DataType, arg arrow.
 			}
 		}
 	}
-	b := array.NewBuilder(env.Mem, outT)
-	defer b.Release()
-	app := expr.Appender(b)
-	for _, v := range results {
-		app(v)
-	}
-	return b.NewArray(), nil
+	return anyArray(env.Mem, outT, results), nil
 }
