@@ -7,9 +7,9 @@ import (
 	querypb "vitess.io/vitess/go/vt/proto/query"
 )
 
-// ColumnType is the MySQL type a result column is announced with. Values are
-// always sent as text (the text protocol); the type tells clients how to
-// parse them.
+// ColumnType is the MySQL type a result column is announced with. Values
+// reach the writer as text; the type tells text-protocol clients how to parse
+// them and decides the binary encoding of prepared-statement results.
 type ColumnType int
 
 // Column types.
@@ -217,7 +217,10 @@ func (w *writer) flush() error {
 	if len(w.rows) == 0 {
 		return nil
 	}
-	err := w.send(&sqltypes.Result{Rows: w.rows})
+	// Fields ride along with every batch: vitess sizes a binary row's NULL
+	// bitmap from the Result's own Fields, so a batch without them gets a
+	// bitmap for zero columns and, from 7 columns on, corrupt rows.
+	err := w.send(&sqltypes.Result{Fields: w.fields, Rows: w.rows})
 	// vitess encodes the rows into its packet buffer before returning, so
 	// the row and byte buffers can be reused.
 	clear(w.rows)
