@@ -47,7 +47,8 @@ type Session struct {
 	Version        string
 	Now            time.Time
 	// Args are the values of '?' placeholders (prepared statements): nil,
-	// int64, uint64, float64 or string.
+	// int64, uint64, float64, string, ParamDecimal, ParamDate or
+	// ParamDatetime.
 	Args []any
 	// Pruned narrows struct columns of table references (nested column
 	// pruning), keyed by PruneKey; see NestedPrunes.
@@ -684,3 +685,12 @@ func (e *kindError) Unwrap() error { return e.kind }
 func errorf(kind error, format string, args ...any) error {
 	return &kindError{kind: kind, msg: fmt.Sprintf(format, args...)}
 }
+
+// Placeholder values a client sent with a type a string would lose, in
+// canonical text: DECIMAL ("-12.50"), DATE ("2024-01-05") and DATETIME
+// ("2024-01-05 10:00:00.5").
+type (
+	ParamDecimal  string
+	ParamDate     string
+	ParamDatetime string
+)

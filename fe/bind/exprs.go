@@ -350,8 +350,14 @@ func (b *Binder) bindExprUnfolded(e sql.Expr, sc *scope, st *aggState) (expr.Exp
 			return expr.Float(v), nil
 		case string:
 			return expr.Str(v), nil
+		case ParamDecimal:
+			return literal(&sql.Literal{Kind: sql.LitDecimal, Value: string(v)})
+		case ParamDate:
+			return expr.Lit(string(v), expr.Date32T())
+		case ParamDatetime:
+			return expr.Lit(string(v), expr.DatetimeT())
 		}
-		return nil, errorf(ErrAnalysis, "placeholder %d has a value of type %T", n.Index+1, b.sess.Args[n.Index])
+		return nil, errorf(ErrAnalysis, "placeholder %d has a value of an unsupported type", n.Index+1)
 	case *sql.DefaultExpr:
 		return nil, errorf(ErrUnsupported, "DEFAULT here")
 	}

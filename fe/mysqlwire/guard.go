@@ -43,6 +43,7 @@ const (
 	erHandshake        = 1043 // ER_HANDSHAKE_ERROR
 	comQuery           = 0x03
 	comStmtPrepare     = 0x16
+	comStmtExecute     = 0x17
 	comStmtReset       = 0x1a
 	maxPacketPayload   = 1<<24 - 1
 	guardReadBufferLen = 16 << 10
@@ -163,6 +164,10 @@ func (g *guardConn) answer(pkt []byte) bool {
 		if !ok {
 			g.reply(erUnknownStmt, "HY000", fmt.Sprintf("Unknown prepared statement handler (%d) given to mysqld_stmt_reset", id))
 			return true
+		}
+	case comStmtExecute:
+		if st, ok := g.stmtParams(payload); ok {
+			unsignedParamFlags(payload, st)
 		}
 	case comQuery, comStmtPrepare:
 		if g.mc.Capabilities&mysql.CapabilityClientMultiStatements == 0 || len(payload) == maxPacketPayload {
@@ -472,4 +477,44 @@ var quietVitessAuthWarnings = sync.OnceFunc(func() {
 type connCounters struct {
 	open    atomic.Int64
 	refused atomic.Int64
+}
+
+// stmtParams returns the placeholder count of the statement a
+// COM_STMT_EXECUTE names, if it is known.
+func (g *guardConn) stmtParams(payload []byte) (int, bool) {
+	if len(payload) < 5 {
+		return 0, false
+	}
+	prep, ok := g.mc.PrepareData[binary.LittleEndian.Uint32(payload[1:5])]
+	if !ok || prep.ParamsCount == 0 {
+		return 0, false
+	}
+	return int(prep.ParamsCount), true
+}
+
+// unsignedParamFlags rewrites, in place, the flag byte of each parameter
+// type of a COM_STMT_EXECUTE for vitess. The protocol marks an unsigned
+// parameter with 0x80 in that byte, but vitess reads it as a column-flag
+// word (UNSIGNED is 0x20 there, 0x80 means BINARY), so a BIGINT UNSIGNED
+// argument such as 18446744073709551615 would arrive as -1.
+//
+// Layout: 0x17, stmt id (4), cursor flags (1), iteration count (4), NULL
+// bitmap ((n+7)/8), new-params-bound flag (1), then n (type, flags) pairs.
+func unsignedParamFlags(payload []byte, n int) {
+	pos := 1 + 4 + 1 + 4 + (n+7)/8
+	if pos >= len(payload) || payload[pos] != 1 {
+		return // types not sent: the previous execution's stand
+	}
+	pos++
+	if pos+2*n > len(payload) {
+		return // short packet: vitess' parser reports it
+	}
+	for i := 0; i < n; i++ {
+		f := &payload[pos+2*i+1]
+		if *f&0x80 != 0 {
+			*f = 0x20
+		} else {
+			*f = 0
+		}
+	}
 }

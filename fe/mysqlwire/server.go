@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -328,6 +329,16 @@ func (h *handler) ComStmtExecute(c *mysql.Conn, prepare *mysql.PrepareData, call
 	})
 }
 
+// Arguments of COM_STMT_EXECUTE whose MySQL type a string would lose: the
+// value is canonical text (a date as YYYY-MM-DD, a datetime as
+// YYYY-MM-DD HH:MM:SS[.ffffff], a time as [-]H:MM:SS[.ffffff]).
+type (
+	Decimal  string
+	Date     string
+	DateTime string
+	Time     string
+)
+
 // argValue converts a decoded COM_STMT_EXECUTE argument.
 func argValue(bv *querypb.BindVariable) (any, error) {
 	v, err := sqltypes.BindVariableToValue(bv)
@@ -344,7 +355,58 @@ func argValue(bv *querypb.BindVariable) (any, error) {
 	case v.IsFloat():
 		return v.ToFloat64()
 	}
+	switch v.Type() {
+	case sqltypes.Decimal:
+		return Decimal(v.ToString()), nil
+	case sqltypes.Date, sqltypes.Datetime, sqltypes.Timestamp:
+		return canonicalDateTime(v.Raw(), v.Type() == sqltypes.Date)
+	case sqltypes.Time:
+		return canonicalTime(v.ToString())
+	}
 	return v.ToString(), nil
+}
+
+// canonicalDateTime pads vitess' rendering of a binary DATE or DATETIME
+// argument ("2024-1-5 9:0:0.500000") to the fixed-width form SQL literals
+// use, dropping a zero fraction.
+func canonicalDateTime(raw []byte, dateOnly bool) (any, error) {
+	s := string(raw)
+	date, clock, hasClock := strings.Cut(s, " ")
+	var y, mo, d int
+	if _, err := fmt.Sscanf(date, "%d-%d-%d", &y, &mo, &d); err != nil {
+		return nil, fmt.Errorf("bad date argument %q", s)
+	}
+	out := fmt.Sprintf("%04d-%02d-%02d", y, mo, d)
+	if dateOnly {
+		return Date(out), nil
+	}
+	if !hasClock {
+		return DateTime(out + " 00:00:00"), nil
+	}
+	t, err := canonicalTime(clock)
+	if err != nil {
+		return nil, fmt.Errorf("bad datetime argument %q", s)
+	}
+	return DateTime(out + " " + string(t.(Time))), nil
+}
+
+// canonicalTime pads H:M:S[.f] to HH:MM:SS[.ffffff] (hours may exceed 24 and
+// carry a sign, as TIME allows).
+func canonicalTime(s string) (any, error) {
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	hms, frac, _ := strings.Cut(s, ".")
+	var h, m, sec int
+	if _, err := fmt.Sscanf(hms, "%d:%d:%d", &h, &m, &sec); err != nil {
+		return nil, fmt.Errorf("bad time argument %q", s)
+	}
+	out := fmt.Sprintf("%s%02d:%02d:%02d", sign, h, m, sec)
+	if frac = strings.TrimRight(frac, "0"); frac != "" {
+		out += "." + frac
+	}
+	return Time(out), nil
 }
 
 func (h *handler) ComRegisterReplica(c *mysql.Conn, replicaHost string, replicaPort uint16, replicaUser string, replicaPassword string) error {

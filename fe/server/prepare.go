@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 
+	"github.com/inlet-db/inlet/fe/bind"
 	"github.com/inlet-db/inlet/fe/mysqlwire"
 	"github.com/inlet-db/inlet/fe/sql"
 )
@@ -28,12 +29,33 @@ func (s *Session) Execute(ctx context.Context, text string, args []any, w mysqlw
 	if n := countParams(stmt); n != len(args) {
 		return errorf(sql.ErrSyntax, "prepared statement has %d placeholders but %d arguments were sent", n, len(args))
 	}
-	s.args = args
+	s.args = bindArgs(args)
 	defer func() { s.args = nil }()
 	defer s.track(text)()
 	st := s.beginStatement(text)
 	defer func() { s.endStatement(st, err) }()
 	return classify(s.runLimited(ctx, stmt, w))
+}
+
+// bindArgs turns the protocol's typed arguments into the binder's; a TIME
+// argument is text, as Inlet has no TIME values to compare it with.
+func bindArgs(args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		switch v := a.(type) {
+		case mysqlwire.Decimal:
+			out[i] = bind.ParamDecimal(v)
+		case mysqlwire.Date:
+			out[i] = bind.ParamDate(v)
+		case mysqlwire.DateTime:
+			out[i] = bind.ParamDatetime(v)
+		case mysqlwire.Time:
+			out[i] = string(v)
+		default:
+			out[i] = a
+		}
+	}
+	return out
 }
 
 // countParams finds the highest placeholder index in a syntax tree. The

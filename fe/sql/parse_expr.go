@@ -195,6 +195,12 @@ func (p *parser) postfix(x Expr) Expr {
 	}
 }
 
+// charsetIntroducers are the _charset prefixes MySQL accepts before a string
+// literal that clients send.
+var charsetIntroducers = map[string]bool{
+	"_binary": true, "_utf8mb4": true, "_utf8mb3": true, "_utf8": true, "_latin1": true, "_ascii": true,
+}
+
 var intervalUnits = map[string]bool{
 	"MICROSECOND": true, "MILLISECOND": true, "SECOND": true, "MINUTE": true, "HOUR": true,
 	"DAY": true, "WEEK": true, "MONTH": true, "QUARTER": true, "YEAR": true,
@@ -316,6 +322,13 @@ func (p *parser) columnPath() Expr {
 func (p *parser) wordPrimary(t *token) Expr {
 	w := keyword(t.text) // "" for ordinary names
 	next := p.peek(1)
+	// A character set introducer before a string ('_binary'…', as
+	// go-sql-driver writes []byte arguments when it interpolates them) only
+	// says how to read the bytes; they are the literal's value either way.
+	if (next.kind == tString || next.kind == tHex) && charsetIntroducers[strings.ToLower(t.text)] {
+		p.i++
+		return p.primary()
+	}
 	nextIsParen := next.kind == tOp && next.text == "("
 	switch w {
 	case "NULL":
