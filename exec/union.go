@@ -37,7 +37,7 @@ func NewUnion(inputs []Operator, distinct bool) (*Union, error) {
 			return nil, fmt.Errorf("%w: union input %d has %d columns, the first has %d", ErrPlan, k+2, s.NumFields(), len(types))
 		}
 		for i, f := range s.Fields() {
-			t, err := expr.CommonType(types[i], f.Type)
+			t, err := expr.ResultType(types[i], f.Type)
 			if err != nil {
 				return nil, fmt.Errorf("union column %d (%s): %w", i+1, first.Field(i).Name, err)
 			}

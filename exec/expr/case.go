@@ -38,13 +38,13 @@ func Case(operand Expr, whens []When, els Expr) (Expr, error) {
 	t := arrow.DataType(NullT())
 	for _, w := range whens {
 		var err error
-		if t, err = CommonType(t, w.Then.DataType()); err != nil {
+		if t, err = ResultType(t, w.Then.DataType()); err != nil {
 			return nil, errorf(ErrType, "CASE result types: %v", err)
 		}
 	}
 	if els != nil {
 		var err error
-		if t, err = CommonType(t, els.DataType()); err != nil {
+		if t, err = ResultType(t, els.DataType()); err != nil {
 			return nil, errorf(ErrType, "CASE result types: %v", err)
 		}
 	}
@@ -278,7 +278,7 @@ func Coalesce(args ...Expr) (Expr, error) {
 	t := arrow.DataType(NullT())
 	for _, a := range args {
 		var err error
-		if t, err = CommonType(t, a.DataType()); err != nil {
+		if t, err = ResultType(t, a.DataType()); err != nil {
 			return nil, errorf(ErrType, "coalesce: %v", err)
 		}
 	}

@@ -218,7 +218,7 @@ func TestExpressions(t *testing.T) {
 		{must(DateArith(d, Int(1), "MONTH", false)), "date", "2024-02-29,2024-01-01,NULL"},
 		{must(DateArith(d, k, "DAY", true)), "date", "2024-01-30,2023-11-29,NULL"},
 		{must(DateArith(ts, Int(2), "HOUR", false)), "datetime(6)", "2024-01-02 05:04:05.000000,2023-06-16 01:59:59.000000,NULL"},
-		{must(DateArith(d, Int(90), "MINUTE", false)), "datetime(6)", "2024-01-31 01:30:00.000000,2023-12-01 01:30:00.000000,NULL"},
+		{must(DateArith(d, Int(90), "MINUTE", false)), "datetime", "2024-01-31 01:30:00,2023-12-01 01:30:00,NULL"}, // DATE by minutes: DATETIME(0), as MySQL
 		{fn("date_add", d, Int(1)), "date", "2024-02-01,2023-12-02,NULL"},
 		{fn("datediff", d, ts), "bigint", "29,169,NULL"},
 		{fn("to_date", ts), "date", "2024-01-02,2023-06-15,NULL"},

@@ -34,6 +34,24 @@ func temporalArg(e Expr) Expr {
 	return coerce(e, DatetimeT())
 }
 
+// literalTemporalType is the type a constant date/time string reads as:
+// DATE without a time of day, else DATETIME with as many fraction digits as
+// it spells (rounded up to 0, 3 or 6, the precisions Inlet keeps).
+func literalTemporalType(l *Literal) arrow.DataType {
+	v, _ := l.Value.(string)
+	v = strings.TrimSpace(v)
+	if !strings.ContainsAny(v, " T") && !(len(v) == 14 && strings.Trim(v, "0123456789") == "") {
+		return Date32T()
+	}
+	switch f := literalFraction(l); {
+	case f == 0:
+		return &arrow.TimestampType{Unit: arrow.Second}
+	case f <= 3:
+		return &arrow.TimestampType{Unit: arrow.Millisecond}
+	}
+	return DatetimeT()
+}
+
 func dateFunc(name string, args []Expr) (builder, bool) {
 	I, S := Int64T(), StringT()
 	part := func(fn func(t time.Time) int64) builder {
@@ -253,10 +271,27 @@ func DateArith(d, n Expr, unit string, sub bool) (Expr, error) {
 		return nil, errorf(ErrType, "INTERVAL %s: amount is %s", n, TypeName(n.DataType()))
 	}
 	in := temporalArg(d)
+	if l, ok := d.(*Literal); ok && isString(l.Type) {
+		// A constant string is read as what it spells: a date stays a
+		// date, a datetime keeps its own precision (MySQL and Doris:
+		// date_add('2024-01-31', INTERVAL 1 MONTH) is the DATE
+		// 2024-02-29).
+		in = coerce(d, literalTemporalType(l))
+	}
 	outT := in.DataType()
+	if ts, ok := outT.(*arrow.TimestampType); ok && unit == "MICROSECOND" && ts.Unit != arrow.Microsecond {
+		outT = DatetimeT() // microseconds need six digits to show
+		in = coerce(in, outT)
+	}
 	small := unit == "MICROSECOND" || unit == "SECOND" || unit == "MINUTE" || unit == "HOUR"
 	if outT.ID() == arrow.DATE32 && small {
-		outT = DatetimeT()
+		// A DATE moved by hours, minutes or seconds is a DATETIME with no
+		// fraction (MySQL; Doris's DATETIMEV2(0)); by microseconds, one
+		// with six digits.
+		outT = &arrow.TimestampType{Unit: arrow.Second}
+		if unit == "MICROSECOND" {
+			outT = DatetimeT()
+		}
 		in = coerce(in, outT)
 	}
 	fname := "date_add"
@@ -372,9 +407,20 @@ func dateFormat(t time.Time, f string) string {
 			sb.WriteString(pad((t.Hour()+11)%12+1, 2) + ":" + pad(t.Minute(), 2) + ":" + pad(t.Second(), 2) + " " + ampm)
 		case 'w':
 			sb.WriteString(strconv.Itoa(int(t.Weekday())))
-		case 'u', 'v':
-			_, w := t.ISOWeek()
+		case 'D':
+			sb.WriteString(strconv.Itoa(t.Day()) + daySuffix(t.Day()))
+		case 'U', 'u', 'V', 'v':
+			b := map[byte]int{'U': weekFirstWeekday, 'u': weekMondayFirst,
+				'V': weekYear | weekFirstWeekday, 'v': weekYear | weekMondayFirst}[f[i]]
+			w, _ := calcWeek(t.Year(), int(t.Month()), t.Day(), b)
 			p2(w)
+		case 'X', 'x':
+			b := weekYear | weekFirstWeekday
+			if f[i] == 'x' {
+				b = weekYear | weekMondayFirst
+			}
+			_, y := calcWeek(t.Year(), int(t.Month()), t.Day(), b)
+			sb.WriteString(pad(y, 4))
 		default:
 			sb.WriteByte(f[i])
 		}

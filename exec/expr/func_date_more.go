@@ -20,17 +20,31 @@ func moreDateFunc(name string, args []Expr) (builder, bool) {
 		if len(args) != 1 {
 			return nil, false
 		}
-		ts, ok := args[0].DataType().(*arrow.TimestampType)
-		if !ok || ts.Unit == arrow.Second {
+		arg := args[0]
+		var scale int32
+		if ts, ok := arg.DataType().(*arrow.TimestampType); ok {
+			switch ts.Unit {
+			case arrow.Millisecond:
+				scale = 3
+			case arrow.Microsecond, arrow.Nanosecond:
+				scale = 6
+			}
+		} else if l, ok := arg.(*Literal); ok && isString(l.Type) {
+			// A constant string keeps as many fraction digits as it
+			// has, as in MySQL: '2024-01-05 10:00:00.5' gives
+			// 1704448800.5.
+			scale = literalFraction(l)
+			arg = temporalArg(arg)
+		}
+		if scale == 0 {
 			return nil, false
 		}
-		scale := int32(3)
-		div := int64(1000) // microseconds per unit of the result
-		if ts.Unit != arrow.Millisecond {
-			scale, div = 6, 1
+		div := int64(1) // microseconds per unit of the result
+		for range 6 - scale {
+			div *= 10
 		}
 		return func() (Expr, error) {
-			return strictFunc(name, args, []arrow.DataType{nil}, DecimalT(18, scale), func(env *Env, v []any) any {
+			return strictFunc(name, []Expr{arg}, []arrow.DataType{nil}, DecimalT(18, scale), func(env *Env, v []any) any {
 				w := wall(v[0])
 				t := time.Date(w.Year(), w.Month(), w.Day(), w.Hour(), w.Minute(), w.Second(), w.Nanosecond(), env.loc())
 				if t.Unix() < 0 {
@@ -73,9 +87,10 @@ func moreDateFunc(name string, args []Expr) (builder, bool) {
 				return nil, err
 			}
 			return strictFunc(name, []Expr{temporalArg(args[0])}, []arrow.DataType{nil}, Int64T(), func(_ *Env, v []any) any {
-				// Day numbers count from year 0 (0000-01-01 is day 1), so
-				// 1970-01-01 is day 719528.
-				return int64(dateOf(wall(v[0]))) + 719528
+				// MySQL's day numbers, which Doris uses: 0000-01-01 is
+				// day 1 and year 0 has no 29 February.
+				t := wall(v[0])
+				return dayNumber(t.Year(), int(t.Month()), t.Day())
 			}), nil
 		}, true
 	case "str_to_date":
@@ -303,4 +318,24 @@ func strToDateTail(s, f string, year, month, day int) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return time.Date(year, time.Month(month), day, t.Hour(), t.Minute(), t.Second(), 0, time.UTC), true
+}
+
+// literalFraction is the number of fraction-of-second digits (at most 6)
+// of a constant datetime string, 0 when it has none or is not one.
+func literalFraction(l *Literal) int32 {
+	v, _ := l.Value.(string)
+	v = strings.TrimSpace(v)
+	sp := strings.IndexAny(v, " T")
+	dot := strings.LastIndexByte(v, '.')
+	if sp < 0 || dot < sp {
+		return 0
+	}
+	n := int32(0)
+	for _, c := range v[dot+1:] {
+		if c < '0' || c > '9' {
+			return 0
+		}
+		n++
+	}
+	return min(n, 6)
 }

@@ -433,9 +433,8 @@ func extraFunc(name string, args []Expr) (builder, bool) {
 			}), nil
 		}), true
 	case "week", "yearweek":
-		// Modes 0 (the default: weeks start on Sunday, days before the
-		// year's first Sunday are week 0, or for yearweek the last week of
-		// the year before) and 3 (ISO 8601); others are refused.
+		// MySQL's eight week modes (0, Sunday-first weeks with week 0 before
+		// the first Sunday, is the default), which Doris follows.
 		return func() (Expr, error) {
 			if err := arity(name, args, 1, 2); err != nil {
 				return nil, err
@@ -447,27 +446,19 @@ func extraFunc(name string, args []Expr) (builder, bool) {
 				if ok {
 					m, isInt = l.Value.(int64)
 				}
-				if !isInt || (m != 0 && m != 3) {
-					return nil, errorf(ErrUnsupported, "%s: mode %s (only 0 and 3)", name, args[1])
+				if !isInt {
+					return nil, errorf(ErrUnsupported, "%s: the mode must be an integer constant, not %s", name, args[1])
 				}
 				mode = m
 			}
+			b := weekMode(int(mode))
 			return strictFunc(name, []Expr{temporalArg(args[0])}, []arrow.DataType{nil}, I, func(_ *Env, v []any) any {
 				t := wall(v[0])
-				if mode == 3 {
-					y, w := t.ISOWeek()
-					if name == "week" {
-						return int64(w)
-					}
-					return int64(y)*100 + int64(w)
-				}
-				y, w := sundayWeek(t)
 				if name == "week" {
-					if y != t.Year() {
-						return int64(0)
-					}
+					w, _ := calcWeek(t.Year(), int(t.Month()), t.Day(), b)
 					return int64(w)
 				}
+				w, y := calcWeek(t.Year(), int(t.Month()), t.Day(), b|weekYear)
 				return int64(y)*100 + int64(w)
 			}), nil
 		}, true
@@ -592,20 +583,3 @@ func utf8DecodeFirst(s string) (rune, int) {
 	return -1, 0
 }
 
-// sundayWeek numbers t's week with weeks starting on Sunday, week 1 holding
-// the year's first Sunday; days before it belong to the last week of the
-// year before (MySQL's mode 0 for YEARWEEK, mode 2 for WEEK).
-func sundayWeek(t time.Time) (year, week int) {
-	y := t.Year()
-	first := func(y int) int { // day of year of y's first Sunday
-		jan1 := time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)
-		return 1 + (7-int(jan1.Weekday()))%7
-	}
-	fs := first(y)
-	if t.YearDay() < fs {
-		y--
-		dec31 := time.Date(y, 12, 31, 0, 0, 0, 0, time.UTC)
-		return y, (dec31.YearDay()-first(y))/7 + 1
-	}
-	return y, (t.YearDay()-fs)/7 + 1
-}

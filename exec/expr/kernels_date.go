@@ -65,13 +65,10 @@ func castTemporal(env *Env, in arrow.Array, to arrow.DataType) (arrow.Array, boo
 	case arrow.TIMESTAMP:
 		tt := to.(*arrow.TimestampType)
 		tmul, tdiv := toMicros(tt.Unit)
-		// Stored as castValue then the appender store it: truncated to
-		// the target's precision (floor), then in its unit.
+		// Stored as castValue then the appender store it: rounded to the
+		// target's precision, then in its unit.
 		store := func(us int64) arrow.Timestamp {
-			if tmul > 1 {
-				us = floorDiv(us, tmul) * tmul
-			}
-			return arrow.Timestamp(us * tdiv / tmul)
+			return arrow.Timestamp(roundMicros(us, tt.Unit) * tdiv / tmul)
 		}
 		out := make([]arrow.Timestamp, n)
 		switch x := in.(type) {
@@ -202,7 +199,11 @@ func parseDatetimeFast(s string) (int64, bool) {
 						}
 					}
 					if _, digits := num(20, len(s)); ok && digits {
-						return civilMicros(y, mo, d, h, mi, sec, us)
+						r, ok := civilMicros(y, mo, d, h, mi, sec, us)
+						if ok && len(s) > 26 && s[26] >= '5' {
+							r++ // past microseconds MySQL rounds, half up
+						}
+						return r, ok
 					}
 				}
 			}

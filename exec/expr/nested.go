@@ -195,7 +195,7 @@ func nestedFunc(name string, args []Expr) (builder, bool) {
 			t := arrow.DataType(NullT())
 			for _, a := range args {
 				var err error
-				if t, err = CommonType(t, a.DataType()); err != nil {
+				if t, err = ResultType(t, a.DataType()); err != nil {
 					return nil, errorf(ErrType, "array(...): %v", err)
 				}
 			}

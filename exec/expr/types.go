@@ -161,6 +161,31 @@ func CommonType(a, b arrow.DataType) (arrow.DataType, error) {
 	return nil, fmt.Errorf("%w: no common type for %s and %s", ErrType, a, b)
 }
 
+// ResultType is the type of a value picked from several (CASE and IF
+// branches, COALESCE and IFNULL arguments, UNION columns, array elements).
+// It is CommonType except that a string against a number or a date makes a
+// string: Doris's common-type rule for branches (and MySQL's), whereas
+// CommonType compares such a pair as DOUBLE or as the date. Picking a
+// string branch through DOUBLE would turn 'abc' into NULL.
+func ResultType(a, b arrow.DataType) (arrow.DataType, error) {
+	if (isString(a) && isScalar(b)) || (isString(b) && isScalar(a)) {
+		if !isString(a) || !isString(b) {
+			return StringT(), nil
+		}
+	}
+	return CommonType(a, b)
+}
+
+// isScalar reports a non-NULL type that prints as one value: not a
+// container, not an untyped NULL.
+func isScalar(t arrow.DataType) bool {
+	switch t.ID() {
+	case arrow.NULL, arrow.LIST, arrow.LARGE_LIST, arrow.MAP, arrow.STRUCT, arrow.FIXED_SIZE_LIST:
+		return false
+	}
+	return true
+}
+
 func isNumericOrBool(t arrow.DataType) bool { return isNumeric(t) || t.ID() == arrow.BOOL }
 
 // TypeName prints an Arrow type the way Doris names the engine type

@@ -43,6 +43,18 @@ func getterNoNull(arr arrow.Array) func(i int) any {
 	}
 }
 
+// roundMicros rounds a wall-clock instant in microseconds to the precision
+// of unit, half up, as MySQL and Doris round a DATETIME(6) narrowed to
+// DATETIME(p) (10:00:00.999999 becomes 10:00:01.000 at p = 3). Flooring
+// first keeps instants before 1970 rounding by their wall-clock fraction.
+func roundMicros(us int64, unit arrow.TimeUnit) int64 {
+	mul, _ := toMicros(unit)
+	if mul > 1 {
+		us = floorDiv(us+mul/2, mul) * mul
+	}
+	return us
+}
+
 func toMicros(u arrow.TimeUnit) (mul, div int64) {
 	switch u {
 	case arrow.Second:
@@ -292,13 +304,7 @@ func castValue(v any, from, to arrow.DataType, loc *time.Location) any {
 		default:
 			return nil
 		}
-		// Truncate to the target's precision, as storing into DATETIME(p) does.
-		mul, div := toMicros(to.(*arrow.TimestampType).Unit)
-		if mul > 1 {
-			us = floorDiv(us, mul) * mul
-		}
-		_ = div
-		return arrow.Timestamp(us)
+		return arrow.Timestamp(roundMicros(us, to.(*arrow.TimestampType).Unit))
 	case to.ID() == arrow.NULL:
 		return nil
 	case to.ID() == from.ID() && (to.ID() == arrow.LIST || to.ID() == arrow.LARGE_LIST):
@@ -667,6 +673,7 @@ func parseDatetime(s string) (int64, bool) {
 		return 0, false
 	}
 	var y, mo, d, h, mi, sec, us int
+	var roundUp int64
 	digitsOnly := true
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
@@ -741,6 +748,10 @@ func parseDatetime(s string) (int64, bool) {
 			}
 			f := fracDigits
 			if len(f) > 6 {
+				// Past microseconds MySQL rounds, half up.
+				if f[6] >= '5' {
+					roundUp = 1
+				}
 				f = f[:6]
 			}
 			f += strings.Repeat("0", 6-len(f))
@@ -759,7 +770,7 @@ func parseDatetime(s string) (int64, bool) {
 		return 0, false
 	}
 	t := time.Date(y, time.Month(mo), d, h, mi, sec, us*1000, time.UTC)
-	return t.UnixMicro(), true
+	return t.UnixMicro() + roundUp, true
 }
 
 // daysIn is the number of days of month m of year y (proleptic

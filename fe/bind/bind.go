@@ -207,7 +207,7 @@ func (b *Binder) bindSetOp(n *sql.SetOp) (Plan, error) {
 	out := make([]Column, len(lc))
 	types := make([]arrow.DataType, len(lc))
 	for i := range lc {
-		t, err := expr.CommonType(lc[i].Type, rc[i].Type)
+		t, err := expr.ResultType(lc[i].Type, rc[i].Type)
 		if err != nil {
 			return nil, errorf(ErrAnalysis, "%s column %d: %v", n.Kind, i+1, err)
 		}

@@ -1,6 +1,9 @@
 package server
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestLibraryFunctions: the functions added from Doris's function list
 // (fe/bind/testdata/doris_functions.txt), through a real MySQL client, with
@@ -51,7 +54,15 @@ func TestLibraryFunctions(t *testing.T) {
 		wantRows(t, db, c.q, splitRows(c.want)...)
 	}
 	wantErr(t, db, "SELECT extract(WEEK FROM '2024-01-02')", 1235, "extract: unit WEEK")
-	wantErr(t, db, "SELECT week('2024-01-02', 1)", 1235, "week: mode 1 (only 0 and 3)")
+	// The eight week modes of MySQL's table (first day of the week; range;
+	// week 1 is the first week with a Sunday/Monday or with 4+ days),
+	// derived by hand: 2024-01-01 is a Monday, 2021-01-01 a Friday.
+	m := "week(%[1]s, 0), week(%[1]s, 1), week(%[1]s, 2), week(%[1]s, 3), week(%[1]s, 4), week(%[1]s, 5), week(%[1]s, 6), week(%[1]s, 7)"
+	wantRows(t, db, "SELECT "+fmt.Sprintf(m, "'2024-01-01'"), "0|1|53|1|1|1|1|1")
+	wantRows(t, db, "SELECT "+fmt.Sprintf(m, "'2021-01-01'"), "0|0|52|53|0|0|53|52")
+	wantRows(t, db, "SELECT yearweek('2021-01-01'), yearweek('2021-01-01', 3), yearweek('1987-01-01'), week('2008-02-20', 1), week('2008-12-31', 1)",
+		"202052|202053|198652|8|53")
+	wantErr(t, db, "SELECT week('2024-01-02', k) FROM (SELECT 1 AS k) t", 1235, "week: the mode must be an integer constant")
 	wantErr(t, db, "SELECT sin(1, 2)", 1105, "sin takes 1 argument(s), got 2")
 	f.stop()
 }
