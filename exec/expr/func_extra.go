@@ -582,4 +582,3 @@ func utf8DecodeFirst(s string) (rune, int) {
 	}
 	return -1, 0
 }
-
