@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -63,17 +65,115 @@ func (t *virtualTable) Scan(ctx context.Context, req catalog.ScanRequest) (array
 	return array.NewRecordReader(out, []arrow.RecordBatch{rec})
 }
 
+// infoIntCols are the information_schema columns that are numbers; every
+// other one is text.
+var infoIntCols = map[string]bool{
+	"ORDINAL_POSITION": true, "TABLE_ROWS": true, "CHARACTER_MAXIMUM_LENGTH": true, "CHARACTER_OCTET_LENGTH": true,
+	"NUMERIC_PRECISION": true, "NUMERIC_SCALE": true, "DATETIME_PRECISION": true, "NON_UNIQUE": true,
+	"SEQ_IN_INDEX": true, "CARDINALITY": true, "SUB_PART": true, "POSITION_IN_UNIQUE_CONSTRAINT": true,
+}
+
 func textCols(names ...string) catalog.Schema {
 	s := catalog.Schema{}
 	for _, n := range names {
 		typ := arrow.DataType(arrow.BinaryTypes.String)
 		tn := "varchar(512)"
-		if n == "ORDINAL_POSITION" || n == "TABLE_ROWS" {
+		if infoIntCols[n] {
 			typ, tn = arrow.PrimitiveTypes.Int64, "bigint"
 		}
 		s.Columns = append(s.Columns, catalog.Column{Name: n, Type: typ, TypeName: tn, Nullable: true})
 	}
 	return s
+}
+
+// The information_schema tables this FE answers, as SHOW TABLES lists them.
+var infoSchemaTables = []string{"columns", "key_column_usage", "referential_constraints", "routines", "schemata",
+	"statistics", "table_constraints", "tables"}
+
+// primaryKey is a table's primary key: a Fluss primary-key table's, or the
+// key of an internal UNIQUE KEY table (what PRIMARY KEY creates), which
+// holds one row per key as a primary key does. DUPLICATE KEY columns sort
+// rows and are no key in this sense.
+func primaryKey(t catalog.Table) []string {
+	if pk, ok := t.(catalog.PrimaryKeyed); ok {
+		return pk.PrimaryKey()
+	}
+	if d, ok := t.(catalog.Described); ok {
+		if spec := d.Spec(); strings.EqualFold(spec.KeysType, "UNIQUE") {
+			return spec.KeyColumns
+		}
+	}
+	return nil
+}
+
+// columnFacts are the sizes information_schema.COLUMNS reports for a
+// column, read from the type DESC shows: what JDBC's getColumns turns into
+// COLUMN_SIZE and DECIMAL_DIGITS. A nil is SQL NULL (not applicable).
+type columnFacts struct {
+	charMax, octets, precision, scale, datetimePrecision, charset, collation any
+}
+
+// maxTextLength is what a text (STRING) column reports as its length:
+// JDBC's largest int, as no length was declared.
+const maxTextLength = 1<<31 - 1
+
+func factsOf(typ string) columnFacts {
+	base, args := strings.ToLower(typ), []int64(nil)
+	if i := strings.IndexAny(base, "(<"); i > 0 {
+		if base[i] == '(' {
+			for _, a := range strings.Split(strings.TrimSuffix(base[i+1:], ")"), ",") {
+				n, err := strconv.ParseInt(strings.TrimSpace(a), 10, 64)
+				if err != nil {
+					break
+				}
+				args = append(args, n)
+			}
+		}
+		base = base[:i]
+	}
+	arg := func(i int, def int64) int64 {
+		if i < len(args) {
+			return args[i]
+		}
+		return def
+	}
+	var f columnFacts
+	num := func(p int64, s any) { f.precision, f.scale = p, s }
+	text := func(n, perChar int64) {
+		f.charMax, f.octets = n, min(n*perChar, maxTextLength)
+		if perChar > 1 {
+			f.charset, f.collation = "utf8mb4", "utf8mb4_0900_bin"
+		}
+	}
+	switch base {
+	case "boolean":
+		num(1, int64(0))
+	case "tinyint":
+		num(3, int64(0))
+	case "smallint":
+		num(5, int64(0))
+	case "int":
+		num(10, int64(0))
+	case "bigint":
+		num(19, int64(0))
+	case "largeint":
+		num(39, int64(0))
+	case "float":
+		num(12, nil)
+	case "double":
+		num(22, nil)
+	case "decimal", "decimalv3":
+		num(arg(0, 9), arg(1, 0))
+	case "char", "varchar":
+		text(arg(0, 1), 4)
+	case "text", "string":
+		text(maxTextLength, 4)
+	case "binary", "varbinary":
+		text(arg(0, maxTextLength), 1)
+	case "datetime", "datetimev2", "time", "timestamp":
+		f.datetimePrecision = arg(0, 0)
+	}
+	return f
 }
 
 // infoSchemaTable returns a view of information_schema for catalog ctl.
@@ -141,11 +241,16 @@ func (s *Session) infoSchemaTable(ctl, name string) (catalog.Table, error) {
 				return out, err
 			}}, nil
 	case "columns":
+		// MySQL's columns, in its order, so tools that select them by
+		// name find each one.
 		return &virtualTable{name: "columns", schema: textCols("TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "COLUMN_NAME", "ORDINAL_POSITION",
-			"COLUMN_DEFAULT", "IS_NULLABLE", "DATA_TYPE", "COLUMN_TYPE", "COLUMN_KEY", "EXTRA", "COLUMN_COMMENT"),
+			"COLUMN_DEFAULT", "IS_NULLABLE", "DATA_TYPE", "CHARACTER_MAXIMUM_LENGTH", "CHARACTER_OCTET_LENGTH", "NUMERIC_PRECISION",
+			"NUMERIC_SCALE", "DATETIME_PRECISION", "CHARACTER_SET_NAME", "COLLATION_NAME", "COLUMN_TYPE", "COLUMN_KEY", "EXTRA",
+			"PRIVILEGES", "COLUMN_COMMENT", "GENERATION_EXPRESSION"),
 			rows: func(ctx context.Context) ([][]any, error) {
 				var out [][]any
 				err := forEachTable(ctx, func(db string, t catalog.Table) error {
+					pk := primaryKey(t)
 					for i, c := range t.Schema().Columns {
 						var def any
 						if c.Default != nil {
@@ -155,7 +260,10 @@ func (s *Session) infoSchemaTable(ctl, name string) (catalog.Table, error) {
 						if c.Nullable {
 							null = "YES"
 						}
-						if c.Key {
+						switch {
+						case slices.Contains(pk, c.Name):
+							key = "PRI"
+						case c.Key:
 							key = "DUP"
 						}
 						typ := c.DisplayType()
@@ -163,12 +271,75 @@ func (s *Session) infoSchemaTable(ctl, name string) (catalog.Table, error) {
 						if i := strings.IndexAny(typ, "(<"); i > 0 {
 							dataType = typ[:i]
 						}
-						out = append(out, []any{ctl, db, t.Name(), c.Name, int64(i + 1), def, null, dataType, typ, key, c.Extra, c.Comment})
+						f := factsOf(typ)
+						out = append(out, []any{ctl, db, t.Name(), c.Name, int64(i + 1), def, null, dataType,
+							f.charMax, f.octets, f.precision, f.scale, f.datetimePrecision, f.charset, f.collation,
+							typ, key, c.Extra, "select", c.Comment, ""})
 					}
 					return nil
 				})
 				return out, err
 			}}, nil
+	case "statistics":
+		// Only primary keys are indexes here (getPrimaryKeys and
+		// getIndexInfo read them from this table).
+		return &virtualTable{name: "statistics", schema: textCols("TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "NON_UNIQUE",
+			"INDEX_SCHEMA", "INDEX_NAME", "SEQ_IN_INDEX", "COLUMN_NAME", "COLLATION", "CARDINALITY", "SUB_PART", "PACKED",
+			"NULLABLE", "INDEX_TYPE", "COMMENT", "INDEX_COMMENT"),
+			rows: func(ctx context.Context) ([][]any, error) {
+				var out [][]any
+				err := forEachTable(ctx, func(db string, t catalog.Table) error {
+					for i, k := range primaryKey(t) {
+						out = append(out, []any{ctl, db, t.Name(), int64(0), db, "PRIMARY", int64(i + 1), k, "A", nil, nil, nil, "", "", "", ""})
+					}
+					return nil
+				})
+				return out, err
+			}}, nil
+	case "key_column_usage":
+		return &virtualTable{name: "key_column_usage", schema: textCols("CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA", "CONSTRAINT_NAME",
+			"TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "COLUMN_NAME", "ORDINAL_POSITION", "POSITION_IN_UNIQUE_CONSTRAINT",
+			"REFERENCED_TABLE_SCHEMA", "REFERENCED_TABLE_NAME", "REFERENCED_COLUMN_NAME"),
+			rows: func(ctx context.Context) ([][]any, error) {
+				var out [][]any
+				err := forEachTable(ctx, func(db string, t catalog.Table) error {
+					for i, k := range primaryKey(t) {
+						out = append(out, []any{ctl, db, "PRIMARY", ctl, db, t.Name(), k, int64(i + 1), nil, nil, nil, nil})
+					}
+					return nil
+				})
+				return out, err
+			}}, nil
+	case "table_constraints":
+		return &virtualTable{name: "table_constraints", schema: textCols("CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA", "CONSTRAINT_NAME",
+			"TABLE_SCHEMA", "TABLE_NAME", "CONSTRAINT_TYPE", "ENFORCED"),
+			rows: func(ctx context.Context) ([][]any, error) {
+				var out [][]any
+				err := forEachTable(ctx, func(db string, t catalog.Table) error {
+					if len(primaryKey(t)) > 0 {
+						out = append(out, []any{ctl, db, "PRIMARY", db, t.Name(), "PRIMARY KEY", "YES"})
+					}
+					return nil
+				})
+				return out, err
+			}}, nil
+	case "referential_constraints":
+		// No foreign keys exist: the table is there, empty, for the
+		// drivers that join it (getExportedKeys, getCrossReference).
+		return &virtualTable{name: "referential_constraints", schema: textCols("CONSTRAINT_CATALOG", "CONSTRAINT_SCHEMA",
+			"CONSTRAINT_NAME", "UNIQUE_CONSTRAINT_CATALOG", "UNIQUE_CONSTRAINT_SCHEMA", "UNIQUE_CONSTRAINT_NAME", "MATCH_OPTION",
+			"UPDATE_RULE", "DELETE_RULE", "TABLE_NAME", "REFERENCED_TABLE_NAME"),
+			rows: func(context.Context) ([][]any, error) { return nil, nil }}, nil
+	case "routines":
+		// No stored procedures or user functions exist (getProcedures,
+		// getFunctions); built-in functions are not routines in MySQL
+		// either.
+		return &virtualTable{name: "routines", schema: textCols("SPECIFIC_NAME", "ROUTINE_CATALOG", "ROUTINE_SCHEMA", "ROUTINE_NAME",
+			"ROUTINE_TYPE", "DATA_TYPE", "CHARACTER_MAXIMUM_LENGTH", "CHARACTER_OCTET_LENGTH", "NUMERIC_PRECISION", "NUMERIC_SCALE",
+			"DATETIME_PRECISION", "CHARACTER_SET_NAME", "COLLATION_NAME", "DTD_IDENTIFIER", "ROUTINE_BODY", "ROUTINE_DEFINITION",
+			"EXTERNAL_NAME", "EXTERNAL_LANGUAGE", "PARAMETER_STYLE", "IS_DETERMINISTIC", "SQL_DATA_ACCESS", "SQL_PATH",
+			"SECURITY_TYPE", "CREATED", "LAST_ALTERED", "SQL_MODE", "ROUTINE_COMMENT", "DEFINER"),
+			rows: func(context.Context) ([][]any, error) { return nil, nil }}, nil
 	}
 	return nil, nil
 }

@@ -200,7 +200,7 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 		}
 		var tables []string
 		if strings.EqualFold(db, infoSchema) {
-			tables = []string{"columns", "schemata", "tables"}
+			tables = append(tables, infoSchemaTables...)
 		} else {
 			_, d, err := s.database(ctx, ctl, db)
 			if err != nil {
