@@ -267,11 +267,17 @@ func (s *Session) infoSchemaTable(ctl, name string) (catalog.Table, error) {
 							key = "DUP"
 						}
 						typ := c.DisplayType()
+						f := factsOf(typ)
+						if typ == "boolean" {
+							// As Doris's COLUMNS and MySQL's BOOL: drivers
+							// map tinyint(1) to a boolean (JDBC BIT), as
+							// they do the result column.
+							typ = "tinyint(1)"
+						}
 						dataType := typ
 						if i := strings.IndexAny(typ, "(<"); i > 0 {
 							dataType = typ[:i]
 						}
-						f := factsOf(typ)
 						out = append(out, []any{ctl, db, t.Name(), c.Name, int64(i + 1), def, null, dataType,
 							f.charMax, f.octets, f.precision, f.scale, f.datetimePrecision, f.charset, f.collation,
 							typ, key, c.Extra, "select", c.Comment, ""})
