@@ -14,6 +14,7 @@ import (
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/catalog/fluss"
 	"github.com/inlet-db/inlet/dispatch"
+	"github.com/inlet-db/inlet/fe/sql"
 	"github.com/inlet-db/inlet/internal/fixtures"
 	"github.com/inlet-db/inlet/scan"
 )
@@ -203,3 +204,70 @@ id|1|PRIMARY
 == fluss query: n:BIGINT(20,0) total:DECIMAL(38,2)
 6|23.10
 `
+
+// TestJDBCMetadataSQL checks, without a JVM, the SQL underneath the JDBC
+// metadata calls: CONVERT, SET TRANSACTION, and the information_schema
+// tables drivers read.
+func TestJDBCMetadataSQL(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", true)
+	db := f.db("demo")
+	mustExec(t, db, `CREATE TABLE u (k1 INT NOT NULL, k2 VARCHAR(8) NOT NULL, v DECIMAL(12,3), ok BOOLEAN, at DATETIME(6), note STRING)
+		UNIQUE KEY(k1, k2) DISTRIBUTED BY HASH(k1) BUCKETS 1`)
+
+	// MySQL's CONVERT(x, type) is CAST; CONVERT(x USING cs) is x.
+	wantRows(t, db, "SELECT CONVERT('12', UNSIGNED INTEGER) + 1, CONVERT(CASE 1 WHEN 1 THEN 7 END, SIGNED), CONVERT('abc' USING utf8mb4)", "13|7|abc")
+
+	// SET [SESSION|GLOBAL] TRANSACTION sets what drivers read back; without
+	// a scope it is for the next transaction only (MySQL), so nothing stays.
+	wantRows(t, db, "SELECT @@tx_isolation, @@transaction_isolation, @@tx_read_only", "REPEATABLE-READ|REPEATABLE-READ|0")
+	mustExec(t, db, "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED, READ ONLY")
+	wantRows(t, db, "SELECT @@tx_isolation, @@transaction_isolation, @@tx_read_only", "READ-COMMITTED|READ-COMMITTED|1")
+	mustExec(t, db, "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE")
+	wantRows(t, db, "SELECT @@tx_isolation", "READ-COMMITTED")
+	mustExec(t, db, "SET GLOBAL TRANSACTION ISOLATION LEVEL READ UNCOMMITTED")
+	wantRows(t, db, "SELECT @@global.tx_isolation, @@tx_isolation", "READ-UNCOMMITTED|READ-UNCOMMITTED")
+
+	// COLUMNS: MySQL's sizes of each type; UNIQUE KEY columns are the
+	// primary key (PRI), DUPLICATE KEY ones DUP.
+	wantRows(t, db, `SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, CHARACTER_MAXIMUM_LENGTH, CHARACTER_OCTET_LENGTH, NUMERIC_PRECISION,
+		NUMERIC_SCALE, DATETIME_PRECISION, CHARACTER_SET_NAME, COLUMN_KEY FROM information_schema.columns
+		WHERE TABLE_SCHEMA = 'demo' AND TABLE_NAME IN ('u', 'products') ORDER BY TABLE_NAME, ORDINAL_POSITION`,
+		"sku|varchar|varchar(16)|16|64|NULL|NULL|NULL|utf8mb4|DUP",
+		"title|varchar|varchar(128)|128|512|NULL|NULL|NULL|utf8mb4|",
+		"price|decimal|decimal(10,2)|NULL|NULL|10|2|NULL|NULL|",
+		"k1|int|int|NULL|NULL|10|0|NULL|NULL|PRI",
+		"k2|varchar|varchar(8)|8|32|NULL|NULL|NULL|utf8mb4|PRI",
+		"v|decimal|decimal(12,3)|NULL|NULL|12|3|NULL|NULL|",
+		"ok|tinyint|tinyint(1)|NULL|NULL|1|0|NULL|NULL|",
+		"at|datetime|datetime(6)|NULL|NULL|NULL|NULL|6|NULL|",
+		"note|text|text|2147483647|2147483647|NULL|NULL|NULL|utf8mb4|")
+	// The primary key as MySQL lists it: index PRIMARY, constraint PRIMARY.
+	wantRows(t, db, "SELECT TABLE_NAME, NON_UNIQUE, INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME FROM information_schema.statistics WHERE TABLE_SCHEMA = 'demo' ORDER BY 1, 4",
+		"u|0|PRIMARY|1|k1", "u|0|PRIMARY|2|k2")
+	wantRows(t, db, "SELECT CONSTRAINT_NAME, TABLE_NAME, COLUMN_NAME, ORDINAL_POSITION, REFERENCED_TABLE_NAME FROM information_schema.key_column_usage WHERE TABLE_SCHEMA = 'demo' ORDER BY 4",
+		"PRIMARY|u|k1|1|NULL", "PRIMARY|u|k2|2|NULL")
+	wantRows(t, db, "SELECT CONSTRAINT_NAME, TABLE_NAME, CONSTRAINT_TYPE FROM information_schema.table_constraints WHERE TABLE_SCHEMA = 'demo'",
+		"PRIMARY|u|PRIMARY KEY")
+	// No foreign keys, procedures or functions: empty, not missing.
+	wantRows(t, db, "SELECT count(*) FROM information_schema.referential_constraints", "0")
+	wantRows(t, db, "SELECT count(*) FROM information_schema.routines", "0")
+}
+
+// TestNotSupportedNamesStatement: a statement the parser knows and the
+// server does not run is refused by its keywords, never by a Go type name.
+func TestNotSupportedNamesStatement(t *testing.T) {
+	for _, c := range []struct{ stmt, want string }{
+		{"SET SESSION TRANSACTION READ ONLY", "SET SESSION TRANSACTION statements are not supported"},
+		{"KILL QUERY 7", "KILL QUERY statements are not supported"},
+		{"SELECT 1", "SELECT statements are not supported"},
+	} {
+		st, err := sql.Parse(c.stmt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := notSupported(st).Error()
+		if !strings.Contains(got, c.want) || strings.ContainsAny(got, "*") || strings.Contains(got, "sql.") {
+			t.Errorf("%s: %q, want %q", c.stmt, got, c.want)
+		}
+	}
+}

@@ -171,7 +171,7 @@ func (s *Session) run(ctx context.Context, stmt sql.Statement, w mysqlwire.Resul
 func notSupported(stmt sql.Statement) error {
 	var words []string
 	for _, f := range strings.Fields(stmt.String()) {
-		if len(words) == 4 || strings.ToUpper(f) != f || strings.ContainsAny(f, "`'\"(),.=@0123456789") {
+		if len(words) == 3 || strings.ToUpper(f) != f || strings.ContainsAny(f, "`'\"(),.=@0123456789") {
 			break
 		}
 		words = append(words, f)
