@@ -25,6 +25,21 @@ type virtualTable struct {
 	rows   func(ctx context.Context) ([][]any, error)
 }
 
+// foldCaseColumns are the information_schema columns holding keywords
+// rather than names: MySQL compares them without regard to case, and
+// JDBC drivers rely on it (Connector/J's getColumns tests
+// IS_NULLABLE = 'yes').
+var foldCaseColumns = map[string]bool{
+	"IS_NULLABLE": true, "DATA_TYPE": true, "COLUMN_TYPE": true, "COLUMN_KEY": true, "EXTRA": true, "PRIVILEGES": true,
+	"TABLE_TYPE": true, "ENGINE": true, "CHARACTER_SET_NAME": true, "COLLATION_NAME": true, "DEFAULT_CHARACTER_SET_NAME": true,
+	"DEFAULT_COLLATION_NAME": true, "INDEX_NAME": true, "INDEX_TYPE": true, "COLLATION": true, "NULLABLE": true,
+	"CONSTRAINT_NAME": true, "CONSTRAINT_TYPE": true, "ENFORCED": true, "MATCH_OPTION": true, "UPDATE_RULE": true,
+	"DELETE_RULE": true, "ROUTINE_TYPE": true,
+}
+
+// FoldsCase implements bind.CaseFolder.
+func (t *virtualTable) FoldsCase(column string) bool { return foldCaseColumns[strings.ToUpper(column)] }
+
 func (t *virtualTable) Name() string           { return t.name }
 func (t *virtualTable) Schema() catalog.Schema { return t.schema }
 

@@ -133,7 +133,8 @@ Margaret|1|2
 // MySQL's Connector/J runs SHOW DATABASES against Doris); MySQL has no
 // schemas. getColumns' sizes: INT 10 digits, BOOLEAN a BIT of 1 as MySQL's
 // tinyint(1), TINYINT 3, SMALLINT 5, BIGINT 19, DOUBLE 22 (MySQL's), DECIMAL
-// 10 and 2, DATE 10, DATETIME(3) 23, VARCHAR(20) 20. typed's UNIQUE KEY(id)
+// 10 and 2, DATE 10, DATETIME(3) 23, VARCHAR(20) 20; NULLABLE 0 for NOT NULL id
+// (columnNoNulls), 1 (columnNullable) for the rest. typed's UNIQUE KEY(id)
 // is its primary key and only index; products (DUPLICATE KEY) has none; no
 // foreign keys, procedures or functions exist. The isolation level reads
 // back as set (2 = READ_COMMITTED, 8 = SERIALIZABLE).
@@ -148,16 +149,16 @@ demo|orders|TABLE|
 demo|products|TABLE|
 demo|typed|TABLE|
 == columns
-id|4|INT|10|0|NO|1|row id
-b|-7|BIT|1|0|YES|2|
-ti|-6|TINYINT|3|0|YES|3|
-si|5|SMALLINT|5|0|YES|4|
-bi|-5|BIGINT|19|0|YES|5|
-d|8|DOUBLE|22|NULL|YES|6|
-amt|3|DECIMAL|10|2|YES|7|
-dt|91|DATE|10|NULL|YES|8|
-ts|93|DATETIME|23|NULL|YES|9|
-s|12|VARCHAR|20|NULL|YES|10|
+id|4|INT|10|0|0|NO|1|row id
+b|-7|BIT|1|0|1|YES|2|
+ti|-6|TINYINT|3|0|1|YES|3|
+si|5|SMALLINT|5|0|1|YES|4|
+bi|-5|BIGINT|19|0|1|YES|5|
+d|8|DOUBLE|22|NULL|1|YES|6|
+amt|3|DECIMAL|10|2|1|YES|7|
+dt|91|DATE|10|NULL|1|YES|8|
+ts|93|DATETIME|23|NULL|1|YES|9|
+s|12|VARCHAR|20|NULL|1|YES|10|
 == primaryKeys
 typed|id|1|PRIMARY
 == primaryKeys dup
@@ -196,9 +197,9 @@ fluss_test|lake_log|TABLE|fluss log table tiered into paimon
 fluss_test|lake_part|TABLE|
 fluss_test|lake_pk|TABLE|
 == fluss columns
-id|4|INT|10|0|YES|row id
-name|-1|TEXT|2147483647|NULL|YES|row name
-price|3|DECIMAL|10|2|YES|
+id|4|INT|10|0|1|YES|row id
+name|-1|TEXT|2147483647|NULL|1|YES|row name
+price|3|DECIMAL|10|2|1|YES|
 == fluss primaryKeys
 id|1|PRIMARY
 == fluss query: n:BIGINT(20,0) total:DECIMAL(38,2)
@@ -248,6 +249,14 @@ func TestJDBCMetadataSQL(t *testing.T) {
 		"PRIMARY|u|k1|1|NULL", "PRIMARY|u|k2|2|NULL")
 	wantRows(t, db, "SELECT CONSTRAINT_NAME, TABLE_NAME, CONSTRAINT_TYPE FROM information_schema.table_constraints WHERE TABLE_SCHEMA = 'demo'",
 		"PRIMARY|u|PRIMARY KEY")
+	// information_schema's text compares without regard to case, as in
+	// MySQL (Connector/J's getColumns tests IS_NULLABLE = 'yes'); tables'
+	// text does not.
+	wantRows(t, db, "SELECT COLUMN_NAME, IS_NULLABLE = 'yes', IS_NULLABLE != 'YES', IF(IS_NULLABLE = 'Yes', 1, 0) FROM information_schema.columns WHERE table_name = 'U' ORDER BY ORDINAL_POSITION LIMIT 2")
+	wantRows(t, db, "SELECT COLUMN_NAME, IS_NULLABLE = 'yes', IS_NULLABLE != 'YES', IF(IS_NULLABLE = 'Yes', 1, 0) FROM information_schema.columns WHERE table_name = 'u' AND column_name <=> 'v' ORDER BY ORDINAL_POSITION",
+		"v|1|0|1")
+	wantRows(t, db, "SELECT count(*) FROM information_schema.statistics WHERE index_name = 'primary' AND table_name = 'u'", "2")
+	wantRows(t, db, "SELECT count(*) FROM products WHERE sku = 'a-1'", "0")
 	// No foreign keys, procedures or functions: empty, not missing.
 	wantRows(t, db, "SELECT count(*) FROM information_schema.referential_constraints", "0")
 	wantRows(t, db, "SELECT count(*) FROM information_schema.routines", "0")

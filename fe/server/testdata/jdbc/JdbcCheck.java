@@ -162,7 +162,7 @@ public class JdbcCheck {
         attempt("schemas", () -> meta("schemas", md.getSchemas(), "TABLE_SCHEM"));
         attempt("tables", () -> meta("tables", md.getTables("demo", null, "%", null), "TABLE_CAT", "TABLE_NAME", "TABLE_TYPE", "REMARKS"));
         attempt("columns", () -> meta("columns", md.getColumns("demo", null, "typed", "%"), "COLUMN_NAME", "DATA_TYPE", "TYPE_NAME",
-                "COLUMN_SIZE", "DECIMAL_DIGITS", "IS_NULLABLE", "ORDINAL_POSITION", "REMARKS"));
+                "COLUMN_SIZE", "DECIMAL_DIGITS", "NULLABLE", "IS_NULLABLE", "ORDINAL_POSITION", "REMARKS"));
         attempt("primaryKeys", () -> meta("primaryKeys", md.getPrimaryKeys("demo", null, "typed"), "TABLE_NAME", "COLUMN_NAME", "KEY_SEQ", "PK_NAME"));
         attempt("primaryKeys dup", () -> meta("primaryKeys dup", md.getPrimaryKeys("demo", null, "products"), "COLUMN_NAME"));
         attempt("indexInfo", () -> meta("indexInfo", md.getIndexInfo("demo", null, "typed", false, false), "TABLE_NAME", "NON_UNIQUE",
@@ -213,7 +213,7 @@ public class JdbcCheck {
         attempt("fluss catalogs", () -> meta("fluss catalogs", md.getCatalogs(), "TABLE_CAT"));
         attempt("fluss tables", () -> meta("fluss tables", md.getTables("fluss_test", null, "lake%", null), "TABLE_CAT", "TABLE_NAME", "TABLE_TYPE", "REMARKS"));
         attempt("fluss columns", () -> meta("fluss columns", md.getColumns("fluss_test", null, "log_basic", "%"), "COLUMN_NAME", "DATA_TYPE",
-                "TYPE_NAME", "COLUMN_SIZE", "DECIMAL_DIGITS", "IS_NULLABLE", "REMARKS"));
+                "TYPE_NAME", "COLUMN_SIZE", "DECIMAL_DIGITS", "NULLABLE", "IS_NULLABLE", "REMARKS"));
         attempt("fluss primaryKeys", () -> meta("fluss primaryKeys", md.getPrimaryKeys("fluss_test", null, "pk_basic"), "COLUMN_NAME", "KEY_SEQ", "PK_NAME"));
         attempt("fluss query", () -> {
             try (PreparedStatement p = c.prepareStatement("SELECT count(*) AS n, sum(price) AS total FROM lake_log WHERE name LIKE ?")) {
