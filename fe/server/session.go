@@ -169,6 +169,16 @@ func (s *Session) run(ctx context.Context, stmt sql.Statement, w mysqlwire.Resul
 // notSupported refuses a statement the parser knows and the server does not
 // run, naming it by its leading keywords as the user wrote them.
 func notSupported(stmt sql.Statement) error {
+	if k := stmtKeywords(stmt); k != "" {
+		return errorf(errNotSupported, "%s statements are not supported", k)
+	}
+	return errorf(errNotSupported, "this statement is not supported")
+}
+
+// stmtKeywords is the first (up to three) keywords of a statement as SQL
+// prints it ("SET SESSION TRANSACTION", "KILL QUERY"): how errors name a
+// kind of statement to a user.
+func stmtKeywords(stmt sql.Statement) string {
 	var words []string
 	for _, f := range strings.Fields(stmt.String()) {
 		if len(words) == 3 || strings.ToUpper(f) != f || strings.ContainsAny(f, "`'\"(),.=@0123456789") {
@@ -176,10 +186,7 @@ func notSupported(stmt sql.Statement) error {
 		}
 		words = append(words, f)
 	}
-	if len(words) == 0 {
-		return errorf(errNotSupported, "this statement is not supported")
-	}
-	return errorf(errNotSupported, "%s statements are not supported", strings.Join(words, " "))
+	return strings.Join(words, " ")
 }
 
 // setTransaction records the isolation level and access mode JDBC drivers

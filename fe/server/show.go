@@ -480,7 +480,7 @@ func (s *Session) explain(ctx context.Context, n *sql.Explain, w mysqlwire.Resul
 		}
 		q = st.Query
 	default:
-		return errorf(errNotSupported, "EXPLAIN of %T", n.Stmt)
+		return errorf(errNotSupported, "EXPLAIN of %s statements is not supported", stmtKeywords(n.Stmt))
 	}
 	p, op, err := s.plan(ctx, q, v)
 	if err != nil {
