@@ -12,6 +12,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/exec/expr"
+	"github.com/inlet-db/inlet/fe/bind"
 )
 
 // infoSchema is the name of the virtual database every catalog shows.
@@ -102,8 +104,8 @@ func textCols(names ...string) catalog.Schema {
 }
 
 // The information_schema tables this FE answers, as SHOW TABLES lists them.
-var infoSchemaTables = []string{"columns", "key_column_usage", "referential_constraints", "routines", "schemata",
-	"statistics", "table_constraints", "tables"}
+var infoSchemaTables = []string{"columns", "key_column_usage", "parameters", "referential_constraints", "routines", "schemata",
+	"statistics", "table_constraints", "tables", "views"}
 
 // primaryKey is a table's primary key: a Fluss primary-key table's, or the
 // key of an internal UNIQUE KEY table (what PRIMARY KEY creates), which
@@ -253,7 +255,20 @@ func (s *Session) infoSchemaTable(ctl, name string) (catalog.Table, error) {
 					out = append(out, []any{ctl, db, t.Name(), "BASE TABLE", nil, nil, comment})
 					return nil
 				})
+				for _, v := range s.viewsOf(ctl) {
+					out = append(out, []any{ctl, v.Database, v.Name, "VIEW", nil, nil, v.Comment})
+				}
 				return out, err
+			}}, nil
+	case "views":
+		return &virtualTable{name: "views", schema: textCols("TABLE_CATALOG", "TABLE_SCHEMA", "TABLE_NAME", "VIEW_DEFINITION",
+			"CHECK_OPTION", "IS_UPDATABLE", "DEFINER", "SECURITY_TYPE", "CHARACTER_SET_CLIENT", "COLLATION_CONNECTION"),
+			rows: func(context.Context) ([][]any, error) {
+				var out [][]any
+				for _, v := range s.viewsOf(ctl) {
+					out = append(out, []any{ctl, v.Database, v.Name, v.Query, "NONE", "NO", "", "DEFINER", "utf8mb4", "utf8mb4_0900_bin"})
+				}
+				return out, nil
 			}}, nil
 	case "columns":
 		// MySQL's columns, in its order, so tools that select them by
@@ -299,7 +314,33 @@ func (s *Session) infoSchemaTable(ctl, name string) (catalog.Table, error) {
 					}
 					return nil
 				})
-				return out, err
+				if err != nil {
+					return nil, err
+				}
+				// A view's columns are those its query gives; a view that
+				// no longer binds (a table it reads was dropped) has none.
+				for _, v := range s.viewsOf(ctl) {
+					cols, err := s.viewColumns(ctx, v)
+					if err != nil {
+						continue
+					}
+					for i, c := range cols {
+						null := "NO"
+						if c.Nullable {
+							null = "YES"
+						}
+						typ := expr.TypeName(c.Type)
+						dataType := typ
+						if i := strings.IndexAny(typ, "(<"); i > 0 {
+							dataType = typ[:i]
+						}
+						f := factsOf(typ)
+						out = append(out, []any{ctl, v.Database, v.Name, c.Name, int64(i + 1), nil, null, dataType,
+							f.charMax, f.octets, f.precision, f.scale, f.datetimePrecision, f.charset, f.collation,
+							typ, "", "", "select", "", ""})
+					}
+				}
+				return out, nil
 			}}, nil
 	case "statistics":
 		// Only primary keys are indexes here (getPrimaryKeys and
@@ -351,6 +392,14 @@ func (s *Session) infoSchemaTable(ctl, name string) (catalog.Table, error) {
 			"CONSTRAINT_NAME", "UNIQUE_CONSTRAINT_CATALOG", "UNIQUE_CONSTRAINT_SCHEMA", "UNIQUE_CONSTRAINT_NAME", "MATCH_OPTION",
 			"UPDATE_RULE", "DELETE_RULE", "TABLE_NAME", "REFERENCED_TABLE_NAME"),
 			rows: func(context.Context) ([][]any, error) { return nil, nil }}, nil
+	case "parameters":
+		// No routines, so no routine parameters (getProcedureColumns,
+		// getFunctionColumns).
+		return &virtualTable{name: "parameters", schema: textCols("SPECIFIC_CATALOG", "SPECIFIC_SCHEMA", "SPECIFIC_NAME",
+			"ORDINAL_POSITION", "PARAMETER_MODE", "PARAMETER_NAME", "DATA_TYPE", "CHARACTER_MAXIMUM_LENGTH", "CHARACTER_OCTET_LENGTH",
+			"NUMERIC_PRECISION", "NUMERIC_SCALE", "DATETIME_PRECISION", "CHARACTER_SET_NAME", "COLLATION_NAME", "DTD_IDENTIFIER",
+			"ROUTINE_TYPE"),
+			rows: func(context.Context) ([][]any, error) { return nil, nil }}, nil
 	case "routines":
 		// No stored procedures or user functions exist (getProcedures,
 		// getFunctions); built-in functions are not routines in MySQL
@@ -363,4 +412,34 @@ func (s *Session) infoSchemaTable(ctl, name string) (catalog.Table, error) {
 			rows: func(context.Context) ([][]any, error) { return nil, nil }}, nil
 	}
 	return nil, nil
+}
+
+// viewsOf lists the views of catalog ctl by database and name.
+func (s *Session) viewsOf(ctl string) []viewDef {
+	if s.srv.views == nil {
+		return nil
+	}
+	s.srv.views.mu.Lock()
+	var out []viewDef
+	for _, v := range s.srv.views.views {
+		if v.Catalog == ctl {
+			out = append(out, v)
+		}
+	}
+	s.srv.views.mu.Unlock()
+	slices.SortFunc(out, func(a, b viewDef) int { return strings.Compare(a.Database+"\x00"+a.Name, b.Database+"\x00"+b.Name) })
+	return out
+}
+
+// viewColumns binds a view's query for its output columns.
+func (s *Session) viewColumns(ctx context.Context, v viewDef) ([]bind.Column, error) {
+	bv, err := s.ResolveView(ctx, []string{v.Catalog, v.Database, v.Name})
+	if bv == nil || err != nil {
+		return nil, fmt.Errorf("view %s.%s: %w", v.Database, v.Name, err)
+	}
+	p, err := bind.New(ctx, s.bindSession(s.vars)).BindView(bv)
+	if err != nil {
+		return nil, err
+	}
+	return p.Columns(), nil
 }

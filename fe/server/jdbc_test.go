@@ -257,9 +257,19 @@ func TestJDBCMetadataSQL(t *testing.T) {
 		"v|1|0|1")
 	wantRows(t, db, "SELECT count(*) FROM information_schema.statistics WHERE index_name = 'primary' AND table_name = 'u'", "2")
 	wantRows(t, db, "SELECT count(*) FROM products WHERE sku = 'a-1'", "0")
+	// Views are tables of type VIEW, with their query's columns typed as
+	// DESC of the view shows them (a string is text), the definition stored
+	// qualified as SHOW CREATE VIEW prints it.
+	mustExec(t, db, "CREATE VIEW cheap COMMENT 'under 20' AS SELECT sku, price FROM products WHERE price < 20")
+	wantRows(t, db, "SELECT TABLE_NAME, TABLE_TYPE, TABLE_COMMENT FROM information_schema.tables WHERE TABLE_SCHEMA = 'demo' AND TABLE_NAME IN ('cheap', 'u') ORDER BY 1",
+		"cheap|VIEW|under 20", "u|BASE TABLE|")
+	wantRows(t, db, "SELECT TABLE_NAME, VIEW_DEFINITION FROM information_schema.views", "cheap|SELECT sku, price FROM internal.demo.products WHERE price < 20")
+	wantRows(t, db, "SELECT COLUMN_NAME, ORDINAL_POSITION, DATA_TYPE, COLUMN_TYPE, NUMERIC_PRECISION, NUMERIC_SCALE FROM information_schema.columns WHERE TABLE_NAME = 'cheap' ORDER BY 2",
+		"sku|1|text|text|NULL|NULL", "price|2|decimal|decimal(10,2)|10|2")
 	// No foreign keys, procedures or functions: empty, not missing.
 	wantRows(t, db, "SELECT count(*) FROM information_schema.referential_constraints", "0")
 	wantRows(t, db, "SELECT count(*) FROM information_schema.routines", "0")
+	wantRows(t, db, "SELECT count(*) FROM information_schema.parameters", "0")
 }
 
 // TestNotSupportedNamesStatement: a statement the parser knows and the
