@@ -99,7 +99,8 @@ func TestConnectorJ(t *testing.T) {
 // customer (1003 Ada 4, 1006 Grace 3, 1004 Linus 1, 1005 Margaret 2; 1007
 // has no customer); union is lake_log's tiered rows 2-4 and its log tail 5-6;
 // pk is pk_basic after key 3 was deleted; wide crosses the NULL bitmap's
-// first byte (9 columns).
+// first byte (12 columns) and shows DATETIME's widths, 19 without a
+// fraction and 26 with six digits (java.sql.Timestamp prints ".0" for none).
 const connectorJQueries = `== typed: id:INTEGER(11,0) b:TINYINT(1,0) ti:TINYINT(4,0) si:SMALLINT(6,0) bi:BIGINT(20,0) d:DOUBLE(22,0) amt:DECIMAL(10,2) dt:DATE(10,0) ts:DATETIME(23,3) s:VARCHAR(16383,0)
 1|true|-128|32767|9007199254740993|1.5|12345678.91|2026-02-28|2026-05-06 07:08:09.123|it's
 2|false|127|-32768|-9223372036854775807|-2.25|-0.50|1970-01-01|1999-12-31 23:59:59.999|
@@ -124,8 +125,8 @@ Margaret|1|2
 1|k1|1.5
 2|k2|2.5
 4|k4|4.5
-== wide: a:BIGINT(20,0) b:VARCHAR(16383,0) c:VARCHAR(16383,0) d:DECIMAL(3,2) e:VARCHAR(16383,0) f:BIGINT(20,0) g:BIGINT(20,0) h:VARCHAR(16383,0) i:VARCHAR(16383,0)
-1|NULL|x|2.50|NULL|6|7|NULL|nine
+== wide: a:BIGINT(20,0) b:VARCHAR(16383,0) c:VARCHAR(16383,0) d:DECIMAL(3,2) e:VARCHAR(16383,0) f:BIGINT(20,0) g:BIGINT(20,0) h:VARCHAR(16383,0) i:VARCHAR(16383,0) j:DATETIME(19,0) k:DATETIME(26,6) l:DOUBLE(22,0)
+1|NULL|x|2.50|NULL|6|7|NULL|nine|2026-01-02 03:04:05.0|2026-01-02 03:04:05.123456|0.1
 `
 
 // connectorJMetadata: the JDBC catalogs are the databases of the session's

@@ -148,9 +148,11 @@ public class JdbcCheck {
         });
         attempt("wide", () -> {
             try (PreparedStatement p = c.prepareStatement("SELECT ? AS a, NULL AS b, 'x' AS c, 2.50 AS d, NULL AS e, 6 AS f, 7 AS g, "
-                    + "NULL AS h, ? AS i")) {
+                    + "NULL AS h, ? AS i, CAST('2026-01-02 03:04:05' AS DATETIME) AS j, CAST(? AS DATETIME(6)) AS k, CAST(? AS DOUBLE) AS l")) {
                 p.setInt(1, 1);
                 p.setString(2, "nine");
+                p.setString(3, "2026-01-02 03:04:05.123456");
+                p.setDouble(4, 0.1);
                 rows("wide", p.executeQuery());
             }
         });
