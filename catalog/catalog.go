@@ -191,6 +191,13 @@ type Described interface {
 	Spec() TableSpec
 }
 
+// PrimaryKeyed is a Table with a primary key of its own (a Fluss
+// primary-key table): information_schema reports it as the PRIMARY index,
+// where JDBC drivers look for it.
+type PrimaryKeyed interface {
+	PrimaryKey() []string
+}
+
 // Refresher drops cached metadata; implemented by catalogs, databases or
 // tables that cache.
 type Refresher interface {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"slices"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -157,6 +158,12 @@ func (t *Table) engineOptions() typemap.EngineOptions {
 // TABLE. Properties are not shown (the spec: columns and comments only).
 func (t *Table) Spec() catalog.TableSpec {
 	return catalog.TableSpec{Name: t.name, Schema: t.Schema(), Comment: t.info.Descriptor.Comment}
+}
+
+// PrimaryKey implements catalog.PrimaryKeyed: the key columns of a
+// primary-key table, none for a log table.
+func (t *Table) PrimaryKey() []string {
+	return slices.Clone(t.info.Descriptor.Schema.PrimaryKey)
 }
 
 // Refresh drops this table's cached metadata.

@@ -471,7 +471,11 @@ func (b *Binder) bindTableRef(n *sql.TableRef) (Plan, error) {
 			}
 			pruned[len(out)] = pt
 		}
-		out = append(out, Column{Name: c.Name, Qualifier: alias, Type: typ, Nullable: c.Nullable})
+		fold := false
+		if cf, ok := t.(CaseFolder); ok && typ.ID() == arrow.STRING {
+			fold = cf.FoldsCase(c.Name)
+		}
+		out = append(out, Column{Name: c.Name, Qualifier: alias, Type: typ, Nullable: c.Nullable, FoldCase: fold})
 		proj = append(proj, i)
 	}
 	if len(proj) == 0 {

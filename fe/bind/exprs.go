@@ -413,6 +413,31 @@ func literal(n *sql.Literal) (expr.Expr, error) {
 	return nil, errorf(ErrUnsupported, "literal %s", n)
 }
 
+// foldsCase reports a reference to a column compared without regard to
+// case (Column.FoldCase).
+func foldsCase(e sql.Expr, sc *scope) bool {
+	c, ok := e.(*sql.ColumnRef)
+	if !ok || sc == nil {
+		return false
+	}
+	i, err := sc.resolve(c.Parts)
+	return err == nil && sc.cols[i].FoldCase
+}
+
+// lowerBoth compares two text operands case-insensitively by comparing
+// their lower-case forms; other operand types are left alone.
+func lowerBoth(l, r expr.Expr) (expr.Expr, expr.Expr, error) {
+	if l.DataType().ID() != arrow.STRING || r.DataType().ID() != arrow.STRING {
+		return l, r, nil
+	}
+	ll, err := expr.Func("lower", l)
+	if err != nil {
+		return nil, nil, err
+	}
+	rl, err := expr.Func("lower", r)
+	return ll, rl, err
+}
+
 func (b *Binder) bindBinary(n *sql.BinaryExpr, sc *scope, st *aggState) (expr.Expr, error) {
 	// date +/- INTERVAL n unit
 	if iv, ok := n.R.(*sql.Interval); ok && (n.Op == "+" || n.Op == "-") {
@@ -444,6 +469,14 @@ func (b *Binder) bindBinary(n *sql.BinaryExpr, sc *scope, st *aggState) (expr.Ex
 	r, err := b.bindExpr(n.R, sc, st)
 	if err != nil {
 		return nil, err
+	}
+	switch n.Op {
+	case "=", "!=", "<=>":
+		if foldsCase(n.L, sc) || foldsCase(n.R, sc) {
+			if l, r, err = lowerBoth(l, r); err != nil {
+				return nil, err
+			}
+		}
 	}
 	switch n.Op {
 	case "+":

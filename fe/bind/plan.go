@@ -19,6 +19,18 @@ type Column struct {
 	Qualifier string
 	Type      arrow.DataType
 	Nullable  bool
+	// FoldCase marks text compared without regard to case (see
+	// CaseFolder).
+	FoldCase bool
+}
+
+// CaseFolder is a table some of whose text columns compare without regard
+// to case in =, != and <=>, as MySQL compares information_schema's keyword
+// columns: JDBC drivers test IS_NULLABLE = 'yes' against the 'YES' stored
+// there. Names (of tables, databases) keep comparing exactly, as Doris's
+// names are case-sensitive.
+type CaseFolder interface {
+	FoldsCase(column string) bool
 }
 
 // Plan is a bound logical plan node.

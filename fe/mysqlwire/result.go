@@ -38,13 +38,21 @@ type Column struct {
 	// TypeDateTime.
 	Decimals uint32
 	NotNull  bool
+	// Length is the column's display width when it depends on the Arrow
+	// type (DECIMAL(p,s), DATETIME(n), BOOLEAN); 0 takes the type's own.
+	// JDBC drivers derive precision from it: Connector/J reports a
+	// DECIMAL's precision as Length minus sign and point.
+	Length uint32
 }
 
 // ColumnFor picks the MySQL type for an Arrow type.
 func ColumnFor(name string, t arrow.DataType, nullable bool) Column {
 	c := Column{Name: name, NotNull: !nullable}
 	switch tt := t.(type) {
-	case *arrow.BooleanType, *arrow.Int8Type:
+	case *arrow.BooleanType:
+		// MySQL's BOOL is TINYINT(1), which drivers map to a boolean.
+		c.Type, c.Length = TypeTinyInt, 1
+	case *arrow.Int8Type:
 		c.Type = TypeTinyInt
 	case *arrow.Int16Type, *arrow.Uint8Type:
 		c.Type = TypeSmallInt
@@ -59,9 +67,9 @@ func ColumnFor(name string, t arrow.DataType, nullable bool) Column {
 	case *arrow.Float64Type:
 		c.Type = TypeDouble
 	case *arrow.Decimal128Type:
-		c.Type, c.Decimals = TypeDecimal, uint32(tt.Scale)
+		c.Type, c.Decimals, c.Length = TypeDecimal, uint32(tt.Scale), decimalLength(tt.Precision, tt.Scale)
 	case *arrow.Decimal256Type:
-		c.Type, c.Decimals = TypeDecimal, uint32(tt.Scale)
+		c.Type, c.Decimals, c.Length = TypeDecimal, uint32(tt.Scale), decimalLength(tt.Precision, tt.Scale)
 	case *arrow.Date32Type, *arrow.Date64Type:
 		c.Type = TypeDate
 	case *arrow.TimestampType:
@@ -71,6 +79,11 @@ func ColumnFor(name string, t arrow.DataType, nullable bool) Column {
 			c.Decimals = 3
 		case arrow.Microsecond, arrow.Nanosecond:
 			c.Decimals = 6
+		}
+		// 'YYYY-MM-DD hh:mm:ss' and the point and digits of the fraction.
+		c.Length = 19
+		if c.Decimals > 0 {
+			c.Length += 1 + c.Decimals
 		}
 	case *arrow.BinaryType, *arrow.LargeBinaryType, *arrow.FixedSizeBinaryType, *arrow.BinaryViewType:
 		c.Type = TypeBlob
@@ -82,6 +95,16 @@ func ColumnFor(name string, t arrow.DataType, nullable bool) Column {
 		c.Type = TypeVarchar
 	}
 	return c
+}
+
+// decimalLength is MySQL's display width of DECIMAL(p,s): the digits, a
+// sign and, with a fraction, the decimal point.
+func decimalLength(precision, scale int32) uint32 {
+	n := uint32(precision) + 1
+	if scale > 0 {
+		n++
+	}
+	return n
 }
 
 func (c Column) field() *querypb.Field {
@@ -119,6 +142,9 @@ func (c Column) field() *querypb.Field {
 		sh = shape{sqltypes.VarChar, 65533, 0, true}
 	}
 	f.Type, f.ColumnLength = sh.typ, sh.length
+	if c.Length > 0 {
+		f.ColumnLength = c.Length
+	}
 	flags |= sh.flags
 	if sh.text {
 		f.Charset = utf8mb4

@@ -272,7 +272,7 @@ func (s *Session) account(stmt sql.Statement, w mysqlwire.ResultWriter) error {
 	case *sql.ShowGrants:
 		return s.showGrants(n, w)
 	default:
-		return errorf(errNotSupported, "statement %T is not supported", stmt)
+		return notSupported(stmt)
 	}
 	if err != nil {
 		return err

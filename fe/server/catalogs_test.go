@@ -87,7 +87,7 @@ func TestInformationSchema(t *testing.T) {
 		"id|1|NO|int|int|DUP|customer id", "name|2|YES|varchar|varchar(64)||display name",
 		"country|3|YES|varchar|varchar(2)||", "signup_date|4|YES|date|date||")
 	mustExec(t, db, "USE information_schema")
-	wantRows(t, db, "SHOW TABLES", "columns", "schemata", "tables")
+	wantRows(t, db, "SHOW TABLES", "columns", "key_column_usage", "parameters", "referential_constraints", "routines", "schemata", "statistics", "table_constraints", "tables", "views")
 	wantRows(t, db, "SELECT count(*) FROM tables", "3")
 	wantErr(t, db, "SELECT * FROM information_schema.nope", 1146, "Table 'information_schema.nope' doesn't exist")
 }

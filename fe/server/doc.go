@@ -7,8 +7,12 @@
 // fe/physical built, so EXPLAIN shows what runs. It also answers
 // the utility statements itself: SET, USE, SWITCH, SHOW ..., DESC, EXPLAIN,
 // catalog, database and table DDL, INSERT (and INSERT OVERWRITE, one
-// replacing commit through catalog.Overwriter), prepared statements, and a small
-// information_schema (schemata, tables, columns) in every catalog. Start
+// replacing commit through catalog.Overwriter), prepared statements, and the
+// information_schema JDBC drivers read (schemata, tables, views, columns with
+// MySQL's sizes, statistics, key_column_usage and table_constraints for
+// primary keys, empty routines, parameters and referential_constraints) in
+// every catalog, its keyword columns compared case-insensitively as MySQL
+// does (bind.CaseFolder). Start
 // assembles a whole FE (internal catalog, catalog manager, variables, MySQL
 // listener) for cmd/fe and tests.
 //

@@ -160,8 +160,65 @@ func (s *Session) run(ctx context.Context, stmt sql.Statement, w mysqlwire.Resul
 		// Every statement commits on its own (autocommit); transaction
 		// statements are accepted so MySQL clients and drivers work.
 		return w.OK(mysqlwire.OKResult{})
+	case *sql.SetTransaction:
+		return s.setTransaction(n, w)
 	}
-	return errorf(errNotSupported, "statement %T is not supported", stmt)
+	return notSupported(stmt)
+}
+
+// notSupported refuses a statement the parser knows and the server does not
+// run, naming it by its leading keywords as the user wrote them.
+func notSupported(stmt sql.Statement) error {
+	if k := stmtKeywords(stmt); k != "" {
+		return errorf(errNotSupported, "%s statements are not supported", k)
+	}
+	return errorf(errNotSupported, "this statement is not supported")
+}
+
+// stmtKeywords is the first (up to three) keywords of a statement as SQL
+// prints it ("SET SESSION TRANSACTION", "KILL QUERY"): how errors name a
+// kind of statement to a user.
+func stmtKeywords(stmt sql.Statement) string {
+	var words []string
+	for _, f := range strings.Fields(stmt.String()) {
+		if len(words) == 3 || strings.ToUpper(f) != f || strings.ContainsAny(f, "`'\"(),.=@0123456789") {
+			break
+		}
+		words = append(words, f)
+	}
+	return strings.Join(words, " ")
+}
+
+// setTransaction records the isolation level and access mode JDBC drivers
+// set (Connection.setTransactionIsolation) in the variables they read back
+// (@@tx_isolation, @@transaction_isolation): every statement runs on its own
+// snapshot whatever the level says.
+func (s *Session) setTransaction(n *sql.SetTransaction, w mysqlwire.ResultWriter) error {
+	if n.Scope == sql.ScopeNone {
+		// MySQL: without SESSION or GLOBAL it is for the next transaction
+		// only, and here that is the next statement, which ignores it.
+		return w.OK(mysqlwire.OKResult{})
+	}
+	var set [][2]string
+	if n.IsolationLevel != "" {
+		level := strings.ReplaceAll(n.IsolationLevel, " ", "-")
+		set = append(set, [2]string{"transaction_isolation", level}, [2]string{"tx_isolation", level})
+	}
+	if n.ReadOnly || n.ReadWrite {
+		ro := strconv.FormatBool(n.ReadOnly)
+		set = append(set, [2]string{"transaction_read_only", ro}, [2]string{"tx_read_only", ro})
+	}
+	for _, kv := range set {
+		if n.Scope == sql.ScopeGlobal {
+			if err := s.vars.Registry().SetGlobal(kv[0], kv[1]); err != nil {
+				return err
+			}
+		}
+		if err := s.vars.Set(kv[0], kv[1]); err != nil {
+			return err
+		}
+	}
+	return w.OK(mysqlwire.OKResult{})
 }
 
 func unknownCatalog(name string) error {

@@ -200,7 +200,7 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 		}
 		var tables []string
 		if strings.EqualFold(db, infoSchema) {
-			tables = []string{"columns", "schemata", "tables"}
+			tables = append(tables, infoSchemaTables...)
 		} else {
 			_, d, err := s.database(ctx, ctl, db)
 			if err != nil {
@@ -480,7 +480,7 @@ func (s *Session) explain(ctx context.Context, n *sql.Explain, w mysqlwire.Resul
 		}
 		q = st.Query
 	default:
-		return errorf(errNotSupported, "EXPLAIN of %T", n.Stmt)
+		return errorf(errNotSupported, "EXPLAIN of %s statements is not supported", stmtKeywords(n.Stmt))
 	}
 	p, op, err := s.plan(ctx, q, v)
 	if err != nil {

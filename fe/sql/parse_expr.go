@@ -367,6 +367,23 @@ func (p *parser) wordPrimary(t *token) Expr {
 			p.expectOp(")")
 			return c
 		}
+	case "CONVERT":
+		// MySQL's CONVERT(x, type) is CAST(x AS type), which JDBC drivers'
+		// metadata queries use; CONVERT(x USING charset) changes nothing
+		// here, where every string is utf8mb4.
+		if nextIsParen {
+			p.i += 2
+			x := p.expr()
+			if p.acceptKw("USING") {
+				p.charsetName()
+				p.expectOp(")")
+				return x
+			}
+			p.expectOp(",")
+			c := &Cast{X: x, Type: p.dataType()}
+			p.expectOp(")")
+			return c
+		}
 	case "EXISTS":
 		p.i++
 		p.expectOp("(")

@@ -249,7 +249,7 @@ func init() {
 	for w := range reservedFuncs {
 		add(w)
 	}
-	for _, w := range strings.Fields("DATE TIMESTAMP DATETIME EXTRACT TRIM SUBSTRING SUBSTR POSITION") {
+	for _, w := range strings.Fields("DATE TIMESTAMP DATETIME EXTRACT TRIM SUBSTRING SUBSTR POSITION CONVERT") {
 		add(w)
 	}
 }
