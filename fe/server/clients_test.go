@@ -353,3 +353,139 @@ func jsonEqual(a, b []byte) bool {
 	jb, _ := json.Marshal(y)
 	return bytes.Equal(ja, jb)
 }
+
+// pythonClients returns a python3 that imports pymysql, sqlalchemy and
+// pandas: the one on PATH, else Debian's, whose packages .ci/run installs.
+func pythonClients(t *testing.T) string {
+	t.Helper()
+	var cands []string
+	if p, err := exec.LookPath("python3"); err == nil {
+		cands = append(cands, p)
+	}
+	cands = append(cands, "/usr/bin/python3")
+	for _, p := range cands {
+		if exec.Command(p, "-c", "import pymysql, sqlalchemy, pandas").Run() == nil {
+			return p
+		}
+	}
+	fixtures.Unavailable(t, "no python3 imports pymysql, sqlalchemy and pandas: install the Debian packages python3-pymysql python3-sqlalchemy python3-pandas (.ci/run does)")
+	return ""
+}
+
+// TestSQLAlchemy reflects internal and Fluss tables with SQLAlchemy's MySQL
+// dialect over PyMySQL, as ORMs and notebooks do on connect, and reads a
+// union read with pandas. The script turns every warning into an error:
+// SQLAlchemy parses SHOW CREATE TABLE line by line and warns on each line it
+// does not know, which is how a reflection that lost a key or a column shows.
+func TestSQLAlchemy(t *testing.T) {
+	py := pythonClients(t)
+	f := startClientsFE(t)
+
+	// The text SQLAlchemy parses: Doris's column lines and clauses, MySQL's
+	// PRIMARY KEY line, the clauses on the ") " line.
+	db := f.db("")
+	for _, tc := range []struct{ table, want string }{
+		{"cl.people", "CREATE TABLE `people` (\n" +
+			"  `org` varchar(8) NOT NULL,\n" +
+			"  `id` bigint NOT NULL,\n" +
+			"  `name` varchar(32) NULL COMMENT \"it's \\\"the\\\" name\",\n" +
+			"  `born` date NULL,\n" +
+			"  `score` double NULL,\n" +
+			"  PRIMARY KEY (`org`, `id`)\n" +
+			") ENGINE=OLAP UNIQUE KEY(`org`, `id`) DISTRIBUTED BY HASH(`org`) BUCKETS 2;"},
+		{"cl.seq", "CREATE TABLE `seq` (\n" +
+			"  `id` int NOT NULL,\n" +
+			"  `ts` datetime NULL\n" +
+			") ENGINE=OLAP DUPLICATE KEY(`id`) DISTRIBUTED BY HASH(`id`) BUCKETS 1;"},
+		{"fl.shop.items", "CREATE TABLE `items` (\n" +
+			"  `id` int NULL COMMENT \"item id\",\n" +
+			"  `name` text NULL COMMENT \"display name\",\n" +
+			"  `price` decimal(10,2) NULL,\n" +
+			"  `qty` bigint NULL,\n" +
+			"  `updated` datetime(3) NULL,\n" +
+			"  `day` date NULL,\n" +
+			"  PRIMARY KEY (`id`)\n" +
+			") COMMENT \"items for the client tests\";"},
+	} {
+		wantRows(t, db, "SHOW CREATE TABLE "+tc.table, tc.table[strings.LastIndexByte(tc.table, '.')+1:]+"|"+tc.want)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, py, filepath.Join("testdata", "clients", "sqlalchemy_reflect.py"), fmt.Sprint(f.fe.Addr().(*net.TCPAddr).Port))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	var got map[string]json.RawMessage
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("script output: %v\n%s", err, out)
+	}
+	// Types as the DDL declares them, in SQLAlchemy's MySQL spelling (Doris's
+	// text is MySQL's TEXT, boolean its BOOL); keys as declared: cl.types'
+	// UNIQUE KEY(id), cl.people's composite UNIQUE KEY(org, id), the Fluss
+	// table's PRIMARY KEY (id), none for the DUPLICATE KEY table cl.seq.
+	// Rows: the union read of clientsScenario (ids 1, 2 from the tail, 3,
+	// 5, 6 from the tail) and cl.types / cl.people as inserted; pandas turns
+	// an integer column with a NULL into float64 (so BIGINT 9007199254740993
+	// rounds to ...992) and DECIMAL into float.
+	want := map[string]string{
+		"cl.tables": `["people", "seq", "types"]`,
+		"cl.types.columns": `[["id", "INTEGER", false], ["ti", "TINYINT", true], ["si", "SMALLINT", true], ["i", "INTEGER", true],
+			["bi", "BIGINT", true], ["f", "FLOAT", true], ["d", "DOUBLE", true], ["dec1", "DECIMAL(10, 2)", true],
+			["dec2", "DECIMAL(27, 9)", true], ["dt", "DATE", true], ["ts", "DATETIME", true], ["ts3", "DATETIME(3)", true],
+			["ts6", "DATETIME(6)", true], ["s", "VARCHAR(20)", true], ["b", "BOOL", true]]`,
+		"cl.types.pk":      `["id"]`,
+		"cl.types.indexes": `[]`,
+		"cl.people.columns": `[["org", "VARCHAR(8)", false], ["id", "BIGINT", false], ["name", "VARCHAR(32)", true],
+			["born", "DATE", true], ["score", "DOUBLE", true]]`,
+		"cl.people.pk":      `["org", "id"]`,
+		"cl.people.indexes": `[]`,
+		"cl.seq.columns":    `[["id", "INTEGER", false], ["ts", "DATETIME", true]]`,
+		"cl.seq.pk":         `[]`,
+		"cl.seq.indexes":    `[]`,
+		"fl.tables":         `["items"]`,
+		"fl.items.columns": `[["id", "INTEGER", true], ["name", "TEXT", true], ["price", "DECIMAL(10, 2)", true],
+			["qty", "BIGINT", true], ["updated", "DATETIME(3)", true], ["day", "DATE", true]]`,
+		"fl.items.pk":       `["id"]`,
+		"fl.items.indexes":  `[]`,
+		"fl.items.autoload": `[["id", true], ["name", false], ["price", false], ["qty", false], ["updated", false], ["day", false]]`,
+		"fl.read_sql": `[["int64", "object", "float64", "float64", "datetime64[ns]", "object"], [
+			["1", "mug", "12.5", "10.0", "2026-01-02 03:04:05.678000", "2026-01-02"],
+			["2", "poster v2", "31.0", "-9007199254740992.0", "2026-02-03 00:00:00.001000", "2026-02-03"],
+			["3", "map", "7.25", null, null, null],
+			["5", null, null, "5.0", "2026-01-06 23:59:59.999000", "2026-01-06"],
+			["6", "lamp", "99999999.99", "6.0", "2026-01-07 00:00:00", "2026-01-07"]]]`,
+		"fl.read_sql_params": `[["int64", "object", "float64"], [["1", "mug", "12.5"], ["2", "poster v2", "31.0"], ["6", "lamp", "99999999.99"]]]`,
+		"cl.read_sql": `[["int64", "float64", "float64", "float64", "float64", "float64", "float64", "float64", "float64",
+			"object", "datetime64[ns]", "datetime64[ns]", "datetime64[ns]", "object", "float64"], [
+			["1", "127.0", "-32768.0", "2147483647.0", "9007199254740992.0", "1.5", "-2.25", "12345678.9", "-1.2345678901234568e+17",
+			 "2026-01-02", "2026-01-02 03:04:05", "2026-01-02 03:04:05.678000", "2026-01-02 03:04:05.678901", "h\u00e9llo", "1.0"],
+			["2", null, null, null, null, null, null, null, null, null, null, null, null, null, null],
+			["3", "-128.0", "0.0", "-1.0", "-9.223372036854776e+18", "0.0", "0.5", "0.0", "1e-09",
+			 "1970-01-01", "1999-12-31 23:59:59", "1999-12-31 23:59:59.999000", "1999-12-31 23:59:59.000001", "", "0.0"]]]`,
+		"cl.read_sql_table": `[["object", "int64", "object", "datetime64[ns]", "float64"], [
+			["a", "1", "Ada", "1815-12-10 00:00:00", "9.5"], ["b", "2", "Grace", "1906-12-09 00:00:00", null]]]`,
+		// PyMySQL's own types: exact BIGINT, Decimal, date, datetime with
+		// microseconds.
+		"pymysql": `[["int:1", "int:9007199254740993", "Decimal:12345678.90", "date:2026-01-02", "datetime:2026-01-02 03:04:05.678901", "str:héllo", "int:1"],
+			["int:3", "int:-9223372036854775808", "Decimal:0.00", "date:1970-01-01", "datetime:1999-12-31 23:59:59.000001", "str:", "int:0"]]`,
+	}
+	for k, w := range want {
+		g, ok := got[k]
+		if !ok {
+			t.Errorf("%s: missing from the script's output", k)
+			continue
+		}
+		if !jsonEqual(g, []byte(w)) {
+			t.Errorf("%s:\n got: %s\nwant: %s", k, g, w)
+		}
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("%s: output not checked: %s", k, got[k])
+		}
+	}
+}
