@@ -93,6 +93,7 @@ func startClientsFE(t *testing.T) *unionFE {
 			born DATE, score DOUBLE
 		) UNIQUE KEY(org, id) DISTRIBUTED BY HASH(org) BUCKETS 2`,
 		"INSERT INTO cl.people VALUES ('a', 1, 'Ada', '1815-12-10', 9.5), ('b', 2, 'Grace', '1906-12-09', NULL)",
+		"CREATE VIEW cl.named AS SELECT org, name FROM cl.people WHERE name IS NOT NULL",
 	)
 	if got := explainFlussScan(t, db, "SELECT * FROM fl.shop.items"); !strings.Contains(got, "unionRead=yes") {
 		t.Fatalf("fl.shop.items is not read as a union read: %s", got)
@@ -262,6 +263,12 @@ func TestNodeMySQL2(t *testing.T) {
 			{"n:5", nil, nil, "n:5", "d:2026-01-06T23:59:59.999Z", "d:2026-01-06T00:00:00.000Z"},
 			{"n:6", "s:lamp", "s:99999999.99", "n:6", "d:2026-01-07T00:00:00.000Z", "d:2026-01-07T00:00:00.000Z"},
 		}},
+		// The same statement again on the same connection: mysql2 re-executes
+		// its cached prepared statement with the new parameter.
+		{name: "fluss_all_again", sql: "SELECT * FROM fl.shop.items WHERE id > ? ORDER BY id", params: []any{3}, want: [][]any{
+			{"n:5", nil, nil, "n:5", "d:2026-01-06T23:59:59.999Z", "d:2026-01-06T00:00:00.000Z"},
+			{"n:6", "s:lamp", "s:99999999.99", "n:6", "d:2026-01-07T00:00:00.000Z", "d:2026-01-07T00:00:00.000Z"},
+		}},
 		{name: "fluss_bignumbers", sql: "SELECT id, qty FROM fl.shop.items WHERE id = ?", params: []any{2},
 			opts: map[string]any{"supportBigNumbers": true}, want: [][]any{{"n:2", "s:-9007199254740993"}}},
 		{name: "fluss_filter", sql: "SELECT id, name, price FROM fl.shop.items WHERE price > ? AND id <> ? ORDER BY id",
@@ -409,6 +416,8 @@ func TestSQLAlchemy(t *testing.T) {
 	} {
 		wantRows(t, db, "SHOW CREATE TABLE "+tc.table, tc.table[strings.LastIndexByte(tc.table, '.')+1:]+"|"+tc.want)
 	}
+	wantRows(t, db, "SHOW CREATE TABLE cl.named",
+		"named|CREATE VIEW named AS SELECT org, name FROM internal.cl.people WHERE name IS NOT NULL|utf8mb4|utf8mb4_0900_bin")
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -449,8 +458,22 @@ func TestSQLAlchemy(t *testing.T) {
 		"fl.tables":         `["items"]`,
 		"fl.items.columns": `[["id", "INTEGER", true], ["name", "TEXT", true], ["price", "DECIMAL(10, 2)", true],
 			["qty", "BIGINT", true], ["updated", "DATETIME(3)", true], ["day", "DATE", true]]`,
-		"fl.items.pk":       `["id"]`,
-		"fl.items.indexes":  `[]`,
+		"fl.items.pk":      `["id"]`,
+		"fl.items.indexes": `[]`,
+		// No foreign keys, unique constraints or checks; the table comment is
+		// None: Doris writes comments in double quotes, which SQLAlchemy's
+		// parser (single quotes only) skips without a warning.
+		"cl.types.other":  `[[], [], [], null]`,
+		"cl.people.other": `[[], [], [], null]`,
+		"cl.seq.other":    `[[], [], [], null]`,
+		"fl.items.other":  `[[], [], [], null]`,
+		// The view reflects through SHOW CREATE TABLE (which shows the view)
+		// and DESCRIBE; a query's columns carry no varchar length: TEXT.
+		"cl.views":          `["named"]`,
+		"cl.named.columns":  `[["org", "TEXT", true], ["name", "TEXT", true]]`,
+		"fl.views":          `[]`,
+		"cl.schemas":        `true`,
+		"fl.schemas":        `true`,
 		"fl.items.autoload": `[["id", true], ["name", false], ["price", false], ["qty", false], ["updated", false], ["day", false]]`,
 		"fl.read_sql": `[["int64", "object", "float64", "float64", "datetime64[ns]", "object"], [
 			["1", "mug", "12.5", "10.0", "2026-01-02 03:04:05.678000", "2026-01-02"],

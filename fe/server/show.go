@@ -416,6 +416,14 @@ func (s *Session) describeTable(ctx context.Context, name sql.Name, full bool) (
 // the table clauses follow `) ` on one line, where MySQL puts its table
 // options, instead of one line each.
 func (s *Session) showCreateTable(ctx context.Context, name sql.Name, w mysqlwire.ResultWriter) error {
+	// As MySQL and Doris do, SHOW CREATE TABLE of a view shows the view
+	// (reflecting clients ask every name with SHOW CREATE TABLE).
+	if v, err := s.lookupView(name); v != nil || err != nil {
+		if err != nil {
+			return err
+		}
+		return s.showCreateView(name, w)
+	}
 	_, _, tb, err := s.ResolveTable(ctx, name)
 	if err != nil {
 		return err

@@ -42,6 +42,21 @@ def reflect(eng, key):
         out[key + "." + t + ".indexes"] = [
             [i["name"], i["column_names"], bool(i["unique"])] for i in insp.get_indexes(t)
         ]
+        # What schema-diff tools (alembic autogenerate) ask besides.
+        out[key + "." + t + ".other"] = [
+            insp.get_foreign_keys(t),
+            insp.get_unique_constraints(t),
+            insp.get_check_constraints(t),
+            insp.get_table_comment(t)["text"],
+        ]
+    out[key + ".views"] = views = insp.get_view_names()
+    for v in views:
+        out[key + "." + v + ".columns"] = [
+            [c["name"], c["type"].compile(dialect=eng.dialect), c["nullable"]] for c in insp.get_columns(v)
+        ]
+    # The databases of the connection's catalog: the one connected to is
+    # among them.
+    out[key + ".schemas"] = eng.url.database.split(".")[-1] in insp.get_schema_names()
 
 
 def frame(df):
