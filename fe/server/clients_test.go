@@ -47,6 +47,8 @@ INSERT INTO shop.items VALUES
   (2, 'poster v2', '31.00', -9007199254740993, '2026-02-03 00:00:00.001', '2026-02-03'),
   (6, 'lamp', '99999999.99', 6, '2026-01-07 00:00:00.000', '2026-01-07');
 DELETE FROM shop.items WHERE id = 4;
+CREATE TABLE shop.events (id BIGINT, what STRING, at TIMESTAMP(6)) WITH ('bucket.num' = '1');
+INSERT INTO shop.events VALUES (1, 'open', '2026-01-01 00:00:00.000001'), (2, NULL, NULL);
 `
 
 // clientsSeqRows is the number of rows of cl.seq (ids 0..70), enough for a
@@ -404,6 +406,11 @@ func TestSQLAlchemy(t *testing.T) {
 			"  `id` int NOT NULL,\n" +
 			"  `ts` datetime NULL\n" +
 			") ENGINE=OLAP DUPLICATE KEY(`id`) DISTRIBUTED BY HASH(`id`) BUCKETS 1;"},
+		{"fl.shop.events", "CREATE TABLE `events` (\n" +
+			"  `id` bigint NULL,\n" +
+			"  `what` text NULL,\n" +
+			"  `at` datetime(6) NULL\n" +
+			")"},
 		{"fl.shop.items", "CREATE TABLE `items` (\n" +
 			"  `id` int NULL COMMENT \"item id\",\n" +
 			"  `name` text NULL COMMENT \"display name\",\n" +
@@ -455,7 +462,13 @@ func TestSQLAlchemy(t *testing.T) {
 		"cl.seq.columns":    `[["id", "INTEGER", false], ["ts", "DATETIME", true]]`,
 		"cl.seq.pk":         `[]`,
 		"cl.seq.indexes":    `[]`,
-		"fl.tables":         `["items"]`,
+		"fl.tables":         `["events", "items"]`,
+		// A log table without comment or key: its SHOW CREATE TABLE ends in a
+		// bare ")".
+		"fl.events.columns": `[["id", "BIGINT", true], ["what", "TEXT", true], ["at", "DATETIME(6)", true]]`,
+		"fl.events.pk":      `[]`,
+		"fl.events.indexes": `[]`,
+		"fl.events.other":   `[[], [], [], null]`,
 		"fl.items.columns": `[["id", "INTEGER", true], ["name", "TEXT", true], ["price", "DECIMAL(10, 2)", true],
 			["qty", "BIGINT", true], ["updated", "DATETIME(3)", true], ["day", "DATE", true]]`,
 		"fl.items.pk":      `["id"]`,

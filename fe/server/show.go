@@ -474,10 +474,11 @@ func (s *Session) showCreateTable(ctx context.Context, name sql.Name, w mysqlwir
 		}
 		tail = append(tail, "PROPERTIES ("+strings.Join(kv, ", ")+")")
 	}
+	// A bare ")" must stay alone on its line: MySQL's parsers take ");" for
+	// an unknown clause.
 	if len(tail) > 0 {
-		b.WriteString(" " + strings.Join(tail, " "))
+		b.WriteString(" " + strings.Join(tail, " ") + ";")
 	}
-	b.WriteString(";")
 	t := &table{names: []string{"Table", "Create Table"}}
 	t.addStrings(tb.Name(), b.String())
 	return t.write(w)
