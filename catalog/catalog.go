@@ -154,6 +154,11 @@ type TableSpec struct {
 	// or empty; KeyColumns names its columns.
 	KeysType   string
 	KeyColumns []string
+	// PrimaryKey names the columns that identify a row (a UNIQUE KEY
+	// table's key, a Fluss or Paimon primary key), in key order; empty when
+	// rows have no identity. SHOW CREATE TABLE prints it as MySQL does, for
+	// the clients that reflect a primary key from there (SQLAlchemy).
+	PrimaryKey []string
 	// Distribution is the text of a DISTRIBUTED BY clause, kept for SHOW
 	// CREATE TABLE only.
 	Distribution string

@@ -157,7 +157,8 @@ func (t *Table) engineOptions() typemap.EngineOptions {
 // Spec implements catalog.Described: the table comment for SHOW CREATE
 // TABLE. Properties are not shown (the spec: columns and comments only).
 func (t *Table) Spec() catalog.TableSpec {
-	return catalog.TableSpec{Name: t.name, Schema: t.Schema(), Comment: t.info.Descriptor.Comment}
+	return catalog.TableSpec{Name: t.name, Schema: t.Schema(), Comment: t.info.Descriptor.Comment,
+		PrimaryKey: slices.Clone(t.info.Descriptor.Schema.PrimaryKey)}
 }
 
 // PrimaryKey implements catalog.PrimaryKeyed: the key columns of a

@@ -289,7 +289,8 @@ func (t *Table) PaimonTarget() *ScanTarget {
 
 // Spec implements catalog.Described: the table comment.
 func (t *Table) Spec() catalog.TableSpec {
-	return catalog.TableSpec{Name: t.name, Schema: t.Schema(), Comment: t.schema.Comment}
+	return catalog.TableSpec{Name: t.name, Schema: t.Schema(), Comment: t.schema.Comment,
+		PrimaryKey: slices.Clone(t.schema.PrimaryKeys)}
 }
 
 // PartitionColumns implements catalog.Partitioned.

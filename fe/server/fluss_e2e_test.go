@@ -35,6 +35,16 @@ type unionFE struct {
 
 func startUnionFE(t *testing.T) *unionFE {
 	t.Helper()
+	sc, err := minifluss.LoadScenario(filepath.Join("..", "..", "minifluss", "testdata", "doris_regression.scenario"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return startScenarioFE(t, sc)
+}
+
+// startScenarioFE is startUnionFE over the fixture set sc.
+func startScenarioFE(t *testing.T, sc *minifluss.Scenario) *unionFE {
+	t.Helper()
 	ctx := context.Background()
 	wh := t.TempDir()
 	c, err := minifluss.Start(ctx, minifluss.Config{DataDir: t.TempDir(), DatalakeFormat: "paimon", TabletServers: 2,
@@ -43,10 +53,6 @@ func startUnionFE(t *testing.T) *unionFE {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	sc, err := minifluss.LoadScenario(filepath.Join("..", "..", "minifluss", "testdata", "doris_regression.scenario"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := sc.Run(ctx, c); err != nil {
 		t.Fatal(err)
 	}
