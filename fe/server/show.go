@@ -180,8 +180,11 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 		}
 		t.names = []string{"Database"}
 		t.addStrings(infoSchema)
+		t.addStrings(mysqlSchema)
 		for _, d := range dbs {
-			t.addStrings(d)
+			if !strings.EqualFold(d, mysqlSchema) {
+				t.addStrings(d)
+			}
 		}
 	case sql.ShowCreateDatabase:
 		ctl, db, err := s.splitDBName(n.Name)
@@ -201,6 +204,8 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 		var tables []string
 		if strings.EqualFold(db, infoSchema) {
 			tables = []string{"columns", "schemata", "tables"}
+		} else if s.virtualMySQL(ctx, ctl, db) {
+			tables = nil
 		} else {
 			_, d, err := s.database(ctx, ctl, db)
 			if err != nil {
