@@ -392,7 +392,16 @@ func (s *Session) describeTable(ctx context.Context, name sql.Name, full bool) (
 		return nil, err
 	}
 	t := &table{names: []string{"Field", "Type", "Null", "Key", "Default", "Extra"}}
+	duplicate := false
+	if d, ok := tb.(catalog.Described); ok {
+		duplicate = d.Spec().KeysType == "DUPLICATE"
+	}
 	for _, c := range tb.Schema().Columns {
+		if duplicate && !c.Key && c.Extra == "" {
+			// Doris prints a value column's aggregation type, NONE in a
+			// DUPLICATE KEY table (misc.out desc_ctas).
+			c.Extra = "NONE"
+		}
 		null := "No"
 		if c.Nullable {
 			null = "Yes"
