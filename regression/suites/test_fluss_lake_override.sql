@@ -7,7 +7,10 @@
 # statements that name that warehouse or need credentials run where the lake
 # is on S3 (requires=s3); on the emulator (a local warehouse) the wrong
 # warehouse is a local path nothing was tiered to, and the path-style and
-# no-credentials cases do not apply.
+# no-credentials cases do not apply. Doris's no-credentials catalog names
+# its MinIO endpoint; the one here names an endpoint by a fixed address, as
+# the suite cannot learn the environment's (LAKE_PROPS carries it with the
+# keys): either way the read must fail naming s3.
 
 -- statement drop_control
 drop catalog if exists test_fluss_lake_override
