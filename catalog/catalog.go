@@ -44,8 +44,16 @@ type Column struct {
 	Unsupported bool
 }
 
+// UnsupportedTypeName is the TypeName of an Unsupported column by convention.
+const UnsupportedTypeName = "UNSUPPORTED"
+
 // DisplayType is the type name DESC shows.
 func (c Column) DisplayType() string {
+	if c.Unsupported && c.TypeName == UnsupportedTypeName {
+		// Doris prints its UNSUPPORTED type this way (misc.out
+		// desc_log_time); errors keep naming it UNSUPPORTED.
+		return "unknown type: UNSUPPORTED_TYPE"
+	}
 	if c.TypeName != "" {
 		return c.TypeName
 	}

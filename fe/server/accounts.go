@@ -199,7 +199,7 @@ func (s *Session) authorizeUse(n *sql.Use) error {
 			ctl = s.catalog
 		}
 	}
-	if db == "" || strings.EqualFold(db, infoSchema) || s.holdsSome(ctl, db, "") {
+	if db == "" || strings.EqualFold(db, infoSchema) || strings.EqualFold(db, mysqlSchema) || s.holdsSome(ctl, db, "") {
 		return nil
 	}
 	return st.CheckFrom(s.info.User, s.remoteIP(), anyTablePriv, ctl, db, "")
@@ -391,7 +391,9 @@ func (s *Session) hideUnprivileged(n *sql.Show, t *table) {
 		if len(n.From) == 1 {
 			ctl = n.From[0]
 		}
-		keep = func(db string) bool { return strings.EqualFold(db, infoSchema) || s.holdsSome(ctl, db, "") }
+		keep = func(db string) bool {
+			return strings.EqualFold(db, infoSchema) || strings.EqualFold(db, mysqlSchema) || s.holdsSome(ctl, db, "")
+		}
 	case sql.ShowTables, sql.ShowTableStatus:
 		ctl, db, err := s.splitDBName(n.From)
 		if err != nil || strings.EqualFold(db, infoSchema) {

@@ -241,6 +241,8 @@ func (s *Session) use(ctx context.Context, ctl, db string, w mysqlwire.ResultWri
 	}
 	if strings.EqualFold(db, infoSchema) {
 		db = infoSchema
+	} else if s.virtualMySQL(ctx, ctl, db) {
+		db = mysqlSchema
 	} else if _, err := s.getDatabase(ctx, c, db); err != nil {
 		return err
 	}
@@ -329,6 +331,9 @@ func (s *Session) ResolveTable(ctx context.Context, name []string) (string, stri
 			return ctl, infoSchema, t, nil
 		}
 		return "", "", nil, errorf(errUnknownTable, "Table '%s.%s' doesn't exist", infoSchema, tbl)
+	}
+	if s.virtualMySQL(ctx, ctl, db) {
+		return "", "", nil, errorf(errUnknownTable, "Table '%s.%s' doesn't exist", mysqlSchema, tbl)
 	}
 	_, d, err := s.database(ctx, ctl, db)
 	if err != nil {
@@ -451,4 +456,18 @@ func (s *Session) kill(n *sql.Kill, w mysqlwire.ResultWriter) error {
 		return errorf(bind.ErrAnalysis, "Unknown thread id: %d", n.ID)
 	}
 	return w.OK(mysqlwire.OKResult{})
+}
+
+// virtualMySQL reports whether db names the empty virtual `mysql` database
+// of catalog ctl: it does unless the catalog has a database of that name.
+func (s *Session) virtualMySQL(ctx context.Context, ctl, db string) bool {
+	if !strings.EqualFold(db, mysqlSchema) || !s.srv.cfg.Catalogs.Exists(ctl) {
+		return false
+	}
+	c, err := s.getCatalog(ctx, ctl)
+	if err != nil {
+		return false
+	}
+	_, err = s.getDatabase(ctx, c, db)
+	return err != nil
 }

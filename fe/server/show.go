@@ -180,8 +180,11 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 		}
 		t.names = []string{"Database"}
 		t.addStrings(infoSchema)
+		t.addStrings(mysqlSchema)
 		for _, d := range dbs {
-			t.addStrings(d)
+			if !strings.EqualFold(d, mysqlSchema) {
+				t.addStrings(d)
+			}
 		}
 	case sql.ShowCreateDatabase:
 		ctl, db, err := s.splitDBName(n.Name)
@@ -201,6 +204,8 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 		var tables []string
 		if strings.EqualFold(db, infoSchema) {
 			tables = append(tables, infoSchemaTables...)
+		} else if s.virtualMySQL(ctx, ctl, db) {
+			tables = nil
 		} else {
 			_, d, err := s.database(ctx, ctl, db)
 			if err != nil {
@@ -387,7 +392,16 @@ func (s *Session) describeTable(ctx context.Context, name sql.Name, full bool) (
 		return nil, err
 	}
 	t := &table{names: []string{"Field", "Type", "Null", "Key", "Default", "Extra"}}
+	duplicate := false
+	if d, ok := tb.(catalog.Described); ok {
+		duplicate = d.Spec().KeysType == "DUPLICATE"
+	}
 	for _, c := range tb.Schema().Columns {
+		if duplicate && !c.Key && c.Extra == "" {
+			// Doris prints a value column's aggregation type, NONE in a
+			// DUPLICATE KEY table (misc.out desc_ctas).
+			c.Extra = "NONE"
+		}
 		null := "No"
 		if c.Nullable {
 			null = "Yes"

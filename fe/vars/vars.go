@@ -287,6 +287,13 @@ func normalize(d *Def, value string) (string, error) {
 		// names the session variable and what it accepts.
 		return "", errorf(ErrWrongValue, "Variable '%s' can't be set to the value of '%s': invalid value for session variable '%s' (allowed: %s)", d.Name, value, d.Name, strings.Join(quoted, ", "))
 	default:
+		// A String variable with known spellings folds them (as an Enum
+		// would) and keeps anything else as typed: its reader checks it.
+		for _, a := range d.Values {
+			if strings.EqualFold(v, a) {
+				return a, nil
+			}
+		}
 		if d.Check != nil {
 			if err := d.Check(v); err != nil {
 				return "", errorf(ErrWrongValue, "Variable '%s' can't be set to the value of '%s': %v", d.Name, value, err)

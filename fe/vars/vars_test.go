@@ -28,6 +28,7 @@ func TestDefaults(t *testing.T) {
 		"autocommit":                    "true",
 		"max_allowed_packet":            "16777216",
 		"character_set_client":          "utf8mb4",
+		"enable_file_scanner_v2":        "true",
 	}
 	for k, v := range want {
 		got, err := s.Get(k)
@@ -44,7 +45,12 @@ func TestSetValidation(t *testing.T) {
 	}{
 		{"fluss_union_read_mode", "REQUIRED", "required"},
 		{"fluss_union_read_mode", "", ""},
-		{"fluss_union_read_mode", "sometimes", "!Variable 'fluss_union_read_mode' can't be set to the value of 'sometimes'"},
+		// Doris takes any value at SET; the query that reads it refuses it.
+		{"fluss_union_read_mode", "sometimes", "sometimes"},
+		// Doris's suites start with these; they are accepted no-ops.
+		{"enable_file_scanner_v2", "true", "true"},
+		{"enable_nereids_planner", "false", "false"},
+		{"enable_file_scanner_v2", "maybe", "!Variable 'enable_file_scanner_v2'"},
 		{"max_file_scanners_concurrency", "4", "4"},
 		{"max_file_scanners_concurrency", "0", "!Variable 'max_file_scanners_concurrency' can't be set to the value of '0'"},
 		{"max_file_scanners_concurrency", "four", "!variable 'max_file_scanners_concurrency': 'four' is not an integer"},
