@@ -40,14 +40,14 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 	if n.Where != nil && containsAgg(n.Where) {
 		return nil, errorf(ErrAnalysis, "aggregate functions are not allowed in WHERE")
 	}
-	where := n.Where
+	where := factorOrs(n.Where)
 	reordered := false
 	if lat != nil {
 		input, where = lat.input, lat.where
 	} else if n.From == nil {
 		input = &Values{Rows: [][]expr.Expr{{}}}
 	} else {
-		p, w, ok, err := b.reorderJoins(n.From, n.Where)
+		p, w, ok, err := b.reorderJoins(n.From, where)
 		if err != nil {
 			return nil, err
 		}

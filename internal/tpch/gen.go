@@ -56,7 +56,9 @@ var (
 	endDate     = civil(1998, 12, 31)
 )
 
-func civil(y int, m time.Month, d int) int { return int(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / 86400) }
+func civil(y int, m time.Month, d int) int {
+	return int(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / 86400)
+}
 
 func dateText(days int) string { return time.Unix(int64(days)*86400, 0).UTC().Format("2006-01-02") }
 
@@ -336,10 +338,6 @@ func (g *gen) orders(ow, lw *bufio.Writer) {
 	s := newStream(7)
 	ls := newStream(8)
 	clerks := max(1, g.c.Supplier/10) // SF * 1000
-	type line struct {
-		fields []string
-		status byte
-	}
 	for i := int64(1); i <= g.c.Orders; i++ {
 		key := orderKey(i)
 		cust := s.between(1, g.c.Customer)
