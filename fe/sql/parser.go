@@ -56,7 +56,9 @@ func parse(sql string, multi bool) (stmts []Statement, err error) {
 			break
 		}
 		if len(stmts) > 0 && !multi {
-			p.fail("unexpected text after the end of the statement (multiple statements need ParseAll)")
+			// Users see this text: a client sent a script without
+			// CLIENT_MULTI_STATEMENTS, which would have split it.
+			p.fail("only one statement is allowed per query; to send several separated by ';', enable the client's multi-statement option (CLIENT_MULTI_STATEMENTS, e.g. go-sql-driver multiStatements=true, JDBC allowMultiQueries=true)")
 		}
 		stmts = append(stmts, p.statement())
 		if p.tok().kind != tEOF && !p.isOp(";") {

@@ -1,0 +1,82 @@
+package server
+
+import (
+	"database/sql"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+// Tests of issue 22 section 4, what a person notices first.
+
+// dbMulti opens one session with go-sql-driver's multiStatements option,
+// which sets CLIENT_MULTI_STATEMENTS in the handshake.
+func (f *testFE) dbMulti(multi bool) *sql.DB {
+	f.t.Helper()
+	cfg := mysql.NewConfig()
+	cfg.User, cfg.Passwd, cfg.Net, cfg.Addr = "root", f.pass, "tcp", f.fe.Addr().String()
+	cfg.InterpolateParams = true
+	cfg.MultiStatements = multi
+	c, err := mysql.NewConnector(cfg)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	d := sql.OpenDB(c)
+	d.SetMaxOpenConns(1)
+	f.t.Cleanup(func() { d.Close() })
+	return d
+}
+
+// Without CLIENT_MULTI_STATEMENTS, MySQL answers a second statement with a
+// syntax error (1064); the text must say what to do, not name parser
+// internals. With the capability the statements run, one result each.
+func TestMultiStatements(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	single := f.dbMulti(false)
+	for _, q := range []string{"SELECT 1; SELECT 2", "CREATE DATABASE x; CREATE DATABASE y"} {
+		_, err := single.Exec(q)
+		var me *mysql.MySQLError
+		if !errors.As(err, &me) || me.Number != 1064 {
+			t.Fatalf("%s: want 1064, got %v", q, err)
+		}
+		for _, bad := range []string{"ParseAll", "*sql.", "parse("} {
+			if strings.Contains(me.Message, bad) {
+				t.Errorf("%s: message names an internal (%q): %s", q, bad, me.Message)
+			}
+		}
+		if !strings.Contains(me.Message, "one statement") || !strings.Contains(me.Message, "multi-statement") {
+			t.Errorf("%s: message does not say what is wrong: %s", q, me.Message)
+		}
+	}
+	// Nothing of the refused script ran.
+	wantRows(t, single, "SHOW DATABASES LIKE 'x'")
+
+	multi := f.dbMulti(true)
+	mustExec(t, multi, "CREATE DATABASE m; CREATE TABLE m.t (k INT) DISTRIBUTED BY HASH(k) BUCKETS 1; INSERT INTO m.t VALUES (1),(2)")
+	r, err := multi.Query("SELECT count(*) FROM m.t; SELECT 'b' AS s; SELECT k FROM m.t ORDER BY k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var got []string
+	for {
+		for r.Next() {
+			var s string
+			if err := r.Scan(&s); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, s)
+		}
+		if !r.NextResultSet() {
+			break
+		}
+	}
+	if err := r.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, ",") != "2,b,1,2" {
+		t.Errorf("three result sets: %q", got)
+	}
+}
