@@ -153,6 +153,9 @@ func (g *guardConn) answer(pkt []byte) bool {
 	}
 	payload := pkt[4:]
 	switch payload[0] {
+	case comStatistics:
+		g.writePacket(1, []byte(g.s.statistics()))
+		return true
 	case comStmtReset:
 		var id uint32
 		ok := len(payload) >= 5
@@ -294,6 +297,14 @@ func readLenEnc(b []byte) (uint64, int, bool) {
 
 func (g *guardConn) reply(num uint16, state, msg string) {
 	if err := writeErrPacket(g.Conn, 1, num, state, msg); err != nil {
+		g.Conn.Close()
+	}
+}
+
+// writePacket sends one packet the guard answers by itself.
+func (g *guardConn) writePacket(seq byte, payload []byte) {
+	n := len(payload)
+	if _, err := g.Conn.Write(append([]byte{byte(n), byte(n >> 8), byte(n >> 16), seq}, payload...)); err != nil {
 		g.Conn.Close()
 	}
 }
@@ -472,4 +483,7 @@ var quietVitessAuthWarnings = sync.OnceFunc(func() {
 type connCounters struct {
 	open    atomic.Int64
 	refused atomic.Int64
+	// questions counts the statements run (COM_STATISTICS reports it).
+	questions atomic.Int64
+	started   time.Time
 }

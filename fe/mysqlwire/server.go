@@ -123,6 +123,7 @@ func Listen(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, log: log, env: env, conns: make(map[uint32]*connState), serving: make(chan struct{}),
 		maxConns: cfg.MaxConnections, handshakeTimeout: cfg.HandshakeTimeout,
 		throttle: newLoginThrottle(log, cfg.HandshakeTimeout/2)}
+	s.started = time.Now()
 	l := cfg.Listener
 	if l == nil {
 		l, err = net.Listen("tcp", cfg.Addr)
@@ -251,6 +252,7 @@ func (h *handler) run(c *mysql.Conn, callback func(*sqltypes.Result) error, f fu
 	if err != nil {
 		return toSQLError(err)
 	}
+	h.s.questions.Add(1)
 	ctx, cancel := context.WithCancel(context.Background())
 	h.s.mu.Lock()
 	st.cancel = cancel

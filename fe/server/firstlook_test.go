@@ -1,12 +1,18 @@
 package server
 
 import (
+	"context"
 	"database/sql"
 	"errors"
+	"net"
+	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"github.com/inlet-db/inlet/internal/fixtures"
 )
 
 // Tests of issue 22 section 4, what a person notices first.
@@ -78,5 +84,27 @@ func TestMultiStatements(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "2,b,1,2" {
 		t.Errorf("three result sets: %q", got)
+	}
+}
+
+// The mariadb CLI's `status` command reads COM_STATISTICS (mysql_stat) and
+// prints the uptime in words and MySQL's status line; it was an error.
+func TestStatusCommandMariadbCLI(t *testing.T) {
+	bin := fixtures.Tool(t, "mariadb", "mariadb-client")
+	f := startFE(t, t.TempDir(), "", false)
+	_, port, _ := net.SplitHostPort(f.fe.Addr().String())
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "-h127.0.0.1", "-P"+port, "-uroot", "--skip-ssl", "-e", "status").CombinedOutput()
+	if err != nil {
+		t.Fatalf("mariadb status: %v\n%s", err, out)
+	}
+	for _, want := range []string{"Uptime:", "Threads: 1  Questions: ", "Queries per second avg: "} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("status output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(string(out), "ERROR") {
+		t.Errorf("status output has an error:\n%s", out)
 	}
 }
