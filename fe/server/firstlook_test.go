@@ -4,8 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"net"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -107,4 +110,31 @@ func TestStatusCommandMariadbCLI(t *testing.T) {
 	if strings.Contains(string(out), "ERROR") {
 		t.Errorf("status output has an error:\n%s", out)
 	}
+}
+
+// CREATE CATALOG type=paimon checks a local warehouse: a missing path or a
+// file is refused naming the path, and nothing is created; ALTER to a
+// missing path is refused too. An s3 warehouse stays lazy (not contacted
+// at CREATE).
+func TestPaimonCatalogWarehouseChecked(t *testing.T) {
+	f := startMetaFE(t, t.TempDir())
+	db := f.db("")
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "no", "such", "warehouse")
+	file := filepath.Join(dir, "afile")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wantErr(t, db, fmt.Sprintf("CREATE CATALOG p PROPERTIES ('type'='paimon', 'warehouse'='%s')", missing), 1105,
+		fmt.Sprintf("Paimon warehouse '%s' does not exist", missing))
+	wantErr(t, db, fmt.Sprintf("CREATE CATALOG p PROPERTIES ('type'='paimon', 'warehouse'='file://%s')", missing), 1105,
+		fmt.Sprintf("Paimon warehouse 'file://%s' does not exist", missing))
+	wantErr(t, db, fmt.Sprintf("CREATE CATALOG p PROPERTIES ('type'='paimon', 'warehouse'='%s')", file), 1105,
+		fmt.Sprintf("Paimon warehouse '%s' is not a directory", file))
+	wantRows(t, db, "SHOW CATALOGS LIKE 'p'")
+
+	mustExec(t, db, fmt.Sprintf("CREATE CATALOG p PROPERTIES ('type'='paimon', 'warehouse'='%s')", dir))
+	wantRows(t, db, "SHOW DATABASES FROM p", "information_schema")
+	wantErr(t, db, fmt.Sprintf("ALTER CATALOG p SET PROPERTIES ('warehouse'='%s')", missing), 1105, missing)
+	mustExec(t, db, "CREATE CATALOG s PROPERTIES ('type'='paimon', 'warehouse'='s3://no-such-bucket/wh', 's3.endpoint'='http://127.0.0.1:1')")
 }
