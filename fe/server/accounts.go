@@ -134,6 +134,9 @@ func (s *Session) authorize(stmt sql.Statement) error {
 				name = append(append(sql.Name{}, n.From...), name[0])
 			}
 			return s.showTable("SHOW", name)
+		case sql.ShowBackends, sql.ShowProc:
+			// Doris: cluster nodes are shown to administrators.
+			return s.requirePriv(auth.AdminPriv, "", "", "")
 		}
 		return nil
 	case *sql.Use:

@@ -765,6 +765,12 @@ func (p *parser) show() Statement {
 		s.Kind = ShowFrontends
 	case p.acceptKw("BACKENDS"):
 		s.Kind = ShowBackends
+	case p.acceptKw("PROC"):
+		s.Kind = ShowProc
+		if p.tok().kind != tString {
+			p.failExpected("a proc path string such as '/backends'")
+		}
+		s.Path = p.stringLit()
 	case p.acceptKw("QUERY", "PROFILE"):
 		s.Kind = ShowQueryProfile
 		if p.tok().kind == tString {
