@@ -50,6 +50,10 @@ type Options struct {
 	// --mem-limit): the statement whose allocation would pass it fails.
 	// 0 means no cap. See ParseMemLimit.
 	MemLimit int64
+	// AuditMaxBytes and AuditMaxFiles rotate <MetaDir>/fe.audit.log
+	// (0: DefaultAuditMaxBytes, DefaultAuditMaxFiles).
+	AuditMaxBytes int64
+	AuditMaxFiles int
 }
 
 // FE is a running front end.
@@ -61,8 +65,9 @@ type FE struct {
 	Mem *memlimit.Process
 	// Auth holds the users and privileges (under <MetaDir>/auth), for the
 	// HTTP handlers as for SQL.
-	Auth *auth.Store
-	done chan struct{}
+	Auth  *auth.Store
+	audit *AuditLog
+	done  chan struct{}
 }
 
 // VersionComment is what @@version_comment says.
@@ -109,13 +114,20 @@ func Start(ctx context.Context, o Options) (*FE, error) {
 		cats.Close()
 		return nil, err
 	}
-	srv, err := New(Config{Catalogs: cats, Vars: vr, Mem: o.Mem, Logger: log, Version: o.Version, Backends: o.Backends, Runner: o.Runner, Auth: users, ViewDir: o.MetaDir})
+	audit, err := OpenAuditLog(filepath.Join(o.MetaDir, AuditFileName), o.AuditMaxBytes, o.AuditMaxFiles)
 	if err != nil {
+		cats.Close()
+		return nil, err
+	}
+	srv, err := New(Config{Catalogs: cats, Vars: vr, Mem: o.Mem, Logger: log, Version: o.Version, Backends: o.Backends, Runner: o.Runner, Auth: users, ViewDir: o.MetaDir, Audit: audit})
+	if err != nil {
+		audit.Close()
 		return nil, err
 	}
 	if o.Demo {
 		if err := srv.EnsureDemo(ctx); err != nil {
 			cats.Close()
+			audit.Close()
 			return nil, fmt.Errorf("fe: demo database: %w", err)
 		}
 	}
@@ -123,10 +135,11 @@ func Start(ctx context.Context, o Options) (*FE, error) {
 		HandshakeTimeout: o.HandshakeTimeout, MaxConnections: o.MaxConnections})
 	if err != nil {
 		cats.Close()
+		audit.Close()
 		return nil, err
 	}
 	srv.SetCancel(wire.Cancel)
-	fe := &FE{Wire: wire, Server: srv, Catalogs: cats, Mem: proc, Auth: users, done: make(chan struct{})}
+	fe := &FE{Wire: wire, Server: srv, Catalogs: cats, Mem: proc, Auth: users, audit: audit, done: make(chan struct{})}
 	go func() {
 		defer close(fe.done)
 		wire.Serve()
@@ -142,5 +155,5 @@ func (f *FE) Addr() net.Addr { return f.Wire.Addr() }
 func (f *FE) Close() error {
 	err := f.Wire.Close()
 	<-f.done
-	return errors.Join(err, f.Catalogs.Close())
+	return errors.Join(err, f.Catalogs.Close(), f.audit.Close())
 }
