@@ -194,8 +194,7 @@ func (s *Session) auditEnd(a *auditRecord, err error) {
 	switch {
 	case err != nil:
 		state = "ERR"
-		n, _ := mysqlwire.Errno(mysqlwire.CodeOf(err))
-		code, msg = int(n), oneLine(err.Error())
+		code, msg = int(mysqlwire.ErrnoOf(err)), oneLine(err.Error())
 	case a.w.columns:
 		state = "EOF"
 	}
