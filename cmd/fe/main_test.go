@@ -23,6 +23,8 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"--mem-limit", "lots"}, false, config{}},
 		{[]string{"--max-connections", "0"}, false, config{}},
 		{[]string{"--handshake-timeout", "0s"}, false, config{}},
+		{[]string{"--tls-cert", "c.pem"}, false, config{}}, // the key must come too
+		{[]string{"--tls-key", "k.pem"}, false, config{}},
 	}
 	for _, c := range cases {
 		got, err := parseFlags(c.args)

@@ -48,6 +48,25 @@ type user struct {
 	Host   string  `json:"host"`
 	Hash   string  `json:"hash,omitempty"` // hex SHA1(SHA1(password)); "" = no password
 	Grants []grant `json:"grants,omitempty"`
+	// RequireSSL: the user logs in over TLS only (CREATE USER … REQUIRE SSL).
+	RequireSSL bool `json:"require_ssl,omitempty"`
+}
+
+// UserOption sets an account option at CREATE USER.
+type UserOption func(*user)
+
+// RequireSSL makes the user log in over TLS only (REQUIRE SSL).
+func RequireSSL() UserOption { return func(u *user) { u.RequireSSL = true } }
+
+// RequiresSSL reports whether user, logging in from host, must use TLS.
+func (s *Store) RequiresSSL(name, host string) bool {
+	if builtin[name] {
+		return false
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	u := s.users[name]
+	return u != nil && hostMatch(u.Host, host) && u.RequireSSL
 }
 
 type grant struct {
@@ -305,11 +324,11 @@ func normHost(h string) string {
 
 // CreateUser adds a user. A name has one host pattern: creating 'u'@'h2'
 // while 'u'@'h1' exists fails like an existing user.
-func (s *Store) CreateUser(id Identity, password string, ifNotExists bool) error {
-	return s.createUser(id, hexHash(password), ifNotExists)
+func (s *Store) CreateUser(id Identity, password string, ifNotExists bool, opts ...UserOption) error {
+	return s.createUser(id, hexHash(password), ifNotExists, opts...)
 }
 
-func (s *Store) createUser(id Identity, hash string, ifNotExists bool) error {
+func (s *Store) createUser(id Identity, hash string, ifNotExists bool, opts ...UserOption) error {
 	id.Host = normHost(id.Host)
 	if id.User == "" {
 		return invalidGrant("user name is empty")
@@ -322,7 +341,11 @@ func (s *Store) createUser(id Identity, hash string, ifNotExists bool) error {
 		}
 		return userOpFailed("CREATE USER", id)
 	}
-	s.users[id.User] = &user{Host: id.Host, Hash: hash}
+	u := &user{Host: id.Host, Hash: hash}
+	for _, o := range opts {
+		o(u)
+	}
+	s.users[id.User] = u
 	if err := s.saveLocked(); err != nil {
 		delete(s.users, id.User)
 		return err

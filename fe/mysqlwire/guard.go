@@ -3,6 +3,7 @@ package mysqlwire
 import (
 	"bufio"
 	"bytes"
+	"crypto/tls"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -95,6 +96,15 @@ type guardConn struct {
 	hello   bool        // the handshake response has been checked
 	pending []byte      // the rest of a packet vitess has not read yet
 	once    sync.Once
+
+	// TLS (tls.go): the encrypted connection once the client asked for it,
+	// whether vitess' greeting went out, and the state of shifting the
+	// sequence numbers of the packets vitess writes before login.
+	tls     *tls.Conn
+	greeted bool
+	wbuf    []byte
+	outHdr  []byte
+	outLeft int
 }
 
 func (g *guardConn) Read(p []byte) (int, error) {
@@ -102,6 +112,9 @@ func (g *guardConn) Read(p []byte) (int, error) {
 		pkt, err := g.readPacket()
 		if err != nil {
 			return 0, err
+		}
+		if g.tls != nil && !g.ready && pkt[3] > 0 {
+			pkt[3]-- // vitess never saw the SSLRequest (tls.go)
 		}
 		if g.answer(pkt) {
 			continue
@@ -135,6 +148,13 @@ func (g *guardConn) readPacket() ([]byte, error) {
 // did. Only the first packet of a command (sequence 0) of a logged-in
 // connection is looked at.
 func (g *guardConn) answer(pkt []byte) bool {
+	if !g.ready && !g.hello && pkt[3] == 1 && g.tls == nil && g.s.cfg.TLSConfig != nil && isSSLRequest(pkt[4:]) {
+		if err := g.startTLS(); err != nil {
+			g.s.log.Debug("TLS handshake failed", "remote", g.RemoteAddr().String(), "err", err)
+			g.Conn.Close()
+		}
+		return true
+	}
 	if !g.ready && !g.hello && pkt[3] == 1 {
 		// vitess' parser of the handshake response indexes past the end of
 		// a truncated packet and trusts length prefixes; it must only see
@@ -142,7 +162,7 @@ func (g *guardConn) answer(pkt []byte) bool {
 		g.hello = true
 		if err := checkHandshakeResponse(pkt[4:]); err != nil {
 			g.s.log.Debug("bad handshake response", "remote", g.RemoteAddr().String(), "err", err)
-			writeErrPacket(g.Conn, 2, erHandshake, "08S01", "Bad handshake")
+			writeErrPacket(g, 2, erHandshake, "08S01", "Bad handshake")
 			g.Conn.Close()
 			return true
 		}
@@ -296,7 +316,7 @@ func readLenEnc(b []byte) (uint64, int, bool) {
 }
 
 func (g *guardConn) reply(num uint16, state, msg string) {
-	if err := writeErrPacket(g.Conn, 1, num, state, msg); err != nil {
+	if err := writeErrPacket(g, 1, num, state, msg); err != nil {
 		g.Conn.Close()
 	}
 }
@@ -304,7 +324,7 @@ func (g *guardConn) reply(num uint16, state, msg string) {
 // writePacket sends one packet the guard answers by itself.
 func (g *guardConn) writePacket(seq byte, payload []byte) {
 	n := len(payload)
-	if _, err := g.Conn.Write(append([]byte{byte(n), byte(n >> 8), byte(n >> 16), seq}, payload...)); err != nil {
+	if _, err := g.Write(append([]byte{byte(n), byte(n >> 8), byte(n >> 16), seq}, payload...)); err != nil {
 		g.Conn.Close()
 	}
 }

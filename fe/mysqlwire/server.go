@@ -3,6 +3,7 @@ package mysqlwire
 import (
 	"context"
 	"crypto/sha1"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -73,6 +74,9 @@ type Config struct {
 	// client gets error 1040 "Too many connections". 0 means
 	// DefaultMaxConnections.
 	MaxConnections int
+	// TLSConfig, when set, lets clients switch to TLS (CLIENT_SSL); users
+	// whose account requires SSL can only log in over it (tls.go).
+	TLSConfig *tls.Config
 }
 
 // Server is a running MySQL protocol listener.
@@ -390,7 +394,7 @@ func (a *authServer) UserEntryWithHash(c *mysql.Conn, salt []byte, user string, 
 		return nil, sqlerror.NewSQLError(sqlerror.ERAccessDeniedError, sqlerror.SSAccessDeniedError,
 			fmt.Sprintf("Access denied for user '%s': too many failed logins from this host, try again later", user))
 	}
-	g, err := a.check(salt, user, host, authResponse)
+	g, err := a.check(salt, user, host, authResponse, connTLS(c.GetRawConn()))
 	if err != nil {
 		a.throttle.failed(host)
 		return nil, err
@@ -399,9 +403,9 @@ func (a *authServer) UserEntryWithHash(c *mysql.Conn, salt []byte, user string, 
 	return g, nil
 }
 
-func (a *authServer) check(salt []byte, user, host string, authResponse []byte) (mysql.Getter, error) {
+func (a *authServer) check(salt []byte, user, host string, authResponse []byte, overTLS bool) (mysql.Getter, error) {
 	if a.users != nil {
-		return checkUser(a.users, salt, user, host, authResponse)
+		return checkUser(a.users, salt, user, host, authResponse, overTLS)
 	}
 	deny := sqlerror.NewSQLError(sqlerror.ERAccessDeniedError, sqlerror.SSAccessDeniedError,
 		fmt.Sprintf("Access denied for user '%s' (using password: %s)", user, yesNo(len(authResponse) > 0)))

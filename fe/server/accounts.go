@@ -237,10 +237,14 @@ func (s *Session) account(stmt sql.Statement, w mysqlwire.ResultWriter) error {
 	var err error
 	switch n := stmt.(type) {
 	case *sql.CreateUser:
+		var opts []auth.UserOption
+		if n.RequireSSL {
+			opts = append(opts, auth.RequireSSL())
+		}
 		if n.PasswordHashed {
-			err = st.CreateUserHashed(identOf(n.User), n.Password, n.IfNotExists)
+			err = st.CreateUserHashed(identOf(n.User), n.Password, n.IfNotExists, opts...)
 		} else {
-			err = st.CreateUser(identOf(n.User), n.Password, n.IfNotExists)
+			err = st.CreateUser(identOf(n.User), n.Password, n.IfNotExists, opts...)
 		}
 	case *sql.DropUser:
 		err = st.DropUser(identOf(n.User), n.IfExists)

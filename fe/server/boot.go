@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -54,6 +55,9 @@ type Options struct {
 	// (0: DefaultAuditMaxBytes, DefaultAuditMaxFiles).
 	AuditMaxBytes int64
 	AuditMaxFiles int
+	// TLSConfig enables TLS on the MySQL port (cmd/fe --tls-cert/--tls-key);
+	// nil serves plain connections only and REQUIRE SSL users cannot log in.
+	TLSConfig *tls.Config
 }
 
 // FE is a running front end.
@@ -132,7 +136,7 @@ func Start(ctx context.Context, o Options) (*FE, error) {
 		}
 	}
 	wire, err := mysqlwire.Listen(mysqlwire.Config{Addr: o.QueryAddr, Users: users, NewSession: srv.NewSession, Logger: log,
-		HandshakeTimeout: o.HandshakeTimeout, MaxConnections: o.MaxConnections})
+		HandshakeTimeout: o.HandshakeTimeout, MaxConnections: o.MaxConnections, TLSConfig: o.TLSConfig})
 	if err != nil {
 		cats.Close()
 		audit.Close()

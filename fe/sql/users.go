@@ -22,6 +22,9 @@ type CreateUser struct {
 	Password       string
 	HasPassword    bool
 	PasswordHashed bool
+	// RequireSSL is MySQL's REQUIRE SSL: the user may only log in over
+	// TLS. REQUIRE NONE is the default.
+	RequireSSL bool
 }
 
 // DropUser is DROP USER [IF EXISTS] user.
@@ -102,6 +105,15 @@ func (p *parser) createUser() Statement {
 		c.HasPassword = true
 		c.PasswordHashed = p.acceptKw("PASSWORD")
 		c.Password = p.stringLit()
+	}
+	if p.acceptKw("REQUIRE") {
+		switch {
+		case p.acceptKw("SSL"):
+			c.RequireSSL = true
+		case p.acceptKw("NONE"):
+		default:
+			p.fail("only REQUIRE SSL and REQUIRE NONE are supported (no X509, ISSUER, SUBJECT or CIPHER)")
+		}
 	}
 	if p.acceptKw("DEFAULT", "ROLE") || p.isKw("PASSWORD_EXPIRE") || p.isKw("FAILED_LOGIN_ATTEMPTS") || p.isKw("COMMENT") {
 		p.fail("CREATE USER options (DEFAULT ROLE, password policies, COMMENT) are not supported")
@@ -209,6 +221,9 @@ func (n *CreateUser) format(p *printer) {
 			p.w("PASSWORD ")
 		}
 		p.w(quoteString(n.Password))
+	}
+	if n.RequireSSL {
+		p.w(" REQUIRE SSL")
 	}
 }
 
