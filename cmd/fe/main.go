@@ -66,7 +66,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&c.queryPort, "query-port", 9030, "MySQL protocol port")
 	fs.IntVar(&c.httpPort, "http-port", 8030, "HTTP port (query profiles, /metrics, BE heartbeats); -1 disables it")
 	fs.StringVar(&c.host, "host", "127.0.0.1", "address to listen on, MySQL and HTTP (loopback by default; 0.0.0.0 or :: for every interface)")
-	fs.StringVar(&c.metaDir, "meta-dir", "inlet-meta", "directory for FE metadata (catalog definitions)")
+	fs.StringVar(&c.metaDir, "meta-dir", "", "directory for FE metadata (catalogs, users, views, fe.audit.log) and, without --data-dir, table data (default: a per-user directory, $XDG_DATA_HOME/inlet or ~/.local/share/inlet)")
 	fs.StringVar(&c.dataDir, "data-dir", "", "directory for internal-catalog table data (default <meta-dir>/data); with --demo, the directory for everything the demo keeps")
 	fs.StringVar(&be, "be", "", "comma-separated BE Flight addresses host:port; none runs a BE inside the FE (BEs started with --fe register themselves too)")
 	fs.BoolVar(&c.demo, "demo", false, "start an emulated Fluss cluster with a tiered sample, a BE and the FE, with a fluss catalog over it")
@@ -145,6 +145,20 @@ func main() {
 	}
 }
 
+// defaultMetaDir is where an FE started without --meta-dir keeps its
+// metadata: a per-user data directory (as --demo keeps its own), never the
+// current working directory.
+func defaultMetaDir() (string, error) {
+	if x := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(x) {
+		return filepath.Join(x, "inlet"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no per-user directory for FE metadata (%v); pass --meta-dir DIR", err)
+	}
+	return filepath.Join(home, ".local", "share", "inlet"), nil
+}
+
 // run serves until ctx ends, printing what a user needs to out.
 func run(ctx context.Context, c config, out io.Writer) error {
 	var level slog.Level
@@ -170,6 +184,13 @@ func run(ctx context.Context, c config, out io.Writer) error {
 		if !c.dataSet || dataDir == root {
 			dataDir = filepath.Join(root, "data")
 		}
+	}
+	if metaDir == "" {
+		d, err := defaultMetaDir()
+		if err != nil {
+			return err
+		}
+		metaDir = d
 	}
 	meta, err := filepath.Abs(metaDir)
 	if err != nil {
