@@ -41,7 +41,7 @@ func tlsServer(t *testing.T) (*Server, *tls.Config) {
 	var mu sync.Mutex
 	closed := 0
 	srv, err := Listen(Config{Addr: "127.0.0.1:0",
-		TLSConfig: &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}},
+		TLSConfig:  &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}},
 		NewSession: func(ConnInfo) (Session, error) { return &scriptSession{mu: &mu, closed: &closed}, nil }})
 	if err != nil {
 		t.Fatal(err)
