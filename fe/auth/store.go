@@ -386,6 +386,56 @@ func (s *Store) DropUser(id Identity, ifExists bool) error {
 	return nil
 }
 
+// AlterUser changes what ALTER USER names: the password (stage-2 hex hash,
+// when hash is non-nil) and the SSL requirement (when requireSSL is
+// non-nil). root's and admin's accounts come from the FE's configuration.
+func (s *Store) alterUser(id Identity, hash *string, requireSSL *bool, ifExists bool) error {
+	id.Host = normHost(id.Host)
+	if builtin[id.User] {
+		return &Error{Num: 1105, State: "HY000", kind: ErrUserOp,
+			Msg: fmt.Sprintf("the account of %s is set by the FE's configuration, not by ALTER USER", id.User)}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.lookupLocked(id)
+	if u == nil {
+		if ifExists {
+			return nil
+		}
+		return userOpFailed("ALTER USER", id)
+	}
+	old := *u
+	if hash != nil {
+		u.Hash = *hash
+	}
+	if requireSSL != nil {
+		u.RequireSSL = *requireSSL
+	}
+	if err := s.saveLocked(); err != nil {
+		*u = old
+		return err
+	}
+	return nil
+}
+
+// AlterUser changes a user's password (when password is non-nil; hashed
+// means it is MySQL's '*HEX' stage-2 hash) and SSL requirement (when
+// requireSSL is non-nil).
+func (s *Store) AlterUser(id Identity, password *string, hashed bool, requireSSL *bool, ifExists bool) error {
+	var hash *string
+	if password != nil {
+		h := hexHash(*password)
+		if hashed {
+			var err error
+			if h, err = parseStage2(*password); err != nil {
+				return err
+			}
+		}
+		hash = &h
+	}
+	return s.alterUser(id, hash, requireSSL, ifExists)
+}
+
 // SetPassword changes a user's password ("" removes it). root's and
 // admin's come from the FE's configuration and cannot be set here.
 func (s *Store) SetPassword(id Identity, password string) error {

@@ -169,7 +169,7 @@ func (s *Session) authorize(stmt sql.Statement) error {
 		default:
 			return table(auth.DropPriv, n.Name)
 		}
-	case *sql.CreateUser, *sql.DropUser:
+	case *sql.CreateUser, *sql.DropUser, *sql.AlterUser:
 		return s.requirePriv(auth.GrantPriv, "", "", "")
 	case *sql.Grant:
 		if privs, err := grantPrivs(n.Privs); err == nil && privs&auth.AdminPriv != 0 {
@@ -246,6 +246,17 @@ func (s *Session) account(stmt sql.Statement, w mysqlwire.ResultWriter) error {
 		} else {
 			err = st.CreateUser(identOf(n.User), n.Password, n.IfNotExists, opts...)
 		}
+	case *sql.AlterUser:
+		var pw *string
+		if n.HasPassword {
+			pw = &n.Password
+		}
+		var req *bool
+		if n.Require != "" {
+			on := n.Require == "SSL"
+			req = &on
+		}
+		err = st.AlterUser(identOf(n.User), pw, n.PasswordHashed, req, n.IfExists)
 	case *sql.DropUser:
 		err = st.DropUser(identOf(n.User), n.IfExists)
 	case *sql.Grant:

@@ -157,7 +157,7 @@ func (s *Session) run(ctx context.Context, stmt sql.Statement, w mysqlwire.Resul
 		return s.update(ctx, n, w)
 	case *sql.Kill:
 		return s.kill(n, w)
-	case *sql.CreateUser, *sql.DropUser, *sql.Grant, *sql.SetPassword, *sql.ShowGrants:
+	case *sql.CreateUser, *sql.AlterUser, *sql.DropUser, *sql.Grant, *sql.SetPassword, *sql.ShowGrants:
 		return s.account(n, w)
 	case *sql.Txn:
 		// Every statement commits on its own (autocommit); transaction

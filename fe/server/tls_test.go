@@ -149,6 +149,18 @@ func TestTLSAndRequireSSL(t *testing.T) {
 	wantRows(t, tlsDB(t, addr, "plain", "pw2", nil), "SELECT 7", "7")
 	wantRows(t, tlsDB(t, addr, "plain", "pw2", pool), "SELECT 8", "8")
 
+	// ALTER USER sets and lifts the requirement, and changes the password.
+	mustExec(t, root, "ALTER USER 'plain'@'%' REQUIRE SSL")
+	if _, err := tlsDB(t, addr, "plain", "pw2", nil).Exec("SELECT 1"); !errors.As(err, &me) || me.Number != 1045 {
+		t.Fatalf("after ALTER USER … REQUIRE SSL, clear text: %v", err)
+	}
+	wantRows(t, tlsDB(t, addr, "plain", "pw2", pool), "SELECT 9", "9")
+	mustExec(t, root, "ALTER USER 'plain'@'%' IDENTIFIED BY 'pw3' REQUIRE NONE")
+	wantRows(t, tlsDB(t, addr, "plain", "pw3", nil), "SELECT 10", "10")
+	wantErr(t, root, "ALTER USER 'nobody'@'%' REQUIRE SSL", 1396, "ALTER USER")
+	mustExec(t, root, "ALTER USER IF EXISTS 'nobody'@'%' REQUIRE SSL")
+	wantErr(t, root, "ALTER USER 'plain'@'%' REQUIRE X509", 1064, "only REQUIRE SSL and REQUIRE NONE")
+
 	// The requirement survives a restart (it is kept with the account).
 	f.stop()
 	fe, err = Start(context.Background(), Options{QueryAddr: "127.0.0.1:0", MetaDir: dir, Mem: mem, TLSConfig: tcfg})

@@ -841,8 +841,11 @@ func (p *parser) createCatalog() Statement {
 
 func (p *parser) alter() Statement {
 	p.i++ // ALTER
+	if p.acceptKw("USER") {
+		return p.alterUser()
+	}
 	if !p.acceptKw("CATALOG") {
-		p.fail("unsupported ALTER statement: only ALTER CATALOG is supported, found %s", describe(p.tok()))
+		p.fail("unsupported ALTER statement: only ALTER CATALOG and ALTER USER are supported, found %s", describe(p.tok()))
 	}
 	a := &AlterCatalog{Name: p.ident()}
 	switch {
