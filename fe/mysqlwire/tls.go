@@ -48,7 +48,7 @@ func (g *guardConn) startTLS() error {
 	return nil
 }
 
-// TLS reports whether the connection of c is encrypted.
+// connTLS reports whether c (a connection vitess holds) is encrypted.
 func connTLS(c net.Conn) bool {
 	g, ok := c.(*guardConn)
 	return ok && g.tls != nil
