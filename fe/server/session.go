@@ -68,6 +68,8 @@ func (s *Session) Close() {
 
 // Query implements mysqlwire.Session.
 func (s *Session) Query(ctx context.Context, text string, w mysqlwire.ResultWriter) (err error) {
+	audit, w := s.auditBegin("COM_QUERY", text, w)
+	defer func() { s.auditEnd(audit, err) }()
 	stmt, err := sql.Parse(text)
 	if err != nil {
 		return classify(err)
@@ -75,6 +77,7 @@ func (s *Session) Query(ctx context.Context, text string, w mysqlwire.ResultWrit
 	defer s.track(text)()
 	st := s.beginStatement(text)
 	defer func() { s.endStatement(st, err) }()
+	audit.began(st, stmt)
 	if secs := s.vars.Int("query_timeout"); secs > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(secs)*time.Second)
@@ -154,7 +157,7 @@ func (s *Session) run(ctx context.Context, stmt sql.Statement, w mysqlwire.Resul
 		return s.update(ctx, n, w)
 	case *sql.Kill:
 		return s.kill(n, w)
-	case *sql.CreateUser, *sql.DropUser, *sql.Grant, *sql.SetPassword, *sql.ShowGrants:
+	case *sql.CreateUser, *sql.AlterUser, *sql.DropUser, *sql.Grant, *sql.SetPassword, *sql.ShowGrants:
 		return s.account(n, w)
 	case *sql.Txn:
 		// Every statement commits on its own (autocommit); transaction

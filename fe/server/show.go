@@ -334,9 +334,11 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 		t.names = []string{"Name", "Host", "QueryPort", "Role", "IsMaster", "Alive", "Version"}
 		t.addStrings("fe", "127.0.0.1", "", "FOLLOWER", "true", "true", s.srv.cfg.Version)
 	case sql.ShowBackends:
-		t.names = []string{"BackendId", "Host", "Alive", "Comment"}
-		for i, be := range s.srv.cfg.Backends {
-			t.addStrings(strconv.Itoa(i+1), be, "false", "the BE is not part of this build; queries run in the FE")
+		t = s.backendsTable(ctx)
+	case sql.ShowProc:
+		var err error
+		if t, err = s.procTable(ctx, n.Path); err != nil {
+			return err
 		}
 	case sql.ShowQueryProfile:
 		return s.showQueryProfile(n.Path, w)

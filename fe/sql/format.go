@@ -424,6 +424,7 @@ var showNames = [...]string{
 	ShowCharset: "CHARACTER SET", ShowEngines: "ENGINES", ShowProcesslist: "PROCESSLIST",
 	ShowTableStatus: "TABLE STATUS", ShowFrontends: "FRONTENDS", ShowBackends: "BACKENDS",
 	ShowQueryProfile: "QUERY PROFILE", ShowCreateView: "CREATE VIEW",
+	ShowProc: "PROC",
 }
 
 func (n *Show) format(p *printer) {
@@ -435,7 +436,7 @@ func (n *Show) format(p *printer) {
 		p.w(scopeNames[n.Scope])
 	}
 	p.w(showNames[n.Kind])
-	if n.Kind == ShowQueryProfile && n.Path != "" {
+	if (n.Kind == ShowQueryProfile || n.Kind == ShowProc) && n.Path != "" {
 		p.w(" ")
 		p.w(quoteString(n.Path))
 	}

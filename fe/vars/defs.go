@@ -28,6 +28,9 @@ type Def struct {
 	GlobalOnly bool
 	// Check validates a String variable's value.
 	Check func(v string) error
+	// Bytes marks an Int variable that holds a data volume: besides a plain
+	// integer it takes Doris's units (16G, '512MB'), stored as bytes.
+	Bytes bool
 }
 
 const maxInt = int64(1<<63 - 1)
@@ -52,7 +55,7 @@ func Defs(versionComment, timeZone string) []Def {
 		// Query execution knobs Doris users expect to exist.
 		{Name: "batch_size", Kind: Int, Default: "4064", Min: 1, Max: 1 << 20},
 		{Name: "query_timeout", Kind: Int, Default: "900", Min: 1, Max: 1 << 31},
-		{Name: "exec_mem_limit", Kind: Int, Default: "2147483648", Min: 1, Max: maxInt},
+		{Name: "exec_mem_limit", Kind: Int, Default: "2147483648", Min: 1, Max: maxInt, Bytes: true},
 		{Name: "parallel_pipeline_task_num", Kind: Int, Default: "0", Min: 0, Max: 1024},
 		{Name: "sql_select_limit", Kind: Int, Default: "9223372036854775807", Min: 0, Max: maxInt},
 		{Name: "default_order_by_limit", Kind: Int, Default: "-1", Min: -1, Max: maxInt},

@@ -62,6 +62,10 @@ func TestSetValidation(t *testing.T) {
 		{"version_comment", "x", "!Variable 'version_comment' is a read only variable"},
 		{"no_such_var", "1", "!Unknown system variable 'no_such_var'"},
 		{"Force_JNI_Scanner", "true", "true"},
+		{"exec_mem_limit", "16G", "17179869184"},
+		{"exec_mem_limit", "64kb", "65536"},
+		{"exec_mem_limit", "16Q", "!'16Q' is not a data volume"},
+		{"max_file_scanners_concurrency", "16G", "!'16G' is not an integer"},
 	}
 	for _, c := range cases {
 		s := newReg(t).NewSession()
