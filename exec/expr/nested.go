@@ -135,26 +135,6 @@ func nestedFunc(name string, args []Expr) (builder, bool) {
 				return int64(len(v[0].([]any)))
 			}), nil
 		}, true
-	case "array_contains":
-		return func() (Expr, error) {
-			if err := arity(name, args, 2, 2); err != nil {
-				return nil, err
-			}
-			lt, ok := args[0].DataType().(arrow.ListLikeType)
-			if !ok {
-				return nil, errorf(ErrType, "array_contains(%s, ...): not an array", args[0])
-			}
-			et := lt.Elem()
-			f := strictFunc(name, args, []arrow.DataType{nil, et}, BoolT(), func(_ *Env, v []any) any {
-				for _, x := range v[0].([]any) {
-					if x != nil && compareAny(x, v[1], et) == 0 {
-						return true
-					}
-				}
-				return false
-			})
-			return f, nil
-		}, true
 	case "map_keys", "map_values":
 		return func() (Expr, error) {
 			if err := arity(name, args, 1, 1); err != nil {

@@ -552,6 +552,22 @@ func (b *Binder) bindFunc(n *sql.FuncCall, sc *scope, st *aggState) (expr.Expr, 
 				return expr.Func(name, d, v, expr.Str(iv.Unit))
 			}
 		}
+	case "array_range", "sequence":
+		// ARRAY_RANGE(start, end, INTERVAL n unit) is array_range(start,
+		// end, n, 'unit').
+		if len(n.Args) == 3 {
+			if iv, ok := n.Args[2].(*sql.Interval); ok {
+				args := make([]expr.Expr, 0, 4)
+				for _, a := range []sql.Expr{n.Args[0], n.Args[1], iv.Value} {
+					x, err := b.bindExpr(a, sc, st)
+					if err != nil {
+						return nil, err
+					}
+					args = append(args, x)
+				}
+				return expr.Func(name, append(args, expr.Str(iv.Unit))...)
+			}
+		}
 	case "timestampdiff", "timestampadd":
 		// The first argument is a unit keyword, not a column.
 		if len(n.Args) == 3 {

@@ -155,6 +155,9 @@ type FuncCall struct {
 	Args     []Expr
 	OrderBy  []*OrderItem // group_concat(x ORDER BY y)
 	Over     *WindowSpec  // nil unless a window function
+	// Brackets marks an array literal written [a, b, ...]: the call
+	// array(a, b, ...), printed back the way it was written.
+	Brackets bool
 }
 
 // WindowSpec is the OVER (...) clause.

@@ -897,6 +897,12 @@ func (n *Cast) format(p *printer) {
 }
 
 func (n *FuncCall) format(p *printer) {
+	if n.Brackets {
+		p.w("[")
+		p.exprs(n.Args)
+		p.w("]")
+		return
+	}
 	if needsQuote(n.Name) && !niladic[strings.ToUpper(n.Name)] && !reservedFuncs[strings.ToUpper(n.Name)] {
 		p.ident(n.Name)
 	} else {

@@ -256,6 +256,17 @@ func (p *parser) primary() Expr {
 				return items[0]
 			}
 			return &Row{Items: items}
+		case "[":
+			// Doris's array literal [a, b, ...] is array(a, b, ...).
+			p.enter()
+			defer p.leave()
+			p.i++
+			var items []Expr
+			if !p.isOp("]") {
+				items = p.exprList()
+			}
+			p.expectOp("]")
+			return &FuncCall{Name: "array", Args: items, Brackets: true}
 		}
 	case tWord:
 		return p.wordPrimary(t)
