@@ -125,6 +125,9 @@ func nestedFunc(name string, args []Expr) (builder, bool) {
 				return nil, err
 			}
 			id := args[0].DataType().ID()
+			if id == arrow.NULL {
+				return Null(Int64T()), nil
+			}
 			if id != arrow.LIST && id != arrow.LARGE_LIST && id != arrow.MAP {
 				return nil, errorf(ErrType, "%s(%s): argument is %s, not an array or map", name, args[0], TypeName(args[0].DataType()))
 			}
@@ -179,9 +182,11 @@ func nestedFunc(name string, args []Expr) (builder, bool) {
 					return nil, errorf(ErrType, "array(...): %v", err)
 				}
 			}
-			if isNull(t) {
+			if isNull(t) && len(args) > 0 {
 				t = Int64T()
 			}
+			// [] keeps a NULL element type so that it unifies with any
+			// array (array_concat(['a'], []) is ARRAY<STRING>).
 			cargs := make([]Expr, len(args))
 			for i, a := range args {
 				cargs[i] = coerce(a, t)

@@ -1,0 +1,109 @@
+package server
+
+import "testing"
+
+// TestArrayFunctions (issue 22 §3, issue 24): Doris's array functions
+// through a real MySQL client, over constants (the examples of Doris's
+// manual, sql-functions/scalar-functions/array-functions, with its
+// results) and over an internal table with ARRAY columns of INT, STRING,
+// DECIMAL and DATE holding NULL arrays, NULL elements and empty arrays
+// (results derived by hand). Set functions leave the order to the engine in
+// Doris, so their checks sort first.
+func TestArrayFunctions(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	db := f.db("")
+	for _, c := range []struct{ q, want string }{
+		// array_sort: NULLs first; array_reverse_sort: NULLs last.
+		{"SELECT array_sort([2,1,3,null]), array_sort(NULL), array_sort([]), array_reverse_sort([2,1,3,null]), array_sort(['bc', 'ab', 'dc'])",
+			`[null, 1, 2, 3]|NULL|[]|[3, 2, 1, null]|["ab", "bc", "dc"]`},
+		// Literal forms and subscripts: [..] is array(..), 1-based, negative
+		// from the end, out of range NULL.
+		{"SELECT [1, 2, 3], array(1, 2, 3)[1], [1, 2, 3][-1], [1, 2, 3][4], element_at(['a', 'b'], 0), [[1, 2], [3]][2]",
+			"[1, 2, 3]|1|3|NULL|NULL|[3]"},
+		{"SELECT array_size([1, 2, 3]), size([]), cardinality(NULL), array_size(['a', NULL])", "3|0|NULL|2"},
+		// Searching: a NULL value finds a NULL element (array_position's
+		// manual example); only a NULL array gives NULL.
+		{"SELECT array_position(['apple', 'banana', 'cherry', 'apple'], 'apple'), array_position([1.1, 2.2, 3.3, 4.4, 5.5], 3.3), array_position([1, 2, 3, 4, 5], 10), array_position([1, null, 3, null, 5], null), array_position([], 1), array_position(NULL, 1)",
+			"1|3|0|2|0|NULL"},
+		{"SELECT array_contains([1, 2, 3], 2), array_contains([1, 2, 3], 4), array_contains([1, NULL], NULL), array_contains(NULL, 1), countequal([1, 2, 2, NULL, NULL], 2), countequal([1, NULL, NULL], NULL)",
+			"1|0|1|NULL|2|2"},
+		{"SELECT array_distinct([1, 2, 3, 4, 5]), array_distinct(['a', 'b', 'a', 'c', 'b', 'd']), array_distinct([1, null, 2, null, 3, null]), array_distinct([]), array_distinct(NULL)",
+			`[1, 2, 3, 4, 5]|["a", "b", "c", "d"]|[1, null, 2, 3]|[]|NULL`},
+		{"SELECT array_join([1, 2, 3, 4, 5], ','), array_join(['hello', 'world', 'doris'], ' '), array_join([1, null, 3, null, 5], '-'), array_join([1, null, 3, null, 5], '-', 'NULL'), array_join([1.1, 2.2, 3.3], ' | '), array_join([], ','), array_join(NULL, ',')",
+			"1,2,3,4,5|hello world doris|1-3-5|1-NULL-3-NULL-5|1.1 | 2.2 | 3.3||NULL"},
+		// Aggregates over elements skip NULLs; nothing left gives NULL.
+		{"SELECT array_sum([1, 2, 3, 4]), array_sum([1, NULL, 3]), array_sum(NULL), array_sum([NULL, NULL]), array_min([3, NULL, 1]), array_max(['a', 'c', 'b']), array_min([])",
+			"10|4|NULL|NULL|1|c|NULL"},
+		{"SELECT array_avg([1, null, 3, null, 5]), array_avg([1.1, 2.2, 3.3, 4.4, 5.5]), array_avg([]), array_product([1, 2, 3, 4, 5]), array_product([1, null, 3, null, 5]), array_product([true, false, true]), array_product([]), array_product([null, null, null])",
+			"3|3.3|NULL|120|15|0|NULL|NULL"},
+		{"SELECT array_cum_sum([1, 2, 3, 4, 5]), array_cum_sum([null, 1, null, 3, null, 5]), array_cum_sum([42]), array_cum_sum([]), array_difference([1, 3, 6, 10])",
+			"[1, 3, 6, 10, 15]|[null, 1, 1, 4, 4, 9]|[42]|[]|[0, 2, 3, 4]"},
+		// array_remove: NULL target gives NULL (manual); NULL elements stay.
+		{"SELECT array_remove([1,2,3], 1), array_remove([1,2,3,null], 1), array_remove(['a','b','c',NULL], NULL), array_remove(NULL, 2), array_remove([1,2,3], 258)",
+			"[2, 3]|[2, 3, null]|NULL|NULL|[1, 2, 3]"},
+		{"SELECT array_slice([1, 2, 3, 4, 5, 6], 2, 3), array_slice([1, 2, 3, 4, 5, 6], -2), array_slice([1, 2, 3, 4, 5, 6], 2, -1), array_slice([1, 2, 3], 9), array_slice(NULL, 1)",
+			"[2, 3, 4]|[5, 6]|[2, 3, 4, 5]|[]|NULL"},
+		{"SELECT array_concat([1, 2], [7, 8], [5, 6]), array_concat([1, 2], NULL), array_concat(['a'], []), array_compact([1, 1, null, null, 2, 1]), array_popback([1, 2, 3]), array_popfront(['a', 'b']), array_popback([])",
+			`[1, 2, 7, 8, 5, 6]|NULL|["a"]|[1, null, 2, 1]|[1, 2]|["b"]|[]`},
+		{"SELECT array_pushback([1, 2], 3), array_pushback([1, 2], NULL), array_pushfront(['b'], 'a'), array_pushfront(NULL, 1)",
+			`[1, 2, 3]|[1, 2, null]|["a", "b"]|NULL`},
+		// Set functions: one NULL kept; any NULL array gives NULL.
+		{"SELECT array_sort(array_union([1, 2, 3], [3, 5, 6])), array_sort(array_union(['hello', 'world'], ['hello', NULL])), array_union([1], NULL), array_sort(array_intersect([1, 2, 3, null], [null, 3, 2])), array_except([1, 2, 3], [2]), array_except([1, 1, 2], [])",
+			`[1, 2, 3, 5, 6]|[null, "hello", "world"]|NULL|[null, 2, 3]|[1, 3]|[1, 2]`},
+		// arrays_overlap: NULL when nothing matches but a NULL element is there.
+		{"SELECT arrays_overlap(['hello', 'aloha'], ['hello', 'hi', 'hey']), arrays_overlap(['Pinnacle', 'aloha'], ['hi', 'hey']), arrays_overlap(['HELLO', 'ALOHA'], NULL), arrays_overlap(['HELLO', 'ALOHA'], ['HELLO', NULL]), arrays_overlap(['PICKLE', 'ALOHA'], ['HELLO', NULL])",
+			"1|0|NULL|1|NULL"},
+		{"SELECT array_with_constant(2, 'hello'), array_repeat('hello', 2), array_repeat(12345, 3), array_with_constant(2, NULL), array_with_constant(0, 1)",
+			`["hello", "hello"]|["hello", "hello"]|[12345, 12345, 12345]|[null, null]|[]`},
+		{"SELECT array_range(5), array_range(0, 5), array_range(2, 6, 2), array_range(3, 3), array_range(3, 2), array_range(-1, 3), array_range(1, 3, 0), sequence(1, 4)",
+			"[0, 1, 2, 3, 4]|[0, 1, 2, 3, 4]|[2, 4]|[]|[]|NULL|NULL|[1, 2, 3]"},
+		{"SELECT array_range('2022-05-15 12:00:00', '2022-05-17 12:00:00'), array_range('2022-05-15 12:00:00', '2022-07-17 12:00:00', INTERVAL 1 MONTH), array_range('2022-05-15 12:00:00', '2024-05-17 12:00:00', INTERVAL 1 YEAR), array_range('2022-05-15 12:00:00', '2022-05-15 14:00:00', INTERVAL 1 HOUR)",
+			`["2022-05-15 12:00:00", "2022-05-16 12:00:00"]|["2022-05-15 12:00:00", "2022-06-15 12:00:00"]|["2022-05-15 12:00:00", "2023-05-15 12:00:00"]|["2022-05-15 12:00:00", "2022-05-15 13:00:00"]`},
+		{"SELECT array_apply([1000000, 1000001, 1000002], '=', 1000002), array_apply([1, 2, 3, null], '>', 1), array_apply(['a', 'b'], '!=', 'a')",
+			`[1000002]|[2, 3]|["b"]`},
+		{"SELECT array_zip([23, 24, 25], ['John', 'Jane', 'Jim'], [true, false, true]), array_zip([23, NULL], ['John', NULL]), array_zip([1], NULL), array_zip([23, 24], ['John', 'Jane'])[1]",
+			`[{"col1":23, "col2":"John", "col3":1}, {"col1":24, "col2":"Jane", "col3":0}, {"col1":25, "col2":"Jim", "col3":1}]|[{"col1":23, "col2":"John"}, {"col1":null, "col2":null}]|NULL|{"col1":23, "col2":"John"}`},
+		{"SELECT array_enumerate([10, 20, 30]), array_enumerate_uniq([1, 2, 1, 4, 1]), array_enumerate_uniq([1, 1, 1], [2, 3, 2]), array_enumerate([])",
+			"[1, 2, 3]|[1, 1, 2, 1, 3]|[1, 1, 2]|[]"},
+		// The forms over an array of conditions (a lambda's results).
+		{"SELECT array_count([0, 1, 2, 3]), array_count(NULL), array_exists([0, 2, NULL]), array_first_index([0, 0, 1, 1]), array_last_index([1, 1, 0]), array_first_index([0])",
+			"3|0|[0, 1, null]|3|2|0"},
+		{"SELECT array_filter([1, 2, 3], [true, false, true]), array_sortby(['a', 'b', 'c'], [3, 2, 1]), array_sortby([1, 2, 3], [NULL, 2, 1]), array_flatten([[1, 2], NULL, [3]]), array_contains_all([1, 2, 3, 4], [2, 3]), array_contains_all([1, 2, 3], [3, 2])",
+			`[1, 3]|["c", "b", "a"]|[1, 3, 2]|[1, 2, 3]|1|0`},
+		// A seeded shuffle keeps the elements and repeats itself.
+		{"SELECT array_sort(array_shuffle([1, 2, 3, 4, 5], 7)), array_join(array_shuffle([1, 2, 3, 4, 5], 7), ',') = array_join(array_shuffle([1, 2, 3, 4, 5], 7), ','), array_size(shuffle(['a', 'b']))",
+			"[1, 2, 3, 4, 5]|1|2"},
+		// Nested and mixed element types take the common type.
+		{"SELECT array_sort([[2, 1], [1, 3], [1]]), array_concat([1, 2], [2.5]), array_position([1, 2], 2.0), array_sort(split_by_string('b,a', ','))",
+			`[[1], [1, 3], [2, 1]]|[1.0, 2.0, 2.5]|2|["a", "b"]`},
+	} {
+		wantRows(t, db, c.q, splitRows(c.want)...)
+	}
+
+	// ARRAY columns of an internal table: every row, NULL arrays, NULL
+	// elements and empty arrays included.
+	mustExec(t, db, "CREATE DATABASE d", "USE d",
+		"CREATE TABLE a (k INT, i ARRAY<INT>, s ARRAY<STRING>, m ARRAY<DECIMAL(10,2)>, dt ARRAY<DATE>) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 2",
+		"INSERT INTO a VALUES (1, [3, 1, NULL, 2, 1], ['b', 'a', NULL, 'b'], [1.50, NULL, 2.25], ['2024-03-01', '2023-12-31']), (2, [], [], [], []), (3, NULL, NULL, NULL, NULL), (4, [5], ['x'], [-0.01], [NULL])")
+	for _, c := range []struct{ q, want string }{
+		{"SELECT k, array_sort(i), array_sort(s), array_reverse_sort(m), array_sort(dt), array_distinct(s) FROM a ORDER BY k",
+			`1|[null, 1, 1, 2, 3]|[null, "a", "b", "b"]|[2.25, 1.50, null]|["2023-12-31", "2024-03-01"]|["b", "a", null]` + "\n" +
+				"2|[]|[]|[]|[]|[]\n3|NULL|NULL|NULL|NULL|NULL\n" + `4|[5]|["x"]|[-0.01]|[null]|["x"]`},
+		// DECIMAL keeps its scale (the average rounds half up); DATE stays DATE.
+		{"SELECT k, array_sum(m), array_avg(m), array_max(dt), array_join(dt, '/'), array_sum(i), array_avg(i) FROM a ORDER BY k",
+			"1|3.75|1.88|2024-03-01|2024-03-01/2023-12-31|7|1.75\n2|NULL|NULL|NULL||NULL|NULL\n3|NULL|NULL|NULL|NULL|NULL|NULL\n4|-0.01|-0.01|NULL||5|5"},
+		{"SELECT k, array_position(s, 'b'), i[2], element_at(s, -1), array_size(i), array_contains(dt, '2023-12-31'), array_join(s, ',', '?') FROM a ORDER BY k",
+			"1|1|1|b|5|1|b,a,?,b\n2|0|NULL|NULL|0|0|\n3|NULL|NULL|NULL|NULL|NULL|NULL\n4|0|NULL|x|1|0|x"},
+		{"SELECT k FROM a WHERE array_contains(i, 1) OR arrays_overlap(s, ['x']) ORDER BY k", "1\n4"},
+		{"SELECT k, array_cum_sum(i), array_remove(i, 1), array_slice(s, 2, 2), array_pushback(m, 9.99) FROM a ORDER BY k",
+			`1|[3, 4, 4, 6, 7]|[3, null, 2]|["a", null]|[1.50, null, 2.25, 9.99]` + "\n" + "2|[]|[]|[]|[9.99]\n3|NULL|NULL|NULL|NULL\n4|[5]|[5]|[]|[-0.01, 9.99]"},
+	} {
+		wantRows(t, db, c.q, splitRows(c.want)...)
+	}
+
+	wantErr(t, db, "SELECT array_sort(1)", 1105, "not an array")
+	wantErr(t, db, "SELECT array_sum(['a'])", 1105, "are not numbers")
+	wantErr(t, db, "SELECT array_zip([1, 2], [1])", 1105, "different lengths")
+	wantErr(t, db, "SELECT array_apply([1], 'like', 1)", 1105, "operator")
+	f.stop()
+}
