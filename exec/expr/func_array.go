@@ -643,6 +643,64 @@ func arrayFunc(name string, args []Expr) (builder, bool) {
 				return int64(0)
 			}), nil
 		}), true
+	case "array_match_all", "array_match_any":
+		// Over a lambda's results: all (any) true; a NULL result with no
+		// deciding one makes the answer NULL.
+		return one(func(a Expr, et arrow.DataType) (Expr, error) {
+			all := name == "array_match_all"
+			return arrayRow(name, []Expr{a}, BoolT(), true, func(v []any) any {
+				sawNull := false
+				for _, e := range v[0].([]any) {
+					switch {
+					case e == nil:
+						sawNull = true
+					case truthy(e) != all:
+						return !all
+					}
+				}
+				if sawNull {
+					return nil
+				}
+				return all
+			}), nil
+		}), true
+	case "array_split", "array_reverse_split":
+		return func() (Expr, error) {
+			// array_split cuts before each position whose flag is true,
+			// array_reverse_split after it; a NULL flag is false.
+			if err := arity(name, args, 2, 2); err != nil {
+				return nil, err
+			}
+			et, err := arrayElem(name, args[0])
+			if err != nil {
+				return nil, err
+			}
+			if _, err := arrayElem(name, args[1]); err != nil {
+				return nil, err
+			}
+			a := asList(args[0], et)
+			return arrayRow(name, []Expr{a, args[1]}, listOf(a.DataType()), true, func(v []any) any {
+				l, flags := v[0].([]any), v[1].([]any)
+				if len(l) != len(flags) {
+					return errorf(ErrType, "%s: the array and the flags have different lengths (%d and %d)", name, len(l), len(flags))
+				}
+				out := []any{}
+				cur := []any{}
+				for i, e := range l {
+					if name == "array_split" && i > 0 && truthy(flags[i]) {
+						out, cur = append(out, cur), []any{}
+					}
+					cur = append(cur, e)
+					if name == "array_reverse_split" && i < len(l)-1 && truthy(flags[i]) {
+						out, cur = append(out, cur), []any{}
+					}
+				}
+				if len(l) > 0 {
+					out = append(out, cur)
+				}
+				return out
+			}), nil
+		}, true
 	case "array_filter":
 		return func() (Expr, error) {
 			// array_filter(arr, conditions): the elements whose condition

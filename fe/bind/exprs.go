@@ -56,6 +56,8 @@ func children(e sql.Expr) []sql.Expr {
 		return n.Items
 	case *sql.Interval:
 		return []sql.Expr{n.Value}
+	case *sql.Lambda:
+		return []sql.Expr{n.Body}
 	}
 	return nil
 }
@@ -520,6 +522,16 @@ func (b *Binder) bindFunc(n *sql.FuncCall, sc *scope, st *aggState) (expr.Expr, 
 		return noArgs(expr.Str(s.Version))
 	case "last_insert_id", "found_rows", "row_count":
 		return noArgs(expr.Int(0))
+	}
+	if len(n.Args) > 0 {
+		if lam, ok := n.Args[0].(*sql.Lambda); ok {
+			return b.bindLambdaCall(name, lam, n.Args[1:], sc, st)
+		}
+	}
+	for _, a := range n.Args {
+		if _, ok := a.(*sql.Lambda); ok {
+			return nil, errorf(ErrAnalysis, "%s: a lambda must be the first argument", name)
+		}
 	}
 	switch name {
 	case "date_add", "adddate", "date_sub", "subdate":

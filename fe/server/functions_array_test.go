@@ -70,6 +70,20 @@ func TestArrayFunctions(t *testing.T) {
 			"3|0|[0, 1, null]|3|2|0"},
 		{"SELECT array_filter([1, 2, 3], [true, false, true]), array_sortby(['a', 'b', 'c'], [3, 2, 1]), array_sortby([1, 2, 3], [NULL, 2, 1]), array_flatten([[1, 2], NULL, [3]]), array_contains_all([1, 2, 3, 4], [2, 3]), array_contains_all([1, 2, 3], [3, 2])",
 			`[1, 3]|["c", "b", "a"]|[1, 3, 2]|[1, 2, 3]|1|0`},
+		// Lambdas (the manual's array_count, array_split, array_match_all
+		// examples): one or several parameters, NULL elements passed in.
+		{"SELECT array_map(x -> x + 1, [1, 2, 3]), array_map((x, y) -> x * y, [1, 2], [3, 4]), array_map(x -> x IS NULL, [1, NULL]), array_map(x -> upper(x), ['a', NULL]), array_map(x -> x, NULL)",
+			`[2, 3, 4]|[3, 8]|[0, 1]|["A", null]|NULL`},
+		{"SELECT array_count(x -> x > 2, [1, 2, 3, 4, 5]), array_count((x, y) -> x > y, [1, 2, 3], [0, 3, 2]), array_count(x -> array_size(x) > 2, [[1,2],[1,2,3],[4,5,6,7]]), array_count(x -> x % 2 = 0, [1, 2, 3, 4, 5, 6])",
+			"3|2|2|3"},
+		{"SELECT array_count(x -> size(array_filter(y -> y > 5, x)) > 0, [[1,2,3],[4,5,6],[7,8,9]]), array_filter(x -> x > 1, [1, 2, 3, NULL]), array_exists(x -> x > 1, [1, 2]), array_first(x -> x > 1, [1, 2, 3]), array_last(x -> x > 1, [1, 2, 3]), array_first(x -> x > 9, [1])",
+			"2|[2, 3]|[0, 1]|2|3|NULL"},
+		{"SELECT array_first_index(x -> x > 1, [1, 2, 3]), array_last_index(x -> x > 1, [1, 2, 3, 0]), array_sortby(x -> -x, [1, 3, 2]), array_sortby((x, y) -> y, ['a', 'b', 'c'], [3, 1, 2])",
+			`2|3|[3, 2, 1]|["b", "c", "a"]`},
+		{"SELECT array_match_all(x -> x > 5, [1, 2, 3, 4, 7]), array_match_all((x, i) -> x > i, [1, 2, 3, 4, 5], [1, 2, 3, 4, 7]), array_match_all(x -> x > 0, [1, NULL]), array_match_any(x -> x > 5, [1, 7]), array_match_any(x -> x > 5, [1, NULL]), array_match_all(x -> x > 0, [])",
+			"0|0|NULL|1|NULL|1"},
+		{"SELECT array_split([1,2,3,4,5], [false,true,false,true,false]), array_split(['a','b','c'], [false,false,false]), array_split([1,NULL,3], [false,null,false]), array_split(x -> x - 1, [1, 2, 3]), array_split((x, y) -> x - y, [1, 2, 3], [0, 1, 2]), array_reverse_split([1,2,3,4,5], [false,true,false,true,false])",
+			`[[1], [2, 3], [4, 5]]|[["a", "b", "c"]]|[[1, null, 3]]|[[1], [2], [3]]|[[1], [2], [3]]|[[1, 2], [3, 4], [5]]`},
 		// A seeded shuffle keeps the elements and repeats itself.
 		{"SELECT array_sort(array_shuffle([1, 2, 3, 4, 5], 7)), array_join(array_shuffle([1, 2, 3, 4, 5], 7), ',') = array_join(array_shuffle([1, 2, 3, 4, 5], 7), ','), array_size(shuffle(['a', 'b']))",
 			"[1, 2, 3, 4, 5]|1|2"},
@@ -95,6 +109,13 @@ func TestArrayFunctions(t *testing.T) {
 		{"SELECT k, array_position(s, 'b'), i[2], element_at(s, -1), array_size(i), array_contains(dt, '2023-12-31'), array_join(s, ',', '?') FROM a ORDER BY k",
 			"1|1|1|b|5|1|b,a,?,b\n2|0|NULL|NULL|0|0|\n3|NULL|NULL|NULL|NULL|NULL|NULL\n4|0|NULL|x|1|0|x"},
 		{"SELECT k FROM a WHERE array_contains(i, 1) OR arrays_overlap(s, ['x']) ORDER BY k", "1\n4"},
+		// A lambda reads outer columns (k), its parameter shadows a column
+		// of the same name, and lambdas nest.
+		{"SELECT k, array_map(x -> x + k, i), array_filter(x -> x IS NOT NULL, s), array_count(x -> x IS NULL, i), array_map(k -> k * 2, i), array_map(x -> array_map(y -> y * x + k, [1, 2]), i) FROM a ORDER BY k",
+			"1|[4, 2, null, 3, 2]|[\"b\", \"a\", \"b\"]|1|[6, 2, null, 4, 2]|[[4, 7], [2, 3], [null, null], [3, 5], [2, 3]]\n" +
+				"2|[]|[]|0|[]|[]\n3|NULL|NULL|0|NULL|NULL\n4|[9]|[\"x\"]|0|[10]|[[9, 14]]"},
+		{"SELECT k FROM a WHERE array_count(x -> x > 2, i) > 0 ORDER BY k", "1\n4"},
+		{"SELECT sum(array_size(array_filter(x -> x > 1, i))) FROM a", "3"},
 		{"SELECT k, array_cum_sum(i), array_remove(i, 1), array_slice(s, 2, 2), array_pushback(m, 9.99) FROM a ORDER BY k",
 			`1|[3, 4, 4, 6, 7]|[3, null, 2]|["a", null]|[1.50, null, 2.25, 9.99]` + "\n" + "2|[]|[]|[]|[9.99]\n3|NULL|NULL|NULL|NULL\n4|[5]|[5]|[]|[-0.01, 9.99]"},
 	} {
@@ -105,5 +126,8 @@ func TestArrayFunctions(t *testing.T) {
 	wantErr(t, db, "SELECT array_sum(['a'])", 1105, "are not numbers")
 	wantErr(t, db, "SELECT array_zip([1, 2], [1])", 1105, "different lengths")
 	wantErr(t, db, "SELECT array_apply([1], 'like', 1)", 1105, "operator")
+	wantErr(t, db, "SELECT array_map(x -> x, [1], [2])", 1105, "1 parameter(s) for 2 array(s)")
+	wantErr(t, db, "SELECT array_map((x, y) -> x, [1], [2, 3])", 1105, "different lengths")
+	wantErr(t, db, "SELECT array_size(x -> x, [1])", 1105, "does not take a lambda")
 	f.stop()
 }

@@ -221,6 +221,13 @@ type Row struct {
 	Items []Expr
 }
 
+// Lambda is Doris's x -> body or (x, y) -> body, an argument of the
+// higher-order array functions (array_map, array_filter, ...).
+type Lambda struct {
+	Params []string
+	Body   Expr
+}
+
 // DataType is a type as written in CAST and CREATE TABLE. Name is upper case
 // (INT, DECIMAL, VARCHAR, DATETIME, ARRAY, MAP, STRUCT, ...); the binder
 // decides whether it exists.
@@ -261,3 +268,4 @@ func (*FuncCall) expr()    {}
 func (*Index) expr()       {}
 func (*Field) expr()       {}
 func (*Row) expr()         {}
+func (*Lambda) expr()      {}

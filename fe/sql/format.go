@@ -1005,6 +1005,23 @@ func (n *Row) format(p *printer) {
 	p.w(")")
 }
 
+func (n *Lambda) format(p *printer) {
+	if len(n.Params) == 1 {
+		p.ident(n.Params[0])
+	} else {
+		p.w("(")
+		for i, x := range n.Params {
+			if i > 0 {
+				p.w(", ")
+			}
+			p.ident(x)
+		}
+		p.w(")")
+	}
+	p.w(" -> ")
+	n.Body.format(p)
+}
+
 func (n *DataType) format(p *printer) {
 	p.w(n.Name)
 	switch n.Name {
@@ -1100,4 +1117,5 @@ func (n *FrameBound) String() string     { return nodeString(n) }
 func (n *Index) String() string          { return nodeString(n) }
 func (n *Field) String() string          { return nodeString(n) }
 func (n *Row) String() string            { return nodeString(n) }
+func (n *Lambda) String() string         { return nodeString(n) }
 func (n *DataType) String() string       { return nodeString(n) }
