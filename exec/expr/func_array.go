@@ -930,6 +930,84 @@ func arrayFunc(name string, args []Expr) (builder, bool) {
 				return out
 			}), nil
 		}), true
+	case "trim_array":
+		return func() (Expr, error) {
+			if err := arity(name, args, 2, 2); err != nil {
+				return nil, err
+			}
+			et, err := arrayElem(name, args[0])
+			if err != nil {
+				return nil, err
+			}
+			a := asList(args[0], et)
+			return arrayRow(name, []Expr{a, coerce(args[1], Int64T())}, a.DataType(), true, func(v []any) any {
+				l, k := v[0].([]any), v[1].(int64)
+				if k < 0 || k > int64(len(l)) {
+					return errorf(ErrType, "%s: size must be between 0 and the array's cardinality %d: %d", name, len(l), k)
+				}
+				return append([]any{}, l[:int64(len(l))-k]...)
+			}), nil
+		}, true
+	case "array_except_all":
+		return func() (Expr, error) {
+			// Multiset difference: each element of arr2 removes one equal
+			// element (NULL equal to NULL) of arr1, in arr1's order.
+			if err := arity(name, args, 2, 2); err != nil {
+				return nil, err
+			}
+			cargs, _, err := arraysCommon(name, args)
+			if err != nil {
+				return nil, err
+			}
+			return arrayRow(name, cargs, cargs[0].DataType(), true, func(v []any) any {
+				remove := map[any]int{}
+				for _, e := range v[1].([]any) {
+					remove[elemKey(e)]++
+				}
+				out := []any{}
+				for _, e := range v[0].([]any) {
+					if k := elemKey(e); remove[k] > 0 {
+						remove[k]--
+						continue
+					}
+					out = append(out, e)
+				}
+				return out
+			}), nil
+		}, true
+	case "array_cross_product", "cross_product":
+		return func() (Expr, error) {
+			// Two three-element vectors; the result is ARRAY<FLOAT> as in
+			// Doris, NULL elements are an error.
+			if err := arity(name, args, 2, 2); err != nil {
+				return nil, err
+			}
+			cargs := make([]Expr, 2)
+			for i, a := range args {
+				et, err := arrayElem(name, a)
+				if err != nil {
+					return nil, err
+				}
+				if err := numericElem(name, a, et); err != nil {
+					return nil, err
+				}
+				cargs[i] = asList(a, Float64T())
+			}
+			return arrayRow(name, cargs, listOf(arrow.PrimitiveTypes.Float32), true, func(v []any) any {
+				x, y := v[0].([]any), v[1].([]any)
+				if len(x) != 3 || len(y) != 3 {
+					return errorf(ErrType, "%s: both arrays must have 3 elements (got %d and %d)", name, len(x), len(y))
+				}
+				var a, b [3]float64
+				for i := range 3 {
+					if x[i] == nil || y[i] == nil {
+						return errorf(ErrType, "%s: the arrays cannot have NULL elements", name)
+					}
+					a[i], b[i] = x[i].(float64), y[i].(float64)
+				}
+				return []any{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+			}), nil
+		}, true
 	case "array_contains_all":
 		return func() (Expr, error) {
 			// Whether arr2 occurs in arr1 as a contiguous run (NULL equal
@@ -987,6 +1065,14 @@ func distinctElems(out, l []any, seen map[any]bool) []any {
 }
 
 type nullKey struct{}
+
+// elemKey is the map key of an element, NULL included.
+func elemKey(e any) any {
+	if e == nil {
+		return nullKey{}
+	}
+	return hashKey(e)
+}
 
 func keysOf(l []any) map[any]bool {
 	m := map[any]bool{}

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -157,4 +158,238 @@ func (m *ArrayMapExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, err
 		}
 	}
 	return out.NewArray(), nil
+}
+
+// flatBatch builds the batch a lambda body is evaluated over, one row at a
+// time from canonical values.
+type flatBatch struct {
+	fields   []arrow.Field
+	builders []array.Builder
+	apps     []func(any)
+	n        int
+}
+
+func newFlatBatch(env *Env, types []arrow.DataType) *flatBatch {
+	f := &flatBatch{}
+	for i, t := range types {
+		b := array.NewBuilder(env.Mem, t)
+		f.fields = append(f.fields, arrow.Field{Name: "p" + strconv.Itoa(i), Type: t, Nullable: true})
+		f.builders = append(f.builders, b)
+		f.apps = append(f.apps, Appender(b))
+	}
+	return f
+}
+
+func (f *flatBatch) add(vals ...any) {
+	for i, v := range vals {
+		f.apps[i](v)
+	}
+	f.n++
+}
+
+// eval evaluates body over the rows added so far (and releases the
+// builders); the result has one value per row.
+func (f *flatBatch) eval(env *Env, body Expr) (func(int) any, func(), error) {
+	cols := make([]arrow.Array, len(f.builders))
+	for i, b := range f.builders {
+		cols[i] = b.NewArray()
+		b.Release()
+	}
+	flat := array.NewRecordBatch(arrow.NewSchema(f.fields, nil), cols, int64(f.n))
+	releaseAll(cols)
+	defer flat.Release()
+	res, err := body.Eval(env, flat)
+	if err != nil {
+		return nil, nil, err
+	}
+	return Getter(res), res.Release, nil
+}
+
+func captureTypes(caps []Expr) []arrow.DataType {
+	out := make([]arrow.DataType, len(caps))
+	for i, c := range caps {
+		out[i] = c.DataType()
+	}
+	return out
+}
+
+func captureValues(getC []func(int) any, r int) []any {
+	out := make([]any, len(getC))
+	for i, g := range getC {
+		out[i] = g(r)
+	}
+	return out
+}
+
+// ArrayReduceExpr is array_reduce((s, x) -> body, arr, init): s starts as
+// init and becomes body for each element x in turn. Body is bound over a
+// batch of [s, x, captures...]; each step evaluates it once over every row
+// that still has elements.
+type ArrayReduceExpr struct {
+	Array, Init Expr
+	Captures    []Expr
+	Body        Expr
+	Show        string
+}
+
+func (m *ArrayReduceExpr) DataType() arrow.DataType { return m.Body.DataType() }
+func (m *ArrayReduceExpr) Children() []Expr {
+	return append([]Expr{m.Array, m.Init}, m.Captures...)
+}
+func (m *ArrayReduceExpr) String() string {
+	return "array_reduce(" + m.Show + ", " + m.Array.String() + ", " + m.Init.String() + ")"
+}
+
+func (m *ArrayReduceExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) {
+	arrs, err := evalAll(env, batch, append([]Expr{m.Array, m.Init}, m.Captures...))
+	if err != nil {
+		return nil, err
+	}
+	defer releaseAll(arrs)
+	n := int(batch.NumRows())
+	getL, getI := Getter(arrs[0]), Getter(arrs[1])
+	getC := make([]func(int) any, len(m.Captures))
+	for i := range getC {
+		getC[i] = Getter(arrs[2+i])
+	}
+	et, _ := arrayElem("array_reduce", m.Array)
+	types := append([]arrow.DataType{m.Body.DataType(), et}, captureTypes(m.Captures)...)
+	lists := make([][]any, n)
+	state := make([]any, n)
+	isNull := make([]bool, n)
+	longest := 0
+	for r := 0; r < n; r++ {
+		v := getL(r)
+		if v == nil {
+			isNull[r] = true
+			continue
+		}
+		lists[r] = v.([]any)
+		state[r] = getI(r)
+		longest = max(longest, len(lists[r]))
+	}
+	for k := 0; k < longest; k++ {
+		f := newFlatBatch(env, types)
+		var rows []int
+		for r := 0; r < n; r++ {
+			if !isNull[r] && k < len(lists[r]) {
+				f.add(append([]any{state[r], lists[r][k]}, captureValues(getC, r)...)...)
+				rows = append(rows, r)
+			}
+		}
+		get, release, err := f.eval(env, m.Body)
+		if err != nil {
+			return nil, err
+		}
+		for i, r := range rows {
+			state[r] = get(i)
+		}
+		release()
+	}
+	b := array.NewBuilder(env.Mem, m.DataType())
+	defer b.Release()
+	app := Appender(b)
+	for r := 0; r < n; r++ {
+		if isNull[r] {
+			b.AppendNull()
+			continue
+		}
+		app(state[r])
+	}
+	return b.NewArray(), nil
+}
+
+// ArraySortByExpr is array_sort((x, y) -> cmp, arr): elements ordered by a
+// comparator answering negative (x before y), 0 or positive; a NULL answer
+// counts as 0. Body is bound over [x, y, captures...] and evaluated once
+// over every pair of elements of the batch's rows.
+type ArraySortByExpr struct {
+	Array    Expr
+	Captures []Expr
+	Body     Expr
+	Show     string
+}
+
+// maxSortPairs bounds the comparisons one batch of array_sort with a
+// comparator evaluates (the square of each array's length).
+const maxSortPairs = 4 << 20
+
+func (m *ArraySortByExpr) DataType() arrow.DataType { return m.Array.DataType() }
+func (m *ArraySortByExpr) Children() []Expr {
+	return append([]Expr{m.Array}, m.Captures...)
+}
+func (m *ArraySortByExpr) String() string {
+	return "array_sort(" + m.Show + ", " + m.Array.String() + ")"
+}
+
+func (m *ArraySortByExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) {
+	arrs, err := evalAll(env, batch, append([]Expr{m.Array}, m.Captures...))
+	if err != nil {
+		return nil, err
+	}
+	defer releaseAll(arrs)
+	n := int(batch.NumRows())
+	getL := Getter(arrs[0])
+	getC := make([]func(int) any, len(m.Captures))
+	for i := range getC {
+		getC[i] = Getter(arrs[1+i])
+	}
+	et, _ := arrayElem("array_sort", m.Array)
+	f := newFlatBatch(env, append([]arrow.DataType{et, et}, captureTypes(m.Captures)...))
+	lists := make([][]any, n)
+	isNull := make([]bool, n)
+	start := make([]int, n)
+	pairs := 0
+	for r := 0; r < n; r++ {
+		v := getL(r)
+		if v == nil {
+			isNull[r] = true
+			continue
+		}
+		l := v.([]any)
+		lists[r] = l
+		start[r] = pairs
+		if pairs += len(l) * len(l); pairs > maxSortPairs {
+			for _, b := range f.builders {
+				b.Release()
+			}
+			return nil, errorf(ErrTooLarge, "array_sort: more than %d comparisons in one batch", maxSortPairs)
+		}
+		caps := captureValues(getC, r)
+		for _, x := range l {
+			for _, y := range l {
+				f.add(append([]any{x, y}, caps...)...)
+			}
+		}
+	}
+	get, release, err := f.eval(env, m.Body)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	b := array.NewBuilder(env.Mem, m.DataType())
+	defer b.Release()
+	app := Appender(b)
+	for r := 0; r < n; r++ {
+		l := lists[r]
+		if isNull[r] {
+			b.AppendNull()
+			continue
+		}
+		idx := make([]int, len(l))
+		for i := range idx {
+			idx[i] = i
+		}
+		cmpAt := func(i, j int) int64 {
+			c, _ := get(start[r] + i*len(l) + j).(int64)
+			return c
+		}
+		sort.SliceStable(idx, func(a, c int) bool { return cmpAt(idx[a], idx[c]) < 0 })
+		out := make([]any, len(l))
+		for i, k := range idx {
+			out[i] = l[k]
+		}
+		app(out)
+	}
+	return b.NewArray(), nil
 }

@@ -182,11 +182,9 @@ func nestedFunc(name string, args []Expr) (builder, bool) {
 					return nil, errorf(ErrType, "array(...): %v", err)
 				}
 			}
-			if isNull(t) && len(args) > 0 {
-				t = Int64T()
-			}
-			// [] keeps a NULL element type so that it unifies with any
-			// array (array_concat(['a'], []) is ARRAY<STRING>).
+			// [] and [NULL, ...] keep a NULL element type so that they
+			// unify with any array (array_concat(['a'], []) is
+			// ARRAY<STRING>), as Doris's ARRAY<NULL_TYPE> does.
 			cargs := make([]Expr, len(args))
 			for i, a := range args {
 				cargs[i] = coerce(a, t)

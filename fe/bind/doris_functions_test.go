@@ -73,7 +73,7 @@ func probeForms(kind, name string) []string {
 		"'abc', 1, 2, 'x'", "'https://a.b/c?d=1', 'HOST'",
 		// Array functions.
 		"[1, 2]", "[1, 2], 1", "[1, 2], [2, 3]", "[1, 2], ','", "[1, 2], 1, 1", "[[1, 2]]", "[1, 2], '=', 1",
-		"1, [1, 2]", "x -> x, [1, 2]"} {
+		"1, [1, 2]", "x -> x, [1, 2]", "(s, x) -> s + x, [1, 2], 0"} {
 		qs = append(qs, "SELECT "+name+"("+args+")")
 	}
 	return qs

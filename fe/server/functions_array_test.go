@@ -84,6 +84,20 @@ func TestArrayFunctions(t *testing.T) {
 			"0|0|NULL|1|NULL|1"},
 		{"SELECT array_split([1,2,3,4,5], [false,true,false,true,false]), array_split(['a','b','c'], [false,false,false]), array_split([1,NULL,3], [false,null,false]), array_split(x -> x - 1, [1, 2, 3]), array_split((x, y) -> x - y, [1, 2, 3], [0, 1, 2]), array_reverse_split([1,2,3,4,5], [false,true,false,true,false])",
 			`[[1], [2, 3], [4, 5]]|[["a", "b", "c"]]|[[1, null, 3]]|[[1], [2], [3]]|[[1], [2], [3]]|[[1, 2], [3, 4], [5]]`},
+		// array_sort with a comparator and array_reduce (the manual's
+		// examples).
+		{"SELECT array_sort((x, y) -> IF(x < y, 1, IF(x = y, 0, -1)), [3, 2, 5, 1, 2]), array_sort((x, y) -> IF(x < y, 1, IF(x = y, 0, -1)), ['bc', 'ab', 'dc']), array_sort((x, y) -> CASE WHEN x IS NULL THEN -1 WHEN y IS NULL THEN 1 WHEN x < y THEN 1 WHEN x = y THEN 0 ELSE -1 END, [3, 2, null, 5, null, 1, 2])",
+			`[5, 3, 2, 2, 1]|["dc", "bc", "ab"]|[null, null, 5, 3, 2, 2, 1]`},
+		{"SELECT array_sort((x, y) -> CASE WHEN x IS NULL THEN 1 WHEN y IS NULL THEN -1 WHEN x < y THEN 1 WHEN x = y THEN 0 ELSE -1 END, [3, 2, null, 5, null, 1, 2]), array_sort((x, y) -> IF(length(x) < length(y), -1, IF(length(x) = length(y), 0, 1)), ['a', 'abcd', 'abc']), array_sort((x, y) -> IF(cardinality(x) < cardinality(y), -1, IF(cardinality(x) = cardinality(y), 0, 1)), [[2, 3, 1], [4, 2, 1, 4], [1, 2]])",
+			`[5, 3, 2, 2, 1, null, null]|["a", "abc", "abcd"]|[[1, 2], [2, 3, 1], [4, 2, 1, 4]]`},
+		{"SELECT array_reduce((s, x) -> s + x, [1, 2, 3, 4, 5], 0), array_reduce((s, x) -> s - x, [1, 2, 3], 0), array_reduce((s, x) -> concat(s, x), ['a', 'b'], '>'), array_reduce((s, x) -> s + x, [1.5, 2.25], 0), array_reduce((s, x) -> s + x, [], 7), array_reduce((s, x) -> s + x, NULL, 7)",
+			"15|-6|>ab|3.75|7|NULL"},
+		{"SELECT trim_array([1, 2, 3, 4], 2), trim_array(['a', 'b', 'c'], 0), trim_array([1, 2, 3], 3), trim_array([[1, NULL], [2, 3], [4, 5]], 1), trim_array(NULL, 0)",
+			`[1, 2]|["a", "b", "c"]|[]|[[1, null], [2, 3]]|NULL`},
+		{"SELECT array_except_all([1, 1, 2, 3], [1, 3]), array_except_all(['a', 'a', 'b'], ['a']), array_except_all([3, 1, 3, 2], [3]), array_except_all(['a', NULL, 'a', NULL], [NULL]), array_except_all([1, 1, 2], []), array_except_all(NULL, [1])",
+			`[1, 2]|["a", "b"]|[1, 3, 2]|["a", "a", null]|[1, 1, 2]|NULL`},
+		{"SELECT array_cross_product([2.5, -3.0, 4.25], [-7.5, 0.5, 1.25]), cross_product([-128, 0, 127], [3, -5, 7]), array_cross_product(NULL, [4.0, 5.0, 6.0])",
+			"[-5.875, -35, -21.25]|[635, 1277, 640]|NULL"},
 		// A seeded shuffle keeps the elements and repeats itself.
 		{"SELECT array_sort(array_shuffle([1, 2, 3, 4, 5], 7)), array_join(array_shuffle([1, 2, 3, 4, 5], 7), ',') = array_join(array_shuffle([1, 2, 3, 4, 5], 7), ','), array_size(shuffle(['a', 'b']))",
 			"[1, 2, 3, 4, 5]|1|2"},
@@ -116,6 +130,8 @@ func TestArrayFunctions(t *testing.T) {
 				"2|[]|[]|0|[]|[]\n3|NULL|NULL|0|NULL|NULL\n4|[9]|[\"x\"]|0|[10]|[[9, 14]]"},
 		{"SELECT k FROM a WHERE array_count(x -> x > 2, i) > 0 ORDER BY k", "1\n4"},
 		{"SELECT sum(array_size(array_filter(x -> x > 1, i))) FROM a", "3"},
+		{"SELECT k, array_reduce((s, x) -> s + ifnull(x, 0) * k, i, 0), array_sort((x, y) -> y - x, array_filter(x -> x IS NOT NULL, i)) FROM a ORDER BY k",
+			"1|7|[3, 2, 1, 1]\n2|0|[]\n3|NULL|NULL\n4|20|[5]"},
 		{"SELECT k, array_cum_sum(i), array_remove(i, 1), array_slice(s, 2, 2), array_pushback(m, 9.99) FROM a ORDER BY k",
 			`1|[3, 4, 4, 6, 7]|[3, null, 2]|["a", null]|[1.50, null, 2.25, 9.99]` + "\n" + "2|[]|[]|[]|[9.99]\n3|NULL|NULL|NULL|NULL\n4|[5]|[5]|[]|[-0.01, 9.99]"},
 	} {
@@ -129,5 +145,8 @@ func TestArrayFunctions(t *testing.T) {
 	wantErr(t, db, "SELECT array_map(x -> x, [1], [2])", 1105, "1 parameter(s) for 2 array(s)")
 	wantErr(t, db, "SELECT array_map((x, y) -> x, [1], [2, 3])", 1105, "different lengths")
 	wantErr(t, db, "SELECT array_size(x -> x, [1])", 1105, "does not take a lambda")
+	wantErr(t, db, "SELECT trim_array([1, 2, 3], 4)", 1105, "cardinality 3: 4")
+	wantErr(t, db, "SELECT array_cross_product([-11, NULL, 13], [17, -19, 23])", 1105, "cannot have NULL")
+	wantErr(t, db, "SELECT array_cross_product([1, 2], [1, 2])", 1105, "3 elements")
 	f.stop()
 }
