@@ -423,6 +423,8 @@ func arrayFunc(name string, args []Expr) (builder, bool) {
 				out := make([]any, len(l))
 				for i, e := range l {
 					switch {
+					case i == 0 && e == nil:
+						out[i] = nil
 					case i == 0:
 						out[i] = zeroOf(st)
 					case e == nil || l[i-1] == nil:

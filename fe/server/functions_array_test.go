@@ -36,8 +36,8 @@ func TestArrayFunctions(t *testing.T) {
 			"10|4|NULL|NULL|1|c|NULL"},
 		{"SELECT array_avg([1, null, 3, null, 5]), array_avg([1.1, 2.2, 3.3, 4.4, 5.5]), array_avg([]), array_product([1, 2, 3, 4, 5]), array_product([1, null, 3, null, 5]), array_product([true, false, true]), array_product([]), array_product([null, null, null])",
 			"3|3.3|NULL|120|15|0|NULL|NULL"},
-		{"SELECT array_cum_sum([1, 2, 3, 4, 5]), array_cum_sum([null, 1, null, 3, null, 5]), array_cum_sum([42]), array_cum_sum([]), array_difference([1, 3, 6, 10])",
-			"[1, 3, 6, 10, 15]|[null, 1, 1, 4, 4, 9]|[42]|[]|[0, 2, 3, 4]"},
+		{"SELECT array_cum_sum([1, 2, 3, 4, 5]), array_cum_sum([null, 1, null, 3, null, 5]), array_cum_sum([42]), array_cum_sum([]), array_difference([1, 3, 6, 10]), array_difference([NULL]), array_difference([0, 1, 2, 3, NULL, 4, 6])",
+			"[1, 3, 6, 10, 15]|[null, 1, 1, 4, 4, 9]|[42]|[]|[0, 2, 3, 4]|[null]|[0, 1, 1, 1, null, null, 2]"},
 		// array_remove: NULL target gives NULL (manual); NULL elements stay.
 		{"SELECT array_remove([1,2,3], 1), array_remove([1,2,3,null], 1), array_remove(['a','b','c',NULL], NULL), array_remove(NULL, 2), array_remove([1,2,3], 258)",
 			"[2, 3]|[2, 3, null]|NULL|NULL|[1, 2, 3]"},
