@@ -3,9 +3,11 @@ package expr
 import (
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -1008,6 +1010,53 @@ func arrayFunc(name string, args []Expr) (builder, bool) {
 					a[i], b[i] = x[i].(float64), y[i].(float64)
 				}
 				return []any{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+			}), nil
+		}, true
+	case "multi_search_all_positions", "multi_match_any":
+		return func() (Expr, error) {
+			// multi_search_all_positions(s, [needles]): the 1-based
+			// character position of each needle in s (0 when absent);
+			// multi_match_any(s, [patterns]): whether any regular
+			// expression matches s.
+			if err := arity(name, args, 2, 2); err != nil {
+				return nil, err
+			}
+			if _, err := arrayElem(name, args[1]); err != nil {
+				return nil, err
+			}
+			cargs := []Expr{coerce(args[0], StringT()), asList(args[1], StringT())}
+			if name == "multi_match_any" {
+				return arrayRow(name, cargs, BoolT(), true, func(v []any) any {
+					for _, p := range v[1].([]any) {
+						if p == nil {
+							continue
+						}
+						re, err := regexp.Compile(p.(string))
+						if err != nil {
+							return errorf(ErrType, "%s: pattern %q: %v", name, p, err)
+						}
+						if re.MatchString(v[0].(string)) {
+							return true
+						}
+					}
+					return false
+				}), nil
+			}
+			return arrayRow(name, cargs, listOf(Int64T()), true, func(v []any) any {
+				s := v[0].(string)
+				l := v[1].([]any)
+				out := make([]any, len(l))
+				for i, n := range l {
+					if n == nil {
+						continue
+					}
+					if at := strings.Index(s, n.(string)); at >= 0 {
+						out[i] = int64(utf8.RuneCountInString(s[:at]) + 1)
+					} else {
+						out[i] = int64(0)
+					}
+				}
+				return out
 			}), nil
 		}, true
 	case "array_contains_all":

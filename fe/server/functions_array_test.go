@@ -98,6 +98,9 @@ func TestArrayFunctions(t *testing.T) {
 			`[1, 2]|["a", "b"]|[1, 3, 2]|["a", "a", null]|[1, 1, 2]|NULL`},
 		{"SELECT array_cross_product([2.5, -3.0, 4.25], [-7.5, 0.5, 1.25]), cross_product([-128, 0, 127], [3, -5, 7]), array_cross_product(NULL, [4.0, 5.0, 6.0])",
 			"[-5.875, -35, -21.25]|[635, 1277, 640]|NULL"},
+		// String functions over an array of needles or patterns.
+		{"SELECT multi_search_all_positions('Hello, World!', ['hello', '!', 'world', 'Hello', 'World']), multi_search_all_positions(NULL, ['a']), multi_match_any('Hello, World!', ['hello', '!', 'world']), multi_match_any('Hello, World!', ['hello', 'xyz']), multi_match_any('abc', ['^a.c$'])",
+			"[0, 13, 0, 1, 8]|NULL|1|0|1"},
 		// A seeded shuffle keeps the elements and repeats itself.
 		{"SELECT array_sort(array_shuffle([1, 2, 3, 4, 5], 7)), array_join(array_shuffle([1, 2, 3, 4, 5], 7), ',') = array_join(array_shuffle([1, 2, 3, 4, 5], 7), ','), array_size(shuffle(['a', 'b']))",
 			"[1, 2, 3, 4, 5]|1|2"},
