@@ -27,6 +27,7 @@ var statAggNames = map[string]bool{
 	"min_by": true, "max_by": true, "avg_weighted": true, "approx_count_distinct": true, "ndv": true,
 	"group_bit_and": true, "group_bit_or": true, "group_bit_xor": true, "bool_and": true, "bool_or": true,
 	"sum0": true, "topn": true,
+	"collect_list": true, "group_array": true, "collect_set": true, "group_uniq_array": true, "array_agg": true,
 }
 
 // statAggArity is the least and most arguments of the statistical
@@ -165,6 +166,13 @@ func (b *Binder) bindStatAggCall(call AggCall, fc *sql.FuncCall, in *scope, st *
 			return call, err
 		}
 		call.Arg, call.Type = sum.Arg, sum.Type
+	case "collect_list", "group_array", "collect_set", "group_uniq_array", "array_agg":
+		if t.ID() == arrow.NULL {
+			if arg, err = expr.Cast(arg, expr.Int64T()); err != nil {
+				return call, err
+			}
+		}
+		call.Arg, call.Type = arg, arrow.ListOf(arg.DataType())
 	default: // stddev/variance, kurt, skew, median
 		if call.Arg, err = double(arg); err != nil {
 			return call, err
