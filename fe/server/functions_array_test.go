@@ -151,6 +151,10 @@ func TestArrayFunctions(t *testing.T) {
 			"1|[10, 10, 20, 30]|[10, 10, 20, 30]|[10, 20, 30]|4|[10, 20, 30]\n2|[100, 200]|[100, 200]|[100, 200]|2|[100, 200]\n3|[null]|[]|[]|0|[]"},
 		{"SELECT array_agg(c2), collect_list(c2), collect_set(c2) FROM c WHERE c1 IS NULL", "[]|[]|[]"},
 		{"SELECT array_sort(collect_set(c1)), array_sum(collect_list(c2)), array_size(array_agg(c2)) FROM c", "[1, 2, 3]|370|7"},
+		// Lambdas over aggregates, reading a group key (not the first input
+		// column), and in HAVING.
+		{"SELECT c2, array_map(x -> x + c2, collect_list(c1)) FROM c WHERE c2 < 100 GROUP BY c2 ORDER BY c2", "10|[11, 11]\n20|[21]\n30|[31]"},
+		{"SELECT c1 FROM c GROUP BY c1 HAVING array_count(x -> x > 15, collect_list(c2)) > 1 ORDER BY c1", "1\n2"},
 		// Arrays of arrays and of strings.
 		{"SELECT array_sort(array_agg(i)), array_sort(collect_set(array_join(s, ''))) FROM a", `[null, [], [3, 1, null, 2, 1], [5]]|["", "bab", "x"]`},
 	} {
