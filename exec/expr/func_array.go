@@ -347,7 +347,11 @@ func arrayFunc(name string, args []Expr) (builder, bool) {
 		}), true
 	case "array_sum", "array_avg", "array_product":
 		return one(func(a Expr, et arrow.DataType) (Expr, error) {
-			if err := numericElem(name, args[0], et); err != nil {
+			// Strings are read as DOUBLE (Doris's array_avg manual: ['1',
+			// '2', ...] averages; an unreadable one is skipped as NULL).
+			if isString(et) {
+				et = Float64T()
+			} else if err := numericElem(name, args[0], et); err != nil {
 				return nil, err
 			}
 			st := sumType(et)

@@ -177,8 +177,16 @@ func nestedFunc(name string, args []Expr) (builder, bool) {
 		return func() (Expr, error) {
 			t := arrow.DataType(NullT())
 			for _, a := range args {
+				at := a.DataType()
+				// Doris builds [1, 'a'] as ARRAY<STRING>: a string element
+				// makes the scalars strings (comparisons would go through
+				// DOUBLE instead).
+				if isString(t) && (isNumericOrBool(at) || isTemporal(at)) || isString(at) && (isNumericOrBool(t) || isTemporal(t)) {
+					t = StringT()
+					continue
+				}
 				var err error
-				if t, err = CommonType(t, a.DataType()); err != nil {
+				if t, err = CommonType(t, at); err != nil {
 					return nil, errorf(ErrType, "array(...): %v", err)
 				}
 			}
