@@ -589,14 +589,16 @@ func arrayFunc(name string, args []Expr) (builder, bool) {
 				x = coerce(x, et)
 			}
 			return arrayRow(name, []Expr{coerce(n, Int64T()), x}, listOf(et), false, func(v []any) any {
+				// A NULL count is the empty array; a count outside
+				// [0, 1000000] is an error (Doris's manual).
 				if v[0] == nil {
-					return nil
+					return []any{}
 				}
 				c := v[0].(int64)
-				if c > maxArrayElems {
-					return errorf(ErrTooLarge, "%s: %d elements exceed the limit of %d", name, c, maxArrayElems)
+				if c < 0 || c > maxArrayElems {
+					return errorf(ErrType, "%s: the count %d is not in [0, %d]", name, c, maxArrayElems)
 				}
-				out := make([]any, max(c, 0))
+				out := make([]any, c)
 				for i := range out {
 					out[i] = v[1]
 				}

@@ -57,8 +57,12 @@ func TestArrayFunctions(t *testing.T) {
 		// arrays_overlap: NULL when nothing matches but a NULL element is there.
 		{"SELECT arrays_overlap(['hello', 'aloha'], ['hello', 'hi', 'hey']), arrays_overlap(['Pinnacle', 'aloha'], ['hi', 'hey']), arrays_overlap(['HELLO', 'ALOHA'], NULL), arrays_overlap(['HELLO', 'ALOHA'], ['HELLO', NULL]), arrays_overlap(['PICKLE', 'ALOHA'], ['HELLO', NULL])",
 			"1|0|NULL|1|NULL"},
-		{"SELECT array_with_constant(2, 'hello'), array_repeat('hello', 2), array_repeat(12345, 3), array_with_constant(2, NULL), array_with_constant(0, 1)",
-			`["hello", "hello"]|["hello", "hello"]|[12345, 12345, 12345]|[null, null]|[]`},
+		{"SELECT array_with_constant(2, 'hello'), array_repeat('hello', 2), array_repeat(12345, 3), array_with_constant(2, NULL), array_with_constant(0, 1), array_with_constant(NULL, 'hello'), array_with_constant(NULL, NULL)",
+			`["hello", "hello"]|["hello", "hello"]|[12345, 12345, 12345]|[null, null]|[]|[]|[]`},
+		{"SELECT array_sortby([10, 20, 30], [3, 1, 2]), array_sortby(['a', 'b', 'c'], [2, 2, 1]), array_sortby(x -> x + 1, [3, 1, 2]), array_sortby([10, 20, 30], NULL), array_sortby(NULL, [2, 3]), array_sortby(x -> x[1], [[1, 2], [0, 1]])",
+			`[20, 30, 10]|["c", "a", "b"]|[1, 2, 3]|[10, 20, 30]|NULL|[[0, 1], [1, 2]]`},
+		{"SELECT array_compact([1, 2, 3, 3, null, null, 4, 4]), array_compact(['aaa', 'aaa', 'bbb', 'ccc', 'ccccc', null, null, 'dddd'])",
+			`[1, 2, 3, null, 4]|["aaa", "bbb", "ccc", "ccccc", null, "dddd"]`},
 		{"SELECT array_range(5), array_range(0, 5), array_range(2, 6, 2), array_range(3, 3), array_range(3, 2), array_range(-1, 3), array_range(1, 3, 0), sequence(1, 4)",
 			"[0, 1, 2, 3, 4]|[0, 1, 2, 3, 4]|[2, 4]|[]|[]|NULL|NULL|[1, 2, 3]"},
 		{"SELECT array_range('2022-05-15 12:00:00', '2022-05-17 12:00:00'), array_range('2022-05-15 12:00:00', '2022-07-17 12:00:00', INTERVAL 1 MONTH), array_range('2022-05-15 12:00:00', '2024-05-17 12:00:00', INTERVAL 1 YEAR), array_range('2022-05-15 12:00:00', '2022-05-15 14:00:00', INTERVAL 1 HOUR)",
@@ -173,6 +177,7 @@ func TestArrayFunctions(t *testing.T) {
 	wantErr(t, db, "SELECT array_map((x, y) -> x, [1], [2, 3])", 1105, "different lengths")
 	wantErr(t, db, "SELECT array_size(x -> x, [1])", 1105, "does not take a lambda")
 	wantErr(t, db, "SELECT trim_array([1, 2, 3], 4)", 1105, "cardinality 3: 4")
+	wantErr(t, db, "SELECT array_with_constant(-1, 'hello')", 1105, "not in [0, 1000000]")
 	wantErr(t, db, "SELECT array_cross_product([-11, NULL, 13], [17, -19, 23])", 1105, "cannot have NULL")
 	wantErr(t, db, "SELECT array_cross_product([1, 2], [1, 2])", 1105, "3 elements")
 	f.stop()
