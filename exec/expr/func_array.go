@@ -615,9 +615,11 @@ func arrayFunc(name string, args []Expr) (builder, bool) {
 			if name == "array_exists" {
 				ret = listOf(BoolT())
 			}
-			return arrayRow(name, []Expr{a}, ret, name != "array_count", func(v []any) any {
+			// Of a NULL array, array_exists gives NULL; the counts and
+			// indexes give 0 (Doris's manual).
+			return arrayRow(name, []Expr{a}, ret, name == "array_exists", func(v []any) any {
 				if v[0] == nil {
-					return int64(0) // array_count of NULL is 0
+					return int64(0)
 				}
 				l := v[0].([]any)
 				switch name {

@@ -64,11 +64,15 @@ func (b *Binder) bindLambdaCall(name string, lam *sql.Lambda, rest []sql.Expr, s
 }
 
 // bindArrayArg binds an array argument of a lambda call and gives its
-// element type; [] and an untyped NULL are taken as ARRAY<BIGINT>.
+// element type; [] and [NULL] are taken as ARRAY<BIGINT>, an untyped NULL
+// is an error, as in Doris.
 func (b *Binder) bindArrayArg(name string, a sql.Expr, sc *scope, st *aggState) (expr.Expr, arrow.DataType, error) {
 	x, err := b.bindExpr(a, sc, st)
 	if err != nil {
 		return nil, nil, err
+	}
+	if x.DataType().ID() == arrow.NULL {
+		return nil, nil, errorf(ErrAnalysis, "%s: lambda argument must be array but is NULL", name)
 	}
 	et, err := expr.ArrayElem(name, x)
 	if err != nil {

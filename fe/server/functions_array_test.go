@@ -80,8 +80,10 @@ func TestArrayFunctions(t *testing.T) {
 			`[1, 3]|["c", "b", "a"]|[1, 3, 2]|[1, 2, 3]|1|0`},
 		// Lambdas (the manual's array_count, array_split, array_match_all
 		// examples): one or several parameters, NULL elements passed in.
-		{"SELECT array_map(x -> x + 1, [1, 2, 3]), array_map((x, y) -> x * y, [1, 2], [3, 4]), array_map(x -> x IS NULL, [1, NULL]), array_map(x -> upper(x), ['a', NULL]), array_map(x -> x, NULL)",
-			`[2, 3, 4]|[3, 8]|[0, 1]|["A", null]|NULL`},
+		{"SELECT array_map(x -> x + 1, [1, 2, 3]), array_map((x, y) -> x * y, [1, 2], [3, 4]), array_map(x -> x IS NULL, [1, NULL]), array_map(x -> upper(x), ['a', NULL])",
+			`[2, 3, 4]|[3, 8]|[0, 1]|["A", null]`},
+		{"SELECT array_exists(x -> x >= 3, [1.1, 2.2, 3.3, 4.4, 5.5]), array_exists(x -> x > 0, []), array_exists(NULL), array_exists(x -> x > 2, [1, null, 3, null, 5]), array_first_index(NULL), array_first_index(x -> x is not null, [null, 1, null, 3, null, 5]), array_first_index(x -> size(x) > 2, [[1,2],[3,4,5],[6],[7,8,9,10]])",
+			"[0, 0, 1, 1, 1]|[]|NULL|[0, null, 1, null, 1]|0|2|2"},
 		{"SELECT array_count(x -> x > 2, [1, 2, 3, 4, 5]), array_count((x, y) -> x > y, [1, 2, 3], [0, 3, 2]), array_count(x -> array_size(x) > 2, [[1,2],[1,2,3],[4,5,6,7]]), array_count(x -> x % 2 = 0, [1, 2, 3, 4, 5, 6])",
 			"3|2|2|3"},
 		{"SELECT array_count(x -> size(array_filter(y -> y > 5, x)) > 0, [[1,2,3],[4,5,6],[7,8,9]]), array_filter(x -> x > 1, [1, 2, 3, NULL]), array_exists(x -> x > 1, [1, 2]), array_first(x -> x > 1, [1, 2, 3]), array_last(x -> x > 1, [1, 2, 3]), array_first(x -> x > 9, [1])",
@@ -98,8 +100,8 @@ func TestArrayFunctions(t *testing.T) {
 			`[5, 3, 2, 2, 1]|["dc", "bc", "ab"]|[null, null, 5, 3, 2, 2, 1]`},
 		{"SELECT array_sort((x, y) -> CASE WHEN x IS NULL THEN 1 WHEN y IS NULL THEN -1 WHEN x < y THEN 1 WHEN x = y THEN 0 ELSE -1 END, [3, 2, null, 5, null, 1, 2]), array_sort((x, y) -> IF(length(x) < length(y), -1, IF(length(x) = length(y), 0, 1)), ['a', 'abcd', 'abc']), array_sort((x, y) -> IF(cardinality(x) < cardinality(y), -1, IF(cardinality(x) = cardinality(y), 0, 1)), [[2, 3, 1], [4, 2, 1, 4], [1, 2]])",
 			`[5, 3, 2, 2, 1, null, null]|["a", "abc", "abcd"]|[[1, 2], [2, 3, 1], [4, 2, 1, 4]]`},
-		{"SELECT array_reduce((s, x) -> s + x, [1, 2, 3, 4, 5], 0), array_reduce((s, x) -> s - x, [1, 2, 3], 0), array_reduce((s, x) -> concat(s, x), ['a', 'b'], '>'), array_reduce((s, x) -> s + x, [1.5, 2.25], 0), array_reduce((s, x) -> s + x, [], 7), array_reduce((s, x) -> s + x, NULL, 7)",
-			"15|-6|>ab|3.75|7|NULL"},
+		{"SELECT array_reduce((s, x) -> s + x, [1, 2, 3, 4, 5], 0), array_reduce((s, x) -> s - x, [1, 2, 3], 0), array_reduce((s, x) -> concat(s, x), ['a', 'b'], '>'), array_reduce((s, x) -> s + x, [1.5, 2.25], 0), array_reduce((s, x) -> s + x, [], 7)",
+			"15|-6|>ab|3.75|7"},
 		{"SELECT trim_array([1, 2, 3, 4], 2), trim_array(['a', 'b', 'c'], 0), trim_array([1, 2, 3], 3), trim_array([[1, NULL], [2, 3], [4, 5]], 1), trim_array(NULL, 0)",
 			`[1, 2]|["a", "b", "c"]|[]|[[1, null], [2, 3]]|NULL`},
 		{"SELECT array_except_all([1, 1, 2, 3], [1, 3]), array_except_all(['a', 'a', 'b'], ['a']), array_except_all([3, 1, 3, 2], [3]), array_except_all(['a', NULL, 'a', NULL], [NULL]), array_except_all([1, 1, 2], []), array_except_all(NULL, [1])",
@@ -174,6 +176,7 @@ func TestArrayFunctions(t *testing.T) {
 	wantErr(t, db, "SELECT array_zip([1, 2], [1])", 1105, "different lengths")
 	wantErr(t, db, "SELECT array_apply([1], 'like', 1)", 1105, "operator")
 	wantErr(t, db, "SELECT array_map(x -> x, [1], [2])", 1105, "1 parameter(s) for 2 array(s)")
+	wantErr(t, db, "SELECT array_first_index(x -> x > 2, NULL)", 1105, "lambda argument must be array but is NULL")
 	wantErr(t, db, "SELECT array_map((x, y) -> x, [1], [2, 3])", 1105, "different lengths")
 	wantErr(t, db, "SELECT array_size(x -> x, [1])", 1105, "does not take a lambda")
 	wantErr(t, db, "SELECT trim_array([1, 2, 3], 4)", 1105, "cardinality 3: 4")
