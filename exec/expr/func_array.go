@@ -75,9 +75,14 @@ func arrayAndValue(name string, arr, v Expr) (Expr, Expr, arrow.DataType, error)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	t, err := CommonType(et, v.DataType())
-	if err != nil {
-		return nil, nil, nil, errorf(ErrType, "%s: %v", name, err)
+	// Over string elements the value is compared as a string (Doris:
+	// countequal(['1', '2', '3', 'c'], 2) casts 2 to TEXT); otherwise both
+	// go to their common type, as = would.
+	t := arrow.DataType(StringT())
+	if !isString(et) {
+		if t, err = CommonType(et, v.DataType()); err != nil {
+			return nil, nil, nil, errorf(ErrType, "%s: %v", name, err)
+		}
 	}
 	return asList(arr, t), coerce(v, t), t, nil
 }

@@ -27,6 +27,8 @@ func TestArrayFunctions(t *testing.T) {
 			"1|3|0|2|0|NULL"},
 		{"SELECT array_contains([1, 2, 3], 2), array_contains([1, 2, 3], 4), array_contains([1, NULL], NULL), array_contains(NULL, 1), countequal([1, 2, 2, NULL, NULL], 2), countequal([1, NULL, NULL], NULL)",
 			"1|0|1|NULL|2|2"},
+		{"SELECT countequal(NULL, 1), countequal([1, 2, 3, 'c'], 2), countequal([], 'b'), array_contains([null, 1, 2], null), array_contains([1, 2, 3], null), array_enumerate_uniq([1, 2, 1, 3, 2, 1]), array_enumerate_uniq([1, null, 1, null, 1]), array_enumerate_uniq([1, 2, 1], [10, 20, 10])",
+			"NULL|1|0|1|0|[1, 1, 2, 1, 2, 3]|[1, 1, 2, 2, 3]|[1, 1, 2]"},
 		{"SELECT array_distinct([1, 2, 3, 4, 5]), array_distinct(['a', 'b', 'a', 'c', 'b', 'd']), array_distinct([1, null, 2, null, 3, null]), array_distinct([]), array_distinct(NULL)",
 			`[1, 2, 3, 4, 5]|["a", "b", "c", "d"]|[1, null, 2, 3]|[]|NULL`},
 		{"SELECT array_join([1, 2, 3, 4, 5], ','), array_join(['hello', 'world', 'doris'], ' '), array_join([1, null, 3, null, 5], '-'), array_join([1, null, 3, null, 5], '-', 'NULL'), array_join([1.1, 2.2, 3.3], ' | '), array_join([], ','), array_join(NULL, ',')",
