@@ -356,6 +356,9 @@ func (b *Binder) bindExprUnfolded(e sql.Expr, sc *scope, st *aggState) (expr.Exp
 		return nil, errorf(ErrAnalysis, "placeholder %d has a value of type %T", n.Index+1, b.sess.Args[n.Index])
 	case *sql.DefaultExpr:
 		return nil, errorf(ErrUnsupported, "DEFAULT here")
+	case *sql.Lambda:
+		// Also what MySQL's JSON operator col->'$.path' parses as.
+		return nil, errorf(ErrAnalysis, "lambda %s is allowed only as the first argument of an array function (array_map, array_filter, ...)", e)
 	}
 	return nil, errorf(ErrUnsupported, "expression %s", e)
 }

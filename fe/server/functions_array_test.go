@@ -179,6 +179,7 @@ func TestArrayFunctions(t *testing.T) {
 	wantErr(t, db, "SELECT array_apply([1], 'like', 1)", 1105, "operator")
 	wantErr(t, db, "SELECT array_map(x -> x, [1], [2])", 1105, "1 parameter(s) for 2 array(s)")
 	wantErr(t, db, "SELECT array_first_index(x -> x > 2, NULL)", 1105, "lambda argument must be array but is NULL")
+	wantErr(t, db, "SELECT x -> x + 1", 1105, "allowed only as the first argument of an array function")
 	wantErr(t, db, "SELECT array_map((x, y) -> x, [1], [2, 3])", 1105, "different lengths")
 	wantErr(t, db, "SELECT array_size(x -> x, [1])", 1105, "does not take a lambda")
 	wantErr(t, db, "SELECT trim_array([1, 2, 3], 4)", 1105, "cardinality 3: 4")
