@@ -96,7 +96,13 @@ func (b *Binder) bindExprUnfolded(e sql.Expr, sc *scope, st *aggState) (expr.Exp
 				return nil, errorf(ErrAnalysis, "aggregate %s not collected", call)
 			}
 			k := len(st.groups) + i
-			return expr.Col(k, st.out[k].Name, st.out[k].Type), nil
+			col := expr.Col(k, st.out[k].Name, st.out[k].Type)
+			if n, ok := collectMaxSize(fc); ok {
+				// collect_list(x, max_size): the collected array cut to
+				// max_size (which elements Doris keeps is left open).
+				return expr.Func("array_slice", col, expr.Int(1), expr.Int(n))
+			}
+			return col, nil
 		}
 		if _, lit := e.(*sql.Literal); !lit && !containsAgg(e) {
 			if be, err := b.bindExpr(e, st.input, nil); err == nil {

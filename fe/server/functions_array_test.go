@@ -162,6 +162,7 @@ func TestArrayFunctions(t *testing.T) {
 		{"SELECT c1, array_sort(array_agg(c2)), array_sort(collect_list(c2)), array_sort(collect_set(c2)), array_size(group_array(c2)), array_sort(group_uniq_array(c2)) FROM c GROUP BY c1 ORDER BY c1",
 			"1|[10, 10, 20, 30]|[10, 10, 20, 30]|[10, 20, 30]|4|[10, 20, 30]\n2|[100, 200]|[100, 200]|[100, 200]|2|[100, 200]\n3|[null]|[]|[]|0|[]"},
 		{"SELECT array_agg(c2), collect_list(c2), collect_set(c2) FROM c WHERE c1 IS NULL", "[]|[]|[]"},
+		{"SELECT c1, array_size(collect_list(c2, 2)), array_size(collect_set(c2, 2)), array_size(collect_list(c2, 0)) FROM c GROUP BY c1 ORDER BY c1", "1|2|2|0\n2|2|2|0\n3|0|0|0"},
 		{"SELECT array_sort(collect_set(c1)), array_sum(collect_list(c2)), array_size(array_agg(c2)) FROM c", "[1, 2, 3]|370|7"},
 		// Lambdas over aggregates, reading a group key (not the first input
 		// column), and in HAVING.
@@ -180,6 +181,7 @@ func TestArrayFunctions(t *testing.T) {
 	wantErr(t, db, "SELECT array_map(x -> x, [1], [2])", 1105, "1 parameter(s) for 2 array(s)")
 	wantErr(t, db, "SELECT array_first_index(x -> x > 2, NULL)", 1105, "lambda argument must be array but is NULL")
 	wantErr(t, db, "SELECT x -> x + 1", 1105, "allowed only as the first argument of an array function")
+	wantErr(t, db, "SELECT collect_list(c2, -1) FROM c", 1105, "max_size must be a non-negative integer constant")
 	wantErr(t, db, "SELECT array_map((x, y) -> x, [1], [2, 3])", 1105, "different lengths")
 	wantErr(t, db, "SELECT array_size(x -> x, [1])", 1105, "does not take a lambda")
 	wantErr(t, db, "SELECT trim_array([1, 2, 3], 4)", 1105, "cardinality 3: 4")
