@@ -33,6 +33,8 @@ func TestArrayFunctions(t *testing.T) {
 			`[1, 2, 3, 4, 5]|["a", "b", "c", "d"]|[1, null, 2, 3]|[]|NULL`},
 		{"SELECT array_join([1, 2, 3, 4, 5], ','), array_join(['hello', 'world', 'doris'], ' '), array_join([1, null, 3, null, 5], '-'), array_join([1, null, 3, null, 5], '-', 'NULL'), array_join([1.1, 2.2, 3.3], ' | '), array_join([], ','), array_join(NULL, ',')",
 			"1,2,3,4,5|hello world doris|1-3-5|1-NULL-3-NULL-5|1.1 | 2.2 | 3.3||NULL"},
+		{"SELECT array_join(CAST(['2023-01-01', '2023-06-15', '2023-12-31'] AS ARRAY<DATETIME>), ' to ')",
+			"2023-01-01 00:00:00 to 2023-06-15 00:00:00 to 2023-12-31 00:00:00"},
 		// Aggregates over elements skip NULLs; nothing left gives NULL.
 		{"SELECT array_sum([1, 2, 3, 4]), array_sum([1, NULL, 3]), array_sum(NULL), array_sum([NULL, NULL]), array_min([3, NULL, 1]), array_max(['a', 'c', 'b']), array_min([])",
 			"10|4|NULL|NULL|1|c|NULL"},
