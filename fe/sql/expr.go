@@ -155,6 +155,9 @@ type FuncCall struct {
 	Args     []Expr
 	OrderBy  []*OrderItem // group_concat(x ORDER BY y)
 	Over     *WindowSpec  // nil unless a window function
+	// Brackets marks an array literal written [a, b, ...]: the call
+	// array(a, b, ...), printed back the way it was written.
+	Brackets bool
 }
 
 // WindowSpec is the OVER (...) clause.
@@ -218,6 +221,13 @@ type Row struct {
 	Items []Expr
 }
 
+// Lambda is Doris's x -> body or (x, y) -> body, an argument of the
+// higher-order array functions (array_map, array_filter, ...).
+type Lambda struct {
+	Params []string
+	Body   Expr
+}
+
 // DataType is a type as written in CAST and CREATE TABLE. Name is upper case
 // (INT, DECIMAL, VARCHAR, DATETIME, ARRAY, MAP, STRUCT, ...); the binder
 // decides whether it exists.
@@ -258,3 +268,4 @@ func (*FuncCall) expr()    {}
 func (*Index) expr()       {}
 func (*Field) expr()       {}
 func (*Row) expr()         {}
+func (*Lambda) expr()      {}

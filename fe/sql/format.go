@@ -898,6 +898,12 @@ func (n *Cast) format(p *printer) {
 }
 
 func (n *FuncCall) format(p *printer) {
+	if n.Brackets {
+		p.w("[")
+		p.exprs(n.Args)
+		p.w("]")
+		return
+	}
 	if needsQuote(n.Name) && !niladic[strings.ToUpper(n.Name)] && !reservedFuncs[strings.ToUpper(n.Name)] {
 		p.ident(n.Name)
 	} else {
@@ -1000,6 +1006,23 @@ func (n *Row) format(p *printer) {
 	p.w(")")
 }
 
+func (n *Lambda) format(p *printer) {
+	if len(n.Params) == 1 {
+		p.ident(n.Params[0])
+	} else {
+		p.w("(")
+		for i, x := range n.Params {
+			if i > 0 {
+				p.w(", ")
+			}
+			p.ident(x)
+		}
+		p.w(")")
+	}
+	p.w(" -> ")
+	n.Body.format(p)
+}
+
 func (n *DataType) format(p *printer) {
 	p.w(n.Name)
 	switch n.Name {
@@ -1095,4 +1118,5 @@ func (n *FrameBound) String() string     { return nodeString(n) }
 func (n *Index) String() string          { return nodeString(n) }
 func (n *Field) String() string          { return nodeString(n) }
 func (n *Row) String() string            { return nodeString(n) }
+func (n *Lambda) String() string         { return nodeString(n) }
 func (n *DataType) String() string       { return nodeString(n) }
