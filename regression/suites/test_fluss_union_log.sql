@@ -93,7 +93,6 @@ select id, name from ${ctl}.fluss_test.lake_cold order by id
 
 # Doris's .out rows, printed as the MySQL protocol does (booleans 1/0,
 # datetimes with a space where Doris's runner prints Java's T).
-Doris's .out row (booleans and datetimes in its runner's printing):
 -- query types_all
 select id, f_boolean, f_tinyint, f_smallint, f_int, f_bigint, f_float, f_double,
        f_decimal, f_char, f_string, hex(f_binary) as f_binary_hex,
