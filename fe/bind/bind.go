@@ -118,7 +118,7 @@ func (s *scope) resolve(parts []string) (int, error) {
 	}
 	found := -1
 	for i, c := range s.cols {
-		if c.Qualifier == subqueryQualifier || c.Qualifier == windowQualifier || !strings.EqualFold(c.Name, name) {
+		if c.Qualifier == subqueryQualifier || c.Qualifier == windowQualifier || c.Qualifier == groupingQualifier || !strings.EqualFold(c.Name, name) {
 			continue
 		}
 		if qual != "" && !strings.EqualFold(c.Qualifier, qual) {

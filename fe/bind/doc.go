@@ -30,6 +30,10 @@
 //     select alias, else a table column (Doris's order); a column neither
 //     grouped nor aggregated is an error even where SQLite would fold it
 //     away (COALESCE(77, c)), as under Doris's ONLY_FULL_GROUP_BY.
+//   - ROLLUP, CUBE and GROUPING SETS run as one Repeat (grouping.go) under
+//     one Aggregate that also groups by the set number, so a NULL a set
+//     rolled up never merges with a NULL of the data; aggregate arguments
+//     read the input columns, never the set's NULLs.
 //   - A view binds like a derived table over its stored query, whose table
 //     names were qualified when it was created (view.go).
 //   - Errors name the column, table or function concerned and wrap one of

@@ -83,6 +83,18 @@ func (b *Binder) BindExpr(e sql.Expr) (expr.Expr, error) {
 
 // bindExprUnfolded binds e; bindExpr (fold.go) folds what it returns.
 func (b *Binder) bindExprUnfolded(e sql.Expr, sc *scope, st *aggState) (expr.Expr, error) {
+	if fc, ok := e.(*sql.FuncCall); ok && isGroupingName(fc.Name) && fc.Over == nil {
+		_, k, err := b.groupingCall(fc, st)
+		if err != nil {
+			return nil, err
+		}
+		c, ok := st.grouping.keys[k]
+		if !ok {
+			return nil, errorf(ErrAnalysis, "%s not collected", fc)
+		}
+		i := st.grouping.nGroups + 1 + c
+		return expr.Col(i, st.out[i].Name, st.out[i].Type), nil
+	}
 	if st != nil {
 		if fc, ok := e.(*sql.FuncCall); ok && isAggName(fc.Name) && fc.Over == nil {
 			call, err := b.bindAggCall(fc, st.input, nil)

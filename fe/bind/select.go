@@ -22,6 +22,8 @@ type aggState struct {
 	// post is set once subqueries were planned over the aggregate's
 	// output, whose scope then shows their value columns.
 	post bool
+	// grouping is set for ROLLUP, CUBE and GROUPING SETS.
+	grouping *groupingSets
 }
 
 type item struct {
@@ -125,7 +127,7 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 		}
 	}
 
-	hasAgg := len(n.GroupBy) > 0 || (n.Having != nil)
+	hasAgg := len(n.GroupBy) > 0 || n.Having != nil || n.Grouping != sql.GroupPlain
 	for _, it := range items {
 		if it.ast != nil && containsAgg(it.ast) {
 			hasAgg = true
@@ -145,7 +147,13 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 			return nil, err
 		}
 		if nd > 0 {
+			if st.grouping != nil {
+				return nil, errorf(ErrUnsupported, "ROLLUP, CUBE or GROUPING SETS in a correlated subquery")
+			}
 			st.prependGroups(in, nd)
+		}
+		if st.grouping != nil {
+			input = st.repeat(input)
 		}
 		input = &Aggregate{Input: input, Groups: st.groups, Aggs: st.aggs, Out: st.out}
 		post = &scope{cols: st.out}
@@ -370,7 +378,8 @@ func exprName(e sql.Expr) string {
 
 func (b *Binder) bindAggregate(n *sql.Select, items []item, in *scope) (*aggState, error) {
 	st := &aggState{input: in, groupKeys: map[string]int{}, aggKeys: map[string]int{}}
-	for _, g := range n.GroupBy {
+	pos := make([]int, len(n.GroupBy)) // group index of each GROUP BY entry
+	for gi, g := range n.GroupBy {
 		ast := g
 		if lit, ok := g.(*sql.Literal); ok && lit.Kind == sql.LitInt {
 			k, _ := strconv.Atoi(lit.Value)
@@ -400,9 +409,11 @@ func (b *Binder) bindAggregate(n *sql.Select, items []item, in *scope) (*aggStat
 			return nil, err
 		}
 		k := e.String()
-		if _, dup := st.groupKeys[k]; dup {
+		if i, dup := st.groupKeys[k]; dup {
+			pos[gi] = i
 			continue
 		}
+		pos[gi] = len(st.groups)
 		st.groupKeys[k] = len(st.groups)
 		st.groups = append(st.groups, e)
 		c := Column{Name: exprName(ast), Type: e.DataType(), Nullable: true}
@@ -413,10 +424,24 @@ func (b *Binder) bindAggregate(n *sql.Select, items []item, in *scope) (*aggStat
 		}
 		st.out = append(st.out, c)
 	}
+	if n.Grouping != sql.GroupPlain {
+		g := &groupingSets{nGroups: len(st.groups), keys: map[string]int{}}
+		for _, set := range n.Sets {
+			present := make([]bool, len(st.groups))
+			for _, k := range set {
+				present[pos[k]] = true
+			}
+			g.sets = append(g.sets, present)
+		}
+		st.grouping = g
+	}
 	var collect func(e sql.Expr) error
 	collect = func(e sql.Expr) error {
 		if e == nil {
 			return nil
+		}
+		if fc, ok := e.(*sql.FuncCall); ok && isGroupingName(fc.Name) && fc.Over == nil {
+			return b.collectGrouping(fc, st)
 		}
 		if fc, ok := e.(*sql.FuncCall); ok && isAggName(fc.Name) && fc.Over == nil {
 			call, err := b.bindAggCall(fc, in, nil)
@@ -449,6 +474,9 @@ func (b *Binder) bindAggregate(n *sql.Select, items []item, in *scope) (*aggStat
 		if err := collect(o.Expr); err != nil {
 			return nil, err
 		}
+	}
+	if st.grouping != nil {
+		st.addGroupingColumns()
 	}
 	for _, a := range st.aggs {
 		st.out = append(st.out, Column{Name: a.String(), Type: a.Type, Nullable: a.Func != AggCount})

@@ -90,6 +90,16 @@ func (b *builder) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator,
 		return conform(u, n.Out)
 	case *bind.Join:
 		return b.join(ctx, n)
+	case *bind.Repeat:
+		in, err := b.physical(ctx, n.Input)
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, len(n.Out))
+		for i, c := range n.Out {
+			names[i] = c.Name
+		}
+		return exec.NewRepeat(in, n.Sets, names)
 	case *bind.Window:
 		in, err := b.physical(ctx, n.Input)
 		if err != nil {

@@ -207,9 +207,47 @@ func (n *Select) format(p *printer) {
 		p.w(" WHERE ")
 		n.Where.format(p)
 	}
-	if n.GroupBy != nil {
-		p.w(" GROUP BY ")
-		p.exprs(n.GroupBy)
+	switch n.Grouping {
+	case GroupPlain:
+		if n.GroupBy != nil {
+			p.w(" GROUP BY ")
+			p.exprs(n.GroupBy)
+		}
+	case GroupRollup, GroupCube, GroupWithRollup:
+		// The first set is the written list (duplicates included).
+		es := make([]Expr, len(n.Sets[0]))
+		for j, k := range n.Sets[0] {
+			es[j] = n.GroupBy[k]
+		}
+		switch n.Grouping {
+		case GroupRollup:
+			p.w(" GROUP BY ROLLUP(")
+		case GroupCube:
+			p.w(" GROUP BY CUBE(")
+		default:
+			p.w(" GROUP BY ")
+		}
+		p.exprs(es)
+		if n.Grouping == GroupWithRollup {
+			p.w(" WITH ROLLUP")
+		} else {
+			p.w(")")
+		}
+	case GroupSets:
+		p.w(" GROUP BY GROUPING SETS (")
+		for i, set := range n.Sets {
+			if i > 0 {
+				p.w(", ")
+			}
+			es := make([]Expr, len(set))
+			for j, k := range set {
+				es[j] = n.GroupBy[k]
+			}
+			p.w("(")
+			p.exprs(es)
+			p.w(")")
+		}
+		p.w(")")
 	}
 	if n.Having != nil {
 		p.w(" HAVING ")

@@ -150,17 +150,7 @@ func (p *parser) selectBlock() *Select {
 		s.Where = p.expr()
 	}
 	if p.acceptKw("GROUP", "BY") {
-		if (p.isKw("ROLLUP") || p.isKw("CUBE")) && p.peek(1).kind == tOp && p.peek(1).text == "(" || p.isKwSeq("GROUPING", "SETS") {
-			what := strings.ToUpper(p.tok().text)
-			if what == "GROUPING" {
-				what = "GROUPING SETS"
-			}
-			p.fail("GROUP BY %s is not supported", what)
-		}
-		s.GroupBy = p.exprList()
-		if p.isKwSeq("WITH", "ROLLUP") {
-			p.fail("GROUP BY ... WITH ROLLUP is not supported")
-		}
+		p.groupBy(s)
 	}
 	if p.acceptKw("HAVING") {
 		s.Having = p.expr()
@@ -169,6 +159,99 @@ func (p *parser) selectBlock() *Select {
 		p.fail("%s clause is not supported", strings.ToUpper(p.tok().text))
 	}
 	return s
+}
+
+// groupBy parses what follows GROUP BY, in Doris's grammar: ROLLUP(list),
+// CUBE(list), GROUPING SETS((list), ...) or a list, optionally WITH
+// ROLLUP. A grouping-set form is the whole clause, as in Doris.
+func (p *parser) groupBy(s *Select) {
+	// add records e in GroupBy once (by its printed form) and returns its
+	// index there.
+	seen := map[string]int{}
+	add := func(e Expr) int {
+		k := e.String()
+		if i, ok := seen[k]; ok {
+			return i
+		}
+		seen[k] = len(s.GroupBy)
+		s.GroupBy = append(s.GroupBy, e)
+		return seen[k]
+	}
+	list := func() []int {
+		p.expectOp("(")
+		var idx []int
+		if !p.isOp(")") {
+			for _, e := range p.exprList() {
+				idx = append(idx, add(e))
+			}
+		}
+		p.expectOp(")")
+		return idx
+	}
+	switch {
+	case (p.isKw("ROLLUP") || p.isKw("CUBE")) && p.peek(1).kind == tOp && p.peek(1).text == "(":
+		cube := p.isKw("CUBE")
+		p.i++
+		idx := list()
+		if cube {
+			s.Grouping, s.Sets = GroupCube, cubeSets(idx)
+		} else {
+			s.Grouping, s.Sets = GroupRollup, rollupSets(idx)
+		}
+	case p.isKwSeq("GROUPING", "SETS"):
+		p.i += 2
+		p.expectOp("(")
+		s.Grouping = GroupSets
+		for {
+			if p.isOp("(") {
+				s.Sets = append(s.Sets, list())
+			} else {
+				s.Sets = append(s.Sets, []int{add(p.expr())})
+			}
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+		p.expectOp(")")
+	default:
+		es := p.exprList()
+		if !p.acceptKw("WITH", "ROLLUP") {
+			s.GroupBy = es // a plain list keeps its duplicates
+			return
+		}
+		var idx []int
+		for _, e := range es {
+			idx = append(idx, add(e))
+		}
+		s.Grouping, s.Sets = GroupWithRollup, rollupSets(idx)
+	}
+}
+
+// rollupSets are ROLLUP(e1..en)'s sets: (e1..en), (e1..en-1), ..., ().
+func rollupSets(idx []int) [][]int {
+	sets := make([][]int, 0, len(idx)+1)
+	for n := len(idx); n >= 0; n-- {
+		sets = append(sets, idx[:n:n])
+	}
+	return sets
+}
+
+// cubeSets are CUBE(e1..en)'s 2^n sets, from all expressions down to none;
+// set k leaves out the expressions whose bits are set in k (e1 the
+// highest), the order Doris lists them in.
+func cubeSets(idx []int) [][]int {
+	n := len(idx)
+	sets := make([][]int, 0, 1<<n)
+	for k := 0; k < 1<<n; k++ {
+		var set []int
+		for j, i := range idx {
+			if k&(1<<(n-1-j)) == 0 {
+				set = append(set, i)
+			}
+		}
+		sets = append(sets, set)
+	}
+	return sets
 }
 
 func (p *parser) exprList() []Expr {
