@@ -47,7 +47,18 @@ func children(e sql.Expr) []sql.Expr {
 	case *sql.Cast:
 		return []sql.Expr{n.X}
 	case *sql.FuncCall:
-		return n.Args
+		if n.Over == nil {
+			return n.Args
+		}
+		// A window's PARTITION BY and ORDER BY are part of the call: an
+		// aggregate there (rank() OVER (ORDER BY sum(x))) is one of the
+		// block's aggregates.
+		out := append([]sql.Expr{}, n.Args...)
+		out = append(out, n.Over.PartitionBy...)
+		for _, o := range n.Over.OrderBy {
+			out = append(out, o.Expr)
+		}
+		return out
 	case *sql.Index:
 		return []sql.Expr{n.X, n.Index}
 	case *sql.Field:

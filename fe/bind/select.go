@@ -524,7 +524,7 @@ func (b *Binder) bindAggCall(fc *sql.FuncCall, in *scope, st *aggState) (AggCall
 	}
 	if call.Func == AggCount && fc.Distinct && len(args) > 1 {
 		for _, a := range args {
-			if containsAgg(a) {
+			if st == nil && containsAgg(a) {
 				return call, errorf(ErrAnalysis, "nested aggregate in %s", name)
 			}
 		}
@@ -538,8 +538,10 @@ func (b *Binder) bindAggCall(fc *sql.FuncCall, in *scope, st *aggState) (AggCall
 	if len(args) != 1 {
 		return call, errorf(ErrUnsupported, "%s takes exactly one argument, got %d", name, len(fc.Args))
 	}
+	// Under a window over an aggregating block (st set), sum(sum(x)) OVER
+	// () is fine: the inner call is the block's aggregate.
 	for _, a := range fc.Args {
-		if containsAgg(a) {
+		if st == nil && containsAgg(a) {
 			return call, errorf(ErrAnalysis, "nested aggregate in %s", name)
 		}
 	}
