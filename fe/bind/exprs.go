@@ -65,6 +65,8 @@ func children(e sql.Expr) []sql.Expr {
 		return []sql.Expr{n.X}
 	case *sql.Row:
 		return n.Items
+	case *sql.Quantified:
+		return []sql.Expr{n.X}
 	case *sql.Interval:
 		return []sql.Expr{n.Value}
 	}
@@ -215,6 +217,12 @@ func (b *Binder) bindExprUnfolded(e sql.Expr, sc *scope, st *aggState) (expr.Exp
 		return nil, errorf(ErrUnsupported, "operator %s", n.Op)
 	case *sql.BinaryExpr:
 		return b.bindBinary(n, sc, st)
+	case *sql.Quantified:
+		x, err := b.expandQuantified(n)
+		if err != nil {
+			return nil, err
+		}
+		return bind(x)
 	case *sql.IsExpr:
 		x, err := bind(n.X)
 		if err != nil {
@@ -249,6 +257,13 @@ func (b *Binder) bindExprUnfolded(e sql.Expr, sc *scope, st *aggState) (expr.Exp
 		}
 		return expr.Between(x, lo, hi, n.Not)
 	case *sql.InExpr:
+		if _, ok := rowIn(n); ok {
+			x, err := b.expandRowIn(n)
+			if err != nil {
+				return nil, err
+			}
+			return bind(x)
+		}
 		if n.Query != nil {
 			if e, ok := b.subqueryCol(n, sc, st); ok {
 				return e, nil

@@ -69,7 +69,7 @@
 // Recognised but rejected with a "not supported" syntax error, so that no
 // consumer can silently ignore them: CREATE TABLE ... PARTITION BY and index
 // definitions, NATURAL/STRAIGHT_JOIN, named windows and WINDOW/QUALIFY,
-// comparisons with ANY/SOME/ALL (subquery), table PARTITION/TABLESAMPLE/FOR (time travel)/LATERAL VIEW,
+// table PARTITION/TABLESAMPLE/FOR (time travel)/LATERAL VIEW,
 // INSERT ... PARTITION. Not recognised at all (plain syntax errors): IS
 // DISTINCT FROM, COLLATE, BINARY x, LIMIT ?, UPDATE/DELETE.
 // MySQL /*! ... */ comments are skipped like any comment.

@@ -95,6 +95,16 @@ type Between struct {
 	Hi  Expr
 }
 
+// Quantified is X op ANY|SOME|ALL (subquery), a comparison with every row
+// of a one-column subquery; Op is a comparison operator (<> is written
+// !=, SOME as ANY).
+type Quantified struct {
+	X     Expr
+	Op    string
+	All   bool
+	Query Query
+}
+
 // InExpr is X [NOT] IN (list) or X [NOT] IN (subquery); exactly one of List
 // and Query is set.
 type InExpr struct {
@@ -249,6 +259,7 @@ func (*BinaryExpr) expr()  {}
 func (*IsExpr) expr()      {}
 func (*Between) expr()     {}
 func (*InExpr) expr()      {}
+func (*Quantified) expr()  {}
 func (*LikeExpr) expr()    {}
 func (*Exists) expr()      {}
 func (*Subquery) expr()    {}

@@ -738,7 +738,7 @@ func exprPrec(e Expr) int {
 		return precUnary
 	case *Between:
 		return precBetween
-	case *IsExpr, *InExpr, *LikeExpr:
+	case *IsExpr, *InExpr, *LikeExpr, *Quantified:
 		return precCmp
 	}
 	return precPrimary
@@ -879,6 +879,17 @@ func (n *InExpr) format(p *printer) {
 	} else {
 		p.exprs(n.List)
 	}
+	p.w(")")
+}
+
+func (n *Quantified) format(p *printer) {
+	p.operand(n.X, precCmp)
+	if n.All {
+		p.w(" " + n.Op + " ALL (")
+	} else {
+		p.w(" " + n.Op + " ANY (")
+	}
+	n.Query.format(p)
 	p.w(")")
 }
 
@@ -1121,6 +1132,7 @@ func (n *BinaryExpr) String() string     { return nodeString(n) }
 func (n *IsExpr) String() string         { return nodeString(n) }
 func (n *Between) String() string        { return nodeString(n) }
 func (n *InExpr) String() string         { return nodeString(n) }
+func (n *Quantified) String() string     { return nodeString(n) }
 func (n *LikeExpr) String() string       { return nodeString(n) }
 func (n *Exists) String() string         { return nodeString(n) }
 func (n *Subquery) String() string       { return nodeString(n) }

@@ -78,7 +78,20 @@ func (p *parser) exprPrec(minPrec int) Expr {
 			}
 			p.i++
 			if prec == precCmp && (p.isKw("ANY") || p.isKw("SOME") || p.isKw("ALL")) && p.peek(1).kind == tOp && p.peek(1).text == "(" {
-				p.fail("comparison with %s (subquery) is not supported", strings.ToUpper(p.tok().text))
+				switch op {
+				case "=", "!=", "<", "<=", ">", ">=":
+				default:
+					p.fail("%s cannot compare with %s (subquery)", op, strings.ToUpper(p.tok().text))
+				}
+				if !p.startsQuery(2) {
+					p.fail("%s (...) needs a subquery", strings.ToUpper(p.tok().text))
+				}
+				q := &Quantified{X: left, Op: op, All: p.isKw("ALL")}
+				p.i += 2
+				q.Query = p.query()
+				p.expectOp(")")
+				left = q
+				continue
 			}
 			left = &BinaryExpr{Op: op, L: left, R: p.exprPrec(prec + 1)}
 			continue
