@@ -40,6 +40,10 @@ func TestQuantifiedComparisons(t *testing.T) {
 		// Correlated: S for id 1 {2,5}, 2 {5,NULL}, 3 {NULL}, 4 empty.
 		{"SELECT id, a > ALL (SELECT b FROM s WHERE s.g = x.id) FROM x ORDER BY id",
 			[]string{"1|0", "2|0", "3|NULL", "4|1"}},
+		// The outer column only inside S (it must survive column pruning):
+		// a=1 sees {2,5,5}, the others see no row.
+		{"SELECT id, 1 > ALL (SELECT b FROM s WHERE s.b > x.a) FROM x ORDER BY id",
+			[]string{"1|0", "2|1", "3|1", "4|1"}},
 		// S with DISTINCT, ORDER BY and LIMIT: {NULL, 2} (NULL sorts first).
 		{"SELECT id, a < ANY (SELECT DISTINCT b FROM s ORDER BY b LIMIT 2) FROM x ORDER BY id",
 			[]string{"1|1", "2|NULL", "3|NULL", "4|NULL"}},
