@@ -111,7 +111,7 @@ func (b *builder) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator,
 			if !ok {
 				return nil, errorf(ErrNotSupported, "window function %s", c.Func)
 			}
-			calls[i] = exec.WindowCall{Func: f, Arg: c.Arg, Name: n.Out[len(n.Out)-len(n.Calls)+i].Name, Offset: c.Offset, Default: c.Default}
+			calls[i] = exec.WindowCall{Func: f, Arg: c.Arg, Name: n.Out[len(n.Out)-len(n.Calls)+i].Name, Offset: c.Offset, Default: c.Default, IgnoreNulls: c.IgnoreNulls}
 		}
 		w, err := exec.NewWindow(in, n.PartitionBy, sortKeys(n.OrderBy), calls)
 		if err != nil {
@@ -267,6 +267,7 @@ func windowFunc(name string, star bool) (exec.WindowFunc, bool) {
 		"lead":        exec.Lead,
 		"first_value": exec.FirstValue,
 		"last_value":  exec.LastValue,
+		"nth_value":   exec.NthValue,
 	}[name]
 	if !ok {
 		return exec.WindowFuncByName(name) // stddev/variance, ntile, percent_rank, cume_dist

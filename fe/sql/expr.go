@@ -165,6 +165,9 @@ type FuncCall struct {
 	Args     []Expr
 	OrderBy  []*OrderItem // group_concat(x ORDER BY y)
 	Over     *WindowSpec  // nil unless a window function
+	// IgnoreNulls is IGNORE NULLS, written inside the parentheses or
+	// after them (RESPECT NULLS is the default).
+	IgnoreNulls bool
 }
 
 // WindowSpec is the OVER (...) clause.

@@ -966,6 +966,9 @@ func (n *FuncCall) format(p *printer) {
 		}
 	}
 	p.w(")")
+	if n.IgnoreNulls {
+		p.w(" IGNORE NULLS")
+	}
 	if n.Over != nil {
 		p.w(" OVER ")
 		n.Over.format(p)

@@ -540,12 +540,23 @@ func (p *parser) funcCall() Expr {
 		if p.acceptKw("SEPARATOR") {
 			f.Args = append(f.Args, &Literal{Kind: LitString, Value: p.stringLit()})
 		}
+		p.nullTreatment(f)
 	}
 	p.expectOp(")")
+	p.nullTreatment(f)
 	if p.acceptKw("OVER") {
 		f.Over = p.windowSpec()
 	}
 	return f
+}
+
+// nullTreatment reads an optional IGNORE NULLS or RESPECT NULLS.
+func (p *parser) nullTreatment(f *FuncCall) {
+	switch {
+	case p.acceptKw("IGNORE", "NULLS"):
+		f.IgnoreNulls = true
+	case p.acceptKw("RESPECT", "NULLS"):
+	}
 }
 
 func (p *parser) windowSpec() *WindowSpec {

@@ -1,0 +1,55 @@
+package server
+
+import "testing"
+
+// NTH_VALUE and FIRST_VALUE/LAST_VALUE skipping NULLs (issue 24): the
+// frame's n-th row (NULL when the frame is shorter), and with IGNORE NULLS
+// (or Doris's first_value(x, true)) the first/last/n-th non-NULL value of
+// the frame, NULL when it has none. Rows, by hand:
+//
+//	g=1: o=1..5, v = 10, 20, NULL, 40, 50
+//	g=2: o=1..2, v = NULL, 7
+func TestWindowNthValueIgnoreNulls(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	db := f.db("")
+	mustExec(t, db, "CREATE DATABASE wv", "USE wv",
+		`CREATE TABLE w (g INT, o INT, v BIGINT) DISTRIBUTED BY HASH(o) BUCKETS 2`,
+		"INSERT INTO w VALUES (1, 3, NULL), (1, 1, 10), (2, 2, 7), (1, 5, 50), (1, 2, 20), (2, 1, NULL), (1, 4, 40)")
+	// Default frame (up to the current row): the 2nd row from o=2 on is
+	// 20; the first non-NULL is 10; the last non-NULL at o=3 is still 20.
+	// Descending from the current row to the end: o=3 sees NULL, 20, 10.
+	wantRows(t, db, `SELECT g, o,
+			nth_value(v, 2) OVER (PARTITION BY g ORDER BY o),
+			first_value(v IGNORE NULLS) OVER (PARTITION BY g ORDER BY o),
+			last_value(v) IGNORE NULLS OVER (PARTITION BY g ORDER BY o),
+			first_value(v, true) OVER (PARTITION BY g ORDER BY o DESC ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING),
+			first_value(v, false) OVER (PARTITION BY g ORDER BY o DESC ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)
+		FROM w ORDER BY g, o`,
+		"1|1|NULL|10|10|10|10",
+		"1|2|20|10|20|20|20",
+		"1|3|20|10|20|20|NULL",
+		"1|4|20|10|40|40|40",
+		"1|5|20|10|50|50|50",
+		"2|1|NULL|NULL|NULL|NULL|NULL",
+		"2|2|7|7|7|7|7",
+	)
+	// Whole partition: the 3rd row of g=1 is the NULL, its 3rd non-NULL
+	// value 40; g=2 has no 3rd. One row either side: the 2nd of {10,20},
+	// {10,20,NULL}, {20,NULL,40}, {NULL,40,50}, {40,50}.
+	wantRows(t, db, `SELECT g, o,
+			nth_value(v, 3) OVER (PARTITION BY g ORDER BY o ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING),
+			nth_value(v, 3) IGNORE NULLS OVER (PARTITION BY g ORDER BY o ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING),
+			nth_value(v, 2) OVER (PARTITION BY g ORDER BY o ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING),
+			last_value(v) RESPECT NULLS OVER (PARTITION BY g ORDER BY o RANGE BETWEEN CURRENT ROW AND 1 FOLLOWING)
+		FROM w ORDER BY g, o`,
+		"1|1|NULL|40|20|20",
+		"1|2|NULL|40|20|NULL",
+		"1|3|NULL|40|NULL|40",
+		"1|4|NULL|40|40|50",
+		"1|5|NULL|40|50|50",
+		"2|1|NULL|NULL|7|7",
+		"2|2|NULL|NULL|7|7",
+	)
+	wantErr(t, db, "SELECT nth_value(v, 0) OVER (ORDER BY o) FROM w", 1105, "nth_value: the row number must be a positive integer constant")
+	wantErr(t, db, "SELECT lag(v) IGNORE NULLS OVER (ORDER BY o) FROM w", 1105, "IGNORE NULLS is only allowed with FIRST_VALUE, LAST_VALUE and NTH_VALUE")
+}
