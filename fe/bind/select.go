@@ -35,6 +35,9 @@ type item struct {
 }
 
 func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
+	if err := resolveWindows(n); err != nil {
+		return nil, err
+	}
 	var input Plan
 	lat := b.lateral
 	b.lateral = nil

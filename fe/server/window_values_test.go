@@ -53,3 +53,38 @@ func TestWindowNthValueIgnoreNulls(t *testing.T) {
 	wantErr(t, db, "SELECT nth_value(v, 0) OVER (ORDER BY o) FROM w", 1105, "nth_value: the row number must be a positive integer constant")
 	wantErr(t, db, "SELECT lag(v) IGNORE NULLS OVER (ORDER BY o) FROM w", 1105, "IGNORE NULLS is only allowed with FIRST_VALUE, LAST_VALUE and NTH_VALUE")
 }
+
+// Named windows (WINDOW w AS (...), issue 24) by MySQL's rules: OVER w
+// uses w as it is, OVER (w ...) may add an ORDER BY (when w has none) and
+// a frame, never a PARTITION BY. Rows as in TestWindowNthValueIgnoreNulls.
+func TestNamedWindows(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	db := f.db("")
+	mustExec(t, db, "CREATE DATABASE nw", "USE nw",
+		`CREATE TABLE w (g INT, o INT, v BIGINT) DISTRIBUTED BY HASH(o) BUCKETS 2`,
+		"INSERT INTO w VALUES (1, 3, NULL), (1, 1, 10), (2, 2, 7), (1, 5, 50), (1, 2, 20), (2, 1, NULL), (1, 4, 40)")
+	// sum over g: 120 and 7; rank by o descending; the first of the row
+	// before and the current one: g=1 {10}, {10,20}, {20,NULL}, {NULL,40},
+	// {40,50}; g=2 {NULL}, {NULL,7}.
+	wantRows(t, db, `SELECT g, o, sum(v) OVER w, rank() OVER (w ORDER BY o DESC), first_value(v) OVER w2, count(*) OVER (w2)
+		FROM w WINDOW w AS (PARTITION BY g), w2 AS (w ORDER BY o ROWS 1 PRECEDING) ORDER BY g, o`,
+		"1|1|120|5|10|1",
+		"1|2|120|4|10|2",
+		"1|3|120|3|20|2",
+		"1|4|120|2|NULL|2",
+		"1|5|120|1|40|2",
+		"2|1|7|2|NULL|1",
+		"2|2|7|1|NULL|2",
+	)
+	// Over an aggregating block: running total of the groups' sums.
+	wantRows(t, db, "SELECT g, sum(sum(v)) OVER w FROM w GROUP BY g WINDOW w AS (ORDER BY g) ORDER BY g", "1|120", "2|127")
+	for _, c := range []struct{ q, msg string }{
+		{"SELECT sum(v) OVER z FROM w", "Window name 'z' is not defined"},
+		{"SELECT sum(v) OVER (w PARTITION BY o) FROM w WINDOW w AS (ORDER BY o)", "cannot have PARTITION BY"},
+		{"SELECT sum(v) OVER (w ORDER BY g) FROM w WINDOW w AS (ORDER BY o)", "cannot have ORDER BY"},
+		{"SELECT sum(v) OVER (w ROWS 2 PRECEDING) FROM w WINDOW w AS (ORDER BY o ROWS 1 PRECEDING)", "has a frame"},
+		{"SELECT sum(v) OVER w FROM w WINDOW w AS (ORDER BY o), w AS (ORDER BY g)", "Window 'w' is defined twice"},
+	} {
+		wantErr(t, db, c.q, 1105, c.msg)
+	}
+}

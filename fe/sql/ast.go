@@ -63,8 +63,16 @@ type Select struct {
 	Grouping GroupingKind
 	Sets     [][]int
 	Having   Expr
-	OrderBy  []*OrderItem
-	Limit    *Limit
+	// Windows are the WINDOW clause's named windows, in order.
+	Windows []*NamedWindow
+	OrderBy []*OrderItem
+	Limit   *Limit
+}
+
+// NamedWindow is one "name AS (spec)" of a WINDOW clause.
+type NamedWindow struct {
+	Name string
+	Spec *WindowSpec
 }
 
 // GroupingKind names the form of a GROUP BY clause.

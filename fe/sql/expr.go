@@ -170,8 +170,11 @@ type FuncCall struct {
 	IgnoreNulls bool
 }
 
-// WindowSpec is the OVER (...) clause.
+// WindowSpec is the OVER (...) clause, or a WINDOW clause's definition.
+// Name is the named window it refers to (OVER w, OVER (w ORDER BY ...)),
+// "" when none; the binder resolves it.
 type WindowSpec struct {
+	Name        string
 	PartitionBy []Expr
 	OrderBy     []*OrderItem
 	Frame       *Frame

@@ -253,6 +253,16 @@ func (n *Select) format(p *printer) {
 		p.w(" HAVING ")
 		n.Having.format(p)
 	}
+	for i, w := range n.Windows {
+		if i == 0 {
+			p.w(" WINDOW ")
+		} else {
+			p.w(", ")
+		}
+		p.ident(w.Name)
+		p.w(" AS ")
+		w.Spec.format(p)
+	}
 	p.orderLimit(n.OrderBy, n.Limit)
 }
 
@@ -978,6 +988,10 @@ func (n *FuncCall) format(p *printer) {
 func (n *WindowSpec) format(p *printer) {
 	p.w("(")
 	sep := ""
+	if n.Name != "" {
+		p.ident(n.Name)
+		sep = " "
+	}
 	if n.PartitionBy != nil {
 		p.w("PARTITION BY ")
 		p.exprs(n.PartitionBy)

@@ -561,10 +561,13 @@ func (p *parser) nullTreatment(f *FuncCall) {
 
 func (p *parser) windowSpec() *WindowSpec {
 	if isIdentTok(p.tok()) {
-		p.fail("named windows are not supported")
+		return &WindowSpec{Name: p.ident()} // OVER w
 	}
 	p.expectOp("(")
 	w := &WindowSpec{}
+	if isIdentTok(p.tok()) && !p.isKw("PARTITION") && !p.isKw("ORDER") && !p.isKw("ROWS") && !p.isKw("RANGE") {
+		w.Name = p.ident() // OVER (w ORDER BY ...)
+	}
 	if p.acceptKw("PARTITION", "BY") {
 		w.PartitionBy = p.exprList()
 	}

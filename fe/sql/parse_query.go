@@ -155,7 +155,21 @@ func (p *parser) selectBlock() *Select {
 	if p.acceptKw("HAVING") {
 		s.Having = p.expr()
 	}
-	if p.isKw("WINDOW") || p.isKw("QUALIFY") {
+	if p.acceptKw("WINDOW") {
+		for {
+			w := &NamedWindow{Name: p.ident()}
+			p.expectKw("AS")
+			if !p.isOp("(") {
+				p.failExpected("(")
+			}
+			w.Spec = p.windowSpec()
+			s.Windows = append(s.Windows, w)
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+	}
+	if p.isKw("QUALIFY") {
 		p.fail("%s clause is not supported", strings.ToUpper(p.tok().text))
 	}
 	return s

@@ -43,6 +43,10 @@ func Walk(n Node, fn func(Node) bool) {
 		w(n.Where)
 		exprs(n.GroupBy)
 		w(n.Having)
+		for _, nw := range n.Windows {
+			exprs(nw.Spec.PartitionBy)
+			order(nw.Spec.OrderBy)
+		}
 		order(n.OrderBy)
 	case *SetOp:
 		with(n.With)
