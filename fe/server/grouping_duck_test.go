@@ -12,8 +12,8 @@ import (
 	"github.com/inlet-db/inlet/internal/duckrun"
 )
 
-// TestGroupingVsDuckDB runs grouping sets, windows over aggregates and
-// quantified comparisons through Inlet and DuckDB (internal/duckrun) over
+// TestGroupingVsDuckDB runs grouping sets, windows over aggregates,
+// NTH_VALUE, IGNORE NULLS, named windows and quantified comparisons through Inlet and DuckDB (internal/duckrun) over
 // the same generated table (NULLs in every column, unicode text, two
 // decimal scales, dates from 1900 to 2100) and compares the rows as
 // multisets. Where the engines differ by design the queries are written so
@@ -96,6 +96,10 @@ func TestGroupingVsDuckDB(t *testing.T) {
 		`SELECT g, sum(v), rank() OVER (ORDER BY sum(v) DESC NULLS LAST, g NULLS FIRST), sum(sum(v)) OVER (), sum(count(*)) OVER (ORDER BY g NULLS FIRST) FROM t GROUP BY g`,
 		`SELECT g, h, sum(v), sum(sum(v)) OVER (PARTITION BY g ORDER BY h NULLS FIRST), max(count(*)) OVER (PARTITION BY h) FROM t GROUP BY g, h`,
 		`SELECT g, h, sum(v), rank() OVER (PARTITION BY grouping(h) ORDER BY sum(v) NULLS FIRST, g NULLS FIRST, h NULLS FIRST) FROM t GROUP BY ROLLUP(g, h)`,
+		`SELECT id, g, nth_value(v, 2) OVER (PARTITION BY g ORDER BY id), first_value(v IGNORE NULLS) OVER (PARTITION BY g ORDER BY id),
+			last_value(v IGNORE NULLS) OVER (PARTITION BY g ORDER BY id ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING),
+			CAST(nth_value(d2, 3) OVER w AS VARCHAR), sum(v) OVER (w ROWS BETWEEN 1 PRECEDING AND CURRENT ROW), max(dt) OVER w
+			FROM t WINDOW w AS (PARTITION BY h ORDER BY id)`,
 		`SELECT id, v > ALL (SELECT b FROM s), v > ANY (SELECT b FROM s), v = ANY (SELECT b FROM s WHERE b IS NOT NULL), v <> ALL (SELECT b FROM s WHERE k = 3), v <= ALL (SELECT b FROM s WHERE k > 9) FROM t`,
 		`SELECT id, (SELECT count(*) FROM s WHERE s.b > t.v) FROM t`,
 		`SELECT id, h > ALL (SELECT k FROM s WHERE s.b > t.v), h = ANY (SELECT k FROM s WHERE s.b < t.v) FROM t`,
