@@ -1,6 +1,9 @@
 package server
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // ROLLUP, CUBE, GROUPING SETS and WITH ROLLUP (issue 24), Doris's
 // semantics: a grouping expression a set leaves out is NULL in that set's
@@ -57,6 +60,16 @@ func TestGroupingSets(t *testing.T) {
 	// WITH ROLLUP and Doris's repeat node give no rows either).
 	mustExec(t, db, `CREATE TABLE e (a INT, b INT) DISTRIBUTED BY HASH(a) BUCKETS 1`)
 	wantRows(t, db, "SELECT a, count(*) FROM e GROUP BY ROLLUP(a)")
+	// EXPLAIN shows the repeat under the aggregate.
+	plan := rows(t, db, "EXPLAIN SELECT g, count(*) FROM t GROUP BY ROLLUP(g)")
+	if !strings.Contains(strings.Join(plan, "\n"), "VREPEAT_NODE") {
+		t.Errorf("EXPLAIN has no repeat node:\n%s", strings.Join(plan, "\n"))
+	}
+	// Only the () set: the grand total. A correlated subquery with
+	// grouping sets is refused, not answered as a plain aggregate.
+	wantRows(t, db, "SELECT sum(v), count(*) FROM t GROUP BY GROUPING SETS (())", "45|5")
+	wantErr(t, db, "SELECT g, (SELECT sum(v) FROM t u WHERE u.g = t.g GROUP BY ROLLUP(h) LIMIT 1) FROM t", 1235, "ROLLUP, CUBE or GROUPING SETS in a correlated subquery")
+	wantErr(t, db, "SELECT g, (SELECT sum(v) FROM t u WHERE u.g = t.g GROUP BY GROUPING SETS (())) FROM t", 1235, "ROLLUP, CUBE or GROUPING SETS in a correlated subquery")
 	// GROUPING() needs grouping sets and a grouping expression.
 	wantErr(t, db, "SELECT g, grouping(g) FROM t GROUP BY g", 1105, "GROUPING() is only allowed with GROUP BY ROLLUP, CUBE or GROUPING SETS")
 	wantErr(t, db, "SELECT grouping(v) FROM t GROUP BY ROLLUP(g)", 1105, "the argument v of GROUPING() is not a GROUP BY expression")
