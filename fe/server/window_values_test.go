@@ -78,6 +78,9 @@ func TestNamedWindows(t *testing.T) {
 	)
 	// Over an aggregating block: running total of the groups' sums.
 	wantRows(t, db, "SELECT g, sum(sum(v)) OVER w FROM w GROUP BY g WINDOW w AS (ORDER BY g) ORDER BY g", "1|120", "2|127")
+	// A view keeps its named windows.
+	mustExec(t, db, "CREATE VIEW vw AS SELECT g, o, sum(v) OVER (w ROWS 1 PRECEDING) AS s FROM w WINDOW w AS (PARTITION BY g ORDER BY o)")
+	wantRows(t, db, "SELECT g, o, s FROM vw WHERE g = 1 ORDER BY o", "1|1|10", "1|2|30", "1|3|20", "1|4|40", "1|5|90")
 	for _, c := range []struct{ q, msg string }{
 		{"SELECT sum(v) OVER z FROM w", "Window name 'z' is not defined"},
 		{"SELECT sum(v) OVER (w PARTITION BY o) FROM w WINDOW w AS (ORDER BY o)", "cannot have PARTITION BY"},
