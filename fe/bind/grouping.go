@@ -62,6 +62,9 @@ func (b *Binder) groupingCall(fc *sql.FuncCall, st *aggState) ([]int, string, er
 	if fc.Star || fc.Distinct || len(fc.Args) == 0 || fc.Over != nil {
 		return nil, "", errorf(ErrAnalysis, "%s() takes one or more grouping expressions", strings.ToUpper(name))
 	}
+	if len(fc.Args) > 63 {
+		return nil, "", errorf(ErrAnalysis, "%s() takes at most 63 arguments", strings.ToUpper(name))
+	}
 	var idx []int
 	for _, a := range fc.Args {
 		e, err := b.bindExpr(a, st.input, nil)

@@ -205,8 +205,13 @@ func (p *parser) groupBy(s *Select) {
 	switch {
 	case (p.isKw("ROLLUP") || p.isKw("CUBE")) && p.peek(1).kind == tOp && p.peek(1).text == "(":
 		cube := p.isKw("CUBE")
+		at := p.i
 		p.i++
 		idx := list()
+		if cube && len(idx) > maxCube {
+			p.i = at
+			p.fail("CUBE of %d expressions makes %d grouping sets; at most %d expressions are supported", len(idx), uint64(1)<<min(len(idx), 63), maxCube)
+		}
 		if cube {
 			s.Grouping, s.Sets = GroupCube, cubeSets(idx)
 		} else {
@@ -239,7 +244,18 @@ func (p *parser) groupBy(s *Select) {
 		}
 		s.Grouping, s.Sets = GroupWithRollup, rollupSets(idx)
 	}
+	if len(s.GroupBy) > maxGroupingExprs {
+		p.fail("Too many sets in GROUP BY clause, the max grouping sets item is %d", maxGroupingExprs)
+	}
 }
+
+// maxGroupingExprs is Doris's bound on the distinct expressions of grouping
+// sets; maxCube bounds CUBE's 2^n sets, each of which repeats every input
+// row.
+const (
+	maxGroupingExprs = 64
+	maxCube          = 12
+)
 
 // rollupSets are ROLLUP(e1..en)'s sets: (e1..en), (e1..en-1), ..., ().
 func rollupSets(idx []int) [][]int {
