@@ -66,6 +66,6 @@ func TestQuantifiedComparisons(t *testing.T) {
 	// A view keeps the comparisons (and the names inside them qualified).
 	mustExec(t, db, "CREATE VIEW v AS SELECT id, a > ALL (SELECT b FROM s WHERE g = 1) AS gt, (id, a) IN (SELECT g, b FROM s) AS r FROM x")
 	wantRows(t, db, "SELECT id, gt, r FROM v ORDER BY id", "1|0|0", "2|0|1", "3|1|NULL", "4|NULL|0")
-		wantErr(t, db, "SELECT id FROM x WHERE a > ALL (SELECT g, b FROM s)", 1105, "Operand should contain 1 column(s)")
+	wantErr(t, db, "SELECT id FROM x WHERE a > ALL (SELECT g, b FROM s)", 1105, "Operand should contain 1 column(s)")
 	wantErr(t, db, "SELECT id FROM x WHERE (id, a) IN (SELECT g FROM s)", 1105, "Operand should contain 2 column(s)")
 }
