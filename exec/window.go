@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -327,6 +328,10 @@ func (w *Window) compute(ctx context.Context, env *Env, in array.RecordReader) (
 	case FrameRows:
 		frameLo, frameHi = w.rowsFrames(newPart)
 	case FrameRange:
+		if w.peerRange() {
+			frameLo, frameHi = peerFrames(newPart, newPeer, math.IsInf(w.RangeFrom, -1), math.IsInf(w.RangeTo, 1))
+			break
+		}
 		if len(w.OrderBy) != 1 {
 			return nil, errorf(ErrPlan, "a RANGE frame with an offset needs exactly one ORDER BY key")
 		}

@@ -107,9 +107,25 @@ func frameOf(fr *sql.Frame, ordered bool) (Frame, int64, int64, error) {
 }
 
 // rangeOffsets are the bounds of a RANGE frame as offsets from the current
-// row's key (±Inf for unbounded ends). The one ORDER BY key must be of a
-// numeric type and the offsets numeric constants.
+// row's key (±Inf for unbounded ends). With an offset, the one ORDER BY
+// key must be of a numeric type and the offsets numeric constants; bounds
+// that are only CURRENT ROW and UNBOUNDED follow the peer groups, over any
+// keys.
 func rangeOffsets(fr *sql.Frame, keys []SortKey) (float64, float64, error) {
+	end := fr.End
+	if end == nil {
+		end = &sql.FrameBound{Kind: sql.CurrentRow}
+	}
+	if fr.Start.Offset == nil && end.Offset == nil {
+		from, to := 0.0, 0.0
+		if fr.Start.Kind == sql.UnboundedPreceding {
+			from = math.Inf(-1)
+		}
+		if end.Kind == sql.UnboundedFollowing {
+			to = math.Inf(1)
+		}
+		return from, to, nil
+	}
 	if len(keys) != 1 {
 		return 0, 0, errorf(ErrAnalysis, "a RANGE frame with an offset needs exactly one ORDER BY key")
 	}
@@ -117,10 +133,6 @@ func rangeOffsets(fr *sql.Frame, keys []SortKey) (float64, float64, error) {
 	case isIntegral(t) || t.ID() == arrow.FLOAT32 || t.ID() == arrow.FLOAT64:
 	default:
 		return 0, 0, errorf(ErrUnsupported, "RANGE frames with an offset over a %s ORDER BY key (numeric keys only)", expr.TypeName(t))
-	}
-	end := fr.End
-	if end == nil {
-		end = &sql.FrameBound{Kind: sql.CurrentRow}
 	}
 	off := func(b *sql.FrameBound) (float64, error) {
 		switch b.Kind {

@@ -91,3 +91,29 @@ func TestNamedWindows(t *testing.T) {
 		wantErr(t, db, c.q, 1105, c.msg)
 	}
 }
+
+// RANGE frames whose bounds are only CURRENT ROW and UNBOUNDED follow the
+// peer groups, so they run over any ORDER BY keys (a DECIMAL key, two
+// keys), where a RANGE offset needs one numeric key (issue 24). Keys (k,
+// v), NULL first ascending: NULL 7; 1.50 1; 2.25 10 and 20; 3.00 100.
+func TestWindowRangePeers(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	db := f.db("")
+	mustExec(t, db, "CREATE DATABASE rp", "USE rp",
+		`CREATE TABLE r (k DECIMAL(5,2), v BIGINT) DISTRIBUTED BY HASH(v) BUCKETS 2`,
+		"INSERT INTO r VALUES (2.25, 20), (1.50, 1), (NULL, 7), (3.00, 100), (2.25, 10)")
+	wantRows(t, db, `SELECT k, v,
+			sum(v) OVER (ORDER BY k RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING),
+			sum(v) OVER (ORDER BY k RANGE BETWEEN CURRENT ROW AND CURRENT ROW),
+			count(*) OVER (ORDER BY k, v RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING),
+			last_value(v) OVER (ORDER BY k DESC RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)
+		FROM r ORDER BY k, v`,
+		"NULL|7|138|7|5|7",
+		"1.50|1|131|1|4|7",
+		"2.25|10|130|30|3|7",
+		"2.25|20|130|30|2|7",
+		"3.00|100|100|100|1|7",
+	)
+	// An offset over a DECIMAL key stays refused, by name.
+	wantErr(t, db, "SELECT sum(v) OVER (ORDER BY k RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM r", 1235, "RANGE frames with an offset over a")
+}
