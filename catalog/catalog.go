@@ -44,8 +44,16 @@ type Column struct {
 	Unsupported bool
 }
 
+// UnsupportedTypeName is the TypeName of an Unsupported column by convention.
+const UnsupportedTypeName = "UNSUPPORTED"
+
 // DisplayType is the type name DESC shows.
 func (c Column) DisplayType() string {
+	if c.Unsupported && c.TypeName == UnsupportedTypeName {
+		// Doris prints its UNSUPPORTED type this way (misc.out
+		// desc_log_time); errors keep naming it UNSUPPORTED.
+		return "unknown type: UNSUPPORTED_TYPE"
+	}
 	if c.TypeName != "" {
 		return c.TypeName
 	}
@@ -154,6 +162,11 @@ type TableSpec struct {
 	// or empty; KeyColumns names its columns.
 	KeysType   string
 	KeyColumns []string
+	// PrimaryKey names the columns that identify a row (a UNIQUE KEY
+	// table's key, a Fluss or Paimon primary key), in key order; empty when
+	// rows have no identity. SHOW CREATE TABLE prints it as MySQL does, for
+	// the clients that reflect a primary key from there (SQLAlchemy).
+	PrimaryKey []string
 	// Distribution is the text of a DISTRIBUTED BY clause, kept for SHOW
 	// CREATE TABLE only.
 	Distribution string

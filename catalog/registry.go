@@ -15,6 +15,11 @@ type Type struct {
 	// for CREATE CATALOG and ALTER CATALOG SET PROPERTIES with the full
 	// resulting property map (including 'type').
 	Validate func(props map[string]string) error
+	// Check, when set, runs after Validate for CREATE CATALOG and ALTER
+	// CATALOG SET PROPERTIES and may do quick I/O, so a catalog that cannot
+	// work (a local warehouse that does not exist) is refused then rather
+	// than at its first query. It never runs at FE start.
+	Check func(ctx context.Context, props map[string]string) error
 	// Open builds the catalog. It should not block on remote systems: a
 	// catalog whose cluster is down still has to load at FE start, and its
 	// queries fail instead.

@@ -52,6 +52,9 @@ type Dispatcher struct {
 
 	mu   sync.Mutex
 	down map[string]time.Time // BE name → skip until
+
+	started time.Time // the in-process BE's start
+	book    beBook    // SHOW BACKENDS: ids and probe results
 }
 
 // New builds a dispatcher.
@@ -71,7 +74,7 @@ func New(cfg Config) *Dispatcher {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Dispatcher{cfg: cfg, down: map[string]time.Time{}}
+	return &Dispatcher{cfg: cfg, down: map[string]time.Time{}, started: cfg.Now()}
 }
 
 // Backends returns the BEs a fragment would be sent to now, sorted by

@@ -43,8 +43,29 @@ type Registry struct {
 }
 
 type member struct {
-	be   Backend
-	seen time.Time
+	be          Backend
+	first, seen time.Time
+}
+
+// memberState is a registered BE as SHOW BACKENDS sees it.
+type memberState struct {
+	addr        string
+	first, seen time.Time
+	live        bool
+}
+
+// memberStates lists the registered BEs, those past the TTL included (Live
+// forgets them on its next call), sorted by address.
+func (r *Registry) memberStates() []memberState {
+	now := r.cfg.Now()
+	r.mu.Lock()
+	out := make([]memberState, 0, len(r.members))
+	for addr, m := range r.members {
+		out = append(out, memberState{addr: addr, first: m.first, seen: m.seen, live: now.Sub(m.seen) <= r.cfg.TTL})
+	}
+	r.mu.Unlock()
+	slices.SortFunc(out, func(a, b memberState) int { return cmp.Compare(a.addr, b.addr) })
+	return out
 }
 
 // NewRegistry builds an empty registry.
@@ -78,7 +99,7 @@ func (r *Registry) Register(addr string) error {
 	defer r.mu.Unlock()
 	m, ok := r.members[addr]
 	if !ok {
-		m = &member{be: r.cfg.NewBackend(addr)}
+		m = &member{be: r.cfg.NewBackend(addr), first: r.cfg.Now()}
 		r.members[addr] = m
 		r.cfg.Logger.Info("BE registered", "addr", addr)
 	}

@@ -52,7 +52,10 @@ const (
 	BoolOr                                           // BOOL_OR(x)
 	Sum0                                             // SUM0(x): SUM, but 0 over no values
 	TopNAgg                                          // TOPN(x, n): the n most frequent values as JSON
-	lastStatAgg         = TopNAgg
+	CollectList                                      // COLLECT_LIST(x) = GROUP_ARRAY(x): the non-NULL values as an ARRAY
+	CollectSet                                       // COLLECT_SET(x) = GROUP_UNIQ_ARRAY(x): the distinct non-NULL values
+	ArrayAgg                                         // ARRAY_AGG(x): every value, NULLs included
+	lastStatAgg         = ArrayAgg
 )
 
 var statNames = map[string]AggFunc{
@@ -75,6 +78,8 @@ var statNames = map[string]AggFunc{
 	"approx_count_distinct": ApproxCountDistinct, "ndv": ApproxCountDistinct,
 	"group_bit_and": GroupBitAnd, "group_bit_or": GroupBitOr, "group_bit_xor": GroupBitXor,
 	"bool_and": BoolAnd, "bool_or": BoolOr, "sum0": Sum0, "topn": TopNAgg,
+	"collect_list": CollectList, "group_array": CollectList, "collect_set": CollectSet,
+	"group_uniq_array": CollectSet, "array_agg": ArrayAgg,
 }
 
 // statFuncNames are the names the functions print as (EXPLAIN, fragments).
@@ -82,7 +87,7 @@ var statFuncNames = [...]string{"stddev_pop", "stddev_samp", "var_pop", "var_sam
 	"kurt", "skew", "covar_pop", "covar_samp", "corr", "regr_slope", "regr_intercept",
 	"percentile", "percentile_approx", "median", "min_by", "max_by", "avg_weighted",
 	"approx_count_distinct", "group_bit_and", "group_bit_or", "group_bit_xor",
-	"bool_and", "bool_or", "sum0", "topn"}
+	"bool_and", "bool_or", "sum0", "topn", "collect_list", "collect_set", "array_agg"}
 
 // StatAggByName maps a Doris aggregate name this file family adds (any
 // alias, any case) to its function.

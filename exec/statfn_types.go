@@ -95,6 +95,11 @@ func statAggTypes(a AggCall, numeric bool) (argT, outT arrow.DataType, states []
 		return expr.BoolT(), expr.BoolT(), []arrow.DataType{expr.BoolT()}, nil
 	case Sum0:
 		return aggTypes(AggCall{Func: Sum, Arg: a.Arg, Name: a.Name})
+	case CollectList, CollectSet, ArrayAgg:
+		if !expr.Supported(t) {
+			return bad()
+		}
+		return t, arrow.ListOf(t), []arrow.DataType{arrow.ListOf(t)}, nil
 	}
 	return nil, nil, nil, fmt.Errorf("%w: aggregate function %d", ErrUnsupported, a.Func)
 }
@@ -129,6 +134,8 @@ func newStatFnAcc(call AggCall, argT, out arrow.DataType) (accumulator, error) {
 		return &sum0Acc{accumulator: inner, typ: out}, nil
 	case TopNAgg:
 		return &topNAcc{}, nil
+	case CollectList, CollectSet, ArrayAgg:
+		return &collectAcc{f: call.Func, typ: argT}, nil
 	}
 	return nil, fmt.Errorf("%w: aggregate %s over %s", ErrUnsupported, call.Func, expr.TypeName(argT))
 }

@@ -11,6 +11,9 @@ import (
 // Local is the local file system. Paths may be plain or file:// URIs.
 type Local struct{}
 
+// LocalPath is the file system path of a plain path or file:// URI.
+func LocalPath(p string) string { return localPath(p) }
+
 func localPath(p string) string {
 	switch {
 	case strings.HasPrefix(p, "file://"):

@@ -1,13 +1,14 @@
 package minifluss
 
 import (
+	"encoding/hex"
 	"fmt"
 	"strings"
 )
 
 // Scenario lexer: SQL-ish tokens. Identifiers may be `back-quoted`; strings
-// are 'single-quoted' with '' as the escape; -- starts a comment to the end
-// of the line.
+// are 'single-quoted' with '' as the escape; X'0a0b' is a string of those
+// bytes; -- starts a comment to the end of the line.
 
 type tokKind int
 
@@ -51,6 +52,19 @@ func lexScenario(src string) ([]token, error) {
 			for i < len(src) && src[i] != '\n' {
 				i++
 			}
+		case (c == 'X' || c == 'x') && i+1 < len(src) && src[i+1] == '\'':
+			// X'0a0b': a byte string, as in Flink SQL (BINARY/BYTES values).
+			st := i
+			j := strings.IndexByte(src[i+2:], '\'')
+			if j < 0 {
+				return nil, fmt.Errorf("line %d: unterminated X'...' literal", line)
+			}
+			b, err := hex.DecodeString(src[i+2 : i+2+j])
+			if err != nil {
+				return nil, fmt.Errorf("line %d: X'%s' is not hex: %v", line, src[i+2:i+2+j], err)
+			}
+			out = append(out, token{tkString, string(b), line, st})
+			i += j + 3
 		case c == '\'':
 			st, stLine := i, line
 			var b strings.Builder

@@ -59,3 +59,31 @@ func TestScenarioErrorsNameTheLine(t *testing.T) {
 		t.Fatalf("run error %v", err)
 	}
 }
+
+// TestScenarioHexLiteral: X'..' is a byte string (Doris's init writes BINARY
+// values so), and a BINARY partition is named by the hex text of its bytes.
+func TestScenarioHexLiteral(t *testing.T) {
+	toks, err := lexScenario("X'010203' x'0A0b' 'X'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if toks[0].kind != tkString || toks[0].text != "\x01\x02\x03" || toks[1].text != "\x0a\x0b" || toks[2].text != "X" {
+		t.Errorf("tokens %q %q %q", toks[0].text, toks[1].text, toks[2].text)
+	}
+	for _, bad := range []string{"X'0g'", "X'01"} {
+		if _, err := lexScenario(bad); err == nil {
+			t.Errorf("%s lexed", bad)
+		}
+	}
+	s, err := ParseScenario("CREATE DATABASE d; CREATE TABLE d.t (id INT, p BINARY(2)) PARTITIONED BY (p); INSERT INTO d.t VALUES (1, X'0102');")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := startCluster(t, Config{TabletServers: 1})
+	if err := s.Run(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PartitionID("d", "t", "0102"); err != nil {
+		t.Error(err)
+	}
+}

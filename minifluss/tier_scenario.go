@@ -16,7 +16,7 @@ import (
 //	LAKE OPTIONS ('k' = 'v', ...);   replace datalake.paimon.* (a "different paimon configuration")
 //	LAKE LEGACY COLUMNS ON|OFF;      lake tables created later get __bucket/__offset/__timestamp (or not)
 //	GENERATE INTO db.t FROM a TO b VALUES (expr, ...);
-//	                                 rows for every id in [a, b]; expr is ID, ID MOD n, ID PLUS n,
+//	                                 rows for every id in [a, b]; expr is ID, ID MOD n, ID PLUS n [MOD m],
 //	                                 or a literal whose strings have {id} replaced (big fixtures)
 //
 // ok is false when the statement is none of these.
@@ -127,6 +127,17 @@ func (p *scParser) generate() (func(context.Context, *Cluster) error, error) {
 				n, err := p.integer("the addend")
 				if err != nil {
 					return nil, err
+				}
+				if p.accept("MOD") {
+					m, err := p.integer("the modulus")
+					if err != nil {
+						return nil, err
+					}
+					if m == 0 {
+						return nil, p.errf("ID PLUS n MOD 0")
+					}
+					exprs = append(exprs, func(id int64) any { return (id + n) % m })
+					break
 				}
 				exprs = append(exprs, func(id int64) any { return id + n })
 			default:

@@ -3,6 +3,7 @@ package scan
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"fmt"
 	"slices"
 	"sync"
@@ -48,6 +49,10 @@ type fragExec struct {
 	keyCols   []int // key columns as table indexes
 	pred      expr.Expr
 	batchSize int
+	// hexPos are the read positions of BINARY/BYTES partition columns read
+	// as text: their value is the hex text Fluss names the partition with
+	// (the spec's partition columns), not the raw bytes.
+	hexPos []int
 
 	// Fluss side (nil for a plain Paimon fragment).
 	info *client.TableInfo
@@ -256,6 +261,18 @@ func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.
 			return nil, err
 		}
 	}
+	if fx.info != nil {
+		for _, k := range fx.info.Descriptor.PartitionKeys {
+			c := fx.info.Descriptor.Schema.ColumnIndex(k)
+			p, read := index[c]
+			if !read || c >= len(fx.cols) {
+				continue
+			}
+			if r := fx.cols[c].Type.Root; (r == typemap.RootBinary || r == typemap.RootBytes) && isText(fx.readTypes[p]) {
+				fx.hexPos = append(fx.hexPos, p)
+			}
+		}
+	}
 	switch len(conj) {
 	case 0:
 	case 1:
@@ -326,7 +343,59 @@ func (fx *fragExec) conform(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 	if int(rec.NumCols()) != len(fx.reads) {
 		return nil, fmt.Errorf("scan: reader returned %d columns, expected %d", rec.NumCols(), len(fx.reads))
 	}
-	return castColumns(fx.env, rec, fx.readNames, fx.readTypes)
+	c, err := castColumns(fx.env, rec, fx.readNames, fx.readTypes)
+	if err != nil || len(fx.hexPos) == 0 {
+		return c, err
+	}
+	defer c.Release()
+	cols := make([]arrow.Array, c.NumCols())
+	defer releaseAll(cols)
+	for i := range cols {
+		cols[i] = c.Column(i)
+		cols[i].Retain()
+	}
+	for _, p := range fx.hexPos {
+		h := hexText(cols[p], fx.mem)
+		cols[p].Release()
+		cols[p] = h
+	}
+	return array.NewRecordBatch(c.Schema(), cols, c.NumRows()), nil
+}
+
+func isText(t arrow.DataType) bool {
+	switch t.ID() {
+	case arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW:
+		return true
+	}
+	return false
+}
+
+// hexText renders a text column holding raw bytes as the lower-case hex
+// text of those bytes, the way Fluss names a BINARY partition.
+func hexText(a arrow.Array, mem memory.Allocator) arrow.Array {
+	b := array.NewStringBuilder(mem)
+	defer b.Release()
+	b.Reserve(a.Len())
+	type valuer interface{ ValueStr(int) string }
+	for i := 0; i < a.Len(); i++ {
+		if a.IsNull(i) {
+			b.AppendNull()
+			continue
+		}
+		var raw string
+		switch x := a.(type) {
+		case *array.String:
+			raw = x.Value(i)
+		case *array.LargeString:
+			raw = x.Value(i)
+		case *array.StringView:
+			raw = x.Value(i)
+		default:
+			raw = a.(valuer).ValueStr(i)
+		}
+		b.Append(hex.EncodeToString([]byte(raw)))
+	}
+	return b.NewArray()
 }
 
 // castColumns casts every column of rec to types (names label the fields).

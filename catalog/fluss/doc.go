@@ -28,7 +28,9 @@
 //   - A partition column whose value does not survive Fluss partition naming
 //     (or whose name has a comma) fails SHOW PARTITIONS and every query,
 //     naming the column and its Fluss type (CheckReadablePartitions);
-//     PartitionName is the one renderer of k1=v1/k2=v2 names.
+//     PartitionName is the one renderer of k1=v1/k2=v2 names. A BINARY/BYTES
+//     partition column (string mapping) reads as the hex text Fluss names
+//     the partition with, as the spec says; the BE renders it (scan.hexText).
 //   - A catalog serves lake tables with one lake configuration, the first it
 //     opened; a table reporting different datalake.paimon.* settings fails
 //     with "is already serving lake tables with a different paimon

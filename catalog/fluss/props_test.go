@@ -42,10 +42,7 @@ func TestParsePropertiesErrors(t *testing.T) {
 		{"total below default per-bucket", props(PropMaxTotalTailRows, "100"), "(100) is below 'fluss.union_read.max_tail_rows' (2000000)"},
 		{"varbinary", props(PropMapVarbinary, "yes"), "Invalid value 'yes' for property 'enable.mapping.varbinary'; expected true or false"},
 		{"timestamp_tz", props(PropMapTimestampTZ, "1x"), "Invalid value '1x' for property 'enable.mapping.timestamp_tz'; expected true or false"},
-		{"metastore hive", props(LakePrefix+"metastore", "hive"), "Paimon metastore 'hive' (property 'fluss.lake.paimon.metastore') is not supported yet"},
-		{"metastore rest", props(LakePrefix+"metastore", "REST"), "is not supported yet"},
-		{"metastore jdbc", props(LakePrefix+"metastore", "jdbc"), "Paimon metastore 'jdbc'"},
-		{"metastore unknown", props(LakePrefix+"metastore", "glue"), "expected one of filesystem, hive, rest"},
+		{"metastore unknown", props(LakePrefix+"metastore", "glue"), "expected one of filesystem, hive, rest, jdbc"},
 		{"warehouse scheme", props(LakePrefix+"warehouse", "oss://b/wh"), "Lake warehouse 'oss://b/wh'"},
 		{"path style", props(LakePrefix+"s3.path-style-access", "maybe"), "Invalid value 'maybe' for property 'fluss.lake.paimon.s3.path-style-access'; expected true or false"},
 		{"client protocol", props("fluss.client.security.protocol", "kerberos"), "client.security.protocol"},
@@ -221,6 +218,18 @@ func TestLakeSettings(t *testing.T) {
 	}
 	if _, err := resolveLakeSettings(path, map[string]string{"table.datalake.paimon.metastore": "jdbc", "table.datalake.paimon.warehouse": "/w"}, nil); err == nil || !strings.Contains(err.Error(), "'jdbc'") {
 		t.Errorf("cluster jdbc metastore: %v", err)
+	}
+	// A catalog that names jdbc or hive as its metastore is created (Doris
+	// does); the lake read refuses it by name.
+	for _, m := range []string{"jdbc", "hive", "REST"} {
+		cfg, err := ParseProperties(props(PropBootstrapServers, "h:1", LakePrefix+"metastore", m))
+		if err != nil {
+			t.Errorf("CREATE with metastore %s refused: %v", m, err)
+			continue
+		}
+		if _, err := resolveLakeSettings(path, map[string]string{"table.datalake.paimon.warehouse": "/w"}, cfg.LakeOverrides); err == nil || !strings.Contains(err.Error(), "'"+m+"'") {
+			t.Errorf("override metastore %s at the lake read: %v", m, err)
+		}
 	}
 	if _, err := resolveLakeSettings(path, map[string]string{}, nil); err == nil || !strings.Contains(err.Error(), "has no lake warehouse") {
 		t.Errorf("no warehouse: %v", err)

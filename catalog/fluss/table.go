@@ -54,13 +54,21 @@ func (t *Table) Name() string { return t.name }
 // Schema implements catalog.Table.
 func (t *Table) Schema() catalog.Schema {
 	cols := append([]catalog.Column(nil), t.cols...)
-	if t.mode == ReadLog {
+	switch t.mode {
+	case ReadLog:
 		// Doris describes the columns of a $log sys table with Extra NONE
 		// (anchors §1.3); types stay those of the base table.
 		for i := range cols {
 			if cols[i].Extra == "" {
 				cols[i].Extra = "NONE"
 			}
+		}
+	case ReadLake:
+		// tbl$lake is described by the Paimon table behind it, whose Extra
+		// is the aggregation type: NONE on every column, the LTZ one
+		// included (Doris's lake_only .out, desc_lake_types_lake).
+		for i := range cols {
+			cols[i].Extra = "NONE"
 		}
 	}
 	return catalog.Schema{Columns: cols}
@@ -157,7 +165,8 @@ func (t *Table) engineOptions() typemap.EngineOptions {
 // Spec implements catalog.Described: the table comment for SHOW CREATE
 // TABLE. Properties are not shown (the spec: columns and comments only).
 func (t *Table) Spec() catalog.TableSpec {
-	return catalog.TableSpec{Name: t.name, Schema: t.Schema(), Comment: t.info.Descriptor.Comment}
+	return catalog.TableSpec{Name: t.name, Schema: t.Schema(), Comment: t.info.Descriptor.Comment,
+		PrimaryKey: slices.Clone(t.info.Descriptor.Schema.PrimaryKey)}
 }
 
 // PrimaryKey implements catalog.PrimaryKeyed: the key columns of a

@@ -180,7 +180,8 @@ func columnIndex(cols []typemap.Column, name string) int {
 
 // PartitionName renders a Fluss partition the Hive way, k1=v1/k2=v2 in
 // partition-key order, as SHOW PARTITIONS lists it. BINARY/BYTES values
-// (which Fluss names by the hex text of the bytes) are shown as 0x<hex>.
+// are the hex text Fluss names them by (p_bin=0102), which is also the
+// value the column reads as (spec: the partition value is the hex text).
 // The planner must render pruned partition names with this same function.
 func PartitionName(p client.PartitionInfo, keys []string, cols []typemap.Column) (string, error) {
 	var b strings.Builder
@@ -194,9 +195,6 @@ func PartitionName(p client.PartitionInfo, keys []string, cols []typemap.Column)
 		}
 		b.WriteString(k)
 		b.WriteByte('=')
-		if j := columnIndex(cols, k); j >= 0 && (cols[j].Type.Root == typemap.RootBinary || cols[j].Type.Root == typemap.RootBytes) {
-			b.WriteString("0x")
-		}
 		b.WriteString(v)
 	}
 	return b.String(), nil

@@ -153,7 +153,7 @@ func TestPartitionName(t *testing.T) {
 	p := client.PartitionInfo{ID: 7, Spec: []client.KeyValue{{Key: "p_str", Value: "cn"}, {Key: "p_bool", Value: "true"},
 		{Key: "p_date", Value: "2026-01-01"}, {Key: "p_bin", Value: "0102"}}}
 	n, err := PartitionName(p, keys, cols)
-	if err != nil || n != "p_str=cn/p_bool=true/p_date=2026-01-01/p_bin=0x0102" {
+	if err != nil || n != "p_str=cn/p_bool=true/p_date=2026-01-01/p_bin=0102" {
 		t.Errorf("got %q %v", n, err)
 	}
 	vals, err := PartitionValues(p, keys)

@@ -415,6 +415,7 @@ func (c *Catalog) tableHandle(d *Database, t *tableManifest) (*Table, error) {
 			return nil, err
 		}
 		tb.keys = &k
+		tb.spec.PrimaryKey = slices.Clone(t.KeyColumns)
 	}
 	return tb, nil
 }

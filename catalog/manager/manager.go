@@ -283,10 +283,20 @@ func (m *Manager) validate(props map[string]string) error {
 		return err
 	}
 	if t.Validate != nil {
-		return t.Validate(props)
+		if err := t.Validate(props); err != nil {
+			return err
+		}
+	}
+	if t.Check != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), checkTimeout)
+		defer cancel()
+		return t.Check(ctx, props)
 	}
 	return nil
 }
+
+// checkTimeout bounds a catalog type's Check.
+const checkTimeout = 10 * time.Second
 
 func checkCatalogName(name string) error {
 	if name == "" || len(name) > 64 || strings.ContainsAny(name, "./\\`\x00 ") {

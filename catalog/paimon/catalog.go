@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,7 +34,33 @@ const (
 
 // Type is the paimon catalog type for the registry.
 func Type() catalog.Type {
-	return catalog.Type{Name: TypeName, Validate: Validate, Open: Open}
+	return catalog.Type{Name: TypeName, Validate: Validate, Check: Check, Open: Open}
+}
+
+// Check refuses a catalog whose local warehouse does not exist or is not a
+// directory, naming the path. An s3:// warehouse is not contacted here: the
+// store may be down at CREATE time and come up later, so it is checked by
+// the first query, like a Fluss cluster.
+func Check(_ context.Context, props map[string]string) error {
+	cfg, err := parse(props)
+	if err != nil {
+		return err
+	}
+	switch fileio.Scheme(cfg.warehouse) {
+	case "", "file":
+	default:
+		return nil
+	}
+	st, err := os.Stat(fileio.LocalPath(cfg.warehouse))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return catalog.Errorf(catalog.ErrInvalidProperty, "Paimon warehouse '%s' does not exist", cfg.warehouse)
+	case err != nil:
+		return catalog.Errorf(catalog.ErrInvalidProperty, "Paimon warehouse '%s' cannot be read: %v", cfg.warehouse, errors.Unwrap(err))
+	case !st.IsDir():
+		return catalog.Errorf(catalog.ErrInvalidProperty, "Paimon warehouse '%s' is not a directory", cfg.warehouse)
+	}
+	return nil
 }
 
 // config is a validated property map.
@@ -289,7 +317,8 @@ func (t *Table) PaimonTarget() *ScanTarget {
 
 // Spec implements catalog.Described: the table comment.
 func (t *Table) Spec() catalog.TableSpec {
-	return catalog.TableSpec{Name: t.name, Schema: t.Schema(), Comment: t.schema.Comment}
+	return catalog.TableSpec{Name: t.name, Schema: t.Schema(), Comment: t.schema.Comment,
+		PrimaryKey: slices.Clone(t.schema.PrimaryKeys)}
 }
 
 // PartitionColumns implements catalog.Partitioned.

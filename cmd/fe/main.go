@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -52,6 +53,8 @@ type config struct {
 	// metaSet and dataSet tell whether the flags were given (the demo
 	// picks its own directories otherwise).
 	metaSet, dataSet bool
+	// tlsCert and tlsKey are PEM files enabling TLS on the MySQL port.
+	tlsCert, tlsKey string
 }
 
 func parseFlags(args []string) (config, error) {
@@ -63,7 +66,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&c.queryPort, "query-port", 9030, "MySQL protocol port")
 	fs.IntVar(&c.httpPort, "http-port", 8030, "HTTP port (query profiles, /metrics, BE heartbeats); -1 disables it")
 	fs.StringVar(&c.host, "host", "127.0.0.1", "address to listen on, MySQL and HTTP (loopback by default; 0.0.0.0 or :: for every interface)")
-	fs.StringVar(&c.metaDir, "meta-dir", "inlet-meta", "directory for FE metadata (catalog definitions)")
+	fs.StringVar(&c.metaDir, "meta-dir", "", "directory for FE metadata (catalogs, users, views, fe.audit.log) and, without --data-dir, table data (default: a per-user directory, $XDG_DATA_HOME/inlet or ~/.local/share/inlet)")
 	fs.StringVar(&c.dataDir, "data-dir", "", "directory for internal-catalog table data (default <meta-dir>/data); with --demo, the directory for everything the demo keeps")
 	fs.StringVar(&be, "be", "", "comma-separated BE Flight addresses host:port; none runs a BE inside the FE (BEs started with --fe register themselves too)")
 	fs.BoolVar(&c.demo, "demo", false, "start an emulated Fluss cluster with a tiered sample, a BE and the FE, with a fluss catalog over it")
@@ -72,6 +75,8 @@ func parseFlags(args []string) (config, error) {
 	memLimit := fs.String("mem-limit", "80%", "memory all queries may hold together (Doris mem_limit): a percentage of the machine's (or cgroup's) memory, or bytes with K/M/G/T; the query that would pass it fails")
 	fs.IntVar(&c.maxConns, "max-connections", 1024, "most open MySQL connections, logged in or not (Doris qe_max_connection); past it clients get error 1040")
 	fs.DurationVar(&c.handshakeTimeout, "handshake-timeout", 10*time.Second, "time a new connection has to log in before it is closed")
+	fs.StringVar(&c.tlsCert, "tls-cert", "", "PEM certificate (chain) for TLS on the MySQL port; with --tls-key, clients may connect with SSL and users created REQUIRE SSL must")
+	fs.StringVar(&c.tlsKey, "tls-key", "", "PEM private key of --tls-cert")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: fe [--query-port 9030] [--http-port 8030] [--meta-dir DIR] [--data-dir DIR] [--be host:port,...] [--demo]")
 		fmt.Fprintln(fs.Output(), "The root user's password is read from $INLET_ROOT_PASSWORD (empty by default);")
@@ -92,6 +97,9 @@ func parseFlags(args []string) (config, error) {
 	}
 	if c.beHTTPPort < -1 || c.beHTTPPort > 65535 {
 		return c, fmt.Errorf("--be-http-port %d is not a port", c.beHTTPPort)
+	}
+	if (c.tlsCert == "") != (c.tlsKey == "") {
+		return c, errors.New("--tls-cert and --tls-key go together")
 	}
 	if c.maxConns < 1 {
 		return c, fmt.Errorf("--max-connections %d: want at least 1", c.maxConns)
@@ -137,6 +145,20 @@ func main() {
 	}
 }
 
+// defaultMetaDir is where an FE started without --meta-dir keeps its
+// metadata: a per-user data directory (as --demo keeps its own), never the
+// current working directory.
+func defaultMetaDir() (string, error) {
+	if x := os.Getenv("XDG_DATA_HOME"); filepath.IsAbs(x) {
+		return filepath.Join(x, "inlet"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no per-user directory for FE metadata (%v); pass --meta-dir DIR", err)
+	}
+	return filepath.Join(home, ".local", "share", "inlet"), nil
+}
+
 // run serves until ctx ends, printing what a user needs to out.
 func run(ctx context.Context, c config, out io.Writer) error {
 	var level slog.Level
@@ -163,9 +185,25 @@ func run(ctx context.Context, c config, out io.Writer) error {
 			dataDir = filepath.Join(root, "data")
 		}
 	}
+	if metaDir == "" {
+		d, err := defaultMetaDir()
+		if err != nil {
+			return err
+		}
+		metaDir = d
+	}
 	meta, err := filepath.Abs(metaDir)
 	if err != nil {
 		return err
+	}
+
+	var tlsConfig *tls.Config
+	if c.tlsCert != "" {
+		pair, err := tls.LoadX509KeyPair(c.tlsCert, c.tlsKey)
+		if err != nil {
+			return fmt.Errorf("--tls-cert/--tls-key: %w", err)
+		}
+		tlsConfig = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
 	}
 
 	secret := os.Getenv("INLET_CLUSTER_SECRET")
@@ -202,12 +240,16 @@ func run(ctx context.Context, c config, out io.Writer) error {
 		MemLimit:         c.memLimit,
 		MaxConnections:   c.maxConns,
 		HandshakeTimeout: c.handshakeTimeout,
+		TLSConfig:        tlsConfig,
 	})
 	if err != nil {
 		return err
 	}
 	defer fe.Close()
 	fmt.Fprintf(out, "inlet fe: MySQL protocol listening on %s (meta dir %s)\n", fe.Addr(), meta)
+	if tlsConfig != nil {
+		fmt.Fprintf(out, "inlet fe: TLS on the MySQL port with %s\n", c.tlsCert)
+	}
 	fmt.Fprintf(out, "inlet fe: queries may hold %d MiB together (--mem-limit); at most %d connections\n", c.memLimit>>20, c.maxConns)
 	if local != nil {
 		fmt.Fprintln(out, "inlet fe: no --be given: scans run on a BE inside this process")

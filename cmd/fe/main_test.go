@@ -12,7 +12,7 @@ func TestParseFlags(t *testing.T) {
 		ok   bool
 		want config
 	}{
-		{nil, true, config{queryPort: 9030, metaDir: "inlet-meta", logLevel: "info"}},
+		{nil, true, config{queryPort: 9030, metaDir: "", logLevel: "info"}}, // run picks a per-user directory
 		{[]string{"--query-port", "0", "--meta-dir", "/m", "--data-dir", "/d", "--be", "h1:9060, h2:9060", "--demo"}, true,
 			config{queryPort: 0, metaDir: "/m", dataDir: "/d", backends: []string{"h1:9060", "h2:9060"}, demo: true, logLevel: "info"}},
 		{[]string{"--query-port", "70000"}, false, config{}},
@@ -23,6 +23,8 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"--mem-limit", "lots"}, false, config{}},
 		{[]string{"--max-connections", "0"}, false, config{}},
 		{[]string{"--handshake-timeout", "0s"}, false, config{}},
+		{[]string{"--tls-cert", "c.pem"}, false, config{}}, // the key must come too
+		{[]string{"--tls-key", "k.pem"}, false, config{}},
 	}
 	for _, c := range cases {
 		got, err := parseFlags(c.args)
@@ -37,6 +39,21 @@ func TestParseFlags(t *testing.T) {
 			got.demo != c.want.demo || !slices.Equal(got.backends, c.want.backends) || got.logLevel != c.want.logLevel {
 			t.Errorf("%v: got %+v, want %+v", c.args, got, c.want)
 		}
+	}
+}
+
+// Without --meta-dir the FE keeps its metadata in a per-user directory, not
+// in the current directory: $XDG_DATA_HOME/inlet, else
+// ~/.local/share/inlet.
+func TestDefaultMetaDir(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", "/xdg")
+	if d, err := defaultMetaDir(); err != nil || d != "/xdg/inlet" {
+		t.Errorf("with XDG_DATA_HOME: %q, %v", d, err)
+	}
+	t.Setenv("XDG_DATA_HOME", "")
+	t.Setenv("HOME", "/home/u")
+	if d, err := defaultMetaDir(); err != nil || d != "/home/u/.local/share/inlet" {
+		t.Errorf("from HOME: %q, %v", d, err)
 	}
 }
 

@@ -22,7 +22,7 @@ $FLINK/flink run -m jobmanager:8081 -d /opt/flink/opt/fluss-flink-tiering-*.jar 
 $FLINK/sql-client.sh -f "$OUT/init.sql"
 
 # Expected lake rows (merged for PK tables), as minifluss/tier_doris_test.go.
-want="lake_log=4 lake_cold=3 lake_types=1 lake_part=3 lake_pk=3 lake_pk_multi=9 lake_pk_part=4 lake_pk_cold=3 lake_nested=1 lake_part_int=3 lake_pk_part_int=4 big_log=100000 big_pk=100000 lake_pk_comma=3 lake_pk_ltz=2"
+want="lake_log=4 lake_cold=3 lake_types=1 lake_part=3 lake_pk=3 lake_pk_multi=9 lake_pk_part=4 lake_pk_cold=3 lake_nested=1 lake_part_int=3 lake_pk_part_int=4 big_log=100000 big_pk=100000 lake_pk_comma=2 lake_pk_ltz=2"
 deadline=$((SECONDS + 900))
 while :; do
   got=$($FLINK/sql-client.sh -f "$OUT/lake-row-counts.sql" 2>/dev/null | grep -o 'LAKEROWS:[a-z_]*=[0-9]*' | sed 's/LAKEROWS://' | sort | tr '\n' ' ')

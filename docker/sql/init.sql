@@ -25,9 +25,9 @@ CREATE TABLE fluss_test.log_types (
   f_array ARRAY<INT>, f_map MAP<STRING, INT>, f_row ROW<r_int INT, r_string STRING>
 ) WITH ('bucket.num' = '1');
 INSERT INTO fluss_test.log_types VALUES
-  (1, TRUE, 1, 2, 3, 4, 1.5, 2.5, 123.4567, 'char1', 'string1', X'616263', X'6162', DATE '2026-01-01',
+  (1, TRUE, 1, 2, 3, 4, 1.5, 2.5, 123.4567, 'char1', 'string1', X'010203', X'0a0b', DATE '2026-01-01',
    TIMESTAMP '2026-01-01 01:02:03.456789', TIMESTAMP '2026-01-01 01:02:03.456', ARRAY[1, 2, 3], MAP['k1', 1, 'k2', 2], ROW(1, 'nested1')),
-  (2, FALSE, -1, -2, -3, -4, -1.5, -2.5, -123.4567, 'char2', 'string2', X'646566', X'6364', DATE '2026-01-02',
+  (2, FALSE, -1, -2, -3, -4, -1.5, -2.5, -123.4567, 'char2', 'string2', X'040506', X'0c0d', DATE '2026-01-02',
    TIMESTAMP '2026-01-02 01:02:03.456789', TIMESTAMP '2026-01-02 01:02:03.456', ARRAY[4, 5], MAP['k3', 3], ROW(2, 'nested2')),
   (3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
 
@@ -72,11 +72,11 @@ INSERT INTO fluss_test.pk_nested VALUES
 
 CREATE TABLE fluss_test.part_types (
   id INT, name STRING, p_str STRING, p_char CHAR(2), p_bool BOOLEAN, p_tiny TINYINT, p_small SMALLINT,
-  p_int INT, p_big BIGINT, p_date DATE
-) PARTITIONED BY (p_str, p_char, p_bool, p_tiny, p_small, p_int, p_big, p_date) WITH ('bucket.num' = '2');
+  p_int INT, p_big BIGINT, p_date DATE, p_bin BINARY(2)
+) PARTITIONED BY (p_str, p_char, p_bool, p_tiny, p_small, p_int, p_big, p_date, p_bin) WITH ('bucket.num' = '2');
 INSERT INTO fluss_test.part_types VALUES
-  (1, 'pt1', 'cn', 'c1', TRUE, 1, 10, 100, 1000, DATE '2026-01-01'),
-  (2, 'pt2', 'us', 'c2', FALSE, 2, 20, 200, 2000, DATE '2026-01-02');
+  (1, 'pt1', 'cn', 'c1', TRUE, 1, 10, 100, 1000, DATE '2026-01-01', X'0102'),
+  (2, 'pt2', 'us', 'c2', FALSE, 2, 20, 200, 2000, DATE '2026-01-02', X'0304');
 
 CREATE TABLE fluss_test.log_time (id INT, name STRING, f_time TIME(0)) WITH ('bucket.num' = '1');
 INSERT INTO fluss_test.log_time VALUES (1, 'time1', TIME '01:02:03'), (2, 'time2', TIME '04:05:06');
@@ -96,7 +96,7 @@ CREATE TABLE fluss_test.pk_types (
   PRIMARY KEY (id) NOT ENFORCED
 ) WITH ('bucket.num' = '1');
 INSERT INTO fluss_test.pk_types VALUES
-  (1, TRUE, 1, 2, 3, 4, 1.5, 2.5, 123.4567, 'char1', 'string1', X'616263', X'6162', DATE '2026-01-01',
+  (1, TRUE, 1, 2, 3, 4, 1.5, 2.5, 123.4567, 'char1', 'string1', X'010203', X'0a0b', DATE '2026-01-01',
    TIMESTAMP '2026-01-01 01:02:03.456789', TIMESTAMP '2026-01-01 01:02:03.456', ARRAY[1, 2, 3], MAP['k1', 1, 'k2', 2], ROW(1, 'nested1')),
   (2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
 
@@ -125,7 +125,7 @@ CREATE TABLE fluss_test.lake_types (
   f_array ARRAY<INT>, f_map MAP<STRING, INT>, f_row ROW<r_int INT, r_string STRING>
 ) WITH ('bucket.num' = '1', 'table.datalake.enabled' = 'true', 'table.datalake.freshness' = '30s');
 INSERT INTO fluss_test.lake_types VALUES
-  (1, TRUE, 1, 2, 3, 4, 1.5, 2.5, 123.4567, 'char1', 'string1', X'616263', X'6162', DATE '2026-01-01',
+  (1, TRUE, 1, 2, 3, 4, 1.5, 2.5, 123.4567, 'char1', 'string1', X'010203', X'0a0b', DATE '2026-01-01',
    TIMESTAMP '2026-01-01 01:02:03.456789', TIMESTAMP '2026-01-01 01:02:03.456', ARRAY[1, 2, 3], MAP['k1', 1, 'k2', 2], ROW(1, 'nested1'));
 
 CREATE TABLE fluss_test.lake_part (id INT, name STRING, dt STRING) PARTITIONED BY (dt)
@@ -190,10 +190,10 @@ CREATE TABLE fluss_test.part_ts (id INT, name STRING, p_ts TIMESTAMP(3))
   PARTITIONED BY (p_ts) WITH ('bucket.num' = '1');
 INSERT INTO fluss_test.part_ts VALUES (1, 'ts1', TIMESTAMP '2026-01-01 00:00:00.000');
 
-CREATE TABLE fluss_test.lake_pk_comma (id INT NOT NULL, `region,code` STRING NOT NULL, name STRING,
-  PRIMARY KEY (id, `region,code`) NOT ENFORCED)
+CREATE TABLE fluss_test.lake_pk_comma (`region,code` STRING NOT NULL, region STRING NOT NULL, code STRING NOT NULL,
+  name STRING, PRIMARY KEY (`region,code`, region, code) NOT ENFORCED)
   WITH ('bucket.num' = '1', 'table.datalake.enabled' = 'true', 'table.datalake.freshness' = '30s');
-INSERT INTO fluss_test.lake_pk_comma VALUES (1, 'r1', 'a'), (2, 'r2', 'b'), (3, 'r3', 'c');
+INSERT INTO fluss_test.lake_pk_comma VALUES ('key-a', 'same', 'same', 'lake-a'), ('key-b', 'same', 'same', 'lake-b');
 
 CREATE TABLE fluss_test.lake_pk_ltz (id INT NOT NULL, ts TIMESTAMP_LTZ(3) NOT NULL, name STRING,
   PRIMARY KEY (id, ts) NOT ENFORCED)

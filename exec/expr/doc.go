@@ -25,7 +25,15 @@
 //	         adddate/days_add, date_sub/subdate/days_sub, {years,months,weeks,
 //	         hours,minutes,seconds}_{add,sub}
 //	nested:  element_at, struct_element, size/array_size/cardinality/map_size,
-//	         array_contains, map_keys, map_values, reverse (arrays), array
+//	         map_keys, map_values, reverse (arrays), array
+//	arrays:  Doris's array functions (func_array.go: array_sort, array_distinct,
+//	         array_join, the set functions, aggregates over elements,
+//	         array_range, ...). A lambda (x -> body) is evaluated by
+//	         ArrayMapExpr, ArrayReduceExpr and ArraySortByExpr (lambda.go):
+//	         the body is bound over a batch of its parameters followed by the
+//	         outer columns it reads (captures), built from the elements of
+//	         the input batch's arrays, so it runs vectorized; the other
+//	         higher-order functions are their forms over array_map's result
 //	Doris:   the families added from Doris's function list (issue 15): JSON
 //	         (func_json.go; JSON values are STRING holding JSON text), date
 //	         and time (func_doris_date.go: *_floor/*_ceil, convert_tz, TIME

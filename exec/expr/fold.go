@@ -12,6 +12,7 @@ import (
 // neither is anything above them.
 var volatile = map[string]bool{
 	"rand": true, "random": true, "uuid": true, "uuid_numeric": true, "random_bytes": true,
+	"array_shuffle": true, "shuffle": true,
 }
 
 // foldableNullary are the functions without arguments that are true

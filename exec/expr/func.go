@@ -37,6 +37,9 @@ func Func(name string, args ...Expr) (Expr, error) {
 	if f, ok := dateFunc(lname, args); ok {
 		return f()
 	}
+	if f, ok := arrayFunc(lname, args); ok {
+		return f()
+	}
 	if f, ok := nestedFunc(lname, args); ok {
 		return f()
 	}

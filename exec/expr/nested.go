@@ -125,6 +125,9 @@ func nestedFunc(name string, args []Expr) (builder, bool) {
 				return nil, err
 			}
 			id := args[0].DataType().ID()
+			if id == arrow.NULL {
+				return Null(Int64T()), nil
+			}
 			if id != arrow.LIST && id != arrow.LARGE_LIST && id != arrow.MAP {
 				return nil, errorf(ErrType, "%s(%s): argument is %s, not an array or map", name, args[0], TypeName(args[0].DataType()))
 			}
@@ -134,26 +137,6 @@ func nestedFunc(name string, args []Expr) (builder, bool) {
 				}
 				return int64(len(v[0].([]any)))
 			}), nil
-		}, true
-	case "array_contains":
-		return func() (Expr, error) {
-			if err := arity(name, args, 2, 2); err != nil {
-				return nil, err
-			}
-			lt, ok := args[0].DataType().(arrow.ListLikeType)
-			if !ok {
-				return nil, errorf(ErrType, "array_contains(%s, ...): not an array", args[0])
-			}
-			et := lt.Elem()
-			f := strictFunc(name, args, []arrow.DataType{nil, et}, BoolT(), func(_ *Env, v []any) any {
-				for _, x := range v[0].([]any) {
-					if x != nil && compareAny(x, v[1], et) == 0 {
-						return true
-					}
-				}
-				return false
-			})
-			return f, nil
 		}, true
 	case "map_keys", "map_values":
 		return func() (Expr, error) {
@@ -194,14 +177,16 @@ func nestedFunc(name string, args []Expr) (builder, bool) {
 		return func() (Expr, error) {
 			t := arrow.DataType(NullT())
 			for _, a := range args {
+				// Doris builds [1, 'a'] as ARRAY<STRING> (ResultType: a
+				// string element makes the scalars strings).
 				var err error
 				if t, err = ResultType(t, a.DataType()); err != nil {
 					return nil, errorf(ErrType, "array(...): %v", err)
 				}
 			}
-			if isNull(t) {
-				t = Int64T()
-			}
+			// [] and [NULL, ...] keep a NULL element type so that they
+			// unify with any array (array_concat(['a'], []) is
+			// ARRAY<STRING>), as Doris's ARRAY<NULL_TYPE> does.
 			cargs := make([]Expr, len(args))
 			for i, a := range args {
 				cargs[i] = coerce(a, t)

@@ -155,10 +155,15 @@ func CommonType(a, b arrow.DataType) (arrow.DataType, error) {
 		return a, nil
 	case isString(a) && isTemporal(b):
 		return b, nil
-	case a.ID() == b.ID() && (a.ID() == arrow.LIST || a.ID() == arrow.MAP || a.ID() == arrow.STRUCT):
-		return nil, fmt.Errorf("%w: no common type for %s and %s", ErrType, a, b)
+	case a.ID() == arrow.LIST && b.ID() == arrow.LIST:
+		// Arrays unify element-wise ([] and [NULL] have NULL elements).
+		et, err := CommonType(a.(arrow.ListLikeType).Elem(), b.(arrow.ListLikeType).Elem())
+		if err != nil {
+			return nil, fmt.Errorf("%w: no common type for %s and %s", ErrType, TypeName(a), TypeName(b))
+		}
+		return arrow.ListOf(et), nil
 	}
-	return nil, fmt.Errorf("%w: no common type for %s and %s", ErrType, a, b)
+	return nil, fmt.Errorf("%w: no common type for %s and %s", ErrType, TypeName(a), TypeName(b))
 }
 
 // ResultType is the type of a value picked from several (CASE and IF

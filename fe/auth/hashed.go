@@ -25,12 +25,12 @@ func parseStage2(s string) (string, error) {
 
 // CreateUserHashed is CreateUser with the password given as its '*HEX'
 // stage-2 hash (CREATE USER … IDENTIFIED BY PASSWORD '*…').
-func (s *Store) CreateUserHashed(id Identity, stage2 string, ifNotExists bool) error {
+func (s *Store) CreateUserHashed(id Identity, stage2 string, ifNotExists bool, opts ...UserOption) error {
 	h, err := parseStage2(stage2)
 	if err != nil {
 		return err
 	}
-	return s.createUser(id, h, ifNotExists)
+	return s.createUser(id, h, ifNotExists, opts...)
 }
 
 // SetPasswordHashed is SetPassword with the '*HEX' stage-2 hash.

@@ -48,6 +48,25 @@ type user struct {
 	Host   string  `json:"host"`
 	Hash   string  `json:"hash,omitempty"` // hex SHA1(SHA1(password)); "" = no password
 	Grants []grant `json:"grants,omitempty"`
+	// RequireSSL: the user logs in over TLS only (CREATE USER … REQUIRE SSL).
+	RequireSSL bool `json:"require_ssl,omitempty"`
+}
+
+// UserOption sets an account option at CREATE USER.
+type UserOption func(*user)
+
+// RequireSSL makes the user log in over TLS only (REQUIRE SSL).
+func RequireSSL() UserOption { return func(u *user) { u.RequireSSL = true } }
+
+// RequiresSSL reports whether user, logging in from host, must use TLS.
+func (s *Store) RequiresSSL(name, host string) bool {
+	if builtin[name] {
+		return false
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	u := s.users[name]
+	return u != nil && hostMatch(u.Host, host) && u.RequireSSL
 }
 
 type grant struct {
@@ -305,11 +324,11 @@ func normHost(h string) string {
 
 // CreateUser adds a user. A name has one host pattern: creating 'u'@'h2'
 // while 'u'@'h1' exists fails like an existing user.
-func (s *Store) CreateUser(id Identity, password string, ifNotExists bool) error {
-	return s.createUser(id, hexHash(password), ifNotExists)
+func (s *Store) CreateUser(id Identity, password string, ifNotExists bool, opts ...UserOption) error {
+	return s.createUser(id, hexHash(password), ifNotExists, opts...)
 }
 
-func (s *Store) createUser(id Identity, hash string, ifNotExists bool) error {
+func (s *Store) createUser(id Identity, hash string, ifNotExists bool, opts ...UserOption) error {
 	id.Host = normHost(id.Host)
 	if id.User == "" {
 		return invalidGrant("user name is empty")
@@ -322,7 +341,11 @@ func (s *Store) createUser(id Identity, hash string, ifNotExists bool) error {
 		}
 		return userOpFailed("CREATE USER", id)
 	}
-	s.users[id.User] = &user{Host: id.Host, Hash: hash}
+	u := &user{Host: id.Host, Hash: hash}
+	for _, o := range opts {
+		o(u)
+	}
+	s.users[id.User] = u
 	if err := s.saveLocked(); err != nil {
 		delete(s.users, id.User)
 		return err
@@ -361,6 +384,56 @@ func (s *Store) DropUser(id Identity, ifExists bool) error {
 		return err
 	}
 	return nil
+}
+
+// AlterUser changes what ALTER USER names: the password (stage-2 hex hash,
+// when hash is non-nil) and the SSL requirement (when requireSSL is
+// non-nil). root's and admin's accounts come from the FE's configuration.
+func (s *Store) alterUser(id Identity, hash *string, requireSSL *bool, ifExists bool) error {
+	id.Host = normHost(id.Host)
+	if builtin[id.User] {
+		return &Error{Num: 1105, State: "HY000", kind: ErrUserOp,
+			Msg: fmt.Sprintf("the account of %s is set by the FE's configuration, not by ALTER USER", id.User)}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.lookupLocked(id)
+	if u == nil {
+		if ifExists {
+			return nil
+		}
+		return userOpFailed("ALTER USER", id)
+	}
+	old := *u
+	if hash != nil {
+		u.Hash = *hash
+	}
+	if requireSSL != nil {
+		u.RequireSSL = *requireSSL
+	}
+	if err := s.saveLocked(); err != nil {
+		*u = old
+		return err
+	}
+	return nil
+}
+
+// AlterUser changes a user's password (when password is non-nil; hashed
+// means it is MySQL's '*HEX' stage-2 hash) and SSL requirement (when
+// requireSSL is non-nil).
+func (s *Store) AlterUser(id Identity, password *string, hashed bool, requireSSL *bool, ifExists bool) error {
+	var hash *string
+	if password != nil {
+		h := hexHash(*password)
+		if hashed {
+			var err error
+			if h, err = parseStage2(*password); err != nil {
+				return err
+			}
+		}
+		hash = &h
+	}
+	return s.alterUser(id, hash, requireSSL, ifExists)
 }
 
 // SetPassword changes a user's password ("" removes it). root's and

@@ -466,7 +466,7 @@ func (b *Binder) bindTableRef(n *sql.TableRef) (Plan, error) {
 			continue
 		}
 		if c.Unsupported {
-			return nil, errorf(ErrUnsupported, "column '%s' of table %s has a type this engine cannot read (%s); select the other columns, e.g. SELECT * EXCEPT(%s)", c.Name, t.Name(), c.DisplayType(), c.Name)
+			return nil, errorf(ErrUnsupported, "column '%s' of table %s has a type this engine cannot read (%s); select the other columns, e.g. SELECT * EXCEPT(%s)", c.Name, t.Name(), c.TypeName, c.Name)
 		}
 		typ := c.Type
 		if pt, ok := b.sess.Pruned[PruneKey(ctl, db, t.Name(), alias, c.Name)]; ok {

@@ -102,11 +102,11 @@ func (b *Binder) bindInner(q sql.Query) (*innerBlock, error) {
 	if !ok || sel.With != nil || sel.From == nil || len(sel.GroupBy) > 0 || sel.Grouping != sql.GroupPlain || sel.Having != nil || sel.Distinct || sel.Limit != nil {
 		return nil, errorf(ErrUnsupported, "this correlated subquery (only SELECT … FROM … WHERE … without GROUP BY, HAVING, DISTINCT or LIMIT is decorrelated)")
 	}
-	p, err := b.bindBlockFrom(sel)
+	p, where, err := b.bindBlockFrom(sel)
 	if err != nil {
 		return nil, err
 	}
-	local, corr, _, err := b.splitBlockWhere(sel, &scope{cols: p.Columns()}, false)
+	local, corr, _, err := b.splitBlockWhere(where, &scope{cols: p.Columns()}, false)
 	if err != nil {
 		return nil, err
 	}
@@ -122,29 +122,42 @@ func (b *Binder) bindInner(q sql.Query) (*innerBlock, error) {
 }
 
 // bindBlockFrom binds the FROM of a correlated subquery block, with the
-// columns its whole text needs.
-func (b *Binder) bindBlockFrom(sel *sql.Select) (Plan, error) {
+// columns its whole text needs, and moves the WHERE conjuncts that read
+// only its own columns into its joins as a top-level FROM's are (join
+// order by estimates, equalities as hash keys, single-input conditions
+// below the joins): the block is joined before it is decorrelated, so
+// without this its tables were crossed and filtered only above the last
+// join. It returns the plan and the WHERE conjuncts left: the correlated
+// ones, those with subqueries, and any that bind nowhere.
+func (b *Binder) bindBlockFrom(sel *sql.Select) (Plan, sql.Expr, error) {
 	for _, it := range sel.Items {
 		if fc, ok := it.Expr.(*sql.FuncCall); ok && fc.Over != nil {
-			return nil, errorf(ErrUnsupported, "a window function in a correlated subquery")
+			return nil, nil, errorf(ErrUnsupported, "a window function in a correlated subquery")
 		}
 	}
 	saved := b.need
 	b.need = collectNeed(sel)
+	defer func() { b.need = saved }()
+	where := factorOrs(sel.Where)
+	if p, w, ok, err := b.reorderJoins(sel.From, where); err != nil || ok {
+		return p, w, err
+	}
 	p, err := b.bindFrom(sel.From)
-	b.need = saved
-	return p, err
+	if err != nil {
+		return nil, nil, err
+	}
+	return b.pushWhere(p, where)
 }
 
 // splitBlockWhere binds the WHERE conjuncts of a correlated block over its
 // own columns (in): those that bind are local; those naming a column in
 // is missing (an enclosing one) come back unbound in corr. A conjunct with
 // a subquery is refused, or with keepSub returned unbound in sub.
-func (b *Binder) splitBlockWhere(sel *sql.Select, in *scope, keepSub bool) (local []expr.Expr, corr, sub []sql.Expr, err error) {
-	if sel.Where == nil {
+func (b *Binder) splitBlockWhere(where sql.Expr, in *scope, keepSub bool) (local []expr.Expr, corr, sub []sql.Expr, err error) {
+	if where == nil {
 		return nil, nil, nil, nil
 	}
-	for _, c := range conjuncts(sel.Where) {
+	for _, c := range conjuncts(where) {
 		if containsSubquery(c) {
 			if !keepSub {
 				return nil, nil, nil, errorf(ErrUnsupported, "a subquery inside a correlated subquery")

@@ -69,6 +69,8 @@ func children(e sql.Expr) []sql.Expr {
 		return []sql.Expr{n.X}
 	case *sql.Interval:
 		return []sql.Expr{n.Value}
+	case *sql.Lambda:
+		return []sql.Expr{n.Body}
 	}
 	return nil
 }
@@ -119,7 +121,13 @@ func (b *Binder) bindExprUnfolded(e sql.Expr, sc *scope, st *aggState) (expr.Exp
 				return nil, errorf(ErrAnalysis, "aggregate %s not collected", call)
 			}
 			k := len(st.groups) + i
-			return expr.Col(k, st.out[k].Name, st.out[k].Type), nil
+			col := expr.Col(k, st.out[k].Name, st.out[k].Type)
+			if n, ok := collectMaxSize(fc); ok {
+				// collect_list(x, max_size): the collected array cut to
+				// max_size (which elements Doris keeps is left open).
+				return expr.Func("array_slice", col, expr.Int(1), expr.Int(n))
+			}
+			return col, nil
 		}
 		if _, lit := e.(*sql.Literal); !lit && !containsAgg(e) {
 			if be, err := b.bindExpr(e, st.input, nil); err == nil {
@@ -398,6 +406,9 @@ func (b *Binder) bindExprUnfolded(e sql.Expr, sc *scope, st *aggState) (expr.Exp
 		return nil, errorf(ErrAnalysis, "placeholder %d has a value of an unsupported type", n.Index+1)
 	case *sql.DefaultExpr:
 		return nil, errorf(ErrUnsupported, "DEFAULT here")
+	case *sql.Lambda:
+		// Also what MySQL's JSON operator col->'$.path' parses as.
+		return nil, errorf(ErrAnalysis, "lambda %s is allowed only as the first argument of an array function (array_map, array_filter, ...)", e)
 	}
 	return nil, errorf(ErrUnsupported, "expression %s", e)
 }
@@ -598,6 +609,16 @@ func (b *Binder) bindFunc(n *sql.FuncCall, sc *scope, st *aggState) (expr.Expr, 
 	case "last_insert_id", "found_rows", "row_count":
 		return noArgs(expr.Int(0))
 	}
+	if len(n.Args) > 0 {
+		if lam, ok := n.Args[0].(*sql.Lambda); ok {
+			return b.bindLambdaCall(name, lam, n.Args[1:], sc, st)
+		}
+	}
+	for _, a := range n.Args {
+		if _, ok := a.(*sql.Lambda); ok {
+			return nil, errorf(ErrAnalysis, "%s: a lambda must be the first argument", name)
+		}
+	}
 	switch name {
 	case "date_add", "adddate", "date_sub", "subdate":
 		// DATE_ADD(d, INTERVAL n unit) is d + INTERVAL n unit.
@@ -627,6 +648,22 @@ func (b *Binder) bindFunc(n *sql.FuncCall, sc *scope, st *aggState) (expr.Expr, 
 					return nil, err
 				}
 				return expr.Func(name, d, v, expr.Str(iv.Unit))
+			}
+		}
+	case "array_range", "sequence":
+		// ARRAY_RANGE(start, end, INTERVAL n unit) is array_range(start,
+		// end, n, 'unit').
+		if len(n.Args) == 3 {
+			if iv, ok := n.Args[2].(*sql.Interval); ok {
+				args := make([]expr.Expr, 0, 4)
+				for _, a := range []sql.Expr{n.Args[0], n.Args[1], iv.Value} {
+					x, err := b.bindExpr(a, sc, st)
+					if err != nil {
+						return nil, err
+					}
+					args = append(args, x)
+				}
+				return expr.Func(name, append(args, expr.Str(iv.Unit))...)
 			}
 		}
 	case "timestampdiff", "timestampadd":

@@ -29,7 +29,13 @@ func (b *Binder) pushWhere(input Plan, where sql.Expr) (Plan, sql.Expr, error) {
 	}
 	full := &scope{cols: input.Columns()}
 	var rest []sql.Expr
-	for _, c := range conjuncts(where) {
+	conds := conjuncts(where)
+	if ranges := leafRanges(input, 0, nil); len(ranges) > 1 {
+		for _, c := range conds {
+			conds = append(conds, b.impliedByOr(c, full, ranges)...)
+		}
+	}
+	for _, c := range conds {
 		if containsSubquery(c) || containsAgg(c) {
 			rest = append(rest, c)
 			continue
@@ -55,6 +61,89 @@ func (b *Binder) pushWhere(input Plan, where sql.Expr) (Plan, sql.Expr, error) {
 		input = p
 	}
 	return input, andSQL(rest), nil
+}
+
+// leafRanges appends the [from, to) output columns of each input of p's
+// tree of inner and cross joins, offset by off. Any other node, an outer
+// join included, is one input.
+func leafRanges(p Plan, off int, into [][2]int) [][2]int {
+	if j, ok := p.(*Join); ok && (j.Kind == InnerJoin || j.Kind == CrossJoin) {
+		into = leafRanges(j.Left, off, into)
+		return leafRanges(j.Right, off+len(j.Left.Columns()), into)
+	}
+	return append(into, [2]int{off, off + len(p.Columns())})
+}
+
+// impliedByOr derives, from an OR that reads several join inputs, one
+// condition per input that every branch constrains on its own: the OR of
+// the branches' conjuncts that read only that input. Each is implied by the
+// OR, so it may filter its input before the joins while the OR itself
+// stays (TPC-H Q7's two nation names per nation, Q19's part and lineitem
+// conditions).
+func (b *Binder) impliedByOr(c sql.Expr, full *scope, ranges [][2]int) []sql.Expr {
+	branches := disjuncts(c)
+	if len(branches) < 2 || containsSubquery(c) || containsAgg(c) {
+		return nil
+	}
+	leafOf := func(used []int) int {
+		for k, r := range ranges {
+			in := true
+			for _, i := range used {
+				in = in && i >= r[0] && i < r[1]
+			}
+			if in {
+				return k
+			}
+		}
+		return -1
+	}
+	whole, err := b.bindExpr(c, full, nil)
+	if err != nil || leafOf(columnsOf(whole, nil)) >= 0 {
+		return nil // unbound, or already one input's: it moves there itself
+	}
+	type part struct {
+		e    sql.Expr
+		leaf int
+	}
+	per := make([][]part, len(branches))
+	for i, br := range branches {
+		for _, x := range conjuncts(br) {
+			e, err := b.bindExpr(x, full, nil)
+			if err != nil {
+				return nil
+			}
+			if used := columnsOf(e, nil); len(used) > 0 {
+				if k := leafOf(used); k >= 0 {
+					per[i] = append(per[i], part{x, k})
+				}
+			}
+		}
+	}
+	var out []sql.Expr
+	for k := range ranges {
+		var or sql.Expr
+		for i := range branches {
+			var mine []sql.Expr
+			for _, p := range per[i] {
+				if p.leaf == k {
+					mine = append(mine, p.e)
+				}
+			}
+			if len(mine) == 0 {
+				or = nil
+				break
+			}
+			if br := andSQL(mine); or == nil {
+				or = br
+			} else {
+				or = &sql.BinaryExpr{Op: "OR", L: or, R: br}
+			}
+		}
+		if or != nil {
+			out = append(out, or)
+		}
+	}
+	return out
 }
 
 // columnsOf appends the input column indexes e reads.

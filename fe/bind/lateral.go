@@ -115,7 +115,7 @@ func (b *Binder) bindLateral(x Plan, q sql.Query) (*lateralPlan, error) {
 	if !ok || sel.With != nil || sel.From == nil {
 		return nil, errorf(ErrUnsupported, "this correlated subquery (a set operation, WITH, or no FROM)")
 	}
-	from, err := b.bindBlockFrom(sel)
+	from, where, err := b.bindBlockFrom(sel)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +123,7 @@ func (b *Binder) bindLateral(x Plan, q sql.Query) (*lateralPlan, error) {
 	xc := x.Columns()
 	inner := &scope{cols: fc}
 	both := &scope{cols: append(append([]Column{}, xc...), fc...), inner: len(xc)}
-	local, corr, rest, err := b.splitBlockWhere(sel, inner, true)
+	local, corr, rest, err := b.splitBlockWhere(where, inner, true)
 	if err != nil {
 		return nil, err
 	}

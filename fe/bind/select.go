@@ -45,14 +45,14 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 	if n.Where != nil && containsAgg(n.Where) {
 		return nil, errorf(ErrAnalysis, "aggregate functions are not allowed in WHERE")
 	}
-	where := n.Where
+	where := factorOrs(n.Where)
 	reordered := false
 	if lat != nil {
 		input, where = lat.input, lat.where
 	} else if n.From == nil {
 		input = &Values{Rows: [][]expr.Expr{{}}}
 	} else {
-		p, w, ok, err := b.reorderJoins(n.From, n.Where)
+		p, w, ok, err := b.reorderJoins(n.From, where)
 		if err != nil {
 			return nil, err
 		}
@@ -73,6 +73,15 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 	for _, it := range n.Items {
 		if containsAgg(it.Expr) {
 			plainItems = false
+		}
+	}
+	if lat == nil && where != nil && containsSubquery(where) {
+		// Conditions on the FROM rows alone filter them before the semi,
+		// anti and decorrelating joins the subqueries become (TPC-H Q4's
+		// order dates), not above.
+		var err error
+		if input, where, err = b.filterFirst(input, where); err != nil {
+			return nil, err
 		}
 	}
 	fromCols := len(input.Columns())
@@ -661,4 +670,33 @@ func (b *Binder) distinctTuple(args []sql.Expr, in *scope, st *aggState) (expr.E
 // its qualifier.
 func notInAggOutput(name string) error {
 	return errorf(ErrAnalysis, "%s not in aggregate's output", name)
+}
+
+// filterFirst puts the WHERE conjuncts without subqueries or aggregates
+// that bind over input's columns as a Filter over input, and returns the
+// conjuncts left.
+func (b *Binder) filterFirst(input Plan, where sql.Expr) (Plan, sql.Expr, error) {
+	in := &scope{cols: input.Columns()}
+	var conds []expr.Expr
+	var keep []sql.Expr
+	for _, c := range conjuncts(where) {
+		if containsSubquery(c) || containsAgg(c) {
+			keep = append(keep, c)
+			continue
+		}
+		e, err := b.bindExpr(c, in, nil)
+		if err == nil {
+			e, err = asBool(e)
+		}
+		if err != nil {
+			keep = append(keep, c)
+			continue
+		}
+		conds = append(conds, e)
+	}
+	if len(conds) == 0 {
+		return input, where, nil
+	}
+	p, err := filterBy(input, conds)
+	return p, andSQL(keep), err
 }

@@ -27,6 +27,7 @@ var statAggNames = map[string]bool{
 	"min_by": true, "max_by": true, "avg_weighted": true, "approx_count_distinct": true, "ndv": true,
 	"group_bit_and": true, "group_bit_or": true, "group_bit_xor": true, "bool_and": true, "bool_or": true,
 	"sum0": true, "topn": true,
+	"collect_list": true, "group_array": true, "collect_set": true, "group_uniq_array": true, "array_agg": true,
 }
 
 // statAggArity is the least and most arguments of the statistical
@@ -35,6 +36,22 @@ var statAggArity = map[string][2]int{
 	"covar": {2, 2}, "covar_pop": {2, 2}, "covar_samp": {2, 2}, "corr": {2, 2}, "regr_slope": {2, 2},
 	"regr_intercept": {2, 2}, "percentile": {2, 2}, "percentile_approx": {2, 3}, "min_by": {2, 2},
 	"max_by": {2, 2}, "avg_weighted": {2, 2}, "topn": {2, 3},
+	"collect_list": {1, 2}, "group_array": {1, 2}, "collect_set": {1, 2}, "group_uniq_array": {1, 2},
+}
+
+// collectMaxSize reads the max_size of collect_list(x, max_size) and
+// collect_set(x, max_size); ok is false for the one-argument forms.
+func collectMaxSize(fc *sql.FuncCall) (int64, bool) {
+	switch strings.ToLower(fc.Name) {
+	case "collect_list", "group_array", "collect_set", "group_uniq_array":
+	default:
+		return 0, false
+	}
+	if len(fc.Args) != 2 {
+		return 0, false
+	}
+	n, _ := numericConstant(fc.Args[1])
+	return int64(n), true
 }
 
 func isStatAggName(name string) bool { return statAggNames[strings.ToLower(name)] }
@@ -165,6 +182,18 @@ func (b *Binder) bindStatAggCall(call AggCall, fc *sql.FuncCall, in *scope, st *
 			return call, err
 		}
 		call.Arg, call.Type = sum.Arg, sum.Type
+	case "collect_list", "group_array", "collect_set", "group_uniq_array", "array_agg":
+		if len(fc.Args) == 2 {
+			if n, ok := numericConstant(fc.Args[1]); !ok || n < 0 || n != float64(int64(n)) {
+				return call, errorf(ErrAnalysis, "%s: max_size must be a non-negative integer constant, got %v", name, fc.Args[1])
+			}
+		}
+		if t.ID() == arrow.NULL {
+			if arg, err = expr.Cast(arg, expr.Int64T()); err != nil {
+				return call, err
+			}
+		}
+		call.Arg, call.Type = arg, arrow.ListOf(arg.DataType())
 	default: // stddev/variance, kurt, skew, median
 		if call.Arg, err = double(arg); err != nil {
 			return call, err

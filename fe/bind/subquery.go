@@ -102,9 +102,10 @@ func (b *Binder) planSubqueries(input Plan, where sql.Expr, items []*sql.SelectI
 				if not {
 					kind = LeftAntiJoin
 				}
-				sub, err := b.bindSubquery(n.Query)
+				q := existenceOnly(n.Query)
+				sub, err := b.bindSubquery(q)
 				if errors.Is(err, ErrUnknownColumn) {
-					p, ok, err := b.semiJoinCorrelated(input, n.Query, nil, kind)
+					p, ok, err := b.semiJoinCorrelated(input, q, nil, kind)
 					if err != nil {
 						return nil, nil, err
 					}
@@ -334,4 +335,29 @@ func atMostOneRow(p Plan) bool {
 		return len(n.Rows) <= 1
 	}
 	return false
+}
+
+// existenceOnly is q for EXISTS: only whether it has rows counts, so a
+// plain SELECT's list (SELECT * of a wide table, as TPC-H Q4 and Q21 write)
+// becomes SELECT 1 and the semi or anti join carries only the columns its
+// WHERE reads. A list with aggregates, GROUP BY or HAVING decides whether
+// there is a row and is kept.
+func existenceOnly(q sql.Query) sql.Query {
+	sel, ok := q.(*sql.Select)
+	if !ok || len(sel.GroupBy) > 0 || sel.Having != nil {
+		return q
+	}
+	for _, it := range sel.Items {
+		if containsAgg(it.Expr) {
+			return q
+		}
+		if fc, ok := it.Expr.(*sql.FuncCall); ok && fc.Over != nil {
+			return q
+		}
+	}
+	cp := *sel
+	cp.Distinct = false
+	cp.OrderBy = nil
+	cp.Items = []*sql.SelectItem{{Expr: &sql.Literal{Kind: sql.LitInt, Value: "1"}, Text: "1"}}
+	return &cp
 }

@@ -16,6 +16,12 @@
 //   - The root password never appears in logs or errors.
 //   - Rows are written as they arrive: a ResultWriter buffers at most
 //     flushRows rows (or flushBytes bytes) before handing them to the wire.
+//   - The guard (guard.go) sees every packet of every connection, TLS ones
+//     included: with Config.TLSConfig it terminates TLS itself below vitess
+//     (tls.go). It answers what vitess cannot (COM_STATISTICS, statements
+//     vitess' splitter panics on, malformed handshakes).
+//   - An account that requires SSL (SSLRequirer) logs in over TLS only; the
+//     refusal is the same 1045 as a wrong password.
 //
 // Concurrency: calls on one connection are serialized (vitess' Handler
 // contract); different connections run concurrently. A Session is used by one

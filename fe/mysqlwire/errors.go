@@ -138,6 +138,16 @@ func CodeOf(err error) Code {
 	return CodeInternal
 }
 
+// ErrnoOf returns the MySQL error number err is sent to the client with
+// (audit logs record it).
+func ErrnoOf(err error) uint16 {
+	c := codes(CodeOf(err))
+	if n, ok := errnoOf(err); ok {
+		c = n
+	}
+	return c.num
+}
+
 // detailPrefix is how Doris prefixes the text of every FE error.
 const detailPrefix = "errCode = 2, detailMessage = "
 

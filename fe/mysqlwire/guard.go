@@ -3,6 +3,7 @@ package mysqlwire
 import (
 	"bufio"
 	"bytes"
+	"crypto/tls"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -96,6 +97,15 @@ type guardConn struct {
 	hello   bool        // the handshake response has been checked
 	pending []byte      // the rest of a packet vitess has not read yet
 	once    sync.Once
+
+	// TLS (tls.go): the encrypted connection once the client asked for it,
+	// whether vitess' greeting went out, and the state of shifting the
+	// sequence numbers of the packets vitess writes before login.
+	tls     *tls.Conn
+	greeted bool
+	wbuf    []byte
+	outHdr  []byte
+	outLeft int
 }
 
 func (g *guardConn) Read(p []byte) (int, error) {
@@ -103,6 +113,9 @@ func (g *guardConn) Read(p []byte) (int, error) {
 		pkt, err := g.readPacket()
 		if err != nil {
 			return 0, err
+		}
+		if g.tls != nil && !g.ready && pkt[3] > 0 {
+			pkt[3]-- // vitess never saw the SSLRequest (tls.go)
 		}
 		if g.answer(pkt) {
 			continue
@@ -136,6 +149,13 @@ func (g *guardConn) readPacket() ([]byte, error) {
 // did. Only the first packet of a command (sequence 0) of a logged-in
 // connection is looked at.
 func (g *guardConn) answer(pkt []byte) bool {
+	if !g.ready && !g.hello && pkt[3] == 1 && g.tls == nil && g.s.cfg.TLSConfig != nil && isSSLRequest(pkt[4:]) {
+		if err := g.startTLS(); err != nil {
+			g.s.log.Debug("TLS handshake failed", "remote", g.RemoteAddr().String(), "err", err)
+			g.Conn.Close()
+		}
+		return true
+	}
 	if !g.ready && !g.hello && pkt[3] == 1 {
 		// vitess' parser of the handshake response indexes past the end of
 		// a truncated packet and trusts length prefixes; it must only see
@@ -143,7 +163,7 @@ func (g *guardConn) answer(pkt []byte) bool {
 		g.hello = true
 		if err := checkHandshakeResponse(pkt[4:]); err != nil {
 			g.s.log.Debug("bad handshake response", "remote", g.RemoteAddr().String(), "err", err)
-			writeErrPacket(g.Conn, 2, erHandshake, "08S01", "Bad handshake")
+			writeErrPacket(g, 2, erHandshake, "08S01", "Bad handshake")
 			g.Conn.Close()
 			return true
 		}
@@ -154,6 +174,9 @@ func (g *guardConn) answer(pkt []byte) bool {
 	}
 	payload := pkt[4:]
 	switch payload[0] {
+	case comStatistics:
+		g.writePacket(1, []byte(g.s.statistics()))
+		return true
 	case comStmtReset:
 		var id uint32
 		ok := len(payload) >= 5
@@ -298,7 +321,15 @@ func readLenEnc(b []byte) (uint64, int, bool) {
 }
 
 func (g *guardConn) reply(num uint16, state, msg string) {
-	if err := writeErrPacket(g.Conn, 1, num, state, msg); err != nil {
+	if err := writeErrPacket(g, 1, num, state, msg); err != nil {
+		g.Conn.Close()
+	}
+}
+
+// writePacket sends one packet the guard answers by itself.
+func (g *guardConn) writePacket(seq byte, payload []byte) {
+	n := len(payload)
+	if _, err := g.Write(append([]byte{byte(n), byte(n >> 8), byte(n >> 16), seq}, payload...)); err != nil {
 		g.Conn.Close()
 	}
 }
@@ -477,6 +508,9 @@ var quietVitessAuthWarnings = sync.OnceFunc(func() {
 type connCounters struct {
 	open    atomic.Int64
 	refused atomic.Int64
+	// questions counts the statements run (COM_STATISTICS reports it).
+	questions atomic.Int64
+	started   time.Time
 }
 
 // stmtParams returns the placeholder count of the statement a

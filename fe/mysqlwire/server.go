@@ -3,6 +3,7 @@ package mysqlwire
 import (
 	"context"
 	"crypto/sha1"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -74,6 +75,9 @@ type Config struct {
 	// client gets error 1040 "Too many connections". 0 means
 	// DefaultMaxConnections.
 	MaxConnections int
+	// TLSConfig, when set, lets clients switch to TLS (CLIENT_SSL); users
+	// whose account requires SSL can only log in over it (tls.go).
+	TLSConfig *tls.Config
 }
 
 // Server is a running MySQL protocol listener.
@@ -124,6 +128,7 @@ func Listen(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, log: log, env: env, conns: make(map[uint32]*connState), serving: make(chan struct{}),
 		maxConns: cfg.MaxConnections, handshakeTimeout: cfg.HandshakeTimeout,
 		throttle: newLoginThrottle(log, cfg.HandshakeTimeout/2)}
+	s.started = time.Now()
 	l := cfg.Listener
 	if l == nil {
 		l, err = net.Listen("tcp", cfg.Addr)
@@ -252,6 +257,7 @@ func (h *handler) run(c *mysql.Conn, callback func(*sqltypes.Result) error, f fu
 	if err != nil {
 		return toSQLError(err)
 	}
+	h.s.questions.Add(1)
 	ctx, cancel := context.WithCancel(context.Background())
 	h.s.mu.Lock()
 	st.cancel = cancel
@@ -450,7 +456,7 @@ func (a *authServer) UserEntryWithHash(c *mysql.Conn, salt []byte, user string, 
 		return nil, sqlerror.NewSQLError(sqlerror.ERAccessDeniedError, sqlerror.SSAccessDeniedError,
 			fmt.Sprintf("Access denied for user '%s': too many failed logins from this host, try again later", user))
 	}
-	g, err := a.check(salt, user, host, authResponse)
+	g, err := a.check(salt, user, host, authResponse, connTLS(c.GetRawConn()))
 	if err != nil {
 		a.throttle.failed(host)
 		return nil, err
@@ -459,9 +465,9 @@ func (a *authServer) UserEntryWithHash(c *mysql.Conn, salt []byte, user string, 
 	return g, nil
 }
 
-func (a *authServer) check(salt []byte, user, host string, authResponse []byte) (mysql.Getter, error) {
+func (a *authServer) check(salt []byte, user, host string, authResponse []byte, overTLS bool) (mysql.Getter, error) {
 	if a.users != nil {
-		return checkUser(a.users, salt, user, host, authResponse)
+		return checkUser(a.users, salt, user, host, authResponse, overTLS)
 	}
 	deny := sqlerror.NewSQLError(sqlerror.ERAccessDeniedError, sqlerror.SSAccessDeniedError,
 		fmt.Sprintf("Access denied for user '%s' (using password: %s)", user, yesNo(len(authResponse) > 0)))

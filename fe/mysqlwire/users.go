@@ -18,10 +18,17 @@ type Users interface {
 	NativeHash(user, host string) (stage2 []byte, ok bool)
 }
 
+// SSLRequirer is a Users that knows which accounts require SSL (CREATE
+// USER … REQUIRE SSL); fe/auth.Store satisfies it.
+type SSLRequirer interface {
+	RequiresSSL(user, host string) bool
+}
+
 // checkUser verifies a mysql_native_password login against users. The
-// answer for an unknown user, a host that does not match, and a wrong
-// password is the same 1045, so a client cannot tell which users exist.
-func checkUser(users Users, salt []byte, user, host string, authResponse []byte) (mysql.Getter, error) {
+// answer for an unknown user, a host that does not match, a wrong
+// password and an account that requires SSL logging in without it is the
+// same 1045 (as MySQL answers), so a client cannot tell which users exist.
+func checkUser(users Users, salt []byte, user, host string, authResponse []byte, overTLS bool) (mysql.Getter, error) {
 	deny := sqlerror.NewSQLError(sqlerror.ERAccessDeniedError, sqlerror.SSAccessDeniedError,
 		fmt.Sprintf("Access denied for user '%s'@'%s' (using password: %s)", user, host, yesNo(len(authResponse) > 0)))
 	stage2, ok := users.NativeHash(user, host)
@@ -33,6 +40,9 @@ func checkUser(users Users, salt []byte, user, host string, authResponse []byte)
 			return nil, deny
 		}
 	case len(authResponse) == 0 || !mysql.VerifyHashedMysqlNativePassword(authResponse, salt, stage2):
+		return nil, deny
+	}
+	if r, ok := users.(SSLRequirer); ok && !overTLS && r.RequiresSSL(user, host) {
 		return nil, deny
 	}
 	return userGetter(user), nil

@@ -134,6 +134,9 @@ func (s *Session) authorize(stmt sql.Statement) error {
 				name = append(append(sql.Name{}, n.From...), name[0])
 			}
 			return s.showTable("SHOW", name)
+		case sql.ShowBackends, sql.ShowProc:
+			// Doris: cluster nodes are shown to administrators.
+			return s.requirePriv(auth.AdminPriv, "", "", "")
 		}
 		return nil
 	case *sql.Use:
@@ -166,7 +169,7 @@ func (s *Session) authorize(stmt sql.Statement) error {
 		default:
 			return table(auth.DropPriv, n.Name)
 		}
-	case *sql.CreateUser, *sql.DropUser:
+	case *sql.CreateUser, *sql.DropUser, *sql.AlterUser:
 		return s.requirePriv(auth.GrantPriv, "", "", "")
 	case *sql.Grant:
 		if privs, err := grantPrivs(n.Privs); err == nil && privs&auth.AdminPriv != 0 {
@@ -199,7 +202,7 @@ func (s *Session) authorizeUse(n *sql.Use) error {
 			ctl = s.catalog
 		}
 	}
-	if db == "" || strings.EqualFold(db, infoSchema) || s.holdsSome(ctl, db, "") {
+	if db == "" || strings.EqualFold(db, infoSchema) || strings.EqualFold(db, mysqlSchema) || s.holdsSome(ctl, db, "") {
 		return nil
 	}
 	return st.CheckFrom(s.info.User, s.remoteIP(), anyTablePriv, ctl, db, "")
@@ -234,11 +237,26 @@ func (s *Session) account(stmt sql.Statement, w mysqlwire.ResultWriter) error {
 	var err error
 	switch n := stmt.(type) {
 	case *sql.CreateUser:
-		if n.PasswordHashed {
-			err = st.CreateUserHashed(identOf(n.User), n.Password, n.IfNotExists)
-		} else {
-			err = st.CreateUser(identOf(n.User), n.Password, n.IfNotExists)
+		var opts []auth.UserOption
+		if n.RequireSSL {
+			opts = append(opts, auth.RequireSSL())
 		}
+		if n.PasswordHashed {
+			err = st.CreateUserHashed(identOf(n.User), n.Password, n.IfNotExists, opts...)
+		} else {
+			err = st.CreateUser(identOf(n.User), n.Password, n.IfNotExists, opts...)
+		}
+	case *sql.AlterUser:
+		var pw *string
+		if n.HasPassword {
+			pw = &n.Password
+		}
+		var req *bool
+		if n.Require != "" {
+			on := n.Require == "SSL"
+			req = &on
+		}
+		err = st.AlterUser(identOf(n.User), pw, n.PasswordHashed, req, n.IfExists)
 	case *sql.DropUser:
 		err = st.DropUser(identOf(n.User), n.IfExists)
 	case *sql.Grant:
@@ -391,7 +409,9 @@ func (s *Session) hideUnprivileged(n *sql.Show, t *table) {
 		if len(n.From) == 1 {
 			ctl = n.From[0]
 		}
-		keep = func(db string) bool { return strings.EqualFold(db, infoSchema) || s.holdsSome(ctl, db, "") }
+		keep = func(db string) bool {
+			return strings.EqualFold(db, infoSchema) || strings.EqualFold(db, mysqlSchema) || s.holdsSome(ctl, db, "")
+		}
 	case sql.ShowTables, sql.ShowTableStatus:
 		ctl, db, err := s.splitDBName(n.From)
 		if err != nil || strings.EqualFold(db, infoSchema) {

@@ -258,7 +258,7 @@ func TestPrivilegesVisibility(t *testing.T) {
 		"GRANT ALTER_PRIV ON b.* TO v",
 	)
 	v := f.userDB("v", "p", "")
-	wantRows(t, v, "SHOW DATABASES", "information_schema", "a", "b")
+	wantRows(t, v, "SHOW DATABASES", "information_schema", "mysql", "a", "b")
 	wantRows(t, v, "SHOW TABLES FROM a", "t2")
 	wantRows(t, v, "SHOW TABLES FROM b", "t3")
 	wantRows(t, root, "SHOW TABLES FROM a", "t1", "t2")

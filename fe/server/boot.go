@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -50,6 +51,13 @@ type Options struct {
 	// --mem-limit): the statement whose allocation would pass it fails.
 	// 0 means no cap. See ParseMemLimit.
 	MemLimit int64
+	// AuditMaxBytes and AuditMaxFiles rotate <MetaDir>/fe.audit.log
+	// (0: DefaultAuditMaxBytes, DefaultAuditMaxFiles).
+	AuditMaxBytes int64
+	AuditMaxFiles int
+	// TLSConfig enables TLS on the MySQL port (cmd/fe --tls-cert/--tls-key);
+	// nil serves plain connections only and REQUIRE SSL users cannot log in.
+	TLSConfig *tls.Config
 }
 
 // FE is a running front end.
@@ -61,8 +69,9 @@ type FE struct {
 	Mem *memlimit.Process
 	// Auth holds the users and privileges (under <MetaDir>/auth), for the
 	// HTTP handlers as for SQL.
-	Auth *auth.Store
-	done chan struct{}
+	Auth  *auth.Store
+	audit *AuditLog
+	done  chan struct{}
 }
 
 // VersionComment is what @@version_comment says.
@@ -109,24 +118,32 @@ func Start(ctx context.Context, o Options) (*FE, error) {
 		cats.Close()
 		return nil, err
 	}
-	srv, err := New(Config{Catalogs: cats, Vars: vr, Mem: o.Mem, Logger: log, Version: o.Version, Backends: o.Backends, Runner: o.Runner, Auth: users, ViewDir: o.MetaDir})
+	audit, err := OpenAuditLog(filepath.Join(o.MetaDir, AuditFileName), o.AuditMaxBytes, o.AuditMaxFiles)
 	if err != nil {
+		cats.Close()
+		return nil, err
+	}
+	srv, err := New(Config{Catalogs: cats, Vars: vr, Mem: o.Mem, Logger: log, Version: o.Version, Backends: o.Backends, Runner: o.Runner, Auth: users, ViewDir: o.MetaDir, Audit: audit})
+	if err != nil {
+		audit.Close()
 		return nil, err
 	}
 	if o.Demo {
 		if err := srv.EnsureDemo(ctx); err != nil {
 			cats.Close()
+			audit.Close()
 			return nil, fmt.Errorf("fe: demo database: %w", err)
 		}
 	}
 	wire, err := mysqlwire.Listen(mysqlwire.Config{Addr: o.QueryAddr, Users: users, NewSession: srv.NewSession, Logger: log,
-		HandshakeTimeout: o.HandshakeTimeout, MaxConnections: o.MaxConnections})
+		HandshakeTimeout: o.HandshakeTimeout, MaxConnections: o.MaxConnections, TLSConfig: o.TLSConfig})
 	if err != nil {
 		cats.Close()
+		audit.Close()
 		return nil, err
 	}
 	srv.SetCancel(wire.Cancel)
-	fe := &FE{Wire: wire, Server: srv, Catalogs: cats, Mem: proc, Auth: users, done: make(chan struct{})}
+	fe := &FE{Wire: wire, Server: srv, Catalogs: cats, Mem: proc, Auth: users, audit: audit, done: make(chan struct{})}
 	go func() {
 		defer close(fe.done)
 		wire.Serve()
@@ -142,5 +159,5 @@ func (f *FE) Addr() net.Addr { return f.Wire.Addr() }
 func (f *FE) Close() error {
 	err := f.Wire.Close()
 	<-f.done
-	return errors.Join(err, f.Catalogs.Close())
+	return errors.Join(err, f.Catalogs.Close(), f.audit.Close())
 }

@@ -78,7 +78,10 @@ func TestCatalogDDLPersistsAcrossRestart(t *testing.T) {
 func TestInformationSchema(t *testing.T) {
 	f := startFE(t, t.TempDir(), "", true)
 	db := f.db("")
-	wantRows(t, db, "SHOW DATABASES", "information_schema", "demo")
+	wantRows(t, db, "SHOW DATABASES", "information_schema", "mysql", "demo")
+	// Doris lists an (here empty) mysql database in every catalog; tools USE it.
+	wantRows(t, db, "SHOW TABLES FROM mysql")
+	wantErr(t, db, "SELECT * FROM mysql.user", 1146, "Table 'mysql.user' doesn't exist")
 	wantRows(t, db, "SELECT SCHEMA_NAME FROM information_schema.schemata ORDER BY 1", "demo", "information_schema")
 	wantRows(t, db, "SELECT TABLE_NAME, TABLE_COMMENT FROM information_schema.tables WHERE TABLE_SCHEMA = 'demo' ORDER BY 1",
 		"customers|demo customers", "orders|", "products|")

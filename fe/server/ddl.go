@@ -282,8 +282,18 @@ func (s *Session) createTable(ctx context.Context, n *sql.CreateTable, w mysqlwi
 		if plan, op, err = s.plan(ctx, n.AsQuery, s.vars); err != nil {
 			return err
 		}
-		for _, c := range plan.Columns() {
-			spec.Schema.Columns = append(spec.Schema.Columns, catalog.Column{Name: c.Name, Type: c.Type, Nullable: true})
+		for i, c := range plan.Columns() {
+			col := catalog.Column{Name: c.Name, Type: c.Type, Nullable: true}
+			if ts, ok := c.Type.(*arrow.TimestampType); ok && ts.TimeZone != "" {
+				// A zone-aware value (Fluss TIMESTAMP_LTZ) is Doris's
+				// timestamptz in a CTAS (misc.out desc_ctas).
+				col.TypeName = fmt.Sprintf("timestamptz(%d)", timestampPrecision(ts))
+			} else if i == 0 && isStringType(c.Type) && n.Keys == nil {
+				// Doris makes a leading string column varchar(65533) in a
+				// CTAS so that it can be the table's key.
+				col.TypeName = "varchar(65533)"
+			}
+			spec.Schema.Columns = append(spec.Schema.Columns, col)
 		}
 	} else {
 		for _, c := range n.Columns {
@@ -304,7 +314,7 @@ func (s *Session) createTable(ctx context.Context, n *sql.CreateTable, w mysqlwi
 	}
 	if len(spec.KeyColumns) == 0 && len(spec.Schema.Columns) > 0 {
 		// Doris picks leading columns as the duplicate key when none is given.
-		spec.KeysType, spec.KeyColumns = "DUPLICATE", []string{spec.Schema.Columns[0].Name}
+		spec.KeysType, spec.KeyColumns = "DUPLICATE", defaultDuplicateKey(spec.Schema.Columns)
 	}
 	for _, k := range spec.KeyColumns {
 		i := spec.Schema.Index(k)
@@ -537,4 +547,93 @@ func (r *notNullReader) Err() error {
 		return r.err
 	}
 	return r.RecordReader.Err()
+}
+
+// Doris's short-key limits: at most three leading columns, 36 bytes.
+const (
+	shortKeyMaxColumns = 3
+	shortKeyMaxBytes   = 36
+)
+
+// defaultDuplicateKey is the duplicate key Doris gives a table created
+// without one: leading columns while they fit the short key (three columns,
+// 36 bytes), stopping before a type that cannot be a key (float, double,
+// string, varbinary, nested) and after a varchar. When none qualifies the
+// first column is the key (Doris refuses such a table).
+func defaultDuplicateKey(cols []catalog.Column) []string {
+	var keys []string
+	size := 0
+	for _, c := range cols {
+		n, ok := shortKeySize(c)
+		size += n
+		if len(keys) >= shortKeyMaxColumns || size > shortKeyMaxBytes {
+			if len(keys) == 0 && strings.HasPrefix(c.DisplayType(), "varchar") {
+				keys = append(keys, c.Name)
+			}
+			break
+		}
+		if !ok {
+			break
+		}
+		keys = append(keys, c.Name)
+		if strings.HasPrefix(c.DisplayType(), "varchar") {
+			break
+		}
+	}
+	if len(keys) == 0 {
+		keys = []string{cols[0].Name}
+	}
+	return keys
+}
+
+// shortKeySize is a column's share of the short key and whether its type
+// can be part of one.
+func shortKeySize(c catalog.Column) (int, bool) {
+	name := c.DisplayType()
+	switch {
+	case strings.HasPrefix(name, "varchar"):
+		return 20, true
+	case strings.HasPrefix(name, "char("):
+		n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(name, "char("), ")"))
+		return n, true
+	}
+	switch t := c.Type.(type) {
+	case *arrow.BooleanType, *arrow.Int8Type, *arrow.Uint8Type:
+		return 1, true
+	case *arrow.Int16Type, *arrow.Uint16Type:
+		return 2, true
+	case *arrow.Int32Type, *arrow.Uint32Type, *arrow.Date32Type:
+		return 4, true
+	case *arrow.Int64Type, *arrow.Uint64Type, *arrow.TimestampType, *arrow.Date64Type:
+		return 8, true
+	case *arrow.Decimal128Type:
+		switch {
+		case t.Precision <= 9:
+			return 4, true
+		case t.Precision <= 18:
+			return 8, true
+		}
+		return 16, true
+	case *arrow.Decimal256Type:
+		return 32, true
+	}
+	return 0, false
+}
+
+func isStringType(t arrow.DataType) bool {
+	switch t.ID() {
+	case arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW:
+		return true
+	}
+	return false
+}
+
+func timestampPrecision(t *arrow.TimestampType) int {
+	switch t.Unit {
+	case arrow.Millisecond:
+		return 3
+	case arrow.Microsecond, arrow.Nanosecond:
+		return 6
+	}
+	return 0
 }

@@ -28,7 +28,12 @@
 //   - Results stream: rows are rendered batch by batch as the executor
 //     yields them; nothing buffers a whole result.
 //   - Secret catalog properties are shown masked and never logged; the text
-//     SHOW PROCESSLIST and profiles keep has passwords masked (shownText).
+//     SHOW PROCESSLIST and profiles keep has passwords masked (shownText),
+//     and so has every statement of the audit log (audit.go:
+//     <meta dir>/fe.audit.log, Doris's layout, rotated by size).
+//   - SHOW BACKENDS (backends.go) reports liveness observed now: the
+//     dispatcher probes --be BEs as the statement runs and reads
+//     registered BEs' heartbeats; nothing is assumed alive.
 //   - Privileges (accounts.go, with fe/auth): every statement passes
 //     authorize before it runs and every table a query binds passes
 //     privResolver; a statement kind authorize does not know needs

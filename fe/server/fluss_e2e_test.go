@@ -35,6 +35,16 @@ type unionFE struct {
 
 func startUnionFE(t *testing.T) *unionFE {
 	t.Helper()
+	sc, err := minifluss.LoadScenario(filepath.Join("..", "..", "minifluss", "testdata", "doris_regression.scenario"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return startScenarioFE(t, sc)
+}
+
+// startScenarioFE is startUnionFE over the fixture set sc.
+func startScenarioFE(t *testing.T, sc *minifluss.Scenario) *unionFE {
+	t.Helper()
 	ctx := context.Background()
 	wh := t.TempDir()
 	c, err := minifluss.Start(ctx, minifluss.Config{DataDir: t.TempDir(), DatalakeFormat: "paimon", TabletServers: 2,
@@ -43,10 +53,6 @@ func startUnionFE(t *testing.T) *unionFE {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	sc, err := minifluss.LoadScenario(filepath.Join("..", "..", "minifluss", "testdata", "doris_regression.scenario"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := sc.Run(ctx, c); err != nil {
 		t.Fatal(err)
 	}
@@ -207,6 +213,16 @@ func TestFlussReadPaths(t *testing.T) {
 	if !strings.Contains(big, "logRanges=0") || !strings.Contains(big, "pkTailRanges=3") || !strings.Contains(big, "pkRanges=0") {
 		t.Errorf("big_pk plan: %s", big)
 	}
+
+	// A BINARY partition column reads as the hex text Fluss names the
+	// partition with (spec: Partitioned Tables), not as its raw bytes; a
+	// BINARY data column keeps its bytes (Doris's init: X'010203').
+	wantRows(t, db, "SELECT id, p_bin, hex(p_bin) FROM fl_auto.fluss_test.part_types ORDER BY id", "1|0102|30313032", "2|0304|30333034")
+	wantRows(t, db, "SELECT id FROM fl_auto.fluss_test.part_types WHERE p_bin = '0304'", "2")
+	wantRows(t, db, "SHOW PARTITIONS FROM fl_auto.fluss_test.part_types",
+		"p_str=cn/p_char=c1/p_bool=true/p_tiny=1/p_small=10/p_int=100/p_big=1000/p_date=2026-01-01/p_bin=0102",
+		"p_str=us/p_char=c2/p_bool=false/p_tiny=2/p_small=20/p_int=200/p_big=2000/p_date=2026-01-02/p_bin=0304")
+	wantRows(t, db, "SELECT hex(f_binary), hex(f_bytes) FROM fl_auto.fluss_test.log_types WHERE id = 1", "010203|0A0B")
 
 	// LIMIT over a union read caps the whole scan, never one half.
 	if n := len(rows(t, db, "SELECT id FROM fl_req.fluss_test.lake_log LIMIT 6")); n != 6 {

@@ -19,6 +19,10 @@ import (
 // infoSchema is the name of the virtual database every catalog shows.
 const infoSchema = "information_schema"
 
+// mysqlSchema is the second virtual database Doris shows in every catalog
+// (for MySQL tools that look for it); here it holds no tables.
+const mysqlSchema = "mysql"
+
 // virtualTable is a small table computed when it is scanned (information
 // schema views). Its rows are text or integers.
 type virtualTable struct {

@@ -37,7 +37,7 @@ func TestLargeIntRange(t *testing.T) {
 	wantRows(t, db, "SELECT CAST('"+maxV+"' AS LARGEINT), CAST("+minV+" AS LARGEINT), "+maxV+", "+minV,
 		maxV+"|"+minV+"|"+maxV+"|"+minV)
 	wantRows(t, db, "SELECT CAST('170141183460469231731687303715884105728' AS LARGEINT)", "NULL")
-	wantRows(t, db, "DESC w", "k|int|Yes|true|NULL|", "v|largeint|Yes|false|NULL|")
+	wantRows(t, db, "DESC w", "k|int|Yes|true|NULL|", "v|largeint|Yes|false|NULL|NONE")
 
 	// Inserting past either end stores NULL, as an out-of-range DECIMAL
 	// does here (Doris's non-strict INSERT); never a wrapped value.

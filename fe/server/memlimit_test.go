@@ -166,3 +166,32 @@ func TestExecMemLimit(t *testing.T) {
 		t.Errorf("after the concurrent runs the FE allocator holds %d bytes", n)
 	}
 }
+
+// Issue 22: exec_mem_limit takes Doris's data-volume units, quoted or bare
+// (Doris's own memory error tells users to `set exec_mem_limit=8G`); the
+// byte counts are the binary multiples Doris's ParseUtil uses.
+func TestExecMemLimitUnits(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	db := f.db("")
+	for _, c := range []struct{ set, want string }{
+		{"'16G'", "17179869184"},
+		{"16G", "17179869184"},
+		{"8g", "8589934592"},
+		{"'512MB'", "536870912"},
+		{"1024K", "1048576"},
+		{"'2TB'", "2199023255552"},
+		{"'100000B'", "100000"},
+		{"1P", "1125899906842624"},
+		{"40960", "40960"},
+		{"'40960'", "40960"},
+	} {
+		mustExec(t, db, "SET exec_mem_limit = "+c.set)
+		wantRows(t, db, "SELECT @@exec_mem_limit", c.want)
+	}
+	mustExec(t, db, "SET exec_mem_limit = '2G'")
+	wantRows(t, db, "SELECT @@session.exec_mem_limit", "2147483648")
+	wantRows(t, db, "SELECT /*+ SET_VAR(exec_mem_limit='3G') */ @@exec_mem_limit", "3221225472")
+	for _, bad := range []string{"'16X'", "'0G'", "'-1G'", "'G'", "'16 G'", "'9999999P'"} {
+		wantErr(t, db, "SET exec_mem_limit = "+bad, 1231, "is not a data volume")
+	}
+}

@@ -22,6 +22,8 @@ func (s *Session) Prepare(ctx context.Context, text string) (int, error) {
 // Execute implements mysqlwire.Preparer: the statement runs with each
 // placeholder bound to its argument as a literal.
 func (s *Session) Execute(ctx context.Context, text string, args []any, w mysqlwire.ResultWriter) (err error) {
+	audit, w := s.auditBegin("COM_STMT_EXECUTE", text, w)
+	defer func() { s.auditEnd(audit, err) }()
 	stmt, err := sql.Parse(text)
 	if err != nil {
 		return classify(err)
@@ -34,6 +36,7 @@ func (s *Session) Execute(ctx context.Context, text string, args []any, w mysqlw
 	defer s.track(text)()
 	st := s.beginStatement(text)
 	defer func() { s.endStatement(st, err) }()
+	audit.began(st, stmt)
 	return classify(s.runLimited(ctx, stmt, w))
 }
 

@@ -40,6 +40,8 @@ type Config struct {
 	// Auth holds users and privileges; nil means root alone and no
 	// privilege checks (accounts.go).
 	Auth *auth.Store
+	// Audit receives one line per statement (audit.go); nil keeps none.
+	Audit *AuditLog
 	// ViewDir holds the view definitions (views.go); "" keeps views in
 	// memory for the server's life.
 	ViewDir string

@@ -68,6 +68,8 @@ func (s *Session) Close() {
 
 // Query implements mysqlwire.Session.
 func (s *Session) Query(ctx context.Context, text string, w mysqlwire.ResultWriter) (err error) {
+	audit, w := s.auditBegin("COM_QUERY", text, w)
+	defer func() { s.auditEnd(audit, err) }()
 	stmt, err := sql.Parse(text)
 	if err != nil {
 		return classify(err)
@@ -75,6 +77,7 @@ func (s *Session) Query(ctx context.Context, text string, w mysqlwire.ResultWrit
 	defer s.track(text)()
 	st := s.beginStatement(text)
 	defer func() { s.endStatement(st, err) }()
+	audit.began(st, stmt)
 	if secs := s.vars.Int("query_timeout"); secs > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(secs)*time.Second)
@@ -154,7 +157,7 @@ func (s *Session) run(ctx context.Context, stmt sql.Statement, w mysqlwire.Resul
 		return s.update(ctx, n, w)
 	case *sql.Kill:
 		return s.kill(n, w)
-	case *sql.CreateUser, *sql.DropUser, *sql.Grant, *sql.SetPassword, *sql.ShowGrants:
+	case *sql.CreateUser, *sql.AlterUser, *sql.DropUser, *sql.Grant, *sql.SetPassword, *sql.ShowGrants:
 		return s.account(n, w)
 	case *sql.Txn:
 		// Every statement commits on its own (autocommit); transaction
@@ -241,6 +244,8 @@ func (s *Session) use(ctx context.Context, ctl, db string, w mysqlwire.ResultWri
 	}
 	if strings.EqualFold(db, infoSchema) {
 		db = infoSchema
+	} else if s.virtualMySQL(ctx, ctl, db) {
+		db = mysqlSchema
 	} else if _, err := s.getDatabase(ctx, c, db); err != nil {
 		return err
 	}
@@ -329,6 +334,9 @@ func (s *Session) ResolveTable(ctx context.Context, name []string) (string, stri
 			return ctl, infoSchema, t, nil
 		}
 		return "", "", nil, errorf(errUnknownTable, "Table '%s.%s' doesn't exist", infoSchema, tbl)
+	}
+	if s.virtualMySQL(ctx, ctl, db) {
+		return "", "", nil, errorf(errUnknownTable, "Table '%s.%s' doesn't exist", mysqlSchema, tbl)
 	}
 	_, d, err := s.database(ctx, ctl, db)
 	if err != nil {
@@ -451,4 +459,18 @@ func (s *Session) kill(n *sql.Kill, w mysqlwire.ResultWriter) error {
 		return errorf(bind.ErrAnalysis, "Unknown thread id: %d", n.ID)
 	}
 	return w.OK(mysqlwire.OKResult{})
+}
+
+// virtualMySQL reports whether db names the empty virtual `mysql` database
+// of catalog ctl: it does unless the catalog has a database of that name.
+func (s *Session) virtualMySQL(ctx context.Context, ctl, db string) bool {
+	if !strings.EqualFold(db, mysqlSchema) || !s.srv.cfg.Catalogs.Exists(ctl) {
+		return false
+	}
+	c, err := s.getCatalog(ctx, ctl)
+	if err != nil {
+		return false
+	}
+	_, err = s.getDatabase(ctx, c, db)
+	return err != nil
 }

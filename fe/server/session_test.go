@@ -32,7 +32,15 @@ func TestSessionVariablesAndSetVar(t *testing.T) {
 	wantErr(t, db, "SELECT /*+ SET_VAR(max_file_scanners_concurrency=0) */ 1", 1231, "Variable 'max_file_scanners_concurrency' can't be set to the value of '0'")
 	wantErr(t, db, "SELECT /*+ SET_VAR(no_such=1) */ 1", 1193, "Unknown system variable 'no_such'")
 
-	wantErr(t, db, "SET fluss_union_read_mode = 'sometimes'", 1231, "Variable 'fluss_union_read_mode' can't be set to the value of 'sometimes'")
+	// Doris refuses a bad fluss_union_read_mode where a query reads it, not
+	// at SET (its read_modes suite sets 'sometimes' and expects the SELECT
+	// to fail naming the variable).
+	mustExec(t, db, "SET fluss_union_read_mode = 'sometimes'")
+	wantRows(t, db, "SELECT @@fluss_union_read_mode", "sometimes")
+	mustExec(t, db, "SET fluss_union_read_mode = 'required'")
+	// Every Doris Fluss suite starts with this; SHOW VARIABLES lists it.
+	mustExec(t, db, "SET enable_file_scanner_v2 = true", "SET enable_nereids_planner = true", "SET enable_fallback_to_original_planner = false")
+	wantRows(t, db, "SHOW VARIABLES LIKE 'enable_file_scanner_v2'", "enable_file_scanner_v2|true|true|0")
 	wantErr(t, db, "SET max_file_scanners_concurrency = 'x'", 1231, "max_file_scanners_concurrency")
 	wantErr(t, db, "SET no_such_var = 1", 1193, "Unknown system variable 'no_such_var'")
 	wantErr(t, db, "SET version_comment = 'x'", 1238, "read only")

@@ -180,8 +180,11 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 		}
 		t.names = []string{"Database"}
 		t.addStrings(infoSchema)
+		t.addStrings(mysqlSchema)
 		for _, d := range dbs {
-			t.addStrings(d)
+			if !strings.EqualFold(d, mysqlSchema) {
+				t.addStrings(d)
+			}
 		}
 	case sql.ShowCreateDatabase:
 		ctl, db, err := s.splitDBName(n.Name)
@@ -201,6 +204,8 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 		var tables []string
 		if strings.EqualFold(db, infoSchema) {
 			tables = append(tables, infoSchemaTables...)
+		} else if s.virtualMySQL(ctx, ctl, db) {
+			tables = nil
 		} else {
 			_, d, err := s.database(ctx, ctl, db)
 			if err != nil {
@@ -329,9 +334,11 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 		t.names = []string{"Name", "Host", "QueryPort", "Role", "IsMaster", "Alive", "Version"}
 		t.addStrings("fe", "127.0.0.1", "", "FOLLOWER", "true", "true", s.srv.cfg.Version)
 	case sql.ShowBackends:
-		t.names = []string{"BackendId", "Host", "Alive", "Comment"}
-		for i, be := range s.srv.cfg.Backends {
-			t.addStrings(strconv.Itoa(i+1), be, "false", "the BE is not part of this build; queries run in the FE")
+		t = s.backendsTable(ctx)
+	case sql.ShowProc:
+		var err error
+		if t, err = s.procTable(ctx, n.Path); err != nil {
+			return err
 		}
 	case sql.ShowQueryProfile:
 		return s.showQueryProfile(n.Path, w)
@@ -387,7 +394,16 @@ func (s *Session) describeTable(ctx context.Context, name sql.Name, full bool) (
 		return nil, err
 	}
 	t := &table{names: []string{"Field", "Type", "Null", "Key", "Default", "Extra"}}
+	duplicate := false
+	if d, ok := tb.(catalog.Described); ok {
+		duplicate = d.Spec().KeysType == "DUPLICATE"
+	}
 	for _, c := range tb.Schema().Columns {
+		if duplicate && !c.Key && c.Extra == "" {
+			// Doris prints a value column's aggregation type, NONE in a
+			// DUPLICATE KEY table (misc.out desc_ctas).
+			c.Extra = "NONE"
+		}
 		null := "No"
 		if c.Nullable {
 			null = "Yes"
@@ -407,7 +423,23 @@ func (s *Session) describeTable(ctx context.Context, name sql.Name, full bool) (
 	return t, nil
 }
 
+// showCreateTable prints Doris's CREATE TABLE layout (Column.toSql column
+// lines, then the key model, COMMENT, DISTRIBUTED BY and PROPERTIES), with
+// two concessions to the MySQL clients that parse this text to reflect a
+// table (SQLAlchemy's MySQL dialect, which warns on every line it does not
+// know): a table whose rows have identity gets MySQL's `  PRIMARY KEY (…)`
+// line at the end of the column block, its only source of a primary key, and
+// the table clauses follow `) ` on one line, where MySQL puts its table
+// options, instead of one line each.
 func (s *Session) showCreateTable(ctx context.Context, name sql.Name, w mysqlwire.ResultWriter) error {
+	// As MySQL and Doris do, SHOW CREATE TABLE of a view shows the view
+	// (reflecting clients ask every name with SHOW CREATE TABLE).
+	if v, err := s.lookupView(name); v != nil || err != nil {
+		if err != nil {
+			return err
+		}
+		return s.showCreateView(name, w)
+	}
 	_, _, tb, err := s.ResolveTable(ctx, name)
 	if err != nil {
 		return err
@@ -417,50 +449,73 @@ func (s *Session) showCreateTable(ctx context.Context, name sql.Name, w mysqlwir
 		spec = d.Spec()
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "CREATE TABLE `%s` (\n", tb.Name())
-	cols := tb.Schema().Columns
-	for i, c := range cols {
-		fmt.Fprintf(&b, "  `%s` %s", c.Name, c.DisplayType())
-		if !c.Nullable {
-			b.WriteString(" NOT NULL")
+	fmt.Fprintf(&b, "CREATE TABLE %s (\n", quoteIdent(tb.Name()))
+	lines := make([]string, 0, len(tb.Schema().Columns)+1)
+	for _, c := range tb.Schema().Columns {
+		l := "  " + quoteIdent(c.Name) + " " + c.DisplayType()
+		if c.Nullable {
+			l += " NULL"
 		} else {
-			b.WriteString(" NULL")
+			l += " NOT NULL"
 		}
 		if c.Default != nil {
-			fmt.Fprintf(&b, " DEFAULT %q", *c.Default)
+			l += " DEFAULT " + doubleQuoted(*c.Default)
 		}
 		if c.Comment != "" {
-			fmt.Fprintf(&b, " COMMENT %q", c.Comment)
+			l += " COMMENT " + doubleQuoted(c.Comment)
 		}
-		if i < len(cols)-1 {
-			b.WriteString(",")
-		}
-		b.WriteString("\n")
+		lines = append(lines, l)
 	}
-	b.WriteString(")")
+	if len(spec.PrimaryKey) > 0 {
+		lines = append(lines, "  PRIMARY KEY ("+quoteIdents(spec.PrimaryKey)+")")
+	}
+	b.WriteString(strings.Join(lines, ",\n"))
+	b.WriteString("\n)")
+	var tail []string
 	if spec.KeysType != "" && len(spec.KeyColumns) > 0 {
-		quoted := make([]string, len(spec.KeyColumns))
-		for i, k := range spec.KeyColumns {
-			quoted[i] = "`" + k + "`"
-		}
-		fmt.Fprintf(&b, "\n%s KEY(%s)", spec.KeysType, strings.Join(quoted, ", "))
+		// Only internal tables have a Doris key model.
+		tail = append(tail, "ENGINE=OLAP", spec.KeysType+" KEY("+quoteIdents(spec.KeyColumns)+")")
 	}
 	if spec.Comment != "" {
-		fmt.Fprintf(&b, "\nCOMMENT %q", spec.Comment)
+		tail = append(tail, "COMMENT "+doubleQuoted(spec.Comment))
 	}
 	if spec.Distribution != "" {
-		b.WriteString("\n" + spec.Distribution)
+		tail = append(tail, spec.Distribution)
 	}
 	if len(spec.Properties) > 0 {
-		b.WriteString("\nPROPERTIES (\n")
-		writePropertyLines(&b, catalog.MaskProperties(spec.Properties))
-		b.WriteString(")")
+		props := catalog.MaskProperties(spec.Properties)
+		kv := make([]string, 0, len(props))
+		for _, k := range catalog.SortedKeys(props) {
+			kv = append(kv, doubleQuoted(k)+" = "+doubleQuoted(props[k]))
+		}
+		tail = append(tail, "PROPERTIES ("+strings.Join(kv, ", ")+")")
 	}
-	b.WriteString(";")
+	// A bare ")" must stay alone on its line: MySQL's parsers take ");" for
+	// an unknown clause.
+	if len(tail) > 0 {
+		b.WriteString(" " + strings.Join(tail, " ") + ";")
+	}
 	t := &table{names: []string{"Table", "Create Table"}}
 	t.addStrings(tb.Name(), b.String())
 	return t.write(w)
 }
+
+func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
+
+func quoteIdents(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = quoteIdent(n)
+	}
+	return strings.Join(q, ", ")
+}
+
+// doubleQuoted writes s as a double-quoted string literal Doris and MySQL
+// read back: backslash escapes for the quote, the backslash and line breaks
+// (Go's %q would also write \u escapes neither understands).
+var doubleQuoter = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", `\r`, "\t", `\t`, "\x00", `\0`)
+
+func doubleQuoted(s string) string { return `"` + doubleQuoter.Replace(s) + `"` }
 
 func (s *Session) explain(ctx context.Context, n *sql.Explain, w mysqlwire.ResultWriter) error {
 	var q sql.Query

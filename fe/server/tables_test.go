@@ -109,10 +109,24 @@ func TestInternalTablesQueriesAndRestart(t *testing.T) {
 	wantRows(t, db, "SELECT count(*) FROM north", fmt.Sprint(want["north"].n))
 	wantRows(t, db, "SELECT total FROM totals WHERE region = 'east'", fmt.Sprint(want["east"].qty))
 
+	// A CTAS takes Doris's default duplicate key: leading columns within
+	// the short key (3 columns, 36 bytes), up to the first that cannot be a
+	// key; value columns show Extra NONE (Doris's misc.out desc_ctas).
+	mustExec(t, db, "CREATE TABLE ctas_keys AS SELECT CAST(1 AS INT) AS id, true AS b, CAST(1 AS TINYINT) AS ti, "+
+		"CAST(2 AS SMALLINT) AS si, CAST(1.5 AS DOUBLE) AS d, 'x' AS s")
+	wantRows(t, db, "DESC ctas_keys", "id|int|Yes|true|NULL|", "b|boolean|Yes|true|NULL|", "ti|tinyint|Yes|true|NULL|",
+		"si|smallint|Yes|false|NULL|NONE", "d|double|Yes|false|NULL|NONE", "s|text|Yes|false|NULL|NONE")
+	mustExec(t, db, "CREATE TABLE ctas_stop AS SELECT CAST(1 AS INT) AS id, CAST(1.5 AS DOUBLE) AS d, CAST(2 AS INT) AS i")
+	wantRows(t, db, "DESC ctas_stop", "id|int|Yes|true|NULL|", "d|double|Yes|false|NULL|NONE", "i|int|Yes|false|NULL|NONE")
+	// A leading string column becomes varchar(65533), a key, and ends it.
+	mustExec(t, db, "CREATE TABLE ctas_str AS SELECT 'a' AS s, CAST(1 AS INT) AS i")
+	wantRows(t, db, "DESC ctas_str", "s|varchar(65533)|Yes|true|NULL|", "i|int|Yes|false|NULL|NONE")
+	mustExec(t, db, "DROP TABLE ctas_keys", "DROP TABLE ctas_stop", "DROP TABLE ctas_str")
+
 	// DESC, SHOW CREATE TABLE, SHOW TABLES, SHOW PARTITIONS.
 	wantRows(t, db, "DESC sales",
-		"id|bigint|No|true|NULL|", "region|varchar(8)|Yes|false|NULL|", "qty|int|Yes|false|NULL|",
-		"price|decimal(10,2)|Yes|false|NULL|", "score|double|Yes|false|NULL|", "day|date|Yes|false|NULL|")
+		"id|bigint|No|true|NULL|", "region|varchar(8)|Yes|false|NULL|NONE", "qty|int|Yes|false|NULL|NONE",
+		"price|decimal(10,2)|Yes|false|NULL|NONE", "score|double|Yes|false|NULL|NONE", "day|date|Yes|false|NULL|NONE")
 	sc := rows(t, db, "SHOW CREATE TABLE sales")
 	if len(sc) != 1 || !strings.Contains(sc[0], "`id` bigint NOT NULL COMMENT \"row id\"") || !strings.Contains(sc[0], "DUPLICATE KEY(`id`)") ||
 		!strings.Contains(sc[0], "COMMENT \"sales facts\"") || !strings.Contains(sc[0], "BUCKETS 3") {

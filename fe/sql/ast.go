@@ -301,6 +301,7 @@ const (
 	ShowBackends                       // SHOW BACKENDS
 	ShowQueryProfile                   // SHOW QUERY PROFILE ['path'] ("/" lists, "/<query id>" shows one)
 	ShowCreateView                     // SHOW CREATE VIEW name
+	ShowProc                           // SHOW PROC 'path' (Path)
 )
 
 // Show is a SHOW statement. Which fields apply depends on Kind (see the
@@ -316,7 +317,8 @@ type Show struct {
 	HasLike bool
 	Where   Expr
 	Limit   *Limit // SHOW WARNINGS/ERRORS LIMIT
-	// Path is the profile path of SHOW QUERY PROFILE ("" when absent).
+	// Path is the profile path of SHOW QUERY PROFILE ("" when absent) or
+	// the path of SHOW PROC.
 	Path string
 }
 

@@ -47,7 +47,9 @@
 //     DATETIME(6), ARRAY<..>, MAP<..>, STRUCT<..>), function calls incl.
 //     count(*), DISTINCT, ORDER BY/SEPARATOR in group_concat, window functions
 //     with PARTITION BY/ORDER BY/ROWS|RANGE frames, EXTRACT, TRIM, SUBSTRING
-//     and POSITION standard forms, a[i], m['k'], x[i].f, @@[scope.]var, @var, ?.
+//     and POSITION standard forms, a[i], m['k'], x[i].f, @@[scope.]var, @var, ?,
+//     array literals [a, b] (the call array(a, b), printed back as written)
+//     and Doris's lambdas x -> body and (x, y) -> body as function arguments.
 //     Doris join hints (JOIN [broadcast] t) are accepted and dropped.
 //   - Statements: SET (scoped assignments, NAMES, CHARACTER SET, TRANSACTION),
 //     USE [ctl.]db, SWITCH, SHOW (CATALOGS, CREATE CATALOG/DATABASE/TABLE,

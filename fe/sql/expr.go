@@ -168,6 +168,9 @@ type FuncCall struct {
 	// IgnoreNulls is IGNORE NULLS, written inside the parentheses or
 	// after them (RESPECT NULLS is the default).
 	IgnoreNulls bool
+	// Brackets marks an array literal written [a, b, ...]: the call
+	// array(a, b, ...), printed back the way it was written.
+	Brackets bool
 }
 
 // WindowSpec is the OVER (...) clause, or a WINDOW clause's definition.
@@ -234,6 +237,13 @@ type Row struct {
 	Items []Expr
 }
 
+// Lambda is Doris's x -> body or (x, y) -> body, an argument of the
+// higher-order array functions (array_map, array_filter, ...).
+type Lambda struct {
+	Params []string
+	Body   Expr
+}
+
 // DataType is a type as written in CAST and CREATE TABLE. Name is upper case
 // (INT, DECIMAL, VARCHAR, DATETIME, ARRAY, MAP, STRUCT, ...); the binder
 // decides whether it exists.
@@ -275,3 +285,4 @@ func (*FuncCall) expr()    {}
 func (*Index) expr()       {}
 func (*Field) expr()       {}
 func (*Row) expr()         {}
+func (*Lambda) expr()      {}

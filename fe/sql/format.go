@@ -472,6 +472,7 @@ var showNames = [...]string{
 	ShowCharset: "CHARACTER SET", ShowEngines: "ENGINES", ShowProcesslist: "PROCESSLIST",
 	ShowTableStatus: "TABLE STATUS", ShowFrontends: "FRONTENDS", ShowBackends: "BACKENDS",
 	ShowQueryProfile: "QUERY PROFILE", ShowCreateView: "CREATE VIEW",
+	ShowProc: "PROC",
 }
 
 func (n *Show) format(p *printer) {
@@ -483,7 +484,7 @@ func (n *Show) format(p *printer) {
 		p.w(scopeNames[n.Scope])
 	}
 	p.w(showNames[n.Kind])
-	if n.Kind == ShowQueryProfile && n.Path != "" {
+	if (n.Kind == ShowQueryProfile || n.Kind == ShowProc) && n.Path != "" {
 		p.w(" ")
 		p.w(quoteString(n.Path))
 	}
@@ -956,6 +957,12 @@ func (n *Cast) format(p *printer) {
 }
 
 func (n *FuncCall) format(p *printer) {
+	if n.Brackets {
+		p.w("[")
+		p.exprs(n.Args)
+		p.w("]")
+		return
+	}
 	if needsQuote(n.Name) && !niladic[strings.ToUpper(n.Name)] && !reservedFuncs[strings.ToUpper(n.Name)] {
 		p.ident(n.Name)
 	} else {
@@ -1065,6 +1072,23 @@ func (n *Row) format(p *printer) {
 	p.w(")")
 }
 
+func (n *Lambda) format(p *printer) {
+	if len(n.Params) == 1 {
+		p.ident(n.Params[0])
+	} else {
+		p.w("(")
+		for i, x := range n.Params {
+			if i > 0 {
+				p.w(", ")
+			}
+			p.ident(x)
+		}
+		p.w(")")
+	}
+	p.w(" -> ")
+	n.Body.format(p)
+}
+
 func (n *DataType) format(p *printer) {
 	p.w(n.Name)
 	switch n.Name {
@@ -1161,4 +1185,5 @@ func (n *FrameBound) String() string     { return nodeString(n) }
 func (n *Index) String() string          { return nodeString(n) }
 func (n *Field) String() string          { return nodeString(n) }
 func (n *Row) String() string            { return nodeString(n) }
+func (n *Lambda) String() string         { return nodeString(n) }
 func (n *DataType) String() string       { return nodeString(n) }

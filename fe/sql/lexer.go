@@ -117,7 +117,7 @@ func (l *lexer) next() (token, error) {
 
 // threeCharOps and twoCharOps are tried longest first.
 var threeCharOps = [...]string{"<=>"}
-var twoCharOps = [...]string{"<=", ">=", "<>", "!=", "<<", ">>", "&&", "||", "@@", ":="}
+var twoCharOps = [...]string{"<=", ">=", "<>", "!=", "<<", ">>", "&&", "||", "@@", ":=", "->"}
 
 func (l *lexer) scan() (token, error) {
 	src := l.src

@@ -221,6 +221,14 @@ var intervalUnits = map[string]bool{
 
 func (p *parser) primary() Expr {
 	t := p.tok()
+	if nx := p.peek(1); (t.kind == tWord || t.kind == tQuoted) && nx.kind == tOp && nx.text == "->" {
+		// x -> body: a one-parameter lambda.
+		p.enter()
+		defer p.leave()
+		name := p.anyIdent()
+		p.i++
+		return &Lambda{Params: []string{name}, Body: p.expr()}
+	}
 	switch t.kind {
 	case tInt:
 		p.i++
@@ -262,6 +270,17 @@ func (p *parser) primary() Expr {
 		case "(":
 			p.enter()
 			defer p.leave()
+			if n := p.lambdaParamsAhead(); n > 0 {
+				var params []string
+				p.i++
+				for k := 0; k < n; k++ {
+					params = append(params, p.anyIdent())
+					p.acceptOp(",")
+				}
+				p.expectOp(")")
+				p.expectOp("->")
+				return &Lambda{Params: params, Body: p.expr()}
+			}
 			if p.startsQuery(1) && !p.parenExprAhead() {
 				p.i++
 				q := p.query()
@@ -275,12 +294,49 @@ func (p *parser) primary() Expr {
 				return items[0]
 			}
 			return &Row{Items: items}
+		case "[":
+			// Doris's array literal [a, b, ...] is array(a, b, ...).
+			p.enter()
+			defer p.leave()
+			p.i++
+			var items []Expr
+			if !p.isOp("]") {
+				items = p.exprList()
+			}
+			p.expectOp("]")
+			return &FuncCall{Name: "array", Args: items, Brackets: true}
 		}
 	case tWord:
 		return p.wordPrimary(t)
 	}
 	p.failExpected("expression")
 	return nil
+}
+
+// lambdaParamsAhead counts the names of a lambda's parameter list at the
+// current '(' — (x, y) -> — or gives 0 when the tokens are not one.
+func (p *parser) lambdaParamsAhead() int {
+	n := 0
+	for k := 1; ; k += 2 {
+		t := p.peek(k)
+		if t.kind != tWord && t.kind != tQuoted {
+			return 0
+		}
+		n++
+		sep := p.peek(k + 1)
+		if sep.kind != tOp {
+			return 0
+		}
+		switch sep.text {
+		case ",":
+			continue
+		case ")":
+			if arrow := p.peek(k + 2); arrow.kind == tOp && arrow.text == "->" {
+				return n
+			}
+		}
+		return 0
+	}
 }
 
 // parenExprAhead reports whether "((SELECT ...) ...)" at the current '(' is

@@ -56,7 +56,9 @@ func parse(sql string, multi bool) (stmts []Statement, err error) {
 			break
 		}
 		if len(stmts) > 0 && !multi {
-			p.fail("unexpected text after the end of the statement (multiple statements need ParseAll)")
+			// Users see this text: a client sent a script without
+			// CLIENT_MULTI_STATEMENTS, which would have split it.
+			p.fail("only one statement is allowed per query; to send several separated by ';', enable the client's multi-statement option (CLIENT_MULTI_STATEMENTS, e.g. go-sql-driver multiStatements=true, JDBC allowMultiQueries=true)")
 		}
 		stmts = append(stmts, p.statement())
 		if p.tok().kind != tEOF && !p.isOp(";") {
@@ -763,6 +765,12 @@ func (p *parser) show() Statement {
 		s.Kind = ShowFrontends
 	case p.acceptKw("BACKENDS"):
 		s.Kind = ShowBackends
+	case p.acceptKw("PROC"):
+		s.Kind = ShowProc
+		if p.tok().kind != tString {
+			p.failExpected("a proc path string such as '/backends'")
+		}
+		s.Path = p.stringLit()
 	case p.acceptKw("QUERY", "PROFILE"):
 		s.Kind = ShowQueryProfile
 		if p.tok().kind == tString {
@@ -833,8 +841,11 @@ func (p *parser) createCatalog() Statement {
 
 func (p *parser) alter() Statement {
 	p.i++ // ALTER
+	if p.acceptKw("USER") {
+		return p.alterUser()
+	}
 	if !p.acceptKw("CATALOG") {
-		p.fail("unsupported ALTER statement: only ALTER CATALOG is supported, found %s", describe(p.tok()))
+		p.fail("unsupported ALTER statement: only ALTER CATALOG and ALTER USER are supported, found %s", describe(p.tok()))
 	}
 	a := &AlterCatalog{Name: p.ident()}
 	switch {

@@ -22,6 +22,21 @@ type CreateUser struct {
 	Password       string
 	HasPassword    bool
 	PasswordHashed bool
+	// RequireSSL is MySQL's REQUIRE SSL: the user may only log in over
+	// TLS. REQUIRE NONE is the default.
+	RequireSSL bool
+}
+
+// AlterUser is ALTER USER [IF EXISTS] user [IDENTIFIED BY [PASSWORD] 'p']
+// [REQUIRE SSL|NONE]; what is absent is left as it is.
+type AlterUser struct {
+	IfExists       bool
+	User           UserIdent
+	Password       string
+	HasPassword    bool
+	PasswordHashed bool
+	// Require is "SSL", "NONE" or "" (unchanged).
+	Require string
 }
 
 // DropUser is DROP USER [IF EXISTS] user.
@@ -54,12 +69,14 @@ type ShowGrants struct {
 }
 
 func (*CreateUser) stmt()  {}
+func (*AlterUser) stmt()   {}
 func (*DropUser) stmt()    {}
 func (*Grant) stmt()       {}
 func (*SetPassword) stmt() {}
 func (*ShowGrants) stmt()  {}
 
 func (n *CreateUser) String() string  { return nodeString(n) }
+func (n *AlterUser) String() string   { return nodeString(n) }
 func (n *DropUser) String() string    { return nodeString(n) }
 func (n *Grant) String() string       { return nodeString(n) }
 func (n *SetPassword) String() string { return nodeString(n) }
@@ -103,10 +120,42 @@ func (p *parser) createUser() Statement {
 		c.PasswordHashed = p.acceptKw("PASSWORD")
 		c.Password = p.stringLit()
 	}
+	c.RequireSSL = p.require() == "SSL"
 	if p.acceptKw("DEFAULT", "ROLE") || p.isKw("PASSWORD_EXPIRE") || p.isKw("FAILED_LOGIN_ATTEMPTS") || p.isKw("COMMENT") {
 		p.fail("CREATE USER options (DEFAULT ROLE, password policies, COMMENT) are not supported")
 	}
 	return c
+}
+
+// require parses an optional REQUIRE SSL|NONE: "SSL", "NONE" or "".
+func (p *parser) require() string {
+	if !p.acceptKw("REQUIRE") {
+		return ""
+	}
+	switch {
+	case p.acceptKw("SSL"):
+		return "SSL"
+	case p.acceptKw("NONE"):
+		return "NONE"
+	}
+	p.fail("only REQUIRE SSL and REQUIRE NONE are supported (no X509, ISSUER, SUBJECT or CIPHER)")
+	return ""
+}
+
+// alterUser parses after ALTER USER.
+func (p *parser) alterUser() Statement {
+	a := &AlterUser{IfExists: p.acceptKw("IF", "EXISTS")}
+	a.User = p.userIdent()
+	if p.acceptKw("IDENTIFIED", "BY") {
+		a.HasPassword = true
+		a.PasswordHashed = p.acceptKw("PASSWORD")
+		a.Password = p.stringLit()
+	}
+	a.Require = p.require()
+	if !a.HasPassword && a.Require == "" {
+		p.failExpected("IDENTIFIED BY or REQUIRE")
+	}
+	return a
 }
 
 // dropUser parses after DROP USER.
@@ -209,6 +258,27 @@ func (n *CreateUser) format(p *printer) {
 			p.w("PASSWORD ")
 		}
 		p.w(quoteString(n.Password))
+	}
+	if n.RequireSSL {
+		p.w(" REQUIRE SSL")
+	}
+}
+
+func (n *AlterUser) format(p *printer) {
+	p.w("ALTER USER ")
+	if n.IfExists {
+		p.w("IF EXISTS ")
+	}
+	p.user(n.User)
+	if n.HasPassword {
+		p.w(" IDENTIFIED BY ")
+		if n.PasswordHashed {
+			p.w("PASSWORD ")
+		}
+		p.w(quoteString(n.Password))
+	}
+	if n.Require != "" {
+		p.w(" REQUIRE " + n.Require)
 	}
 }
 

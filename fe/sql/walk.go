@@ -142,6 +142,8 @@ func Walk(n Node, fn func(Node) bool) {
 		w(n.X)
 	case *Row:
 		exprs(n.Items)
+	case *Lambda:
+		w(n.Body)
 	}
 }
 

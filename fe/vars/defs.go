@@ -19,7 +19,8 @@ type Def struct {
 	// Min and Max bound Int variables.
 	Min, Max int64
 	// Values lists the allowed spellings of an Enum variable (compared
-	// case-insensitively).
+	// case-insensitively); a String variable folds these spellings and
+	// keeps any other value as typed.
 	Values []string
 	// ReadOnly variables can be read but not SET.
 	ReadOnly bool
@@ -27,6 +28,9 @@ type Def struct {
 	GlobalOnly bool
 	// Check validates a String variable's value.
 	Check func(v string) error
+	// Bytes marks an Int variable that holds a data volume: besides a plain
+	// integer it takes Doris's units (16G, '512MB'), stored as bytes.
+	Bytes bool
 }
 
 const maxInt = int64(1<<63 - 1)
@@ -36,7 +40,10 @@ const maxInt = int64(1<<63 - 1)
 func Defs(versionComment, timeZone string) []Def {
 	return []Def{
 		// Fluss catalog and scan behaviour (fluss-catalog spec).
-		{Name: "fluss_union_read_mode", Kind: Enum, Default: "", Values: []string{"", "auto", "required", "disabled"}},
+		// A String, not an Enum: Doris accepts any value at SET and the
+		// query that reads it refuses a bad one (naming the variable), so a
+		// typo fails the statements that depend on it, not the SET.
+		{Name: "fluss_union_read_mode", Kind: String, Default: "", Values: []string{"", "auto", "required", "disabled"}},
 		{Name: "max_file_scanners_concurrency", Kind: Int, Default: "16", Min: 1, Max: 1 << 16},
 		{Name: "enable_jni_heap_admission", Kind: Bool, Default: "false"},
 		{Name: "force_jni_scanner", Kind: Bool, Default: "false"},
@@ -48,7 +55,7 @@ func Defs(versionComment, timeZone string) []Def {
 		// Query execution knobs Doris users expect to exist.
 		{Name: "batch_size", Kind: Int, Default: "4064", Min: 1, Max: 1 << 20},
 		{Name: "query_timeout", Kind: Int, Default: "900", Min: 1, Max: 1 << 31},
-		{Name: "exec_mem_limit", Kind: Int, Default: "2147483648", Min: 1, Max: maxInt},
+		{Name: "exec_mem_limit", Kind: Int, Default: "2147483648", Min: 1, Max: maxInt, Bytes: true},
 		{Name: "parallel_pipeline_task_num", Kind: Int, Default: "0", Min: 0, Max: 1024},
 		{Name: "sql_select_limit", Kind: Int, Default: "9223372036854775807", Min: 0, Max: maxInt},
 		{Name: "default_order_by_limit", Kind: Int, Default: "-1", Min: -1, Max: maxInt},
@@ -89,5 +96,39 @@ func Defs(versionComment, timeZone string) []Def {
 		{Name: "sql_auto_is_null", Kind: Bool, Default: "false"},
 		{Name: "div_precision_increment", Kind: Int, Default: "4", Min: 0, Max: 30},
 		{Name: "sql_quote_show_create", Kind: Bool, Default: "true"},
+
+		// Doris variables its regression suites, tools and connectors set.
+		// They are accepted and listed with Doris's defaults, and change
+		// nothing here: there is one planner, one (v2) file scanner, one
+		// pipeline engine, and no result or SQL cache.
+		{Name: "enable_file_scanner_v2", Kind: Bool, Default: "true"},
+		{Name: "enable_nereids_planner", Kind: Bool, Default: "true"},
+		{Name: "experimental_enable_nereids_planner", Kind: Bool, Default: "true"},
+		{Name: "enable_fallback_to_original_planner", Kind: Bool, Default: "false"},
+		{Name: "enable_pipeline_engine", Kind: Bool, Default: "true"},
+		{Name: "enable_pipeline_x_engine", Kind: Bool, Default: "true"},
+		{Name: "enable_vectorized_engine", Kind: Bool, Default: "true"},
+		{Name: "enable_local_shuffle", Kind: Bool, Default: "true"},
+		{Name: "enable_sql_cache", Kind: Bool, Default: "false"},
+		{Name: "enable_query_cache", Kind: Bool, Default: "false"},
+		{Name: "enable_common_expr_pushdown", Kind: Bool, Default: "true"},
+		{Name: "enable_two_phase_read_opt", Kind: Bool, Default: "true"},
+		{Name: "enable_insert_strict", Kind: Bool, Default: "true"},
+		{Name: "enable_strict_consistency_dml", Kind: Bool, Default: "true"},
+		{Name: "enable_external_table_batch_mode", Kind: Bool, Default: "true"},
+		{Name: "enable_count_push_down_for_external_table", Kind: Bool, Default: "true"},
+		{Name: "show_hidden_columns", Kind: Bool, Default: "false"},
+		{Name: "return_object_data_as_binary", Kind: Bool, Default: "false"},
+		{Name: "dry_run_query", Kind: Bool, Default: "false"},
+		{Name: "parallel_fragment_exec_instance_num", Kind: Int, Default: "8", Min: 1, Max: 1024},
+		{Name: "insert_timeout", Kind: Int, Default: "14400", Min: 1, Max: 1 << 31},
+		{Name: "max_execution_time", Kind: Int, Default: "0", Min: 0, Max: 1 << 31},
+		{Name: "group_concat_max_len", Kind: Int, Default: "2147483646", Min: 4, Max: maxInt},
+		{Name: "topn_opt_limit_threshold", Kind: Int, Default: "1024", Min: 0, Max: maxInt},
+		{Name: "runtime_filter_mode", Kind: String, Default: "GLOBAL"},
+		{Name: "runtime_filter_type", Kind: String, Default: "IN_OR_BLOOM_FILTER,MIN_MAX"},
+		{Name: "disable_nereids_rules", Kind: String, Default: ""},
+		{Name: "workload_group", Kind: String, Default: ""},
+		{Name: "resource_group", Kind: String, Default: ""},
 	}
 }

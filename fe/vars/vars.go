@@ -266,6 +266,12 @@ func normalize(d *Def, value string) (string, error) {
 		return "", bad()
 	case Int:
 		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil && d.Bytes {
+			n, err = parseDataVolume(v)
+		}
+		if err != nil && d.Bytes {
+			return "", errorf(ErrWrongValue, "Incorrect argument type to variable '%s': '%s' is not a data volume (bytes, or a number with a unit K, M, G, T, P, optionally followed by B: 8G, 512MB)", d.Name, value)
+		}
 		if err != nil {
 			return "", errorf(ErrWrongValue, "Incorrect argument type to variable '%s': '%s' is not an integer", d.Name, value)
 		}
@@ -287,6 +293,13 @@ func normalize(d *Def, value string) (string, error) {
 		// names the session variable and what it accepts.
 		return "", errorf(ErrWrongValue, "Variable '%s' can't be set to the value of '%s': invalid value for session variable '%s' (allowed: %s)", d.Name, value, d.Name, strings.Join(quoted, ", "))
 	default:
+		// A String variable with known spellings folds them (as an Enum
+		// would) and keeps anything else as typed: its reader checks it.
+		for _, a := range d.Values {
+			if strings.EqualFold(v, a) {
+				return a, nil
+			}
+		}
 		if d.Check != nil {
 			if err := d.Check(v); err != nil {
 				return "", errorf(ErrWrongValue, "Variable '%s' can't be set to the value of '%s': %v", d.Name, value, err)
@@ -294,6 +307,38 @@ func normalize(d *Def, value string) (string, error) {
 		}
 		return v, nil
 	}
+}
+
+// volumeUnits are the multipliers Doris's data-volume parser accepts
+// (ParseUtil.analyzeDataVolume): binary powers, unit letters in any case,
+// written right after the digits.
+var volumeUnits = map[string]int64{
+	"B": 1, "K": 1 << 10, "KB": 1 << 10, "M": 1 << 20, "MB": 1 << 20,
+	"G": 1 << 30, "GB": 1 << 30, "T": 1 << 40, "TB": 1 << 40, "P": 1 << 50, "PB": 1 << 50,
+}
+
+// parseDataVolume reads "16G", "512mb", "100B": a positive integer and an
+// optional unit, as Doris does for exec_mem_limit.
+func parseDataVolume(v string) (int64, error) {
+	i := 0
+	for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return 0, errors.New("not a data volume")
+	}
+	n, err := strconv.ParseInt(v[:i], 10, 64)
+	if err != nil || n <= 0 {
+		return 0, errors.New("not a positive data volume")
+	}
+	mul, ok := volumeUnits[strings.ToUpper(v[i:])]
+	if !ok {
+		return 0, errors.New("unknown unit")
+	}
+	if n > maxInt/mul {
+		return 0, errors.New("data volume out of range")
+	}
+	return n * mul, nil
 }
 
 func checkTimeZone(v string) error {

@@ -28,6 +28,7 @@ func TestDefaults(t *testing.T) {
 		"autocommit":                    "true",
 		"max_allowed_packet":            "16777216",
 		"character_set_client":          "utf8mb4",
+		"enable_file_scanner_v2":        "true",
 	}
 	for k, v := range want {
 		got, err := s.Get(k)
@@ -44,7 +45,12 @@ func TestSetValidation(t *testing.T) {
 	}{
 		{"fluss_union_read_mode", "REQUIRED", "required"},
 		{"fluss_union_read_mode", "", ""},
-		{"fluss_union_read_mode", "sometimes", "!Variable 'fluss_union_read_mode' can't be set to the value of 'sometimes'"},
+		// Doris takes any value at SET; the query that reads it refuses it.
+		{"fluss_union_read_mode", "sometimes", "sometimes"},
+		// Doris's suites start with these; they are accepted no-ops.
+		{"enable_file_scanner_v2", "true", "true"},
+		{"enable_nereids_planner", "false", "false"},
+		{"enable_file_scanner_v2", "maybe", "!Variable 'enable_file_scanner_v2'"},
 		{"max_file_scanners_concurrency", "4", "4"},
 		{"max_file_scanners_concurrency", "0", "!Variable 'max_file_scanners_concurrency' can't be set to the value of '0'"},
 		{"max_file_scanners_concurrency", "four", "!variable 'max_file_scanners_concurrency': 'four' is not an integer"},
@@ -56,6 +62,10 @@ func TestSetValidation(t *testing.T) {
 		{"version_comment", "x", "!Variable 'version_comment' is a read only variable"},
 		{"no_such_var", "1", "!Unknown system variable 'no_such_var'"},
 		{"Force_JNI_Scanner", "true", "true"},
+		{"exec_mem_limit", "16G", "17179869184"},
+		{"exec_mem_limit", "64kb", "65536"},
+		{"exec_mem_limit", "16Q", "!'16Q' is not a data volume"},
+		{"max_file_scanners_concurrency", "16G", "!'16G' is not an integer"},
 	}
 	for _, c := range cases {
 		s := newReg(t).NewSession()

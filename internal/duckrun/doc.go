@@ -5,9 +5,8 @@
 // statement at a time so its runs interleave with Inlet's.
 //
 // What must stay true:
-//   - Nothing is installed into the repository: npm runs in a temporary
-//     directory under the cache and is renamed into place, so concurrent
-//     first runs never see half an install.
+//   - Nothing is installed into the repository (internal/npmcache installs
+//     into the user cache, atomically).
 //   - A statement's time is DuckDB's own wall time for it, measured in the
 //     runner, not the pipe round trip.
 //   - INLET_SKIP_DUCKDB set makes Start fail at once (callers then print

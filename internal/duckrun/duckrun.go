@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/inlet-db/inlet/internal/npmcache"
 )
 
 //go:embed package.json
@@ -49,15 +51,9 @@ func Start(ctx context.Context, threads int) (*DB, error) {
 		return nil, fmt.Errorf("duckrun package.json: %w", err)
 	}
 	version := pj.Dependencies["@duckdb/node-api"]
-	cache, err := os.UserCacheDir()
+	dir, err := npmcache.Ensure(ctx, "inlet-duckdb", version, packageJSON, filepath.Join("node_modules", "@duckdb", "node-api", "package.json"))
 	if err != nil {
-		cache = os.TempDir()
-	}
-	dir := filepath.Join(cache, "inlet-duckdb", version)
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@duckdb", "node-api", "package.json")); err != nil {
-		if err := install(ctx, filepath.Dir(dir), dir); err != nil {
-			return nil, err
-		}
+		return nil, err
 	}
 	// Beside node_modules for ESM resolution; written through a rename so a
 	// concurrent run never sees half a file.
@@ -97,42 +93,6 @@ func Start(ctx context.Context, threads int) (*DB, error) {
 		return nil, err
 	}
 	return d, nil
-}
-
-func install(ctx context.Context, parent, dir string) error {
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		return errors.New("npm is not on PATH (Debian package npm)")
-	}
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
-	}
-	work, err := os.MkdirTemp(parent, "install-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(work)
-	if err := os.WriteFile(filepath.Join(work, "package.json"), packageJSON, 0o644); err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--no-package-lock",
-		"--fetch-retries=1", "--fetch-retry-mintimeout=2000", "--fetch-retry-maxtimeout=5000")
-	cmd.Dir = work
-	if out, err := cmd.CombinedOutput(); err != nil {
-		msg := string(out)
-		if len(msg) > 1000 {
-			msg = "..." + msg[len(msg)-1000:]
-		}
-		return fmt.Errorf("npm install @duckdb/node-api: %v\n%s", err, msg)
-	}
-	if err := os.Rename(work, dir); err != nil {
-		if _, serr := os.Stat(filepath.Join(dir, "node_modules")); serr != nil {
-			return fmt.Errorf("installing DuckDB into %s: %w", dir, err)
-		}
-	}
-	return nil
 }
 
 // Run executes one statement: DuckDB's own wall time and the rows,

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -168,4 +169,32 @@ func TestCurlJSON(t *testing.T) {
 	if log := get(t, res.ErrorURL); !strings.Contains(log, `unknown JSON key "colour"`) {
 		t.Fatalf("error log:\n%s", log)
 	}
+}
+
+// TestCurlNoLabel: a load sent without a label gets one generated, a UUID as
+// Doris's BE generates (generate_uuid_string), and the same request sent
+// again is a new load with a new label, not a replay.
+func TestCurlNoLabel(t *testing.T) {
+	c := startCluster(t, t.TempDir())
+	c.exec(t, "CREATE DATABASE d", dupTable)
+	file := writeFile(t, "1,a\n2,b\n")
+	uuid := regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+	var labels []string
+	for range 2 {
+		code, res, body := curl(t, "-u", "root:"+rootPass, "-H", "column_separator:,", "-H", "columns:k,name", "-T", file, c.url("d", "t"))
+		if code != 200 || res.Status != "Success" || res.NumberLoadedRows != 2 || !uuid.MatchString(res.Label) {
+			t.Fatalf("HTTP %d\n%s", code, body)
+		}
+		labels = append(labels, res.Label)
+	}
+	if labels[0] == labels[1] {
+		t.Fatalf("both loads got label %s", labels[0])
+	}
+	wantRows(t, c, "SELECT k, count(*) FROM d.t GROUP BY k ORDER BY k", "1|2", "2|2")
+	// The generated label is a real one: sending it again is a replay.
+	code, res, body := curl(t, "-u", "root:"+rootPass, "-H", "label:"+labels[0], "-H", "column_separator:,", "-H", "columns:k,name", "-T", file, c.url("d", "t"))
+	if code != 200 || res.Status != "Label Already Exists" || res.ExistingJobStatus != "FINISHED" {
+		t.Fatalf("replay of the generated label: HTTP %d\n%s", code, body)
+	}
+	wantRows(t, c, "SELECT count(*) FROM d.t", "4")
 }

@@ -158,6 +158,11 @@ func (h *BE) load(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusOK, err.Error())
 		return
 	}
+	if p.Label == "" {
+		// As Doris's BE does: an unlabeled load gets a fresh UUID label, so
+		// the answer names the transaction and a retry is a new load.
+		p.Label = newLabel()
+	}
 	res.Label = p.Label
 	if r.ContentLength > h.cfg.MaxBodyBytes {
 		fail(http.StatusRequestEntityTooLarge, fmt.Sprintf("body of %d bytes exceeds the limit of %d bytes", r.ContentLength, h.cfg.MaxBodyBytes))

@@ -1,6 +1,7 @@
 package streamload
 
 import (
+	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -50,6 +51,17 @@ const DefaultTimeout = 600 * time.Second
 
 // maxLabelLen is Doris's label length limit.
 const maxLabelLen = 128
+
+// newLabel returns a random UUID (version 4) in its usual text form, the
+// label Doris generates for a load sent without one.
+func newLabel() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b[:])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
 
 // ParseParams reads and checks every Stream Load header of h.
 func ParseParams(h http.Header) (Params, error) {

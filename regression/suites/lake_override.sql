@@ -42,10 +42,18 @@ SELECT * FROM ovr_metastore.fluss_test.lake_pk ORDER BY id
 3	lp3-hot
 4	lp4-hot
 
--- statement jdbc_refused
+# A jdbc metastore is accepted at CREATE and refused by name where the lake
+# is read (Doris's test_fluss_lake_override).
+-- statement jdbc_created
 CREATE CATALOG ovr_jdbc PROPERTIES ('type' = 'fluss', 'fluss.bootstrap.servers' = '${BOOTSTRAP}',
-  'fluss.lake.paimon.metastore' = 'jdbc')
--- error jdbc
+  'fluss.lake.paimon.metastore' = 'jdbc' ${LAKE_PROPS})
+
+-- query jdbc_refused
+SELECT * FROM ovr_jdbc.fluss_test.lake_log$lake
+-- error 'jdbc'
+
+-- statement cleanup_jdbc
+DROP CATALOG ovr_jdbc
 
 -- statement cleanup_wrong
 DROP CATALOG ovr_wrong

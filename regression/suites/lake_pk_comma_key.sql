@@ -1,15 +1,16 @@
-# test_fluss_lake_pk_comma_key: a primary key with a column named
-# `region,code` (guards a naive comma split of the key column list).
-# lake (1 r1 a, 2 r2 b, 3 r3 c) + tail (2 -> b-hot, +4 d-hot, -3).
+# test_fluss_lake_pk_comma_key: a primary key (`region,code`, region, code)
+# with a column literally named `region,code` (guards a naive comma split of
+# the key column list: split, the key would be region, code, region, code and
+# the tail of key-a would suppress key-b's lake row too).
+# lake (key-a lake-a, key-b lake-b) + tail (key-a -> tail-a).
 
 -- catalog fluss_required
 
 -- query merged
-SELECT id, `region,code`, name FROM ${ctl}.fluss_test.lake_pk_comma ORDER BY id
+SELECT `region,code`, region, code, name FROM ${ctl}.fluss_test.lake_pk_comma ORDER BY `region,code`
 -- result
-1	r1	a
-2	r2	b-hot
-4	r4	d-hot
+key-a	same	same	tail-a
+key-b	same	same	lake-b
 -- explain
 unionRead=yes
 suppressedLakeSplits>=1
@@ -17,7 +18,7 @@ pkTailRanges=1
 -- same-as fluss_disabled
 
 -- query by_key
-SELECT name FROM ${ctl}.fluss_test.lake_pk_comma WHERE `region,code` = 'r2'
+SELECT name FROM ${ctl}.fluss_test.lake_pk_comma WHERE `region,code` = 'key-b'
 -- result
-b-hot
+lake-b
 -- same-as fluss_disabled

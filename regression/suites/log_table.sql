@@ -42,10 +42,10 @@ SELECT id, name FROM ${ctl}.fluss_test.log_basic WHERE price > 15 AND name <> 'c
 2	bob
 
 -- query all_types
-SELECT * FROM ${ctl}.fluss_test.log_types ORDER BY id
+SELECT id, f_boolean, f_tinyint, f_smallint, f_int, f_bigint, f_float, f_double, f_decimal, f_char, f_string, hex(f_binary), hex(f_bytes), f_date, f_timestamp, f_timestamp_ltz, f_array, f_map, f_row FROM ${ctl}.fluss_test.log_types ORDER BY id
 -- result
-1	1	1	2	3	4	1.5	2.5	123.4567	char1	string1	abc	ab	2026-01-01	2026-01-01 01:02:03.456789	2026-01-01 01:02:03.456	[1, 2, 3]	{"k1":1, "k2":2}	{"r_int":1, "r_string":"nested1"}
-2	0	-1	-2	-3	-4	-1.5	-2.5	-123.4567	char2	string2	def	cd	2026-01-02	2026-01-02 01:02:03.456789	2026-01-02 01:02:03.456	[4, 5]	{"k3":3}	{"r_int":2, "r_string":"nested2"}
+1	1	1	2	3	4	1.5	2.5	123.4567	char1	string1	010203	0A0B	2026-01-01	2026-01-01 01:02:03.456789	2026-01-01 01:02:03.456	[1, 2, 3]	{"k1":1, "k2":2}	{"r_int":1, "r_string":"nested1"}
+2	0	-1	-2	-3	-4	-1.5	-2.5	-123.4567	char2	string2	040506	0C0D	2026-01-02	2026-01-02 01:02:03.456789	2026-01-02 01:02:03.456	[4, 5]	{"k3":3}	{"r_int":2, "r_string":"nested2"}
 3	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N
 
 -- query nested_elements

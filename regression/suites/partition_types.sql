@@ -1,20 +1,21 @@
 # test_fluss_partition_types: partition columns of every readable type,
 # pruning per column, unreadable TIMESTAMP partitions, INT-partitioned lake
-# tables (log: union works; PK: partition-type fallback).
+# tables (log: union works; PK: partition-type fallback). p_bin BINARY(2)
+# is named and read as the hex text of its bytes (spec, Partitioned Tables).
 
 -- catalog fluss_auto
 
 -- query show_partitions
 SHOW PARTITIONS FROM ${ctl}.fluss_test.part_types
 -- result sorted
-p_str=cn/p_char=c1/p_bool=true/p_tiny=1/p_small=10/p_int=100/p_big=1000/p_date=2026-01-01
-p_str=us/p_char=c2/p_bool=false/p_tiny=2/p_small=20/p_int=200/p_big=2000/p_date=2026-01-02
+p_str=cn/p_char=c1/p_bool=true/p_tiny=1/p_small=10/p_int=100/p_big=1000/p_date=2026-01-01/p_bin=0102
+p_str=us/p_char=c2/p_bool=false/p_tiny=2/p_small=20/p_int=200/p_big=2000/p_date=2026-01-02/p_bin=0304
 
 -- query rows
 SELECT * FROM ${ctl}.fluss_test.part_types ORDER BY id
 -- result
-1	pt1	cn	c1	1	1	10	100	1000	2026-01-01
-2	pt2	us	c2	0	2	20	200	2000	2026-01-02
+1	pt1	cn	c1	1	1	10	100	1000	2026-01-01	0102
+2	pt2	us	c2	0	2	20	200	2000	2026-01-02	0304
 -- explain
 partition=2/2
 

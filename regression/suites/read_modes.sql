@@ -107,9 +107,16 @@ SELECT /*+ SET_VAR(fluss_union_read_mode='disabled') */ * FROM fluss_required.fl
 -- explain
 mode=disabled(session)
 
+# Doris takes any value at SET; the query that reads it refuses it.
 -- statement bad_session_value
 SET fluss_union_read_mode = 'sometimes'
+
+-- query bad_session_value_refused
+SELECT * FROM ${ctl}.fluss_test.lake_log
 -- error session variable 'fluss_union_read_mode'
+
+-- statement reset_session_value
+SET fluss_union_read_mode = ''
 
 -- query capped_auto_degrades
 SELECT * FROM fluss_capped.fluss_test.lake_pk ORDER BY id

@@ -41,9 +41,9 @@ logRanges=0
 -- same-as fluss_disabled
 
 -- query lake_types_across_seam
-SELECT * FROM ${ctl}.fluss_test.lake_types ORDER BY id
+SELECT id, f_boolean, f_tinyint, f_smallint, f_int, f_bigint, f_float, f_double, f_decimal, f_char, f_string, hex(f_binary), hex(f_bytes), f_date, f_timestamp, f_timestamp_ltz, f_array, f_map, f_row FROM ${ctl}.fluss_test.lake_types ORDER BY id
 -- result
-1	1	1	2	3	4	1.5	2.5	123.4567	char1	string1	abc	ab	2026-01-01	2026-01-01 01:02:03.456789	2026-01-01 01:02:03.456	[1, 2, 3]	{"k1":1, "k2":2}	{"r_int":1, "r_string":"nested1"}
+1	1	1	2	3	4	1.5	2.5	123.4567	char1	string1	010203	0A0B	2026-01-01	2026-01-01 01:02:03.456789	2026-01-01 01:02:03.456	[1, 2, 3]	{"k1":1, "k2":2}	{"r_int":1, "r_string":"nested1"}
 2	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N
 -- explain
 unionRead=yes
