@@ -43,6 +43,9 @@ func TestTPCHPlanShapes(t *testing.T) {
 			"predicates: ((n_name = 'FRANCE') OR (n_name = 'GERMANY'))",
 			"predicates: ((n_name = 'GERMANY') OR (n_name = 'FRANCE'))",
 		}, []string{"VNESTED LOOP JOIN"}},
+		// EXISTS (SELECT * FROM lineitem …) carries only what its WHERE reads.
+		{4, []string{"join op: LEFT SEMI JOIN"}, []string{"l_comment", "l_shipmode"}},
+		{21, []string{"join op: LEFT SEMI JOIN", "join op: LEFT ANTI JOIN"}, []string{"l_comment", "l_shipmode"}},
 	} {
 		p := plan(c.q)
 		for _, w := range c.want {
@@ -55,6 +58,10 @@ func TestTPCHPlanShapes(t *testing.T) {
 				t.Errorf("Q%d plan has %q:\n%s", c.q, d, p)
 			}
 		}
+	}
+	// Q4: the order-date filter sits below the semi join (printed after it).
+	if p := plan(4); strings.Index(p, "o_orderdate >= '1993-07-01'") < strings.Index(p, "LEFT SEMI JOIN") {
+		t.Errorf("Q4: the order dates are filtered above the semi join:\n%s", p)
 	}
 	// Q2's four equalities appear twice: in the query and in its subquery.
 	if p := plan(2); strings.Count(p, "equal join conjunct: (n_regionkey = r_regionkey)") != 2 {

@@ -14,7 +14,7 @@
 #   listing here is the current fixture's, which test_fluss_catalog pins.
 # - Printing: BOOLEAN 1/0 vs true/false, DATETIME ' ' vs 'T' (see
 #   test_fluss_union_log).
-# Pending: lake_types_row uses array_sort (another issue-22 slice).
+# lake_types_row reads the map through array_sort, as Doris's does.
 
 -- statement drop
 drop catalog if exists test_fluss_lake_only
@@ -101,16 +101,17 @@ f_array	array<int>	Yes	true	\N	NONE
 f_map	map<text,int>	Yes	true	\N	NONE
 f_row	struct<r_int:int,r_string:text>	Yes	true	\N	NONE
 
-# PENDING array_sort. Doris's .out row (its runner's printing):
-# -- query lake_types_row
-# select id, f_boolean, f_tinyint, f_smallint, f_int, f_bigint, f_float, f_double,
-#        f_decimal, f_char, f_string, hex(f_binary) as f_binary_hex,
-#        hex(f_bytes) as f_bytes_hex, f_date, f_timestamp, f_timestamp_ltz,
-#        f_array, array_sort(map_keys(f_map)) as f_map_keys,
-#        array_sort(map_values(f_map)) as f_map_values, f_row
-# from lake_types$lake
-# -- result sorted
-# 1	true	1	2	3	4	1.5	2.5	123.4567	char1	string1	010203	0A0B	2026-01-01	2026-01-01T01:02:03.456789	2026-01-01T09:02:03.456	[1, 2, 3]	["k1", "k2"]	[1, 2]	{"r_int":1, "r_string":"nested1"}
+# Doris's .out rows, printed as the MySQL protocol does (booleans 1/0,
+# datetimes with a space where Doris's runner prints Java's T).
+-- query lake_types_row
+select id, f_boolean, f_tinyint, f_smallint, f_int, f_bigint, f_float, f_double,
+       f_decimal, f_char, f_string, hex(f_binary) as f_binary_hex,
+       hex(f_bytes) as f_bytes_hex, f_date, f_timestamp, f_timestamp_ltz,
+       f_array, array_sort(map_keys(f_map)) as f_map_keys,
+       array_sort(map_values(f_map)) as f_map_values, f_row
+from lake_types$lake
+-- result sorted
+1	1	1	2	3	4	1.5	2.5	123.4567	char1	string1	010203	0A0B	2026-01-01	2026-01-01 01:02:03.456789	2026-01-01 09:02:03.456	[1, 2, 3]	["k1", "k2"]	[1, 2]	{"r_int":1, "r_string":"nested1"}
 
 -- query lake_types_count
 select count(*) from lake_types$lake

@@ -7,8 +7,7 @@
 # test_fluss_union_log). LTZ renders in Asia/Shanghai as Doris's does.
 # types_all: the groovy revision read selects f_map whole; its row here is
 # the .out's with the map as Inlet prints it ({"k1":1, "k2":2}, insertion
-# order). The .out's array_sort revision is kept as a comment, PENDING the
-# array family (another issue-22 slice).
+# order). The .out's array_sort revision runs too.
 
 -- statement drop
 drop catalog if exists test_fluss_log_table
@@ -72,18 +71,19 @@ from log_types
 2	0	-1	-2	-3	-4	-1.5	-2.5	-123.4567	char2	string2	040506	0C0D	2026-01-02	2026-01-02 01:02:03.456789	2026-01-02 09:02:03.456	[4, 5]	{"k3":3}	{"r_int":2, "r_string":"nested2"}
 3	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N
 
-# PENDING array_sort; Doris's .out (its runner's printing):
-# -- query types_all_sorted_map
-# select id, f_boolean, f_tinyint, f_smallint, f_int, f_bigint, f_float, f_double,
-#        f_decimal, f_char, f_string, hex(f_binary) as f_binary_hex,
-#        hex(f_bytes) as f_bytes_hex, f_date, f_timestamp, f_timestamp_ltz,
-#        f_array, array_sort(map_keys(f_map)) as f_map_keys,
-#        array_sort(map_values(f_map)) as f_map_values, f_row
-# from log_types
-# -- result sorted
-# 1	true	1	2	3	4	1.5	2.5	123.4567	char1	string1	010203	0A0B	2026-01-01	2026-01-01T01:02:03.456789	2026-01-01T09:02:03.456	[1, 2, 3]	["k1", "k2"]	[1, 2]	{"r_int":1, "r_string":"nested1"}
-# 2	false	-1	-2	-3	-4	-1.5	-2.5	-123.4567	char2	string2	040506	0C0D	2026-01-02	2026-01-02T01:02:03.456789	2026-01-02T09:02:03.456	[4, 5]	["k3"]	[3]	{"r_int":2, "r_string":"nested2"}
-# 3	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N
+# Doris's .out rows, printed as the MySQL protocol does (booleans 1/0,
+# datetimes with a space where Doris's runner prints Java's T).
+-- query types_all_sorted_map
+select id, f_boolean, f_tinyint, f_smallint, f_int, f_bigint, f_float, f_double,
+       f_decimal, f_char, f_string, hex(f_binary) as f_binary_hex,
+       hex(f_bytes) as f_bytes_hex, f_date, f_timestamp, f_timestamp_ltz,
+       f_array, array_sort(map_keys(f_map)) as f_map_keys,
+       array_sort(map_values(f_map)) as f_map_values, f_row
+from log_types
+-- result sorted
+1	1	1	2	3	4	1.5	2.5	123.4567	char1	string1	010203	0A0B	2026-01-01	2026-01-01 01:02:03.456789	2026-01-01 09:02:03.456	[1, 2, 3]	["k1", "k2"]	[1, 2]	{"r_int":1, "r_string":"nested1"}
+2	0	-1	-2	-3	-4	-1.5	-2.5	-123.4567	char2	string2	040506	0C0D	2026-01-02	2026-01-02 01:02:03.456789	2026-01-02 09:02:03.456	[4, 5]	["k3"]	[3]	{"r_int":2, "r_string":"nested2"}
+3	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N
 
 -- query types_nested
 select id, array_size(f_array), f_array[1], f_map['k1'], f_map['k2'],

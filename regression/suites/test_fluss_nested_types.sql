@@ -7,8 +7,7 @@
 #   Fluss system columns more than lake_nested (Fluss before 1.0.0); its
 #   .out (desc_lake_nested_lake) is already Fluss 1.0.0's, with exactly the
 #   table's columns. Inlet follows the .out.
-# Pending: log_rows reads a map through array_sort(map_keys(...)) (another
-# issue-22 slice); kept as a comment with Doris's rows.
+# log_rows reads a map through array_sort(map_keys(...)), as Doris's does.
 
 -- statement drop
 drop catalog if exists test_fluss_nested_types
@@ -47,17 +46,18 @@ f_map_arr	map<text,array<int>>	Yes	true	\N
 f_map_row	map<text,struct<a:int,b:text>>	Yes	true	\N	
 f_row_deep	struct<r_int:int,r_arr:array<int>,r_map:map<text,int>,r_row:struct<x:int,y:text>>	Yes	true	\N	
 
-# PENDING array_sort; Doris's .out:
-# -- query log_rows
-# select id, f_arr_arr, f_arr_map, f_arr_row,
-#        array_sort(map_keys(f_map_arr)) as f_map_arr_keys,
-#        f_map_arr['k1'] as f_map_arr_k1, f_map_arr['k2'] as f_map_arr_k2,
-#        f_map_row, f_row_deep, f_arr_arr_arr
-# from log_nested
-# -- result sorted
-# 1	[[1, 2], [3]]	[{"a":1}, {"b":2}]	[{"a":1, "b":"x"}, {"a":2, "b":"y"}]	["k1", "k2"]	[1, 2]	[3]	{"k1":{"a":9, "b":"z"}}	{"r_int":1, "r_arr":[7, 8], "r_map":{"m":3}, "r_row":{"x":5, "y":"deep"}}	[[[1], [2, 3]], [[4]]]
-# 2	[null]	[null]	[null]	["k1"]	\N	\N	{"k1":null}	{"r_int":null, "r_arr":null, "r_map":null, "r_row":null}	[null]
-# 3	\N	\N	\N	\N	\N	\N	\N	\N	\N
+# Doris's .out rows, printed as the MySQL protocol does (booleans 1/0,
+# datetimes with a space where Doris's runner prints Java's T).
+-- query log_rows
+select id, f_arr_arr, f_arr_map, f_arr_row,
+       array_sort(map_keys(f_map_arr)) as f_map_arr_keys,
+       f_map_arr['k1'] as f_map_arr_k1, f_map_arr['k2'] as f_map_arr_k2,
+       f_map_row, f_row_deep, f_arr_arr_arr
+from log_nested
+-- result sorted
+1	[[1, 2], [3]]	[{"a":1}, {"b":2}]	[{"a":1, "b":"x"}, {"a":2, "b":"y"}]	["k1", "k2"]	[1, 2]	[3]	{"k1":{"a":9, "b":"z"}}	{"r_int":1, "r_arr":[7, 8], "r_map":{"m":3}, "r_row":{"x":5, "y":"deep"}}	[[[1], [2, 3]], [[4]]]
+2	[null]	[null]	[null]	["k1"]	\N	\N	{"k1":null}	{"r_int":null, "r_arr":null, "r_map":null, "r_row":null}	[null]
+3	\N	\N	\N	\N	\N	\N	\N	\N	\N
 
 -- query log_elements
 select id,

@@ -3,8 +3,8 @@
 # is the recorded revision of the same queries, whose names the blocks take).
 #
 # Printing: BOOLEAN 1/0 vs true/false, DATETIME ' ' vs 'T'.
-# Pending: the .out's types_all reads the map through array_sort (another
-# issue-22 slice); the groovy's predicate checks of the same row run here.
+# The .out's types_all (the row with its map read through array_sort) is
+# not a block here; the groovy's predicate checks of the same row run instead.
 
 -- statement drop
 drop catalog if exists test_fluss_pk_table

@@ -5,8 +5,7 @@
 # fixture by hand.
 #
 # Printing: DESC of a sys table prints Extra NONE, as Doris does.
-# Pending: types_log uses array_sort (the Doris array family, issue 22's
-# array work); it is kept below as a comment with Doris's expected row.
+# types_log reads the map through array_sort, as Doris's does.
 
 -- statement drop_auto
 drop catalog if exists test_fluss_read_modes
@@ -110,16 +109,17 @@ select (select count(*) from big_log$lake) as lake_rows,
 -- result sorted
 100000	1000	101000
 
-# PENDING array_sort (the Doris array family, another issue-22 slice):
-# -- query types_log
-# select id, f_boolean, f_tinyint, f_smallint, f_int, f_bigint, f_float, f_double,
-#        f_decimal, f_char, f_string, hex(f_binary) as f_binary_hex,
-#        hex(f_bytes) as f_bytes_hex, f_date, f_timestamp, f_timestamp_ltz,
-#        f_array, array_sort(map_keys(f_map)) as f_map_keys,
-#        array_sort(map_values(f_map)) as f_map_values, f_row
-# from lake_types$log
-# -- result sorted
-# 2	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N
+# Doris's .out rows, printed as the MySQL protocol does (booleans 1/0,
+# datetimes with a space where Doris's runner prints Java's T).
+-- query types_log
+select id, f_boolean, f_tinyint, f_smallint, f_int, f_bigint, f_float, f_double,
+       f_decimal, f_char, f_string, hex(f_binary) as f_binary_hex,
+       hex(f_bytes) as f_bytes_hex, f_date, f_timestamp, f_timestamp_ltz,
+       f_array, array_sort(map_keys(f_map)) as f_map_keys,
+       array_sort(map_values(f_map)) as f_map_values, f_row
+from lake_types$log
+-- result sorted
+2	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N
 
 # columnsOf(lake_log) == columnsOf(lake_log$log) == columnsOf(lake_log$lake)
 # on Field, Type, Null (Doris compares the first three fields only).

@@ -7,8 +7,7 @@
 # through the MySQL text protocol): BOOLEAN prints 1/0 where the .out has
 # true/false; DATETIME prints '2026-01-01 01:02:03.456789' where the .out
 # has Java's '2026-01-01T01:02:03.456789'.
-# Pending: types_all uses array_sort (another issue-22 slice); kept below
-# as a comment with Doris's expected rows.
+# types_all reads the map through array_sort, as Doris's does.
 # Fixture: the newer Doris init (and this emulator) drops partition
 # 20260102 of lake_part from Fluss after tiering, so the fluss-only read of
 # lake_part lacks row 3: compareModes on lake_part is left out (the lake-only
@@ -92,18 +91,19 @@ select id, name from lake_cold
 select id, name from ${ctl}.fluss_test.lake_cold order by id
 -- same-as test_fluss_union_log_off
 
-# PENDING array_sort (the Doris array family, another issue-22 slice).
-# Doris's .out row (booleans and datetimes in its runner's printing):
-# -- query types_all
-# select id, f_boolean, f_tinyint, f_smallint, f_int, f_bigint, f_float, f_double,
-#        f_decimal, f_char, f_string, hex(f_binary) as f_binary_hex,
-#        hex(f_bytes) as f_bytes_hex, f_date, f_timestamp, f_timestamp_ltz,
-#        f_array, array_sort(map_keys(f_map)) as f_map_keys,
-#        array_sort(map_values(f_map)) as f_map_values, f_row
-# from lake_types
-# -- result sorted
-# 1	true	1	2	3	4	1.5	2.5	123.4567	char1	string1	010203	0A0B	2026-01-01	2026-01-01T01:02:03.456789	2026-01-01T09:02:03.456	[1, 2, 3]	["k1", "k2"]	[1, 2]	{"r_int":1, "r_string":"nested1"}
-# 2	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N
+# Doris's .out rows, printed as the MySQL protocol does (booleans 1/0,
+# datetimes with a space where Doris's runner prints Java's T).
+Doris's .out row (booleans and datetimes in its runner's printing):
+-- query types_all
+select id, f_boolean, f_tinyint, f_smallint, f_int, f_bigint, f_float, f_double,
+       f_decimal, f_char, f_string, hex(f_binary) as f_binary_hex,
+       hex(f_bytes) as f_bytes_hex, f_date, f_timestamp, f_timestamp_ltz,
+       f_array, array_sort(map_keys(f_map)) as f_map_keys,
+       array_sort(map_values(f_map)) as f_map_values, f_row
+from lake_types
+-- result sorted
+1	1	1	2	3	4	1.5	2.5	123.4567	char1	string1	010203	0A0B	2026-01-01	2026-01-01 01:02:03.456789	2026-01-01 09:02:03.456	[1, 2, 3]	["k1", "k2"]	[1, 2]	{"r_int":1, "r_string":"nested1"}
+2	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N
 
 -- query types_ids_compare
 select id from ${ctl}.fluss_test.lake_types order by id
