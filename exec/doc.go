@@ -12,7 +12,8 @@
 // HashAggregate (AggSingle, or AggPartial + AggFinal via FinalFor), Distinct,
 // Union (ALL or DISTINCT), Sort, TopN, HashJoin (inner, left outer, full
 // outer, left semi, left anti, null-aware anti; no keys = nested loop),
-// Window. Every
+// Window, Repeat (one projection per grouping set, under the aggregate of
+// ROLLUP/CUBE/GROUPING SETS). Every
 // operator needs a single input stream in any order; ExplainTree prints a
 // plan the Doris way.
 //
@@ -21,8 +22,8 @@
 //  1. Schema() is known before Open and every batch a reader yields has
 //     exactly that schema (same field count and types), so an empty
 //     result still describes its columns.
-//  2. Filter, Project, Limit, Union ALL and Scan stream: they hold at most
-//     one input batch. HashAggregate, Sort, Window and Distinct read their
+//  2. Filter, Project, Limit, Union ALL, Repeat and Scan stream: they hold
+//     at most one input batch. HashAggregate, Sort, Window and Distinct read their
 //     whole input before the first output batch; HashJoin materializes its
 //     build (right) side only and streams the probe (left) side, opening
 //     each input once (a full outer join too); TopN keeps

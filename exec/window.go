@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -38,11 +39,14 @@ const (
 	Ntile
 	PercentRank
 	CumeDist
+	// NthValue is NTH_VALUE(x, n): the frame's n-th row (n is
+	// WindowCall.Offset), NULL when the frame is shorter.
+	NthValue
 )
 
 var windowNames = [...]string{"row_number", "rank", "dense_rank", "count", "count", "sum", "avg", "min", "max",
 	"lag", "lead", "first_value", "last_value", "stddev_pop", "stddev_samp", "var_pop", "var_samp",
-	"ntile", "percent_rank", "cume_dist"}
+	"ntile", "percent_rank", "cume_dist", "nth_value"}
 
 func (f WindowFunc) String() string { return windowNames[f] }
 
@@ -87,10 +91,19 @@ type WindowCall struct {
 	// Default is LAG/LEAD's value when the row is outside the partition
 	// (nil: NULL); it is cast to Arg's type.
 	Default expr.Expr
+	// IgnoreNulls makes FIRST_VALUE, LAST_VALUE and NTH_VALUE skip the
+	// frame's NULL values.
+	IgnoreNulls bool
 }
 
 func (c WindowCall) isValueFunc() bool {
-	return c.Func == Lag || c.Func == Lead || c.Func == FirstValue || c.Func == LastValue
+	return c.Func == Lag || c.Func == Lead || c.Func == FirstValue || c.Func == LastValue || c.Func == NthValue
+}
+
+// framedValue reports whether c is answered by frameValue: NTH_VALUE, and
+// FIRST/LAST_VALUE over an explicit frame or skipping NULLs.
+func (c WindowCall) framedValue(explicit bool) bool {
+	return c.Func == NthValue || (c.Func == FirstValue || c.Func == LastValue) && (explicit || c.IgnoreNulls)
 }
 
 // Window computes analytic functions over one window specification:
@@ -158,8 +171,8 @@ func NewWindow(input Operator, partitionBy []expr.Expr, orderBy []SortKey, calls
 				return nil, errorf(ErrPlan, "%s needs an argument", c.Func)
 			}
 			argT, outT = c.Arg.DataType(), c.Arg.DataType()
-			if c.Offset < 0 {
-				return nil, errorf(ErrPlan, "%s offset %d is negative", c.Func, c.Offset)
+			if c.Offset < 0 || c.Func == NthValue && c.Offset == 0 {
+				return nil, errorf(ErrPlan, "%s offset %d is out of range", c.Func, c.Offset)
 			}
 			if c.Default != nil {
 				if _, err := expr.Cast(c.Default, argT); err != nil {
@@ -315,6 +328,10 @@ func (w *Window) compute(ctx context.Context, env *Env, in array.RecordReader) (
 	case FrameRows:
 		frameLo, frameHi = w.rowsFrames(newPart)
 	case FrameRange:
+		if w.peerRange() {
+			frameLo, frameHi = peerFrames(newPart, newPeer, math.IsInf(w.RangeFrom, -1), math.IsInf(w.RangeTo, 1))
+			break
+		}
 		if len(w.OrderBy) != 1 {
 			return nil, errorf(ErrPlan, "a RANGE frame with an offset needs exactly one ORDER BY key")
 		}
@@ -341,8 +358,12 @@ func (w *Window) compute(ctx context.Context, env *Env, in array.RecordReader) (
 			a = evalStatWindow(env, c, cols[argCol[i]], newPart, lo, hi)
 		case isDistribution(c.Func):
 			a = evalDistribution(env, c, newPart, newPeer)
-		case explicit && (c.Func == FirstValue || c.Func == LastValue):
-			a = w.firstLastRows(env, c, w.outTypes[i], cols[argCol[i]], newPart, frameLo, frameHi)
+		case c.framedValue(explicit):
+			lo, hi := frameLo, frameHi
+			if !explicit {
+				lo, hi = stepFrames(newPart, frameStep)
+			}
+			a = frameValue(env, c, w.outTypes[i], cols[argCol[i]], lo, hi)
 		case explicit && !c.isValueFunc() && (argCol[i] >= 0 || c.Func == WinCountStar):
 			var arg arrow.Array
 			if argCol[i] >= 0 {

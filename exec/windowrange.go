@@ -59,6 +59,48 @@ func keyFloats(key arrow.Array) ([]float64, error) {
 	return out, nil
 }
 
+// peerRange reports whether a FrameRange frame has no offset: its bounds
+// are CURRENT ROW (0) or UNBOUNDED (±Inf), so the peer groups decide it
+// whatever the keys' types.
+func (w *Window) peerRange() bool {
+	return (w.RangeFrom == 0 || math.IsInf(w.RangeFrom, -1)) && (w.RangeTo == 0 || math.IsInf(w.RangeTo, 1))
+}
+
+// peerFrames are the frames of a RANGE frame without offsets: from the
+// partition's start (fromUnb) or the current row's first peer, to the
+// partition's end (toUnb) or its last peer.
+func peerFrames(newPart, newPeer []bool, fromUnb, toUnb bool) (lo, hi []int) {
+	n := len(newPart)
+	lo, hi = make([]int, n), make([]int, n)
+	ps, peer := 0, 0
+	for i := 0; i < n; i++ {
+		if newPart[i] {
+			ps = i
+		}
+		if newPeer[i] {
+			peer = i
+		}
+		lo[i] = peer
+		if fromUnb {
+			lo[i] = ps
+		}
+	}
+	pe, peerEnd := n, n
+	for i := n - 1; i >= 0; i-- {
+		hi[i] = peerEnd
+		if toUnb {
+			hi[i] = pe
+		}
+		if newPeer[i] {
+			peerEnd = i
+		}
+		if newPart[i] {
+			pe = i
+		}
+	}
+	return lo, hi
+}
+
 // rangeFrames returns every row's frame as [lo, hi), non-decreasing within
 // a partition.
 func (w *Window) rangeFrames(newPart []bool, key arrow.Array) (lo, hi []int, err error) {

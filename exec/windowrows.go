@@ -218,20 +218,39 @@ func (w *Window) evalAggRows(env *Env, c WindowCall, outT arrow.DataType, arg ar
 	return b.NewArray(), nil
 }
 
-// firstLastRows is FIRST_VALUE / LAST_VALUE over explicit frames: the value at
-// the frame's first or last row, NULL for an empty frame.
-func (w *Window) firstLastRows(env *Env, c WindowCall, outT arrow.DataType, arg arrow.Array, newPart []bool, lo, hi []int) arrow.Array {
+// frameValue is FIRST_VALUE, LAST_VALUE or NTH_VALUE over frames given as
+// [lo, hi) per row: the value at the frame's first, last or n-th row,
+// counting only non-NULL values under IGNORE NULLS; NULL when there is no
+// such row.
+func frameValue(env *Env, c WindowCall, outT arrow.DataType, arg arrow.Array, lo, hi []int) arrow.Array {
 	get := expr.Getter(arg)
 	b := array.NewBuilder(env.Mem, outT)
 	defer b.Release()
 	app := expr.Appender(b)
-	for i := range newPart {
+	skip := func(j int) bool { return c.IgnoreNulls && arg.IsNull(j) }
+	for i := range lo {
 		var v any
-		if lo[i] < hi[i] {
-			if c.Func == FirstValue {
-				v = get(lo[i])
-			} else {
-				v = get(hi[i] - 1)
+		switch c.Func {
+		case FirstValue, NthValue:
+			n := int64(1)
+			if c.Func == NthValue {
+				n = c.Offset
+			}
+			for j := lo[i]; j < hi[i]; j++ {
+				if skip(j) {
+					continue
+				}
+				if n--; n == 0 {
+					v = get(j)
+					break
+				}
+			}
+		case LastValue:
+			for j := hi[i] - 1; j >= lo[i]; j-- {
+				if !skip(j) {
+					v = get(j)
+					break
+				}
 			}
 		}
 		app(v)

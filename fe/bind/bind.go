@@ -70,6 +70,11 @@ type Binder struct {
 	// IN (subquery) outside WHERE conjuncts) to the input column holding
 	// their value.
 	scalars map[sql.Expr]int
+	// quantified caches the expansion of each x op ANY|ALL (S) (see
+	// expandQuantified).
+	quantified map[*sql.Quantified]sql.Expr
+	// rowIns caches the expansion of each (x, y) IN (...) (expandRowIn).
+	rowIns map[*sql.InExpr]sql.Expr
 	// windows maps window function calls to the column holding their value.
 	windows map[*sql.FuncCall]int
 	// aliases are the select-list aliases HAVING may use (MySQL allows it).
@@ -118,7 +123,7 @@ func (s *scope) resolve(parts []string) (int, error) {
 	}
 	found := -1
 	for i, c := range s.cols {
-		if c.Qualifier == subqueryQualifier || c.Qualifier == windowQualifier || !strings.EqualFold(c.Name, name) {
+		if c.Qualifier == subqueryQualifier || c.Qualifier == windowQualifier || c.Qualifier == groupingQualifier || !strings.EqualFold(c.Name, name) {
 			continue
 		}
 		if qual != "" && !strings.EqualFold(c.Qualifier, qual) {

@@ -99,7 +99,7 @@ func withMarker(p Plan) (Plan, int) {
 // bindInner binds the FROM and local conjuncts of a correlated subquery.
 func (b *Binder) bindInner(q sql.Query) (*innerBlock, error) {
 	sel, ok := q.(*sql.Select)
-	if !ok || sel.With != nil || sel.From == nil || len(sel.GroupBy) > 0 || sel.Having != nil || sel.Distinct || sel.Limit != nil {
+	if !ok || sel.With != nil || sel.From == nil || len(sel.GroupBy) > 0 || sel.Grouping != sql.GroupPlain || sel.Having != nil || sel.Distinct || sel.Limit != nil {
 		return nil, errorf(ErrUnsupported, "this correlated subquery (only SELECT … FROM … WHERE … without GROUP BY, HAVING, DISTINCT or LIMIT is decorrelated)")
 	}
 	p, where, err := b.bindBlockFrom(sel)

@@ -30,6 +30,14 @@
 //     select alias, else a table column (Doris's order); a column neither
 //     grouped nor aggregated is an error even where SQLite would fold it
 //     away (COALESCE(77, c)), as under Doris's ONLY_FULL_GROUP_BY.
+//   - ROLLUP, CUBE and GROUPING SETS run as one Repeat (grouping.go) under
+//     one Aggregate that also groups by the set number, so a NULL a set
+//     rolled up never merges with a NULL of the data; aggregate arguments
+//     read the input columns, never the set's NULLs.
+//   - x op ANY|ALL (S) and (x, y) IN (...) bind as expansions into
+//     IN, scalar subqueries of count/min/max and EXISTS (quantified.go)
+//     that keep MySQL's NULL answers; a row IN conjunct of WHERE over an
+//     uncorrelated S is a semi join on every pair.
 //   - A view binds like a derived table over its stored query, whose table
 //     names were qualified when it was created (view.go).
 //   - Errors name the column, table or function concerned and wrap one of

@@ -47,13 +47,26 @@ func children(e sql.Expr) []sql.Expr {
 	case *sql.Cast:
 		return []sql.Expr{n.X}
 	case *sql.FuncCall:
-		return n.Args
+		if n.Over == nil {
+			return n.Args
+		}
+		// A window's PARTITION BY and ORDER BY are part of the call: an
+		// aggregate there (rank() OVER (ORDER BY sum(x))) is one of the
+		// block's aggregates.
+		out := append([]sql.Expr{}, n.Args...)
+		out = append(out, n.Over.PartitionBy...)
+		for _, o := range n.Over.OrderBy {
+			out = append(out, o.Expr)
+		}
+		return out
 	case *sql.Index:
 		return []sql.Expr{n.X, n.Index}
 	case *sql.Field:
 		return []sql.Expr{n.X}
 	case *sql.Row:
 		return n.Items
+	case *sql.Quantified:
+		return []sql.Expr{n.X}
 	case *sql.Interval:
 		return []sql.Expr{n.Value}
 	case *sql.Lambda:
@@ -85,6 +98,18 @@ func (b *Binder) BindExpr(e sql.Expr) (expr.Expr, error) {
 
 // bindExprUnfolded binds e; bindExpr (fold.go) folds what it returns.
 func (b *Binder) bindExprUnfolded(e sql.Expr, sc *scope, st *aggState) (expr.Expr, error) {
+	if fc, ok := e.(*sql.FuncCall); ok && isGroupingName(fc.Name) && fc.Over == nil {
+		_, k, err := b.groupingCall(fc, st)
+		if err != nil {
+			return nil, err
+		}
+		c, ok := st.grouping.keys[k]
+		if !ok {
+			return nil, errorf(ErrAnalysis, "%s not collected", fc)
+		}
+		i := st.grouping.nGroups + 1 + c
+		return expr.Col(i, st.out[i].Name, st.out[i].Type), nil
+	}
 	if st != nil {
 		if fc, ok := e.(*sql.FuncCall); ok && isAggName(fc.Name) && fc.Over == nil {
 			call, err := b.bindAggCall(fc, st.input, nil)
@@ -200,6 +225,12 @@ func (b *Binder) bindExprUnfolded(e sql.Expr, sc *scope, st *aggState) (expr.Exp
 		return nil, errorf(ErrUnsupported, "operator %s", n.Op)
 	case *sql.BinaryExpr:
 		return b.bindBinary(n, sc, st)
+	case *sql.Quantified:
+		x, err := b.expandQuantified(n)
+		if err != nil {
+			return nil, err
+		}
+		return bind(x)
 	case *sql.IsExpr:
 		x, err := bind(n.X)
 		if err != nil {
@@ -234,6 +265,13 @@ func (b *Binder) bindExprUnfolded(e sql.Expr, sc *scope, st *aggState) (expr.Exp
 		}
 		return expr.Between(x, lo, hi, n.Not)
 	case *sql.InExpr:
+		if _, ok := rowIn(n); ok {
+			x, err := b.expandRowIn(n)
+			if err != nil {
+				return nil, err
+			}
+			return bind(x)
+		}
 		if n.Query != nil {
 			if e, ok := b.subqueryCol(n, sc, st); ok {
 				return e, nil

@@ -66,7 +66,7 @@ func needsLateral(q sql.Query, scalar bool) bool {
 	if !ok || sel.With != nil || sel.From == nil {
 		return false
 	}
-	if len(sel.GroupBy) > 0 || sel.Having != nil || sel.Distinct || sel.Limit != nil {
+	if len(sel.GroupBy) > 0 || sel.Grouping != sql.GroupPlain || sel.Having != nil || sel.Distinct || sel.Limit != nil {
 		return true
 	}
 	if sel.Where != nil {
@@ -195,7 +195,7 @@ func (b *Binder) bindLateral(x Plan, q sql.Query) (*lateralPlan, error) {
 	for _, it := range sel.Items {
 		hasAgg = hasAgg || containsAgg(it.Expr)
 	}
-	aggNoGroup := hasAgg && len(sel.GroupBy) == 0
+	aggNoGroup := hasAgg && len(sel.GroupBy) == 0 && sel.Grouping == sql.GroupPlain
 	orig := sel
 	if aggNoGroup && sel.Having != nil {
 		cp := *sel
@@ -235,7 +235,7 @@ func (b *Binder) bindLateral(x Plan, q sql.Query) (*lateralPlan, error) {
 // inner column an equality correlation ties to one enclosing value, so a
 // domain value has at most one group.
 func (b *Binder) groupedByCorrelation(sel *sql.Select, corr []sql.Expr) bool {
-	if len(sel.GroupBy) == 0 {
+	if len(sel.GroupBy) == 0 || sel.Grouping != sql.GroupPlain {
 		return false
 	}
 	tied := map[string]bool{}

@@ -45,6 +45,8 @@ func collectNeed(s *sql.Select) *need {
 			if x.Query != nil {
 				n.nested(x.Query)
 			}
+		case *sql.Quantified:
+			n.nested(x.Query)
 		case *sql.ColumnRef:
 			for _, p := range x.Parts {
 				n.names[strings.ToLower(p)] = true

@@ -22,6 +22,8 @@ type aggState struct {
 	// post is set once subqueries were planned over the aggregate's
 	// output, whose scope then shows their value columns.
 	post bool
+	// grouping is set for ROLLUP, CUBE and GROUPING SETS.
+	grouping *groupingSets
 }
 
 type item struct {
@@ -33,6 +35,9 @@ type item struct {
 }
 
 func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
+	if err := resolveWindows(n); err != nil {
+		return nil, err
+	}
 	var input Plan
 	lat := b.lateral
 	b.lateral = nil
@@ -134,7 +139,7 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 		}
 	}
 
-	hasAgg := len(n.GroupBy) > 0 || (n.Having != nil)
+	hasAgg := len(n.GroupBy) > 0 || n.Having != nil || n.Grouping != sql.GroupPlain
 	for _, it := range items {
 		if it.ast != nil && containsAgg(it.ast) {
 			hasAgg = true
@@ -154,7 +159,13 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 			return nil, err
 		}
 		if nd > 0 {
+			if st.grouping != nil {
+				return nil, errorf(ErrUnsupported, "ROLLUP, CUBE or GROUPING SETS in a correlated subquery")
+			}
 			st.prependGroups(in, nd)
+		}
+		if st.grouping != nil {
+			input = st.repeat(input)
 		}
 		input = &Aggregate{Input: input, Groups: st.groups, Aggs: st.aggs, Out: st.out}
 		post = &scope{cols: st.out}
@@ -379,7 +390,8 @@ func exprName(e sql.Expr) string {
 
 func (b *Binder) bindAggregate(n *sql.Select, items []item, in *scope) (*aggState, error) {
 	st := &aggState{input: in, groupKeys: map[string]int{}, aggKeys: map[string]int{}}
-	for _, g := range n.GroupBy {
+	pos := make([]int, len(n.GroupBy)) // group index of each GROUP BY entry
+	for gi, g := range n.GroupBy {
 		ast := g
 		if lit, ok := g.(*sql.Literal); ok && lit.Kind == sql.LitInt {
 			k, _ := strconv.Atoi(lit.Value)
@@ -409,9 +421,11 @@ func (b *Binder) bindAggregate(n *sql.Select, items []item, in *scope) (*aggStat
 			return nil, err
 		}
 		k := e.String()
-		if _, dup := st.groupKeys[k]; dup {
+		if i, dup := st.groupKeys[k]; dup {
+			pos[gi] = i
 			continue
 		}
+		pos[gi] = len(st.groups)
 		st.groupKeys[k] = len(st.groups)
 		st.groups = append(st.groups, e)
 		c := Column{Name: exprName(ast), Type: e.DataType(), Nullable: true}
@@ -422,10 +436,24 @@ func (b *Binder) bindAggregate(n *sql.Select, items []item, in *scope) (*aggStat
 		}
 		st.out = append(st.out, c)
 	}
+	if n.Grouping != sql.GroupPlain {
+		g := &groupingSets{nGroups: len(st.groups), keys: map[string]int{}}
+		for _, set := range n.Sets {
+			present := make([]bool, len(st.groups))
+			for _, k := range set {
+				present[pos[k]] = true
+			}
+			g.sets = append(g.sets, present)
+		}
+		st.grouping = g
+	}
 	var collect func(e sql.Expr) error
 	collect = func(e sql.Expr) error {
 		if e == nil {
 			return nil
+		}
+		if fc, ok := e.(*sql.FuncCall); ok && isGroupingName(fc.Name) && fc.Over == nil {
+			return b.collectGrouping(fc, st)
 		}
 		if fc, ok := e.(*sql.FuncCall); ok && isAggName(fc.Name) && fc.Over == nil {
 			call, err := b.bindAggCall(fc, in, nil)
@@ -458,6 +486,9 @@ func (b *Binder) bindAggregate(n *sql.Select, items []item, in *scope) (*aggStat
 		if err := collect(o.Expr); err != nil {
 			return nil, err
 		}
+	}
+	if st.grouping != nil {
+		st.addGroupingColumns()
 	}
 	for _, a := range st.aggs {
 		st.out = append(st.out, Column{Name: a.String(), Type: a.Type, Nullable: a.Func != AggCount})
@@ -505,7 +536,7 @@ func (b *Binder) bindAggCall(fc *sql.FuncCall, in *scope, st *aggState) (AggCall
 	}
 	if call.Func == AggCount && fc.Distinct && len(args) > 1 {
 		for _, a := range args {
-			if containsAgg(a) {
+			if st == nil && containsAgg(a) {
 				return call, errorf(ErrAnalysis, "nested aggregate in %s", name)
 			}
 		}
@@ -519,8 +550,10 @@ func (b *Binder) bindAggCall(fc *sql.FuncCall, in *scope, st *aggState) (AggCall
 	if len(args) != 1 {
 		return call, errorf(ErrUnsupported, "%s takes exactly one argument, got %d", name, len(fc.Args))
 	}
+	// Under a window over an aggregating block (st set), sum(sum(x)) OVER
+	// () is fine: the inner call is the block's aggregate.
 	for _, a := range fc.Args {
-		if containsAgg(a) {
+		if st == nil && containsAgg(a) {
 			return call, errorf(ErrAnalysis, "nested aggregate in %s", name)
 		}
 	}

@@ -79,7 +79,7 @@ func (b *Binder) bindStatAggCall(call AggCall, fc *sql.FuncCall, in *scope, st *
 		return call, errorf(ErrAnalysis, "%s(*)", name)
 	}
 	for _, a := range fc.Args {
-		if containsAgg(a) {
+		if st == nil && containsAgg(a) {
 			return call, errorf(ErrAnalysis, "nested aggregate in %s", name)
 		}
 	}

@@ -43,9 +43,25 @@ func (b *Binder) planSubqueries(input Plan, where sql.Expr, items []*sql.SelectI
 			if u, ok := x.(*sql.UnaryExpr); ok && (u.Op == "NOT" || u.Op == "!") {
 				not, x = true, u.X
 			}
+			if q, ok := x.(*sql.Quantified); ok {
+				var err error
+				if x, err = b.expandQuantified(q); err != nil { // = ANY and <> ALL join as IN
+					return nil, nil, err
+				}
+			}
 			switch n := x.(type) {
 			case *sql.InExpr:
 				if n.Query == nil || containsSubquery(n.X) {
+					break
+				}
+				if _, row := rowIn(n); row {
+					if p, ok, err := b.rowSemiJoin(input, n, not); err != nil || ok {
+						if err != nil {
+							return nil, nil, err
+						}
+						input = p
+						continue
+					}
 					break
 				}
 				sub, err := b.bindSubquery(n.Query)
@@ -170,7 +186,19 @@ func (b *Binder) planExprSubqueries(input Plan, exprs []sql.Expr, outsideAggs bo
 		case *sql.Subquery, *sql.Exists:
 			subs = append(subs, e)
 			return
+		case *sql.Quantified:
+			// An error shows again when the expression is bound.
+			if x, err := b.expandQuantified(n); err == nil {
+				find(x)
+			}
+			return
 		case *sql.InExpr:
+			if _, row := rowIn(n); row {
+				if x, err := b.expandRowIn(n); err == nil {
+					find(x)
+				}
+				return
+			}
 			if n.Query != nil {
 				find(n.X)
 				subs = append(subs, e)
@@ -275,7 +303,7 @@ func (b *Binder) subqueryCol(e sql.Expr, sc *scope, st *aggState) (expr.Expr, bo
 
 func containsSubquery(e sql.Expr) bool {
 	switch x := e.(type) {
-	case *sql.Subquery, *sql.Exists:
+	case *sql.Subquery, *sql.Exists, *sql.Quantified:
 		return true
 	case *sql.InExpr:
 		if x.Query != nil {

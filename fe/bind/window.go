@@ -30,6 +30,9 @@ type WindowCall struct {
 	// value outside the partition (nil: NULL).
 	Offset  int64
 	Default expr.Expr
+	// IgnoreNulls makes FIRST_VALUE, LAST_VALUE and NTH_VALUE skip NULLs
+	// (IGNORE NULLS, or Doris's second argument true).
+	IgnoreNulls bool
 }
 
 // Frame is a window frame the executor supports.
@@ -104,9 +107,25 @@ func frameOf(fr *sql.Frame, ordered bool) (Frame, int64, int64, error) {
 }
 
 // rangeOffsets are the bounds of a RANGE frame as offsets from the current
-// row's key (±Inf for unbounded ends). The one ORDER BY key must be of a
-// numeric type and the offsets numeric constants.
+// row's key (±Inf for unbounded ends). With an offset, the one ORDER BY
+// key must be of a numeric type and the offsets numeric constants; bounds
+// that are only CURRENT ROW and UNBOUNDED follow the peer groups, over any
+// keys.
 func rangeOffsets(fr *sql.Frame, keys []SortKey) (float64, float64, error) {
+	end := fr.End
+	if end == nil {
+		end = &sql.FrameBound{Kind: sql.CurrentRow}
+	}
+	if fr.Start.Offset == nil && end.Offset == nil {
+		from, to := 0.0, 0.0
+		if fr.Start.Kind == sql.UnboundedPreceding {
+			from = math.Inf(-1)
+		}
+		if end.Kind == sql.UnboundedFollowing {
+			to = math.Inf(1)
+		}
+		return from, to, nil
+	}
 	if len(keys) != 1 {
 		return 0, 0, errorf(ErrAnalysis, "a RANGE frame with an offset needs exactly one ORDER BY key")
 	}
@@ -114,10 +133,6 @@ func rangeOffsets(fr *sql.Frame, keys []SortKey) (float64, float64, error) {
 	case isIntegral(t) || t.ID() == arrow.FLOAT32 || t.ID() == arrow.FLOAT64:
 	default:
 		return 0, 0, errorf(ErrUnsupported, "RANGE frames with an offset over a %s ORDER BY key (numeric keys only)", expr.TypeName(t))
-	}
-	end := fr.End
-	if end == nil {
-		end = &sql.FrameBound{Kind: sql.CurrentRow}
 	}
 	off := func(b *sql.FrameBound) (float64, error) {
 		switch b.Kind {
@@ -284,7 +299,7 @@ func (b *Binder) bindWindowCall(fc *sql.FuncCall, sc *scope, st *aggState) (Wind
 			return WindowCall{}, errorf(ErrAnalysis, "%s() takes no arguments", name)
 		}
 		return WindowCall{Func: name, Type: expr.Int64T()}, nil
-	case "lag", "lead", "first_value", "last_value":
+	case "lag", "lead", "first_value", "last_value", "nth_value":
 		return b.bindValueCall(name, fc, sc, st)
 	case "ntile", "percent_rank", "cume_dist":
 		return bindDistributionCall(name, fc)
@@ -329,15 +344,35 @@ func sortKeyStrings(ks []SortKey) string {
 	return strings.Join(s, ",")
 }
 
-// bindValueCall binds LAG/LEAD(x [, offset [, default]]) and
-// FIRST_VALUE/LAST_VALUE(x).
+// bindValueCall binds LAG/LEAD(x [, offset [, default]]),
+// FIRST_VALUE/LAST_VALUE(x [, ignore_null]) (Doris's constant second
+// argument; IGNORE NULLS says the same) and NTH_VALUE(x, n).
 func (b *Binder) bindValueCall(name string, fc *sql.FuncCall, sc *scope, st *aggState) (WindowCall, error) {
 	max := 1
-	if name == "lag" || name == "lead" {
+	switch name {
+	case "lag", "lead":
 		max = 3
+	case "first_value", "last_value":
+		max = 2
+	case "nth_value":
+		if len(fc.Args) != 2 {
+			return WindowCall{}, errorf(ErrAnalysis, "nth_value takes 2 arguments")
+		}
+		max = 2
 	}
 	if fc.Star || fc.Distinct || len(fc.Args) < 1 || len(fc.Args) > max {
 		return WindowCall{}, errorf(ErrAnalysis, "%s takes 1 to %d arguments", name, max)
+	}
+	if fc.IgnoreNulls && name != "first_value" && name != "last_value" && name != "nth_value" {
+		return WindowCall{}, errorf(ErrAnalysis, "IGNORE NULLS is only allowed with FIRST_VALUE, LAST_VALUE and NTH_VALUE")
+	}
+	ignore := fc.IgnoreNulls
+	if (name == "first_value" || name == "last_value") && len(fc.Args) == 2 {
+		lit, ok := fc.Args[1].(*sql.Literal)
+		if !ok || lit.Kind != sql.LitBool && lit.Kind != sql.LitInt {
+			return WindowCall{}, errorf(ErrAnalysis, "%s: the second argument (ignore nulls) must be a boolean constant", name)
+		}
+		ignore = ignore || strings.EqualFold(lit.Value, "TRUE") || lit.Kind == sql.LitInt && lit.Value != "0"
 	}
 	arg, err := b.bindExpr(fc.Args[0], sc, st)
 	if err != nil {
@@ -348,8 +383,21 @@ func (b *Binder) bindValueCall(name string, fc *sql.FuncCall, sc *scope, st *agg
 			return WindowCall{}, err
 		}
 	}
-	call := WindowCall{Func: name, Arg: arg, Type: arg.DataType()}
-	if len(fc.Args) > 1 {
+	call := WindowCall{Func: name, Arg: arg, Type: arg.DataType(), IgnoreNulls: ignore}
+	if name == "nth_value" {
+		lit, ok := fc.Args[1].(*sql.Literal)
+		var n int64
+		var err error
+		if ok && lit.Kind == sql.LitInt {
+			n, err = strconv.ParseInt(lit.Value, 10, 64)
+		}
+		if !ok || lit.Kind != sql.LitInt || err != nil || n <= 0 {
+			return WindowCall{}, errorf(ErrAnalysis, "nth_value: the row number must be a positive integer constant, got %v", fc.Args[1])
+		}
+		call.Offset = n
+		return call, nil
+	}
+	if len(fc.Args) > 1 && name != "first_value" && name != "last_value" {
 		lit, ok := fc.Args[1].(*sql.Literal)
 		if !ok || lit.Kind != sql.LitInt {
 			return WindowCall{}, errorf(ErrAnalysis, "%s offset must be a non-negative integer constant", name)

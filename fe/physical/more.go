@@ -90,6 +90,16 @@ func (b *builder) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator,
 		return conform(u, n.Out)
 	case *bind.Join:
 		return b.join(ctx, n)
+	case *bind.Repeat:
+		in, err := b.physical(ctx, n.Input)
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, len(n.Out))
+		for i, c := range n.Out {
+			names[i] = c.Name
+		}
+		return exec.NewRepeat(in, n.Sets, names)
 	case *bind.Window:
 		in, err := b.physical(ctx, n.Input)
 		if err != nil {
@@ -101,7 +111,7 @@ func (b *builder) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator,
 			if !ok {
 				return nil, errorf(ErrNotSupported, "window function %s", c.Func)
 			}
-			calls[i] = exec.WindowCall{Func: f, Arg: c.Arg, Name: n.Out[len(n.Out)-len(n.Calls)+i].Name, Offset: c.Offset, Default: c.Default}
+			calls[i] = exec.WindowCall{Func: f, Arg: c.Arg, Name: n.Out[len(n.Out)-len(n.Calls)+i].Name, Offset: c.Offset, Default: c.Default, IgnoreNulls: c.IgnoreNulls}
 		}
 		w, err := exec.NewWindow(in, n.PartitionBy, sortKeys(n.OrderBy), calls)
 		if err != nil {
@@ -257,6 +267,7 @@ func windowFunc(name string, star bool) (exec.WindowFunc, bool) {
 		"lead":        exec.Lead,
 		"first_value": exec.FirstValue,
 		"last_value":  exec.LastValue,
+		"nth_value":   exec.NthValue,
 	}[name]
 	if !ok {
 		return exec.WindowFuncByName(name) // stddev/variance, ntile, percent_rank, cume_dist

@@ -57,10 +57,36 @@ type Select struct {
 	From     TableExpr // nil when there is no FROM clause
 	Where    Expr
 	GroupBy  []Expr
+	// Grouping is how GROUP BY was written when it has grouping sets
+	// (GroupPlain otherwise); Sets are then its grouping sets, each a list
+	// of indexes into GroupBy, which holds every grouping expression once.
+	Grouping GroupingKind
+	Sets     [][]int
 	Having   Expr
-	OrderBy  []*OrderItem
-	Limit    *Limit
+	// Windows are the WINDOW clause's named windows, in order.
+	Windows []*NamedWindow
+	OrderBy []*OrderItem
+	Limit   *Limit
 }
+
+// NamedWindow is one "name AS (spec)" of a WINDOW clause.
+type NamedWindow struct {
+	Name string
+	Spec *WindowSpec
+}
+
+// GroupingKind names the form of a GROUP BY clause.
+type GroupingKind uint8
+
+// GROUP BY forms: a plain list, ROLLUP(...), CUBE(...), GROUPING SETS
+// (...) and MySQL's "list WITH ROLLUP" (Doris accepts both ROLLUP forms).
+const (
+	GroupPlain GroupingKind = iota
+	GroupRollup
+	GroupCube
+	GroupSets
+	GroupWithRollup
+)
 
 // SelectItem is one entry of a select list. Expr is a *Star for "*", "t.*"
 // and "* EXCEPT(...)".

@@ -70,12 +70,17 @@
 //
 // Recognised but rejected with a "not supported" syntax error, so that no
 // consumer can silently ignore them: CREATE TABLE ... PARTITION BY and index
-// definitions, NATURAL/STRAIGHT_JOIN, named windows and WINDOW/QUALIFY, GROUP
-// BY ROLLUP/CUBE/GROUPING SETS and WITH ROLLUP, comparisons with ANY/SOME/ALL
-// (subquery), table PARTITION/TABLESAMPLE/FOR (time travel)/LATERAL VIEW,
+// definitions, NATURAL/STRAIGHT_JOIN, QUALIFY, table PARTITION/TABLESAMPLE/FOR (time travel)/LATERAL VIEW,
 // INSERT ... PARTITION. Not recognised at all (plain syntax errors): IS
 // DISTINCT FROM, COLLATE, BINARY x, LIMIT ?, UPDATE/DELETE.
 // MySQL /*! ... */ comments are skipped like any comment.
+//
+// GROUP BY ROLLUP(...), CUBE(...), GROUPING SETS (...) and "list WITH
+// ROLLUP" parse into Select.Grouping and Select.Sets (indexes into GroupBy,
+// which then holds each grouping expression once); as in Doris's grammar a
+// grouping-set form is the whole GROUP BY clause. A WINDOW clause's named
+// windows stay by name in the OVER clauses that use them (WindowSpec.Name);
+// the binder resolves them.
 //
 // A Parser value does not exist: Parse is a pure function and safe for
 // concurrent use.

@@ -95,6 +95,16 @@ type Between struct {
 	Hi  Expr
 }
 
+// Quantified is X op ANY|SOME|ALL (subquery), a comparison with every row
+// of a one-column subquery; Op is a comparison operator (<> is written
+// !=, SOME as ANY).
+type Quantified struct {
+	X     Expr
+	Op    string
+	All   bool
+	Query Query
+}
+
 // InExpr is X [NOT] IN (list) or X [NOT] IN (subquery); exactly one of List
 // and Query is set.
 type InExpr struct {
@@ -155,13 +165,19 @@ type FuncCall struct {
 	Args     []Expr
 	OrderBy  []*OrderItem // group_concat(x ORDER BY y)
 	Over     *WindowSpec  // nil unless a window function
+	// IgnoreNulls is IGNORE NULLS, written inside the parentheses or
+	// after them (RESPECT NULLS is the default).
+	IgnoreNulls bool
 	// Brackets marks an array literal written [a, b, ...]: the call
 	// array(a, b, ...), printed back the way it was written.
 	Brackets bool
 }
 
-// WindowSpec is the OVER (...) clause.
+// WindowSpec is the OVER (...) clause, or a WINDOW clause's definition.
+// Name is the named window it refers to (OVER w, OVER (w ORDER BY ...)),
+// "" when none; the binder resolves it.
 type WindowSpec struct {
+	Name        string
 	PartitionBy []Expr
 	OrderBy     []*OrderItem
 	Frame       *Frame
@@ -259,6 +275,7 @@ func (*BinaryExpr) expr()  {}
 func (*IsExpr) expr()      {}
 func (*Between) expr()     {}
 func (*InExpr) expr()      {}
+func (*Quantified) expr()  {}
 func (*LikeExpr) expr()    {}
 func (*Exists) expr()      {}
 func (*Subquery) expr()    {}

@@ -207,13 +207,61 @@ func (n *Select) format(p *printer) {
 		p.w(" WHERE ")
 		n.Where.format(p)
 	}
-	if n.GroupBy != nil {
-		p.w(" GROUP BY ")
-		p.exprs(n.GroupBy)
+	switch n.Grouping {
+	case GroupPlain:
+		if n.GroupBy != nil {
+			p.w(" GROUP BY ")
+			p.exprs(n.GroupBy)
+		}
+	case GroupRollup, GroupCube, GroupWithRollup:
+		// The first set is the written list (duplicates included).
+		es := make([]Expr, len(n.Sets[0]))
+		for j, k := range n.Sets[0] {
+			es[j] = n.GroupBy[k]
+		}
+		switch n.Grouping {
+		case GroupRollup:
+			p.w(" GROUP BY ROLLUP(")
+		case GroupCube:
+			p.w(" GROUP BY CUBE(")
+		default:
+			p.w(" GROUP BY ")
+		}
+		p.exprs(es)
+		if n.Grouping == GroupWithRollup {
+			p.w(" WITH ROLLUP")
+		} else {
+			p.w(")")
+		}
+	case GroupSets:
+		p.w(" GROUP BY GROUPING SETS (")
+		for i, set := range n.Sets {
+			if i > 0 {
+				p.w(", ")
+			}
+			es := make([]Expr, len(set))
+			for j, k := range set {
+				es[j] = n.GroupBy[k]
+			}
+			p.w("(")
+			p.exprs(es)
+			p.w(")")
+		}
+		p.w(")")
 	}
 	if n.Having != nil {
 		p.w(" HAVING ")
 		n.Having.format(p)
+	}
+	for i, w := range n.Windows {
+		if i == 0 {
+			p.w(" WINDOW ")
+		} else {
+			p.w(", ")
+		}
+		p.ident(w.Name)
+		p.w(" AS ")
+		w.Spec.format(p)
 	}
 	p.orderLimit(n.OrderBy, n.Limit)
 }
@@ -701,7 +749,7 @@ func exprPrec(e Expr) int {
 		return precUnary
 	case *Between:
 		return precBetween
-	case *IsExpr, *InExpr, *LikeExpr:
+	case *IsExpr, *InExpr, *LikeExpr, *Quantified:
 		return precCmp
 	}
 	return precPrimary
@@ -845,6 +893,17 @@ func (n *InExpr) format(p *printer) {
 	p.w(")")
 }
 
+func (n *Quantified) format(p *printer) {
+	p.operand(n.X, precCmp)
+	if n.All {
+		p.w(" " + n.Op + " ALL (")
+	} else {
+		p.w(" " + n.Op + " ANY (")
+	}
+	n.Query.format(p)
+	p.w(")")
+}
+
 func (n *LikeExpr) format(p *printer) {
 	p.operand(n.X, precCmp)
 	if n.Not {
@@ -924,6 +983,9 @@ func (n *FuncCall) format(p *printer) {
 		}
 	}
 	p.w(")")
+	if n.IgnoreNulls {
+		p.w(" IGNORE NULLS")
+	}
 	if n.Over != nil {
 		p.w(" OVER ")
 		n.Over.format(p)
@@ -933,6 +995,10 @@ func (n *FuncCall) format(p *printer) {
 func (n *WindowSpec) format(p *printer) {
 	p.w("(")
 	sep := ""
+	if n.Name != "" {
+		p.ident(n.Name)
+		sep = " "
+	}
 	if n.PartitionBy != nil {
 		p.w("PARTITION BY ")
 		p.exprs(n.PartitionBy)
@@ -1107,6 +1173,7 @@ func (n *BinaryExpr) String() string     { return nodeString(n) }
 func (n *IsExpr) String() string         { return nodeString(n) }
 func (n *Between) String() string        { return nodeString(n) }
 func (n *InExpr) String() string         { return nodeString(n) }
+func (n *Quantified) String() string     { return nodeString(n) }
 func (n *LikeExpr) String() string       { return nodeString(n) }
 func (n *Exists) String() string         { return nodeString(n) }
 func (n *Subquery) String() string       { return nodeString(n) }

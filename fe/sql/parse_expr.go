@@ -78,7 +78,20 @@ func (p *parser) exprPrec(minPrec int) Expr {
 			}
 			p.i++
 			if prec == precCmp && (p.isKw("ANY") || p.isKw("SOME") || p.isKw("ALL")) && p.peek(1).kind == tOp && p.peek(1).text == "(" {
-				p.fail("comparison with %s (subquery) is not supported", strings.ToUpper(p.tok().text))
+				switch op {
+				case "=", "!=", "<", "<=", ">", ">=":
+				default:
+					p.fail("%s cannot compare with %s (subquery)", op, strings.ToUpper(p.tok().text))
+				}
+				if !p.startsQuery(2) {
+					p.fail("%s (...) needs a subquery", strings.ToUpper(p.tok().text))
+				}
+				q := &Quantified{X: left, Op: op, All: p.isKw("ALL")}
+				p.i += 2
+				q.Query = p.query()
+				p.expectOp(")")
+				left = q
+				continue
 			}
 			left = &BinaryExpr{Op: op, L: left, R: p.exprPrec(prec + 1)}
 			continue
@@ -583,20 +596,34 @@ func (p *parser) funcCall() Expr {
 		if p.acceptKw("SEPARATOR") {
 			f.Args = append(f.Args, &Literal{Kind: LitString, Value: p.stringLit()})
 		}
+		p.nullTreatment(f)
 	}
 	p.expectOp(")")
+	p.nullTreatment(f)
 	if p.acceptKw("OVER") {
 		f.Over = p.windowSpec()
 	}
 	return f
 }
 
+// nullTreatment reads an optional IGNORE NULLS or RESPECT NULLS.
+func (p *parser) nullTreatment(f *FuncCall) {
+	switch {
+	case p.acceptKw("IGNORE", "NULLS"):
+		f.IgnoreNulls = true
+	case p.acceptKw("RESPECT", "NULLS"):
+	}
+}
+
 func (p *parser) windowSpec() *WindowSpec {
 	if isIdentTok(p.tok()) {
-		p.fail("named windows are not supported")
+		return &WindowSpec{Name: p.ident()} // OVER w
 	}
 	p.expectOp("(")
 	w := &WindowSpec{}
+	if isIdentTok(p.tok()) && !p.isKw("PARTITION") && !p.isKw("ORDER") && !p.isKw("ROWS") && !p.isKw("RANGE") {
+		w.Name = p.ident() // OVER (w ORDER BY ...)
+	}
 	if p.acceptKw("PARTITION", "BY") {
 		w.PartitionBy = p.exprList()
 	}

@@ -150,25 +150,138 @@ func (p *parser) selectBlock() *Select {
 		s.Where = p.expr()
 	}
 	if p.acceptKw("GROUP", "BY") {
-		if (p.isKw("ROLLUP") || p.isKw("CUBE")) && p.peek(1).kind == tOp && p.peek(1).text == "(" || p.isKwSeq("GROUPING", "SETS") {
-			what := strings.ToUpper(p.tok().text)
-			if what == "GROUPING" {
-				what = "GROUPING SETS"
-			}
-			p.fail("GROUP BY %s is not supported", what)
-		}
-		s.GroupBy = p.exprList()
-		if p.isKwSeq("WITH", "ROLLUP") {
-			p.fail("GROUP BY ... WITH ROLLUP is not supported")
-		}
+		p.groupBy(s)
 	}
 	if p.acceptKw("HAVING") {
 		s.Having = p.expr()
 	}
-	if p.isKw("WINDOW") || p.isKw("QUALIFY") {
+	if p.acceptKw("WINDOW") {
+		for {
+			w := &NamedWindow{Name: p.ident()}
+			p.expectKw("AS")
+			if !p.isOp("(") {
+				p.failExpected("(")
+			}
+			w.Spec = p.windowSpec()
+			s.Windows = append(s.Windows, w)
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+	}
+	if p.isKw("QUALIFY") {
 		p.fail("%s clause is not supported", strings.ToUpper(p.tok().text))
 	}
 	return s
+}
+
+// groupBy parses what follows GROUP BY, in Doris's grammar: ROLLUP(list),
+// CUBE(list), GROUPING SETS((list), ...) or a list, optionally WITH
+// ROLLUP. A grouping-set form is the whole clause, as in Doris.
+func (p *parser) groupBy(s *Select) {
+	// add records e in GroupBy once (by its printed form) and returns its
+	// index there.
+	seen := map[string]int{}
+	add := func(e Expr) int {
+		k := e.String()
+		if i, ok := seen[k]; ok {
+			return i
+		}
+		seen[k] = len(s.GroupBy)
+		s.GroupBy = append(s.GroupBy, e)
+		return seen[k]
+	}
+	list := func() []int {
+		p.expectOp("(")
+		var idx []int
+		if !p.isOp(")") {
+			for _, e := range p.exprList() {
+				idx = append(idx, add(e))
+			}
+		}
+		p.expectOp(")")
+		return idx
+	}
+	switch {
+	case (p.isKw("ROLLUP") || p.isKw("CUBE")) && p.peek(1).kind == tOp && p.peek(1).text == "(":
+		cube := p.isKw("CUBE")
+		at := p.i
+		p.i++
+		idx := list()
+		if cube && len(idx) > maxCube {
+			p.i = at
+			p.fail("CUBE of %d expressions makes %d grouping sets; at most %d expressions are supported", len(idx), uint64(1)<<min(len(idx), 63), maxCube)
+		}
+		if cube {
+			s.Grouping, s.Sets = GroupCube, cubeSets(idx)
+		} else {
+			s.Grouping, s.Sets = GroupRollup, rollupSets(idx)
+		}
+	case p.isKwSeq("GROUPING", "SETS"):
+		p.i += 2
+		p.expectOp("(")
+		s.Grouping = GroupSets
+		for {
+			if p.isOp("(") {
+				s.Sets = append(s.Sets, list())
+			} else {
+				s.Sets = append(s.Sets, []int{add(p.expr())})
+			}
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+		p.expectOp(")")
+	default:
+		es := p.exprList()
+		if !p.acceptKw("WITH", "ROLLUP") {
+			s.GroupBy = es // a plain list keeps its duplicates
+			return
+		}
+		var idx []int
+		for _, e := range es {
+			idx = append(idx, add(e))
+		}
+		s.Grouping, s.Sets = GroupWithRollup, rollupSets(idx)
+	}
+	if len(s.GroupBy) > maxGroupingExprs {
+		p.fail("Too many sets in GROUP BY clause, the max grouping sets item is %d", maxGroupingExprs)
+	}
+}
+
+// maxGroupingExprs is Doris's bound on the distinct expressions of grouping
+// sets; maxCube bounds CUBE's 2^n sets, each of which repeats every input
+// row.
+const (
+	maxGroupingExprs = 64
+	maxCube          = 12
+)
+
+// rollupSets are ROLLUP(e1..en)'s sets: (e1..en), (e1..en-1), ..., ().
+func rollupSets(idx []int) [][]int {
+	sets := make([][]int, 0, len(idx)+1)
+	for n := len(idx); n >= 0; n-- {
+		sets = append(sets, idx[:n:n])
+	}
+	return sets
+}
+
+// cubeSets are CUBE(e1..en)'s 2^n sets, from all expressions down to none;
+// set k leaves out the expressions whose bits are set in k (e1 the
+// highest), the order Doris lists them in.
+func cubeSets(idx []int) [][]int {
+	n := len(idx)
+	sets := make([][]int, 0, 1<<n)
+	for k := 0; k < 1<<n; k++ {
+		var set []int
+		for j, i := range idx {
+			if k&(1<<(n-1-j)) == 0 {
+				set = append(set, i)
+			}
+		}
+		sets = append(sets, set)
+	}
+	return sets
 }
 
 func (p *parser) exprList() []Expr {

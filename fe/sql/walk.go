@@ -5,7 +5,8 @@ package sql
 // returns false the node's children are skipped. Helper structs (select items,
 // ORDER BY keys, CTEs, window specs, types) are not passed to fn, but the
 // nodes inside them are. Subqueries are visited too: the binder tells them
-// apart by the *Subquery, *Exists and *InExpr nodes around them.
+// apart by the *Subquery, *Exists, *InExpr and *Quantified nodes around
+// them.
 func Walk(n Node, fn func(Node) bool) {
 	if n == nil || isNilNode(n) || !fn(n) {
 		return
@@ -42,6 +43,10 @@ func Walk(n Node, fn func(Node) bool) {
 		w(n.Where)
 		exprs(n.GroupBy)
 		w(n.Having)
+		for _, nw := range n.Windows {
+			exprs(nw.Spec.PartitionBy)
+			order(nw.Spec.OrderBy)
+		}
 		order(n.OrderBy)
 	case *SetOp:
 		with(n.With)
@@ -92,6 +97,9 @@ func Walk(n Node, fn func(Node) bool) {
 		w(n.X)
 		w(n.Lo)
 		w(n.Hi)
+	case *Quantified:
+		w(n.X)
+		w(n.Query)
 	case *InExpr:
 		w(n.X)
 		exprs(n.List)

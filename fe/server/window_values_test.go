@@ -1,0 +1,119 @@
+package server
+
+import "testing"
+
+// NTH_VALUE and FIRST_VALUE/LAST_VALUE skipping NULLs (issue 24): the
+// frame's n-th row (NULL when the frame is shorter), and with IGNORE NULLS
+// (or Doris's first_value(x, true)) the first/last/n-th non-NULL value of
+// the frame, NULL when it has none. Rows, by hand:
+//
+//	g=1: o=1..5, v = 10, 20, NULL, 40, 50
+//	g=2: o=1..2, v = NULL, 7
+func TestWindowNthValueIgnoreNulls(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	db := f.db("")
+	mustExec(t, db, "CREATE DATABASE wv", "USE wv",
+		`CREATE TABLE w (g INT, o INT, v BIGINT) DISTRIBUTED BY HASH(o) BUCKETS 2`,
+		"INSERT INTO w VALUES (1, 3, NULL), (1, 1, 10), (2, 2, 7), (1, 5, 50), (1, 2, 20), (2, 1, NULL), (1, 4, 40)")
+	// Default frame (up to the current row): the 2nd row from o=2 on is
+	// 20; the first non-NULL is 10; the last non-NULL at o=3 is still 20.
+	// Descending from the current row to the end: o=3 sees NULL, 20, 10.
+	wantRows(t, db, `SELECT g, o,
+			nth_value(v, 2) OVER (PARTITION BY g ORDER BY o),
+			first_value(v IGNORE NULLS) OVER (PARTITION BY g ORDER BY o),
+			last_value(v) IGNORE NULLS OVER (PARTITION BY g ORDER BY o),
+			first_value(v, true) OVER (PARTITION BY g ORDER BY o DESC ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING),
+			first_value(v, false) OVER (PARTITION BY g ORDER BY o DESC ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)
+		FROM w ORDER BY g, o`,
+		"1|1|NULL|10|10|10|10",
+		"1|2|20|10|20|20|20",
+		"1|3|20|10|20|20|NULL",
+		"1|4|20|10|40|40|40",
+		"1|5|20|10|50|50|50",
+		"2|1|NULL|NULL|NULL|NULL|NULL",
+		"2|2|7|7|7|7|7",
+	)
+	// Whole partition: the 3rd row of g=1 is the NULL, its 3rd non-NULL
+	// value 40; g=2 has no 3rd. One row either side: the 2nd of {10,20},
+	// {10,20,NULL}, {20,NULL,40}, {NULL,40,50}, {40,50}.
+	wantRows(t, db, `SELECT g, o,
+			nth_value(v, 3) OVER (PARTITION BY g ORDER BY o ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING),
+			nth_value(v, 3) IGNORE NULLS OVER (PARTITION BY g ORDER BY o ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING),
+			nth_value(v, 2) OVER (PARTITION BY g ORDER BY o ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING),
+			last_value(v) RESPECT NULLS OVER (PARTITION BY g ORDER BY o RANGE BETWEEN CURRENT ROW AND 1 FOLLOWING)
+		FROM w ORDER BY g, o`,
+		"1|1|NULL|40|20|20",
+		"1|2|NULL|40|20|NULL",
+		"1|3|NULL|40|NULL|40",
+		"1|4|NULL|40|40|50",
+		"1|5|NULL|40|50|50",
+		"2|1|NULL|NULL|7|7",
+		"2|2|NULL|NULL|7|7",
+	)
+	wantErr(t, db, "SELECT nth_value(v, 0) OVER (ORDER BY o) FROM w", 1105, "nth_value: the row number must be a positive integer constant")
+	wantErr(t, db, "SELECT lag(v) IGNORE NULLS OVER (ORDER BY o) FROM w", 1105, "IGNORE NULLS is only allowed with FIRST_VALUE, LAST_VALUE and NTH_VALUE")
+}
+
+// Named windows (WINDOW w AS (...), issue 24) by MySQL's rules: OVER w
+// uses w as it is, OVER (w ...) may add an ORDER BY (when w has none) and
+// a frame, never a PARTITION BY. Rows as in TestWindowNthValueIgnoreNulls.
+func TestNamedWindows(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	db := f.db("")
+	mustExec(t, db, "CREATE DATABASE nw", "USE nw",
+		`CREATE TABLE w (g INT, o INT, v BIGINT) DISTRIBUTED BY HASH(o) BUCKETS 2`,
+		"INSERT INTO w VALUES (1, 3, NULL), (1, 1, 10), (2, 2, 7), (1, 5, 50), (1, 2, 20), (2, 1, NULL), (1, 4, 40)")
+	// sum over g: 120 and 7; rank by o descending; the first of the row
+	// before and the current one: g=1 {10}, {10,20}, {20,NULL}, {NULL,40},
+	// {40,50}; g=2 {NULL}, {NULL,7}.
+	wantRows(t, db, `SELECT g, o, sum(v) OVER w, rank() OVER (w ORDER BY o DESC), first_value(v) OVER w2, count(*) OVER (w2)
+		FROM w WINDOW w AS (PARTITION BY g), w2 AS (w ORDER BY o ROWS 1 PRECEDING) ORDER BY g, o`,
+		"1|1|120|5|10|1",
+		"1|2|120|4|10|2",
+		"1|3|120|3|20|2",
+		"1|4|120|2|NULL|2",
+		"1|5|120|1|40|2",
+		"2|1|7|2|NULL|1",
+		"2|2|7|1|NULL|2",
+	)
+	// Over an aggregating block: running total of the groups' sums.
+	wantRows(t, db, "SELECT g, sum(sum(v)) OVER w FROM w GROUP BY g WINDOW w AS (ORDER BY g) ORDER BY g", "1|120", "2|127")
+	// A view keeps its named windows.
+	mustExec(t, db, "CREATE VIEW vw AS SELECT g, o, sum(v) OVER (w ROWS 1 PRECEDING) AS s FROM w WINDOW w AS (PARTITION BY g ORDER BY o)")
+	wantRows(t, db, "SELECT g, o, s FROM vw WHERE g = 1 ORDER BY o", "1|1|10", "1|2|30", "1|3|20", "1|4|40", "1|5|90")
+	for _, c := range []struct{ q, msg string }{
+		{"SELECT sum(v) OVER z FROM w", "Window name 'z' is not defined"},
+		{"SELECT sum(v) OVER (w PARTITION BY o) FROM w WINDOW w AS (ORDER BY o)", "cannot have PARTITION BY"},
+		{"SELECT sum(v) OVER (w ORDER BY g) FROM w WINDOW w AS (ORDER BY o)", "cannot have ORDER BY"},
+		{"SELECT sum(v) OVER (w ROWS 2 PRECEDING) FROM w WINDOW w AS (ORDER BY o ROWS 1 PRECEDING)", "has a frame"},
+		{"SELECT sum(v) OVER w FROM w WINDOW w AS (ORDER BY o), w AS (ORDER BY g)", "Window 'w' is defined twice"},
+	} {
+		wantErr(t, db, c.q, 1105, c.msg)
+	}
+}
+
+// RANGE frames whose bounds are only CURRENT ROW and UNBOUNDED follow the
+// peer groups, so they run over any ORDER BY keys (a DECIMAL key, two
+// keys), where a RANGE offset needs one numeric key (issue 24). Keys (k,
+// v), NULL first ascending: NULL 7; 1.50 1; 2.25 10 and 20; 3.00 100.
+func TestWindowRangePeers(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	db := f.db("")
+	mustExec(t, db, "CREATE DATABASE rp", "USE rp",
+		`CREATE TABLE r (k DECIMAL(5,2), v BIGINT) DISTRIBUTED BY HASH(v) BUCKETS 2`,
+		"INSERT INTO r VALUES (2.25, 20), (1.50, 1), (NULL, 7), (3.00, 100), (2.25, 10)")
+	wantRows(t, db, `SELECT k, v,
+			sum(v) OVER (ORDER BY k RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING),
+			sum(v) OVER (ORDER BY k RANGE BETWEEN CURRENT ROW AND CURRENT ROW),
+			count(*) OVER (ORDER BY k, v RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING),
+			last_value(v) OVER (ORDER BY k DESC RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)
+		FROM r ORDER BY k, v`,
+		"NULL|7|138|7|5|7",
+		"1.50|1|131|1|4|7",
+		"2.25|10|130|30|3|7",
+		"2.25|20|130|30|2|7",
+		"3.00|100|100|100|1|7",
+	)
+	// An offset over a DECIMAL key stays refused, by name.
+	wantErr(t, db, "SELECT sum(v) OVER (ORDER BY k RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM r", 1235, "RANGE frames with an offset over a")
+}
