@@ -2,53 +2,38 @@ package mysqlwire
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"database/sql"
 	"errors"
-	"math/big"
-	"net"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"github.com/inlet-db/inlet/internal/testcert"
 )
 
 // tlsServer starts a server with a fresh self-signed certificate and
 // returns it with a client TLS config that trusts it.
 func tlsServer(t *testing.T) (*Server, *tls.Config) {
 	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	c, err := testcert.New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(7), Subject: pkix.Name{CommonName: "wire"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cert, _ := x509.ParseCertificate(der)
-	pool := x509.NewCertPool()
-	pool.AddCert(cert)
 	var mu sync.Mutex
 	closed := 0
 	srv, err := Listen(Config{Addr: "127.0.0.1:0",
-		TLSConfig:  &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}},
+		TLSConfig:  &tls.Config{Certificates: []tls.Certificate{c.Pair}},
 		NewSession: func(ConnInfo) (Session, error) { return &scriptSession{mu: &mu, closed: &closed}, nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	go srv.Serve()
 	t.Cleanup(func() { srv.Close() })
-	return srv, &tls.Config{RootCAs: pool, ServerName: "127.0.0.1"}
+	return srv, c.ClientConfig()
 }
 
 func tlsOpen(t *testing.T, srv *Server, tc *tls.Config, multi bool) *sql.DB {
