@@ -110,8 +110,21 @@ func (s *Session) authorize(stmt sql.Statement) error {
 		return s.requirePriv(priv, ctl, db, "")
 	}
 	switch n := stmt.(type) {
-	case *sql.Select, *sql.SetOp, *sql.Explain, *sql.Set, *sql.SetNames,
-		*sql.SetTransaction, *sql.Switch, *sql.Txn:
+	case *sql.Set:
+		// SET GLOBAL changes every later session, root's too: Doris asks
+		// for ADMIN_PRIV (SetVar.analyze).
+		for _, a := range n.Assignments {
+			if a.Scope == sql.ScopeGlobal && !st.Has(s.info.User, auth.AdminPriv, "", "", "") {
+				return auth.SpecificDenied("ADMIN")
+			}
+		}
+		return nil
+	case *sql.SetTransaction:
+		if n.Scope == sql.ScopeGlobal && !st.Has(s.info.User, auth.AdminPriv, "", "", "") {
+			return auth.SpecificDenied("ADMIN")
+		}
+		return nil
+	case *sql.Select, *sql.SetOp, *sql.Explain, *sql.SetNames, *sql.Switch, *sql.Txn:
 		return nil
 	case *sql.Refresh:
 		return s.authorizeRefresh(n)
