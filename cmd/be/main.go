@@ -22,6 +22,7 @@ import (
 
 	"github.com/inlet-db/inlet/internal/clustersecret"
 	"github.com/inlet-db/inlet/internal/metrics"
+	"github.com/inlet-db/inlet/internal/redact"
 	"github.com/inlet-db/inlet/load/streamload"
 	"github.com/inlet-db/inlet/scan"
 	"github.com/inlet-db/inlet/scan/flightsrv"
@@ -108,7 +109,7 @@ func run(args []string, out io.Writer) error {
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
 		return fmt.Errorf("--log-level: %w", err)
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	log := slog.New(redact.Handler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
 	secret, err := readSecret(c.secretFile)
 	if err != nil {
 		return err

@@ -30,6 +30,7 @@ import (
 	"github.com/inlet-db/inlet/dispatch"
 	"github.com/inlet-db/inlet/fe/server"
 	"github.com/inlet-db/inlet/internal/clustersecret"
+	"github.com/inlet-db/inlet/internal/redact"
 	"github.com/inlet-db/inlet/load/streamload"
 	"github.com/inlet-db/inlet/scan"
 )
@@ -144,7 +145,7 @@ func run(ctx context.Context, c config, out io.Writer) error {
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
 		return fmt.Errorf("--log-level: %w", err)
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	log := slog.New(redact.Handler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
 
 	metaDir, dataDir := c.metaDir, c.dataDir
 	var demo *demoCluster

@@ -12,6 +12,8 @@ import (
 	"github.com/inlet-db/inlet/fe/bind"
 	"github.com/inlet-db/inlet/fe/mysqlwire"
 	"github.com/inlet-db/inlet/fe/sql"
+
+	"github.com/inlet-db/inlet/internal/redact"
 )
 
 // This file runs the account statements (CREATE/DROP USER, GRANT, REVOKE,
@@ -339,8 +341,13 @@ var secretWords = []string{"password", "identified", "secret", "token", "credent
 // shownText is a statement's text as SHOW PROCESSLIST and profiles keep
 // it: secrets masked. Only statements that can carry one (CREATE USER /
 // CATALOG, ALTER CATALOG, SET PASSWORD, or text starting with a comment)
-// are looked at, so a large INSERT or SELECT costs nothing here.
+// are looked at, so a large INSERT or SELECT costs nothing here. The
+// password of a URI (s3://AK:PASSWORD@bucket/…) is masked in any text.
 func shownText(text string) string {
+	return redact.URIPasswords(shownSecrets(text))
+}
+
+func shownSecrets(text string) string {
 	head := strings.TrimLeft(text, " \t\r\n(")
 	if len(head) > 6 {
 		head = head[:6]

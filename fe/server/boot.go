@@ -19,6 +19,8 @@ import (
 	"github.com/inlet-db/inlet/fe/mysqlwire"
 	"github.com/inlet-db/inlet/fe/physical"
 	"github.com/inlet-db/inlet/fe/vars"
+
+	"github.com/inlet-db/inlet/internal/redact"
 )
 
 // Options assemble a whole FE process.
@@ -87,6 +89,8 @@ func Start(ctx context.Context, o Options) (*FE, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	// Log records quote paths and errors: URI passwords are masked.
+	log = slog.New(redact.Handler(log.Handler()))
 	internal, err := local.Open(filepath.Join(o.DataDir, "internal"), o.Mem, local.Options{Logger: log})
 	if err != nil {
 		return nil, err
