@@ -12,7 +12,6 @@ import (
 	"github.com/inlet-db/inlet/fe/bind"
 	"github.com/inlet-db/inlet/fe/mysqlwire"
 	"github.com/inlet-db/inlet/fe/sql"
-
 	"github.com/inlet-db/inlet/internal/redact"
 )
 

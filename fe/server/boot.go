@@ -19,7 +19,7 @@ import (
 	"github.com/inlet-db/inlet/fe/mysqlwire"
 	"github.com/inlet-db/inlet/fe/physical"
 	"github.com/inlet-db/inlet/fe/vars"
-
+	"github.com/inlet-db/inlet/internal/loginguard"
 	"github.com/inlet-db/inlet/internal/redact"
 )
 
@@ -113,7 +113,11 @@ func Start(ctx context.Context, o Options) (*FE, error) {
 		cats.Close()
 		return nil, err
 	}
-	srv, err := New(Config{Catalogs: cats, Vars: vr, Mem: o.Mem, Logger: log, Version: o.Version, Backends: o.Backends, Runner: o.Runner, Auth: users, ViewDir: o.MetaDir})
+	// One guard for every password check: guesses over MySQL and Stream
+	// Load count together.
+	guard := loginguard.New(log)
+	srv, err := New(Config{Catalogs: cats, Vars: vr, Mem: o.Mem, Logger: log, Version: o.Version, Backends: o.Backends, Runner: o.Runner, Auth: users, ViewDir: o.MetaDir,
+		LoginGuard: guard})
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +128,7 @@ func Start(ctx context.Context, o Options) (*FE, error) {
 		}
 	}
 	wire, err := mysqlwire.Listen(mysqlwire.Config{Addr: o.QueryAddr, Users: users, NewSession: srv.NewSession, Logger: log,
-		HandshakeTimeout: o.HandshakeTimeout, MaxConnections: o.MaxConnections})
+		HandshakeTimeout: o.HandshakeTimeout, MaxConnections: o.MaxConnections, LoginGuard: guard})
 	if err != nil {
 		cats.Close()
 		return nil, err

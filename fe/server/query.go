@@ -18,7 +18,6 @@ import (
 	"github.com/inlet-db/inlet/fe/physical"
 	"github.com/inlet-db/inlet/fe/sql"
 	"github.com/inlet-db/inlet/fe/vars"
-
 	"github.com/inlet-db/inlet/internal/redact"
 )
 

@@ -15,6 +15,7 @@ import (
 	"github.com/inlet-db/inlet/fe/mysqlwire"
 	"github.com/inlet-db/inlet/fe/physical"
 	"github.com/inlet-db/inlet/fe/vars"
+	"github.com/inlet-db/inlet/internal/loginguard"
 )
 
 // Config configures a Server.
@@ -40,6 +41,9 @@ type Config struct {
 	// Auth holds users and privileges; nil means root alone and no
 	// privilege checks (accounts.go).
 	Auth *auth.Store
+	// LoginGuard slows password guessing per (user, host) over MySQL and
+	// Stream Load together; nil makes one for Stream Load alone.
+	LoginGuard *loginguard.Guard
 	// ViewDir holds the view definitions (views.go); "" keeps views in
 	// memory for the server's life.
 	ViewDir string
@@ -55,9 +59,10 @@ type Server struct {
 	mu       sync.Mutex
 	sessions map[uint32]*Session // by connection id, for SHOW PROCESSLIST
 
-	profiles profiles // recent query profiles, for SHOW QUERY PROFILE
-	metrics  feMetrics
-	views    *viewStore
+	guardOnce sync.Once
+	profiles  profiles // recent query profiles, for SHOW QUERY PROFILE
+	metrics   feMetrics
+	views     *viewStore
 }
 
 // New builds a Server.
