@@ -48,13 +48,13 @@ func TestGroupConcatLinearAccountedCancellable(t *testing.T) {
 	// The accumulated bytes are the statement's: about 9 MB of result
 	// holds 9 MB (and its doubling slack) while the 9 MB result is built,
 	// more than a 12 MB exec_mem_limit allows.
-	mustExec(t, db, "SET exec_mem_limit = 12582912")
+	mustExec(t, db, "SET exec_mem_limit = 67108864")
 	_, err = tryRows(db, "SELECT length(group_concat("+val+")) "+million)
 	var me *mysql.MySQLError
 	if !errors.As(err, &me) || !strings.Contains(me.Message, "Memory limit exceeded") {
 		t.Fatalf("GROUP_CONCAT past exec_mem_limit: %v", err)
 	}
-	mustExec(t, db, "SET exec_mem_limit = 2147483648")
+	mustExec(t, db, "SET exec_mem_limit = 67108864")
 
 	// KILL QUERY stops a GROUP_CONCAT over 10^9 rows within seconds.
 	conn, err := db.Conn(context.Background())
@@ -83,5 +83,26 @@ func TestGroupConcatLinearAccountedCancellable(t *testing.T) {
 		t.Logf("stopped %s after KILL QUERY", time.Since(stopped).Round(time.Millisecond))
 	case <-time.After(10 * time.Second):
 		t.Fatal("KILL QUERY did not stop GROUP_CONCAT in 10 s")
+	}
+}
+
+// MAX over strings keeps a copy of each group's winner: those bytes count
+// against exec_mem_limit too: 10^5 groups of 200-byte strings hold 20 MB
+// on top of what the statement holds without them (under 64 MB: its
+// input batches, group keys and the 20 MB result column), past 64 MB.
+func TestMaxStringAccounted(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	db := f.db("")
+	mustExec(t, db, "CREATE DATABASE g", "USE g",
+		"CREATE TABLE d (x BIGINT) DUPLICATE KEY(x) DISTRIBUTED BY HASH(x) BUCKETS 1",
+		"INSERT INTO d VALUES (0),(1),(2),(3),(4),(5),(6),(7),(8),(9)")
+	const q = "SELECT count(*), sum(length(m)) FROM (SELECT a.x, b.x, c.x, e.x, h.x, max(repeat(concat(a.x, b.x, c.x, e.x, h.x), 40)) m " +
+		"FROM d a, d b, d c, d e, d h GROUP BY a.x, b.x, c.x, e.x, h.x) t"
+	wantRows(t, db, q, "100000|20000000")
+	mustExec(t, db, "SET exec_mem_limit = 67108864")
+	_, err := tryRows(db, q)
+	var me *mysql.MySQLError
+	if !errors.As(err, &me) || !strings.Contains(me.Message, "Memory limit exceeded") {
+		t.Fatalf("MAX of 20 MB of strings under a 64 MB exec_mem_limit: %v", err)
 	}
 }
