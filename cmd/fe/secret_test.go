@@ -224,4 +224,20 @@ func TestClusterSecretByDefault(t *testing.T) {
 	if strings.Contains(fe.text(), secret) || strings.Contains(be.text(), secret) {
 		t.Error("the cluster secret was printed")
 	}
+
+	// A secret file others may read is refused: the FE does not start on
+	// it (on any --host), and says how to fix it.
+	meta2 := filepath.Join(t.TempDir(), "meta")
+	if err := os.MkdirAll(meta2, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(meta2, "cluster_secret"), []byte("readable-by-all\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(feBin, "--meta-dir", meta2, "--host", "0.0.0.0", "--query-port", "0", "--http-port", "0", "--be-http-port", "-1")
+	cmd.Env = append(os.Environ(), env...)
+	out, err = cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "chmod 600") || strings.Contains(string(out), "readable-by-all") {
+		t.Errorf("FE on a world-readable secret: %v\n%s", err, out)
+	}
 }
