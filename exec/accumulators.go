@@ -1,7 +1,9 @@
 package exec
 
 import (
+	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -564,9 +566,37 @@ func (a *concatAcc) release() {
 
 // ---- ANY_VALUE ----
 
+// anyAcc keeps the first value of each group. Strings and byte slices are
+// copied (a batch's buffers are not the accumulator's to keep: a view would
+// pin the whole buffer, unaccounted, or read it after it was reused) and
+// their bytes charged to the statement's account.
 type anyAcc struct {
-	typ arrow.DataType
-	v   []any
+	typ  arrow.DataType
+	v    []any
+	mem  memory.Allocator
+	held int64
+}
+
+func (a *anyAcc) setMem(mem memory.Allocator) { a.mem = mem }
+
+func (a *anyAcc) release() {
+	memlimit.Refund(a.mem, a.held)
+	a.held, a.v = 0, nil
+}
+
+// keep copies v out of its batch, charging its bytes.
+func (a *anyAcc) keep(v any) any {
+	switch x := v.(type) {
+	case string:
+		memlimit.Charge(a.mem, int64(len(x)))
+		a.held += int64(len(x))
+		return strings.Clone(x)
+	case []byte:
+		memlimit.Charge(a.mem, int64(len(x)))
+		a.held += int64(len(x))
+		return bytes.Clone(x)
+	}
+	return v
 }
 
 func (a *anyAcc) grow(n int) {
@@ -579,7 +609,9 @@ func (a *anyAcc) update(gids []uint32, arg arrow.Array, rows int) {
 	get := expr.Getter(arg)
 	for i, g := range gids[:rows] {
 		if a.v[g] == nil {
-			a.v[g] = get(i)
+			if v := get(i); v != nil {
+				a.v[g] = a.keep(v)
+			}
 		}
 	}
 }
