@@ -48,13 +48,13 @@ func TestGroupConcatLinearAccountedCancellable(t *testing.T) {
 	// The accumulated bytes are the statement's: about 9 MB of result
 	// holds 9 MB (and its doubling slack) while the 9 MB result is built,
 	// more than a 12 MB exec_mem_limit allows.
-	mustExec(t, db, "SET exec_mem_limit = 67108864")
+	mustExec(t, db, "SET exec_mem_limit = 12582912")
 	_, err = tryRows(db, "SELECT length(group_concat("+val+")) "+million)
 	var me *mysql.MySQLError
 	if !errors.As(err, &me) || !strings.Contains(me.Message, "Memory limit exceeded") {
 		t.Fatalf("GROUP_CONCAT past exec_mem_limit: %v", err)
 	}
-	mustExec(t, db, "SET exec_mem_limit = 67108864")
+	mustExec(t, db, "SET exec_mem_limit = 2147483648")
 
 	// KILL QUERY stops a GROUP_CONCAT over 10^9 rows within seconds.
 	conn, err := db.Conn(context.Background())
