@@ -45,11 +45,16 @@ func TestGroupConcatLinearAccountedCancellable(t *testing.T) {
 		"0|800000", "1|800000")
 	wantRows(t, db, "SELECT length(group_concat(DISTINCT b.x)) FROM d a, d b WHERE b.x < 3", "5")
 
-	// The accumulated bytes are the statement's: about 9 MB of result
-	// holds 9 MB (and its doubling slack) while the 9 MB result is built,
-	// more than a 12 MB exec_mem_limit allows.
-	mustExec(t, db, "SET exec_mem_limit = 12582912")
-	_, err = tryRows(db, "SELECT length(group_concat("+val+")) "+million)
+	// The accumulated bytes are the statement's. Over a 10^5-row table of
+	// 100-byte strings, MAX needs under 24 MB; GROUP_CONCAT holds its 10 MB
+	// (and doubling slack) while the 10 MB result is built, more than a
+	// 32 MB exec_mem_limit allows (uncounted, it fitted).
+	mustExec(t, db, "CREATE TABLE big (k BIGINT, s VARCHAR(200)) DUPLICATE KEY(k) DISTRIBUTED BY HASH(k) BUCKETS 1",
+		"INSERT INTO big SELECT a.x*10000+b.x*1000+c.x*100+e.x*10+h.x, repeat(concat(a.x, b.x, c.x, e.x, h.x), 20) FROM d a, d b, d c, d e, d h")
+	wantRows(t, db, "SELECT length(group_concat(s)) FROM big", "10099999")
+	mustExec(t, db, "SET exec_mem_limit = 33554432")
+	wantRows(t, db, "SELECT max(length(s)) FROM big", "100")
+	_, err = tryRows(db, "SELECT length(group_concat(s)) FROM big")
 	var me *mysql.MySQLError
 	if !errors.As(err, &me) || !strings.Contains(me.Message, "Memory limit exceeded") {
 		t.Fatalf("GROUP_CONCAT past exec_mem_limit: %v", err)
