@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/inlet-db/inlet/internal/redact"
 )
 
 // MaskedValue replaces secret property values wherever properties are shown,
@@ -67,38 +69,7 @@ func embedsPassword(v string) bool {
 // maskURIPasswords replaces the password of every scheme://user:password@
 // authority in v.
 func maskURIPasswords(v string) string {
-	var b strings.Builder
-	rest := v
-	for {
-		k := strings.Index(rest, "://")
-		if k < 0 {
-			break
-		}
-		auth := rest[k+3:]
-		end := strings.IndexAny(auth, "/?#")
-		if end < 0 {
-			end = len(auth)
-		}
-		at := strings.LastIndexByte(auth[:end], '@')
-		colon := -1
-		if at >= 0 {
-			colon = strings.IndexByte(auth[:at], ':')
-		}
-		if colon < 0 {
-			b.WriteString(rest[:k+3])
-			rest = auth
-			continue
-		}
-		b.WriteString(rest[:k+3])
-		b.WriteString(auth[:colon+1])
-		b.WriteString(MaskedValue)
-		rest = auth[at:]
-	}
-	if b.Len() == 0 {
-		return v
-	}
-	b.WriteString(rest)
-	return b.String()
+	return redact.URIPasswords(v)
 }
 
 // MaskProperties returns a copy of props with every value replaced by

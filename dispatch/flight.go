@@ -7,6 +7,7 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
@@ -20,6 +21,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/inlet-db/inlet/exec"
+	"github.com/inlet-db/inlet/internal/clustersecret"
 	"github.com/inlet-db/inlet/proto/inletpb"
 )
 
@@ -271,3 +273,33 @@ func (s *flightStream) Release() {
 		s.rdr.Release()
 	}
 }
+
+// ChallengeFlight asks the Flight server at addr to prove it holds secret
+// (flightsrv.ChallengeAction); nothing secret is sent. It is the Verify of
+// a Registry.
+func ChallengeFlight(ctx context.Context, addr, secret string) error {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return fmt.Errorf("BE %s: %v", addr, err)
+	}
+	defer conn.Close()
+	nonce := clustersecret.NewNonce()
+	st, err := flight.NewFlightServiceClient(conn).DoAction(ctx, &flight.Action{Type: ChallengeAction, Body: []byte(nonce + "\n" + addr)})
+	if err != nil {
+		return fmt.Errorf("BE %s did not answer the cluster challenge: %v", addr, status.Convert(err).Message())
+	}
+	res, err := st.Recv()
+	if err != nil {
+		return fmt.Errorf("BE %s did not answer the cluster challenge: %v", addr, status.Convert(err).Message())
+	}
+	if !clustersecret.Check(secret, nonce, addr, string(res.GetBody())) {
+		return fmt.Errorf("BE %s failed the cluster challenge", addr)
+	}
+	return nil
+}
+
+// ChallengeAction is flightsrv.ChallengeAction (cmd/be's test keeps them
+// equal; dispatch does not import the BE's server).
+const ChallengeAction = "inlet.be_challenge"

@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"cmp"
+	"context"
 	"crypto/subtle"
 	"fmt"
 	"io"
@@ -29,8 +30,13 @@ type RegistryConfig struct {
 	// NewBackend makes the Backend of a registered address (default:
 	// NewFlightBackend(addr, Secret)).
 	NewBackend func(addr string) Backend
-	Now        func() time.Time
-	Logger     *slog.Logger
+	// Verify makes a BE that registers over HTTP prove, on its own
+	// address, that it holds the secret (ChallengeFlight) before the FE
+	// sends it fragments, which carry the secret and storage credentials.
+	// Nil skips the check (tests that register in process).
+	Verify func(ctx context.Context, addr string) error
+	Now    func() time.Time
+	Logger *slog.Logger
 }
 
 // Registry is the set of BEs that registered with this FE and keep
@@ -111,6 +117,13 @@ func (r *Registry) Register(addr string) error {
 // with its next beat.
 func (r *Registry) Heartbeat(addr string) error { return r.Register(addr) }
 
+func (r *Registry) live(addr string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	m, ok := r.members[addr]
+	return ok && r.cfg.Now().Sub(m.seen) <= r.cfg.TTL
+}
+
 // Live returns the BEs heard from within the TTL, sorted by name, and
 // forgets (closing their connections) those that expired.
 func (r *Registry) Live() []Backend {
@@ -151,8 +164,9 @@ func (r *Registry) Close() {
 }
 
 // Handler serves heartbeats: POST with form field addr and the secret in
-// header SecretHeader. 204 on success, 401 on a wrong secret, 400 on a bad
-// address, 405 on another method. Mount it at HeartbeatPath.
+// header SecretHeader. 204 on success, 401 on a wrong secret (or none
+// configured), 403 when the BE fails the challenge, 400 on a bad address,
+// 405 on another method. Mount it at HeartbeatPath.
 func (r *Registry) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if req.Method != http.MethodPost {
@@ -160,11 +174,19 @@ func (r *Registry) Handler() http.Handler {
 			http.Error(w, "POST only", http.StatusMethodNotAllowed)
 			return
 		}
-		if !SecretsMatch(req.Header.Get(SecretHeader), r.cfg.Secret) {
+		if r.cfg.Secret == "" || !SecretsMatch(req.Header.Get(SecretHeader), r.cfg.Secret) {
 			http.Error(w, "wrong cluster secret", http.StatusUnauthorized)
 			return
 		}
-		if err := r.Heartbeat(req.FormValue("addr")); err != nil {
+		addr := req.FormValue("addr")
+		if r.cfg.Verify != nil && !r.live(addr) {
+			if err := r.cfg.Verify(req.Context(), addr); err != nil {
+				r.cfg.Logger.Warn("BE refused", "addr", addr, "err", err)
+				http.Error(w, err.Error(), http.StatusForbidden)
+				return
+			}
+		}
+		if err := r.Heartbeat(addr); err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}

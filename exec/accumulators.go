@@ -1,13 +1,17 @@
 package exec
 
 import (
+	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/inlet-db/inlet/exec/expr"
+	"github.com/inlet-db/inlet/exec/memlimit"
 )
 
 // accumulator keeps one aggregate's state for every group, indexed by
@@ -452,17 +456,63 @@ func decDivRound(x decimal128.Num, in int32, c decimal128.Num, out int32) decima
 
 // ---- GROUP_CONCAT ----
 
+// concatAcc appends each group's values to a byte slice it grows itself
+// (doubling, so n values cost O(total bytes), never the O(n²) of string
+// +=) and charges every growth to the statement's account, so a huge
+// GROUP_CONCAT fails at exec_mem_limit instead of holding unaccounted
+// memory. A group past maxConcatBytes fails the statement (tooLarge).
 type concatAcc struct {
-	sep  string
-	s    []string
-	seen []bool
+	sep     string
+	b       [][]byte
+	seen    []bool
+	mem     memory.Allocator
+	charged int64
+	big     int64 // bytes a group would have passed maxConcatBytes with; 0 none
 }
 
+// maxConcatBytes bounds one group's result: an Arrow string array (int32
+// offsets) holds at most 2 GiB, and Doris fails such a string too.
+const maxConcatBytes = expr.MaxBatchStringBytes
+
+func (a *concatAcc) setMem(mem memory.Allocator) { a.mem = mem }
+
 func (a *concatAcc) grow(n int) {
-	for len(a.s) < n {
-		a.s = append(a.s, "")
-		a.seen = append(a.seen, false)
+	a.b = growTo(a.b, n)
+	a.seen = growTo(a.seen, n)
+}
+
+// add appends sep (when the group has a value) and v to group g.
+func (a *concatAcc) add(g uint32, v string) {
+	if a.big > 0 {
+		return // the statement fails; nothing more is worth holding
 	}
+	cur := a.b[g]
+	need := len(cur) + len(v)
+	if a.seen[g] {
+		need += len(a.sep)
+	}
+	if int64(need) > maxConcatBytes {
+		a.big = int64(need)
+		return
+	}
+	if need > cap(cur) {
+		c := max(2*cap(cur), need, 64)
+		if int64(c) > maxConcatBytes {
+			c = int(maxConcatBytes)
+		}
+		// Charge first: past the limit it panics (memlimit.Guard makes it
+		// the statement's error) and nothing has changed.
+		memlimit.Charge(a.mem, int64(c-cap(cur)))
+		a.charged += int64(c - cap(cur))
+		nb := make([]byte, len(cur), c)
+		copy(nb, cur)
+		cur = nb
+	}
+	if a.seen[g] {
+		cur = append(cur, a.sep...)
+	}
+	a.b[g] = append(cur, v...)
+	a.seen[g] = true
 }
 
 func (a *concatAcc) update(gids []uint32, arg arrow.Array, rows int) {
@@ -471,20 +521,35 @@ func (a *concatAcc) update(gids []uint32, arg arrow.Array, rows int) {
 		if sa.IsNull(i) {
 			continue
 		}
-		if a.seen[g] {
-			a.s[g] += a.sep
-		}
-		a.s[g] += sa.Value(i)
-		a.seen[g] = true
+		a.add(g, sa.Value(i))
 	}
 }
 
 func (a *concatAcc) merge(gids []uint32, states []arrow.Array) { a.update(gids, states[0], len(gids)) }
 
+func (a *concatAcc) tooLarge() error {
+	if a.big == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: group_concat: result of more than %d bytes exceeds the limit of %d bytes", expr.ErrTooLarge, a.big, maxConcatBytes)
+}
+
 func (a *concatAcc) result(mem memory.Allocator, n int) arrow.Array {
 	b := array.NewStringBuilder(mem)
 	defer b.Release()
-	b.AppendValues(a.s[:n], a.seen[:n])
+	b.Reserve(n)
+	total := 0
+	for _, v := range a.b[:n] {
+		total += len(v)
+	}
+	b.ReserveData(total)
+	for g := range n {
+		if a.seen[g] {
+			b.BinaryBuilder.Append(a.b[g])
+		} else {
+			b.AppendNull()
+		}
+	}
 	return b.NewArray()
 }
 
@@ -492,11 +557,46 @@ func (a *concatAcc) states(mem memory.Allocator, n int) []arrow.Array {
 	return []arrow.Array{a.result(mem, n)}
 }
 
+// release gives the groups' bytes back to the account.
+func (a *concatAcc) release() {
+	memlimit.Refund(a.mem, a.charged)
+	a.charged = 0
+	a.b, a.seen = nil, nil
+}
+
 // ---- ANY_VALUE ----
 
+// anyAcc keeps the first value of each group. Strings and byte slices are
+// copied (a batch's buffers are not the accumulator's to keep: a view would
+// pin the whole buffer, unaccounted, or read it after it was reused) and
+// their bytes charged to the statement's account.
 type anyAcc struct {
-	typ arrow.DataType
-	v   []any
+	typ  arrow.DataType
+	v    []any
+	mem  memory.Allocator
+	held int64
+}
+
+func (a *anyAcc) setMem(mem memory.Allocator) { a.mem = mem }
+
+func (a *anyAcc) release() {
+	memlimit.Refund(a.mem, a.held)
+	a.held, a.v = 0, nil
+}
+
+// keep copies v out of its batch, charging its bytes.
+func (a *anyAcc) keep(v any) any {
+	switch x := v.(type) {
+	case string:
+		memlimit.Charge(a.mem, int64(len(x)))
+		a.held += int64(len(x))
+		return strings.Clone(x)
+	case []byte:
+		memlimit.Charge(a.mem, int64(len(x)))
+		a.held += int64(len(x))
+		return bytes.Clone(x)
+	}
+	return v
 }
 
 func (a *anyAcc) grow(n int) {
@@ -509,7 +609,9 @@ func (a *anyAcc) update(gids []uint32, arg arrow.Array, rows int) {
 	get := expr.Getter(arg)
 	for i, g := range gids[:rows] {
 		if a.v[g] == nil {
-			a.v[g] = get(i)
+			if v := get(i); v != nil {
+				a.v[g] = a.keep(v)
+			}
 		}
 	}
 }

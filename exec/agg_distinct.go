@@ -10,9 +10,10 @@ import (
 // (group id, value) pairs keeps each pair once, in first-seen order, with
 // its values typed; result runs the plain aggregate over the pairs.
 type distinctAcc struct {
-	call AggCall
-	typ  arrow.DataType // argument type
-	out  arrow.DataType
+	call     AggCall
+	innerErr error
+	typ      arrow.DataType // argument type
+	out      arrow.DataType
 	// mem is the statement's account, for the pair table (setMem); nil
 	// until the operator sets it, then the pair table is made.
 	mem   memory.Allocator
@@ -63,12 +64,25 @@ func (a *distinctAcc) update(gids []uint32, arg arrow.Array, rows int) {
 
 func (a *distinctAcc) merge([]uint32, []arrow.Array) {}
 
+// tooLarge is the error of the last result's GROUP_CONCAT, if its value
+// grew past the limit.
+func (a *distinctAcc) tooLarge() error { return a.innerErr }
+
 func (a *distinctAcc) result(mem memory.Allocator, n int) arrow.Array {
 	plain := a.call
 	plain.Distinct = false
 	inner, err := newAccumulator(plain, a.typ, a.out)
 	if err != nil {
 		return array.MakeArrayOfNull(mem, a.out, n)
+	}
+	if m, ok := inner.(interface{ setMem(memory.Allocator) }); ok {
+		m.setMem(a.mem)
+	}
+	if r, ok := inner.(interface{ release() }); ok {
+		defer r.release()
+	}
+	if e, ok := inner.(interface{ tooLarge() error }); ok {
+		defer func() { a.innerErr = e.tooLarge() }()
 	}
 	inner.grow(n)
 	if a.pairs != nil && a.pairs.n > 0 {

@@ -7,6 +7,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/exec/memlimit"
 )
 
 // Typed MIN/MAX: a value and a seen flag per group in Go slices of the
@@ -60,12 +62,23 @@ func mmNum[T cmp.Ordered, A interface{ Values() []T }](isMax bool, t arrow.DataT
 }
 
 // minMaxStr keeps copies of the winning strings (a batch's buffers are not
-// the accumulator's to keep).
+// the accumulator's to keep); their bytes are charged to the statement's
+// account, so MAX(long text) over many groups counts what it holds.
 type minMaxStr struct {
 	isMax bool
 	typ   arrow.DataType
 	v     []string
 	seen  []bool
+	mem   memory.Allocator
+	held  int64 // bytes of v, charged
+}
+
+func (a *minMaxStr) setMem(mem memory.Allocator) { a.mem = mem }
+
+// release gives the kept strings' bytes back.
+func (a *minMaxStr) release() {
+	memlimit.Refund(a.mem, a.held)
+	a.held, a.v, a.seen = 0, nil, nil
 }
 
 func (a *minMaxStr) grow(n int) {
@@ -82,6 +95,13 @@ func (a *minMaxStr) update(gids []uint32, arg arrow.Array, rows int) {
 		}
 		x := s.Value(i)
 		if !a.seen[g] || (a.isMax && x > a.v[g]) || (!a.isMax && x < a.v[g]) {
+			if d := int64(len(x) - len(a.v[g])); d > 0 {
+				memlimit.Charge(a.mem, d) // may refuse: nothing changed yet
+				a.held += d
+			} else if d < 0 {
+				memlimit.Refund(a.mem, -d)
+				a.held += d
+			}
 			a.v[g], a.seen[g] = strings.Clone(x), true
 		}
 	}

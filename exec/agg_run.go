@@ -117,6 +117,11 @@ func (s *aggState) consume(b arrow.RecordBatch) error {
 // overflow is the error of the first accumulator whose sum overflowed.
 func (s *aggState) overflow() error {
 	for i, acc := range s.accs {
+		if o, ok := acc.(interface{ tooLarge() error }); ok {
+			if err := o.tooLarge(); err != nil {
+				return err
+			}
+		}
 		if o, ok := acc.(interface{ overflowed() bool }); ok && o.overflowed() {
 			return errorf(expr.ErrOverflow, "%s: the sum is out of the range of %s", s.h.Aggs[i], expr.TypeName(s.h.stateTypes[i][0]))
 		}
@@ -172,6 +177,12 @@ func (s *aggState) output() (arrow.RecordBatch, error) {
 		} else {
 			cols = append(cols, acc.result(env.Mem, n))
 		}
+	}
+	// DISTINCT folds its values only now, in result: a GROUP_CONCAT that
+	// grew too large says so here.
+	if err := s.overflow(); err != nil {
+		releaseArrays(cols)
+		return nil, err
 	}
 	out := array.NewRecordBatch(h.schema, cols, int64(n))
 	releaseArrays(cols)

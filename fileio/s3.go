@@ -16,6 +16,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
+
+	"github.com/inlet-db/inlet/internal/redact"
 )
 
 // S3Config configures an S3-compatible store. The zero value talks to AWS
@@ -144,9 +146,14 @@ func splitS3(p string) (bucket, key string, err error) {
 		}
 	}
 	if rest == "" {
-		return "", "", fmt.Errorf("fileio: %q is not an s3:// path", p)
+		return "", "", fmt.Errorf("fileio: %q is not an s3:// path", redact.URIPasswords(p))
 	}
 	bucket, key, _ = strings.Cut(rest, "/")
+	if strings.Contains(bucket, "@") {
+		// s3://AK:SECRET@bucket/…: no bucket has an @, and the SDK would
+		// send (and its errors echo) the whole authority as one.
+		return "", "", fmt.Errorf("fileio: %s: credentials in the URI are not supported; set the catalog's s3 access and secret key properties", redact.URIPasswords(p))
+	}
 	if bucket == "" {
 		return "", "", fmt.Errorf("fileio: %q has no bucket", p)
 	}

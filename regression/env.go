@@ -3,7 +3,9 @@ package regression
 import (
 	"bufio"
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"net"
@@ -203,7 +205,18 @@ func Start(ctx context.Context, o Options) (*Env, error) {
 	feAddr := os.Getenv(EnvFE)
 	if feAddr == "" {
 		var feArgs []string
+		metaDir := filepath.Join(o.WorkDir, "fe-meta")
 		if beProcess(ctx, filepath.Join(bin, "be")) {
+			// The BEs must hold the FE's cluster secret: the FE takes the one
+			// under its meta dir when the file is there (or the variable's).
+			var secretArgs []string
+			if os.Getenv("INLET_CLUSTER_SECRET") == "" {
+				file, err := writeClusterSecret(metaDir)
+				if err != nil {
+					return nil, err
+				}
+				secretArgs = []string{"--secret-file", file}
+			}
 			// Two BEs, as a small cluster: the FE spreads each scan's
 			// ranges over both by (partition, bucket).
 			var addrs []string
@@ -215,7 +228,7 @@ func Start(ctx context.Context, o Options) (*Env, error) {
 				addr := "127.0.0.1:" + strconv.Itoa(port)
 				name := fmt.Sprintf("be%d", i+1)
 				p, _, err := startProc(ctx, o.WorkDir, name, filepath.Join(bin, "be"), nil, time.Minute,
-					"--port", strconv.Itoa(port), "--host", "127.0.0.1", "--http-port", "0")
+					append([]string{"--port", strconv.Itoa(port), "--host", "127.0.0.1", "--http-port", "0"}, secretArgs...)...)
 				if p != nil {
 					e.procs = append(e.procs, p)
 				}
@@ -230,7 +243,7 @@ func Start(ctx context.Context, o Options) (*Env, error) {
 			}
 			feArgs = append(feArgs, "--be", strings.Join(addrs, ","))
 		}
-		feArgs = append(feArgs, "--query-port", "0", "--http-port", "0", "--meta-dir", filepath.Join(o.WorkDir, "fe-meta"), "--log-level", "warn")
+		feArgs = append(feArgs, "--query-port", "0", "--http-port", "0", "--meta-dir", metaDir, "--log-level", "warn")
 		p, addr, err := startProc(ctx, o.WorkDir, "fe", filepath.Join(bin, "fe"),
 			regexp.MustCompile(`listening on (\S+)`), time.Minute, feArgs...)
 		if p != nil {
@@ -264,6 +277,24 @@ func Start(ctx context.Context, o Options) (*Env, error) {
 	}
 	ok = true
 	return e, nil
+}
+
+// writeClusterSecret makes the FE's cluster secret file (cmd/fe's
+// <meta-dir>/cluster_secret, mode 0600) unless it exists, and returns its
+// path.
+func writeClusterSecret(metaDir string) (string, error) {
+	file := filepath.Join(metaDir, "cluster_secret")
+	if _, err := os.Stat(file); err == nil {
+		return file, nil
+	}
+	if err := os.MkdirAll(metaDir, 0o700); err != nil {
+		return "", err
+	}
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return file, os.WriteFile(file, []byte(hex.EncodeToString(b[:])+"\n"), 0o600)
 }
 
 // beProcess decides whether to start cmd/be: it must serve (its --help

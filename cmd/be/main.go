@@ -20,7 +20,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/inlet-db/inlet/internal/clustersecret"
 	"github.com/inlet-db/inlet/internal/metrics"
+	"github.com/inlet-db/inlet/internal/redact"
 	"github.com/inlet-db/inlet/load/streamload"
 	"github.com/inlet-db/inlet/scan"
 	"github.com/inlet-db/inlet/scan/flightsrv"
@@ -71,13 +73,13 @@ func parseFlags(args []string) (config, error) {
 
 func readSecret(file string) (string, error) {
 	if file == "" {
-		return os.Getenv("INLET_CLUSTER_SECRET"), nil
+		return os.Getenv(clustersecret.EnvVar), nil
 	}
-	b, err := os.ReadFile(file)
+	s, err := clustersecret.Read(file)
 	if err != nil {
 		return "", fmt.Errorf("--secret-file: %w", err)
 	}
-	return strings.TrimSpace(string(b)), nil
+	return s, nil
 }
 
 func isLoopback(host string) bool {
@@ -107,10 +109,13 @@ func run(args []string, out io.Writer) error {
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
 		return fmt.Errorf("--log-level: %w", err)
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	log := slog.New(redact.Handler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
 	secret, err := readSecret(c.secretFile)
 	if err != nil {
 		return err
+	}
+	if secret == "" && c.fe != "" {
+		return fmt.Errorf("--fe needs the FE's cluster secret: --secret-file <FE meta dir>/%s (or $%s)", clustersecret.FileName, clustersecret.EnvVar)
 	}
 	if secret == "" && !isLoopback(c.host) {
 		return fmt.Errorf("--host %s is not loopback: set a cluster secret ($INLET_CLUSTER_SECRET or --secret-file)", c.host)
@@ -130,8 +135,10 @@ func run(args []string, out io.Writer) error {
 	ex := scan.NewExecutor(scan.Config{Name: addr, Logger: log})
 	defer ex.Close()
 	reg := metrics.NewRegistry()
+	flightAddr := lis.Addr().String()
 	srv, err := flightsrv.New(flightsrv.Config{Executor: ex, Secret: secret, Mem: memory.DefaultAllocator,
-		ErrorCode: scan.ErrorCode, Metrics: reg, Logger: log})
+		ErrorCode: scan.ErrorCode, Metrics: reg, Logger: log,
+		Own: func(a string) bool { return a == addr || a == flightAddr }})
 	if err != nil {
 		return err
 	}
@@ -151,6 +158,10 @@ func run(args []string, out io.Writer) error {
 		mux := http.NewServeMux()
 		mux.Handle("/metrics", reg.Handler())
 		mux.Handle("/api/update_config", updateConfig(ex, secret, log))
+		if secret != "" {
+			httpAddr := hl.Addr().String()
+			mux.Handle(clustersecret.ChallengePath, clustersecret.Handler(secret, func(a string) bool { return a == httpAddr }))
+		}
 		if c.fe != "" {
 			// Stream Load: this BE decodes the body and streams the batches
 			// to the FE, which owns the tables.
@@ -257,7 +268,7 @@ func updateConfig(ex *scan.Executor, secret string, log *slog.Logger) http.Handl
 			http.Error(w, "POST only", http.StatusMethodNotAllowed)
 			return
 		}
-		if subtle.ConstantTimeCompare([]byte(r.Header.Get(flightsrv.SecretHeader)), []byte(secret)) != 1 {
+		if secret == "" || subtle.ConstantTimeCompare([]byte(r.Header.Get(flightsrv.SecretHeader)), []byte(secret)) != 1 {
 			http.Error(w, "wrong cluster secret", http.StatusUnauthorized)
 			return
 		}

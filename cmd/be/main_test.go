@@ -25,6 +25,7 @@ import (
 	"github.com/inlet-db/inlet/dispatch"
 	"github.com/inlet-db/inlet/minifluss"
 	"github.com/inlet-db/inlet/proto/inletpb"
+	"github.com/inlet-db/inlet/scan/flightsrv"
 	"github.com/inlet-db/inlet/typemap"
 )
 
@@ -268,10 +269,14 @@ func TestProcessesKillOneMidQuery(t *testing.T) {
 // --fe registers the BE with the FE's registry and keeps it alive with
 // heartbeats; a dead BE expires.
 func TestHeartbeatRegisters(t *testing.T) {
+	if dispatch.ChallengeAction != flightsrv.ChallengeAction {
+		t.Fatalf("FE challenges with %s, BE answers %s", dispatch.ChallengeAction, flightsrv.ChallengeAction)
+	}
 	if heartbeatPath != dispatch.HeartbeatPath {
 		t.Fatalf("BE posts to %s, FE serves %s", heartbeatPath, dispatch.HeartbeatPath)
 	}
-	reg := dispatch.NewRegistry(dispatch.RegistryConfig{Secret: secret, TTL: time.Second})
+	reg := dispatch.NewRegistry(dispatch.RegistryConfig{Secret: secret, TTL: time.Second,
+		Verify: func(ctx context.Context, addr string) error { return dispatch.ChallengeFlight(ctx, addr, secret) }})
 	defer reg.Close()
 	mux := http.NewServeMux()
 	mux.Handle(dispatch.HeartbeatPath, reg.Handler())

@@ -30,6 +30,8 @@ import (
 	"github.com/inlet-db/inlet/catalog/paimon"
 	"github.com/inlet-db/inlet/dispatch"
 	"github.com/inlet-db/inlet/fe/server"
+	"github.com/inlet-db/inlet/internal/clustersecret"
+	"github.com/inlet-db/inlet/internal/redact"
 	"github.com/inlet-db/inlet/load/streamload"
 	"github.com/inlet-db/inlet/scan"
 )
@@ -80,7 +82,7 @@ func parseFlags(args []string) (config, error) {
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: fe [--query-port 9030] [--http-port 8030] [--meta-dir DIR] [--data-dir DIR] [--be host:port,...] [--demo]")
 		fmt.Fprintln(fs.Output(), "The root user's password is read from $INLET_ROOT_PASSWORD (empty by default);")
-		fmt.Fprintln(fs.Output(), "the FE↔BE cluster secret from $INLET_CLUSTER_SECRET.")
+		fmt.Fprintln(fs.Output(), "the FE↔BE cluster secret from $INLET_CLUSTER_SECRET, else <meta-dir>/cluster_secret (made on first start).")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -165,7 +167,7 @@ func run(ctx context.Context, c config, out io.Writer) error {
 	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
 		return fmt.Errorf("--log-level: %w", err)
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	log := slog.New(redact.Handler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
 
 	metaDir, dataDir := c.metaDir, c.dataDir
 	var demo *demoCluster
@@ -206,14 +208,22 @@ func run(ctx context.Context, c config, out io.Writer) error {
 		tlsConfig = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
 	}
 
-	secret := os.Getenv("INLET_CLUSTER_SECRET")
+	// BEs prove themselves with the cluster secret: $INLET_CLUSTER_SECRET,
+	// or one this FE made on first start under its meta dir. Without one
+	// any local process could register as a BE and receive loads, with
+	// their users' credentials.
+	secret, err := clustersecret.LoadOrCreate(meta)
+	if err != nil {
+		return err
+	}
 	mem := memory.DefaultAllocator
 	dcfg := dispatch.Config{Logger: log, Classify: scan.ErrorCode}
 	var local *scan.Executor
 	for _, addr := range c.backends {
 		dcfg.Backends = append(dcfg.Backends, dispatch.NewFlightBackend(addr, secret))
 	}
-	reg := dispatch.NewRegistry(dispatch.RegistryConfig{Secret: secret, Logger: log})
+	reg := dispatch.NewRegistry(dispatch.RegistryConfig{Secret: secret, Logger: log,
+		Verify: func(ctx context.Context, addr string) error { return dispatch.ChallengeFlight(ctx, addr, secret) }})
 	defer reg.Close()
 	dcfg.Registry = reg
 	if len(c.backends) == 0 {
@@ -251,6 +261,9 @@ func run(ctx context.Context, c config, out io.Writer) error {
 		fmt.Fprintf(out, "inlet fe: TLS on the MySQL port with %s\n", c.tlsCert)
 	}
 	fmt.Fprintf(out, "inlet fe: queries may hold %d MiB together (--mem-limit); at most %d connections\n", c.memLimit>>20, c.maxConns)
+	if os.Getenv(clustersecret.EnvVar) == "" {
+		fmt.Fprintf(out, "inlet fe: cluster secret in %s (BEs started with --fe read it with --secret-file)\n", clustersecret.Path(meta))
+	}
 	if local != nil {
 		fmt.Fprintln(out, "inlet fe: no --be given: scans run on a BE inside this process")
 	} else {

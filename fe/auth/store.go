@@ -300,6 +300,12 @@ func denied(user, host string, priv Priv, ctl, db, tbl string) error {
 	return e
 }
 
+// SpecificDenied is Doris's ERR_SPECIFIC_ACCESS_DENIED_ERROR (1227) naming
+// the privileges an operation needs, as SET GLOBAL reports it ("ADMIN").
+func SpecificDenied(privs string) error {
+	return &Error{Num: 1227, State: "42000", kind: ErrPrivDenied, Msg: fmt.Sprintf("Access denied; you need (at least one of) the %s privilege(s) for this operation", privs)}
+}
+
 // KillDenied is Doris's 1095 for KILL of another user's connection without
 // ADMIN_PRIV.
 func KillDenied(id int64) error {

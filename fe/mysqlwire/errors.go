@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"vitess.io/vitess/go/mysql/sqlerror"
+
+	"github.com/inlet-db/inlet/internal/redact"
 )
 
 // Code classifies an error for the wire. The FE wraps its errors with a Code
@@ -157,5 +159,7 @@ func toSQLError(err error) *sqlerror.SQLError {
 	if n, ok := errnoOf(err); ok {
 		c = n
 	}
-	return sqlerror.NewSQLError(sqlerror.ErrorCode(c.num), c.state, detailPrefix+err.Error())
+	// Errors quote paths and catalog settings: a URI's password never
+	// reaches the client.
+	return sqlerror.NewSQLError(sqlerror.ErrorCode(c.num), c.state, detailPrefix+redact.URIPasswords(err.Error()))
 }

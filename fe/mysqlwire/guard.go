@@ -27,13 +27,6 @@ const (
 	DefaultHandshakeTimeout = 10 * time.Second
 	// DefaultMaxConnections is Doris' qe_max_connection.
 	DefaultMaxConnections = 1024
-	// loginFreeFailures failed logins from one host are answered at once;
-	// after that the host's attempts are spaced loginDelay apart.
-	loginFreeFailures = 5
-	loginDelay        = time.Second
-	// maxThrottledHosts bounds the failed-login table; quiet hosts are
-	// forgotten first.
-	maxThrottledHosts = 4096
 )
 
 // MySQL error numbers answered below vitess.
@@ -389,111 +382,9 @@ func writeErrPacket(w io.Writer, seq byte, num uint16, state, msg string) error 
 	return err
 }
 
-// loginThrottle spaces out the login attempts of a host that keeps failing:
-// the first loginFreeFailures failures cost nothing, then each attempt from
-// that host waits until loginDelay after the previous one (attempts from one
-// host queue up, whatever the number of connections). A success forgets the
-// host. One warning is logged when a host starts being throttled, not one
-// per failure.
-type loginThrottle struct {
-	log   *slog.Logger
-	now   func() time.Time
-	sleep func(time.Duration)
-	// wait is the longest a login may wait; beyond it the attempt is
-	// refused without checking the password.
-	wait time.Duration
-	// delay spaces the attempts of a throttled host (loginDelay).
-	delay time.Duration
-
-	mu    sync.Mutex
-	hosts map[string]*hostLogins
-}
-
-type hostLogins struct {
-	fails int
-	next  time.Time // earliest time of the next attempt once throttled
-	last  time.Time
-}
-
-func newLoginThrottle(log *slog.Logger, wait time.Duration) *loginThrottle {
-	return &loginThrottle{log: log, now: time.Now, sleep: time.Sleep, wait: wait, delay: loginDelay, hosts: map[string]*hostLogins{}}
-}
-
-func hostOf(a net.Addr) string {
-	if a == nil {
-		return ""
-	}
-	h, _, err := net.SplitHostPort(a.String())
-	if err != nil {
-		return a.String()
-	}
-	return h
-}
-
-// admit waits for the host's turn; false means the turn is too far away
-// and the attempt must be refused.
-func (t *loginThrottle) admit(host string) bool {
-	t.mu.Lock()
-	h := t.hosts[host]
-	if h == nil || h.fails < loginFreeFailures {
-		t.mu.Unlock()
-		return true
-	}
-	now := t.now()
-	at := h.next
-	if at.Before(now) {
-		at = now
-	}
-	if at.Sub(now) > t.wait {
-		t.mu.Unlock()
-		return false
-	}
-	h.next = at.Add(t.delay) // the turn after this one
-	t.mu.Unlock()
-	t.sleep(at.Sub(now))
-	return true
-}
-
-func (t *loginThrottle) failed(host string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	h := t.hosts[host]
-	if h == nil {
-		if len(t.hosts) >= maxThrottledHosts {
-			t.forgetOldest()
-		}
-		h = &hostLogins{}
-		t.hosts[host] = h
-	}
-	h.fails++
-	h.last = t.now()
-	if h.fails == loginFreeFailures {
-		t.log.Warn("repeated failed logins; further attempts from this host are slowed down", "host", host, "failures", h.fails)
-	}
-}
-
-func (t *loginThrottle) succeeded(host string) {
-	t.mu.Lock()
-	delete(t.hosts, host)
-	t.mu.Unlock()
-}
-
-// forgetOldest drops the host whose last failure is oldest (the table is
-// small and this runs only when it is full).
-func (t *loginThrottle) forgetOldest() {
-	var oldest string
-	var at time.Time
-	for k, h := range t.hosts {
-		if oldest == "" || h.last.Before(at) {
-			oldest, at = k, h.last
-		}
-	}
-	delete(t.hosts, oldest)
-}
-
 // quietVitessAuthWarnings drops vitess' per-failure "Error authenticating
 // user" warning: vitess logs through a process-wide logger, and one line per
-// failed login lets a client flood the log. loginThrottle logs instead.
+// failed login lets a client flood the log. loginguard logs instead.
 var quietVitessAuthWarnings = sync.OnceFunc(func() {
 	warn := vtlog.Warn
 	vtlog.Warn = func(msg string, attrs ...slog.Attr) {

@@ -19,6 +19,8 @@ import (
 	"vitess.io/vitess/go/sqltypes"
 	querypb "vitess.io/vitess/go/vt/proto/query"
 	"vitess.io/vitess/go/vt/vtenv"
+
+	"github.com/inlet-db/inlet/internal/loginguard"
 )
 
 // Session runs the statements of one connection.
@@ -78,6 +80,9 @@ type Config struct {
 	// TLSConfig, when set, lets clients switch to TLS (CLIENT_SSL); users
 	// whose account requires SSL can only log in over it (tls.go).
 	TLSConfig *tls.Config
+	// LoginGuard slows password guessing per (user, host); share one with
+	// the server's other password checks (Stream Load). Nil makes one.
+	LoginGuard *loginguard.Guard
 }
 
 // Server is a running MySQL protocol listener.
@@ -92,7 +97,7 @@ type Server struct {
 	serving chan struct{}
 
 	connCounters
-	throttle         *loginThrottle
+	throttle         *loginguard.Guard
 	maxConns         int
 	handshakeTimeout time.Duration
 }
@@ -127,7 +132,10 @@ func Listen(cfg Config) (*Server, error) {
 	quietVitessAuthWarnings()
 	s := &Server{cfg: cfg, log: log, env: env, conns: make(map[uint32]*connState), serving: make(chan struct{}),
 		maxConns: cfg.MaxConnections, handshakeTimeout: cfg.HandshakeTimeout,
-		throttle: newLoginThrottle(log, cfg.HandshakeTimeout/2)}
+		throttle: cfg.LoginGuard}
+	if s.throttle == nil {
+		s.throttle = loginguard.New(log)
+	}
 	s.started = time.Now()
 	l := cfg.Listener
 	if l == nil {
@@ -433,7 +441,7 @@ func (h *handler) WarningCount(c *mysql.Conn) uint16 { return 0 }
 type authServer struct {
 	password string
 	users    Users // nil: root alone
-	throttle *loginThrottle
+	throttle *loginguard.Guard
 }
 
 func (a *authServer) AuthMethods() []mysql.AuthMethod {
@@ -448,20 +456,30 @@ func (a *authServer) DefaultAuthMethodDescription() mysql.AuthMethodDescription 
 // "Access denied" from UserEntryWithHash rather than a handshake failure.
 func (a *authServer) HandleUser(user string) bool { return true }
 
-// UserEntryWithHash checks a login, after waiting for the host's turn when
-// it has failed repeatedly (loginThrottle).
+func hostOf(a net.Addr) string {
+	if a == nil {
+		return ""
+	}
+	h, _, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	return h
+}
+
+// UserEntryWithHash checks a login; once the (user, host) has failed
+// repeatedly a wrong password is answered only at its turn (loginguard), a
+// right one at once.
 func (a *authServer) UserEntryWithHash(c *mysql.Conn, salt []byte, user string, authResponse []byte, remote net.Addr) (mysql.Getter, error) {
 	host := hostOf(remote)
-	if !a.throttle.admit(host) {
-		return nil, sqlerror.NewSQLError(sqlerror.ERAccessDeniedError, sqlerror.SSAccessDeniedError,
-			fmt.Sprintf("Access denied for user '%s': too many failed logins from this host, try again later", user))
-	}
-	g, err := a.check(salt, user, host, authResponse, connTLS(c.GetRawConn()))
+	var g mysql.Getter
+	err := a.throttle.Check(loginguard.MySQL, user, host, func() (err error) {
+		g, err = a.check(salt, user, host, authResponse, connTLS(c.GetRawConn()))
+		return err
+	})
 	if err != nil {
-		a.throttle.failed(host)
 		return nil, err
 	}
-	a.throttle.succeeded(host)
 	return g, nil
 }
 

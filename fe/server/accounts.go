@@ -12,6 +12,7 @@ import (
 	"github.com/inlet-db/inlet/fe/bind"
 	"github.com/inlet-db/inlet/fe/mysqlwire"
 	"github.com/inlet-db/inlet/fe/sql"
+	"github.com/inlet-db/inlet/internal/redact"
 )
 
 // This file runs the account statements (CREATE/DROP USER, GRANT, REVOKE,
@@ -110,8 +111,21 @@ func (s *Session) authorize(stmt sql.Statement) error {
 		return s.requirePriv(priv, ctl, db, "")
 	}
 	switch n := stmt.(type) {
-	case *sql.Select, *sql.SetOp, *sql.Explain, *sql.Set, *sql.SetNames,
-		*sql.SetTransaction, *sql.Switch, *sql.Txn:
+	case *sql.Set:
+		// SET GLOBAL changes every later session, root's too: Doris asks
+		// for ADMIN_PRIV (SetVar.analyze).
+		for _, a := range n.Assignments {
+			if a.Scope == sql.ScopeGlobal && !st.Has(s.info.User, auth.AdminPriv, "", "", "") {
+				return auth.SpecificDenied("ADMIN")
+			}
+		}
+		return nil
+	case *sql.SetTransaction:
+		if n.Scope == sql.ScopeGlobal && !st.Has(s.info.User, auth.AdminPriv, "", "", "") {
+			return auth.SpecificDenied("ADMIN")
+		}
+		return nil
+	case *sql.Select, *sql.SetOp, *sql.Explain, *sql.SetNames, *sql.Switch, *sql.Txn:
 		return nil
 	case *sql.Refresh:
 		return s.authorizeRefresh(n)
@@ -344,8 +358,13 @@ var secretWords = []string{"password", "identified", "secret", "token", "credent
 // shownText is a statement's text as SHOW PROCESSLIST and profiles keep
 // it: secrets masked. Only statements that can carry one (CREATE USER /
 // CATALOG, ALTER CATALOG, SET PASSWORD, or text starting with a comment)
-// are looked at, so a large INSERT or SELECT costs nothing here.
+// are looked at, so a large INSERT or SELECT costs nothing here. The
+// password of a URI (s3://AK:PASSWORD@bucket/…) is masked in any text.
 func shownText(text string) string {
+	return redact.URIPasswords(shownSecrets(text))
+}
+
+func shownSecrets(text string) string {
 	head := strings.TrimLeft(text, " \t\r\n(")
 	if len(head) > 6 {
 		head = head[:6]

@@ -20,6 +20,8 @@ import (
 	"github.com/inlet-db/inlet/fe/mysqlwire"
 	"github.com/inlet-db/inlet/fe/physical"
 	"github.com/inlet-db/inlet/fe/vars"
+	"github.com/inlet-db/inlet/internal/loginguard"
+	"github.com/inlet-db/inlet/internal/redact"
 )
 
 // Options assemble a whole FE process.
@@ -96,6 +98,8 @@ func Start(ctx context.Context, o Options) (*FE, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	// Log records quote paths and errors: URI passwords are masked.
+	log = slog.New(redact.Handler(log.Handler()))
 	internal, err := local.Open(filepath.Join(o.DataDir, "internal"), o.Mem, local.Options{Logger: log})
 	if err != nil {
 		return nil, err
@@ -123,7 +127,11 @@ func Start(ctx context.Context, o Options) (*FE, error) {
 		cats.Close()
 		return nil, err
 	}
-	srv, err := New(Config{Catalogs: cats, Vars: vr, Mem: o.Mem, Logger: log, Version: o.Version, Backends: o.Backends, Runner: o.Runner, Auth: users, ViewDir: o.MetaDir, Audit: audit})
+	// One guard for every password check: guesses over MySQL and Stream
+	// Load count together.
+	guard := loginguard.New(log)
+	srv, err := New(Config{Catalogs: cats, Vars: vr, Mem: o.Mem, Logger: log, Version: o.Version, Backends: o.Backends, Runner: o.Runner, Auth: users, ViewDir: o.MetaDir,
+		Audit: audit, LoginGuard: guard})
 	if err != nil {
 		audit.Close()
 		return nil, err
@@ -136,7 +144,7 @@ func Start(ctx context.Context, o Options) (*FE, error) {
 		}
 	}
 	wire, err := mysqlwire.Listen(mysqlwire.Config{Addr: o.QueryAddr, Users: users, NewSession: srv.NewSession, Logger: log,
-		HandshakeTimeout: o.HandshakeTimeout, MaxConnections: o.MaxConnections, TLSConfig: o.TLSConfig})
+		HandshakeTimeout: o.HandshakeTimeout, MaxConnections: o.MaxConnections, TLSConfig: o.TLSConfig, LoginGuard: guard})
 	if err != nil {
 		cats.Close()
 		audit.Close()

@@ -37,7 +37,7 @@
 //   - Privileges (accounts.go, with fe/auth): every statement passes
 //     authorize before it runs and every table a query binds passes
 //     privResolver; a statement kind authorize does not know needs
-//     ADMIN_PRIV. Privilege failures keep Doris's own errno (1142, 1044,
+//     ADMIN_PRIV, as does SET GLOBAL (Doris's rule). Privilege failures keep Doris's own errno (1142, 1044,
 //     1227 …), the one exception to the wireKinds table.
 //
 // Concurrency: a Server is shared by all connections; a Session belongs to

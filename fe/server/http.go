@@ -10,6 +10,7 @@ import (
 
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/fe/physical"
+	"github.com/inlet-db/inlet/internal/loginguard"
 	"github.com/inlet-db/inlet/load/streamload"
 )
 
@@ -67,6 +68,7 @@ func (s *Server) HTTPHandler() http.Handler {
 		for _, k := range names {
 			fmt.Fprintf(w, "inlet_fe_scan_counter{name=%q} %d\n", k, m.scan[k])
 		}
+		s.loginGuard().WriteMetrics(w)
 	})
 	mux.HandleFunc("/api/profile", func(w http.ResponseWriter, r *http.Request) {
 		id := r.URL.Query().Get("query_id")
@@ -88,6 +90,16 @@ func (s *Server) HTTPHandler() http.Handler {
 	return mux
 }
 
+// loginGuard is the guard MySQL logins and Stream Load share.
+func (s *Server) loginGuard() *loginguard.Guard {
+	s.guardOnce.Do(func() {
+		if s.cfg.LoginGuard == nil {
+			s.cfg.LoginGuard = loginguard.New(s.log)
+		}
+	})
+	return s.cfg.LoginGuard
+}
+
 // StreamLoadTables opens the internal catalog's tables for Stream Load,
 // checking users and LOAD_PRIV with the FE's user store.
 func (s *Server) StreamLoadTables() streamload.Tables {
@@ -97,6 +109,7 @@ func (s *Server) StreamLoadTables() streamload.Tables {
 	if s.cfg.Auth != nil {
 		t.Users = s.cfg.Auth
 	}
+	t.Guard = s.loginGuard()
 	return t
 }
 

@@ -31,10 +31,8 @@ func (s *Session) mem() memory.Allocator {
 // owner left to free them, they are swept back to the server's allocator.
 func (s *Session) runLimited(ctx context.Context, stmt sql.Statement, w mysqlwire.ResultWriter) (err error) {
 	limit := s.vars.Int(memLimitVar)
-	if v, ok := stmt.(*sql.Select); ok {
-		if hv, herr := s.stmtVars(v.Hints); herr == nil {
-			limit = hv.Int(memLimitVar)
-		}
+	if hv, herr := s.stmtVars(stmtHints(stmt)); herr == nil {
+		limit = hv.Int(memLimitVar)
 	}
 	acct := memlimit.New(s.srv.cfg.Mem, limit, memLimitVar)
 	s.limited = acct

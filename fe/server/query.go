@@ -18,6 +18,7 @@ import (
 	"github.com/inlet-db/inlet/fe/physical"
 	"github.com/inlet-db/inlet/fe/sql"
 	"github.com/inlet-db/inlet/fe/vars"
+	"github.com/inlet-db/inlet/internal/redact"
 )
 
 // env is the execution environment of one statement under v.
@@ -179,7 +180,8 @@ func nestedPrunes(p bind.Plan, v *vars.Session) map[string]arrow.DataType {
 
 // explainLines renders EXPLAIN output rows.
 func explainLines(op exec.Operator) []string {
-	return strings.Split(strings.TrimRight(exec.ExplainTree(op), "\n"), "\n")
+	// Plans name files and warehouses: a URI's password is not shown.
+	return strings.Split(strings.TrimRight(redact.URIPasswords(exec.ExplainTree(op)), "\n"), "\n")
 }
 
 // wallClock converts instants to wall-clock times in the session zone.

@@ -15,6 +15,7 @@ import (
 	"github.com/inlet-db/inlet/fe/mysqlwire"
 	"github.com/inlet-db/inlet/fe/physical"
 	"github.com/inlet-db/inlet/fe/vars"
+	"github.com/inlet-db/inlet/internal/loginguard"
 )
 
 // Config configures a Server.
@@ -42,6 +43,9 @@ type Config struct {
 	Auth *auth.Store
 	// Audit receives one line per statement (audit.go); nil keeps none.
 	Audit *AuditLog
+	// LoginGuard slows password guessing per (user, host) over MySQL and
+	// Stream Load together; nil makes one for Stream Load alone.
+	LoginGuard *loginguard.Guard
 	// ViewDir holds the view definitions (views.go); "" keeps views in
 	// memory for the server's life.
 	ViewDir string
@@ -57,9 +61,10 @@ type Server struct {
 	mu       sync.Mutex
 	sessions map[uint32]*Session // by connection id, for SHOW PROCESSLIST
 
-	profiles profiles // recent query profiles, for SHOW QUERY PROFILE
-	metrics  feMetrics
-	views    *viewStore
+	guardOnce sync.Once
+	profiles  profiles // recent query profiles, for SHOW QUERY PROFILE
+	metrics   feMetrics
+	views     *viewStore
 }
 
 // New builds a Server.

@@ -78,16 +78,36 @@ func (s *Session) Query(ctx context.Context, text string, w mysqlwire.ResultWrit
 	st := s.beginStatement(text)
 	defer func() { s.endStatement(st, err) }()
 	audit.began(st, stmt)
-	if secs := s.vars.Int("query_timeout"); secs > 0 {
+	// A SET_VAR(query_timeout=…) hint bounds this statement, as SET does
+	// the session's (a bad hint is the statement's error, reported where
+	// the statement reads its variables).
+	secs := s.vars.Int("query_timeout")
+	if hv, herr := s.stmtVars(stmtHints(stmt)); herr == nil {
+		secs = hv.Int("query_timeout")
+	}
+	if secs > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(secs)*time.Second)
 		defer cancel()
 	}
 	err = s.runLimited(ctx, stmt, w)
 	if errors.Is(err, context.DeadlineExceeded) {
-		err = errorf(context.DeadlineExceeded, "Query exceeded query_timeout (%d s) and was cancelled", s.vars.Int("query_timeout"))
+		err = errorf(context.DeadlineExceeded, "Query exceeded query_timeout (%d s) and was cancelled", secs)
 	}
 	return classify(err)
+}
+
+// stmtHints are the SET_VAR hints of a statement that takes them.
+func stmtHints(stmt sql.Statement) map[string]string {
+	switch n := stmt.(type) {
+	case *sql.Select:
+		return n.Hints
+	case *sql.Insert:
+		return n.Hints
+	case *sql.Explain:
+		return stmtHints(n.Stmt)
+	}
+	return nil
 }
 
 // stmtVars returns the session values with a statement's SET_VAR hints.

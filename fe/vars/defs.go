@@ -18,6 +18,11 @@ type Def struct {
 	Default string
 	// Min and Max bound Int variables.
 	Min, Max int64
+	// GlobalMin is the least value SET GLOBAL accepts (Int variables; 0
+	// none): a session may choke itself with exec_mem_limit = 1, but a
+	// global value that small fails every statement of every user, root
+	// included, until a restart.
+	GlobalMin int64
 	// Values lists the allowed spellings of an Enum variable (compared
 	// case-insensitively); a String variable folds these spellings and
 	// keeps any other value as typed.
@@ -53,9 +58,9 @@ func Defs(versionComment, timeZone string) []Def {
 		{Name: "system_time_zone", Kind: String, Default: timeZone, ReadOnly: true},
 
 		// Query execution knobs Doris users expect to exist.
-		{Name: "batch_size", Kind: Int, Default: "4064", Min: 1, Max: 1 << 20},
-		{Name: "query_timeout", Kind: Int, Default: "900", Min: 1, Max: 1 << 31},
-		{Name: "exec_mem_limit", Kind: Int, Default: "2147483648", Min: 1, Max: maxInt, Bytes: true},
+		{Name: "batch_size", Kind: Int, Default: "4064", Min: 1, Max: 1 << 20, GlobalMin: 256},
+		{Name: "query_timeout", Kind: Int, Default: "900", Min: 1, Max: 1 << 31, GlobalMin: 10},
+		{Name: "exec_mem_limit", Kind: Int, Default: "2147483648", Min: 1, Max: maxInt, Bytes: true, GlobalMin: 64 << 20},
 		{Name: "parallel_pipeline_task_num", Kind: Int, Default: "0", Min: 0, Max: 1024},
 		{Name: "sql_select_limit", Kind: Int, Default: "9223372036854775807", Min: 0, Max: maxInt},
 		{Name: "default_order_by_limit", Kind: Int, Default: "-1", Min: -1, Max: maxInt},
@@ -74,12 +79,12 @@ func Defs(versionComment, timeZone string) []Def {
 		{Name: "collation_connection", Kind: String, Default: "utf8mb4_0900_bin"},
 		{Name: "collation_database", Kind: String, Default: "utf8mb4_0900_bin"},
 		{Name: "collation_server", Kind: String, Default: "utf8mb4_0900_bin"},
-		{Name: "max_allowed_packet", Kind: Int, Default: "16777216", Min: 1024, Max: 1 << 30},
+		{Name: "max_allowed_packet", Kind: Int, Default: "16777216", Min: 1024, Max: 1 << 30, GlobalMin: 64 << 10},
 		{Name: "net_buffer_length", Kind: Int, Default: "16384", Min: 1024, Max: 1 << 20},
-		{Name: "net_read_timeout", Kind: Int, Default: "60", Min: 1, Max: 1 << 31},
-		{Name: "net_write_timeout", Kind: Int, Default: "60", Min: 1, Max: 1 << 31},
-		{Name: "wait_timeout", Kind: Int, Default: "28800", Min: 1, Max: 1 << 31},
-		{Name: "interactive_timeout", Kind: Int, Default: "3600", Min: 1, Max: 1 << 31},
+		{Name: "net_read_timeout", Kind: Int, Default: "60", Min: 1, Max: 1 << 31, GlobalMin: 10},
+		{Name: "net_write_timeout", Kind: Int, Default: "60", Min: 1, Max: 1 << 31, GlobalMin: 10},
+		{Name: "wait_timeout", Kind: Int, Default: "28800", Min: 1, Max: 1 << 31, GlobalMin: 10},
+		{Name: "interactive_timeout", Kind: Int, Default: "3600", Min: 1, Max: 1 << 31, GlobalMin: 10},
 		{Name: "transaction_isolation", Kind: String, Default: "REPEATABLE-READ"},
 		{Name: "tx_isolation", Kind: String, Default: "REPEATABLE-READ"},
 		{Name: "transaction_read_only", Kind: Bool, Default: "false"},

@@ -101,6 +101,11 @@ func (r *Registry) SetGlobal(name, value string) error {
 	if err != nil {
 		return err
 	}
+	if d.Kind == Int && d.GlobalMin > 0 {
+		if n, _ := strconv.ParseInt(v, 10, 64); n < d.GlobalMin {
+			return errorf(ErrWrongValue, "Variable '%s' can't be set to the value of '%s' (SET GLOBAL needs at least %d: less would fail every statement; SET SESSION takes it)", d.Name, value, d.GlobalMin)
+		}
+	}
 	r.mu.Lock()
 	r.global[d.Name] = v
 	r.mu.Unlock()

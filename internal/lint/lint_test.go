@@ -96,9 +96,9 @@ func layers() []layer {
 			why: "layer 4 (§3's fe/exec, moved out of fe/): the vectorized operators FE and BE share → proto/inletpb, typemap"},
 		{pkgs: "dispatch/...", ours: with("dispatch/...", "proto/inletpb", "exec/..."),
 			why: "layer 5 (not in §3): the FE side of FE↔BE: sends fragments to BEs over Flight, merges their streams → proto/inletpb, exec"},
-		{pkgs: "fe/mysqlwire/...", ours: []string{"typemap", "exec/render"},
+		{pkgs: "fe/mysqlwire/...", ours: []string{"typemap", "exec/render", "internal/loginguard", "internal/redact"},
 			thirdParty: append([]string{"vitess.io/vitess/go/..."}, arrowOnly...),
-			why:        "§3 layer 5: fe/mysqlwire → vitess go/mysql, arrow, typemap and the text renderer exec/render; nothing else of ours"},
+			why:        "§3 layer 5: fe/mysqlwire → vitess go/mysql, arrow, typemap, the text renderer exec/render and the standard-library leaves that guard logins and mask URI passwords (issue 25); nothing else of ours"},
 		{pkgs: "fe/vars/...", ours: leaves(), why: "layer 5 (not in §3): session variables are a leaf of the FE"},
 		{pkgs: "fe/auth/...", stdOnly: true, why: "layer 5 (not in §3, issue 12): users and privileges are a leaf of the FE (standard library only), used by fe/server and its HTTP handlers"},
 

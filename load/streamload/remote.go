@@ -23,6 +23,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/internal/clustersecret"
 )
 
 // A BE in its own process (cmd/be) has no catalog: it decodes the body
@@ -56,8 +57,10 @@ const (
 	mdUnsupported = "inlet.unsupported"
 )
 
+// checkSecret compares in constant time; with no secret configured
+// nothing passes (an empty secret would let any local process in).
 func checkSecret(r *http.Request, secret string) bool {
-	return subtle.ConstantTimeCompare([]byte(r.Header.Get(SecretHeader)), []byte(secret)) == 1
+	return secret != "" && subtle.ConstantTimeCompare([]byte(r.Header.Get(SecretHeader)), []byte(secret)) == 1
 }
 
 // Internal serves the FE's internal endpoints for BEs in other processes.
@@ -95,6 +98,20 @@ func (h *Internal) register(w http.ResponseWriter, r *http.Request) {
 	addr := r.FormValue("addr")
 	if addr == "" || h.be == nil {
 		http.Error(w, "addr is required", http.StatusBadRequest)
+		return
+	}
+	// The secret in the request proves little about addr: before loads,
+	// with their users' credentials, are redirected there, the process on
+	// addr itself must prove it holds the secret.
+	// A live BE proved it already; its heartbeats only refresh it.
+	if h.be.live(addr) {
+		h.be.Add(addr)
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	if err := clustersecret.Challenge(r.Context(), addr, h.secret); err != nil {
+		h.log.Warn("Stream Load BE refused", "addr", addr, "err", err)
+		http.Error(w, err.Error(), http.StatusForbidden)
 		return
 	}
 	h.be.Add(addr)
@@ -451,6 +468,13 @@ func (b *Backends) Add(addr string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.seen[addr] = b.now()
+}
+
+func (b *Backends) live(addr string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t, ok := b.seen[addr]
+	return ok && b.now().Sub(t) <= b.ttl
 }
 
 // Pick returns a live BE, round robin; false when none is.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/fe/auth"
+	"github.com/inlet-db/inlet/internal/loginguard"
 )
 
 // Error kinds of opening a load's table; the handlers answer 401, 403 and
@@ -59,6 +60,9 @@ type CatalogTables struct {
 	Users   Users
 	// CatalogName is the catalog's name in privileges ("internal").
 	CatalogName string
+	// Guard slows password guessing over HTTP Basic auth, counted with the
+	// MySQL logins when the server shares its guard; nil makes none.
+	Guard *loginguard.Guard
 }
 
 // Open implements Tables.
@@ -66,7 +70,14 @@ func (c *CatalogTables) Open(ctx context.Context, id Identity, db, tbl string) (
 	if c.Users == nil {
 		return nil, withKind(ErrUnauthorized, errors.New("no user store: Stream Load is disabled"))
 	}
-	if err := c.Users.Authenticate(id.User, id.Host, id.Password); err != nil {
+	authn := func() error { return c.Users.Authenticate(id.User, id.Host, id.Password) }
+	var err error
+	if c.Guard != nil {
+		err = c.Guard.Check(loginguard.HTTP, id.User, id.Host, authn)
+	} else {
+		err = authn()
+	}
+	if err != nil {
 		return nil, withKind(ErrUnauthorized, err)
 	}
 	name := c.CatalogName

@@ -6,7 +6,9 @@
 //
 //  1. Every call carries the cluster secret (gRPC metadata SecretHeader);
 //     it is compared in constant time and a mismatch is Unauthenticated
-//     before any work. The secret and the fragment's client and storage
+//     before any work. The one exception is the cluster challenge
+//     (DoAction ChallengeAction), whose answer proves the secret without
+//     revealing it, and only for this BE's own addresses. The secret and the fragment's client and storage
 //     options are never logged or put in an error.
 //  2. Stream shape: first the schema (sent at once, so the FE knows the
 //     columns before any row), then batches each holding rows of ONE range

@@ -49,6 +49,11 @@ type Config struct {
 	// Logger; nil discards. Fragments may hold secrets (client options,
 	// storage options): they are never logged.
 	Logger *slog.Logger
+	// Own tells whether an address is this BE's (its listening or
+	// advertised Flight address); the cluster challenge is answered only
+	// for those, so a process elsewhere cannot relay challenges here. Nil
+	// answers for none.
+	Own func(addr string) bool
 	// Concurrency is how many ranges of one fragment run at once when the
 	// fragment does not say (ScanOptions.max_concurrency); default 16.
 	Concurrency int
@@ -115,7 +120,12 @@ func (s *Server) NewGRPCServer(opts ...grpc.ServerOption) *grpc.Server {
 			}
 			return h(ctx, req)
 		}),
-		grpc.ChainStreamInterceptor(func(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, h grpc.StreamHandler) error {
+		grpc.ChainStreamInterceptor(func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) error {
+			// DoAction authorizes per action: the cluster challenge is
+			// answered without the secret (the answer is the proof).
+			if info.FullMethod == doActionMethod {
+				return h(srv, ss)
+			}
 			if err := s.authorize(ss.Context()); err != nil {
 				return err
 			}
