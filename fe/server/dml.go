@@ -152,6 +152,20 @@ func deletePredicates(where sql.Expr, qual string, schema catalog.Schema) ([]cat
 			}
 			out = append(out, catalog.Predicate{Column: c, Op: op, Values: vals})
 			return nil
+		case *sql.Between:
+			// Doris rewrites BETWEEN to its two bounds before it checks a
+			// delete's WHERE; NOT BETWEEN is an OR and stays refused.
+			c, ok := column(x.X)
+			if !ok || x.Not {
+				break
+			}
+			lo, okLo := literal(x.Lo)
+			hi, okHi := literal(x.Hi)
+			if !okLo || !okHi {
+				break
+			}
+			out = append(out, catalog.Predicate{Column: c, Op: ">=", Values: []any{lo}}, catalog.Predicate{Column: c, Op: "<=", Values: []any{hi}})
+			return nil
 		case *sql.IsExpr:
 			c, ok := column(x.X)
 			if !ok || x.What != "NULL" {

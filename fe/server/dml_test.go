@@ -55,6 +55,13 @@ func TestUniqueKeyDeleteUpdate(t *testing.T) {
 	wantRows(t, db, "SELECT k, v, s FROM dup ORDER BY k, v", "1|10|a", "1|50|f", "3|30|c", "4|NULL|e")
 	mustExec(t, db, "DELETE FROM dup WHERE k IN (3, 4)")
 	wantRows(t, db, "SELECT k, v, s FROM dup ORDER BY k, v", "1|10|a", "1|50|f")
+	// BETWEEN is its two bounds, as Doris reads it; NOT BETWEEN is an OR.
+	mustExec(t, db, "INSERT INTO dup VALUES (5, 1, 'g'), (6, 2, 'h'), (7, 3, 'i')")
+	wantErr(t, db, "DELETE FROM dup WHERE k NOT BETWEEN 5 AND 6", 1105, "Where clause only supports")
+	mustExec(t, db, "DELETE FROM dup WHERE k BETWEEN 5 AND 6 AND v BETWEEN 2 AND 3")
+	wantRows(t, db, "SELECT k, v, s FROM dup ORDER BY k, v", "1|10|a", "1|50|f", "5|1|g", "7|3|i")
+	mustExec(t, db, "DELETE FROM dup WHERE k BETWEEN 5 AND 7")
+	wantRows(t, db, "SELECT k, v, s FROM dup ORDER BY k, v", "1|10|a", "1|50|f")
 
 	// INSERT ... WITH LABEL: a replayed label changes nothing, after a
 	// restart too.
