@@ -93,10 +93,23 @@ func Open(metaDir string, opts ...Option) (*Store, error) {
 	for _, o := range opts {
 		o(s)
 	}
+	// The marker says this directory has held a users file: without it a
+	// deleted file would look like a fresh start and silently drop every
+	// account (as a missing catalog manifest refuses the start, so does
+	// this).
+	marker := filepath.Join(metaDir, markerName)
+	_, merr := os.Stat(marker)
+	hasMarker := merr == nil
 	b, err := os.ReadFile(s.path)
 	switch {
 	case os.IsNotExist(err):
-		return s, nil
+		if hasMarker {
+			return nil, fmt.Errorf("auth: %s is missing, though this FE keeps its users there: restore it (starting without it would drop every user but root)", s.path)
+		}
+		if err := s.saveLocked(); err != nil {
+			return nil, err
+		}
+		return s, writeMarker(marker)
 	case err != nil:
 		return nil, fmt.Errorf("auth: %w", err)
 	}
@@ -118,7 +131,22 @@ func Open(metaDir string, opts ...Option) (*Store, error) {
 		}
 		s.users[name] = u
 	}
+	if !hasMarker {
+		if err := writeMarker(marker); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
+}
+
+// markerName is the file that records that the users file exists.
+const markerName = "users.initialized"
+
+func writeMarker(path string) error {
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		return fmt.Errorf("auth: %w", err)
+	}
+	return nil
 }
 
 // hashPassword is MySQL's stage-2 hash SHA1(SHA1(p)), which both verifies a

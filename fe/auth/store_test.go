@@ -302,7 +302,7 @@ func TestPersistence(t *testing.T) {
 		t.Fatalf("file must hold the stage-2 hash and not the password:\n%s", b)
 	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
+	if len(entries) != 2 { // the users file and its marker: no temporary files left
 		t.Fatalf("stray files in the meta dir: %v", entries)
 	}
 	if err := os.WriteFile(filepath.Join(dir, fileName), []byte("{not json"), 0o600); err != nil {
@@ -494,5 +494,36 @@ func TestHashedPassword(t *testing.T) {
 	}
 	if err := s.Authenticate("h", "x", "secret"); err != nil {
 		t.Fatal("a refused SET PASSWORD changed the password")
+	}
+}
+
+// A users file deleted after the FE kept users in it stops the start with an
+// error naming it, instead of silently dropping every account; a fresh
+// directory, and one from before the marker existed, start as before.
+func TestMissingUsersFileRefused(t *testing.T) {
+	dir := t.TempDir()
+	s := open(t, dir)
+	if err := s.CreateUser(Identity{"jack", "%"}, "pw", false); err != nil {
+		t.Fatal(err)
+	}
+	open(t, dir) // restart with the file: fine
+	if err := os.Remove(filepath.Join(dir, fileName)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), filepath.Join(dir, fileName)) || !strings.Contains(err.Error(), "missing") {
+		t.Fatalf("Open without the users file: %v", err)
+	}
+	// A directory written before the marker existed: users file, no marker.
+	old := t.TempDir()
+	s = open(t, old)
+	if err := s.CreateUser(Identity{"lan", "%"}, "", false); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(old, markerName))
+	if err := open(t, old).Authenticate("lan", "10.1.1.1", ""); err != nil {
+		t.Fatalf("user lost on reopening a directory without the marker: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(old, markerName)); err != nil {
+		t.Fatalf("marker not written on reopening: %v", err)
 	}
 }
