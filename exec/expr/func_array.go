@@ -41,6 +41,23 @@ func listOf(t arrow.DataType) arrow.DataType { return arrow.ListOf(t) }
 
 // asList casts e (an array or an untyped NULL) to ARRAY<t> when it is not
 // one already.
+// arrayAndFlags checks the (array, array of flags) arguments of
+// array_split, array_reverse_split and array_filter and returns the first
+// as a list of its element type.
+func arrayAndFlags(name string, args []Expr) (Expr, error) {
+	if err := arity(name, args, 2, 2); err != nil {
+		return nil, err
+	}
+	et, err := arrayElem(name, args[0])
+	if err != nil {
+		return nil, err
+	}
+	if _, err := arrayElem(name, args[1]); err != nil {
+		return nil, err
+	}
+	return asList(args[0], et), nil
+}
+
 func asList(e Expr, et arrow.DataType) Expr {
 	if lt, ok := e.DataType().(arrow.ListLikeType); ok && arrow.TypeEqual(lt.Elem(), et) {
 		return e
@@ -685,17 +702,10 @@ func arrayFunc(name string, args []Expr) (builder, bool) {
 		return func() (Expr, error) {
 			// array_split cuts before each position whose flag is true,
 			// array_reverse_split after it; a NULL flag is false.
-			if err := arity(name, args, 2, 2); err != nil {
-				return nil, err
-			}
-			et, err := arrayElem(name, args[0])
+			a, err := arrayAndFlags(name, args)
 			if err != nil {
 				return nil, err
 			}
-			if _, err := arrayElem(name, args[1]); err != nil {
-				return nil, err
-			}
-			a := asList(args[0], et)
 			return arrayRow(name, []Expr{a, args[1]}, listOf(a.DataType()), true, func(v []any) any {
 				l, flags := v[0].([]any), v[1].([]any)
 				if len(l) != len(flags) {
@@ -722,17 +732,10 @@ func arrayFunc(name string, args []Expr) (builder, bool) {
 		return func() (Expr, error) {
 			// array_filter(arr, conditions): the elements whose condition
 			// holds.
-			if err := arity(name, args, 2, 2); err != nil {
-				return nil, err
-			}
-			et, err := arrayElem(name, args[0])
+			a, err := arrayAndFlags(name, args)
 			if err != nil {
 				return nil, err
 			}
-			if _, err := arrayElem(name, args[1]); err != nil {
-				return nil, err
-			}
-			a := asList(args[0], et)
 			return arrayRow(name, []Expr{a, args[1]}, a.DataType(), false, func(v []any) any {
 				if v[0] == nil {
 					return nil
