@@ -1,4 +1,5 @@
 // Command fe runs the Inlet front end: the MySQL protocol on --query-port,
+// Arrow Flight SQL on --flight-sql-port,
 // catalogs persisted in --meta-dir, internal tables in --data-dir, HTTP
 // pages (profiles, /metrics, BE heartbeats) on --http-port. Fluss and Paimon
 // scans run on the BEs given by --be or registering themselves; with none,
@@ -29,6 +30,7 @@ import (
 	"github.com/inlet-db/inlet/catalog/fluss"
 	"github.com/inlet-db/inlet/catalog/paimon"
 	"github.com/inlet-db/inlet/dispatch"
+	"github.com/inlet-db/inlet/fe/flightsql"
 	"github.com/inlet-db/inlet/fe/server"
 	"github.com/inlet-db/inlet/internal/clustersecret"
 	"github.com/inlet-db/inlet/internal/redact"
@@ -57,6 +59,8 @@ type config struct {
 	metaSet, dataSet bool
 	// tlsCert and tlsKey are PEM files enabling TLS on the MySQL port.
 	tlsCert, tlsKey string
+	// flightSQLPort is the Arrow Flight SQL port (-1: off, 0: a free one).
+	flightSQLPort int
 }
 
 func parseFlags(args []string) (config, error) {
@@ -77,10 +81,11 @@ func parseFlags(args []string) (config, error) {
 	memLimit := fs.String("mem-limit", "80%", "memory all queries may hold together (Doris mem_limit): a percentage of the machine's (or cgroup's) memory, or bytes with K/M/G/T; the query that would pass it fails")
 	fs.IntVar(&c.maxConns, "max-connections", 1024, "most open MySQL connections, logged in or not (Doris qe_max_connection); past it clients get error 1040")
 	fs.DurationVar(&c.handshakeTimeout, "handshake-timeout", 10*time.Second, "time a new connection has to log in before it is closed")
+	fs.IntVar(&c.flightSQLPort, "flight-sql-port", 8070, "Arrow Flight SQL port (Doris arrow_flight_sql_port): the same users, statements and privileges as the MySQL port, results as Arrow batches; -1 disables it")
 	fs.StringVar(&c.tlsCert, "tls-cert", "", "PEM certificate (chain) for TLS on the MySQL port; with --tls-key, clients may connect with SSL and users created REQUIRE SSL must")
 	fs.StringVar(&c.tlsKey, "tls-key", "", "PEM private key of --tls-cert")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: fe [--query-port 9030] [--http-port 8030] [--meta-dir DIR] [--data-dir DIR] [--be host:port,...] [--demo]")
+		fmt.Fprintln(fs.Output(), "Usage: fe [--query-port 9030] [--http-port 8030] [--flight-sql-port 8070] [--meta-dir DIR] [--data-dir DIR] [--be host:port,...] [--demo]")
 		fmt.Fprintln(fs.Output(), "The root user's password is read from $INLET_ROOT_PASSWORD (empty by default);")
 		fmt.Fprintln(fs.Output(), "the FE↔BE cluster secret from $INLET_CLUSTER_SECRET, else <meta-dir>/cluster_secret (made on first start).")
 		fs.PrintDefaults()
@@ -96,6 +101,9 @@ func parseFlags(args []string) (config, error) {
 	}
 	if c.httpPort < -1 || c.httpPort > 65535 {
 		return c, fmt.Errorf("--http-port %d is not a port", c.httpPort)
+	}
+	if c.flightSQLPort < -1 || c.flightSQLPort > 65535 {
+		return c, fmt.Errorf("--flight-sql-port %d is not a port", c.flightSQLPort)
 	}
 	if c.beHTTPPort < -1 || c.beHTTPPort > 65535 {
 		return c, fmt.Errorf("--be-http-port %d is not a port", c.beHTTPPort)
@@ -268,6 +276,21 @@ func run(ctx context.Context, c config, out io.Writer) error {
 		fmt.Fprintln(out, "inlet fe: no --be given: scans run on a BE inside this process")
 	} else {
 		fmt.Fprintf(out, "inlet fe: BEs %s\n", strings.Join(c.backends, ","))
+	}
+
+	if c.flightSQLPort >= 0 {
+		fsq, err := flightsql.Listen(flightsql.Config{Addr: net.JoinHostPort(queryHost, strconv.Itoa(c.flightSQLPort)), FE: fe.Server,
+			RootPassword: os.Getenv("INLET_ROOT_PASSWORD"), Mem: mem, Logger: log})
+		if err != nil {
+			return fmt.Errorf("--flight-sql-port: %w", err)
+		}
+		go func() {
+			if err := fsq.Serve(); err != nil {
+				log.Error("Flight SQL server stopped", "err", err)
+			}
+		}()
+		defer fsq.Close()
+		fmt.Fprintf(out, "inlet fe: Arrow Flight SQL on %s\n", fsq.Addr())
 	}
 
 	// Stream Load: the FE redirects a load to a BE's HTTP listener, one that

@@ -12,9 +12,11 @@ func TestParseFlags(t *testing.T) {
 		ok   bool
 		want config
 	}{
-		{nil, true, config{queryPort: 9030, metaDir: "", logLevel: "info"}}, // run picks a per-user directory
-		{[]string{"--query-port", "0", "--meta-dir", "/m", "--data-dir", "/d", "--be", "h1:9060, h2:9060", "--demo"}, true,
-			config{queryPort: 0, metaDir: "/m", dataDir: "/d", backends: []string{"h1:9060", "h2:9060"}, demo: true, logLevel: "info"}},
+		{nil, true, config{queryPort: 9030, metaDir: "", logLevel: "info", flightSQLPort: 8070}}, // run picks a per-user directory
+		{[]string{"--query-port", "0", "--meta-dir", "/m", "--data-dir", "/d", "--be", "h1:9060, h2:9060", "--demo", "--flight-sql-port", "-1"}, true,
+			config{queryPort: 0, metaDir: "/m", dataDir: "/d", backends: []string{"h1:9060", "h2:9060"}, demo: true, logLevel: "info", flightSQLPort: -1}},
+		{[]string{"--flight-sql-port", "70000"}, false, config{}},
+		{[]string{"--flight-sql-port", "-2"}, false, config{}},
 		{[]string{"--query-port", "70000"}, false, config{}},
 		{[]string{"-v", "2"}, false, config{}}, // glog's -v is not ours
 		{[]string{"extra"}, false, config{}},
@@ -36,7 +38,8 @@ func TestParseFlags(t *testing.T) {
 			continue
 		}
 		if got.queryPort != c.want.queryPort || got.metaDir != c.want.metaDir || got.dataDir != c.want.dataDir ||
-			got.demo != c.want.demo || !slices.Equal(got.backends, c.want.backends) || got.logLevel != c.want.logLevel {
+			got.demo != c.want.demo || !slices.Equal(got.backends, c.want.backends) || got.logLevel != c.want.logLevel ||
+			got.flightSQLPort != c.want.flightSQLPort {
 			t.Errorf("%v: got %+v, want %+v", c.args, got, c.want)
 		}
 	}

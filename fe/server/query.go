@@ -80,6 +80,9 @@ func (s *Session) query(ctx context.Context, q sql.Query, v *vars.Session, w mys
 // Instants (timestamps with a time zone, e.g. Fluss TIMESTAMP_LTZ) are shown
 // as wall-clock time in the session time zone, as Doris does.
 func writeRows(cols []bind.Column, rr array.RecordReader, w mysqlwire.ResultWriter, env *expr.Env) error {
+	if aw, audit := arrowWriterOf(w); aw != nil {
+		return writeBatches(cols, rr, aw, audit, env)
+	}
 	wc := make([]mysqlwire.Column, len(cols))
 	for i, c := range cols {
 		wc[i] = mysqlwire.ColumnFor(c.Name, c.Type, c.Nullable)
