@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,6 +19,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+
+	"github.com/inlet-db/inlet/fe/server"
 )
 
 // The every-type table and the MySQL-side normalisation below are those of
@@ -352,6 +356,23 @@ func TestFlightSQLPrivileges(t *testing.T) {
 	}
 	if strings.Join(tables, ",") != "open" {
 		t.Errorf("alice's tables in d: %v, want [open]", tables)
+	}
+	// The audit log has alice's statements, the refused one with its errno
+	// and the read one with its rows, as for the MySQL port.
+	audit, err := os.ReadFile(filepath.Join(f.dir, server.AuditFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var okLine, deniedLine bool
+	for _, l := range strings.Split(string(audit), "\n") {
+		if !strings.Contains(l, "|User=alice|") {
+			continue
+		}
+		okLine = okLine || strings.Contains(l, "|State=EOF|") && strings.Contains(l, "|ReturnRows=2|") && strings.Contains(l, "Stmt=SELECT k FROM d.open ORDER BY k")
+		deniedLine = deniedLine || strings.Contains(l, "|State=ERR|ErrorCode=1142|") && strings.Contains(l, "d.secret")
+	}
+	if !okLine || !deniedLine {
+		t.Errorf("audit log lacks alice's lines (read %v, denied %v):\n%s", okLine, deniedLine, audit)
 	}
 }
 

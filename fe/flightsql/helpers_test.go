@@ -25,17 +25,19 @@ import (
 
 // testFE is a whole FE (MySQL port) with a Flight SQL port beside it.
 type testFE struct {
-	t      *testing.T
+	t      testing.TB
 	fe     *server.FE
 	flight *Server
 	mem    *memory.CheckedAllocator
 	pass   string
+	dir    string // meta dir
 }
 
-func startFE(t *testing.T, password string) *testFE {
+func startFE(t testing.TB, password string) *testFE {
 	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	fe, err := server.Start(context.Background(), server.Options{QueryAddr: "127.0.0.1:0", MetaDir: t.TempDir(), RootPassword: password, Mem: mem})
+	dir := t.TempDir()
+	fe, err := server.Start(context.Background(), server.Options{QueryAddr: "127.0.0.1:0", MetaDir: dir, RootPassword: password, Mem: mem})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +48,7 @@ func startFE(t *testing.T, password string) *testFE {
 	}
 	done := make(chan error, 1)
 	go func() { done <- fs.Serve() }()
-	f := &testFE{t: t, fe: fe, flight: fs, mem: mem, pass: password}
+	f := &testFE{t: t, fe: fe, flight: fs, mem: mem, pass: password, dir: dir}
 	t.Cleanup(func() {
 		fs.Close()
 		<-done
@@ -94,7 +96,7 @@ func (f *testFE) login(user, pass string) (*flightsql.Client, context.Context) {
 	return cl, ctx
 }
 
-func mustExec(t *testing.T, db *sql.DB, stmts ...string) {
+func mustExec(t testing.TB, db *sql.DB, stmts ...string) {
 	t.Helper()
 	for _, s := range stmts {
 		if _, err := db.Exec(s); err != nil {

@@ -102,9 +102,28 @@ func (w *streamWriter) Schema(s *arrow.Schema) error {
 	return nil
 }
 
+// maxMessageBytes bounds one Flight message: gRPC clients refuse
+// messages over 4 MiB by default, and executors yield batches of any size
+// (a join's output can be tens of megabytes).
+const maxMessageBytes = 2 << 20
+
 func (w *streamWriter) Batch(rec arrow.RecordBatch) error {
-	w.rows += rec.NumRows()
-	return w.w.Write(rec)
+	n := rec.NumRows()
+	w.rows += n
+	size := recordBytes(rec)
+	if size <= maxMessageBytes || n <= 1 {
+		return w.w.Write(rec)
+	}
+	step := max(1, n*maxMessageBytes/size)
+	for off := int64(0); off < n; off += step {
+		part := rec.NewSlice(off, min(off+step, n))
+		err := w.w.Write(part)
+		part.Release()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (w *streamWriter) Columns(cols []mysqlwire.Column) error {
@@ -195,4 +214,24 @@ func (b *bufferWriter) writeTo(stream flight.DataStreamWriter) error {
 		}
 	}
 	return w.Close()
+}
+
+// recordBytes is the size of rec's buffers (a sliced batch counts whole).
+func recordBytes(rec arrow.RecordBatch) int64 {
+	var n int64
+	var walk func(d arrow.ArrayData)
+	walk = func(d arrow.ArrayData) {
+		for _, b := range d.Buffers() {
+			if b != nil {
+				n += int64(b.Len())
+			}
+		}
+		for _, c := range d.Children() {
+			walk(c)
+		}
+	}
+	for _, c := range rec.Columns() {
+		walk(c.Data())
+	}
+	return n
 }
