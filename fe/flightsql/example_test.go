@@ -14,7 +14,7 @@ import (
 func Example() {
 	cl, _ := flightsql.NewClient("127.0.0.1:8070", nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	ctx, _ := cl.Client.AuthenticateBasicToken(context.Background(), "root", "")
-	info, _ := cl.Execute(ctx, "SELECT id, name FROM demo.products ORDER BY id")
+	info, _ := cl.Execute(ctx, "SELECT sku, title, price FROM demo.products ORDER BY sku")
 	rdr, _ := cl.DoGet(ctx, info.Endpoint[0].Ticket)
 	defer rdr.Release()
 	for rdr.Next() {
