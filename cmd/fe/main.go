@@ -32,6 +32,7 @@ import (
 	"github.com/inlet-db/inlet/dispatch"
 	"github.com/inlet-db/inlet/fe/flightsql"
 	"github.com/inlet-db/inlet/fe/server"
+	"github.com/inlet-db/inlet/fe/webui"
 	"github.com/inlet-db/inlet/internal/clustersecret"
 	"github.com/inlet-db/inlet/internal/redact"
 	"github.com/inlet-db/inlet/load/streamload"
@@ -333,7 +334,13 @@ func run(ctx context.Context, c config, out io.Writer) error {
 		}
 		mux := http.NewServeMux()
 		mux.Handle(dispatch.HeartbeatPath, reg.Handler())
-		mux.Handle("/", fe.Server.HTTPHandler())
+		// The web page answers every path nobody else takes (after a
+		// login); /metrics is open, as in Doris.
+		api := fe.Server.HTTPHandler()
+		for _, p := range []string{"/metrics", "/api/profile", "/api/profiles"} {
+			mux.Handle(p, api)
+		}
+		mux.Handle("/", webui.Handler(fe.Server))
 		feLoad, err := fe.Server.StreamLoadFE(func(*http.Request) (string, error) {
 			if a, ok := loadBEs.Pick(); ok {
 				return a, nil
@@ -357,7 +364,7 @@ func run(ctx context.Context, c config, out io.Writer) error {
 			}
 		}()
 		defer hs.Close()
-		fmt.Fprintf(out, "inlet fe: HTTP on %s (/metrics, /api/profile?query_id=…)\n", ln.Addr())
+		fmt.Fprintf(out, "inlet fe: HTTP on %s (recent queries and profiles at /, log in with a SQL user; /metrics)\n", ln.Addr())
 	}
 
 	if demo != nil {

@@ -3,6 +3,7 @@ package physical
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -206,6 +207,12 @@ func (f *fragmentSource) Open(ctx context.Context, mem memory.Allocator) (array.
 	if r == nil {
 		return nil, errorf(ErrNotSupported, "no BE is available to read %s", f.prof.Table)
 	}
+	start := time.Now()
+	f.st.mu.Lock()
+	if f.prof.Start.IsZero() {
+		f.prof.Start = start
+	}
+	f.st.mu.Unlock()
 	sr, err := r.Run(ctx, f.res.Fragment, mem)
 	if err != nil {
 		return nil, err
@@ -219,6 +226,7 @@ func (f *fragmentSource) record(st *inletpb.ScanStats) {
 	}
 	f.st.mu.Lock()
 	defer f.st.mu.Unlock()
+	f.prof.End = time.Now()
 	if f.prof.Counters == nil {
 		f.prof.Counters = map[string]int64{}
 	}

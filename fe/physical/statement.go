@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"maps"
 	"sync"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -37,6 +38,10 @@ type Statement struct {
 type ScanProfile struct {
 	Node, Table string
 	Counters    map[string]int64
+	// Start and End are when the FE asked the BEs for the fragment and
+	// when its stream ended (zero while running, or if it failed): the
+	// fragment's bar on the profile page's timeline.
+	Start, End time.Time
 }
 
 // NewStatement starts the state of one statement under a new query id.
@@ -55,7 +60,7 @@ func (st *Statement) Scans() []ScanProfile {
 	defer st.mu.Unlock()
 	out := make([]ScanProfile, len(st.scans))
 	for i, sc := range st.scans {
-		out[i] = ScanProfile{Node: sc.Node, Table: sc.Table, Counters: maps.Clone(sc.Counters)}
+		out[i] = ScanProfile{Node: sc.Node, Table: sc.Table, Counters: maps.Clone(sc.Counters), Start: sc.Start, End: sc.End}
 	}
 	return out
 }

@@ -239,6 +239,9 @@ func (s *Session) auditEnd(a *auditRecord, err error) {
 	field("IsQuery", strconv.FormatBool(a.isQuery))
 	field("Stmt", auditText(a.text))
 	b.WriteByte('\n')
+	s.srv.noteRecent(QueryInfo{QueryID: queryID, User: s.info.User, Client: s.info.Remote, Catalog: s.catalog, DB: s.db,
+		State: state, ErrorCode: code, ErrorMessage: msg, Start: a.start, End: end, ReturnRows: a.w.rows,
+		ScanRows: scanRows, ScanBytes: scanBytes, Statement: auditText(a.text), IsQuery: a.isQuery})
 	if werr := s.srv.cfg.Audit.write([]byte(b.String())); werr != nil {
 		s.srv.cfg.Audit.mu.Lock()
 		first := !s.srv.cfg.Audit.failed

@@ -85,7 +85,9 @@ func (s *Session) endStatement(st *statement, err error) {
 	scans := st.plan.Scans()
 	ran := false
 	for _, sc := range scans {
-		ran = ran || sc.Counters != nil
+		// A fragment that started counts even if its stream failed: the
+		// profile of a failed query shows how far it got.
+		ran = ran || sc.Counters != nil || !sc.Start.IsZero()
 	}
 	if !ran {
 		// Nothing reached a BE (EXPLAIN, or a failure while planning).

@@ -48,6 +48,9 @@ func (m *feMetrics) statement(failed bool, scans []physical.ScanProfile) {
 //	/api/profile?query_id=<id>    one query profile as text (what SHOW QUERY
 //	                              PROFILE "/<id>" prints)
 //	/api/profiles                 the recent query ids, one per line
+//
+// /metrics is open, as in Doris; the profile endpoints need HTTP basic auth
+// with a SQL user and show other users' queries to ADMIN_PRIV holders only.
 func (s *Server) HTTPHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
@@ -70,23 +73,24 @@ func (s *Server) HTTPHandler() http.Handler {
 		}
 		s.loginGuard().WriteMetrics(w)
 	})
-	mux.HandleFunc("/api/profile", func(w http.ResponseWriter, r *http.Request) {
+	// Profiles show SQL text: logged-in users only, each seeing their own
+	// queries unless they hold ADMIN_PRIV (webdata.go).
+	mux.Handle("/api/profile", s.RequireHTTPUser(func(w http.ResponseWriter, r *http.Request, user string, admin bool) {
 		id := r.URL.Query().Get("query_id")
-		q := s.profiles.get(id)
-		if q == nil {
+		p, ok := s.QueryProfile(id, user, admin)
+		if !ok {
 			http.Error(w, fmt.Sprintf("query profile %q not found", id), http.StatusNotFound)
 			return
 		}
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		fmt.Fprintln(w, strings.Join(profileText(q), "\n"))
-	})
-	mux.HandleFunc("/api/profiles", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintln(w, strings.Join(p.Text, "\n"))
+	}))
+	mux.Handle("/api/profiles", s.RequireHTTPUser(func(w http.ResponseWriter, r *http.Request, user string, admin bool) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		list := s.profiles.all()
-		for i := len(list) - 1; i >= 0; i-- {
-			fmt.Fprintf(w, "%s\t%s\t%s\n", list[i].id, list[i].state, list[i].sql)
+		for _, q := range s.visibleProfiles(user, admin) {
+			fmt.Fprintf(w, "%s\t%s\t%s\n", q.id, q.state, q.sql)
 		}
-	})
+	}))
 	return mux
 }
 

@@ -62,7 +62,8 @@ type Server struct {
 	sessions map[uint32]*Session // by connection id, for SHOW PROCESSLIST
 
 	guardOnce sync.Once
-	profiles  profiles // recent query profiles, for SHOW QUERY PROFILE
+	profiles  profiles      // recent query profiles, for SHOW QUERY PROFILE
+	recentQ   recentQueries // recent statements, for the web pages (webdata.go)
 	metrics   feMetrics
 	views     *viewStore
 }
