@@ -234,7 +234,7 @@ func browserDOM(t *testing.T, chromium, url string) string {
 		t.Fatalf("chromium --dump-dom: %v", err)
 	}
 	shot := filepath.Join(dir, "page.png")
-	if err := exec.CommandContext(ctx, chromium, append(args, "--screenshot="+shot, "--window-size=1100,900", url)...).Run(); err != nil {
+	if err := exec.CommandContext(ctx, chromium, append(args, "--screenshot="+shot, "--window-size=1100,1300", url)...).Run(); err != nil {
 		t.Errorf("chromium --screenshot: %v", err)
 	} else if st, err := os.Stat(shot); err != nil || st.Size() == 0 {
 		t.Errorf("no screenshot: %v", err)
