@@ -72,6 +72,7 @@ func (s *Server) HTTPHandler() http.Handler {
 			fmt.Fprintf(w, "inlet_fe_scan_counter{name=%q} %d\n", k, m.scan[k])
 		}
 		s.loginGuard().WriteMetrics(w)
+		s.writeDorisMetrics(w)
 	})
 	// Profiles show SQL text: logged-in users only, each seeing their own
 	// queries unless they hold ADMIN_PRIV (webdata.go).

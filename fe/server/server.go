@@ -64,6 +64,7 @@ type Server struct {
 	guardOnce sync.Once
 	profiles  profiles      // recent query profiles, for SHOW QUERY PROFILE
 	recentQ   recentQueries // recent statements, for the web pages (webdata.go)
+	queryM    queryMetrics  // Doris's query metrics (dorismetrics.go)
 	metrics   feMetrics
 	views     *viewStore
 }

@@ -77,6 +77,7 @@ func (s *Server) noteRecent(q QueryInfo) {
 	q.ErrorMessage = redact.URIPasswords(q.ErrorMessage)
 	q.HasProfile = q.QueryID != "" && s.profiles.get(q.QueryID) != nil
 	s.recent().add(q)
+	s.queryM.add(q)
 }
 
 // RecentQueries returns the recent statements user may see, newest
