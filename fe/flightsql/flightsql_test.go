@@ -392,6 +392,20 @@ func TestFlightSQLSessionAndCatalogs(t *testing.T) {
 	if err != nil || n != 3 {
 		t.Fatalf("INSERT: %d rows, %v; want 3", n, err)
 	}
+	// A prepared INSERT with parameters, executed twice.
+	ins, err := cl.Prepare(ctx, "INSERT INTO shop.items VALUES (?, 'cap')")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []int64{10, 11} {
+		ins.SetParameters(int64Param(t, f, id))
+		if n, err := ins.ExecuteUpdate(ctx); err != nil || n != 1 {
+			t.Fatalf("prepared INSERT %d: %d rows, %v", id, n, err)
+		}
+	}
+	if err := ins.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
 	// USE through a query call, then an unqualified name.
 	if _, recs, err := query(ctx, cl, "USE shop"); err != nil {
 		t.Fatal(err)
@@ -404,7 +418,7 @@ func TestFlightSQLSessionAndCatalogs(t *testing.T) {
 	}
 	got := textRowsOf(t, s, recs)
 	release(recs)
-	if fmt.Sprint(got) != "[[ink] [nib]]" {
+	if fmt.Sprint(got) != "[[ink] [nib] [cap] [cap]]" {
 		t.Errorf("after USE: %v", got)
 	}
 	s, recs, err = query(ctx, cl, "SHOW TABLES")
@@ -509,6 +523,12 @@ func TestFlightSQLCancelAndTimeout(t *testing.T) {
 	}
 	if _, err := cl.ExecuteUpdate(ctx, "SET query_timeout = 300"); err != nil {
 		t.Fatal(err)
+	}
+
+	// exec_mem_limit holds as on the MySQL port.
+	if _, _, err := query(ctx, cl, "SELECT /*+ SET_VAR(exec_mem_limit=4096) */ a.x FROM c.d a, c.d b, c.d c ORDER BY a.x"); err == nil ||
+		!strings.Contains(err.Error(), "exec_mem_limit") {
+		t.Errorf("over exec_mem_limit: %v", err)
 	}
 
 	// KILL from a MySQL connection, by the id SHOW PROCESSLIST shows.
