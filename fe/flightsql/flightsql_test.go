@@ -220,11 +220,27 @@ func TestFlightSQLEveryTypeMatchesMySQL(t *testing.T) {
 	diffRows(t, "MySQL vs hand-derived", viaMySQL, want)
 
 	cl, ctx := f.login("root", "pw")
-	schema, recs, err := query(ctx, cl, q)
+	info, err := cl.Execute(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	announced, err := flight.DeserializeSchema(info.Schema, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatalf("FlightInfo schema: %v", err)
+	}
+	schema, recs, err := readInfo(ctx, cl, info)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer release(recs)
+	if !announced.Equal(schema) {
+		t.Errorf("FlightInfo announced %s, the stream has %s", announced, schema)
+	}
+	if sr, err := cl.GetExecuteSchema(ctx, q); err != nil {
+		t.Errorf("GetExecuteSchema: %v", err)
+	} else if s, err := flight.DeserializeSchema(sr.GetSchema(), memory.DefaultAllocator); err != nil || !s.Equal(schema) {
+		t.Errorf("GetExecuteSchema: %v, %v", s, err)
+	}
 	if schema.NumFields() != len(names) {
 		t.Fatalf("schema %s: want %d fields", schema, len(names))
 	}
@@ -247,7 +263,7 @@ func TestFlightSQLEveryTypeMatchesMySQL(t *testing.T) {
 		t.Errorf("parameter schema has %d fields, want 1", n)
 	}
 	stmt.SetParameters(int64Param(t, f, 2))
-	info, err := stmt.Execute(ctx)
+	info, err = stmt.Execute(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

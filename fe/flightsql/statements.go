@@ -112,7 +112,17 @@ func (q *sqlServer) runKept(ctx context.Context, c *conn, text string, args []an
 func (q *sqlServer) info(ctx context.Context, c *conn, text string, args []any, desc *flight.FlightDescriptor) (*flight.FlightInfo, error) {
 	t := &ticket{c: c, text: text, args: args, made: time.Now()}
 	info := &flight.FlightInfo{FlightDescriptor: desc, TotalRecords: -1, TotalBytes: -1}
-	if !isQuery(text) {
+	if isQuery(text) {
+		// Announce the result's schema, as clients that build result-set
+		// metadata first expect. A statement that cannot bind gets its
+		// error (and audit line) from DoGet, where it runs.
+		bctx, end := c.begin(ctx, nil)
+		schema, _, err := c.sess.QuerySchema(bctx, text, args)
+		end()
+		if err == nil {
+			info.Schema = flight.SerializeSchema(schema, q.s.cfg.Mem)
+		}
+	} else {
 		b, err := q.runKept(ctx, c, text, args)
 		if err != nil {
 			return nil, err
@@ -186,6 +196,23 @@ func (q *sqlServer) stream(ctx context.Context, c *conn, handle []byte, text str
 		return grpcError(err)
 	}
 	return w.close()
+}
+
+func (q *sqlServer) GetSchemaStatement(ctx context.Context, cmd flightsql.StatementQuery, _ *flight.FlightDescriptor) (*flight.SchemaResult, error) {
+	c, err := connOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	bctx, end := c.begin(ctx, nil)
+	schema, ok, err := c.sess.QuerySchema(bctx, cmd.GetQuery(), nil)
+	end()
+	if err != nil {
+		return nil, grpcError(err)
+	}
+	if !ok {
+		return nil, status.Error(codes.InvalidArgument, "only a query has a result schema before it runs")
+	}
+	return &flight.SchemaResult{Schema: flight.SerializeSchema(schema, q.s.cfg.Mem)}, nil
 }
 
 func (q *sqlServer) GetFlightInfoStatement(ctx context.Context, cmd flightsql.StatementQuery, desc *flight.FlightDescriptor) (*flight.FlightInfo, error) {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -11,6 +12,7 @@ import (
 	"github.com/inlet-db/inlet/fe/auth"
 	"github.com/inlet-db/inlet/fe/bind"
 	"github.com/inlet-db/inlet/fe/mysqlwire"
+	"github.com/inlet-db/inlet/fe/sql"
 	"github.com/inlet-db/inlet/internal/loginguard"
 )
 
@@ -125,4 +127,44 @@ func (s *Server) AddCancel(f func(connID uint32) bool) {
 	}
 	p := *prev
 	s.SetCancel(func(id uint32) bool { return p(id) || f(id) })
+}
+
+// QuerySchema binds a query and returns the schema its batches will reach
+// an ArrowWriter with, without running it (Flight SQL announces it in
+// FlightInfo); ok is false for a statement that is not a query. args are
+// a prepared statement's arguments (nil for none). Privileges are checked
+// as running it would check them.
+func (s *Session) QuerySchema(ctx context.Context, text string, args []any) (schema *arrow.Schema, ok bool, err error) {
+	stmt, err := sql.Parse(text)
+	if err != nil {
+		return nil, false, classify(err)
+	}
+	q, ok := stmt.(sql.Query)
+	if !ok {
+		return nil, false, nil
+	}
+	if err := s.authorize(stmt); err != nil {
+		return nil, true, classify(err)
+	}
+	v, err := s.stmtVars(stmtHints(stmt))
+	if err != nil {
+		return nil, true, classify(err)
+	}
+	if args != nil {
+		s.args = bindArgs(args)
+		defer func() { s.args = nil }()
+	}
+	p, err := bind.New(ctx, s.bindSession(v)).BindQuery(q)
+	if err != nil {
+		return nil, true, classify(err)
+	}
+	if pruned := nestedPrunes(p, v); len(pruned) > 0 {
+		// As plan does: the BEs return the narrowed struct types.
+		bs := s.bindSession(v)
+		bs.Pruned = pruned
+		if p2, err := bind.New(ctx, bs).BindQuery(q); err == nil {
+			p = p2
+		}
+	}
+	return ResultSchema(p.Columns()), true, nil
 }
