@@ -82,7 +82,7 @@ func parseFlags(args []string) (config, error) {
 	memLimit := fs.String("mem-limit", "80%", "memory all queries may hold together (Doris mem_limit): a percentage of the machine's (or cgroup's) memory, or bytes with K/M/G/T; the query that would pass it fails")
 	fs.IntVar(&c.maxConns, "max-connections", 1024, "most open MySQL connections, logged in or not (Doris qe_max_connection); past it clients get error 1040")
 	fs.DurationVar(&c.handshakeTimeout, "handshake-timeout", 10*time.Second, "time a new connection has to log in before it is closed")
-	fs.IntVar(&c.flightSQLPort, "flight-sql-port", 8070, "Arrow Flight SQL port (Doris arrow_flight_sql_port): the same users, statements and privileges as the MySQL port, results as Arrow batches; -1 disables it")
+	fs.IntVar(&c.flightSQLPort, "flight-sql-port", 8070, "Arrow Flight SQL port (Doris arrow_flight_sql_port): the same users, statements and privileges as the MySQL port, results as Arrow batches; TLS only with --tls-cert; -1 disables it")
 	fs.StringVar(&c.tlsCert, "tls-cert", "", "PEM certificate (chain) for TLS on the MySQL port; with --tls-key, clients may connect with SSL and users created REQUIRE SSL must")
 	fs.StringVar(&c.tlsKey, "tls-key", "", "PEM private key of --tls-cert")
 	fs.Usage = func() {
@@ -281,7 +281,7 @@ func run(ctx context.Context, c config, out io.Writer) error {
 
 	if c.flightSQLPort >= 0 {
 		fsq, err := flightsql.Listen(flightsql.Config{Addr: net.JoinHostPort(queryHost, strconv.Itoa(c.flightSQLPort)), FE: fe.Server,
-			RootPassword: os.Getenv("INLET_ROOT_PASSWORD"), Mem: mem, Logger: log})
+			RootPassword: os.Getenv("INLET_ROOT_PASSWORD"), Mem: mem, Logger: log, TLSConfig: tlsConfig})
 		if err != nil {
 			return fmt.Errorf("--flight-sql-port: %w", err)
 		}
@@ -291,7 +291,11 @@ func run(ctx context.Context, c config, out io.Writer) error {
 			}
 		}()
 		defer fsq.Close()
-		fmt.Fprintf(out, "inlet fe: Arrow Flight SQL on %s\n", fsq.Addr())
+		tlsNote := ""
+		if tlsConfig != nil {
+			tlsNote = " (TLS only)"
+		}
+		fmt.Fprintf(out, "inlet fe: Arrow Flight SQL on %s%s\n", fsq.Addr(), tlsNote)
 	}
 
 	// Stream Load: the FE redirects a load to a BE's HTTP listener, one that

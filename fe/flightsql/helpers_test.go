@@ -2,6 +2,7 @@ package flightsql
 
 import (
 	"context"
+	"crypto/tls"
 	"database/sql"
 	"fmt"
 	"strconv"
@@ -35,13 +36,19 @@ type testFE struct {
 
 func startFE(t testing.TB, password string) *testFE {
 	t.Helper()
+	return startFETLS(t, password, nil)
+}
+
+// startFETLS is startFE with the Flight SQL port on TLS when tc is set.
+func startFETLS(t testing.TB, password string, tc *tls.Config) *testFE {
+	t.Helper()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	dir := t.TempDir()
 	fe, err := server.Start(context.Background(), server.Options{QueryAddr: "127.0.0.1:0", MetaDir: dir, RootPassword: password, Mem: mem})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fs, err := Listen(Config{Addr: "127.0.0.1:0", FE: fe.Server, Mem: mem})
+	fs, err := Listen(Config{Addr: "127.0.0.1:0", FE: fe.Server, Mem: mem, TLSConfig: tc})
 	if err != nil {
 		fe.Close()
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package flightsql
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
@@ -19,6 +20,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
@@ -42,6 +44,9 @@ type Config struct {
 	// IdleTimeout drops a session unused this long (0: 8 hours, MySQL's
 	// wait_timeout).
 	IdleTimeout time.Duration
+	// TLSConfig, when set, makes the port TLS-only (cmd/fe --tls-cert), and
+	// lets accounts created REQUIRE SSL log in; without it they cannot.
+	TLSConfig *tls.Config
 }
 
 // Server is a running Flight SQL port.
@@ -95,7 +100,11 @@ func Listen(cfg Config) (*Server, error) {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.sql = newSQLServer(s)
-	s.fs = flight.NewServerWithMiddleware([]flight.ServerMiddleware{{Unary: s.unaryAuth, Stream: s.streamAuth}})
+	var opts []grpc.ServerOption
+	if cfg.TLSConfig != nil {
+		opts = append(opts, grpc.Creds(credentials.NewTLS(cfg.TLSConfig)))
+	}
+	s.fs = flight.NewServerWithMiddleware([]flight.ServerMiddleware{{Unary: s.unaryAuth, Stream: s.streamAuth}}, opts...)
 	s.fs.RegisterFlightService(&service{FlightServer: flightsql.NewFlightServerWithAllocator(s.sql, cfg.Mem), s: s})
 	if err := s.fs.Init(cfg.Addr); err != nil {
 		return nil, err
@@ -226,8 +235,8 @@ func (s *Server) login(ctx context.Context, credential string) (string, error) {
 }
 
 // authenticate checks a password as the MySQL port does: the user store
-// with the shared login guard, and accounts that require SSL refused (this
-// port has no TLS).
+// with the shared login guard, and accounts that require SSL refused
+// unless this port runs TLS.
 func (s *Server) authenticate(user, host, password string) error {
 	users := s.cfg.FE.Users()
 	if users == nil {
@@ -241,7 +250,7 @@ func (s *Server) authenticate(user, host, password string) error {
 		if err := users.Authenticate(user, host, password); err != nil {
 			return err
 		}
-		if users.RequiresSSL(user, host) {
+		if s.cfg.TLSConfig == nil && users.RequiresSSL(user, host) {
 			//lint:ignore ST1005 MySQL's wording, as the MySQL port says it
 			return fmt.Errorf("Access denied for user '%s'@'%s' (using password: YES)", user, host)
 		}
