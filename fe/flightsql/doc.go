@@ -21,6 +21,10 @@
 //     the result; their (small) result is kept for one DoGet.
 //   - A ticket belongs to the session that made it; another token cannot
 //     read it.
+//   - With a certificate (cmd/fe --tls-cert) the port is TLS-only, so the
+//     basic-auth password never crosses in clear; accounts created REQUIRE
+//     SSL log in only then.
+//   - A panic while running a statement fails that statement, not the FE.
 //   - Errors carry the MySQL errno and SQLSTATE the MySQL port would send,
 //     in the message, and a gRPC code by kind (PermissionDenied,
 //     InvalidArgument, Canceled, DeadlineExceeded, ...).

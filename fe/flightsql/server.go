@@ -74,6 +74,7 @@ type conn struct {
 	token string
 	user  string
 	sess  *server.Session
+	log   *slog.Logger
 	// mu serializes the session's statements.
 	mu sync.Mutex
 	// used is when a call last began (unix nanoseconds), for IdleTimeout.
@@ -224,7 +225,7 @@ func (s *Server) login(ctx context.Context, credential string) (string, error) {
 		ms.Close()
 		return "", status.Error(codes.Internal, "no randomness for a token")
 	}
-	c := &conn{id: id, token: hex.EncodeToString(b[:]), user: user, sess: ms.(*server.Session)}
+	c := &conn{id: id, token: hex.EncodeToString(b[:]), user: user, sess: ms.(*server.Session), log: s.log}
 	c.used.Store(time.Now().UnixNano())
 	s.mu.Lock()
 	s.sweepLocked()

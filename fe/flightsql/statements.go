@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -84,7 +85,15 @@ func isQuery(text string) bool {
 
 // run runs one statement on the session (with arguments, as a prepared
 // statement) under ctx, which the caller got from begin.
-func (c *conn) run(ctx context.Context, text string, args []any, w mysqlwire.ResultWriter) error {
+func (c *conn) run(ctx context.Context, text string, args []any, w mysqlwire.ResultWriter) (err error) {
+	// A panic while running a statement costs that statement only, as on
+	// the MySQL port (gRPC would let it end the process).
+	defer func() {
+		if r := recover(); r != nil {
+			c.log.Error("panic running a Flight SQL statement", "conn", c.id, "panic", r, "stack", string(debug.Stack()))
+			err = status.Error(codes.Internal, "internal error while running the statement")
+		}
+	}()
 	if args != nil {
 		return c.sess.Execute(ctx, text, args, w)
 	}
