@@ -135,13 +135,20 @@ func TestWebPages(t *testing.T) {
 		{"POST", streamload.RegisterPath},
 		{"PUT", "/api/_internal/stream_load/demo/products"},
 	}
-	for _, g := range guarded {
+	for i, g := range guarded {
 		code, _ := fetch(t, g.method, base+g.path, "", "")
 		if code != http.StatusUnauthorized && code != http.StatusForbidden {
 			t.Errorf("%s %s without credentials: %d, want 401 or 403", g.method, g.path, code)
 		}
-		if code, _ := fetch(t, g.method, base+g.path, "root", "wrong"); code != http.StatusUnauthorized && code != http.StatusForbidden {
+		// A wrong password for a real user, another user each time: the
+		// login guard slows a (user, host) after five failures.
+		user := []string{"root", "alice"}[i%2]
+		if code, _ := fetch(t, g.method, base+g.path, user, "wrong"); code != http.StatusUnauthorized && code != http.StatusForbidden {
 			t.Errorf("%s %s with a wrong password: %d, want 401 or 403", g.method, g.path, code)
+		}
+		if i%2 == 1 {
+			fetch(t, "GET", base+"/", "root", "")
+			fetch(t, "GET", base+"/", "alice", "alice-pw")
 		}
 	}
 	if code, body := fetch(t, "GET", base+"/metrics", "", ""); code != 200 || !strings.Contains(body, "inlet_fe_queries_total") {
