@@ -68,6 +68,10 @@ func (s *Session) query(ctx context.Context, q sql.Query, v *vars.Session, w mys
 		return err
 	}
 	ctx = exec.WithParallelism(ctx, int(v.Int("parallel_pipeline_task_num")))
+	if s.stmt != nil && len(s.stmt.plan.Scans()) > 0 {
+		// A query with fragments gets a profile; its page shows the tree.
+		s.srv.notePlan(s.stmt.plan.ID(), op)
+	}
 	rr, err := op.Open(ctx, env)
 	if err != nil {
 		return err

@@ -65,6 +65,7 @@ type Server struct {
 	profiles  profiles      // recent query profiles, for SHOW QUERY PROFILE
 	recentQ   recentQueries // recent statements, for the web pages (webdata.go)
 	queryM    queryMetrics  // Doris's query metrics (dorismetrics.go)
+	plans     plans         // operator trees of recent queries (webdata.go)
 	metrics   feMetrics
 	views     *viewStore
 }

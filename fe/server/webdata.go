@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/inlet-db/inlet/exec"
 	"github.com/inlet-db/inlet/fe/auth"
 	"github.com/inlet-db/inlet/fe/physical"
 	"github.com/inlet-db/inlet/internal/loginguard"
@@ -46,6 +47,43 @@ type Profile struct {
 	Scans                                   []physical.ScanProfile
 	// Text is the profile as SHOW QUERY PROFILE prints it.
 	Text []string
+	// Plan is the operator tree as EXPLAIN prints it (nil if not kept).
+	Plan []string
+}
+
+// plans keeps the operator trees of the latest queries by query id, for
+// the profile page (the profile itself records scans only).
+type plans struct {
+	mu    sync.Mutex
+	byID  map[string][]string
+	order []string
+}
+
+const maxPlans = 200
+
+// notePlan keeps the operator tree of query id.
+func (s *Server) notePlan(id string, op exec.Operator) {
+	lines := explainLines(op)
+	p := &s.plans
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.byID == nil {
+		p.byID = map[string][]string{}
+	}
+	if _, ok := p.byID[id]; !ok {
+		p.order = append(p.order, id)
+	}
+	p.byID[id] = lines
+	for len(p.order) > maxPlans {
+		delete(p.byID, p.order[0])
+		p.order = p.order[1:]
+	}
+}
+
+func (s *Server) planOf(id string) []string {
+	s.plans.mu.Lock()
+	defer s.plans.mu.Unlock()
+	return s.plans.byID[id]
 }
 
 // recentQueries keeps the last maxRecent statements, oldest first.
@@ -102,7 +140,7 @@ func (s *Server) QueryProfile(id, user string, admin bool) (*Profile, bool) {
 		return nil, false
 	}
 	return &Profile{ID: q.id, User: q.user, Catalog: q.catalog, DB: q.db, State: q.state, Statement: q.sql,
-		Start: q.start, End: q.end, Scans: q.scans, Text: profileText(q)}, true
+		Start: q.start, End: q.end, Scans: q.scans, Text: profileText(q), Plan: s.planOf(id)}, true
 }
 
 // visibleProfiles are the recent profiles user may see, newest first.

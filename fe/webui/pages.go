@@ -110,6 +110,10 @@ time summed over its ranges, so those bars show totals, drawn from the fragment'
 {{range .}}<h3>#{{.Index}} {{.Node}} <code>{{.Table}}</code></h3>
 <table class="counters">{{range .Counters}}<tr class="counter"><th>{{index . 0}}</th><td class="num">{{index . 1}}</td></tr>{{end}}</table>
 {{end}}{{end}}
+{{with .Profile}}{{with .Plan}}<h2>Operator tree</h2>
+<p>As EXPLAIN prints it. Rows and time are measured per scan (the counters above) and for the whole statement ({{if $.Info}}{{$.Info.ReturnRows}} rows returned{{end}}), not yet per operator.</p>
+<pre id="plan">{{range .}}{{.}}
+{{end}}</pre>{{end}}{{end}}
 {{with .Profile}}<h2>Profile</h2><pre id="profile">{{range .Text}}{{.}}
 {{end}}</pre>{{else}}<p>This statement ran no fragment on a BE, so it has no profile.</p>{{end}}
 </body></html>{{end}}
