@@ -7,7 +7,8 @@
 //	                  and bytes, the statement (secrets masked)
 //	/query/{key}      one statement (key: its query id, or its number in the
 //	                  list): summary, the timeline of its fragments, the
-//	                  Fluss counters of each scan, the text profile
+//	                  Fluss counters of each scan, the operator tree (as
+//	                  EXPLAIN prints it), the text profile
 //
 // What must stay true:
 //   - Every page needs HTTP basic auth with a SQL user (server.HTTPUser);
