@@ -129,6 +129,7 @@ func (s *Server) Close() {
 	}
 	s.mu.Unlock()
 	s.fs.Shutdown()
+	s.sql.releaseAll()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for t, c := range s.conns {

@@ -170,6 +170,19 @@ func (q *sqlServer) sweepLocked() {
 	}
 }
 
+// releaseAll forgets every ticket and prepared statement (Close).
+func (q *sqlServer) releaseAll() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for h, t := range q.tickets {
+		if t.result != nil {
+			t.result.release()
+		}
+		delete(q.tickets, h)
+	}
+	clear(q.prepared)
+}
+
 // take removes and returns c's ticket of handle.
 func (q *sqlServer) take(c *conn, handle []byte) (*ticket, error) {
 	q.mu.Lock()
