@@ -23,15 +23,22 @@ import (
 // webFE is `fe --demo` (emulated Fluss, tiered sample, BE in process)
 // with its MySQL and HTTP addresses.
 type webFE struct {
-	query, http string
+	query, http, flight string
 }
 
 func startDemoWeb(t *testing.T) webFE {
 	t.Helper()
+	return startDemo(t, -1)
+}
+
+// startDemo starts `fe --demo`, with Flight SQL on a free port unless
+// flightPort is -1.
+func startDemo(t *testing.T, flightPort int) webFE {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &syncBuffer{}
 	done := make(chan error, 1)
-	c := config{queryPort: 0, httpPort: 0, beHTTPPort: 0, flightSQLPort: -1, host: "127.0.0.1", demo: true, dataDir: t.TempDir(), dataSet: true,
+	c := config{queryPort: 0, httpPort: 0, beHTTPPort: 0, flightSQLPort: flightPort, host: "127.0.0.1", demo: true, dataDir: t.TempDir(), dataSet: true,
 		logLevel: "error", memLimit: 1 << 30, maxConns: 16, handshakeTimeout: 10 * time.Second}
 	go func() { done <- run(ctx, c, out) }()
 	t.Cleanup(func() {
@@ -40,11 +47,15 @@ func startDemoWeb(t *testing.T) webFE {
 			t.Errorf("FE shutdown: %v", err)
 		}
 	})
-	qre, hre := regexp.MustCompile(`listening on (\S+)`), regexp.MustCompile(`HTTP on (\S+)`)
+	qre, hre, fre := regexp.MustCompile(`listening on (\S+)`), regexp.MustCompile(`HTTP on (\S+)`), regexp.MustCompile(`Arrow Flight SQL on (\S+)`)
 	for deadline := time.Now().Add(90 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		text := out.String()
 		if q, h := qre.FindStringSubmatch(text), hre.FindStringSubmatch(text); q != nil && h != nil && strings.Contains(text, "Then try:") {
-			return webFE{query: q[1], http: h[1]}
+			fe := webFE{query: q[1], http: h[1]}
+			if f := fre.FindStringSubmatch(text); f != nil {
+				fe.flight = f[1]
+			}
+			return fe
 		}
 		select {
 		case err := <-done:
