@@ -237,11 +237,13 @@ func (s *Session) auditEnd(a *auditRecord, err error) {
 	field("StmtId", strconv.FormatInt(auditStmtIDs.Add(1), 10))
 	field("QueryId", queryID)
 	field("IsQuery", strconv.FormatBool(a.isQuery))
-	field("Stmt", auditText(a.text))
+	stmtText := auditText(a.text)
+	field("Stmt", stmtText)
 	b.WriteByte('\n')
+	// The web pages list what the audit log records (webdata.go).
 	s.srv.noteRecent(QueryInfo{QueryID: queryID, User: s.info.User, Client: s.info.Remote, Catalog: s.catalog, DB: s.db,
 		State: state, ErrorCode: code, ErrorMessage: msg, Start: a.start, End: end, ReturnRows: a.w.rows,
-		ScanRows: scanRows, ScanBytes: scanBytes, Statement: auditText(a.text), IsQuery: a.isQuery})
+		ScanRows: scanRows, ScanBytes: scanBytes, Statement: stmtText, IsQuery: a.isQuery})
 	if werr := s.srv.cfg.Audit.write([]byte(b.String())); werr != nil {
 		s.srv.cfg.Audit.mu.Lock()
 		first := !s.srv.cfg.Audit.failed

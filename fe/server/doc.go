@@ -26,7 +26,13 @@
 //     fe/mysqlwire.
 //   - A SET_VAR hint applies to its statement only.
 //   - Results stream: rows are rendered batch by batch as the executor
-//     yields them; nothing buffers a whole result.
+//     yields them; nothing buffers a whole result. A writer that takes
+//     Arrow (ArrowWriter, the Flight SQL port in fe/flightsql) gets the
+//     executor's batches themselves, with no rendering.
+//   - The web pages and /api/profile(s) (webdata.go, fe/webui) answer
+//     logged-in SQL users only (HTTP basic auth), each seeing their own
+//     statements unless they hold ADMIN_PRIV; /metrics is open, as in
+//     Doris, with Doris's FE metric names (dorismetrics.go).
 //   - Secret catalog properties are shown masked and never logged; the text
 //     SHOW PROCESSLIST and profiles keep has passwords masked (shownText),
 //     and so has every statement of the audit log (audit.go:
