@@ -179,6 +179,10 @@ func TestWebPages(t *testing.T) {
 			t.Errorf("root's list lacks %q", want)
 		}
 	}
+	// Secrets are masked as in the audit log: alice's password is not shown.
+	if strings.Contains(list, "alice-pw") || !strings.Contains(list, "CREATE USER") {
+		t.Errorf("root's list shows alice's password or lacks her CREATE USER")
+	}
 	m := regexp.MustCompile(`<a href="/query/([0-9a-f]+-[0-9a-f]+)">profile</a>`).FindAllStringSubmatch(list, -1)
 	if len(m) < 2 {
 		t.Fatalf("root's list links %d profiles, want the union read's and the failed statement's:\n%s", len(m), list)
