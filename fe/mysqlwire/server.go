@@ -77,6 +77,13 @@ type Config struct {
 	// client gets error 1040 "Too many connections". 0 means
 	// DefaultMaxConnections.
 	MaxConnections int
+	// MaxPreAuthPerHost caps the connections of one client host that have
+	// not logged in yet; 0 means DefaultMaxPreAuthPerHost. Past it the
+	// host's oldest such connection is closed to make room, so a client
+	// holding sockets open without logging in can neither fill
+	// MaxConnections nor keep that host's real logins out: a login needs
+	// its socket only for the few milliseconds of the handshake.
+	MaxPreAuthPerHost int
 	// TLSConfig, when set, lets clients switch to TLS (CLIENT_SSL); users
 	// whose account requires SSL can only log in over it (tls.go).
 	TLSConfig *tls.Config
@@ -100,6 +107,12 @@ type Server struct {
 	throttle         *loginguard.Guard
 	maxConns         int
 	handshakeTimeout time.Duration
+
+	// preAuth holds, per client host, its connections not logged in yet,
+	// oldest first (guard.go).
+	preMu   sync.Mutex
+	preAuth map[string][]*guardConn
+	maxPre  int
 }
 
 type connState struct {
@@ -129,10 +142,13 @@ func Listen(cfg Config) (*Server, error) {
 	if cfg.MaxConnections <= 0 {
 		cfg.MaxConnections = DefaultMaxConnections
 	}
+	if cfg.MaxPreAuthPerHost <= 0 {
+		cfg.MaxPreAuthPerHost = DefaultMaxPreAuthPerHost
+	}
 	quietVitessAuthWarnings()
 	s := &Server{cfg: cfg, log: log, env: env, conns: make(map[uint32]*connState), serving: make(chan struct{}),
 		maxConns: cfg.MaxConnections, handshakeTimeout: cfg.HandshakeTimeout,
-		throttle: cfg.LoginGuard}
+		throttle: cfg.LoginGuard, preAuth: make(map[string][]*guardConn), maxPre: cfg.MaxPreAuthPerHost}
 	if s.throttle == nil {
 		s.throttle = loginguard.New(log)
 	}
@@ -214,6 +230,7 @@ func (h *handler) ConnectionReady(c *mysql.Conn) {
 	if g, ok := c.GetRawConn().(*guardConn); ok {
 		g.ready = true
 		g.Conn.SetReadDeadline(time.Time{})
+		h.s.leavePreAuth(g)
 	}
 }
 
