@@ -118,6 +118,7 @@ type Server struct {
 type connState struct {
 	sess   Session
 	cancel context.CancelFunc // of the running statement, nil when idle
+	raw    net.Conn           // the socket, which Kill closes
 }
 
 // Listen opens the listener. Call Serve to accept connections.
@@ -211,6 +212,22 @@ func (s *Server) Cancel(id uint32) bool {
 	return ok
 }
 
+// Kill ends connection id as MySQL's KILL [CONNECTION] does: its running
+// statement is cancelled and its socket closed, so the client's next use
+// of the connection fails. It reports whether the connection exists.
+func (s *Server) Kill(id uint32) bool {
+	s.mu.Lock()
+	c, ok := s.conns[id]
+	if ok && c.cancel != nil {
+		c.cancel()
+	}
+	s.mu.Unlock()
+	if ok && c.raw != nil {
+		c.raw.Close()
+	}
+	return ok
+}
+
 type handler struct {
 	mysql.UnimplementedHandler
 	s *Server
@@ -262,7 +279,7 @@ func (h *handler) session(c *mysql.Conn) (*connState, error) {
 	if err != nil {
 		return nil, err
 	}
-	st = &connState{sess: sess}
+	st = &connState{sess: sess, raw: c.GetRawConn()}
 	h.s.mu.Lock()
 	h.s.conns[c.ConnectionID] = st
 	h.s.mu.Unlock()
