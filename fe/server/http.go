@@ -3,12 +3,14 @@ package server
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/fe/auth"
 	"github.com/inlet-db/inlet/fe/physical"
 	"github.com/inlet-db/inlet/internal/loginguard"
 	"github.com/inlet-db/inlet/load/streamload"
@@ -48,6 +50,9 @@ func (m *feMetrics) statement(failed bool, scans []physical.ScanProfile) {
 //	/api/profile?query_id=<id>    one query profile as text (what SHOW QUERY
 //	                              PROFILE "/<id>" prints)
 //	/api/profiles                 the recent query ids, one per line
+//
+// The profile pages ask for a user (HTTP Basic) and show it what SHOW QUERY
+// PROFILE would; /metrics stays open, for scrapers.
 func (s *Server) HTTPHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
@@ -71,9 +76,13 @@ func (s *Server) HTTPHandler() http.Handler {
 		s.loginGuard().WriteMetrics(w)
 	})
 	mux.HandleFunc("/api/profile", func(w http.ResponseWriter, r *http.Request) {
+		sees, ok := s.httpProfileUser(w, r)
+		if !ok {
+			return
+		}
 		id := r.URL.Query().Get("query_id")
 		q := s.profiles.get(id)
-		if q == nil {
+		if q == nil || !sees(q) {
 			http.Error(w, fmt.Sprintf("query profile %q not found", id), http.StatusNotFound)
 			return
 		}
@@ -81,13 +90,50 @@ func (s *Server) HTTPHandler() http.Handler {
 		fmt.Fprintln(w, strings.Join(profileText(q), "\n"))
 	})
 	mux.HandleFunc("/api/profiles", func(w http.ResponseWriter, r *http.Request) {
+		sees, ok := s.httpProfileUser(w, r)
+		if !ok {
+			return
+		}
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		list := s.profiles.all()
 		for i := len(list) - 1; i >= 0; i-- {
+			if !sees(list[i]) {
+				continue
+			}
 			fmt.Fprintf(w, "%s\t%s\t%s\n", list[i].id, list[i].state, list[i].sql)
 		}
 	})
 	return mux
+}
+
+// httpProfileUser authenticates a profile request (HTTP Basic, throttled
+// with the MySQL logins, as Doris's REST API asks for a user) and says
+// which profiles the user may read: its own statements', or all with
+// ADMIN_PRIV, as SHOW QUERY PROFILE. A profile holds the statement's text,
+// so it is not for anyone who can reach the port. With no user store
+// (root alone) everything is open.
+func (s *Server) httpProfileUser(w http.ResponseWriter, r *http.Request) (func(*queryProfile) bool, bool) {
+	st := s.cfg.Auth
+	if st == nil {
+		return func(*queryProfile) bool { return true }, true
+	}
+	user, pass, ok := r.BasicAuth()
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	if ok {
+		err = s.loginGuard().Check(loginguard.HTTP, user, host, func() error { return st.Authenticate(user, host, pass) })
+	}
+	if !ok || err != nil {
+		w.Header().Set("WWW-Authenticate", `Basic realm="inlet"`)
+		http.Error(w, "authentication required: a user and password of this FE (HTTP Basic)", http.StatusUnauthorized)
+		return nil, false
+	}
+	if st.Has(user, auth.AdminPriv, "", "", "") {
+		return func(*queryProfile) bool { return true }, true
+	}
+	return func(q *queryProfile) bool { return q.user == user }, true
 }
 
 // loginGuard is the guard MySQL logins and Stream Load share.

@@ -2,6 +2,9 @@ package server
 
 import (
 	"database/sql"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -98,6 +101,38 @@ func TestProfilesFollowPrivileges(t *testing.T) {
 		t.Fatal("root's statement has no profile")
 	}
 	wantErr(t, u, `SHOW QUERY PROFILE "/`+rootID+`"`, 1105, "not found")
+	// The HTTP pages ask for a user and show it the same.
+	hs := httptest.NewServer(f.fe.Server.HTTPHandler())
+	defer hs.Close()
+	get := func(path, user, pass string) (int, string) {
+		req, _ := http.NewRequest("GET", hs.URL+path, nil)
+		if user != "" {
+			req.SetBasicAuth(user, pass)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, _ := get("/api/profiles", "", ""); code != http.StatusUnauthorized {
+		t.Errorf("/api/profiles without a user: HTTP %d", code)
+	}
+	if code, _ := get("/api/profiles", "u", "wrong"); code != http.StatusUnauthorized {
+		t.Errorf("/api/profiles with a wrong password: HTTP %d", code)
+	}
+	if code, body := get("/api/profiles", "u", "p"); code != 200 || strings.Contains(body, "root statement") || !strings.Contains(body, "user statement") {
+		t.Errorf("/api/profiles as u: HTTP %d\n%s", code, body)
+	}
+	if code, _ := get("/api/profile?query_id="+rootID, "u", "p"); code != http.StatusNotFound {
+		t.Errorf("root's profile over HTTP as u: HTTP %d", code)
+	}
+	if code, body := get("/api/profile?query_id="+rootID, "adm", "p"); code != 200 || !strings.Contains(body, "root statement") {
+		t.Errorf("root's profile over HTTP as adm: HTTP %d", code)
+	}
+
 	for _, db := range []*sql.DB{root, f.userDB("adm", "p", "")} {
 		if got := rows(t, db, `SHOW QUERY PROFILE "/`+rootID+`"`); len(got) == 0 {
 			t.Error("an admin cannot read root's profile")
