@@ -60,3 +60,17 @@ func TestCurlStringLength(t *testing.T) {
 	}
 	wantRows(t, c, "SELECT count(*), min(k), max(v) FROM d.t WHERE k >= 100", "11|101|a!")
 }
+
+// TestRemoteBEStringLength: a BE in its own process learns each column's
+// declared type from the FE and filters over-long values the same way.
+func TestRemoteBEStringLength(t *testing.T) {
+	c := startCluster(t, t.TempDir())
+	c.exec(t, "CREATE DATABASE d", uniqueTable)
+	url := remoteBE(t, c, secret)
+	_, res := put(t, url, "root", rootPass, strings.NewReader("1,"+strings.Repeat("n", 33)+",1\n2,"+strings.Repeat("n", 32)+",2\n"),
+		"column_separator", ",", "columns", "k,name,amount", "max_filter_ratio", "0.5")
+	if res.Status != "Success" || res.NumberFilteredRows != 1 || res.NumberLoadedRows != 1 {
+		t.Fatalf("%+v", res)
+	}
+	wantRows(t, c, "SELECT k, length(name) FROM d.t ORDER BY k", "2|32")
+}
