@@ -249,6 +249,11 @@ func (h *handler) ConnectionReady(c *mysql.Conn) {
 		g.Conn.SetReadDeadline(time.Time{})
 		h.s.leavePreAuth(g)
 	}
+	// The session exists from login on, so KILL and SHOW PROCESSLIST see
+	// a connection that has not run a statement yet, as in MySQL.
+	if _, err := h.session(c); err != nil {
+		h.s.log.Debug("session at login", "conn", c.ConnectionID, "err", err)
+	}
 }
 
 func (h *handler) ConnectionClosed(c *mysql.Conn) {
