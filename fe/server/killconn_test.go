@@ -38,7 +38,6 @@ func TestKillConnection(t *testing.T) {
 		victim.Close()
 	}
 
-
 	// A connection that has run nothing yet is killed the same way: it is
 	// the one SHOW PROCESSLIST gains when it logs in.
 	adminConn, err := admin.Conn(ctx)
