@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -58,6 +60,30 @@ func (c Column) DisplayType() string {
 		return c.TypeName
 	}
 	return DorisTypeName(c.Type)
+}
+
+// StringLimit is the byte length a CHAR(n) or VARCHAR(n) column holds
+// (Doris counts bytes, not characters) and the type's name for messages;
+// 0 for every other column, STRING included.
+func (c Column) StringLimit() (int, string) {
+	t := c.TypeName
+	var rest string
+	switch {
+	case strings.HasPrefix(t, "varchar("):
+		rest = t[len("varchar("):]
+	case strings.HasPrefix(t, "char("):
+		rest = t[len("char("):]
+	default:
+		return 0, ""
+	}
+	if !strings.HasSuffix(rest, ")") {
+		return 0, ""
+	}
+	n, err := strconv.Atoi(rest[:len(rest)-1])
+	if err != nil || n <= 0 {
+		return 0, ""
+	}
+	return n, t
 }
 
 // Schema is an ordered list of columns.

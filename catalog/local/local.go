@@ -157,6 +157,10 @@ func Open(dir string, mem memory.Allocator, opts Options) (*Catalog, error) {
 		}
 		c.log = lw
 	}
+	if err := c.checkLogSegments(); err != nil {
+		c.log.close()
+		return nil, err
+	}
 	c.txn.Store(max(c.m.NextTxn-1, 0))
 	c.removeOrphans()
 	c.garbage = nil
@@ -166,6 +170,38 @@ func Open(dir string, mem memory.Allocator, opts Options) (*Catalog, error) {
 		go c.compactor()
 	}
 	return c, nil
+}
+
+// checkLogSegments makes sure every segment kept inside a commit log lies
+// within that log: a log cut short (truncated, or lost) after a checkpoint
+// named its segments would otherwise start as if nothing were wrong and
+// fail only when a scan reached the missing bytes.
+func (c *Catalog) checkLogSegments() error {
+	sizes := map[string]int64{}
+	for _, d := range c.m.Databases {
+		for _, t := range d.Tables {
+			for _, f := range t.Files {
+				if !f.Log {
+					continue
+				}
+				p := filepath.Join(c.walDir(), f.Name)
+				size, ok := sizes[f.Name]
+				if !ok {
+					st, err := os.Stat(p)
+					if err != nil {
+						return fmt.Errorf("%w: commit log %s, which holds rows of table %s.%s, is missing", ErrCorrupt, p, d.Name, t.Name)
+					}
+					size = st.Size()
+					sizes[f.Name] = size
+				}
+				if f.Offset < 0 || f.Bytes < 0 || f.Offset+f.Bytes > size {
+					return fmt.Errorf("%w: commit log %s has %d bytes, but rows of table %s.%s are at bytes %d..%d of it (the log was cut short)",
+						ErrCorrupt, p, size, d.Name, t.Name, f.Offset, f.Offset+f.Bytes)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // removeOrphans deletes data files and table directories the manifest does

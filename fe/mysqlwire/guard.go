@@ -27,6 +27,9 @@ const (
 	DefaultHandshakeTimeout = 10 * time.Second
 	// DefaultMaxConnections is Doris' qe_max_connection.
 	DefaultMaxConnections = 1024
+	// DefaultMaxPreAuthPerHost is the share of one host in connections
+	// that have not logged in yet.
+	DefaultMaxPreAuthPerHost = 64
 )
 
 // MySQL error numbers answered below vitess.
@@ -68,7 +71,45 @@ func (l *guardListener) Accept() (net.Conn, error) {
 			continue
 		}
 		c.SetReadDeadline(time.Now().Add(l.s.handshakeTimeout))
-		return &guardConn{Conn: c, s: l.s, r: bufio.NewReaderSize(c, guardReadBufferLen)}, nil
+		g := &guardConn{Conn: c, s: l.s, r: bufio.NewReaderSize(c, guardReadBufferLen), host: hostOf(c.RemoteAddr())}
+		l.s.enterPreAuth(g)
+		return g, nil
+	}
+}
+
+// enterPreAuth counts g among its host's connections not logged in yet;
+// past the host's share the oldest of them is closed (its handshake then
+// fails and vitess ends it as any dropped client).
+func (s *Server) enterPreAuth(g *guardConn) {
+	s.preMu.Lock()
+	l := s.preAuth[g.host]
+	var evict *guardConn
+	if len(l) >= s.maxPre {
+		evict, l = l[0], l[1:]
+		s.preEvicted.Add(1)
+	}
+	s.preAuth[g.host] = append(l, g)
+	s.preMu.Unlock()
+	if evict != nil {
+		evict.Conn.Close()
+	}
+}
+
+// leavePreAuth uncounts g once it logged in or closed.
+func (s *Server) leavePreAuth(g *guardConn) {
+	s.preMu.Lock()
+	defer s.preMu.Unlock()
+	l := s.preAuth[g.host]
+	for i, c := range l {
+		if c == g {
+			l = append(l[:i:i], l[i+1:]...)
+			break
+		}
+	}
+	if len(l) == 0 {
+		delete(s.preAuth, g.host)
+	} else {
+		s.preAuth[g.host] = l
 	}
 }
 
@@ -90,6 +131,7 @@ type guardConn struct {
 	hello   bool        // the handshake response has been checked
 	pending []byte      // the rest of a packet vitess has not read yet
 	once    sync.Once
+	host    string // the client's host, for its pre-login share
 
 	// TLS (tls.go): the encrypted connection once the client asked for it,
 	// whether vitess' greeting went out, and the state of shifting the
@@ -366,7 +408,10 @@ func (g *guardConn) watchHangup(cancel func()) (stop func()) {
 }
 
 func (g *guardConn) Close() error {
-	g.once.Do(func() { g.s.open.Add(-1) })
+	g.once.Do(func() {
+		g.s.open.Add(-1)
+		g.s.leavePreAuth(g)
+	})
 	return g.Conn.Close()
 }
 
@@ -399,6 +444,9 @@ var quietVitessAuthWarnings = sync.OnceFunc(func() {
 type connCounters struct {
 	open    atomic.Int64
 	refused atomic.Int64
+	// preEvicted counts connections closed before login to make room for a
+	// newer one of the same host.
+	preEvicted atomic.Int64
 	// questions counts the statements run (COM_STATISTICS reports it).
 	questions atomic.Int64
 	started   time.Time

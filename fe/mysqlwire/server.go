@@ -77,6 +77,13 @@ type Config struct {
 	// client gets error 1040 "Too many connections". 0 means
 	// DefaultMaxConnections.
 	MaxConnections int
+	// MaxPreAuthPerHost caps the connections of one client host that have
+	// not logged in yet; 0 means DefaultMaxPreAuthPerHost. Past it the
+	// host's oldest such connection is closed to make room, so a client
+	// holding sockets open without logging in can neither fill
+	// MaxConnections nor keep that host's real logins out: a login needs
+	// its socket only for the few milliseconds of the handshake.
+	MaxPreAuthPerHost int
 	// TLSConfig, when set, lets clients switch to TLS (CLIENT_SSL); users
 	// whose account requires SSL can only log in over it (tls.go).
 	TLSConfig *tls.Config
@@ -100,11 +107,18 @@ type Server struct {
 	throttle         *loginguard.Guard
 	maxConns         int
 	handshakeTimeout time.Duration
+
+	// preAuth holds, per client host, its connections not logged in yet,
+	// oldest first (guard.go).
+	preMu   sync.Mutex
+	preAuth map[string][]*guardConn
+	maxPre  int
 }
 
 type connState struct {
 	sess   Session
 	cancel context.CancelFunc // of the running statement, nil when idle
+	raw    net.Conn           // the socket, which Kill closes
 }
 
 // Listen opens the listener. Call Serve to accept connections.
@@ -129,10 +143,13 @@ func Listen(cfg Config) (*Server, error) {
 	if cfg.MaxConnections <= 0 {
 		cfg.MaxConnections = DefaultMaxConnections
 	}
+	if cfg.MaxPreAuthPerHost <= 0 {
+		cfg.MaxPreAuthPerHost = DefaultMaxPreAuthPerHost
+	}
 	quietVitessAuthWarnings()
 	s := &Server{cfg: cfg, log: log, env: env, conns: make(map[uint32]*connState), serving: make(chan struct{}),
 		maxConns: cfg.MaxConnections, handshakeTimeout: cfg.HandshakeTimeout,
-		throttle: cfg.LoginGuard}
+		throttle: cfg.LoginGuard, preAuth: make(map[string][]*guardConn), maxPre: cfg.MaxPreAuthPerHost}
 	if s.throttle == nil {
 		s.throttle = loginguard.New(log)
 	}
@@ -195,6 +212,22 @@ func (s *Server) Cancel(id uint32) bool {
 	return ok
 }
 
+// Kill ends connection id as MySQL's KILL [CONNECTION] does: its running
+// statement is cancelled and its socket closed, so the client's next use
+// of the connection fails. It reports whether the connection exists.
+func (s *Server) Kill(id uint32) bool {
+	s.mu.Lock()
+	c, ok := s.conns[id]
+	if ok && c.cancel != nil {
+		c.cancel()
+	}
+	s.mu.Unlock()
+	if ok && c.raw != nil {
+		c.raw.Close()
+	}
+	return ok
+}
+
 type handler struct {
 	mysql.UnimplementedHandler
 	s *Server
@@ -214,6 +247,12 @@ func (h *handler) ConnectionReady(c *mysql.Conn) {
 	if g, ok := c.GetRawConn().(*guardConn); ok {
 		g.ready = true
 		g.Conn.SetReadDeadline(time.Time{})
+		h.s.leavePreAuth(g)
+	}
+	// The session exists from login on, so KILL and SHOW PROCESSLIST see
+	// a connection that has not run a statement yet, as in MySQL.
+	if _, err := h.session(c); err != nil {
+		h.s.log.Debug("session at login", "conn", c.ConnectionID, "err", err)
 	}
 }
 
@@ -245,7 +284,7 @@ func (h *handler) session(c *mysql.Conn) (*connState, error) {
 	if err != nil {
 		return nil, err
 	}
-	st = &connState{sess: sess}
+	st = &connState{sess: sess, raw: c.GetRawConn()}
 	h.s.mu.Lock()
 	h.s.conns[c.ConnectionID] = st
 	h.s.mu.Unlock()

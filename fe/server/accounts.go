@@ -148,6 +148,12 @@ func (s *Session) authorize(stmt sql.Statement) error {
 				name = append(append(sql.Name{}, n.From...), name[0])
 			}
 			return s.showTable("SHOW", name)
+		case sql.ShowCreateCatalog:
+			// Its properties are for those who hold something in it.
+			if len(n.Name) == 1 && n.Name[0] != manager.InternalName && !s.holdsSome(n.Name[0], "", "") {
+				return s.requirePriv(anyTablePriv, n.Name[0], "", "")
+			}
+			return nil
 		case sql.ShowBackends, sql.ShowProc:
 			// Doris: cluster nodes are shown to administrators.
 			return s.requirePriv(auth.AdminPriv, "", "", "")

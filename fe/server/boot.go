@@ -151,6 +151,7 @@ func Start(ctx context.Context, o Options) (*FE, error) {
 		return nil, err
 	}
 	srv.SetCancel(wire.Cancel)
+	srv.SetKill(wire.Kill)
 	fe := &FE{Wire: wire, Server: srv, Catalogs: cats, Mem: proc, Auth: users, audit: audit, done: make(chan struct{})}
 	go func() {
 		defer close(fe.done)

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/exec"
@@ -514,21 +516,33 @@ func (s *Session) appendFrom(ctx context.Context, t catalog.Table, op exec.Opera
 		return 0, err
 	}
 	defer rr.Release()
-	checked := &notNullReader{RecordReader: rr, cols: schema.Columns}
+	checked := &notNullReader{RecordReader: rr, cols: schema.Columns, strict: v.Bool("enable_insert_strict"), mem: s.mem()}
+	defer checked.drop()
 	if l := loadLabel(ctx); l != nil {
 		return l.load(ctx, t, checked)
 	}
 	return t.(catalog.Writable).Append(ctx, checked)
 }
 
-// notNullReader fails the stream when a NOT NULL column receives a NULL.
+// notNullReader fails the stream when a NOT NULL column receives a NULL,
+// and holds CHAR(n)/VARCHAR(n) columns to their n bytes as Doris does: with
+// enable_insert_strict (the default) a longer value fails the statement,
+// naming the column and its length; without it the value is cut to n bytes
+// (at a character boundary), as Doris's non-strict INSERT keeps the row.
 type notNullReader struct {
 	array.RecordReader
-	cols []catalog.Column
-	err  error
+	cols   []catalog.Column
+	strict bool
+	mem    memory.Allocator
+	cur    arrow.RecordBatch // a batch with cut values, owned here
+	err    error
 }
 
 func (r *notNullReader) Next() bool {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
 	if r.err != nil || !r.RecordReader.Next() {
 		return false
 	}
@@ -539,7 +553,52 @@ func (r *notNullReader) Next() bool {
 			return false
 		}
 	}
+	var cols []arrow.Array
+	for i, c := range r.cols {
+		n, typ := c.StringLimit()
+		if n == 0 {
+			continue
+		}
+		s, ok := rec.Column(i).(*array.String)
+		if !ok {
+			continue
+		}
+		row := longString(s, n)
+		if row < 0 {
+			continue
+		}
+		if r.strict {
+			r.err = errorf(bind.ErrAnalysis, "Insert has filtered data in strict mode: column '%s' is %s, but a value has %d bytes (first bytes %q); SET enable_insert_strict = false to cut such values", c.Name, typ, len(s.Value(row)), clipBytes(s.Value(row), 32))
+			return false
+		}
+		if cols == nil {
+			cols = append([]arrow.Array(nil), rec.Columns()...)
+		}
+		cols[i] = cutStrings(r.mem, s, n)
+		defer cols[i].Release()
+	}
+	if cols != nil {
+		r.cur = array.NewRecordBatch(rec.Schema(), cols, rec.NumRows())
+	}
 	return true
+}
+
+func (r *notNullReader) RecordBatch() arrow.RecordBatch {
+	if r.cur != nil {
+		return r.cur
+	}
+	return r.RecordReader.RecordBatch()
+}
+
+// Record is the deprecated name of RecordBatch.
+func (r *notNullReader) Record() arrow.RecordBatch { return r.RecordBatch() }
+
+// drop releases the batch with cut values a consumer stopped on.
+func (r *notNullReader) drop() {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
 }
 
 func (r *notNullReader) Err() error {
@@ -547,6 +606,48 @@ func (r *notNullReader) Err() error {
 		return r.err
 	}
 	return r.RecordReader.Err()
+}
+
+// longString is the first row of s longer than n bytes, or -1.
+func longString(s *array.String, n int) int {
+	offs := s.ValueOffsets()
+	for i := 0; i < s.Len(); i++ {
+		if int(offs[i+1]-offs[i]) > n && s.IsValid(i) {
+			return i
+		}
+	}
+	return -1
+}
+
+// cutStrings is s with every value cut to at most n bytes, at a UTF-8
+// character boundary.
+func cutStrings(mem memory.Allocator, s *array.String, n int) arrow.Array {
+	b := array.NewStringBuilder(mem)
+	defer b.Release()
+	b.Reserve(s.Len())
+	for i := 0; i < s.Len(); i++ {
+		if s.IsNull(i) {
+			b.AppendNull()
+			continue
+		}
+		b.Append(cutUTF8(s.Value(i), n))
+	}
+	return b.NewArray()
+}
+
+// cutUTF8 is v cut to at most n bytes without splitting a character.
+func cutUTF8(v string, n int) string {
+	if len(v) <= n {
+		return v
+	}
+	for n > 0 && !utf8.RuneStart(v[n]) {
+		n--
+	}
+	return v[:n]
+}
+
+func clipBytes(v string, n int) string {
+	return cutUTF8(v, n)
 }
 
 // Doris's short-key limits: at most three leading columns, 36 bytes.

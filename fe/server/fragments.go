@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/inlet-db/inlet/fe/auth"
 	"github.com/inlet-db/inlet/fe/bind"
 	"github.com/inlet-db/inlet/fe/mysqlwire"
 	"github.com/inlet-db/inlet/fe/physical"
@@ -108,18 +109,27 @@ func (s *Session) endStatement(st *statement, err error) {
 // SHOW QUERY PROFILE "/<query id>" (one profile as text lines).
 func (s *Session) showQueryProfile(path string, w mysqlwire.ResultWriter) error {
 	id := strings.Trim(strings.TrimSpace(path), "/")
+	// As in Doris, a user sees the profiles of its own statements unless it
+	// holds ADMIN_PRIV; another user's profile is "not found".
+	mine := func(q *queryProfile) bool {
+		st := s.authStore()
+		return st == nil || q.user == s.info.User || st.Has(s.info.User, auth.AdminPriv, "", "", "")
+	}
 	if id == "" {
 		t := &table{names: []string{"Profile ID", "Task Type", "Start Time", "End Time", "Total", "Task State", "User", "Default Catalog", "Default Db", "Sql Statement"}}
 		list := s.srv.profiles.all()
 		for i := len(list) - 1; i >= 0; i-- {
 			q := list[i]
+			if !mine(q) {
+				continue
+			}
 			t.addStrings(q.id, "QUERY", q.start.Format(time.DateTime), q.end.Format(time.DateTime),
 				formatDuration(q.end.Sub(q.start).Nanoseconds()), q.state, q.user, q.catalog, q.db, q.sql)
 		}
 		return t.write(w)
 	}
 	q := s.srv.profiles.get(strings.SplitN(id, "/", 2)[0])
-	if q == nil {
+	if q == nil || !mine(q) {
 		return errorf(bind.ErrAnalysis, "query profile '%s' not found", id)
 	}
 	t := &table{names: []string{"Profile"}}

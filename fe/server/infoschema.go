@@ -209,6 +209,9 @@ func (s *Session) infoSchemaTable(ctl, name string) (catalog.Table, error) {
 			return err
 		}
 		for _, dn := range dbs {
+			if !s.holdsSome(ctl, dn, "") {
+				continue
+			}
 			d, err := c.Database(ctx, dn)
 			if err != nil {
 				return err
@@ -218,6 +221,9 @@ func (s *Session) infoSchemaTable(ctl, name string) (catalog.Table, error) {
 				return err
 			}
 			for _, tn := range tables {
+				if !s.holdsSome(ctl, dn, privTable(tn)) {
+					continue
+				}
 				t, err := d.Table(ctx, tn)
 				if err != nil {
 					return err
@@ -243,6 +249,9 @@ func (s *Session) infoSchemaTable(ctl, name string) (catalog.Table, error) {
 				}
 				out := [][]any{{ctl, infoSchema, "utf8mb4", "utf8mb4_0900_bin"}}
 				for _, d := range dbs {
+					if !s.holdsSome(ctl, d, "") {
+						continue
+					}
 					out = append(out, []any{ctl, d, "utf8mb4", "utf8mb4_0900_bin"})
 				}
 				return out, nil
@@ -418,7 +427,8 @@ func (s *Session) infoSchemaTable(ctl, name string) (catalog.Table, error) {
 	return nil, nil
 }
 
-// viewsOf lists the views of catalog ctl by database and name.
+// viewsOf lists the views of catalog ctl the user holds some privilege on,
+// by database and name.
 func (s *Session) viewsOf(ctl string) []viewDef {
 	if s.srv.views == nil {
 		return nil
@@ -431,6 +441,7 @@ func (s *Session) viewsOf(ctl string) []viewDef {
 		}
 	}
 	s.srv.views.mu.Unlock()
+	out = slices.DeleteFunc(out, func(v viewDef) bool { return !s.holdsSome(ctl, v.Database, v.Name) })
 	slices.SortFunc(out, func(a, b viewDef) int { return strings.Compare(a.Database+"\x00"+a.Name, b.Database+"\x00"+b.Name) })
 	return out
 }

@@ -57,6 +57,9 @@ type Server struct {
 	log    *slog.Logger
 	now    func() time.Time
 	cancel atomic.Pointer[func(uint32) bool]
+	// killConn closes a connection (KILL [CONNECTION]); nil falls back to
+	// cancel.
+	killConn atomic.Pointer[func(uint32) bool]
 
 	mu       sync.Mutex
 	sessions map[uint32]*Session // by connection id, for SHOW PROCESSLIST
@@ -99,6 +102,10 @@ func New(cfg Config) (*Server, error) {
 // SetCancel installs the function KILL uses (the wire server exists only
 // after the Server, so cmd/fe wires it afterwards).
 func (s *Server) SetCancel(f func(connID uint32) bool) { s.cancel.Store(&f) }
+
+// SetKill installs the function KILL [CONNECTION] uses to close a
+// connection.
+func (s *Server) SetKill(f func(connID uint32) bool) { s.killConn.Store(&f) }
 
 // NewSession implements the factory fe/mysqlwire calls per connection.
 func (s *Server) NewSession(info mysqlwire.ConnInfo) (mysqlwire.Session, error) {

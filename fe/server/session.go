@@ -472,6 +472,9 @@ func (s *Session) constText(b *bind.Binder, e sql.Expr) (string, error) {
 
 func (s *Session) kill(n *sql.Kill, w mysqlwire.ResultWriter) error {
 	f := s.srv.cancel.Load()
+	if k := s.srv.killConn.Load(); k != nil && !n.Query {
+		f = k // KILL closes the connection, KILL QUERY only stops its statement
+	}
 	if f == nil {
 		return errorf(errNotSupported, "KILL is not available")
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/catalog/manager"
 	"github.com/inlet-db/inlet/fe/bind"
 	"github.com/inlet-db/inlet/fe/mysqlwire"
 	"github.com/inlet-db/inlet/fe/sql"
@@ -134,6 +135,11 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 	case sql.ShowCatalogs:
 		t.names = []string{"CatalogId", "CatalogName", "Type", "IsCurrent", "CreateTime", "LastUpdateTime", "Comment"}
 		for _, c := range s.srv.cfg.Catalogs.List() {
+			// As in Doris, a catalog the user holds no privilege in is not
+			// listed; the internal one always is.
+			if c.Name != manager.InternalName && !s.holdsSome(c.Name, "", "") {
+				continue
+			}
 			cur := ""
 			if c.Name == s.catalog {
 				cur = "yes"

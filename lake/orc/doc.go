@@ -14,6 +14,14 @@
 //     anything is allocated; bad input yields an error wrapping ErrCorrupt,
 //     ErrUnsupported or ErrVersion that names the file offset, stripe, column
 //     or stream concerned. Nothing in this package panics on input bytes.
+//   - Values are held to their stripe's statistics (verify.go): each
+//     top-level column's non-NULL count, integer and string min/max, integer
+//     sum and string byte total, and strings must be UTF-8. ORC has no
+//     checksums, so this is what turns a flipped byte inside the values into
+//     an ErrCorrupt naming the stripe and column instead of a wrong row;
+//     only a FLOAT/DOUBLE value that stays within its stripe's min and max
+//     (and a string that stays valid and within them) cannot be told from
+//     data. Statistics a writer did not record check nothing.
 //   - Parsing is split from I/O: parseTail, parseFooter, parseStripeFooter and
 //     the stream decoders take []byte, so fuzz targets need no files.
 //   - Streaming: a RecordReader holds at most one stripe's selected streams

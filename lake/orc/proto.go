@@ -352,6 +352,7 @@ type DoubleStats struct {
 	Min, Max, Sum float64
 	HasMin        bool
 	HasMax        bool
+	HasSum        bool
 }
 
 // StringStats: string min/max (may be absent for long values) and total length.
@@ -360,6 +361,7 @@ type StringStats struct {
 	HasMin   bool
 	HasMax   bool
 	Sum      int64
+	HasSum   bool
 }
 
 // BucketStats: boolean counts (TrueCount of the non-null values).
@@ -434,7 +436,7 @@ func parseColumnStats(b []byte, msg string) (ColumnStats, error) {
 				case 2:
 					st.Max, st.HasMax = v, true
 				case 3:
-					st.Sum = v
+					st.Sum, st.HasSum = v, true
 				}
 				return nil
 			})
@@ -448,7 +450,7 @@ func parseColumnStats(b []byte, msg string) (ColumnStats, error) {
 				case g.num == 2 && g.typ == protowire.BytesType:
 					st.Max, st.HasMax = string(g.b), true
 				case g.num == 3 && g.typ == protowire.VarintType:
-					st.Sum = g.sint64()
+					st.Sum, st.HasSum = g.sint64(), true
 				}
 				return nil
 			})

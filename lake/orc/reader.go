@@ -140,6 +140,8 @@ type recordReader struct {
 	// the next stripe opens or the reader is released: batches copy values
 	// out, so nothing handed to the caller points into them.
 	held [][]byte
+	// check holds the current stripe's values to its statistics (verify.go).
+	check *stripeCheck
 }
 
 func (r *recordReader) Retain() { r.refs.Add(1) }
@@ -191,6 +193,10 @@ func (r *recordReader) Next() bool {
 			r.err = fmt.Errorf("%s: %w", r.f.name, err)
 			return false
 		}
+		r.check = nil
+		if r.left > 0 {
+			r.check = r.newStripeCheck(si)
+		}
 	}
 	n := int(min(uint64(r.batch), r.left))
 	d, err := r.root.next(n, nil)
@@ -209,6 +215,20 @@ func (r *recordReader) Next() bool {
 	}
 	r.cur = array.NewRecordBatch(r.schema, cols, int64(n))
 	st.Release()
+	if r.check != nil {
+		err := r.check.batch(r.cur)
+		if err == nil && r.left == 0 {
+			err = r.check.end()
+		}
+		if err != nil {
+			r.err = fmt.Errorf("%s: %w", r.f.name, err)
+			r.cur.Release()
+			r.cur = nil
+			r.left = 0
+			r.next = len(r.stripes)
+			return false
+		}
+	}
 	return true
 }
 

@@ -31,6 +31,9 @@ func openAvro(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 			f.Close()
 		}
 	}()
+	if err := s.checkSize(f.Size()); err != nil {
+		return nil, err
+	}
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w: data file %s: %s", ErrCorrupt, s.path, fmt.Sprintf(format, a...))
 	}

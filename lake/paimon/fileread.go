@@ -66,6 +66,18 @@ type fileReadSpec struct {
 	dv       *DeletionVector
 	pool     *readerPool // optional: page readers shared across a scan's files
 	slice    *FileSlice  // optional: read only the row groups/stripes it owns
+	// size is the file's length the manifest records (0: unknown). A file
+	// of another length is damaged or replaced: cut short, a 0-byte ORC or
+	// Parquet file would otherwise read as fewer rows, or none, silently.
+	size int64
+}
+
+// checkSize compares the opened file's length with the manifest's.
+func (s *fileReadSpec) checkSize(got int64) error {
+	if s.size > 0 && got != s.size {
+		return fmt.Errorf("%w: data file %s has %d bytes but the manifest records %d", ErrCorrupt, s.path, got, s.size)
+	}
+	return nil
 }
 
 func outSchema(want []DataField, system bool) (*arrow.Schema, error) {
@@ -132,6 +144,9 @@ func openParquet(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 			f.Close()
 		}
 	}()
+	if err := s.checkSize(f.Size()); err != nil {
+		return nil, err
+	}
 	props := parquet.NewReaderProperties(s.mem)
 	pf, err := file.NewParquetReader(io.NewSectionReader(f, 0, f.Size()), file.WithReadProps(props))
 	if err != nil {

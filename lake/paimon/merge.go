@@ -228,7 +228,7 @@ func newMergeSource(ctx context.Context, p *Plan, s *Split, needed []DataField, 
 				return nil, err
 			}
 		}
-		if c.fb, err = openDataFile(ctx, fileReadSpec{fsys: p.Table.fs, path: f.Path, fileSchema: fs, want: fields, system: true, batchSize: batchSize, mem: mem, metrics: metrics}); err != nil {
+		if c.fb, err = openDataFile(ctx, fileReadSpec{fsys: p.Table.fs, path: f.Path, fileSchema: fs, want: fields, system: true, batchSize: batchSize, mem: mem, metrics: metrics, size: f.Meta.FileSize}); err != nil {
 			return nil, err
 		}
 		m.all = append(m.all, c)

@@ -24,6 +24,9 @@ func openORC(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 			f.Close()
 		}
 	}()
+	if err := s.checkSize(f.Size()); err != nil {
+		return nil, err
+	}
 	of, err := orc.Open(f, f.Size(), orc.WithName(s.path))
 	if err != nil {
 		return nil, fmt.Errorf("%w: data file %s: %v", ErrCorrupt, s.path, err)

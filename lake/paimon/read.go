@@ -409,7 +409,7 @@ func (r *rawSource) next() (arrow.RecordBatch, []bool, error) {
 			// The stepper applies r.pred to every batch of a raw read, so
 			// the reader may drop the rows failing it (dropRows).
 			fb, err := openDataFile(r.ctx, fileReadSpec{fsys: r.p.Table.fs, path: f.Path, fileSchema: fs, want: r.want, pred: r.pred, batchSize: r.batchSize, mem: r.mem, metrics: r.metrics,
-				dv: r.dv, dropRows: r.pred != nil, pool: r.readers(), slice: f.Slice})
+				dv: r.dv, dropRows: r.pred != nil, pool: r.readers(), slice: f.Slice, size: f.Meta.FileSize})
 			if err != nil {
 				return nil, nil, err
 			}

@@ -51,6 +51,11 @@ type outCol struct {
 	// fast, for a direct column of a common type, parses the text straight
 	// into the column's builder; e is then unused.
 	fast appender
+	// limit is a CHAR(n)/VARCHAR(n) column's n (bytes), 0 for no limit; a
+	// row with a longer value is filtered, as Doris's sink filters it in
+	// any mode. limitType names the type in the row's reason.
+	limit     int
+	limitType string
 }
 
 // colItem is one entry of the columns header: a source column name, or a
@@ -211,6 +216,7 @@ func newPlan(ctx context.Context, p *Params, sch catalog.Schema, now time.Time) 
 			return nil, fmt.Errorf("%w: column %q has a type Stream Load cannot write", ErrPlan, c.Name)
 		}
 		m.name, m.nullable, m.typ = c.Name, c.Nullable, c.Type
+		m.limit, m.limitType = c.StringLimit()
 		if m.direct >= 0 {
 			m.fast = fastAppender(c.Type)
 		}

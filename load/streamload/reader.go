@@ -280,6 +280,11 @@ func (r *loadReader) fill() (int, error) {
 				}
 				continue
 			}
+			if oc.limit > 0 && len(vals[s]) > oc.limit {
+				b.AppendNull()
+				r.markBad(row, oc.tooLong(len(vals[s])))
+				continue
+			}
 			if oc.fast(b, vals[s]) {
 				continue
 			}
@@ -348,7 +353,13 @@ func (r *loadReader) convert(n int) (arrow.RecordBatch, error) {
 			src = r.sourceBatch(n)
 			defer src.Release()
 		}
-		a, err := oc.e.Eval(r.env, src)
+		var a arrow.Array
+		var err error
+		if oc.limit > 0 && oc.typ.ID() == arrow.STRING {
+			a, err = r.evalLimited(&oc, src, n)
+		} else {
+			a, err = oc.e.Eval(r.env, src)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("column %q: %w", oc.name, err)
 		}
@@ -418,6 +429,60 @@ func (r *loadReader) convert(n int) (arrow.RecordBatch, error) {
 	mask := bb.NewArray()
 	defer mask.Release()
 	return compute.FilterRecordBatch(compute.WithAllocator(r.ctx, r.mem), out, mask, compute.DefaultFilterOptions())
+}
+
+// tooLong is the reason of a row whose value for oc has size bytes.
+func (oc *outCol) tooLong(size int) string {
+	return fmt.Sprintf("column %q: the value has %d bytes, longer than the column's %s", oc.name, size, oc.limitType)
+}
+
+// evalLimited evaluates oc, a CHAR/VARCHAR column, over the batch's rows in
+// slices sized so that one slice's values come to about batchBytes, and
+// rejects each row whose value is longer than the column holds (the value
+// becomes NULL). A derived column may make up to expr.MaxStringBytes per
+// row (columns: s=repeat('x', 16000000)); over a whole batch that would be
+// gigabytes built only to be refused. The first slice is one row, so a
+// bomb costs one value at a time; ordinary values grow the next slice to
+// the rest of the batch.
+func (r *loadReader) evalLimited(oc *outCol, src arrow.RecordBatch, n int) (arrow.Array, error) {
+	b := array.NewStringBuilder(r.mem)
+	defer b.Release()
+	b.Reserve(n)
+	step := 1
+	for lo := 0; lo < n; {
+		hi := min(n, lo+step)
+		part := src.NewSlice(int64(lo), int64(hi))
+		a, err := oc.e.Eval(r.env, part)
+		part.Release()
+		if err != nil {
+			return nil, err
+		}
+		s, ok := a.(*array.String)
+		if !ok {
+			a.Release()
+			return nil, fmt.Errorf("derived value of type %s for a %s column", a.DataType(), oc.limitType)
+		}
+		for i := 0; i < s.Len(); i++ {
+			row := lo + i
+			switch v := s.Value(i); {
+			case s.IsNull(i):
+				b.AppendNull()
+			case len(v) > oc.limit:
+				b.AppendNull()
+				if !r.bad[row] {
+					r.bad[row] = true
+					r.reject(r.rowNum[row], oc.tooLong(len(v)), []byte(srcRow(src, row)))
+				}
+			default:
+				b.Append(v)
+			}
+		}
+		per := len(s.ValueBytes())/max(1, s.Len()) + 1
+		a.Release()
+		lo = hi
+		step = max(1, min(n-lo, batchBytes/per))
+	}
+	return b.NewArray(), nil
 }
 
 // sourceBatch is the batch's source columns as strings (all NULL for a

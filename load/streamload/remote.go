@@ -55,6 +55,7 @@ const (
 	mdKey         = "inlet.key"
 	mdDefault     = "inlet.default"
 	mdUnsupported = "inlet.unsupported"
+	mdTypeName    = "inlet.type" // "varchar(20)": the BE holds values to the length
 )
 
 // checkSecret compares in constant time; with no secret configured
@@ -196,6 +197,9 @@ func (h *Internal) schema(w http.ResponseWriter, r *http.Request) {
 		}
 		if c.Default != nil {
 			md[mdDefault] = *c.Default
+		}
+		if c.TypeName != "" {
+			md[mdTypeName] = c.TypeName
 		}
 		typ := c.Type
 		if c.Unsupported {
@@ -364,6 +368,7 @@ func (rt *RemoteTables) Open(ctx context.Context, id Identity, db, tbl string) (
 		if _, ok := f.Metadata.GetValue(mdUnsupported); ok {
 			c.Unsupported = true
 		}
+		c.TypeName, _ = f.Metadata.GetValue(mdTypeName)
 		sch.Columns = append(sch.Columns, c)
 	}
 	return &remoteTable{rt: rt, id: id, db: db, tbl: tbl, schema: sch}, nil
