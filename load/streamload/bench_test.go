@@ -100,12 +100,17 @@ func benchLoad(b *testing.B, client *http.Client, url string, body []byte, forma
 
 // BenchmarkStreamLoadLineitem loads TPC-H lineitem (16 columns, '|'
 // separated, as cmd/tpchbench loads it) from our own generator at SF 0.2
-// (about 1.2 M rows, 150 MB) per iteration, through the same path.
+// (about 1.2 M rows, 150 MB; INLET_BENCH_SF sets another) per iteration,
+// through the same path.
 //
 //	go test -run '^$' -bench BenchmarkStreamLoadLineitem -benchtime 2x ./load/streamload
 func BenchmarkStreamLoadLineitem(b *testing.B) {
+	sf := 0.2
+	if v, err := strconv.ParseFloat(os.Getenv("INLET_BENCH_SF"), 64); err == nil && v > 0 {
+		sf = v // INLET_BENCH_SF=1: all of SF 1's lineitem, 6 M rows, 760 MB
+	}
 	dir := b.TempDir()
-	if err := tpch.Generate(dir, 0.2); err != nil {
+	if err := tpch.Generate(dir, sf); err != nil {
 		b.Fatal(err)
 	}
 	body, err := os.ReadFile(filepath.Join(dir, "lineitem.tbl"))
