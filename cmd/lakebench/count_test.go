@@ -69,7 +69,7 @@ func TestCountFromManifests(t *testing.T) {
 		paimontest.File{Bucket: 0, Rows: paimontest.Rows(t, mem, ps, []any{1, 0.75}, []any{3, 30.0}, []any{4, 4.0}), Kinds: []int8{ua, ins, del}},
 	)
 
-	s, err := startSQL(ctx, filepath.Join(wh, "bench.db", "a"), 2)
+	s, err := startSQL(ctx, filepath.Join(wh, "bench.db", "a"), 2, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,6 +30,7 @@ type config struct {
 	threads int
 	only    string // run only the query of this name (empty: all)
 	sql     bool   // through the FE, a BE and a MySQL client (sql.go)
+	flight  bool   // with sql: the BE behind Arrow Flight on loopback
 }
 
 func main() {
@@ -41,6 +42,7 @@ func main() {
 	flag.IntVar(&c.threads, "threads", 1, "Inlet reader goroutines and DuckDB threads")
 	flag.StringVar(&c.only, "query", "", "run only the query of this name, e.g. \"sum(v) WHERE k < 100\"")
 	flag.BoolVar(&c.sql, "sql", false, "read through the whole SQL path: a MySQL client, the FE with a type=paimon catalog and a BE in this process")
+	flag.BoolVar(&c.flight, "flight", false, "with --sql: reach the BE over Arrow Flight on loopback, as a BE in its own process is reached")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	memprofile := flag.String("memprofile", "", "write an allocation profile (every allocation sampled) to this file at the end")
 	flag.Parse()
@@ -123,11 +125,15 @@ func run(ctx context.Context, c config, w io.Writer) (*result, error) {
 	res := &result{inlet: map[string][]string{}}
 	var sess *sqlSession
 	if c.sql {
-		if sess, err = startSQL(ctx, dir, c.threads); err != nil {
+		if sess, err = startSQL(ctx, dir, c.threads, c.flight); err != nil {
 			return nil, err
 		}
 		defer sess.close()
-		fmt.Fprintf(w, "Inlet through SQL: a MySQL client, the FE (catalog %s, type=paimon) and a BE in this process\n", sqlCatalog)
+		via := "called in process"
+		if c.flight {
+			via = "reached over Arrow Flight on loopback"
+		}
+		fmt.Fprintf(w, "Inlet through SQL: a MySQL client, the FE (catalog %s, type=paimon) and a BE in this process, %s\n", sqlCatalog, via)
 	}
 	d, err := duckrun.Start(ctx, c.threads)
 	if err != nil {

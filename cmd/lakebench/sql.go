@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,12 +15,14 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/go-sql-driver/mysql"
+	"google.golang.org/grpc"
 
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/catalog/paimon"
 	"github.com/inlet-db/inlet/dispatch"
 	"github.com/inlet-db/inlet/fe/server"
 	"github.com/inlet-db/inlet/scan"
+	"github.com/inlet-db/inlet/scan/flightsrv"
 )
 
 // The --sql mode: the same table read through the whole SQL path, as a user
@@ -57,13 +60,19 @@ func sqlText(q *query) string {
 }
 
 type sqlSession struct {
-	fe   *server.FE
-	be   *scan.Executor
-	db   *sql.DB
-	meta string
+	fe    *server.FE
+	be    *scan.Executor
+	db    *sql.DB
+	meta  string
+	grpc  *grpc.Server
+	fback *dispatch.FlightBackend
 }
 
-func startSQL(ctx context.Context, dir string, threads int) (*sqlSession, error) {
+// flightSecret is the cluster secret between this process's FE and its
+// Flight-served BE; both ends are this process.
+const flightSecret = "lakebench-secret"
+
+func startSQL(ctx context.Context, dir string, threads int, viaFlight bool) (*sqlSession, error) {
 	meta, err := os.MkdirTemp("", "lakebench-meta-")
 	if err != nil {
 		return nil, err
@@ -71,7 +80,27 @@ func startSQL(ctx context.Context, dir string, threads int) (*sqlSession, error)
 	s := &sqlSession{meta: meta}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	s.be = scan.NewExecutor(scan.Config{Name: "lakebench-be", Logger: log})
-	disp := dispatch.New(dispatch.Config{Backends: []dispatch.Backend{dispatch.BackendFunc("local", s.be.Execute)},
+	backend := dispatch.BackendFunc("local", s.be.Execute)
+	if viaFlight {
+		// The BE behind Arrow Flight on loopback, as a BE in its own
+		// process (cmd/be) is reached: batches are serialized and copied.
+		lis, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			s.close()
+			return nil, err
+		}
+		fs, err := flightsrv.New(flightsrv.Config{Executor: s.be, Secret: flightSecret, Mem: memory.DefaultAllocator, ErrorCode: scan.ErrorCode, Logger: log})
+		if err != nil {
+			lis.Close()
+			s.close()
+			return nil, err
+		}
+		s.grpc = fs.NewGRPCServer()
+		go func() { _ = s.grpc.Serve(lis) }()
+		s.fback = dispatch.NewFlightBackend(lis.Addr().String(), flightSecret)
+		backend = s.fback
+	}
+	disp := dispatch.New(dispatch.Config{Backends: []dispatch.Backend{backend},
 		Classify: scan.ErrorCode, Logger: log})
 	s.fe, err = server.Start(ctx, server.Options{QueryAddr: "127.0.0.1:0", MetaDir: meta, Mem: memory.DefaultAllocator,
 		Logger: log, Types: []catalog.Type{paimon.Type()}, Runner: disp})
@@ -107,6 +136,12 @@ func (s *sqlSession) close() {
 	}
 	if s.fe != nil {
 		s.fe.Close()
+	}
+	if s.fback != nil {
+		s.fback.Close()
+	}
+	if s.grpc != nil {
+		s.grpc.Stop()
 	}
 	if s.be != nil {
 		s.be.Close()
