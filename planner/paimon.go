@@ -157,6 +157,7 @@ func planLakeScan(ctx context.Context, lt lakeTarget, req Request) (*Result, err
 		}
 	}
 	res := &Result{Fragment: frag, Node: lt.node, Counts: c}
+	res.Rows, res.RowsExact = exactRows(plan.Splits, pred == nil && len(req.Predicates) == 0 && !opts.ForceMergeReader)
 	res.Lines = append(res.Lines, "TABLE: "+lt.display)
 	if lt.connctr != "" {
 		res.Lines = append(res.Lines, "CONNECTOR: "+lt.connctr)
@@ -170,6 +171,27 @@ func planLakeScan(ctx context.Context, lt lakeTarget, req Request) (*Result, err
 	res.Lines = append(res.Lines, "pushdown agg=NONE")
 	res.Verbose = splitStats(plan.Splits, opts.ForceMergeReader)
 	return res, nil
+}
+
+// exactRows is the splits' row count when the manifests give it exactly
+// (see Result.RowsExact); ok is false otherwise or when !eligible.
+func exactRows(splits []paimon.Split, eligible bool) (n int64, ok bool) {
+	if !eligible {
+		return 0, false
+	}
+	for i := range splits {
+		sp := &splits[i]
+		if !sp.RawConvertible {
+			return 0, false
+		}
+		for _, f := range sp.Files {
+			if f.DV != nil && f.DV.Cardinality == nil {
+				return 0, false
+			}
+		}
+		n += sp.RowCount
+	}
+	return n, true
 }
 
 // splitStats are EXPLAIN VERBOSE's per-split lines: the first three and the

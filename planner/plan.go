@@ -54,6 +54,13 @@ type Result struct {
 	// Counts are the numbers behind the flussScan / paimonNativeReadSplits
 	// lines.
 	Counts Counts
+	// RowsExact says Rows is the scan's exact row count, known from the
+	// manifests without reading a file: a lake scan with no predicate whose
+	// splits all read raw (no merge by key) and whose deletion vectors all
+	// carry their cardinality, as Paimon's mergedRowCountAvailable asks.
+	// A count(*) over such a scan needs no BE (Doris's count pushdown).
+	RowsExact bool
+	Rows      int64
 }
 
 // Counts are the plan's counters, as EXPLAIN prints them.

@@ -1,7 +1,7 @@
 // Command lakebench measures the lake scan path (lake/paimon) against DuckDB
 // on the same Parquet files (issue 14):
 //
-//	go run ./cmd/lakebench [--rows N] [--files F] [--dir DIR] [--runs R] [--threads T]
+//	go run ./cmd/lakebench [--rows N] [--files F] [--dir DIR] [--runs R] [--threads T] [--sql [--flight]]
 //
 // It writes an append table (id BIGINT, k INT, v DOUBLE, s STRING of 16
 // characters, ts TIMESTAMP; ZSTD) with lake/paimon/writer, F files, then runs
@@ -16,6 +16,15 @@
 // median ms, rows/s, MB/s (compressed file bytes), Inlet's peak heap and the
 // DuckDB/Inlet time ratio. When DuckDB cannot be installed it prints only
 // Inlet's figures.
+//
+// With --sql (sql.go) Inlet's side is the whole SQL path: the table is
+// written inside a warehouse (DIR/wh_N_F/bench.db/t), an FE with a
+// type=paimon catalog over it and a BE behind the dispatcher run in this
+// process, and go-sql-driver/mysql sends the same queries as SQL. The
+// reader alone runs beside it on the same files in the same run, and its
+// time over the SQL path's is printed last: what the SQL path costs.
+// --flight puts the BE behind an Arrow Flight server on loopback, reached
+// as a BE in its own process (cmd/be) is, so the transport is measured too.
 //
 // What must stay true:
 //   - Every answer is checked: Inlet's against the closed forms derived from

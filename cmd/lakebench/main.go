@@ -29,6 +29,8 @@ type config struct {
 	runs    int
 	threads int
 	only    string // run only the query of this name (empty: all)
+	sql     bool   // through the FE, a BE and a MySQL client (sql.go)
+	flight  bool   // with sql: the BE behind Arrow Flight on loopback
 }
 
 func main() {
@@ -39,6 +41,8 @@ func main() {
 	flag.IntVar(&c.runs, "runs", 3, "runs per query and engine (the median is reported)")
 	flag.IntVar(&c.threads, "threads", 1, "Inlet reader goroutines and DuckDB threads")
 	flag.StringVar(&c.only, "query", "", "run only the query of this name, e.g. \"sum(v) WHERE k < 100\"")
+	flag.BoolVar(&c.sql, "sql", false, "read through the whole SQL path: a MySQL client, the FE with a type=paimon catalog and a BE in this process")
+	flag.BoolVar(&c.flight, "flight", false, "with --sql: reach the BE over Arrow Flight on loopback, as a BE in its own process is reached")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	memprofile := flag.String("memprofile", "", "write an allocation profile (every allocation sampled) to this file at the end")
 	flag.Parse()
@@ -101,7 +105,11 @@ func run(ctx context.Context, c config, w io.Writer) (*result, error) {
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	dir = filepath.Join(dir, fmt.Sprintf("t_%d_%d", c.rows, c.files))
+	if c.sql {
+		dir = sqlTableDir(dir, c.rows, c.files)
+	} else {
+		dir = filepath.Join(dir, fmt.Sprintf("t_%d_%d", c.rows, c.files))
+	}
 	mem := memory.NewGoAllocator()
 	if _, err := os.Stat(filepath.Join(dir, "snapshot", "LATEST")); err != nil {
 		t0 := time.Now()
@@ -115,6 +123,18 @@ func run(ctx context.Context, c config, w io.Writer) (*result, error) {
 		return nil, err
 	}
 	res := &result{inlet: map[string][]string{}}
+	var sess *sqlSession
+	if c.sql {
+		if sess, err = startSQL(ctx, dir, c.threads, c.flight); err != nil {
+			return nil, err
+		}
+		defer sess.close()
+		via := "called in process"
+		if c.flight {
+			via = "reached over Arrow Flight on loopback"
+		}
+		fmt.Fprintf(w, "Inlet through SQL: a MySQL client, the FE (catalog %s, type=paimon) and a BE in this process, %s\n", sqlCatalog, via)
+	}
 	d, err := duckrun.Start(ctx, c.threads)
 	if err != nil {
 		res.duckErr = err
@@ -128,19 +148,27 @@ func run(ctx context.Context, c config, w io.Writer) (*result, error) {
 		c.rows, c.files, float64(size)/1e6, c.runs, c.threads, runtime.GOMAXPROCS(0))
 	fmt.Fprintf(w, "%-22s %10s %8s %10s %9s %10s %10s | %10s %10s %9s | %7s\n",
 		"query", "Inlet ms", "CPU ms", "rows/s", "MB/s", "peak heap", "allocated", "DuckDB ms", "rows/s", "MB/s", "D/I")
+	if sess != nil {
+		fmt.Fprintf(w, "  (--sql: Inlet ms is the SQL path; after the last bar, the reader alone on the same files and reader/SQL)\n")
+	}
 	for _, q := range queries() {
 		if c.only != "" && q.name != c.only {
 			continue
 		}
 		want := q.want(c.rows)
-		var its, dts, cpus []time.Duration
+		var its, dts, cpus, rts []time.Duration
 		var peak, alloc uint64
 		for r := 0; r < c.runs; r++ {
 			// Interleaved: Inlet then DuckDB, run after run.
 			m := startHeapWatch()
 			c0 := cpuTime()
 			t0 := time.Now()
-			got, err := runInlet(ctx, dir, &q, c.threads, mem)
+			var got []string
+			if sess != nil {
+				got, err = sess.run(ctx, &q)
+			} else {
+				got, err = runInlet(ctx, dir, &q, c.threads, mem)
+			}
 			el := time.Since(t0)
 			cpus = append(cpus, cpuTime()-c0)
 			p, a := m.stop()
@@ -153,6 +181,20 @@ func run(ctx context.Context, c config, w io.Writer) (*result, error) {
 			if !slices.Equal(got, want) {
 				res.mismatches++
 				fmt.Fprintf(w, "ERROR: %s: Inlet answered %v, the generator's definition gives %v\n", q.name, got, want)
+			}
+			if sess != nil {
+				// The reader alone, on the same files in the same run: the
+				// SQL path's cost is the difference.
+				t0 := time.Now()
+				rg, err := runInlet(ctx, dir, &q, c.threads, mem)
+				if err != nil {
+					return nil, fmt.Errorf("inlet reader, %s: %w", q.name, err)
+				}
+				rts = append(rts, time.Since(t0))
+				if !slices.Equal(rg, want) {
+					res.mismatches++
+					fmt.Fprintf(w, "ERROR: %s: Inlet's reader answered %v, the generator's definition gives %v\n", q.name, rg, want)
+				}
 			}
 			if d == nil {
 				continue
@@ -174,6 +216,10 @@ func run(ctx context.Context, c config, w io.Writer) (*result, error) {
 		if d != nil {
 			md := median(dts)
 			line += fmt.Sprintf(" | %10.1f %10s %9.1f | %7.2f", ms(md), perSec(float64(c.rows), md), float64(size)/1e6/md.Seconds(), md.Seconds()/mi.Seconds())
+		}
+		if sess != nil {
+			mr := median(rts)
+			line += fmt.Sprintf(" | %9.1f %7.2f", ms(mr), mr.Seconds()/mi.Seconds())
 		}
 		fmt.Fprintln(w, line)
 	}

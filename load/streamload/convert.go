@@ -69,7 +69,12 @@ func fastAppender(t arrow.DataType) appender {
 		}
 	case arrow.DATE32:
 		return func(b array.Builder, v []byte) bool {
-			us, ok := parseDatetime(trim(v))
+			v = trim(v)
+			if d, ok := parseISODate(v); ok {
+				b.(*array.Date32Builder).Append(arrow.Date32(d))
+				return true
+			}
+			us, ok := parseDatetime(v)
 			if ok {
 				b.(*array.Date32Builder).Append(arrow.Date32(floorDiv(us, 86400_000_000)))
 			}
@@ -356,11 +361,41 @@ func parseDatetime(v []byte) (int64, bool) {
 	return civil(f, us)
 }
 
+// parseISODate reads exactly 'YYYY-MM-DD', the form nearly every DATE
+// value of a load takes, as days since the epoch; anything else (ok false)
+// takes parseDatetime's general path.
+func parseISODate(v []byte) (int64, bool) {
+	if len(v) != 10 || v[4] != '-' || v[7] != '-' {
+		return 0, false
+	}
+	for _, i := range [8]int{0, 1, 2, 3, 5, 6, 8, 9} {
+		if v[i] < '0' || v[i] > '9' {
+			return 0, false
+		}
+	}
+	y := int(v[0]-'0')*1000 + int(v[1]-'0')*100 + int(v[2]-'0')*10 + int(v[3]-'0')
+	m := int(v[5]-'0')*10 + int(v[6]-'0')
+	d := int(v[8]-'0')*10 + int(v[9]-'0')
+	return civilDays(y, m, d)
+}
+
 // civil checks a date-time's fields and returns its microseconds since
 // 1970-01-01 00:00:00 (days from civil, proleptic Gregorian).
 func civil(f [6]int, us int) (int64, bool) {
-	y, m, d, h, mi, s := f[0], f[1], f[2], f[3], f[4], f[5]
-	if y < 0 || y > 9999 || m < 1 || m > 12 || d < 1 || h > 23 || mi > 59 || s > 59 {
+	h, mi, s := f[3], f[4], f[5]
+	if h > 23 || mi > 59 || s > 59 {
+		return 0, false
+	}
+	days, ok := civilDays(f[0], f[1], f[2])
+	if !ok {
+		return 0, false
+	}
+	return ((days*24+int64(h))*60+int64(mi))*60_000_000 + int64(s)*1_000_000 + int64(us), true
+}
+
+// civilDays checks a date and returns its days since 1970-01-01.
+func civilDays(y, m, d int) (int64, bool) {
+	if y < 0 || y > 9999 || m < 1 || m > 12 || d < 1 {
 		return 0, false
 	}
 	mdays := [...]int{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}[m-1]
@@ -379,8 +414,7 @@ func civil(f [6]int, us int) (int64, bool) {
 	mp := int64((m + 9) % 12)
 	doy := (153*mp+2)/5 + int64(d) - 1
 	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	days := era*146097 + doe - 719468
-	return ((days*24+int64(h))*60+int64(mi))*60_000_000 + int64(s)*1_000_000 + int64(us), true
+	return era*146097 + doe - 719468, true
 }
 
 func floorDiv(a, b int64) int64 {

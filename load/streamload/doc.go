@@ -11,7 +11,9 @@
 // may load at a BE directly), decodes the body as it arrives into Arrow
 // batches of the table's schema and hands them, as one stream, to the
 // table's catalog.Loader. Decoding runs one batch ahead of the Loader in
-// its own goroutine. Source values are text: a column loaded as is parses
+// its own goroutine; a plain CSV body (no enclose, no where, every column
+// loaded as is) is cut into chunks at row boundaries and decoded on every
+// core, the batches handed on in body order (parallel.go). Source values are text: a column loaded as is parses
 // straight into its builder (convert.go); derived columns and where are
 // bound by fe/bind over the text columns and evaluated by exec/expr.
 //
@@ -35,7 +37,10 @@
 //   - Nothing reads the body before authentication and the table and
 //     privilege checks pass.
 //   - The body streams: memory is bounded by the batch size (rows and
-//     bytes) and the error log's cap, never by the body.
+//     bytes), the chunks in flight (a few per core) and the error log's
+//     cap, never by the body.
+//   - Parallel decoding changes nothing a client sees: rows, counters,
+//     error-log row numbers and order are the serial path's.
 //   - Every rejected row is counted once, in NumberFilteredRows (bad format,
 //     conversion failure in strict mode, NULL into NOT NULL) or
 //     NumberUnselectedRows (the where predicate), and

@@ -74,6 +74,21 @@ type loadReader struct {
 	quit    chan struct{}
 	stopped chan struct{}
 	out     arrow.RecordBatch // the consumer's current batch
+
+	// Parallel decoding (parallel.go): workers > 0 splits body among that
+	// many decoders. A worker's own reader has chunk set: it keeps its
+	// rejected rows (numbered within the chunk) for the merger to log.
+	// hintRows and hintData size the next batch's builders from the last
+	// one, so that a batch does not regrow every buffer from empty.
+	hintRows int
+	hintData []int
+
+	workers   int
+	body      *buffer
+	csvParams *Params
+	chunk     bool
+	rejects   []rejected
+	extra     int64
 }
 
 func newLoadReader(ctx context.Context, mem memory.Allocator, env *expr.Env, dec decoder, pl *plan, p *Params, log *errLog) *loadReader {
@@ -89,6 +104,11 @@ func newLoadReader(ctx context.Context, mem memory.Allocator, env *expr.Env, dec
 	for i, o := range pl.out {
 		if o.fast != nil {
 			r.outB[i] = array.NewBuilder(mem, o.typ)
+		}
+	}
+	if c, ok := dec.(*csvReader); ok {
+		if r.workers = parallelWorkers(pl, p); r.workers > 0 {
+			r.body, r.csvParams = c.b, p
 		}
 	}
 	return r
@@ -147,7 +167,11 @@ func (r *loadReader) Next() bool {
 		r.ch = make(chan arrow.RecordBatch, 1)
 		r.quit = make(chan struct{})
 		r.stopped = make(chan struct{})
-		go r.produce()
+		if r.workers > 0 {
+			go r.produceParallel(r.workers)
+		} else {
+			go r.produce()
+		}
 	}
 	b, ok := <-r.ch
 	if !ok {
@@ -230,6 +254,17 @@ func (r *loadReader) fill() (int, error) {
 		return 0, fmt.Errorf("load cancelled: %w", context.Cause(r.ctx))
 	}
 	r.rowNum, r.bad = r.rowNum[:0], r.bad[:0]
+	if r.hintRows > 0 {
+		for i, b := range r.outB {
+			if b == nil {
+				continue
+			}
+			b.Reserve(r.hintRows)
+			if sb, ok := b.(*array.StringBuilder); ok {
+				sb.ReserveData(r.hintData[i])
+			}
+		}
+	}
 	size := 0
 	ncol := len(r.pl.src)
 	for len(r.rowNum) < batchRows && size < batchBytes {
@@ -322,6 +357,18 @@ func (r *loadReader) markBad(row int, reason string) {
 
 func (r *loadReader) reject(row int64, reason string, raw []byte) {
 	r.n.filtered++
+	if r.chunk {
+		// The chunk's bytes are reused once decoded: keep a copy.
+		if len(r.rejects) >= maxLogRows {
+			r.extra++
+			return
+		}
+		if len(raw) > maxLogRow {
+			raw = raw[:maxLogRow]
+		}
+		r.rejects = append(r.rejects, rejected{row: row, reason: reason, raw: append([]byte(nil), raw...)})
+		return
+	}
 	if r.log != nil {
 		r.log.add(row, reason, raw)
 	}
@@ -339,8 +386,15 @@ func (r *loadReader) convert(n int) (arrow.RecordBatch, error) {
 			}
 		}
 	}()
+	if r.hintData == nil {
+		r.hintData = make([]int, len(r.outB))
+	}
+	r.hintRows = n
 	for ci, b := range r.outB {
 		if b != nil {
+			if sb, ok := b.(*array.StringBuilder); ok {
+				r.hintData[ci] = sb.DataLen()
+			}
 			cols[ci] = b.NewArray()
 		}
 	}
