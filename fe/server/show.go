@@ -247,6 +247,11 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 		for _, p := range parts {
 			t.addStrings(p)
 		}
+	case sql.ShowColumnStats, sql.ShowTableStats:
+		var err error
+		if t, err = s.showStats(ctx, n); err != nil {
+			return err
+		}
 	case sql.ShowColumns:
 		name := n.Name
 		if len(n.From) > 0 {
