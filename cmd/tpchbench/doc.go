@@ -7,7 +7,8 @@
 // (kept in DIR/sf<sf>/ and reused), starts the FE binary (--fe-bin, or one
 // built from ./cmd/fe) with an empty metadata directory, creates the tables
 // and loads them through Stream Load as a user would (HTTP PUT to the FE,
-// followed to its BE), and loads the same files into DuckDB (npm
+// followed to its BE) and runs ANALYZE TABLE on each (counted in the load
+// time), and loads the same files into DuckDB (npm
 // @duckdb/node-api, internal/duckrun) with --threads threads. Then, query by
 // query, it runs Inlet (through go-sql-driver) and DuckDB in turn --runs
 // times, compares the first answers (internal/tpch.Compare) and prints per

@@ -226,7 +226,8 @@ func queryText(ctx context.Context, db *sql.DB, q string) ([][]*string, error) {
 	return out, rs.Err()
 }
 
-// loadInlet creates the tables and Stream Loads every file.
+// loadInlet creates the tables, Stream Loads every file and analyses
+// each table.
 func loadInlet(ctx context.Context, db *sql.DB, fe *feProc, data string) (int64, error) {
 	if _, err := db.ExecContext(ctx, "CREATE DATABASE IF NOT EXISTS tpch"); err != nil {
 		return 0, err
@@ -251,6 +252,11 @@ func loadInlet(ctx context.Context, db *sql.DB, fe *feProc, data string) (int64,
 			return 0, fmt.Errorf("stream load %s: %w", t.Name, err)
 		}
 		total += n
+		// Statistics for the optimizer's join order, as a Doris user runs
+		// ANALYZE (or auto analyze does) after loading.
+		if _, err := db.ExecContext(ctx, "ANALYZE TABLE tpch."+t.Name+" WITH SYNC"); err != nil {
+			return 0, fmt.Errorf("analyze %s: %w", t.Name, err)
+		}
 	}
 	return total, nil
 }
