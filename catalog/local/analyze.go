@@ -2,7 +2,6 @@ package local
 
 import (
 	"context"
-	"hash/maphash"
 	"math"
 	"math/bits"
 	"time"
@@ -107,7 +106,17 @@ func (t *Table) Analyze(ctx context.Context, mem memory.Allocator) (*catalog.Tab
 // standard error, 4 KiB per column while ANALYZE runs.
 const hllBits = 12
 
-var hashSeed = maphash.MakeSeed()
+// strHash is FNV-1a, mixed: a fixed function (not maphash's random seed)
+// so ANALYZE of the same rows gives the same NDV in every process, and
+// plans chosen from it are reproducible.
+func strHash(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return mix(h)
+}
 
 // colAcc accumulates one column's statistics over batches.
 type colAcc struct {
@@ -153,7 +162,7 @@ func (a *colAcc) num(v float64, arr arrow.Array, i int) {
 
 func (a *colAcc) str(s string) {
 	a.size += int64(len(s))
-	a.hash(maphash.String(hashSeed, s))
+	a.hash(strHash(s))
 	if !a.hasStr || s < a.strLo {
 		a.strLo = s
 	}
@@ -265,7 +274,7 @@ func (a *colAcc) add(arr arrow.Array) {
 			if valid(i) {
 				s := arr.ValueStr(i)
 				a.size += int64(len(s))
-				a.hash(maphash.String(hashSeed, s))
+				a.hash(strHash(s))
 			}
 		}
 	}

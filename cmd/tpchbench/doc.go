@@ -1,7 +1,7 @@
 // Command tpchbench runs TPC-H on Inlet's internal tables and checks every
 // answer against DuckDB on the same rows:
 //
-//	go run ./cmd/tpchbench [--sf 1] [--dir DIR] [--runs 3] [--threads 2] [--queries 1-22] [--timeout 300s] [--fe-bin PATH]
+//	go run ./cmd/tpchbench [--sf 1] [--dir DIR] [--runs 3] [--threads 2] [--queries 1-22] [--timeout 300s] [--fe-bin PATH] [--explain DIR]
 //
 // It generates the eight tables at scale factor --sf with internal/tpch
 // (kept in DIR/sf<sf>/ and reused), starts the FE binary (--fe-bin, or one
@@ -14,6 +14,8 @@
 // times, compares the first answers (internal/tpch.Compare) and prints per
 // query the medians, DuckDB/Inlet, the geometric mean over the queries
 // answered correctly, and the FE process's peak RSS (VmHWM).
+//
+// --explain DIR writes each query's EXPLAIN VERBOSE to DIR/qNN.txt first.
 //
 // Inlet's time is the client's wall time including the transfer of the
 // result; DuckDB's is its own statement time inside the runner.

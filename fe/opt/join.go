@@ -272,6 +272,7 @@ func (o *optimizer) region(p bind.Plan) bind.Plan {
 			rows[i] = math.Max(rows[i]*condSel[k], 1)
 		}
 	}
+	backoff(r.conds, condSel)
 	var neighbours = make([]uint64, n)
 	for _, c := range r.conds {
 		if c.r != nil && bits.OnesCount64(c.leafs) == 2 {
@@ -345,6 +346,31 @@ func (o *optimizer) condSel(r *region, c *cond, colStats func(int) colStat, stat
 		return keySel(c.l, c.r, l, rr)
 	}
 	return selectivity(c.e, cols)
+}
+
+// backoff weakens all but the most selective of several conditions between
+// the same inputs (s1 · s2^½ · s3^¼ …): the columns of a composite key
+// are correlated (each partsupp row is one (partkey, suppkey) pair), and
+// multiplying their selectivities as independent would make
+// lineitem ⋈ partsupp a few rows instead of one per lineitem row.
+func backoff(conds []*cond, condSel []float64) {
+	groups := map[uint64][]int{}
+	for k, c := range conds {
+		if bits.OnesCount64(c.leafs) > 1 {
+			groups[c.leafs] = append(groups[c.leafs], k)
+		}
+	}
+	for _, g := range groups {
+		if len(g) < 2 {
+			continue
+		}
+		sort.Slice(g, func(i, j int) bool { return condSel[g[i]] < condSel[g[j]] })
+		exp := 1.0
+		for _, k := range g {
+			condSel[k] = math.Pow(condSel[k], exp)
+			exp /= 2
+		}
+	}
 }
 
 func setRows(set uint64, stats []*relStat) float64 {

@@ -3,6 +3,7 @@ package opt
 import (
 	"context"
 	"math"
+	"sort"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -210,9 +211,16 @@ func filtered(in *relStat, cond expr.Expr) *relStat {
 
 // joinRows is an equi-join's size: |L|·|R| over max NDV per key pair.
 func joinRows(l, r *relStat, lk, rk []expr.Expr) float64 {
-	rows := l.rows * r.rows
+	sels := make([]float64, len(lk))
 	for i := range lk {
-		rows *= keySel(lk[i], rk[i], l, r)
+		sels[i] = keySel(lk[i], rk[i], l, r)
+	}
+	// The most selective key in full, the others backed off (see backoff).
+	sort.Float64s(sels)
+	rows, exp := l.rows*r.rows, 1.0
+	for _, s := range sels {
+		rows *= math.Pow(s, exp)
+		exp /= 2
 	}
 	return rows
 }
