@@ -14,6 +14,8 @@ import (
 	"github.com/inlet-db/inlet/internal/tpch"
 )
 
+var fileCounts = regexp.MustCompile(`files=\d+, totalFileSize=\d+, `)
+
 var updateGolden = flag.Bool("update", false, "rewrite testdata/tpch_explain with the plans the FE makes now (review the diff!)")
 
 // loadTPCH creates the eight tables, fills them with TPC-H data at scale
@@ -51,7 +53,7 @@ func loadTPCH(t *testing.T, db *dbsql.DB, sf float64) {
 				vals[i] = "'" + strings.ReplaceAll(v, "'", "''") + "'"
 			}
 			rows = append(rows, "("+strings.Join(vals, ", ")+")")
-			if len(rows) == 2000 {
+			if len(rows) == 5000 {
 				flush()
 			}
 		}
@@ -132,12 +134,22 @@ func TestTPCHJoinOrder(t *testing.T) {
 		q     int
 		shape string
 	}{
-		{2, ""},
-		{3, ""},
-		{5, ""},
-		{7, ""},
-		{8, ""},
-		{9, ""},
+		// The filtered part and its partsupp rows build; nation ⋈ region
+		// (one region) builds; the subquery joins the same way.
+		{2, "((supplier (partsupp part)) (nation region)) (partsupp (supplier (nation region)))"},
+		// lineitem streams; the filtered orders and customers build.
+		{3, "(lineitem (orders customer))"},
+		// At this scale (100 suppliers, 20 of them in ASIA) joining customer
+		// to the Asian suppliers by nation is small (fe/opt's tests check
+		// that SF 1 statistics keep customer on c_custkey).
+		{5, "(lineitem (orders (customer (supplier (nation region)))))"},
+		// Each nation filter meets its side early; the two halves join on
+		// the order key, the OR of nation pairs on top.
+		{7, "((lineitem (supplier nation)) (orders (customer nation)))"},
+		{8, "(nation (supplier ((customer (orders (lineitem part))) (nation region))))"},
+		// lineitem meets the green parts first, then partsupp on the two
+		// key columns, orders last.
+		{9, "(orders ((partsupp (lineitem part)) (supplier nation)))"},
 	} {
 		got := joinShape(rows(t, db, "EXPLAIN VERBOSE "+tpch.Query(c.q, 0.01)))
 		if got != c.shape {
@@ -146,6 +158,10 @@ func TestTPCHJoinOrder(t *testing.T) {
 	}
 	for q := 1; q <= 22; q++ {
 		got := strings.Join(rows(t, db, "EXPLAIN "+tpch.Query(q, 0.01)), "\n") + "\n"
+		// Background compaction decides how many files the loads left;
+		// hidden columns' names start with a NUL byte.
+		got = fileCounts.ReplaceAllString(got, "")
+		got = strings.ReplaceAll(got, "\x00", `\x00`)
 		path := filepath.Join("testdata", "tpch_explain", fmt.Sprintf("q%02d.txt", q))
 		if *updateGolden {
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
