@@ -272,6 +272,7 @@ func (o *optimizer) region(p bind.Plan) bind.Plan {
 			rows[i] = math.Max(rows[i]*condSel[k], 1)
 		}
 	}
+	o.compositeKeys(r, colStats, rows, condSel)
 	backoff(r.conds, condSel)
 	var neighbours = make([]uint64, n)
 	for _, c := range r.conds {
@@ -346,6 +347,72 @@ func (o *optimizer) condSel(r *region, c *cond, colStats func(int) colStat, stat
 		return keySel(c.l, c.r, l, rr)
 	}
 	return selectivity(c.e, cols)
+}
+
+// compositeKeys estimates several equalities between the same two inputs
+// as one key: each side's distinct combinations are at most its rows and
+// at most the product of its columns' NDVs, and when every column of one
+// side has no more distinct values than its partner (a foreign key into
+// a primary key) its combinations are taken as contained in the other's.
+// The selectivity is one over the larger count, as for one column;
+// multiplying per column would take lineitem ⋈ partsupp for a few rows
+// instead of one per lineitem row.
+func (o *optimizer) compositeKeys(r *region, colStats func(int) colStat, rows, condSel []float64) {
+	groups := map[uint64][]int{}
+	for k, c := range r.conds {
+		if c.r != nil && bits.OnesCount64(c.leafs) == 2 {
+			groups[c.leafs] = append(groups[c.leafs], k)
+		}
+	}
+	ndvOf := func(e expr.Expr) (float64, int) {
+		col, ok := stripCast(e).(*expr.ColumnRef)
+		if !ok {
+			return 0, -1
+		}
+		g := r.global[col]
+		return colStats(g).ndv, r.owner(g)
+	}
+	for set, g := range groups {
+		if len(g) < 2 {
+			continue
+		}
+		a := bits.TrailingZeros64(set)
+		b := 63 - bits.LeadingZeros64(set)
+		combA, combB := 1.0, 1.0
+		aLEb, bLEa, ok := true, true, true
+		for _, k := range g {
+			c := r.conds[k]
+			nl, ll := ndvOf(c.l)
+			nr, lr := ndvOf(c.r)
+			if nl == 0 || nr == 0 || ll < 0 || lr < 0 {
+				ok = false
+				break
+			}
+			if ll != a {
+				nl, nr = nr, nl
+			}
+			combA *= nl
+			combB *= nr
+			aLEb = aLEb && nl <= nr
+			bLEa = bLEa && nr <= nl
+		}
+		if !ok {
+			continue // backoff below
+		}
+		combA, combB = math.Min(combA, rows[a]), math.Min(combB, rows[b])
+		if aLEb {
+			combA = math.Min(combA, combB)
+		}
+		if bLEa {
+			combB = math.Min(combB, combA)
+		}
+		for i, k := range g {
+			condSel[k] = 1
+			if i == 0 {
+				condSel[k] = 1 / math.Max(math.Max(combA, combB), 1)
+			}
+		}
+	}
 }
 
 // backoff weakens all but the most selective of several conditions between
