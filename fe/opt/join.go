@@ -2,6 +2,8 @@ package opt
 
 import (
 	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
 	"math"
 	"math/bits"
 	"slices"
@@ -240,15 +242,16 @@ func (o *optimizer) region(p bind.Plan) bind.Plan {
 		return put(p)
 	}
 	n := len(r.leaves)
+	for _, c := range r.conds {
+		c.leafs = r.leafsOf(c.refs)
+	}
+	r.transitive()
 	stats := make([]*relStat, n)
 	for i, l := range r.leaves {
 		stats[i] = o.est.stats(l)
 		if !stats[i].known {
 			return keep() // no statistics: the binder's order stays
 		}
-	}
-	for _, c := range r.conds {
-		c.leafs = r.leafsOf(c.refs)
 	}
 	// Statistics of a region column, by its global position.
 	colStats := func(g int) colStat {
@@ -305,6 +308,96 @@ func (o *optimizer) region(p bind.Plan) bind.Plan {
 		return q
 	}
 	return keep()
+}
+
+// transitive derives column = constant filters through the region's
+// column equalities: with a = b joining two inputs and a filter b = 5 on
+// one, the other gets a = 5 too, so it shrinks before the join (and its
+// estimate with it). Only plain columns of one type and constants are
+// used: the derived filter is implied, never a new condition.
+func (r *region) transitive() {
+	parent := map[int]int{}
+	var find func(g int) int
+	find = func(g int) int {
+		if p, ok := parent[g]; ok && p != g {
+			root := find(p)
+			parent[g] = root
+			return root
+		}
+		return g
+	}
+	for _, c := range r.conds {
+		if c.r == nil {
+			continue
+		}
+		l, lok := c.l.(*expr.ColumnRef)
+		rr, rok := c.r.(*expr.ColumnRef)
+		if lok && rok && arrow.TypeEqual(l.Type, rr.Type) {
+			a, b := r.global[l], r.global[rr]
+			for _, g := range []int{a, b} {
+				if _, ok := parent[g]; !ok {
+					parent[g] = g
+				}
+			}
+			parent[find(a)] = find(b)
+		}
+	}
+	if len(parent) == 0 {
+		return
+	}
+	// Constants each class is filtered to, from the inputs' own filters.
+	type known struct {
+		lit  *expr.Literal
+		from int // the global column it filters
+	}
+	consts := map[int][]known{}
+	has := map[[2]int]bool{} // (global column, constant's class entry) already filtered
+	for i, l := range r.leaves {
+		f, ok := l.(*bind.Filter)
+		if !ok {
+			continue
+		}
+		for _, c := range expr.Conjuncts(f.Cond) {
+			cmp, ok := c.(*expr.CmpExpr)
+			if !ok || cmp.Op != expr.Eq {
+				continue
+			}
+			col, ok1 := cmp.L.(*expr.ColumnRef)
+			lit, ok2 := cmp.R.(*expr.Literal)
+			if !ok1 || !ok2 {
+				col, ok1 = cmp.R.(*expr.ColumnRef)
+				lit, ok2 = cmp.L.(*expr.Literal)
+			}
+			if !ok1 || !ok2 || lit.Value == nil || !arrow.TypeEqual(col.Type, lit.Type) {
+				continue
+			}
+			g := r.first[i] + col.Index
+			if _, in := parent[g]; !in {
+				continue
+			}
+			consts[find(g)] = append(consts[find(g)], known{lit, g})
+			has[[2]int{g, 0}] = true
+		}
+	}
+	for g := range parent {
+		ks := consts[find(g)]
+		if len(ks) == 0 || has[[2]int{g, 0}] {
+			continue
+		}
+		i := r.owner(g)
+		if r.owner(ks[0].from) == i {
+			continue
+		}
+		cols := r.leaves[i].Columns()
+		loc := g - r.first[i]
+		c := cols[loc]
+		e, err := expr.Cmp(expr.Eq, expr.Col(loc, c.Name, c.Type), ks[0].lit)
+		if err != nil {
+			continue
+		}
+		r.leaves[i] = &bind.Filter{Input: r.leaves[i], Cond: e}
+		has[[2]int{g, 0}] = true
+	}
 }
 
 // condSel is a region condition's selectivity.

@@ -191,3 +191,23 @@ func TestEstimates(t *testing.T) {
 		}
 	}
 }
+
+// TestTransitiveConstants: a = b AND b = 5 filters a's input by a = 5 too.
+func TestTransitiveConstants(t *testing.T) {
+	r := resolver{
+		"t1": table("t1", 1000, "a:1000", "x"),
+		"t2": table("t2", 100, "b:100"),
+		"t3": table("t3", 10, "c"),
+	}
+	p, _ := plan(t, r, "SELECT * FROM t1, t2, t3 WHERE t1.a = t2.b AND t2.b = 5 AND t3.c = t1.x")
+	ex := strings.Join(bind.Explain(p), "\n")
+	if !strings.Contains(ex, "Filter (a = 5)") || !strings.Contains(ex, "Filter (b = 5)") || strings.Contains(ex, "(c = 5)") || strings.Contains(ex, "(x = 5)") {
+		t.Errorf("derived filters:\n%s", ex)
+	}
+	// Without statistics the derived filter applies all the same.
+	r["n1"], r["n2"] = table("n1", -1, "a"), table("n2", -1, "b")
+	p, _ = plan(t, r, "SELECT * FROM n1 JOIN n2 ON n1.a = n2.b WHERE n1.a = 7")
+	if ex := strings.Join(bind.Explain(p), "\n"); !strings.Contains(ex, "Filter (b = 7)") {
+		t.Errorf("derived filters without statistics:\n%s", ex)
+	}
+}
