@@ -28,6 +28,10 @@
 // as hash keys. A projection restores the region's column order, so the
 // nodes above see what the binder built.
 //
+// Before estimating, column = constant filters of an input are copied
+// through the region's column equalities to the other inputs (a = b AND
+// b = 5 gives a = 5), where they are implied, so they filter early.
+//
 // A region is left as bound when an input's row count is unknown (a table
 // without statistics): the binder's order (FROM order, inputs no equality
 // reaches deferred) stays. Estimates are hints: a wrong one makes a slower
