@@ -122,7 +122,6 @@ func strHash(s string) uint64 {
 type colAcc struct {
 	count, nulls, size int64
 	reg                [1 << hllBits]uint8
-	numeric            bool
 	lo, hi             float64
 	min, max           string
 	strLo, strHi       string
