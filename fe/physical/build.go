@@ -2,6 +2,7 @@ package physical
 
 import (
 	"context"
+	"reflect"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -69,7 +70,8 @@ func (ts *tableSource) ExplainLines() []string { return ts.lines }
 // physical builds executor operators for a bound plan.
 func (b *builder) physical(ctx context.Context, p bind.Plan) (exec.Operator, error) {
 	op, err := b.physicalNode(ctx, p)
-	if err == nil && b.cfg.Cardinality != nil {
+	// Only comparable operators (pointers) can be map keys.
+	if err == nil && b.cfg.Cardinality != nil && reflect.TypeOf(op).Comparable() {
 		if n, ok := b.cfg.Estimates[p]; ok {
 			if _, seen := b.cfg.Cardinality[op]; !seen {
 				b.cfg.Cardinality[op] = n
