@@ -32,9 +32,13 @@
 // through the region's column equalities to the other inputs (a = b AND
 // b = 5 gives a = 5), where they are implied, so they filter early.
 //
-// A region is left as bound when an input's row count is unknown (a table
-// without statistics): the binder's order (FROM order, inputs no equality
-// reaches deferred) stays. Estimates are hints: a wrong one makes a slower
+// A region is left as bound when an input's row count is unknown, or when
+// an input's table keeps column statistics but has none (an internal table
+// not analysed yet: a row count alone cannot tell a key from a low-NDV
+// column, and guessing made TPC-H Q5 join customer to supplier on the
+// nation key): the binder's order (FROM order, inputs no equality reaches
+// deferred) stays. Tables that can only report row counts (Fluss, Paimon)
+// are ordered with keys taken as unique on the larger side. Estimates are hints: a wrong one makes a slower
 // plan, never a wrong answer, because only inner joins are reordered and
 // every condition is applied exactly once.
 package opt

@@ -249,8 +249,12 @@ func (o *optimizer) region(p bind.Plan) bind.Plan {
 	stats := make([]*relStat, n)
 	for i, l := range r.leaves {
 		stats[i] = o.est.stats(l)
-		if !stats[i].known {
-			return keep() // no statistics: the binder's order stays
+		if !stats[i].known || stats[i].unanalysed {
+			// No statistics, or a table that keeps column statistics but
+			// was never analysed: a row count alone cannot tell a key from
+			// a 25-value column (customer ⋈ supplier on the nation key),
+			// so the binder's order stays until ANALYZE TABLE.
+			return keep()
 		}
 	}
 	// Statistics of a region column, by its global position.

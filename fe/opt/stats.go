@@ -27,6 +27,9 @@ type relStat struct {
 	rows  float64
 	known bool
 	cols  []colStat
+	// unanalysed: a table below keeps column statistics but has none yet
+	// (an internal table before ANALYZE TABLE).
+	unanalysed bool
 }
 
 // unknownRows stands in for a table without a row count.
@@ -56,6 +59,9 @@ func (e *estimator) stats(p bind.Plan) *relStat {
 		return s
 	}
 	s := e.compute(p)
+	for _, c := range p.Children() {
+		s.unanalysed = s.unanalysed || e.stats(c).unanalysed
+	}
 	for i := range s.cols {
 		if s.cols[i].ndv > s.rows {
 			s.cols[i].ndv = max(s.rows, 1)
@@ -170,6 +176,7 @@ func (e *estimator) scan(n *bind.Scan) *relStat {
 		e.tables[n.Table] = ts
 	}
 	if ts == nil {
+		_, out.unanalysed = n.Table.(catalog.ColumnStatser)
 		return out
 	}
 	cols := n.Table.Schema().Columns
