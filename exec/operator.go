@@ -173,7 +173,11 @@ func evalBatch(env *Env, schema *arrow.Schema, exprs []expr.Expr, b arrow.Record
 // its output expressions and result sink, then the nodes from the root
 // down, numbered bottom-up ("0:VOlapScanNode"), details indented under
 // each node, and extra children (a join's build side) hung off "|----".
-func ExplainTree(root Operator) string {
+func ExplainTree(root Operator) string { return ExplainTreeWith(root, nil) }
+
+// ExplainTreeWith is ExplainTree with extra lines under some operators'
+// own (the planner's estimates); extra may be nil or return nil.
+func ExplainTreeWith(root Operator, extra func(Operator) []string) string {
 	ids := map[Operator]int{}
 	next := 0
 	var number func(op Operator)
@@ -198,6 +202,9 @@ func ExplainTree(root Operator) string {
 	var lines func(op Operator) []string
 	lines = func(op Operator) []string {
 		own := strings.Split(op.Explain(), "\n")
+		if extra != nil {
+			own = append(own, extra(op)...)
+		}
 		out := []string{strconv.Itoa(ids[op]) + ":" + own[0]}
 		kids := op.Children()
 		gutter := "   "

@@ -5,7 +5,8 @@
 // Layout under the catalog directory:
 //
 //	manifest.json                   checkpoint: databases, tables, schemas,
-//	                                live segments, labels, delete predicates
+//	                                live segments, labels, delete predicates,
+//	                                ANALYZE statistics
 //	data/wal/<gen>.log              commit log: one record per commit since
 //	                                the checkpoint; small loads' rows inline
 //	data/<table id>/<txn>-<n>.arrow Arrow IPC file format, a load's big segments
@@ -76,6 +77,10 @@
 //     snapshot), stream one batch at a time, and allocate from the request's
 //     allocator; background compaction uses the catalog's.
 //   - Names are case-sensitive (lower_case_table_names = 0), as in Doris.
+//   - Statistics are hints, never answers: the row count is the segment
+//     list's (stored versions, deletes not subtracted); ANALYZE's column
+//     statistics (analyze.go) are one full scan's, kept by a checkpoint,
+//     stale after later loads until the next ANALYZE.
 //
 // Concurrency: a Catalog is safe for concurrent use; DDL and the group
 // commit are serialized by one mutex, loads write their segments and scans

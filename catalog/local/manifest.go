@@ -74,6 +74,8 @@ type tableManifest struct {
 	// Deletes are the DELETE predicates of a table without UNIQUE KEY, in
 	// commit order; each applies to the segments committed before it.
 	Deletes []deletePred `json:"deletes,omitempty"`
+	// Stats are what the last ANALYZE TABLE computed (nil before one).
+	Stats *catalog.TableStats `json:"stats,omitempty"`
 }
 
 type columnManifest struct {

@@ -288,7 +288,24 @@ var (
 	_ catalog.Partitioned = (*Table)(nil)
 	_ catalog.Described   = (*Table)(nil)
 	_ Targeted            = (*Table)(nil)
+	_ catalog.RowCounter  = (*Table)(nil)
 )
+
+// RowCount implements catalog.RowCounter from the latest snapshot's
+// totalRecordCount (one small JSON file; no manifest is read). For a
+// primary-key table it counts stored records, not merged rows: a planning
+// hint. -1 when there is no snapshot or it has no count (old writers).
+func (t *Table) RowCount(ctx context.Context) (int64, error) {
+	id, err := t.lake.LatestSnapshotID(ctx)
+	if err != nil || id == 0 {
+		return -1, nil
+	}
+	snap, err := t.lake.Snapshot(ctx, id)
+	if err != nil || snap.TotalRecordCount == nil {
+		return -1, nil
+	}
+	return *snap.TotalRecordCount, nil
+}
 
 // Name implements catalog.Table.
 func (t *Table) Name() string { return t.name }

@@ -157,6 +157,11 @@ func TestFixtureWarehouse(t *testing.T) {
 	if id, err := st.Lake.LatestSnapshotID(ctx); err != nil || id != 5 {
 		t.Errorf("latest snapshot %d %v", id, err)
 	}
+	// The row count the optimizer reads: totalRecordCount of snapshot-5
+	// (written by Paimon's Java writer).
+	if n, err := table(t, c, "append_09", "append_09").(catalog.RowCounter).RowCount(ctx); err != nil || n != 11 {
+		t.Errorf("row count %d %v, want 11", n, err)
+	}
 }
 
 func TestStorageOptions(t *testing.T) {

@@ -21,6 +21,7 @@ type config struct {
 	queries []int
 	timeout time.Duration
 	feBin   string
+	explain string
 }
 
 func parseFlags(args []string, errOut io.Writer) (config, error) {
@@ -35,6 +36,7 @@ func parseFlags(args []string, errOut io.Writer) (config, error) {
 	fs.StringVar(&qs, "queries", "1-22", "queries to run: a list of numbers and ranges, e.g. 1,3,5-7")
 	fs.DurationVar(&c.timeout, "timeout", 300*time.Second, "time one query may take (Inlet's query_timeout)")
 	fs.StringVar(&c.feBin, "fe-bin", "", "path of the fe binary (default: built from ./cmd/fe)")
+	fs.StringVar(&c.explain, "explain", "", "directory to write each query's EXPLAIN VERBOSE into (qNN.txt) before running it")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}

@@ -146,12 +146,36 @@ func run(ctx context.Context, c config, log io.Writer) (*report, error) {
 		if ctx.Err() != nil {
 			return rep, ctx.Err()
 		}
+		if c.explain != "" {
+			if err := explainQuery(ctx, qdb, q, c); err != nil {
+				return rep, err
+			}
+		}
 		rep.results = append(rep.results, runQuery(ctx, qdb, duck, q, c))
 		x := rep.results[len(rep.results)-1]
 		fmt.Fprintf(log, "Q%d: inlet %.1f ms, duckdb %.1f ms, %s %s\n", q, ms(median(x.inlet)), ms(median(x.duck)), x.status, x.note)
 	}
 	rep.peakRSS = fe.peakRSS()
 	return rep, nil
+}
+
+// explainQuery writes the plan of query q to the --explain directory.
+func explainQuery(ctx context.Context, db *sql.DB, q int, c config) error {
+	rows, err := queryText(ctx, db, "EXPLAIN VERBOSE "+tpch.Query(q, c.sf))
+	if err != nil {
+		return fmt.Errorf("EXPLAIN Q%d: %w", q, err)
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		if len(r) > 0 && r[0] != nil {
+			b.WriteString(*r[0])
+		}
+		b.WriteString("\n")
+	}
+	if err := os.MkdirAll(c.explain, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(c.explain, fmt.Sprintf("q%02d.txt", q)), []byte(b.String()), 0o644)
 }
 
 func runQuery(ctx context.Context, db *sql.DB, duck *duckrun.DB, q int, c config) result {
@@ -226,7 +250,8 @@ func queryText(ctx context.Context, db *sql.DB, q string) ([][]*string, error) {
 	return out, rs.Err()
 }
 
-// loadInlet creates the tables and Stream Loads every file.
+// loadInlet creates the tables, Stream Loads every file and analyses
+// each table.
 func loadInlet(ctx context.Context, db *sql.DB, fe *feProc, data string) (int64, error) {
 	if _, err := db.ExecContext(ctx, "CREATE DATABASE IF NOT EXISTS tpch"); err != nil {
 		return 0, err
@@ -251,6 +276,11 @@ func loadInlet(ctx context.Context, db *sql.DB, fe *feProc, data string) (int64,
 			return 0, fmt.Errorf("stream load %s: %w", t.Name, err)
 		}
 		total += n
+		// Statistics for the optimizer's join order, as a Doris user runs
+		// ANALYZE (or auto analyze does) after loading.
+		// An FE without ANALYZE (an older --fe-bin, for comparisons) runs
+		// the queries without statistics.
+		db.ExecContext(ctx, "ANALYZE TABLE tpch."+t.Name+" WITH SYNC")
 	}
 	return total, nil
 }

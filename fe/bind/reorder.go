@@ -4,27 +4,19 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/fe/sql"
 )
 
-// Join ordering by estimated cardinality. A FROM clause of inner, cross
-// and comma joins only (no outer, semi or anti join, no USING) whose every
-// table reports a row count (catalog.RowCounter) is rebuilt in a chosen
-// order: the largest estimated input first (it streams, as the probe side
-// of every hash join above it), then repeatedly the smallest input that an
-// equality joins to what is already there (it becomes a build side), an
-// unconnected one only when no connected one is left. The ON conditions
-// join the WHERE conjuncts, which pushWhere then places at the lowest join
-// that sees their columns, so every equality becomes a hash key. A
-// projection puts the columns back in FROM order, so nothing above sees a
-// difference. The estimate is the row count divided by 10 for each
-// "column = constant" conjunct and by 3 for each other single-table
-// conjunct. Without a count for every table the estimates are not
-// compared: the FROM order stays, except that an input no equality joins to
-// what is already there waits until no joined one is left, so no cross
-// product is built where an equi-condition exists.
+// Join order in the binder: only what needs no statistics. A FROM clause
+// of inner, cross and comma joins only (no outer, semi or anti join, no
+// USING) keeps its order, except that an input no equality joins to what
+// is already there waits until no joined one is left, so no cross product
+// is built where an equi-condition exists. The ON conditions then join the
+// WHERE conjuncts, which pushWhere places at the lowest join that sees
+// their columns, so every equality becomes a hash key, and a projection
+// puts the columns back in FROM order. The order by estimated cost is
+// fe/opt's, on the bound plan.
 
 // inputStats is one FROM input with its estimate.
 type inputStats struct {
@@ -78,22 +70,15 @@ func (b *Binder) reorderJoins(from sql.TableExpr, where sql.Expr) (Plan, sql.Exp
 	}
 	conds := append(append([]sql.Expr{}, ons...), conjuncts0(where)...)
 	inputs := make([]*inputStats, len(leaves))
-	first, allKnown := 0, true
+	first := 0
 	for i, l := range leaves {
 		p, err := b.bindFrom(l)
 		if err != nil {
 			return nil, where, false, err
 		}
-		rows, known := b.estimate(p, conds)
-		allKnown = allKnown && known
-		inputs[i] = &inputStats{plan: p, first: first, rows: rows}
-		first += len(p.Columns())
-	}
-	if !allKnown {
 		// Equal estimates: chooseOrder keeps FROM order among them.
-		for _, in := range inputs {
-			in.rows = 1
-		}
+		inputs[i] = &inputStats{plan: p, first: first, rows: 1}
+		first += len(p.Columns())
 	}
 	// Which inputs an equality joins.
 	linked := make([][]bool, len(inputs))
@@ -111,7 +96,7 @@ func (b *Binder) reorderJoins(from sql.TableExpr, where sql.Expr) (Plan, sql.Exp
 		}
 	}
 	order := chooseOrder(inputs, linked)
-	if !allKnown && slices.IsSorted(order) {
+	if slices.IsSorted(order) {
 		return nil, where, false, nil // FROM order: bind as written
 	}
 	var plan Plan = inputs[order[0]].plan
@@ -208,38 +193,4 @@ func (b *Binder) ownerOf(e sql.Expr, inputs []*inputStats) int {
 		owner = i
 	}
 	return owner
-}
-
-// estimate is an input's row count after the conjuncts that read only it;
-// known is false without a count.
-func (b *Binder) estimate(p Plan, conds []sql.Expr) (float64, bool) {
-	s, ok := p.(*Scan)
-	if !ok {
-		return 0, false
-	}
-	rc, ok := s.Table.(catalog.RowCounter)
-	if !ok {
-		return 0, false
-	}
-	n, err := rc.RowCount(b.ctx)
-	if err != nil || n < 0 {
-		return 0, false
-	}
-	rows := float64(n)
-	sc := &scope{cols: p.Columns()}
-	for _, c := range conds {
-		if containsSubquery(c) {
-			continue
-		}
-		e, err := b.bindExpr(c, sc, nil)
-		if err != nil || len(columnsOf(e, nil)) == 0 {
-			continue
-		}
-		if cmp, ok := e.(*expr.CmpExpr); ok && cmp.Op == expr.Eq {
-			rows /= 10
-		} else {
-			rows /= 3
-		}
-	}
-	return rows, true
 }

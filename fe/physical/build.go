@@ -2,6 +2,7 @@ package physical
 
 import (
 	"context"
+	"reflect"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -24,6 +25,11 @@ type Config struct {
 	// Statement receives the scans Build plans; nil gives the build a
 	// statement of its own, which nobody reads.
 	Statement *Statement
+	// Estimates are plan nodes' estimated row counts (fe/opt); Build puts
+	// each into Cardinality (when not nil) under the operator the node
+	// became, for EXPLAIN.
+	Estimates   map[bind.Plan]float64
+	Cardinality map[exec.Operator]float64
 }
 
 // Build builds the executor operators for a bound plan. Scans the planner
@@ -63,6 +69,19 @@ func (ts *tableSource) ExplainLines() []string { return ts.lines }
 
 // physical builds executor operators for a bound plan.
 func (b *builder) physical(ctx context.Context, p bind.Plan) (exec.Operator, error) {
+	op, err := b.physicalNode(ctx, p)
+	// Only comparable operators (pointers) can be map keys.
+	if err == nil && b.cfg.Cardinality != nil && reflect.TypeOf(op).Comparable() {
+		if n, ok := b.cfg.Estimates[p]; ok {
+			if _, seen := b.cfg.Cardinality[op]; !seen {
+				b.cfg.Cardinality[op] = n
+			}
+		}
+	}
+	return op, err
+}
+
+func (b *builder) physicalNode(ctx context.Context, p bind.Plan) (exec.Operator, error) {
 	switch n := p.(type) {
 	case *bind.Scan:
 		if op, ok, err := b.plannedScan(ctx, n); ok || err != nil {

@@ -140,9 +140,11 @@ func (s *Session) authorize(stmt sql.Statement) error {
 		return auth.KillDenied(n.ID)
 	case *sql.Describe:
 		return s.showTable("DESCRIBE", n.Table)
+	case *sql.Analyze:
+		return table(auth.SelectPriv, n.Table)
 	case *sql.Show:
 		switch n.Kind {
-		case sql.ShowCreateTable, sql.ShowCreateView, sql.ShowColumns, sql.ShowPartitions:
+		case sql.ShowCreateTable, sql.ShowCreateView, sql.ShowColumns, sql.ShowPartitions, sql.ShowColumnStats, sql.ShowTableStats:
 			name := n.Name
 			if n.Kind == sql.ShowColumns && len(n.From) > 0 && len(name) == 1 {
 				name = append(append(sql.Name{}, n.From...), name[0])

@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	"github.com/inlet-db/inlet/exec/render"
 	"github.com/inlet-db/inlet/fe/bind"
 	"github.com/inlet-db/inlet/fe/mysqlwire"
+	"github.com/inlet-db/inlet/fe/opt"
 	"github.com/inlet-db/inlet/fe/physical"
 	"github.com/inlet-db/inlet/fe/sql"
 	"github.com/inlet-db/inlet/fe/vars"
@@ -33,10 +36,17 @@ func (s *Session) env(v *vars.Session) (*expr.Env, error) {
 
 // plan binds a query and builds its operators (fe/physical).
 func (s *Session) plan(ctx context.Context, q sql.Query, v *vars.Session) (bind.Plan, exec.Operator, error) {
+	p, op, _, err := s.planEstimated(ctx, q, v)
+	return p, op, err
+}
+
+// planEstimated is plan that also returns the operators' estimated row
+// counts (fe/opt), for EXPLAIN.
+func (s *Session) planEstimated(ctx context.Context, q sql.Query, v *vars.Session) (bind.Plan, exec.Operator, map[exec.Operator]float64, error) {
 	b := bind.New(ctx, s.bindSession(v))
 	p, err := b.BindQuery(q)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if pruned := nestedPrunes(p, v); len(pruned) > 0 {
 		// Bind again with the narrow struct types, so field accesses bind
@@ -47,15 +57,16 @@ func (s *Session) plan(ctx context.Context, q sql.Query, v *vars.Session) (bind.
 			p = p2
 		}
 	}
-	cfg := physical.Config{Mem: s.mem(), Runner: s.srv.cfg.Runner}
+	p, rows := opt.Optimize(ctx, p)
+	cfg := physical.Config{Mem: s.mem(), Runner: s.srv.cfg.Runner, Estimates: rows, Cardinality: map[exec.Operator]float64{}}
 	if s.stmt != nil {
 		cfg.Statement = s.stmt.plan
 	}
 	op, err := physical.Build(ctx, p, cfg)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return p, op, nil
+	return p, op, cfg.Cardinality, nil
 }
 
 func (s *Session) query(ctx context.Context, q sql.Query, v *vars.Session, w mysqlwire.ResultWriter) error {
@@ -186,9 +197,16 @@ func nestedPrunes(p bind.Plan, v *vars.Session) map[string]arrow.DataType {
 }
 
 // explainLines renders EXPLAIN output rows.
-func explainLines(op exec.Operator) []string {
+func explainLines(op exec.Operator, card map[exec.Operator]float64) []string {
+	// Doris prints each node's estimated rows as cardinality=N.
+	extra := func(o exec.Operator) []string {
+		if n, ok := card[o]; ok {
+			return []string{"cardinality=" + strconv.FormatInt(int64(math.Round(n)), 10)}
+		}
+		return nil
+	}
 	// Plans name files and warehouses: a URI's password is not shown.
-	return strings.Split(strings.TrimRight(redact.URIPasswords(exec.ExplainTree(op)), "\n"), "\n")
+	return strings.Split(strings.TrimRight(redact.URIPasswords(exec.ExplainTreeWith(op, extra)), "\n"), "\n")
 }
 
 // wallClock converts instants to wall-clock times in the session zone.

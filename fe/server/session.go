@@ -153,6 +153,8 @@ func (s *Session) run(ctx context.Context, stmt sql.Statement, w mysqlwire.Resul
 		return s.show(ctx, n, w)
 	case *sql.Describe:
 		return s.describe(ctx, n.Table, w)
+	case *sql.Analyze:
+		return s.analyze(ctx, n, w)
 	case *sql.Explain:
 		return s.explain(ctx, n, w)
 	case *sql.CreateCatalog:

@@ -253,6 +253,11 @@ func (s *Session) show(ctx context.Context, n *sql.Show, w mysqlwire.ResultWrite
 		for _, p := range parts {
 			t.addStrings(p)
 		}
+	case sql.ShowColumnStats, sql.ShowTableStats:
+		var err error
+		if t, err = s.showStats(ctx, n); err != nil {
+			return err
+		}
 	case sql.ShowColumns:
 		name := n.Name
 		if len(n.From) > 0 {
@@ -543,12 +548,12 @@ func (s *Session) explain(ctx context.Context, n *sql.Explain, w mysqlwire.Resul
 	default:
 		return errorf(errNotSupported, "EXPLAIN of %s statements is not supported", stmtKeywords(n.Stmt))
 	}
-	p, op, err := s.plan(ctx, q, v)
+	p, op, card, err := s.planEstimated(ctx, q, v)
 	if err != nil {
 		return err
 	}
 	t := &table{names: []string{"Explain String(Nereids Planner)"}}
-	for _, l := range explainLines(op) {
+	for _, l := range explainLines(op, card) {
 		t.addStrings(l)
 	}
 	if n.Level == sql.ExplainVerbose {

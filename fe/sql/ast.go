@@ -302,6 +302,8 @@ const (
 	ShowQueryProfile                   // SHOW QUERY PROFILE ['path'] ("/" lists, "/<query id>" shows one)
 	ShowCreateView                     // SHOW CREATE VIEW name
 	ShowProc                           // SHOW PROC 'path' (Path)
+	ShowColumnStats                    // SHOW COLUMN [CACHED] STATS name [(col, ...)] (Columns)
+	ShowTableStats                     // SHOW TABLE STATS name
 )
 
 // Show is a SHOW statement. Which fields apply depends on Kind (see the
@@ -320,6 +322,16 @@ type Show struct {
 	// Path is the profile path of SHOW QUERY PROFILE ("" when absent) or
 	// the path of SHOW PROC.
 	Path string
+	// Columns narrows SHOW COLUMN STATS to these columns.
+	Columns []string
+}
+
+// Analyze is ANALYZE TABLE name [(col, ...)] [WITH SYNC | WITH ...]:
+// compute the table's statistics now (Doris's manual collection; every
+// collection here is synchronous and full).
+type Analyze struct {
+	Table   Name
+	Columns []string
 }
 
 // Describe is DESC[RIBE] name.
@@ -519,6 +531,7 @@ func (*Use) stmt()            {}
 func (*Switch) stmt()         {}
 func (*Show) stmt()           {}
 func (*Describe) stmt()       {}
+func (*Analyze) stmt()        {}
 func (*Explain) stmt()        {}
 func (*CreateCatalog) stmt()  {}
 func (*AlterCatalog) stmt()   {}

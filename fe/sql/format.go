@@ -472,7 +472,7 @@ var showNames = [...]string{
 	ShowCharset: "CHARACTER SET", ShowEngines: "ENGINES", ShowProcesslist: "PROCESSLIST",
 	ShowTableStatus: "TABLE STATUS", ShowFrontends: "FRONTENDS", ShowBackends: "BACKENDS",
 	ShowQueryProfile: "QUERY PROFILE", ShowCreateView: "CREATE VIEW",
-	ShowProc: "PROC",
+	ShowProc: "PROC", ShowColumnStats: "COLUMN STATS", ShowTableStats: "TABLE STATS",
 }
 
 func (n *Show) format(p *printer) {
@@ -492,6 +492,16 @@ func (n *Show) format(p *printer) {
 		p.w(" ")
 		p.w(n.Name.String())
 	}
+	if len(n.Columns) > 0 {
+		p.w(" (")
+		for i, c := range n.Columns {
+			if i > 0 {
+				p.w(", ")
+			}
+			p.ident(c)
+		}
+		p.w(")")
+	}
 	if n.From != nil {
 		p.w(" FROM ")
 		p.w(n.From.String())
@@ -507,6 +517,21 @@ func (n *Show) format(p *printer) {
 	if n.Limit != nil {
 		p.w(" ")
 		n.Limit.format(p)
+	}
+}
+
+func (n *Analyze) format(p *printer) {
+	p.w("ANALYZE TABLE ")
+	p.w(n.Table.String())
+	if len(n.Columns) > 0 {
+		p.w(" (")
+		for i, c := range n.Columns {
+			if i > 0 {
+				p.w(", ")
+			}
+			p.ident(c)
+		}
+		p.w(")")
 	}
 }
 
@@ -1150,6 +1175,7 @@ func (n *Use) String() string            { return nodeString(n) }
 func (n *Switch) String() string         { return nodeString(n) }
 func (n *Show) String() string           { return nodeString(n) }
 func (n *Describe) String() string       { return nodeString(n) }
+func (n *Analyze) String() string        { return nodeString(n) }
 func (n *Explain) String() string        { return nodeString(n) }
 func (n *CreateCatalog) String() string  { return nodeString(n) }
 func (n *AlterCatalog) String() string   { return nodeString(n) }

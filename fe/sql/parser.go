@@ -431,6 +431,21 @@ func (p *parser) statement() Statement {
 		return &Switch{Catalog: p.ident()}
 	case "SHOW":
 		return p.show()
+	case "ANALYZE":
+		p.i++
+		p.expectKw("TABLE")
+		a := &Analyze{Table: p.name(3)}
+		if p.isOp("(") {
+			a.Columns = p.identList()
+		}
+		// WITH SYNC, WITH SAMPLE ROWS n, ...: collection is always full
+		// and synchronous here, so the options change nothing.
+		for p.acceptKw("WITH") {
+			for p.tok().kind == tWord || p.tok().kind == tInt {
+				p.i++
+			}
+		}
+		return a
 	case "DESC", "DESCRIBE":
 		p.i++
 		if p.isKw("SELECT") || p.isKw("WITH") {
@@ -718,6 +733,15 @@ func (p *parser) show() Statement {
 		s.Kind = ShowTables
 		p.fromName(s, 2)
 		p.likeOrWhere(s)
+	case p.acceptKw("TABLE", "STATS"):
+		s.Kind = ShowTableStats
+		s.Name = p.name(3)
+	case p.acceptKw("COLUMN", "STATS"), p.acceptKw("COLUMN", "CACHED", "STATS"):
+		s.Kind = ShowColumnStats
+		s.Name = p.name(3)
+		if p.isOp("(") {
+			s.Columns = p.identList()
+		}
 	case p.acceptKw("TABLE", "STATUS"):
 		s.Kind = ShowTableStatus
 		p.fromName(s, 2)
