@@ -70,7 +70,7 @@ func (s *Session) planEstimated(ctx context.Context, q sql.Query, v *vars.Sessio
 }
 
 func (s *Session) query(ctx context.Context, q sql.Query, v *vars.Session, w mysqlwire.ResultWriter) error {
-	p, op, err := s.plan(ctx, q, v)
+	p, op, card, err := s.planEstimated(ctx, q, v)
 	if err != nil {
 		return err
 	}
@@ -81,7 +81,7 @@ func (s *Session) query(ctx context.Context, q sql.Query, v *vars.Session, w mys
 	ctx = exec.WithParallelism(ctx, int(v.Int("parallel_pipeline_task_num")))
 	if s.stmt != nil && len(s.stmt.plan.Scans()) > 0 {
 		// A query with fragments gets a profile; its page shows the tree.
-		s.srv.notePlan(s.stmt.plan.ID(), op)
+		s.srv.notePlan(s.stmt.plan.ID(), op, card)
 	}
 	rr, err := op.Open(ctx, env)
 	if err != nil {

@@ -62,8 +62,8 @@ type plans struct {
 const maxPlans = 200
 
 // notePlan keeps the operator tree of query id.
-func (s *Server) notePlan(id string, op exec.Operator) {
-	lines := explainLines(op)
+func (s *Server) notePlan(id string, op exec.Operator, card map[exec.Operator]float64) {
+	lines := explainLines(op, card)
 	p := &s.plans
 	p.mu.Lock()
 	defer p.mu.Unlock()
