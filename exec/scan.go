@@ -47,9 +47,12 @@ type Scan struct {
 	// "VPluginDrivenScanNode(1)".
 	Node string
 	// Table is printed as "TABLE: <Table>" when set.
-	Table  string
-	Src    Source
-	schema *arrow.Schema
+	Table string
+	Src   Source
+	// Filters are runtime filters of joins above (runtimefilter.go),
+	// applied to each batch once their build side has published them.
+	Filters []ScanFilter
+	schema  *arrow.Schema
 }
 
 // NewScan scans src; node is the EXPLAIN header ("" gives "VSCAN").
@@ -69,6 +72,9 @@ func (s *Scan) Explain() string {
 	}
 	if ex, ok := s.Src.(ExplainSource); ok {
 		lines = append(lines, ex.ExplainLines()...)
+	}
+	if len(s.Filters) > 0 {
+		lines = append(lines, scanFilterLine(s.Filters))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -92,6 +98,13 @@ func (s *Scan) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
 			}
 			if err := checkBatch("scan "+s.name(), s.schema, b); err != nil {
 				return nil, err
+			}
+			if len(s.Filters) > 0 {
+				out, err := applyScanFilters(ctx, env, s.schema, s.Filters, b)
+				if err != nil || out != nil {
+					return out, err
+				}
+				continue
 			}
 			b.Retain()
 			return b, nil

@@ -178,6 +178,7 @@ func conform(op exec.Operator, want []bind.Column) (exec.Operator, error) {
 // executor's keyless join, which bounds the pairs one probe step makes;
 // RIGHT JOIN runs as a LEFT JOIN with the inputs swapped.
 func (b *builder) join(ctx context.Context, n *bind.Join) (exec.Operator, error) {
+	rfs := b.planFilters(n)
 	left, err := b.physical(ctx, n.Left)
 	if err != nil {
 		return nil, err
@@ -232,6 +233,9 @@ func (b *builder) join(ctx context.Context, n *bind.Join) (exec.Operator, error)
 	}
 	j, err := exec.NewHashJoin(left, right, typ, lk, rk, n.Residual)
 	if err != nil {
+		return nil, err
+	}
+	if err := j.AddRuntimeFilters(rfs...); err != nil {
 		return nil, err
 	}
 	return conform(j, n.Out)

@@ -48,6 +48,11 @@ func (s *Session) plan(ctx context.Context, q sql.Query, v *vars.Session) (bind.
 		}
 	}
 	cfg := physical.Config{Mem: s.mem(), Runner: s.srv.cfg.Runner}
+	mode, _ := v.Get("runtime_filter_mode")
+	types, _ := v.Get("runtime_filter_type")
+	if cfg.RuntimeFilters, err = physical.ParseRFConfig(mode, types, v.Int("runtime_filter_max_in_num")); err != nil {
+		return nil, nil, err
+	}
 	if s.stmt != nil {
 		cfg.Statement = s.stmt.plan
 	}

@@ -1,0 +1,451 @@
+package exec
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"math/bits"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/inlet-db/inlet/exec/expr"
+	"github.com/inlet-db/inlet/exec/memlimit"
+)
+
+// RFKind is the kind of a runtime filter, as Doris names them.
+type RFKind int
+
+const (
+	// RFIn keeps the build side's distinct key values; a build side with
+	// more than MaxIn of them disables it (everything passes).
+	RFIn RFKind = iota
+	// RFBloom keeps a bloom filter of the build side's key values.
+	RFBloom
+	// RFMinMax keeps the least and greatest build key.
+	RFMinMax
+	// RFInOrBloom is an IN filter while the build side has at most MaxIn
+	// distinct keys, else a bloom filter.
+	RFInOrBloom
+)
+
+func (k RFKind) String() string {
+	return [...]string{"in", "bloom", "min_max", "in_or_bloom"}[k]
+}
+
+// RuntimeFilter is made by a hash join from its build side once that side
+// is read, and applied by a scan below the join's probe side: probe rows
+// whose key cannot match any build row are dropped before they reach the
+// operators between the scan and the join. Only inner and semi joins make
+// them (a probe row without a match is never output there); the planner
+// places them only through operators that pass the key column through
+// unchanged and drop rows only by themselves (filters, projections, inner
+// joins, the preserved side of outer joins, the probe side of semi joins).
+//
+// A filter not yet published lets every row through, so a scan that
+// starts before the build ends is still correct, only less filtered.
+type RuntimeFilter struct {
+	// ID numbers the filter within its statement (RF000, RF001, ...).
+	ID   int
+	Kind RFKind
+	// Key is the join key pair (an index into the join's keys) the filter
+	// is made from.
+	Key int
+	// Target names the probe-side scan column, for EXPLAIN.
+	Target string
+	// MaxIn bounds the distinct values of an IN filter.
+	MaxIn int
+
+	typ    arrow.DataType // the key's type: the join's common key type
+	source string         // the build key, for EXPLAIN
+	ready  atomic.Bool
+	// Published state, read only after ready is set.
+	none     bool // no build row has a non-NULL key: nothing passes
+	disabled bool // an IN filter over too many values: everything passes
+	isIn     bool // the values are in in, else in bloom (if not MIN_MAX)
+	mu       sync.Mutex
+	in       *groupTable // lookups bind its key column: under mu
+	bloom    []uint64
+	mm       *minMax
+
+	// Counters for the profile: rows the filter looked at and dropped.
+	Input, Filtered atomic.Int64
+}
+
+// Type is the type probe keys are compared in (set when the filter is
+// attached to its join).
+func (rf *RuntimeFilter) Type() arrow.DataType { return rf.typ }
+
+// Name is the EXPLAIN spelling, "RF000[bloom]".
+func (rf *RuntimeFilter) Name() string { return fmt.Sprintf("RF%03d[%s]", rf.ID, rf.Kind) }
+
+// Ready reports whether the build side has published the filter.
+func (rf *RuntimeFilter) Ready() bool { return rf.ready.Load() }
+
+// Effective is the kind the filter took once published ("in" or "bloom"
+// for IN_OR_BLOOM_FILTER), for the profile.
+func (rf *RuntimeFilter) Effective() string {
+	switch {
+	case !rf.ready.Load():
+		return "not ready"
+	case rf.disabled:
+		return "disabled"
+	case rf.Kind == RFMinMax:
+		return "min_max"
+	case rf.isIn:
+		return "in"
+	}
+	return "bloom"
+}
+
+// AddRuntimeFilters attaches filters built from the join's keys; the
+// scans that apply them hold the same pointers. Filters on a join that
+// is not an inner or semi join, or on a keyless one, are refused.
+func (j *HashJoin) AddRuntimeFilters(rfs ...*RuntimeFilter) error {
+	if len(rfs) == 0 {
+		return nil
+	}
+	if j.Type != InnerJoin && j.Type != LeftSemiJoin {
+		return errorf(ErrPlan, "runtime filter on a %s", j.Type)
+	}
+	for _, rf := range rfs {
+		if rf.Key < 0 || rf.Key >= len(j.rk) {
+			return errorf(ErrPlan, "runtime filter on join key %d of %d", rf.Key, len(j.rk))
+		}
+		rf.typ, rf.source = j.rk[rf.Key].DataType(), j.RightKeys[rf.Key].String()
+		j.filters = append(j.filters, rf)
+	}
+	return nil
+}
+
+// rfExplain is the join's EXPLAIN line of the filters it makes.
+func (j *HashJoin) rfExplain() string {
+	if len(j.filters) == 0 {
+		return ""
+	}
+	parts := make([]string, len(j.filters))
+	for i, rf := range j.filters {
+		parts[i] = rf.Name() + " <- " + rf.source
+	}
+	return "runtime filters: " + strings.Join(parts, ", ")
+}
+
+// publishFilters fills the join's filters from the build keys (nil keys:
+// an empty build side) and releases them to the scans. distinct is the
+// number of distinct key tuples, which bounds each key's distinct values.
+func (j *HashJoin) publishFilters(env *Env, keys []arrow.Array, rows, distinct int) int64 {
+	var charged int64
+	for _, rf := range j.filters {
+		charged += rf.publish(env, keys, rows, distinct)
+	}
+	return charged
+}
+
+// bloomBitsPerKey sizes bloom filters: about 1-2% false positives with
+// three bits per key in one 64-bit word.
+const (
+	bloomBitsPerKey = 16
+	bloomMaxWords   = 1 << 21 // 16 MB, Doris's runtime_bloom_filter_max_size
+)
+
+func (rf *RuntimeFilter) publish(env *Env, keys []arrow.Array, rows, distinct int) int64 {
+	defer rf.ready.Store(true)
+	if keys == nil || rows == 0 {
+		rf.none = true
+		return 0
+	}
+	a := keys[rf.Key]
+	if a.NullN() == a.Len() {
+		rf.none = true
+		return 0
+	}
+	switch rf.Kind {
+	case RFMinMax:
+		rf.mm = newMinMax(a)
+		if rf.mm == nil {
+			rf.disabled = true
+		}
+		return 0
+	case RFIn, RFInOrBloom:
+		if distinct <= rf.MaxIn {
+			g := newGroupTable(env.Mem, []arrow.DataType{a.DataType()}, false)
+			g.ids([]arrow.Array{a}, a.Len(), nil)
+			rf.in, rf.isIn = g, true
+			return 0 // the table charged itself
+		}
+		if rf.Kind == RFIn {
+			rf.disabled = true
+			return 0
+		}
+	}
+	words := 1 << bits.Len(uint(max(64, distinct*bloomBitsPerKey/64)))
+	words = min(words, bloomMaxWords)
+	rf.bloom = make([]uint64, words)
+	n := int64(8 * words)
+	memlimit.Charge(env.Mem, n)
+	h := hashKeys(a)
+	mask := uint64(words - 1)
+	for i, v := range h {
+		if a.IsNull(i) {
+			continue
+		}
+		rf.bloom[(v>>32)&mask] |= bloomBits(v)
+	}
+	return n
+}
+
+// hashKeys hashes each row of a the way the join's tables do.
+func hashKeys(a arrow.Array) []uint64 {
+	c := newKeyCol(a.DataType())
+	c.bind(a)
+	h := make([]uint64, a.Len())
+	c.hash(h)
+	for i := range h {
+		h[i] = mix64(h[i])
+	}
+	return h
+}
+
+// bloomBits are the three bits a hash sets in its word.
+func bloomBits(h uint64) uint64 {
+	return 1<<(h&63) | 1<<((h>>6)&63) | 1<<((h>>12)&63)
+}
+
+// release drops what the filter charged to the statement.
+func (rf *RuntimeFilter) release() {
+	rf.mu.Lock()
+	defer rf.mu.Unlock()
+	if rf.in != nil {
+		rf.in.release()
+	}
+}
+
+// pass sets keep[i] false for the rows of a (probe keys in the filter's
+// type) no build key can match; rows already false are left alone. It
+// returns the rows it dropped.
+func (rf *RuntimeFilter) pass(a arrow.Array, keep []bool) int {
+	if !rf.ready.Load() || rf.disabled {
+		return 0
+	}
+	dropped := 0
+	drop := func(i int) {
+		if keep[i] {
+			keep[i] = false
+			dropped++
+		}
+	}
+	if rf.none {
+		for i := range keep {
+			drop(i)
+		}
+		return dropped
+	}
+	// NULL matches nothing in an inner or semi join.
+	if a.NullN() > 0 {
+		for i := range keep {
+			if a.IsNull(i) {
+				drop(i)
+			}
+		}
+	}
+	switch {
+	case rf.mm != nil:
+		rf.mm.pass(a, drop)
+	case rf.isIn:
+		rf.mu.Lock()
+		ids := rf.in.lookup([]arrow.Array{a}, a.Len())
+		rf.mu.Unlock()
+		for i, id := range ids {
+			if id < 0 {
+				drop(i)
+			}
+		}
+	case rf.bloom != nil:
+		mask := uint64(len(rf.bloom) - 1)
+		for i, v := range hashKeys(a) {
+			if b := bloomBits(v); rf.bloom[(v>>32)&mask]&b != b {
+				drop(i)
+			}
+		}
+	}
+	return dropped
+}
+
+// minMax is the range of a build key, for the kinds it can order.
+type minMax struct {
+	kind     byte // 'i' signed, 'u' unsigned, 'f' float, 'd' decimal, 's' bytes
+	lo, hi   uint64
+	dlo, dhi decimal128.Num
+	slo, shi []byte
+}
+
+// newMinMax is the range of a's non-NULL values (not all NULL), nil for a
+// type without an order it knows.
+func newMinMax(a arrow.Array) *minMax {
+	m := &minMax{}
+	valid := func(i int) bool { return a.IsValid(i) }
+	first := true
+	switch a.DataType().ID() {
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.DATE32, arrow.DATE64, arrow.TIMESTAMP,
+		arrow.TIME32, arrow.TIME64, arrow.DURATION:
+		m.kind = 'i'
+	case arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64:
+		m.kind = 'u'
+	case arrow.FLOAT32, arrow.FLOAT64:
+		m.kind = 'f'
+	case arrow.DECIMAL128:
+		m.kind = 'd'
+		for i, v := range a.(*array.Decimal128).Values() {
+			if !valid(i) {
+				continue
+			}
+			if first || v.Less(m.dlo) {
+				m.dlo = v
+			}
+			if first || m.dhi.Less(v) {
+				m.dhi = v
+			}
+			first = false
+		}
+		return m
+	case arrow.STRING, arrow.BINARY, arrow.LARGE_STRING, arrow.LARGE_BINARY:
+		m.kind = 's'
+		c := newKeyCol(a.DataType()).(*strKeyCol)
+		c.bind(a)
+		for i := 0; i < a.Len(); i++ {
+			if !valid(i) {
+				continue
+			}
+			v := c.at(i)
+			if first || bytes.Compare(v, m.slo) < 0 {
+				m.slo = v
+			}
+			if first || bytes.Compare(v, m.shi) > 0 {
+				m.shi = v
+			}
+			first = false
+		}
+		// Copies: a's buffers go with the build side.
+		m.slo, m.shi = bytes.Clone(m.slo), bytes.Clone(m.shi)
+		return m
+	default:
+		return nil
+	}
+	c := newKeyCol(a.DataType()).(*fixedKeyCol)
+	c.bind(a)
+	for i, v := range c.cur {
+		if !valid(i) || (m.kind == 'f' && math.IsNaN(math.Float64frombits(v))) {
+			continue
+		}
+		if first || m.less(v, m.lo) {
+			m.lo = v
+		}
+		if first || m.less(m.hi, v) {
+			m.hi = v
+		}
+		first = false
+	}
+	if first {
+		return nil // only NaN: leave the rows to the join
+	}
+	return m
+}
+
+func (m *minMax) less(a, b uint64) bool {
+	switch m.kind {
+	case 'i':
+		return int64(a) < int64(b)
+	case 'u':
+		return a < b
+	}
+	return math.Float64frombits(a) < math.Float64frombits(b)
+}
+
+// pass drops the rows of a outside [lo, hi] (NULLs are dropped already).
+func (m *minMax) pass(a arrow.Array, drop func(int)) {
+	switch m.kind {
+	case 'd':
+		for i, v := range a.(*array.Decimal128).Values() {
+			if v.Less(m.dlo) || m.dhi.Less(v) {
+				drop(i)
+			}
+		}
+	case 's':
+		c := newKeyCol(a.DataType()).(*strKeyCol)
+		c.bind(a)
+		for i := 0; i < a.Len(); i++ {
+			if v := c.at(i); bytes.Compare(v, m.slo) < 0 || bytes.Compare(v, m.shi) > 0 {
+				drop(i)
+			}
+		}
+	default:
+		c := newKeyCol(a.DataType()).(*fixedKeyCol)
+		c.bind(a)
+		for i, v := range c.cur {
+			if m.less(v, m.lo) || m.less(m.hi, v) {
+				drop(i)
+			}
+		}
+	}
+}
+
+// ScanFilter is a runtime filter a scan applies to its Column.
+type ScanFilter struct {
+	RF     *RuntimeFilter
+	Column int
+}
+
+// scanFilterLine is the scan's EXPLAIN line of the filters it applies.
+func scanFilterLine(fs []ScanFilter) string {
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		parts[i] = f.RF.Name() + " -> " + f.RF.Target
+	}
+	return "runtime filters: " + strings.Join(parts, ", ")
+}
+
+// applyScanFilters drops the rows of b that a published filter rules out;
+// it returns b itself (retained) when no row goes, nil when all do.
+func applyScanFilters(ctx context.Context, env *Env, schema *arrow.Schema, fs []ScanFilter, b arrow.RecordBatch) (arrow.RecordBatch, error) {
+	var keep []bool
+	kept := int(b.NumRows())
+	for _, f := range fs {
+		rf := f.RF
+		if !rf.Ready() || rf.disabled || rf.typ == nil {
+			continue
+		}
+		if keep == nil {
+			keep = make([]bool, b.NumRows())
+			for i := range keep {
+				keep[i] = true
+			}
+		}
+		fld := schema.Field(f.Column)
+		e, err := expr.Cast(expr.Col(f.Column, fld.Name, fld.Type), rf.typ)
+		if err != nil {
+			continue // the join compares in a type this column cannot reach: leave it to the join
+		}
+		a, err := e.Eval(env, b)
+		if err != nil {
+			return nil, err
+		}
+		rf.Input.Add(int64(kept))
+		d := rf.pass(a, keep)
+		a.Release()
+		rf.Filtered.Add(int64(d))
+		kept -= d
+		if kept == 0 {
+			break
+		}
+	}
+	if kept == int(b.NumRows()) {
+		b.Retain()
+		return b, nil
+	}
+	return filterRows(compute.WithAllocator(ctx, memlimit.Lenient(env.Mem)), env, b, keep, kept)
+}
