@@ -59,7 +59,7 @@ type HashJoin struct {
 	// (runtimefilter.go).
 	filters []*RuntimeFilter
 	joined  *arrow.Schema
-	schema *arrow.Schema
+	schema  *arrow.Schema
 }
 
 // NewHashJoin type-checks the keys (each pair is compared in its common
