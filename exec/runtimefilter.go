@@ -398,6 +398,9 @@ func (m *minMax) pass(a arrow.Array, drop func(int)) {
 type ScanFilter struct {
 	RF     *RuntimeFilter
 	Column int
+	// Casts are the conversions between the column and the join key,
+	// outermost first: the scan compares what the join compares.
+	Casts []arrow.DataType
 }
 
 // scanFilterLine is the scan's EXPLAIN line of the filters it applies.
@@ -426,9 +429,16 @@ func applyScanFilters(ctx context.Context, env *Env, schema *arrow.Schema, fs []
 			}
 		}
 		fld := schema.Field(f.Column)
-		e, err := expr.Cast(expr.Col(f.Column, fld.Name, fld.Type), rf.typ)
+		var e expr.Expr = expr.Col(f.Column, fld.Name, fld.Type)
+		var err error
+		for i := len(f.Casts) - 1; i >= 0 && err == nil; i-- {
+			e, err = expr.Cast(e, f.Casts[i])
+		}
+		if err == nil {
+			e, err = expr.Cast(e, rf.typ)
+		}
 		if err != nil {
-			continue // the join compares in a type this column cannot reach: leave it to the join
+			continue // not the join's comparison: leave the rows to the join
 		}
 		a, err := e.Eval(env, b)
 		if err != nil {

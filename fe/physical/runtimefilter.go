@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/inlet-db/inlet/exec"
 	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/fe/bind"
@@ -134,18 +136,18 @@ func (b *builder) planFilters(n *bind.Join) []*exec.RuntimeFilter {
 	}
 	var out []*exec.RuntimeFilter
 	for i, k := range n.LeftKeys {
-		c, ok := k.(*expr.ColumnRef)
+		idx, casts, ok := peelCasts(k, nil)
 		if !ok {
 			continue
 		}
-		sc, col, ok := b.filterTarget(n.Left, c.Index)
+		sc, col, casts, ok := b.filterTarget(n.Left, idx, casts)
 		if !ok {
 			continue
 		}
 		for _, kind := range b.cfg.RuntimeFilters.Types {
 			rf := &exec.RuntimeFilter{Kind: kind, Key: i, Target: sc.Out[col].Name, MaxIn: b.cfg.RuntimeFilters.MaxIn}
 			b.st.addFilter(rf)
-			b.rfTargets[sc] = append(b.rfTargets[sc], exec.ScanFilter{RF: rf, Column: col})
+			b.rfTargets[sc] = append(b.rfTargets[sc], exec.ScanFilter{RF: rf, Column: col, Casts: casts})
 			out = append(out, rf)
 		}
 	}
@@ -158,24 +160,26 @@ func (b *builder) planFilters(n *bind.Join) []*exec.RuntimeFilter {
 // projections, sorts, inner joins, the preserved side of outer joins and
 // the probe side of semi and anti joins. ok is false anywhere else (a
 // LIMIT, an aggregate, a union) and for a scan the plan reads twice.
-func (b *builder) filterTarget(p bind.Plan, idx int) (*bind.Scan, int, bool) {
+// casts are the conversions applied on the way (outermost first), which
+// the scan applies as well, so it compares exactly what the join does.
+func (b *builder) filterTarget(p bind.Plan, idx int, casts []arrow.DataType) (*bind.Scan, int, []arrow.DataType, bool) {
 	for {
 		switch n := p.(type) {
 		case *bind.Scan:
 			if b.scanUses[n] != 1 || idx >= len(n.Out) {
-				return nil, 0, false
+				return nil, 0, nil, false
 			}
-			return n, idx, true
+			return n, idx, casts, true
 		case *bind.Filter:
 			p = n.Input
 		case *bind.Sort:
 			p = n.Input
 		case *bind.Project:
-			c, ok := n.Exprs[idx].(*expr.ColumnRef)
-			if !ok {
-				return nil, 0, false
+			var ok bool
+			if idx, casts, ok = peelCasts(n.Exprs[idx], casts); !ok {
+				return nil, 0, nil, false
 			}
-			p, idx = n.Input, c.Index
+			p = n.Input
 		case *bind.Join:
 			nl := len(n.Left.Columns())
 			switch {
@@ -184,10 +188,26 @@ func (b *builder) filterTarget(p bind.Plan, idx int) (*bind.Scan, int, bool) {
 			case idx >= nl && (n.Kind == bind.InnerJoin || n.Kind == bind.CrossJoin || n.Kind == bind.RightJoin):
 				p, idx = n.Right, idx-nl
 			default:
-				return nil, 0, false
+				return nil, 0, nil, false
 			}
 		default:
-			return nil, 0, false
+			return nil, 0, nil, false
+		}
+	}
+}
+
+// peelCasts returns the column e reads when e is a column under casts,
+// appending the casts (outermost first) to those of the expression above.
+func peelCasts(e expr.Expr, casts []arrow.DataType) (int, []arrow.DataType, bool) {
+	for {
+		switch x := e.(type) {
+		case *expr.ColumnRef:
+			return x.Index, casts, true
+		case *expr.CastExpr:
+			casts = append(casts, x.To)
+			e = x.Arg
+		default:
+			return 0, nil, false
 		}
 	}
 }
