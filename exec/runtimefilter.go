@@ -75,7 +75,18 @@ type RuntimeFilter struct {
 
 	// Counters for the profile: rows the filter looked at and dropped.
 	Input, Filtered atomic.Int64
+	// idle is set once the filter has dropped too few of the rows it saw
+	// to pay for itself; the scan stops applying it.
+	idle atomic.Bool
 }
+
+// A filter that has seen rfProbation rows and dropped less than
+// 1/rfMinGain of them is not applied further: its probe keys evidently
+// all meet the build side, and checking them costs a hash per row.
+const (
+	rfProbation = 1 << 16
+	rfMinGain   = 20
+)
 
 // Type is the type probe keys are compared in (set when the filter is
 // attached to its join).
@@ -95,6 +106,8 @@ func (rf *RuntimeFilter) Effective() string {
 		return "not ready"
 	case rf.disabled:
 		return "disabled"
+	case rf.idle.Load():
+		return rf.Kind.String() + ", stopped: dropped too few"
 	case rf.Kind == RFMinMax:
 		return "min_max"
 	case rf.isIn:
@@ -417,40 +430,50 @@ func scanFilterLine(fs []ScanFilter) string {
 func applyScanFilters(ctx context.Context, env *Env, schema *arrow.Schema, fs []ScanFilter, b arrow.RecordBatch) (arrow.RecordBatch, error) {
 	var keep []bool
 	kept := int(b.NumRows())
-	for _, f := range fs {
-		rf := f.RF
-		if !rf.Ready() || rf.disabled || rf.typ == nil {
-			continue
-		}
-		if keep == nil {
-			keep = make([]bool, b.NumRows())
-			for i := range keep {
-				keep[i] = true
+	// min/max first: two comparisons a row, and the rows it drops need no
+	// hash.
+	for k := range 2 {
+		for _, f := range fs {
+			if (f.RF.Kind == RFMinMax) != (k == 0) {
+				continue
 			}
-		}
-		fld := schema.Field(f.Column)
-		var e expr.Expr = expr.Col(f.Column, fld.Name, fld.Type)
-		var err error
-		for i := len(f.Casts) - 1; i >= 0 && err == nil; i-- {
-			e, err = expr.Cast(e, f.Casts[i])
-		}
-		if err == nil {
-			e, err = expr.Cast(e, rf.typ)
-		}
-		if err != nil {
-			continue // not the join's comparison: leave the rows to the join
-		}
-		a, err := e.Eval(env, b)
-		if err != nil {
-			return nil, err
-		}
-		rf.Input.Add(int64(kept))
-		d := rf.pass(a, keep)
-		a.Release()
-		rf.Filtered.Add(int64(d))
-		kept -= d
-		if kept == 0 {
-			break
+			if kept == 0 {
+				break
+			}
+			rf := f.RF
+			if !rf.Ready() || rf.disabled || rf.typ == nil || rf.idle.Load() {
+				continue
+			}
+			if keep == nil {
+				keep = make([]bool, b.NumRows())
+				for i := range keep {
+					keep[i] = true
+				}
+			}
+			fld := schema.Field(f.Column)
+			var e expr.Expr = expr.Col(f.Column, fld.Name, fld.Type)
+			var err error
+			for i := len(f.Casts) - 1; i >= 0 && err == nil; i-- {
+				e, err = expr.Cast(e, f.Casts[i])
+			}
+			if err == nil {
+				e, err = expr.Cast(e, rf.typ)
+			}
+			if err != nil {
+				continue // not the join's comparison: leave the rows to the join
+			}
+			a, err := e.Eval(env, b)
+			if err != nil {
+				return nil, err
+			}
+			rf.Input.Add(int64(kept))
+			d := rf.pass(a, keep)
+			a.Release()
+			in, out := rf.Input.Load(), rf.Filtered.Add(int64(d))
+			if in >= rfProbation && out*rfMinGain < in {
+				rf.idle.Store(true)
+			}
+			kept -= d
 		}
 	}
 	if kept == int(b.NumRows()) {
