@@ -407,6 +407,23 @@ func (m *minMax) pass(a arrow.Array, drop func(int)) {
 	}
 }
 
+// Range is a published min/max filter's bounds, for a reader that can
+// skip by them: ok is false for any other filter, one not published yet,
+// or one without bounds (an empty build side makes none: the FE drops
+// every row anyway). Integer bounds come as int64, text as string.
+func (rf *RuntimeFilter) Range() (lo, hi any, ok bool) {
+	if !rf.ready.Load() || rf.mm == nil {
+		return nil, nil, false
+	}
+	switch m := rf.mm; m.kind {
+	case 'i':
+		return int64(m.lo), int64(m.hi), true
+	case 's':
+		return string(m.slo), string(m.shi), true
+	}
+	return nil, nil, false
+}
+
 // ScanFilter is a runtime filter a scan applies to its Column.
 type ScanFilter struct {
 	RF     *RuntimeFilter

@@ -190,6 +190,9 @@ type fragmentSource struct {
 	schema *arrow.Schema
 	prof   *ScanProfile
 	st     *Statement
+	// filters are the runtime filters of the scan: the min/max ones
+	// published by Open are sent along as BE filters.
+	filters []exec.ScanFilter
 }
 
 // source is the executor source of a planned fragment yielding schema,
@@ -206,7 +209,7 @@ func (f *fragmentSource) Open(ctx context.Context, mem memory.Allocator) (array.
 	if r == nil {
 		return nil, errorf(ErrNotSupported, "no BE is available to read %s", f.prof.Table)
 	}
-	sr, err := r.Run(ctx, f.res.Fragment, mem)
+	sr, err := r.Run(ctx, f.withRanges(), mem)
 	if err != nil {
 		return nil, err
 	}

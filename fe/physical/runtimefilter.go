@@ -5,10 +5,12 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/inlet-db/inlet/exec"
 	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/fe/bind"
+	"github.com/inlet-db/inlet/proto/inletpb"
 )
 
 // RFConfig is what the session variables say about runtime filters
@@ -218,6 +220,9 @@ func (b *builder) withFilters(n *bind.Scan, op exec.Operator) exec.Operator {
 	fs := b.rfTargets[n]
 	if s, ok := op.(*exec.Scan); ok && len(fs) > 0 {
 		s.Filters = append(s.Filters, fs...)
+		if src, ok := s.Src.(*fragmentSource); ok {
+			src.filters = fs
+		}
 	}
 	return op
 }
@@ -230,4 +235,64 @@ func countScans(p bind.Plan, into map[*bind.Scan]int) {
 	for _, c := range p.Children() {
 		countScans(c, into)
 	}
+}
+
+// withRanges is the fragment to send: the planned one, plus a BE filter
+// col >= min AND col <= max for each min/max runtime filter already
+// published over an integer or text column read as is, so the BEs drop
+// those rows (and lake readers the row groups out of range) before
+// sending them. A filter published later is applied by the FE alone.
+func (f *fragmentSource) withRanges() *inletpb.Fragment {
+	frag := f.res.Fragment
+	var add []*inletpb.Filter
+	for _, sf := range f.filters {
+		if sf.RF.Kind != exec.RFMinMax || sf.Column >= len(frag.GetProjection()) || sf.Column >= f.schema.NumFields() {
+			continue
+		}
+		lo, hi, ok := sf.RF.Range()
+		if !ok || !sameRange(f.schema.Field(sf.Column).Type, sf.Casts, sf.RF.Type()) {
+			continue
+		}
+		col := frag.GetProjection()[sf.Column]
+		for _, b := range []struct {
+			op string
+			v  any
+		}{{">=", lo}, {"<=", hi}} {
+			var v *inletpb.Value
+			switch x := b.v.(type) {
+			case int64:
+				v = &inletpb.Value{V: &inletpb.Value_Int{Int: x}}
+			case string:
+				v = &inletpb.Value{V: &inletpb.Value_Text{Text: x}}
+			}
+			add = append(add, &inletpb.Filter{Column: col, Op: b.op, Values: []*inletpb.Value{v}})
+		}
+	}
+	if len(add) == 0 {
+		return frag
+	}
+	frag = proto.Clone(frag).(*inletpb.Fragment)
+	frag.Filters = append(frag.Filters, add...)
+	return frag
+}
+
+// sameRange says whether bounds compared in key type kt mean the same
+// on the column itself: integers widened to integers, text as text.
+func sameRange(col arrow.DataType, casts []arrow.DataType, kt arrow.DataType) bool {
+	chain := append([]arrow.DataType{col}, casts...)
+	chain = append(chain, kt)
+	isInt := func(t arrow.DataType) bool {
+		switch t.ID() {
+		case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64:
+			return true
+		}
+		return false
+	}
+	isText := func(t arrow.DataType) bool { return t.ID() == arrow.STRING || t.ID() == arrow.LARGE_STRING }
+	allInt, allText := true, true
+	for i, t := range chain {
+		allInt = allInt && isInt(t) && (i == 0 || t.(arrow.FixedWidthDataType).BitWidth() >= chain[i-1].(arrow.FixedWidthDataType).BitWidth())
+		allText = allText && isText(t)
+	}
+	return allInt || allText
 }
