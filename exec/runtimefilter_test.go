@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -52,9 +53,9 @@ func TestRuntimeFilterKinds(t *testing.T) {
 			[]string{"2.00|2.00"}, 2},
 		{"date min_max", arrow.FixedWidthTypes.Date32, []any{d32(-5), d32(10), d32(20)}, []any{d32(10), d32(15)}, InnerJoin, RFMinMax, 1024,
 			[]string{"1970-01-11|1970-01-11"}, 2},
-		{"float in, -0 = 0", arrow.PrimitiveTypes.Float64, []any{1.5, -0.0, 9.0}, []any{0.0, 1.5}, InnerJoin, RFIn, 1024,
+		{"float in, -0 = 0", arrow.PrimitiveTypes.Float64, []any{1.5, math.Copysign(0, -1), 9.0}, []any{0.0, 1.5}, InnerJoin, RFIn, 1024,
 			[]string{"1.5|1.5", "0|0"}, 1},
-		{"float min_max, -0 = 0", arrow.PrimitiveTypes.Float64, []any{1.5, -0.0, 9.0}, []any{0.0, 1.5}, InnerJoin, RFMinMax, 1024,
+		{"float min_max, -0 = 0", arrow.PrimitiveTypes.Float64, []any{1.5, math.Copysign(0, -1), 9.0}, []any{0.0, 1.5}, InnerJoin, RFMinMax, 1024,
 			[]string{"1.5|1.5", "0|0"}, 1},
 		{"empty build", arrow.PrimitiveTypes.Int64, []any{1, 2}, nil, InnerJoin, RFMinMax, 1024, nil, 2},
 		{"NULL-only build", arrow.PrimitiveTypes.Int64, []any{1, nil}, []any{nil}, LeftSemiJoin, RFIn, 1024, nil, 2},
