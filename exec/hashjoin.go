@@ -154,13 +154,15 @@ type buildSide struct {
 	// against the statement's account until release.
 	mem     memory.Allocator
 	charged int64
-	// filters are the join's runtime filters, released with the table.
+	// filters are the join's runtime filters, published for env and
+	// released with the table.
 	filters []*RuntimeFilter
+	env     *Env
 }
 
 func (b *buildSide) release() {
 	for _, rf := range b.filters {
-		rf.release()
+		rf.release(b.env)
 	}
 	if b.batch != nil {
 		b.batch.Release()
@@ -178,7 +180,7 @@ func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
 		return nil, err
 	}
 	defer in.Release()
-	side := &buildSide{mem: env.Mem, filters: j.filters}
+	side := &buildSide{mem: env.Mem, filters: j.filters, env: env}
 	if side.batch, err = drainConcat(env, in, j.Right.Schema()); err != nil {
 		return nil, err
 	}

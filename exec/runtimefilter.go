@@ -63,8 +63,22 @@ type RuntimeFilter struct {
 
 	typ    arrow.DataType // the key's type: the join's common key type
 	source string         // the build key, for EXPLAIN
-	ready  atomic.Bool
-	// Published state, read only after ready is set.
+	// states holds the published filter of each execution, by its Env: a
+	// plan may be opened several times, concurrently, and each probe side
+	// must see its own build side's filter. last is the latest, for the
+	// profile.
+	states sync.Map // *Env → *rfState
+	last   atomic.Pointer[rfState]
+
+	// Counters for the profile: rows the filter looked at and dropped.
+	Input, Filtered atomic.Int64
+	// idle is set once the filter has dropped too few of the rows it saw
+	// to pay for itself; the scan stops applying it.
+	idle atomic.Bool
+}
+
+// rfState is one execution's published filter.
+type rfState struct {
 	none     bool // no build row has a non-NULL key: nothing passes
 	disabled bool // an IN filter over too many values: everything passes
 	isIn     bool // the values are in in, else in bloom (if not MIN_MAX)
@@ -72,12 +86,15 @@ type RuntimeFilter struct {
 	in       *groupTable // lookups bind its key column: under mu
 	bloom    []uint64
 	mm       *minMax
+}
 
-	// Counters for the profile: rows the filter looked at and dropped.
-	Input, Filtered atomic.Int64
-	// idle is set once the filter has dropped too few of the rows it saw
-	// to pay for itself; the scan stops applying it.
-	idle atomic.Bool
+// state is the filter the build side of env's execution published, nil
+// before it has.
+func (rf *RuntimeFilter) state(env *Env) *rfState {
+	if v, ok := rf.states.Load(env); ok {
+		return v.(*rfState)
+	}
+	return nil
 }
 
 // A filter that has seen rfProbation rows and dropped less than
@@ -95,22 +112,20 @@ func (rf *RuntimeFilter) Type() arrow.DataType { return rf.typ }
 // Name is the EXPLAIN spelling, "RF000[bloom]".
 func (rf *RuntimeFilter) Name() string { return fmt.Sprintf("RF%03d[%s]", rf.ID, rf.Kind) }
 
-// Ready reports whether the build side has published the filter.
-func (rf *RuntimeFilter) Ready() bool { return rf.ready.Load() }
-
 // Effective is the kind the filter took once published ("in" or "bloom"
 // for IN_OR_BLOOM_FILTER), for the profile.
 func (rf *RuntimeFilter) Effective() string {
+	st := rf.last.Load()
 	switch {
-	case !rf.ready.Load():
+	case st == nil:
 		return "not ready"
-	case rf.disabled:
+	case st.disabled:
 		return "disabled"
 	case rf.idle.Load():
 		return rf.Kind.String() + ", stopped: dropped too few"
 	case rf.Kind == RFMinMax:
 		return "min_max"
-	case rf.isIn:
+	case st.isIn:
 		return "in"
 	}
 	return "bloom"
@@ -166,39 +181,49 @@ const (
 	bloomMaxWords   = 1 << 21 // 16 MB, Doris's runtime_bloom_filter_max_size
 )
 
+// publish fills the filter and only then marks it ready: a fill that
+// fails (past the memory limit) leaves it letting every row through, and
+// the statement fails anyway. A join opened again fills it anew.
 func (rf *RuntimeFilter) publish(env *Env, keys []arrow.Array, rows, distinct int) int64 {
-	defer rf.ready.Store(true)
+	st := &rfState{}
+	n := rf.fill(st, env, keys, rows, distinct)
+	rf.states.Store(env, st)
+	rf.last.Store(st)
+	return n
+}
+
+func (rf *RuntimeFilter) fill(st *rfState, env *Env, keys []arrow.Array, rows, distinct int) int64 {
 	if keys == nil || rows == 0 {
-		rf.none = true
+		st.none = true
 		return 0
 	}
 	a := keys[rf.Key]
 	if a.NullN() == a.Len() {
-		rf.none = true
+		st.none = true
 		return 0
 	}
 	switch rf.Kind {
 	case RFMinMax:
-		rf.mm = newMinMax(a)
-		if rf.mm == nil {
-			rf.disabled = true
+		st.mm = newMinMax(a)
+		if st.mm == nil {
+			st.disabled = true
 		}
 		return 0
 	case RFIn, RFInOrBloom:
 		if distinct <= rf.MaxIn {
 			g := newGroupTable(env.Mem, []arrow.DataType{a.DataType()}, false)
 			g.ids([]arrow.Array{a}, a.Len(), nil)
-			rf.in, rf.isIn = g, true
+			st.in, st.isIn = g, true
 			return 0 // the table charged itself
 		}
 		if rf.Kind == RFIn {
-			rf.disabled = true
+			st.disabled = true
 			return 0
 		}
 	}
 	words := 1 << bits.Len(uint(max(64, distinct*bloomBitsPerKey/64)))
 	words = min(words, bloomMaxWords)
-	rf.bloom = make([]uint64, words)
+	st.bloom = make([]uint64, words)
 	n := int64(8 * words)
 	memlimit.Charge(env.Mem, n)
 	h := hashKeys(a)
@@ -207,7 +232,7 @@ func (rf *RuntimeFilter) publish(env *Env, keys []arrow.Array, rows, distinct in
 		if a.IsNull(i) {
 			continue
 		}
-		rf.bloom[(v>>32)&mask] |= bloomBits(v)
+		st.bloom[(v>>32)&mask] |= bloomBits(v)
 	}
 	return n
 }
@@ -229,20 +254,26 @@ func bloomBits(h uint64) uint64 {
 	return 1<<(h&63) | 1<<((h>>6)&63) | 1<<((h>>12)&63)
 }
 
-// release drops what the filter charged to the statement.
-func (rf *RuntimeFilter) release() {
-	rf.mu.Lock()
-	defer rf.mu.Unlock()
-	if rf.in != nil {
-		rf.in.release()
+// release drops env's filter and what it charged to the statement.
+func (rf *RuntimeFilter) release(env *Env) {
+	v, ok := rf.states.LoadAndDelete(env)
+	if !ok {
+		return
+	}
+	st := v.(*rfState)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.in != nil {
+		st.in.release()
+		st.in = nil
 	}
 }
 
 // pass sets keep[i] false for the rows of a (probe keys in the filter's
 // type) no build key can match; rows already false are left alone. It
 // returns the rows it dropped.
-func (rf *RuntimeFilter) pass(a arrow.Array, keep []bool) int {
-	if !rf.ready.Load() || rf.disabled {
+func (st *rfState) pass(a arrow.Array, keep []bool) int {
+	if st.disabled {
 		return 0
 	}
 	dropped := 0
@@ -252,7 +283,7 @@ func (rf *RuntimeFilter) pass(a arrow.Array, keep []bool) int {
 			dropped++
 		}
 	}
-	if rf.none {
+	if st.none {
 		for i := range keep {
 			drop(i)
 		}
@@ -267,21 +298,25 @@ func (rf *RuntimeFilter) pass(a arrow.Array, keep []bool) int {
 		}
 	}
 	switch {
-	case rf.mm != nil:
-		rf.mm.pass(a, drop)
-	case rf.isIn:
-		rf.mu.Lock()
-		ids := rf.in.lookup([]arrow.Array{a}, a.Len())
-		rf.mu.Unlock()
+	case st.mm != nil:
+		st.mm.pass(a, drop)
+	case st.isIn:
+		st.mu.Lock()
+		if st.in == nil { // released: the join is gone, its probe too
+			st.mu.Unlock()
+			return dropped
+		}
+		ids := st.in.lookup([]arrow.Array{a}, a.Len())
+		st.mu.Unlock()
 		for i, id := range ids {
 			if id < 0 {
 				drop(i)
 			}
 		}
-	case rf.bloom != nil:
-		mask := uint64(len(rf.bloom) - 1)
+	case st.bloom != nil:
+		mask := uint64(len(st.bloom) - 1)
 		for i, v := range hashKeys(a) {
-			if b := bloomBits(v); rf.bloom[(v>>32)&mask]&b != b {
+			if b := bloomBits(v); st.bloom[(v>>32)&mask]&b != b {
 				drop(i)
 			}
 		}
@@ -407,15 +442,22 @@ func (m *minMax) pass(a arrow.Array, drop func(int)) {
 	}
 }
 
-// Range is a published min/max filter's bounds, for a reader that can
-// skip by them: ok is false for any other filter, one not published yet,
-// or one without bounds (an empty build side makes none: the FE drops
-// every row anyway). Integer bounds come as int64, text as string.
-func (rf *RuntimeFilter) Range() (lo, hi any, ok bool) {
-	if !rf.ready.Load() || rf.mm == nil {
+// rfEnvKey carries a scan's Env to its Source's Open (which gets only an
+// allocator), so the source can read the filters published for it.
+type rfEnvKey struct{}
+
+// FilterRange is the bounds of min/max filter rf as published for the
+// execution whose scan opens under ctx, for a reader that can skip by
+// them: ok is false for any other filter, one not published yet, or one
+// without bounds (an empty build side makes none: the FE drops every row
+// anyway). Integer bounds come as int64, text as string.
+func FilterRange(ctx context.Context, rf *RuntimeFilter) (lo, hi any, ok bool) {
+	env, _ := ctx.Value(rfEnvKey{}).(*Env)
+	st := rf.state(env)
+	if env == nil || st == nil || st.mm == nil {
 		return nil, nil, false
 	}
-	switch m := rf.mm; m.kind {
+	switch m := st.mm; m.kind {
 	case 'i':
 		return int64(m.lo), int64(m.hi), true
 	case 's':
@@ -458,7 +500,8 @@ func applyScanFilters(ctx context.Context, env *Env, schema *arrow.Schema, fs []
 				break
 			}
 			rf := f.RF
-			if !rf.Ready() || rf.disabled || rf.typ == nil || rf.idle.Load() {
+			st := rf.state(env)
+			if st == nil || st.disabled || rf.typ == nil || rf.idle.Load() {
 				continue
 			}
 			if keep == nil {
@@ -484,7 +527,7 @@ func applyScanFilters(ctx context.Context, env *Env, schema *arrow.Schema, fs []
 				return nil, err
 			}
 			rf.Input.Add(int64(kept))
-			d := rf.pass(a, keep)
+			d := st.pass(a, keep)
 			a.Release()
 			in, out := rf.Input.Load(), rf.Filtered.Add(int64(d))
 			if in >= rfProbation && out*rfMinGain < in {

@@ -86,7 +86,11 @@ func (s *Scan) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
 	// A source is code this package does not control and may allocate on
 	// goroutines of its own (a BE stream, a lake reader): it counts against
 	// the statement but never refuses; the operators above do.
-	rr, err := s.Src.Open(ctx, memlimit.Lenient(env.Mem))
+	sctx := ctx
+	if len(s.Filters) > 0 {
+		sctx = context.WithValue(ctx, rfEnvKey{}, env)
+	}
+	rr, err := s.Src.Open(sctx, memlimit.Lenient(env.Mem))
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", s.name(), err)
 	}

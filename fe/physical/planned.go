@@ -209,7 +209,7 @@ func (f *fragmentSource) Open(ctx context.Context, mem memory.Allocator) (array.
 	if r == nil {
 		return nil, errorf(ErrNotSupported, "no BE is available to read %s", f.prof.Table)
 	}
-	sr, err := r.Run(ctx, f.withRanges(), mem)
+	sr, err := r.Run(ctx, f.withRanges(ctx), mem)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package physical
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -242,14 +243,14 @@ func countScans(p bind.Plan, into map[*bind.Scan]int) {
 // published over an integer or text column read as is, so the BEs drop
 // those rows (and lake readers the row groups out of range) before
 // sending them. A filter published later is applied by the FE alone.
-func (f *fragmentSource) withRanges() *inletpb.Fragment {
+func (f *fragmentSource) withRanges(ctx context.Context) *inletpb.Fragment {
 	frag := f.res.Fragment
 	var add []*inletpb.Filter
 	for _, sf := range f.filters {
 		if sf.RF.Kind != exec.RFMinMax || sf.Column >= len(frag.GetProjection()) || sf.Column >= f.schema.NumFields() {
 			continue
 		}
-		lo, hi, ok := sf.RF.Range()
+		lo, hi, ok := exec.FilterRange(ctx, sf.RF)
 		if !ok || !sameRange(f.schema.Field(sf.Column).Type, sf.Casts, sf.RF.Type()) {
 			continue
 		}
