@@ -524,7 +524,10 @@ func applyScanFilters(ctx context.Context, env *Env, schema *arrow.Schema, fs []
 			}
 			a, err := e.Eval(env, b)
 			if err != nil {
-				return nil, err
+				// A conversion that fails on a row the operators above
+				// would have dropped must not fail the statement: leave
+				// this batch to them.
+				continue
 			}
 			rf.Input.Add(int64(kept))
 			d := st.pass(a, keep)
