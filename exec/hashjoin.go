@@ -55,8 +55,11 @@ type HashJoin struct {
 	Residual            expr.Expr
 
 	lk, rk []expr.Expr // keys cast to their common types
-	joined *arrow.Schema
-	schema *arrow.Schema
+	// filters are the runtime filters the build side publishes
+	// (runtimefilter.go).
+	filters []*RuntimeFilter
+	joined  *arrow.Schema
+	schema  *arrow.Schema
 }
 
 // NewHashJoin type-checks the keys (each pair is compared in its common
@@ -128,6 +131,9 @@ func (j *HashJoin) Explain() string {
 	if j.Residual != nil {
 		lines = append(lines, "other join predicates: "+j.Residual.String())
 	}
+	if l := j.rfExplain(); l != "" {
+		lines = append(lines, l)
+	}
 	return strings.Join(lines, "\n")
 }
 
@@ -148,9 +154,16 @@ type buildSide struct {
 	// against the statement's account until release.
 	mem     memory.Allocator
 	charged int64
+	// filters are the join's runtime filters, published for env and
+	// released with the table.
+	filters []*RuntimeFilter
+	env     *Env
 }
 
 func (b *buildSide) release() {
+	for _, rf := range b.filters {
+		rf.release(b.env)
+	}
 	if b.batch != nil {
 		b.batch.Release()
 	}
@@ -167,11 +180,12 @@ func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
 		return nil, err
 	}
 	defer in.Release()
-	side := &buildSide{}
+	side := &buildSide{mem: env.Mem, filters: j.filters, env: env}
 	if side.batch, err = drainConcat(env, in, j.Right.Schema()); err != nil {
 		return nil, err
 	}
 	if side.batch == nil {
+		side.charged = j.publishFilters(env, nil, 0, 0)
 		return side, nil
 	}
 	side.rows = int(side.batch.NumRows())
@@ -208,6 +222,7 @@ func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
 		side.next[r] = side.head[gids[r]]
 		side.head[gids[r]] = int32(r)
 	}
+	side.charged += j.publishFilters(env, keys, side.rows, side.table.n)
 	return side, nil
 }
 

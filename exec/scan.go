@@ -47,9 +47,12 @@ type Scan struct {
 	// "VPluginDrivenScanNode(1)".
 	Node string
 	// Table is printed as "TABLE: <Table>" when set.
-	Table  string
-	Src    Source
-	schema *arrow.Schema
+	Table string
+	Src   Source
+	// Filters are runtime filters of joins above (runtimefilter.go),
+	// applied to each batch once their build side has published them.
+	Filters []ScanFilter
+	schema  *arrow.Schema
 }
 
 // NewScan scans src; node is the EXPLAIN header ("" gives "VSCAN").
@@ -70,6 +73,9 @@ func (s *Scan) Explain() string {
 	if ex, ok := s.Src.(ExplainSource); ok {
 		lines = append(lines, ex.ExplainLines()...)
 	}
+	if len(s.Filters) > 0 {
+		lines = append(lines, scanFilterLine(s.Filters))
+	}
 	return strings.Join(lines, "\n")
 }
 
@@ -80,7 +86,11 @@ func (s *Scan) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
 	// A source is code this package does not control and may allocate on
 	// goroutines of its own (a BE stream, a lake reader): it counts against
 	// the statement but never refuses; the operators above do.
-	rr, err := s.Src.Open(ctx, memlimit.Lenient(env.Mem))
+	sctx := ctx
+	if len(s.Filters) > 0 {
+		sctx = context.WithValue(ctx, rfEnvKey{}, env)
+	}
+	rr, err := s.Src.Open(sctx, memlimit.Lenient(env.Mem))
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", s.name(), err)
 	}
@@ -92,6 +102,13 @@ func (s *Scan) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
 			}
 			if err := checkBatch("scan "+s.name(), s.schema, b); err != nil {
 				return nil, err
+			}
+			if len(s.Filters) > 0 {
+				out, err := applyScanFilters(ctx, env, s.schema, s.Filters, b)
+				if err != nil || out != nil {
+					return out, err
+				}
+				continue
 			}
 			b.Retain()
 			return b, nil

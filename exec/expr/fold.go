@@ -199,3 +199,28 @@ func scalarType(t arrow.DataType) bool {
 	}
 	return false
 }
+
+// MapColumns rebuilds e with every column reference replaced by f's
+// result (a planner moving an expression onto other input positions). ok
+// is false when e holds a node kind that cannot be rebuilt.
+func MapColumns(e Expr, f func(*ColumnRef) Expr) (Expr, bool) {
+	switch x := e.(type) {
+	case *ColumnRef:
+		return f(x), true
+	case *Literal:
+		return e, true
+	}
+	kids := e.Children()
+	if len(kids) == 0 {
+		return nil, false // a node of columns this package cannot see
+	}
+	mapped := make([]Expr, len(kids))
+	for i, k := range kids {
+		m, ok := MapColumns(k, f)
+		if !ok {
+			return nil, false
+		}
+		mapped[i] = m
+	}
+	return withChildren(e, mapped)
+}

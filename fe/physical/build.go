@@ -30,16 +30,20 @@ type Config struct {
 	// became, for EXPLAIN.
 	Estimates   map[bind.Plan]float64
 	Cardinality map[exec.Operator]float64
+	// RuntimeFilters configures the filters hash joins give the scans
+	// below their probe side; the zero value makes none.
+	RuntimeFilters RFConfig
 }
 
 // Build builds the executor operators for a bound plan. Scans the planner
 // reads are planned now, so the returned tree (exec.ExplainTree) shows what
 // the BEs will be sent.
 func Build(ctx context.Context, p bind.Plan, cfg Config) (exec.Operator, error) {
-	b := &builder{cfg: cfg, st: cfg.Statement}
+	b := &builder{cfg: cfg, st: cfg.Statement, rfTargets: map[*bind.Scan][]exec.ScanFilter{}, scanUses: map[*bind.Scan]int{}}
 	if b.st == nil {
 		b.st = NewStatement()
 	}
+	countScans(p, b.scanUses)
 	return b.physical(ctx, p)
 }
 
@@ -47,6 +51,11 @@ func Build(ctx context.Context, p bind.Plan, cfg Config) (exec.Operator, error) 
 type builder struct {
 	cfg Config
 	st  *Statement
+	// rfTargets are the runtime filters each scan applies, planned by the
+	// joins above it before the scan is built; scanUses counts each scan
+	// node's occurrences in the plan (a shared one takes none).
+	rfTargets map[*bind.Scan][]exec.ScanFilter
+	scanUses  map[*bind.Scan]int
 }
 
 // tableSource adapts a catalog table scan to an executor source.
@@ -85,7 +94,10 @@ func (b *builder) physicalNode(ctx context.Context, p bind.Plan) (exec.Operator,
 	switch n := p.(type) {
 	case *bind.Scan:
 		if op, ok, err := b.plannedScan(ctx, n); ok || err != nil {
-			return op, err
+			if err != nil {
+				return nil, err
+			}
+			return b.withFilters(n, op), nil
 		}
 		src := &tableSource{t: n.Table, req: catalog.ScanRequest{Columns: n.Projection, Vars: n.Vars, Predicates: n.Predicates}, schema: bind.Schema(n)}
 		node := "VSCAN"
@@ -96,7 +108,7 @@ func (b *builder) physicalNode(ctx context.Context, p bind.Plan) (exec.Operator,
 			}
 			node, src.lines = "V"+name, lines
 		}
-		return exec.NewScan(node, "", src), nil
+		return b.withFilters(n, exec.NewScan(node, "", src)), nil
 	case *bind.Values:
 		return exec.NewValues(bind.Schema(n), n.Rows)
 	case *bind.Filter:

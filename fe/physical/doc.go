@@ -6,6 +6,16 @@
 // one directly are pushed into the fragment, so the BEs stop early or
 // aggregate next to the readers.
 //
+// Runtime filters (runtime_filter_mode, runtime_filter_type,
+// runtime_filter_max_in_num; RFConfig): each inner or semi join key whose
+// probe expression is a scan column read unchanged (through filters,
+// projections, casts, inner joins, the preserved side of outer joins)
+// gets one filter per configured type, planned before the join's inputs
+// are built so the scan applies it; never to outer joins' preserved side
+// or anti joins. A published min/max over an integer or text column also
+// reaches the probe scan's BEs as a range filter. Semi and anti joins hash
+// only the build columns their keys and residual read.
+//
 // It also owns the per-statement state fragments need (Statement): the
 // query id that names the statement in profiles and on the BEs, the scans
 // it planned and the counters the BEs returned for them. fe/server begins

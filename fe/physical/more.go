@@ -178,6 +178,7 @@ func conform(op exec.Operator, want []bind.Column) (exec.Operator, error) {
 // executor's keyless join, which bounds the pairs one probe step makes;
 // RIGHT JOIN runs as a LEFT JOIN with the inputs swapped.
 func (b *builder) join(ctx context.Context, n *bind.Join) (exec.Operator, error) {
+	rfs := b.planFilters(n)
 	left, err := b.physical(ctx, n.Left)
 	if err != nil {
 		return nil, err
@@ -230,8 +231,15 @@ func (b *builder) join(ctx context.Context, n *bind.Join) (exec.Operator, error)
 	default:
 		return nil, errorf(ErrNotSupported, "%s is not supported by the executor", n.Kind)
 	}
-	j, err := exec.NewHashJoin(left, right, typ, lk, rk, n.Residual)
+	residual := n.Residual
+	if typ == exec.LeftSemiJoin || typ == exec.LeftAntiJoin || typ == exec.NullAwareLeftAntiJoin {
+		right, rk, residual = narrowBuild(right, len(n.Left.Columns()), rk, residual)
+	}
+	j, err := exec.NewHashJoin(left, right, typ, lk, rk, residual)
 	if err != nil {
+		return nil, err
+	}
+	if err := j.AddRuntimeFilters(rfs...); err != nil {
 		return nil, err
 	}
 	return conform(j, n.Out)
@@ -273,4 +281,82 @@ func windowFunc(name string, star bool) (exec.WindowFunc, bool) {
 		return exec.WindowFuncByName(name) // stddev/variance, ntile, percent_rank, cume_dist
 	}
 	return f, ok
+}
+
+// narrowBuild projects the build side of a semi or anti join (whose
+// output is the probe side's columns alone) to the columns its keys and
+// residual read, so the hash table holds only those; nl is the number of
+// probe columns, which the residual reads first. It returns the inputs
+// unchanged when every column is read or an expression cannot be moved.
+func narrowBuild(right exec.Operator, nl int, rk []expr.Expr, residual expr.Expr) (exec.Operator, []expr.Expr, expr.Expr) {
+	rs := right.Schema()
+	used := make([]bool, rs.NumFields())
+	var mark func(e expr.Expr, off int)
+	mark = func(e expr.Expr, off int) {
+		if c, ok := e.(*expr.ColumnRef); ok {
+			if i := c.Index - off; i >= 0 && i < len(used) {
+				used[i] = true
+			}
+			return
+		}
+		for _, k := range e.Children() {
+			mark(k, off)
+		}
+	}
+	for _, k := range rk {
+		mark(k, 0)
+	}
+	if residual != nil {
+		mark(residual, nl)
+	}
+	pos := make([]int, len(used)) // old build position → new
+	var exprs []expr.Expr
+	var names []string
+	for i, u := range used {
+		pos[i] = -1
+		if u {
+			f := rs.Field(i)
+			pos[i] = len(exprs)
+			exprs, names = append(exprs, expr.Col(i, f.Name, f.Type)), append(names, f.Name)
+		}
+	}
+	if len(exprs) == len(used) || len(exprs) == 0 {
+		return right, rk, residual
+	}
+	moved := func(off int) func(c *expr.ColumnRef) expr.Expr {
+		return func(c *expr.ColumnRef) expr.Expr {
+			if c.Index < off {
+				return c // a probe column of the residual
+			}
+			return expr.Col(pos[c.Index-off]+off, c.Name, c.DataType())
+		}
+	}
+	nrk := make([]expr.Expr, len(rk))
+	for i, k := range rk {
+		m, ok := expr.MapColumns(k, moved(0))
+		if !ok {
+			return right, rk, residual
+		}
+		nrk[i] = m
+	}
+	nres := residual
+	if residual != nil {
+		var ok bool
+		if nres, ok = expr.MapColumns(residual, moved(nl)); !ok {
+			return right, rk, residual
+		}
+	}
+	in := right
+	if inner, ok := right.(*exec.Project); ok {
+		// One projection instead of two: pick the inner one's outputs.
+		for i, e := range exprs {
+			exprs[i] = inner.Exprs[e.(*expr.ColumnRef).Index]
+		}
+		in = inner.Input
+	}
+	p, err := exec.NewProject(in, exprs, names)
+	if err != nil {
+		return right, rk, residual
+	}
+	return p, nrk, nres
 }

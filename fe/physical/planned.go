@@ -258,6 +258,9 @@ type fragmentSource struct {
 	schema *arrow.Schema
 	prof   *ScanProfile
 	st     *Statement
+	// filters are the runtime filters of the scan: the min/max ones
+	// published by Open are sent along as BE filters.
+	filters []exec.ScanFilter
 }
 
 // source is the executor source of a planned fragment yielding schema,
@@ -280,7 +283,7 @@ func (f *fragmentSource) Open(ctx context.Context, mem memory.Allocator) (array.
 		f.prof.Start = start
 	}
 	f.st.mu.Unlock()
-	sr, err := r.Run(ctx, f.res.Fragment, mem)
+	sr, err := r.Run(ctx, f.withRanges(ctx), mem)
 	if err != nil {
 		return nil, err
 	}

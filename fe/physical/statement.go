@@ -31,6 +31,8 @@ type Statement struct {
 
 	mu    sync.Mutex
 	scans []*ScanProfile
+	// filters are the runtime filters planned, numbered by position.
+	filters []*exec.RuntimeFilter
 }
 
 // ScanProfile is one scan node's counters, summed over its BEs. Counters is

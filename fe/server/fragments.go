@@ -38,6 +38,7 @@ type queryProfile struct {
 	id, sql, user, catalog, db, state string
 	start, end                        time.Time
 	scans                             []physical.ScanProfile
+	filters                           []physical.RFProfile
 }
 
 func (p *profiles) add(q *queryProfile) {
@@ -90,13 +91,19 @@ func (s *Session) endStatement(st *statement, err error) {
 		// profile of a failed query shows how far it got.
 		ran = ran || sc.Counters != nil || !sc.Start.IsZero()
 	}
+	filters := st.plan.RuntimeFilters()
+	for _, rf := range filters {
+		// A runtime filter that saw rows is worth a profile too.
+		ran = ran || rf.Input > 0
+	}
 	if !ran {
-		// Nothing reached a BE (EXPLAIN, or a failure while planning).
+		// Nothing reached a BE or a runtime filter (EXPLAIN, or a failure
+		// while planning).
 		s.srv.metrics.statement(err != nil, nil)
 		return
 	}
 	q := &queryProfile{id: st.plan.ID(), sql: st.sql, user: st.user, catalog: st.catalog, db: st.db,
-		start: st.start, end: s.srv.now(), state: "EOF", scans: scans}
+		start: st.start, end: s.srv.now(), state: "EOF", scans: scans, filters: filters}
 	if err != nil {
 		q.state = "ERR"
 	}
@@ -209,7 +216,7 @@ func profileText(q *queryProfile) []string {
 			}
 		}
 	}
-	return out
+	return append(out, physical.ProfileLines(q.filters)...)
 }
 
 func formatCounter(name string, v int64) string {

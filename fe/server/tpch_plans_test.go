@@ -44,8 +44,18 @@ func TestTPCHPlanShapes(t *testing.T) {
 			"predicates: ((n_name = 'GERMANY') OR (n_name = 'FRANCE'))",
 		}, []string{"VNESTED LOOP JOIN"}},
 		// EXISTS (SELECT * FROM lineitem …) carries only what its WHERE reads.
-		{4, []string{"join op: LEFT SEMI JOIN"}, []string{"l_comment", "l_shipmode"}},
-		{21, []string{"join op: LEFT SEMI JOIN", "join op: LEFT ANTI JOIN"}, []string{"l_comment", "l_shipmode"}},
+		// The semi join's build side makes runtime filters the orders scan
+		// applies.
+		{4, []string{"join op: LEFT SEMI JOIN",
+			"|  runtime filters: RF000[in_or_bloom] <- l_orderkey, RF001[min_max] <- l_orderkey",
+			"   runtime filters: RF000[in_or_bloom] -> o_orderkey, RF001[min_max] -> o_orderkey",
+		}, []string{"l_comment", "l_shipmode"}},
+		// The semi and anti joins' hash tables hold the two columns their
+		// keys and residuals read (not l_receiptdate, l_commitdate that
+		// only l3's filter reads, nor EXISTS's constant); the anti join
+		// makes no runtime filter.
+		{21, []string{"join op: LEFT SEMI JOIN", "join op: LEFT ANTI JOIN", "projections: l_orderkey, l_suppkey\n"},
+			[]string{"l_comment", "l_shipmode", "projections: l_orderkey, l_suppkey, "}},
 	} {
 		p := plan(c.q)
 		for _, w := range c.want {
@@ -62,6 +72,9 @@ func TestTPCHPlanShapes(t *testing.T) {
 	// Q4: the order-date filter sits below the semi join (printed after it).
 	if p := plan(4); strings.Index(p, "o_orderdate >= '1993-07-01'") < strings.Index(p, "LEFT SEMI JOIN") {
 		t.Errorf("Q4: the order dates are filtered above the semi join:\n%s", p)
+	}
+	if p := plan(21); strings.Count(p, "projections: l_orderkey, l_suppkey\n") != 2 {
+		t.Errorf("Q21: the semi and anti joins' build sides are not both narrowed:\n%s", p)
 	}
 	// Q2's four equalities appear twice: in the query and in its subquery.
 	if p := plan(2); strings.Count(p, "equal join conjunct: (n_regionkey = r_regionkey)") != 2 {

@@ -394,3 +394,25 @@ func (e *kindError) Unwrap() error { return e.kind }
 func errorf(kind error, format string, args ...any) error {
 	return &kindError{kind: kind, msg: fmt.Sprintf(format, args...)}
 }
+
+// checkRFMode accepts Doris's runtime filter modes.
+func checkRFMode(v string) error {
+	switch strings.ToUpper(strings.TrimSpace(v)) {
+	case "OFF", "LOCAL", "GLOBAL":
+		return nil
+	}
+	return errors.New("must be OFF, LOCAL or GLOBAL")
+}
+
+// checkRFTypes accepts a comma-separated list of Doris's runtime filter
+// types.
+func checkRFTypes(v string) error {
+	for _, t := range strings.Split(v, ",") {
+		switch strings.ToUpper(strings.TrimSpace(t)) {
+		case "", "IN", "BLOOM_FILTER", "MIN_MAX", "IN_OR_BLOOM_FILTER":
+		default:
+			return errors.New("unknown runtime filter type " + strings.TrimSpace(t))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,547 @@
+package exec
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"math/bits"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/inlet-db/inlet/exec/expr"
+	"github.com/inlet-db/inlet/exec/memlimit"
+)
+
+// RFKind is the kind of a runtime filter, as Doris names them.
+type RFKind int
+
+const (
+	// RFIn keeps the build side's distinct key values; a build side with
+	// more than MaxIn of them disables it (everything passes).
+	RFIn RFKind = iota
+	// RFBloom keeps a bloom filter of the build side's key values.
+	RFBloom
+	// RFMinMax keeps the least and greatest build key.
+	RFMinMax
+	// RFInOrBloom is an IN filter while the build side has at most MaxIn
+	// distinct keys, else a bloom filter.
+	RFInOrBloom
+)
+
+func (k RFKind) String() string {
+	return [...]string{"in", "bloom", "min_max", "in_or_bloom"}[k]
+}
+
+// RuntimeFilter is made by a hash join from its build side once that side
+// is read, and applied by a scan below the join's probe side: probe rows
+// whose key cannot match any build row are dropped before they reach the
+// operators between the scan and the join. Only inner and semi joins make
+// them (a probe row without a match is never output there); the planner
+// places them only through operators that pass the key column through
+// unchanged and drop rows only by themselves (filters, projections, inner
+// joins, the preserved side of outer joins, the probe side of semi joins).
+//
+// A filter not yet published lets every row through, so a scan that
+// starts before the build ends is still correct, only less filtered.
+type RuntimeFilter struct {
+	// ID numbers the filter within its statement (RF000, RF001, ...).
+	ID   int
+	Kind RFKind
+	// Key is the join key pair (an index into the join's keys) the filter
+	// is made from.
+	Key int
+	// Target names the probe-side scan column, for EXPLAIN.
+	Target string
+	// MaxIn bounds the distinct values of an IN filter.
+	MaxIn int
+
+	typ    arrow.DataType // the key's type: the join's common key type
+	source string         // the build key, for EXPLAIN
+	// states holds the published filter of each execution, by its Env: a
+	// plan may be opened several times, concurrently, and each probe side
+	// must see its own build side's filter. last is the latest, for the
+	// profile.
+	states sync.Map // *Env → *rfState
+	last   atomic.Pointer[rfState]
+
+	// Counters for the profile: rows the filter looked at and dropped.
+	Input, Filtered atomic.Int64
+	// idle is set once the filter has dropped too few of the rows it saw
+	// to pay for itself; the scan stops applying it.
+	idle atomic.Bool
+}
+
+// rfState is one execution's published filter.
+type rfState struct {
+	none     bool // no build row has a non-NULL key: nothing passes
+	disabled bool // an IN filter over too many values: everything passes
+	isIn     bool // the values are in in, else in bloom (if not MIN_MAX)
+	mu       sync.Mutex
+	in       *groupTable // lookups bind its key column: under mu
+	bloom    []uint64
+	mm       *minMax
+}
+
+// state is the filter the build side of env's execution published, nil
+// before it has.
+func (rf *RuntimeFilter) state(env *Env) *rfState {
+	if v, ok := rf.states.Load(env); ok {
+		return v.(*rfState)
+	}
+	return nil
+}
+
+// A filter that has seen rfProbation rows and dropped less than
+// 1/rfMinGain of them is not applied further: its probe keys evidently
+// all meet the build side, and checking them costs a hash per row.
+const (
+	rfProbation = 1 << 16
+	rfMinGain   = 20
+)
+
+// Type is the type probe keys are compared in (set when the filter is
+// attached to its join).
+func (rf *RuntimeFilter) Type() arrow.DataType { return rf.typ }
+
+// Name is the EXPLAIN spelling, "RF000[bloom]".
+func (rf *RuntimeFilter) Name() string { return fmt.Sprintf("RF%03d[%s]", rf.ID, rf.Kind) }
+
+// Effective is the kind the filter took once published ("in" or "bloom"
+// for IN_OR_BLOOM_FILTER), for the profile.
+func (rf *RuntimeFilter) Effective() string {
+	st := rf.last.Load()
+	switch {
+	case st == nil:
+		return "not ready"
+	case st.disabled:
+		return "disabled"
+	case rf.idle.Load():
+		return rf.Kind.String() + ", stopped: dropped too few"
+	case rf.Kind == RFMinMax:
+		return "min_max"
+	case st.isIn:
+		return "in"
+	}
+	return "bloom"
+}
+
+// AddRuntimeFilters attaches filters built from the join's keys; the
+// scans that apply them hold the same pointers. Filters on a join that
+// is not an inner or semi join, or on a keyless one, are refused.
+func (j *HashJoin) AddRuntimeFilters(rfs ...*RuntimeFilter) error {
+	if len(rfs) == 0 {
+		return nil
+	}
+	if j.Type != InnerJoin && j.Type != LeftSemiJoin {
+		return errorf(ErrPlan, "runtime filter on a %s", j.Type)
+	}
+	for _, rf := range rfs {
+		if rf.Key < 0 || rf.Key >= len(j.rk) {
+			return errorf(ErrPlan, "runtime filter on join key %d of %d", rf.Key, len(j.rk))
+		}
+		rf.typ, rf.source = j.rk[rf.Key].DataType(), j.RightKeys[rf.Key].String()
+		j.filters = append(j.filters, rf)
+	}
+	return nil
+}
+
+// rfExplain is the join's EXPLAIN line of the filters it makes.
+func (j *HashJoin) rfExplain() string {
+	if len(j.filters) == 0 {
+		return ""
+	}
+	parts := make([]string, len(j.filters))
+	for i, rf := range j.filters {
+		parts[i] = rf.Name() + " <- " + rf.source
+	}
+	return "runtime filters: " + strings.Join(parts, ", ")
+}
+
+// publishFilters fills the join's filters from the build keys (nil keys:
+// an empty build side) and releases them to the scans. distinct is the
+// number of distinct key tuples, which bounds each key's distinct values.
+func (j *HashJoin) publishFilters(env *Env, keys []arrow.Array, rows, distinct int) int64 {
+	var charged int64
+	for _, rf := range j.filters {
+		charged += rf.publish(env, keys, rows, distinct)
+	}
+	return charged
+}
+
+// bloomBitsPerKey sizes bloom filters: about 1-2% false positives with
+// three bits per key in one 64-bit word.
+const (
+	bloomBitsPerKey = 16
+	bloomMaxWords   = 1 << 21 // 16 MB, Doris's runtime_bloom_filter_max_size
+)
+
+// publish fills the filter and only then marks it ready: a fill that
+// fails (past the memory limit) leaves it letting every row through, and
+// the statement fails anyway. A join opened again fills it anew.
+func (rf *RuntimeFilter) publish(env *Env, keys []arrow.Array, rows, distinct int) int64 {
+	st := &rfState{}
+	n := rf.fill(st, env, keys, rows, distinct)
+	rf.states.Store(env, st)
+	rf.last.Store(st)
+	return n
+}
+
+func (rf *RuntimeFilter) fill(st *rfState, env *Env, keys []arrow.Array, rows, distinct int) int64 {
+	if keys == nil || rows == 0 {
+		st.none = true
+		return 0
+	}
+	a := keys[rf.Key]
+	if a.NullN() == a.Len() {
+		st.none = true
+		return 0
+	}
+	switch rf.Kind {
+	case RFMinMax:
+		st.mm = newMinMax(a)
+		if st.mm == nil {
+			st.disabled = true
+		}
+		return 0
+	case RFIn, RFInOrBloom:
+		if distinct <= rf.MaxIn {
+			g := newGroupTable(env.Mem, []arrow.DataType{a.DataType()}, false)
+			g.ids([]arrow.Array{a}, a.Len(), nil)
+			st.in, st.isIn = g, true
+			return 0 // the table charged itself
+		}
+		if rf.Kind == RFIn {
+			st.disabled = true
+			return 0
+		}
+	}
+	words := 1 << bits.Len(uint(max(64, distinct*bloomBitsPerKey/64)))
+	words = min(words, bloomMaxWords)
+	st.bloom = make([]uint64, words)
+	n := int64(8 * words)
+	memlimit.Charge(env.Mem, n)
+	h := hashKeys(a)
+	mask := uint64(words - 1)
+	for i, v := range h {
+		if a.IsNull(i) {
+			continue
+		}
+		st.bloom[(v>>32)&mask] |= bloomBits(v)
+	}
+	return n
+}
+
+// hashKeys hashes each row of a the way the join's tables do.
+func hashKeys(a arrow.Array) []uint64 {
+	c := newKeyCol(a.DataType())
+	c.bind(a)
+	h := make([]uint64, a.Len())
+	c.hash(h)
+	for i := range h {
+		h[i] = mix64(h[i])
+	}
+	return h
+}
+
+// bloomBits are the three bits a hash sets in its word.
+func bloomBits(h uint64) uint64 {
+	return 1<<(h&63) | 1<<((h>>6)&63) | 1<<((h>>12)&63)
+}
+
+// release drops env's filter and what it charged to the statement.
+func (rf *RuntimeFilter) release(env *Env) {
+	v, ok := rf.states.LoadAndDelete(env)
+	if !ok {
+		return
+	}
+	st := v.(*rfState)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.in != nil {
+		st.in.release()
+		st.in = nil
+	}
+}
+
+// pass sets keep[i] false for the rows of a (probe keys in the filter's
+// type) no build key can match; rows already false are left alone. It
+// returns the rows it dropped.
+func (st *rfState) pass(a arrow.Array, keep []bool) int {
+	if st.disabled {
+		return 0
+	}
+	dropped := 0
+	drop := func(i int) {
+		if keep[i] {
+			keep[i] = false
+			dropped++
+		}
+	}
+	if st.none {
+		for i := range keep {
+			drop(i)
+		}
+		return dropped
+	}
+	// NULL matches nothing in an inner or semi join.
+	if a.NullN() > 0 {
+		for i := range keep {
+			if a.IsNull(i) {
+				drop(i)
+			}
+		}
+	}
+	switch {
+	case st.mm != nil:
+		st.mm.pass(a, drop)
+	case st.isIn:
+		st.mu.Lock()
+		if st.in == nil { // released: the join is gone, its probe too
+			st.mu.Unlock()
+			return dropped
+		}
+		ids := st.in.lookup([]arrow.Array{a}, a.Len())
+		st.mu.Unlock()
+		for i, id := range ids {
+			if id < 0 {
+				drop(i)
+			}
+		}
+	case st.bloom != nil:
+		mask := uint64(len(st.bloom) - 1)
+		for i, v := range hashKeys(a) {
+			if b := bloomBits(v); st.bloom[(v>>32)&mask]&b != b {
+				drop(i)
+			}
+		}
+	}
+	return dropped
+}
+
+// minMax is the range of a build key, for the kinds it can order.
+type minMax struct {
+	kind     byte // 'i' signed, 'u' unsigned, 'f' float, 'd' decimal, 's' bytes
+	lo, hi   uint64
+	dlo, dhi decimal128.Num
+	slo, shi []byte
+}
+
+// newMinMax is the range of a's non-NULL values (not all NULL), nil for a
+// type without an order it knows.
+func newMinMax(a arrow.Array) *minMax {
+	m := &minMax{}
+	valid := func(i int) bool { return a.IsValid(i) }
+	first := true
+	switch a.DataType().ID() {
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.DATE32, arrow.DATE64, arrow.TIMESTAMP,
+		arrow.TIME32, arrow.TIME64, arrow.DURATION:
+		m.kind = 'i'
+	case arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64:
+		m.kind = 'u'
+	case arrow.FLOAT32, arrow.FLOAT64:
+		m.kind = 'f'
+	case arrow.DECIMAL128:
+		m.kind = 'd'
+		for i, v := range a.(*array.Decimal128).Values() {
+			if !valid(i) {
+				continue
+			}
+			if first || v.Less(m.dlo) {
+				m.dlo = v
+			}
+			if first || m.dhi.Less(v) {
+				m.dhi = v
+			}
+			first = false
+		}
+		return m
+	case arrow.STRING, arrow.BINARY, arrow.LARGE_STRING, arrow.LARGE_BINARY:
+		m.kind = 's'
+		c := newKeyCol(a.DataType()).(*strKeyCol)
+		c.bind(a)
+		for i := 0; i < a.Len(); i++ {
+			if !valid(i) {
+				continue
+			}
+			v := c.at(i)
+			if first || bytes.Compare(v, m.slo) < 0 {
+				m.slo = v
+			}
+			if first || bytes.Compare(v, m.shi) > 0 {
+				m.shi = v
+			}
+			first = false
+		}
+		// Copies: a's buffers go with the build side.
+		m.slo, m.shi = bytes.Clone(m.slo), bytes.Clone(m.shi)
+		return m
+	default:
+		return nil
+	}
+	c := newKeyCol(a.DataType()).(*fixedKeyCol)
+	c.bind(a)
+	for i, v := range c.cur {
+		if !valid(i) || (m.kind == 'f' && math.IsNaN(math.Float64frombits(v))) {
+			continue
+		}
+		if first || m.less(v, m.lo) {
+			m.lo = v
+		}
+		if first || m.less(m.hi, v) {
+			m.hi = v
+		}
+		first = false
+	}
+	if first {
+		return nil // only NaN: leave the rows to the join
+	}
+	return m
+}
+
+func (m *minMax) less(a, b uint64) bool {
+	switch m.kind {
+	case 'i':
+		return int64(a) < int64(b)
+	case 'u':
+		return a < b
+	}
+	return math.Float64frombits(a) < math.Float64frombits(b)
+}
+
+// pass drops the rows of a outside [lo, hi] (NULLs are dropped already).
+func (m *minMax) pass(a arrow.Array, drop func(int)) {
+	switch m.kind {
+	case 'd':
+		for i, v := range a.(*array.Decimal128).Values() {
+			if v.Less(m.dlo) || m.dhi.Less(v) {
+				drop(i)
+			}
+		}
+	case 's':
+		c := newKeyCol(a.DataType()).(*strKeyCol)
+		c.bind(a)
+		for i := 0; i < a.Len(); i++ {
+			if v := c.at(i); bytes.Compare(v, m.slo) < 0 || bytes.Compare(v, m.shi) > 0 {
+				drop(i)
+			}
+		}
+	default:
+		c := newKeyCol(a.DataType()).(*fixedKeyCol)
+		c.bind(a)
+		for i, v := range c.cur {
+			if m.less(v, m.lo) || m.less(m.hi, v) {
+				drop(i)
+			}
+		}
+	}
+}
+
+// rfEnvKey carries a scan's Env to its Source's Open (which gets only an
+// allocator), so the source can read the filters published for it.
+type rfEnvKey struct{}
+
+// FilterRange is the bounds of min/max filter rf as published for the
+// execution whose scan opens under ctx, for a reader that can skip by
+// them: ok is false for any other filter, one not published yet, or one
+// without bounds (an empty build side makes none: the FE drops every row
+// anyway). Integer bounds come as int64, text as string.
+func FilterRange(ctx context.Context, rf *RuntimeFilter) (lo, hi any, ok bool) {
+	env, _ := ctx.Value(rfEnvKey{}).(*Env)
+	st := rf.state(env)
+	if env == nil || st == nil || st.mm == nil {
+		return nil, nil, false
+	}
+	switch m := st.mm; m.kind {
+	case 'i':
+		return int64(m.lo), int64(m.hi), true
+	case 's':
+		return string(m.slo), string(m.shi), true
+	}
+	return nil, nil, false
+}
+
+// ScanFilter is a runtime filter a scan applies to its Column.
+type ScanFilter struct {
+	RF     *RuntimeFilter
+	Column int
+	// Casts are the conversions between the column and the join key,
+	// outermost first: the scan compares what the join compares.
+	Casts []arrow.DataType
+}
+
+// scanFilterLine is the scan's EXPLAIN line of the filters it applies.
+func scanFilterLine(fs []ScanFilter) string {
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		parts[i] = f.RF.Name() + " -> " + f.RF.Target
+	}
+	return "runtime filters: " + strings.Join(parts, ", ")
+}
+
+// applyScanFilters drops the rows of b that a published filter rules out;
+// it returns b itself (retained) when no row goes, nil when all do.
+func applyScanFilters(ctx context.Context, env *Env, schema *arrow.Schema, fs []ScanFilter, b arrow.RecordBatch) (arrow.RecordBatch, error) {
+	var keep []bool
+	kept := int(b.NumRows())
+	// min/max first: two comparisons a row, and the rows it drops need no
+	// hash.
+	for k := range 2 {
+		for _, f := range fs {
+			if (f.RF.Kind == RFMinMax) != (k == 0) {
+				continue
+			}
+			if kept == 0 {
+				break
+			}
+			rf := f.RF
+			st := rf.state(env)
+			if st == nil || st.disabled || rf.typ == nil || rf.idle.Load() {
+				continue
+			}
+			if keep == nil {
+				keep = make([]bool, b.NumRows())
+				for i := range keep {
+					keep[i] = true
+				}
+			}
+			fld := schema.Field(f.Column)
+			var e expr.Expr = expr.Col(f.Column, fld.Name, fld.Type)
+			var err error
+			for i := len(f.Casts) - 1; i >= 0 && err == nil; i-- {
+				e, err = expr.Cast(e, f.Casts[i])
+			}
+			if err == nil {
+				e, err = expr.Cast(e, rf.typ)
+			}
+			if err != nil {
+				continue // not the join's comparison: leave the rows to the join
+			}
+			a, err := e.Eval(env, b)
+			if err != nil {
+				// A conversion that fails on a row the operators above
+				// would have dropped must not fail the statement: leave
+				// this batch to them.
+				continue
+			}
+			rf.Input.Add(int64(kept))
+			d := st.pass(a, keep)
+			a.Release()
+			in, out := rf.Input.Load(), rf.Filtered.Add(int64(d))
+			if in >= rfProbation && out*rfMinGain < in {
+				rf.idle.Store(true)
+			}
+			kept -= d
+		}
+	}
+	if kept == int(b.NumRows()) {
+		b.Retain()
+		return b, nil
+	}
+	return filterRows(compute.WithAllocator(ctx, memlimit.Lenient(env.Mem)), env, b, keep, kept)
+}

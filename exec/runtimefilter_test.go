@@ -1,0 +1,117 @@
+package exec
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/inlet-db/inlet/exec/expr"
+)
+
+// TestRuntimeFilterKinds joins a probe scan carrying a filter of the join
+// with its build side, for each key type and filter kind: the answer is
+// the join's, and the rows the filter dropped before the join are the
+// ones derived by hand (a bloom filter may let false positives through,
+// never drop a match).
+func TestRuntimeFilterKinds(t *testing.T) {
+	dec := func(v int64) decimal128.Num { return decimal128.FromI64(v) }
+	d32 := func(v int32) arrow.Date32 { return arrow.Date32(v) }
+	for _, c := range []struct {
+		name         string
+		typ          arrow.DataType
+		probe, build []any
+		join         JoinType
+		kind         RFKind
+		maxIn        int
+		want         []string // the join's rows (probe key, build key)
+		dropped      int
+	}{
+		{"int in", arrow.PrimitiveTypes.Int64, []any{1, 2, 3, nil, 5, 1}, []any{1, 3, nil, 7, 3}, InnerJoin, RFIn, 1024,
+			[]string{"1|1", "3|3", "3|3", "1|1"}, 3},
+		{"int min_max", arrow.PrimitiveTypes.Int64, []any{1, 2, 3, nil, 5, 8, 1}, []any{1, 3, nil, 7, 3}, InnerJoin, RFMinMax, 1024,
+			[]string{"1|1", "3|3", "3|3", "1|1"}, 2},
+		{"int bloom", arrow.PrimitiveTypes.Int64, []any{1, 2, 3, nil, 5, 1}, []any{1, 3, nil, 7, 3}, InnerJoin, RFBloom, 1024,
+			[]string{"1|1", "3|3", "3|3", "1|1"}, 3},
+		{"int in over too many values", arrow.PrimitiveTypes.Int64, []any{1, 2, 3}, []any{1, 3}, InnerJoin, RFIn, 1,
+			[]string{"1|1", "3|3"}, 0},
+		{"int in_or_bloom as bloom", arrow.PrimitiveTypes.Int64, []any{1, 2, 3}, []any{1, 3}, InnerJoin, RFInOrBloom, 1,
+			[]string{"1|1", "3|3"}, 1},
+		{"int32 semi", arrow.PrimitiveTypes.Int32, []any{1, 2, 3, nil}, []any{3, 3, 1}, LeftSemiJoin, RFInOrBloom, 1024,
+			[]string{"1", "3"}, 2},
+		{"string in", arrow.BinaryTypes.String, []any{"a", "b", "c", nil, "e"}, []any{"a", "c", "g"}, InnerJoin, RFIn, 1024,
+			[]string{"a|a", "c|c"}, 3},
+		{"string min_max", arrow.BinaryTypes.String, []any{"a", "b", "c", nil, "h", ""}, []any{"a", "c", "g"}, InnerJoin, RFMinMax, 1024,
+			[]string{"a|a", "c|c"}, 3},
+		{"string bloom", arrow.BinaryTypes.String, []any{"a", "b", "a long string, over eight bytes", nil}, []any{"a long string, over eight bytes", "g"}, InnerJoin, RFBloom, 1024,
+			[]string{"a long string, over eight bytes|a long string, over eight bytes"}, 3},
+		{"decimal in", &arrow.Decimal128Type{Precision: 10, Scale: 2}, []any{dec(100), dec(200), dec(300)}, []any{dec(200)}, InnerJoin, RFIn, 1024,
+			[]string{"2.00|2.00"}, 2},
+		{"decimal min_max", &arrow.Decimal128Type{Precision: 10, Scale: 2}, []any{dec(-100), dec(200), dec(300)}, []any{dec(200), dec(250)}, InnerJoin, RFMinMax, 1024,
+			[]string{"2.00|2.00"}, 2},
+		{"date min_max", arrow.FixedWidthTypes.Date32, []any{d32(-5), d32(10), d32(20)}, []any{d32(10), d32(15)}, InnerJoin, RFMinMax, 1024,
+			[]string{"1970-01-11|1970-01-11"}, 2},
+		{"float in, -0 = 0", arrow.PrimitiveTypes.Float64, []any{1.5, math.Copysign(0, -1), 9.0}, []any{0.0, 1.5}, InnerJoin, RFIn, 1024,
+			[]string{"1.5|1.5", "0|0"}, 1},
+		{"float min_max, -0 = 0", arrow.PrimitiveTypes.Float64, []any{1.5, math.Copysign(0, -1), 9.0}, []any{0.0, 1.5}, InnerJoin, RFMinMax, 1024,
+			[]string{"1.5|1.5", "0|0"}, 1},
+		{"empty build", arrow.PrimitiveTypes.Int64, []any{1, 2}, nil, InnerJoin, RFMinMax, 1024, nil, 2},
+		{"NULL-only build", arrow.PrimitiveTypes.Int64, []any{1, nil}, []any{nil}, LeftSemiJoin, RFIn, 1024, nil, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rows := func(vs []any) [][]any {
+				var out [][]any
+				for _, v := range vs {
+					out = append(out, []any{v})
+				}
+				return out
+			}
+			s := sch("k", c.typ)
+			probe, build := scanOf(s, rows(c.probe)), scanOf(s, rows(c.build))
+			k := []expr.Expr{expr.Col(0, "k", c.typ)}
+			j := must(NewHashJoin(probe, build, c.join, k, k, nil))
+			rf := &RuntimeFilter{Kind: c.kind, MaxIn: c.maxIn, Target: "k"}
+			if err := j.AddRuntimeFilters(rf); err != nil {
+				t.Fatal(err)
+			}
+			probe.Filters = []ScanFilter{{RF: rf, Column: 0}}
+			var got []string
+			for _, r := range run(t, j) {
+				got = append(got, strings.Join(r, "|"))
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("join rows %q, want %q", got, c.want)
+			}
+			d := int(rf.Filtered.Load())
+			if c.kind == RFBloom || (c.kind == RFInOrBloom && c.maxIn < len(c.build)) {
+				if d > c.dropped {
+					t.Errorf("bloom filter dropped %d rows, more than the %d that match nothing", d, c.dropped)
+				}
+			} else if d != c.dropped {
+				t.Errorf("filter dropped %d rows, want %d", d, c.dropped)
+			}
+			seen := len(c.probe)
+			if c.kind == RFIn && c.maxIn < len(c.build) {
+				seen = 0 // over runtime_filter_max_in_num: not applied at all
+			}
+			if in := int(rf.Input.Load()); in != seen {
+				t.Errorf("filter saw %d rows, want %d", in, seen)
+			}
+		})
+	}
+}
+
+// TestRuntimeFilterRefused: an outer or anti join keeps probe rows without
+// a match, so it makes no filter.
+func TestRuntimeFilterRefused(t *testing.T) {
+	s := sch("k", arrow.PrimitiveTypes.Int64)
+	k := []expr.Expr{expr.Col(0, "k", s.Field(0).Type)}
+	for _, jt := range []JoinType{LeftOuterJoin, LeftAntiJoin, NullAwareLeftAntiJoin, FullOuterJoin} {
+		j := must(NewHashJoin(scanOf(s), scanOf(s), jt, k, k, nil))
+		if err := j.AddRuntimeFilters(&RuntimeFilter{Kind: RFIn}); err == nil {
+			t.Errorf("%s took a runtime filter", jt)
+		}
+	}
+}

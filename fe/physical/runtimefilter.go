@@ -1,0 +1,299 @@
+package physical
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/inlet-db/inlet/exec"
+	"github.com/inlet-db/inlet/exec/expr"
+	"github.com/inlet-db/inlet/fe/bind"
+	"github.com/inlet-db/inlet/proto/inletpb"
+)
+
+// RFConfig is what the session variables say about runtime filters
+// (runtime_filter_mode, runtime_filter_type, runtime_filter_max_in_num).
+// The zero value makes none.
+type RFConfig struct {
+	// Types are the filters each eligible join key gets, in order.
+	Types []exec.RFKind
+	// MaxIn bounds the distinct build keys of an IN filter.
+	MaxIn int
+}
+
+// rfTypeNames are runtime_filter_type's spellings, as Doris takes them.
+var rfTypeNames = map[string]exec.RFKind{
+	"IN":                 exec.RFIn,
+	"BLOOM_FILTER":       exec.RFBloom,
+	"MIN_MAX":            exec.RFMinMax,
+	"IN_OR_BLOOM_FILTER": exec.RFInOrBloom,
+}
+
+// ParseRFConfig reads the session's runtime filter variables. OFF makes
+// no filters; LOCAL and GLOBAL are the same here, as the FE runs every
+// join of a statement in one fragment.
+func ParseRFConfig(mode, types string, maxIn int64) (RFConfig, error) {
+	if err := CheckRFMode(mode); err != nil {
+		return RFConfig{}, err
+	}
+	if strings.EqualFold(strings.TrimSpace(mode), "OFF") {
+		return RFConfig{}, nil
+	}
+	kinds, err := parseRFTypes(types)
+	if err != nil {
+		return RFConfig{}, err
+	}
+	return RFConfig{Types: kinds, MaxIn: int(maxIn)}, nil
+}
+
+// CheckRFMode validates runtime_filter_mode.
+func CheckRFMode(mode string) error {
+	switch strings.ToUpper(strings.TrimSpace(mode)) {
+	case "OFF", "LOCAL", "GLOBAL":
+		return nil
+	}
+	return errorf(ErrNotSupported, "runtime_filter_mode must be OFF, LOCAL or GLOBAL, not '%s'", mode)
+}
+
+// CheckRFTypes validates runtime_filter_type.
+func CheckRFTypes(types string) error {
+	_, err := parseRFTypes(types)
+	return err
+}
+
+func parseRFTypes(types string) ([]exec.RFKind, error) {
+	var out []exec.RFKind
+	seen := map[exec.RFKind]bool{}
+	for _, t := range strings.Split(types, ",") {
+		t = strings.ToUpper(strings.TrimSpace(t))
+		if t == "" {
+			continue
+		}
+		k, ok := rfTypeNames[t]
+		if !ok {
+			return nil, errorf(ErrNotSupported, "runtime_filter_type: unknown filter type '%s' (IN, BLOOM_FILTER, MIN_MAX, IN_OR_BLOOM_FILTER)", t)
+		}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out, nil
+}
+
+// RFProfile is one runtime filter's counters, for the query profile.
+type RFProfile struct {
+	Name, Target, Effective string
+	Input, Filtered         int64
+}
+
+// RuntimeFilters returns the counters of the statement's runtime filters.
+func (st *Statement) RuntimeFilters() []RFProfile {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	out := make([]RFProfile, len(st.filters))
+	for i, rf := range st.filters {
+		out[i] = RFProfile{Name: rf.Name(), Target: rf.Target, Effective: rf.Effective(),
+			Input: rf.Input.Load(), Filtered: rf.Filtered.Load()}
+	}
+	return out
+}
+
+// addFilter numbers rf within the statement and keeps it for the profile.
+func (st *Statement) addFilter(rf *exec.RuntimeFilter) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	rf.ID = len(st.filters)
+	st.filters = append(st.filters, rf)
+}
+
+// ProfileLines renders RFProfiles for a text profile.
+func ProfileLines(rfs []RFProfile) []string {
+	if len(rfs) == 0 {
+		return nil
+	}
+	out := []string{"  RuntimeFilters:"}
+	for _, r := range rfs {
+		out = append(out, fmt.Sprintf("    %s -> %s (%s): RowsInput: %d, RowsFiltered: %d", r.Name, r.Target, r.Effective, r.Input, r.Filtered))
+	}
+	return out
+}
+
+// planFilters makes the runtime filters of join n (before its inputs are
+// built, so the probe-side scans pick theirs up): one per configured type
+// for each key whose probe expression is a column read unchanged from a
+// scan. Only inner and semi joins filter their probe side: an outer join's
+// probe side is preserved, and an anti join keeps exactly the rows a
+// filter would drop.
+func (b *builder) planFilters(n *bind.Join) []*exec.RuntimeFilter {
+	if len(b.cfg.RuntimeFilters.Types) == 0 || len(n.LeftKeys) == 0 {
+		return nil
+	}
+	switch n.Kind {
+	case bind.InnerJoin, bind.CrossJoin, bind.LeftSemiJoin:
+	default:
+		return nil
+	}
+	var out []*exec.RuntimeFilter
+	for i, k := range n.LeftKeys {
+		idx, casts, ok := peelCasts(k, nil)
+		if !ok {
+			continue
+		}
+		sc, col, casts, ok := b.filterTarget(n.Left, idx, casts)
+		if !ok {
+			continue
+		}
+		for _, kind := range b.cfg.RuntimeFilters.Types {
+			rf := &exec.RuntimeFilter{Kind: kind, Key: i, Target: sc.Out[col].Name, MaxIn: b.cfg.RuntimeFilters.MaxIn}
+			b.st.addFilter(rf)
+			b.rfTargets[sc] = append(b.rfTargets[sc], exec.ScanFilter{RF: rf, Column: col, Casts: casts})
+			out = append(out, rf)
+		}
+	}
+	return out
+}
+
+// filterTarget follows output column idx of p down to the scan column it
+// is read from unchanged, through operators that never let a row reach
+// the join's probe keys other than as the scan produced its key: filters,
+// projections, sorts, inner joins, the preserved side of outer joins and
+// the probe side of semi and anti joins. ok is false anywhere else (a
+// LIMIT, an aggregate, a union) and for a scan the plan reads twice.
+// casts are the conversions applied on the way (outermost first), which
+// the scan applies as well, so it compares exactly what the join does.
+func (b *builder) filterTarget(p bind.Plan, idx int, casts []arrow.DataType) (*bind.Scan, int, []arrow.DataType, bool) {
+	for {
+		switch n := p.(type) {
+		case *bind.Scan:
+			if b.scanUses[n] != 1 || idx >= len(n.Out) {
+				return nil, 0, nil, false
+			}
+			return n, idx, casts, true
+		case *bind.Filter:
+			p = n.Input
+		case *bind.Sort:
+			p = n.Input
+		case *bind.Project:
+			var ok bool
+			if idx, casts, ok = peelCasts(n.Exprs[idx], casts); !ok {
+				return nil, 0, nil, false
+			}
+			p = n.Input
+		case *bind.Join:
+			nl := len(n.Left.Columns())
+			switch {
+			case idx < nl && n.Kind != bind.RightJoin && n.Kind != bind.FullJoin:
+				p = n.Left
+			case idx >= nl && (n.Kind == bind.InnerJoin || n.Kind == bind.CrossJoin || n.Kind == bind.RightJoin):
+				p, idx = n.Right, idx-nl
+			default:
+				return nil, 0, nil, false
+			}
+		default:
+			return nil, 0, nil, false
+		}
+	}
+}
+
+// peelCasts returns the column e reads when e is a column under casts,
+// appending the casts (outermost first) to those of the expression above.
+func peelCasts(e expr.Expr, casts []arrow.DataType) (int, []arrow.DataType, bool) {
+	for {
+		switch x := e.(type) {
+		case *expr.ColumnRef:
+			return x.Index, casts, true
+		case *expr.CastExpr:
+			casts = append(casts, x.To)
+			e = x.Arg
+		default:
+			return 0, nil, false
+		}
+	}
+}
+
+// withFilters gives the scan operator built for n the runtime filters
+// planned for it.
+func (b *builder) withFilters(n *bind.Scan, op exec.Operator) exec.Operator {
+	fs := b.rfTargets[n]
+	if s, ok := op.(*exec.Scan); ok && len(fs) > 0 {
+		s.Filters = append(s.Filters, fs...)
+		if src, ok := s.Src.(*fragmentSource); ok {
+			src.filters = fs
+		}
+	}
+	return op
+}
+
+// countScans counts how often each scan node occurs in p.
+func countScans(p bind.Plan, into map[*bind.Scan]int) {
+	if s, ok := p.(*bind.Scan); ok {
+		into[s]++
+	}
+	for _, c := range p.Children() {
+		countScans(c, into)
+	}
+}
+
+// withRanges is the fragment to send: the planned one, plus a BE filter
+// col >= min AND col <= max for each min/max runtime filter already
+// published over an integer or text column read as is, so the BEs drop
+// those rows (and lake readers the row groups out of range) before
+// sending them. A filter published later is applied by the FE alone.
+func (f *fragmentSource) withRanges(ctx context.Context) *inletpb.Fragment {
+	frag := f.res.Fragment
+	var add []*inletpb.Filter
+	for _, sf := range f.filters {
+		if sf.RF.Kind != exec.RFMinMax || sf.Column >= len(frag.GetProjection()) || sf.Column >= f.schema.NumFields() {
+			continue
+		}
+		lo, hi, ok := exec.FilterRange(ctx, sf.RF)
+		if !ok || !sameRange(f.schema.Field(sf.Column).Type, sf.Casts, sf.RF.Type()) {
+			continue
+		}
+		col := frag.GetProjection()[sf.Column]
+		for _, b := range []struct {
+			op string
+			v  any
+		}{{">=", lo}, {"<=", hi}} {
+			var v *inletpb.Value
+			switch x := b.v.(type) {
+			case int64:
+				v = &inletpb.Value{V: &inletpb.Value_Int{Int: x}}
+			case string:
+				v = &inletpb.Value{V: &inletpb.Value_Text{Text: x}}
+			}
+			add = append(add, &inletpb.Filter{Column: col, Op: b.op, Values: []*inletpb.Value{v}})
+		}
+	}
+	if len(add) == 0 {
+		return frag
+	}
+	frag = proto.Clone(frag).(*inletpb.Fragment)
+	frag.Filters = append(frag.Filters, add...)
+	return frag
+}
+
+// sameRange says whether bounds compared in key type kt mean the same
+// on the column itself: integers widened to integers, text as text.
+func sameRange(col arrow.DataType, casts []arrow.DataType, kt arrow.DataType) bool {
+	chain := append([]arrow.DataType{col}, casts...)
+	chain = append(chain, kt)
+	isInt := func(t arrow.DataType) bool {
+		switch t.ID() {
+		case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64:
+			return true
+		}
+		return false
+	}
+	isText := func(t arrow.DataType) bool { return t.ID() == arrow.STRING || t.ID() == arrow.LARGE_STRING }
+	allInt, allText := true, true
+	for i, t := range chain {
+		allInt = allInt && isInt(t) && (i == 0 || t.(arrow.FixedWidthDataType).BitWidth() >= chain[i-1].(arrow.FixedWidthDataType).BitWidth())
+		allText = allText && isText(t)
+	}
+	return allInt || allText
+}
