@@ -43,6 +43,9 @@ func Func(name string, args ...Expr) (Expr, error) {
 	if f, ok := nestedFunc(lname, args); ok {
 		return f()
 	}
+	if f, ok := mapFunc(lname, args); ok {
+		return f()
+	}
 	if f, ok := extraFunc(lname, args); ok {
 		return f()
 	}

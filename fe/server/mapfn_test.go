@@ -1,0 +1,35 @@
+package server
+
+import "testing"
+
+// TestMapStructFunctions: Doris's map and struct constructors. Expected
+// values are the examples of Doris's map function pages (map(1, "100",
+// 0.1, 2) is {1.0:"100", 0.1:"2"}: keys DECIMAL, values STRING; a
+// repeated key keeps its last value at its last place) and hand-derived
+// ones.
+func TestMapStructFunctions(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	db := f.db("")
+	cases := []struct{ q, want string }{
+		{`SELECT map(1, '100', 0.1, 2), map(1, '100', 0.1, 2)[1]`, `{1.0:"100", 0.1:"2"}|100`},
+		{`SELECT map(1, 2, 2, 11, 1, 3)`, `{2:11, 1:3}`},
+		{`SELECT map()`, `{}`},
+		{`SELECT map_contains_key(map(1, '100', 0.1, 2), 0.1), map_contains_key(map(1, '100', 0.1, 2), 0.11)`, `1|0`},
+		{`SELECT map_contains_value(map(1, '100', 0.1, 2), '100'), map_contains_value(map(1, '100', 0.1, 2), 101)`, `1|0`},
+		// NULL finds a NULL value; a NULL map is NULL.
+		{`SELECT map_contains_value(map(3, 1, 2, null), null), map_contains_key(NULL, 1)`, `1|NULL`},
+		{`SELECT map_entries(map('a', 1, 'b', 2))`, `[{"key":"a", "value":1}, {"key":"b", "value":2}]`},
+		{`SELECT map_from_arrays([1, 2], ['x', 'y']), map_from_arrays([1, 2], ['x'])`, `{1:"x", 2:"y"}|NULL`},
+		{`SELECT map_concat(map('a', 1), map('a', 2, 'b', 3))`, `{"a":2, "b":3}`},
+		{`SELECT map_keys(map('a', 1, 'b', 2)), map_values(map('a', 1, 'b', 2)), map_size(map('a', 1))`, `["a", "b"]|[1, 2]|1`},
+		// struct(...) names its fields col1, col2, ... as Doris does.
+		{`SELECT struct(1, 'a', null), struct_element(struct(1, 'a'), 2)`, `{"col1":1, "col2":"a", "col3":null}|a`},
+		{`SELECT named_struct('x', 1, 'y', 'b'), struct_element(named_struct('x', 1, 'y', 'b'), 'y')`, `{"x":1, "y":"b"}|b`},
+	}
+	for _, c := range cases {
+		wantRows(t, db, c.q, c.want)
+	}
+	wantErr(t, db, `SELECT map(1, 2, 3)`, 1105, "key, value pairs")
+	wantErr(t, db, `SELECT named_struct('x', 1, 'x', 2)`, 1105, "given twice")
+	wantErr(t, db, `SELECT map(NULL, 1)`, 1235, "a MAP key cannot be NULL")
+}
