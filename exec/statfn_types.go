@@ -100,6 +100,17 @@ func statAggTypes(a AggCall, numeric bool) (argT, outT arrow.DataType, states []
 			return bad()
 		}
 		return t, arrow.ListOf(t), []arrow.DataType{arrow.ListOf(t)}, nil
+	case Retention:
+		st, ok := t.(*arrow.StructType)
+		if !ok || st.NumFields() < 1 || st.NumFields() > maxRetention {
+			return bad()
+		}
+		for _, f := range st.Fields() {
+			if f.Type.ID() != arrow.BOOL {
+				return bad()
+			}
+		}
+		return t, arrow.ListOf(expr.BoolT()), []arrow.DataType{i64}, nil
 	}
 	return nil, nil, nil, fmt.Errorf("%w: aggregate function %d", ErrUnsupported, a.Func)
 }
@@ -136,6 +147,8 @@ func newStatFnAcc(call AggCall, argT, out arrow.DataType) (accumulator, error) {
 		return &topNAcc{}, nil
 	case CollectList, CollectSet, ArrayAgg:
 		return &collectAcc{f: call.Func, typ: argT}, nil
+	case Retention:
+		return &retentionAcc{n: argT.(*arrow.StructType).NumFields()}, nil
 	}
 	return nil, fmt.Errorf("%w: aggregate %s over %s", ErrUnsupported, call.Func, expr.TypeName(argT))
 }

@@ -28,6 +28,7 @@ var statAggNames = map[string]bool{
 	"group_bit_and": true, "group_bit_or": true, "group_bit_xor": true, "bool_and": true, "bool_or": true,
 	"sum0": true, "topn": true,
 	"collect_list": true, "group_array": true, "collect_set": true, "group_uniq_array": true, "array_agg": true,
+	"retention": true,
 }
 
 // statAggArity is the least and most arguments of the statistical
@@ -37,6 +38,7 @@ var statAggArity = map[string][2]int{
 	"regr_intercept": {2, 2}, "percentile": {2, 2}, "percentile_approx": {2, 3}, "min_by": {2, 2},
 	"max_by": {2, 2}, "avg_weighted": {2, 2}, "topn": {2, 3},
 	"collect_list": {1, 2}, "group_array": {1, 2}, "collect_set": {1, 2}, "group_uniq_array": {1, 2},
+	"retention": {1, 32},
 }
 
 // collectMaxSize reads the max_size of collect_list(x, max_size) and
@@ -171,6 +173,21 @@ func (b *Binder) bindStatAggCall(call AggCall, fc *sql.FuncCall, in *scope, st *
 		if t.ID() == arrow.BOOL {
 			call.Type = expr.Int64T()
 		}
+	case "retention":
+		// Its conditions ride in one STRUCT of BOOLEANs, in order.
+		conds := make([]expr.Expr, len(fc.Args))
+		for i, a := range fc.Args {
+			c := arg
+			if i > 0 {
+				if c, err = b.bindExpr(a, in, st); err != nil {
+					return call, err
+				}
+			}
+			if conds[i], err = asBool(c); err != nil {
+				return call, err
+			}
+		}
+		call.Arg, call.Type = newArgPack(conds...), arrow.ListOf(expr.BoolT())
 	case "bool_and", "bool_or":
 		if call.Arg, err = asBool(arg); err != nil {
 			return call, err

@@ -33,3 +33,28 @@ func TestMapStructFunctions(t *testing.T) {
 	wantErr(t, db, `SELECT named_struct('x', 1, 'x', 2)`, 1105, "given twice")
 	wantErr(t, db, `SELECT map(NULL, 1)`, 1235, "a MAP key cannot be NULL")
 }
+
+// TestRetention is the example of Doris's RETENTION page: user 0 has all
+// three days, user 1 the first two, user 2 only the first; user 3 (no
+// 2022-10-12) gets zeros even where a later condition holds, and a NULL
+// condition counts as not met.
+func TestRetention(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	db := f.db("")
+	mustExec(t, db, "CREATE DATABASE rt", "USE rt",
+		"CREATE TABLE retention_test (uid INT, `date` DATETIME) DUPLICATE KEY(uid) DISTRIBUTED BY HASH(uid) BUCKETS 2",
+		`INSERT INTO retention_test VALUES (0, '2022-10-12'), (0, '2022-10-13'), (0, '2022-10-14'),
+			(1, '2022-10-12'), (1, '2022-10-13'), (2, '2022-10-12'), (3, '2022-10-13'), (3, NULL)`)
+	wantRows(t, db, `SELECT uid,
+			retention(date = '2022-10-12') AS r,
+			retention(date = '2022-10-12', date = '2022-10-13') AS r2,
+			retention(date = '2022-10-12', date = '2022-10-13', date = '2022-10-14') AS r3
+		FROM retention_test GROUP BY uid ORDER BY uid`,
+		"0|[1]|[1, 1]|[1, 1, 1]",
+		"1|[1]|[1, 1]|[1, 1, 0]",
+		"2|[1]|[1, 0]|[1, 0, 0]",
+		"3|[0]|[0, 0]|[0, 0, 0]",
+	)
+	// Without GROUP BY: some row met each condition.
+	wantRows(t, db, `SELECT retention(uid = 2, uid = 3, uid = 4) FROM retention_test`, "[1, 1, 0]")
+}
