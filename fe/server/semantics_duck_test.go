@@ -120,6 +120,34 @@ func TestSemanticsVsDuckDB(t *testing.T) {
 				max(i) OVER (ORDER BY ts DESC NULLS LAST RANGE BETWEEN INTERVAL 36 HOUR PRECEDING AND INTERVAL 400 DAY FOLLOWING),
 				min(s) OVER (PARTITION BY b ORDER BY d6 NULLS LAST RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)
 			FROM w`, ""},
+		// DOUBLE against DECIMAL is DOUBLE; NULLIF keeps its first
+		// argument's type; GREATEST/LEAST over integers and decimals are
+		// NULL when any argument is (Doris's GREATEST page; DuckDB skips
+		// NULLs, so its side says so).
+		{`SELECT id, CASE WHEN b THEN f ELSE d2 END, nullif(s, 'a'), nullif(i, 5), greatest(ti, si, i), least(bi, i),
+				CAST(greatest(d2, d0) AS VARCHAR), coalesce(NULL, NULL, s), CASE WHEN b IS NULL THEN NULL WHEN b THEN ti END FROM w`,
+			`SELECT id, CASE WHEN b THEN f ELSE CAST(d2 AS DOUBLE) END, nullif(s, 'a'), nullif(i, 5),
+				CASE WHEN ti IS NOT NULL AND si IS NOT NULL AND i IS NOT NULL THEN greatest(ti, si, i) END,
+				CASE WHEN bi IS NOT NULL AND i IS NOT NULL THEN least(bi, i) END,
+				CAST(CASE WHEN d0 IS NOT NULL AND d2 IS NOT NULL THEN greatest(d2, d0) END AS VARCHAR), coalesce(NULL, NULL, s), CASE WHEN b IS NULL THEN NULL WHEN b THEN ti END FROM w`},
+		// ISO weeks: WEEK mode 3 is DuckDB's WEEKOFYEAR; DATE_TRUNC to a
+		// year or quarter of a DATE is a DATE in Doris and the date part
+		// of DuckDB's result.
+		{`SELECT id, week(dt, 3), yearweek(dt, 3) DIV 100, date_trunc(dt, 'quarter'), date_trunc(dt, 'year'), to_days(dt) - to_days('2000-01-01'),
+				dayname(dt), monthname(dt) FROM w`,
+			`SELECT id, weekofyear(dt), isoyear(dt), CAST(CAST(date_trunc('quarter', dt) AS DATE) AS VARCHAR), CAST(CAST(date_trunc('year', dt) AS DATE) AS VARCHAR),
+				dt - DATE '2000-01-01', dayname(dt), monthname(dt) FROM w`},
+		// Ranking and offset functions.
+		{`SELECT id, lag(d2, 2) OVER (PARTITION BY b ORDER BY id), lead(s, 1, 'end') OVER (ORDER BY id), ntile(4) OVER (ORDER BY id),
+				rank() OVER (ORDER BY ti NULLS FIRST), dense_rank() OVER (PARTITION BY b ORDER BY dt DESC NULLS LAST),
+				percent_rank() OVER (ORDER BY si NULLS FIRST), cume_dist() OVER (PARTITION BY ti % 2 ORDER BY bi NULLS FIRST),
+				first_value(s) OVER (ORDER BY dt NULLS FIRST, id ROWS BETWEEN UNBOUNDED PRECEDING AND 3 FOLLOWING)
+			FROM w`,
+			`SELECT id, CAST(lag(d2, 2) OVER (PARTITION BY b ORDER BY id) AS VARCHAR), lead(s, 1, 'end') OVER (ORDER BY id), ntile(4) OVER (ORDER BY id),
+				rank() OVER (ORDER BY ti NULLS FIRST), dense_rank() OVER (PARTITION BY b ORDER BY dt DESC NULLS LAST),
+				percent_rank() OVER (ORDER BY si NULLS FIRST), cume_dist() OVER (PARTITION BY ti % 2 ORDER BY bi NULLS FIRST),
+				first_value(s) OVER (ORDER BY dt NULLS FIRST, id ROWS BETWEEN UNBOUNDED PRECEDING AND 3 FOLLOWING)
+			FROM w`},
 		// Grouping sets over mixed key types.
 		{`SELECT ti % 4, dt, b, count(*), sum(bi), CAST(sum(d6) AS VARCHAR), CAST(max(d10) AS VARCHAR), grouping_id(ti % 4, dt, b)
 			FROM w GROUP BY GROUPING SETS ((ti % 4, dt), (b), ())`,
