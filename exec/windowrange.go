@@ -24,7 +24,10 @@ import (
 // maxExactFloat bounds integer keys compared as float64 without loss.
 const maxExactFloat = 1 << 53
 
-func rangeBound(off float64, from bool) string {
+// rangeBound prints a RANGE bound in the terms it was written in: the
+// offsets are in the key's units (see keyFloats), so a DECIMAL's is
+// unscaled and a DATE's or DATETIME's an INTERVAL.
+func rangeBound(off float64, from bool, key arrow.DataType) string {
 	switch {
 	case math.IsInf(off, 0) && from:
 		return "UNBOUNDED PRECEDING"
@@ -32,10 +35,24 @@ func rangeBound(off float64, from bool) string {
 		return "UNBOUNDED FOLLOWING"
 	case off == 0:
 		return "CURRENT ROW"
-	case off < 0:
-		return fmt.Sprintf("%v PRECEDING", -off)
 	}
-	return fmt.Sprintf("%v FOLLOWING", off)
+	dir := " FOLLOWING"
+	if off < 0 {
+		off, dir = -off, " PRECEDING"
+	}
+	text := fmt.Sprintf("%v", off)
+	switch t := key.(type) {
+	case *arrow.Decimal128Type:
+		text = fmt.Sprintf("%v", off/math.Pow10(int(t.Scale)))
+	case *arrow.Date32Type:
+		text = fmt.Sprintf("INTERVAL %v DAY", off)
+	case *arrow.TimestampType:
+		text = fmt.Sprintf("INTERVAL %v MICROSECOND", off)
+		if math.Mod(off, 1e6) == 0 {
+			text = fmt.Sprintf("INTERVAL %v SECOND", off/1e6)
+		}
+	}
+	return text + dir
 }
 
 // keyFloats reads the order key as float64s (NaN marks NULL), in the

@@ -1,6 +1,9 @@
 package server
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // NTH_VALUE and FIRST_VALUE/LAST_VALUE skipping NULLs (issue 24): the
 // frame's n-th row (NULL when the frame is shorter), and with IGNORE NULLS
@@ -135,6 +138,9 @@ func TestWindowRangePeers(t *testing.T) {
 		"INSERT INTO d2 VALUES (1.00, 1), (1.10, 2), (1.20, 4)")
 	wantRows(t, db, `SELECT k, sum(v) OVER (ORDER BY k RANGE BETWEEN 0.1 PRECEDING AND CURRENT ROW) FROM d2 ORDER BY k`,
 		"1.00|1", "1.10|3", "1.20|6")
+	if ex := strings.Join(rows(t, db, "EXPLAIN SELECT sum(v) OVER (ORDER BY k RANGE BETWEEN 0.75 PRECEDING AND 1 FOLLOWING) FROM d2"), "\n"); !strings.Contains(ex, "RANGE BETWEEN 0.75 PRECEDING AND 1 FOLLOWING") {
+		t.Errorf("EXPLAIN = %s", ex)
+	}
 }
 
 // RANGE offsets over DATE and DATETIME keys are INTERVALs of fixed length
@@ -171,6 +177,13 @@ func TestWindowRangeTemporal(t *testing.T) {
 		"8|8|8|8|12|8",
 		"16|16|16|16|16|16",
 	)
+	// EXPLAIN shows the bounds as written, in the key's terms.
+	if ex := strings.Join(rows(t, db, "EXPLAIN SELECT sum(v) OVER (ORDER BY ts RANGE BETWEEN INTERVAL 12 HOUR PRECEDING AND INTERVAL 1 DAY FOLLOWING) FROM e"), "\n"); !strings.Contains(ex, "RANGE BETWEEN INTERVAL 43200 SECOND PRECEDING AND INTERVAL 86400 SECOND FOLLOWING") {
+		t.Errorf("EXPLAIN = %s", ex)
+	}
+	if ex := strings.Join(rows(t, db, "EXPLAIN SELECT sum(v) OVER (ORDER BY d RANGE BETWEEN INTERVAL 2 DAY PRECEDING AND CURRENT ROW) FROM e"), "\n"); !strings.Contains(ex, "RANGE BETWEEN INTERVAL 2 DAY PRECEDING AND CURRENT ROW") {
+		t.Errorf("EXPLAIN = %s", ex)
+	}
 	// Months and years have no fixed length: refused by name.
 	wantErr(t, db, "SELECT sum(v) OVER (ORDER BY d RANGE BETWEEN INTERVAL 1 MONTH PRECEDING AND CURRENT ROW) FROM e", 1235, "MONTH")
 	wantErr(t, db, "SELECT sum(v) OVER (ORDER BY d RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM e", 1105, "must be an INTERVAL")
