@@ -265,4 +265,8 @@ func TestCorrelatedSubqueryShapes(t *testing.T) {
 	wantErr(t, db, `SELECT a, (SELECT y FROM u WHERE u.x = t.a) FROM t`, 1242, "more than 1 row")
 	wantErr(t, db, `SELECT a, (SELECT max(y) FROM u WHERE u.x = t.a GROUP BY y) FROM t`, 1242, "more than 1 row")
 	wantRows(t, db, `SELECT a, (SELECT max(y) FROM u WHERE u.x = t.a GROUP BY y) FROM t WHERE a = 1`, "1|100")
+	// A theta correlation too: x in [a-1, a) is x=1 for a=2 and none for
+	// a=1; for a=3 it is x=2's two rows.
+	wantRows(t, db, `SELECT a, (SELECT y FROM u WHERE u.x < t.a AND u.x >= t.a - 1) FROM t WHERE a < 3 ORDER BY a`, "1|NULL", "2|100", "2|100")
+	wantErr(t, db, `SELECT a, (SELECT y FROM u WHERE u.x < t.a AND u.x >= t.a - 1) FROM t`, 1242, "more than 1 row")
 }
