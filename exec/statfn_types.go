@@ -111,6 +111,23 @@ func statAggTypes(a AggCall, numeric bool) (argT, outT arrow.DataType, states []
 			}
 		}
 		return t, arrow.ListOf(expr.BoolT()), []arrow.DataType{i64}, nil
+	case WindowFunnel:
+		st, ok := t.(*arrow.StructType)
+		if !ok || st.NumFields() < 4 || st.NumFields() > 3+maxFunnelEvents ||
+			st.Field(0).Type.ID() != arrow.INT64 || st.Field(1).Type.ID() != arrow.STRING {
+			return bad()
+		}
+		switch st.Field(2).Type.ID() {
+		case arrow.TIMESTAMP, arrow.DATE32:
+		default:
+			return bad()
+		}
+		for _, f := range st.Fields()[3:] {
+			if f.Type.ID() != arrow.BOOL {
+				return bad()
+			}
+		}
+		return t, arrow.PrimitiveTypes.Int32, []arrow.DataType{arrow.ListOf(i64), arrow.ListOf(i64), i64, i64}, nil
 	}
 	return nil, nil, nil, fmt.Errorf("%w: aggregate function %d", ErrUnsupported, a.Func)
 }
@@ -149,6 +166,8 @@ func newStatFnAcc(call AggCall, argT, out arrow.DataType) (accumulator, error) {
 		return &collectAcc{f: call.Func, typ: argT}, nil
 	case Retention:
 		return &retentionAcc{n: argT.(*arrow.StructType).NumFields()}, nil
+	case WindowFunnel:
+		return &funnelAcc{n: argT.(*arrow.StructType).NumFields() - 3}, nil
 	}
 	return nil, fmt.Errorf("%w: aggregate %s over %s", ErrUnsupported, call.Func, expr.TypeName(argT))
 }

@@ -28,7 +28,7 @@ var statAggNames = map[string]bool{
 	"group_bit_and": true, "group_bit_or": true, "group_bit_xor": true, "bool_and": true, "bool_or": true,
 	"sum0": true, "topn": true,
 	"collect_list": true, "group_array": true, "collect_set": true, "group_uniq_array": true, "array_agg": true,
-	"retention": true,
+	"retention": true, "window_funnel": true,
 }
 
 // statAggArity is the least and most arguments of the statistical
@@ -38,7 +38,7 @@ var statAggArity = map[string][2]int{
 	"regr_intercept": {2, 2}, "percentile": {2, 2}, "percentile_approx": {2, 3}, "min_by": {2, 2},
 	"max_by": {2, 2}, "avg_weighted": {2, 2}, "topn": {2, 3},
 	"collect_list": {1, 2}, "group_array": {1, 2}, "collect_set": {1, 2}, "group_uniq_array": {1, 2},
-	"retention": {1, 32},
+	"retention": {1, 32}, "window_funnel": {4, 67},
 }
 
 // collectMaxSize reads the max_size of collect_list(x, max_size) and
@@ -188,6 +188,47 @@ func (b *Binder) bindStatAggCall(call AggCall, fc *sql.FuncCall, in *scope, st *
 			}
 		}
 		call.Arg, call.Type = newArgPack(conds...), arrow.ListOf(expr.BoolT())
+	case "window_funnel":
+		// (window, mode, t, c1..cn) ride in one STRUCT: the window in
+		// seconds and the mode's name as constants, the time as a
+		// DATETIME, the conditions as BOOLEANs.
+		w, ok := numericConstant(fc.Args[0])
+		if !ok || w < 0 || w != float64(int64(w)) {
+			return call, errorf(ErrAnalysis, "window_funnel: the window must be a non-negative integer constant (seconds), got %v", fc.Args[0])
+		}
+		lit, ok := fc.Args[1].(*sql.Literal)
+		mode := ""
+		if ok && lit.Kind == sql.LitString {
+			mode = strings.ToLower(lit.Value)
+		}
+		switch mode {
+		case "default", "deduplication", "fixed", "increase":
+		default:
+			return call, errorf(ErrAnalysis, "window_funnel: the mode must be 'default', 'deduplication', 'fixed' or 'increase', got %v", fc.Args[1])
+		}
+		ts, err := b.bindExpr(fc.Args[2], in, st)
+		if err != nil {
+			return call, err
+		}
+		switch ts.DataType().ID() {
+		case arrow.TIMESTAMP, arrow.DATE32:
+		default:
+			if ts, err = expr.Cast(ts, expr.DatetimeT()); err != nil {
+				return call, err
+			}
+		}
+		packed := []expr.Expr{expr.Int(int64(w)), expr.Str(mode), ts}
+		for _, a := range fc.Args[3:] {
+			c, err := b.bindExpr(a, in, st)
+			if err != nil {
+				return call, err
+			}
+			if c, err = asBool(c); err != nil {
+				return call, err
+			}
+			packed = append(packed, c)
+		}
+		call.Arg, call.Type = newArgPack(packed...), arrow.PrimitiveTypes.Int32
 	case "bool_and", "bool_or":
 		if call.Arg, err = asBool(arg); err != nil {
 			return call, err

@@ -1,6 +1,9 @@
 package server
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestMapStructFunctions: Doris's map and struct constructors. Expected
 // values are the examples of Doris's map function pages (map(1, "100",
@@ -57,4 +60,46 @@ func TestRetention(t *testing.T) {
 	)
 	// Without GROUP BY: some row met each condition.
 	wantRows(t, db, `SELECT retention(uid = 2, uid = 3, uid = 4) FROM retention_test`, "[1, 1, 0]")
+}
+
+// TestWindowFunnel runs the four examples of Doris's WINDOW_FUNNEL page,
+// one per mode, with the levels the page gives.
+func TestWindowFunnel(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	db := f.db("")
+	mustExec(t, db, "CREATE DATABASE wf", "USE wf")
+	common := `(100125, 'login', '2022-05-15 11:00:00'), (100125, 'visit', '2022-05-15 11:01:00'), (100125, 'order', '2022-05-15 11:02:00'),
+		(100126, 'login', '2022-05-15 12:00:00'), (100126, 'visit', '2022-05-15 12:01:00'),
+		(100127, 'login', '2022-05-15 11:30:00'), (100127, 'visit', '2022-05-15 11:31:00')`
+	cases := []struct {
+		mode   string
+		window int
+		rows   string // user 100123's events
+		want   []string
+	}{
+		// default, 5 minutes: payment at 10:10 is past 10:01 + 300 s.
+		{"default", 300, `(100123, 'login', '2022-05-14 10:01:00'), (100123, 'visit', '2022-05-14 10:02:00'),
+			(100123, 'order', '2022-05-14 10:04:00'), (100123, 'payment', '2022-05-14 10:10:00')`,
+			[]string{"100123|3", "100125|3", "100126|2", "100127|2"}},
+		// deduplication: the second login after visit ends the chain.
+		{"deduplication", 3600, `(100123, 'login', '2022-05-14 10:01:00'), (100123, 'visit', '2022-05-14 10:02:00'),
+			(100123, 'login', '2022-05-14 10:03:00'), (100123, 'order', '2022-05-14 10:04:00'), (100123, 'payment', '2022-05-14 10:10:00')`,
+			[]string{"100123|2", "100125|3", "100126|2", "100127|2"}},
+		// fixed: login2 between order and payment ends the chain.
+		{"fixed", 3600, `(100123, 'login', '2022-05-14 10:01:00'), (100123, 'visit', '2022-05-14 10:02:00'),
+			(100123, 'order', '2022-05-14 10:03:00'), (100123, 'login2', '2022-05-14 10:04:00'), (100123, 'payment', '2022-05-14 10:10:00')`,
+			[]string{"100123|3", "100125|3", "100126|2", "100127|2"}},
+		// increase: payment at the same second as order does not count.
+		{"increase", 3600, `(100123, 'login', '2022-05-14 10:01:00'), (100123, 'visit', '2022-05-14 10:02:00'),
+			(100123, 'order', '2022-05-14 10:04:00'), (100123, 'payment', '2022-05-14 10:04:00')`,
+			[]string{"100123|3", "100125|3", "100126|2", "100127|2"}},
+	}
+	for i, c := range cases {
+		tb := fmt.Sprintf("events%d", i)
+		mustExec(t, db, "CREATE TABLE "+tb+" (user_id BIGINT, event_name VARCHAR(64), event_timestamp DATETIME) DISTRIBUTED BY HASH(user_id) BUCKETS 3",
+			"INSERT INTO "+tb+" VALUES "+c.rows+", "+common)
+		wantRows(t, db, fmt.Sprintf(`SELECT user_id, window_funnel(%d, '%s', event_timestamp, event_name = 'login', event_name = 'visit',
+			event_name = 'order', event_name = 'payment') AS level FROM %s GROUP BY user_id ORDER BY user_id`, c.window, c.mode, tb), c.want...)
+	}
+	wantErr(t, db, `SELECT window_funnel(60, 'sometimes', event_timestamp, event_name = 'a') FROM events0`, 1105, "the mode must be")
 }
