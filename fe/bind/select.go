@@ -38,6 +38,7 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 	if err := resolveWindows(n); err != nil {
 		return nil, err
 	}
+	expandAggForms(n)
 	var input Plan
 	lat := b.lateral
 	b.lateral = nil

@@ -325,3 +325,36 @@ func (p *argPack) Eval(env *expr.Env, batch arrow.RecordBatch) (arrow.Array, err
 	}
 	return array.NewStructArray(cols, names)
 }
+
+// expandAggForms rewrites, in place, the aggregates Doris defines as a
+// combination of Inlet's: percentile_array(x, [p1, ..., pn]) is
+// array(percentile(x, p1), ..., percentile(x, pn)), the exact percentiles
+// of x at each constant p (Doris's PERCENTILE_ARRAY). The select list keeps
+// its written text, so the column is still named percentile_array(...).
+func expandAggForms(n *sql.Select) {
+	var walk func(e sql.Expr)
+	walk = func(e sql.Expr) {
+		if e == nil {
+			return
+		}
+		if fc, ok := e.(*sql.FuncCall); ok && fc.Over == nil && strings.EqualFold(fc.Name, "percentile_array") && len(fc.Args) == 2 {
+			if ps, ok := fc.Args[1].(*sql.FuncCall); ok && strings.EqualFold(ps.Name, "array") && len(ps.Args) > 0 {
+				calls := make([]sql.Expr, len(ps.Args))
+				for i, p := range ps.Args {
+					calls[i] = &sql.FuncCall{Name: "percentile", Args: []sql.Expr{fc.Args[0], p}}
+				}
+				fc.Name, fc.Args, fc.Distinct = "array", calls, false
+			}
+		}
+		for _, c := range children(e) {
+			walk(c)
+		}
+	}
+	for _, it := range n.Items {
+		walk(it.Expr)
+	}
+	walk(n.Having)
+	for _, o := range n.OrderBy {
+		walk(o.Expr)
+	}
+}

@@ -103,3 +103,18 @@ func TestWindowFunnel(t *testing.T) {
 	}
 	wantErr(t, db, `SELECT window_funnel(60, 'sometimes', event_timestamp, event_name = 'a') FROM events0`, 1105, "the mode must be")
 }
+
+// TestPercentileArray: the exact percentiles at each p, interpolated
+// linearly at position p*(n-1) of the sorted values as PERCENTILE is:
+// over 1..10, p=0 is 1, p=0.5 is 5.5, p=0.9 is 9.1; over g=1's {1, 3}
+// p=0.25 is 1.5; over g=2's 2, 4..10 (n=8) position 1.75 is 4.75; g=3 has
+// only NULL.
+func TestPercentileArray(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	db := f.db("")
+	mustExec(t, db, "CREATE DATABASE pa", "USE pa",
+		"CREATE TABLE p (g INT, v INT) DISTRIBUTED BY HASH(v) BUCKETS 3",
+		"INSERT INTO p VALUES (1, 1), (2, 2), (1, 3), (2, 4), (2, 5), (2, 6), (2, 7), (2, 8), (2, 9), (2, 10), (3, NULL)")
+	wantRows(t, db, "SELECT percentile_array(v, [0, 0.5, 0.9]) FROM p", "[1, 5.5, 9.1]")
+	wantRows(t, db, "SELECT g, percentile_array(v, [0.25]) FROM p GROUP BY g ORDER BY g", "1|[1.5]", "2|[4.75]", "3|[null]")
+}
