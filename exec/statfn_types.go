@@ -128,6 +128,13 @@ func statAggTypes(a AggCall, numeric bool) (argT, outT arrow.DataType, states []
 			}
 		}
 		return t, arrow.PrimitiveTypes.Int32, []arrow.DataType{arrow.ListOf(i64), arrow.ListOf(i64), i64, i64}, nil
+	case MapAgg:
+		st, ok := pair(nil, nil)
+		if !ok {
+			return bad()
+		}
+		kt, vt := st.Field(0).Type, st.Field(1).Type
+		return t, arrow.MapOf(kt, vt), []arrow.DataType{arrow.ListOf(kt), arrow.ListOf(vt)}, nil
 	}
 	return nil, nil, nil, fmt.Errorf("%w: aggregate function %d", ErrUnsupported, a.Func)
 }
@@ -168,6 +175,9 @@ func newStatFnAcc(call AggCall, argT, out arrow.DataType) (accumulator, error) {
 		return &retentionAcc{n: argT.(*arrow.StructType).NumFields()}, nil
 	case WindowFunnel:
 		return &funnelAcc{n: argT.(*arrow.StructType).NumFields() - 3}, nil
+	case MapAgg:
+		st := argT.(*arrow.StructType)
+		return &mapAggAcc{kt: st.Field(0).Type, vt: st.Field(1).Type}, nil
 	}
 	return nil, fmt.Errorf("%w: aggregate %s over %s", ErrUnsupported, call.Func, expr.TypeName(argT))
 }

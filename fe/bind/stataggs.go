@@ -28,7 +28,7 @@ var statAggNames = map[string]bool{
 	"group_bit_and": true, "group_bit_or": true, "group_bit_xor": true, "bool_and": true, "bool_or": true,
 	"sum0": true, "topn": true,
 	"collect_list": true, "group_array": true, "collect_set": true, "group_uniq_array": true, "array_agg": true,
-	"retention": true, "window_funnel": true,
+	"retention": true, "window_funnel": true, "map_agg": true,
 }
 
 // statAggArity is the least and most arguments of the statistical
@@ -38,7 +38,7 @@ var statAggArity = map[string][2]int{
 	"regr_intercept": {2, 2}, "percentile": {2, 2}, "percentile_approx": {2, 3}, "min_by": {2, 2},
 	"max_by": {2, 2}, "avg_weighted": {2, 2}, "topn": {2, 3},
 	"collect_list": {1, 2}, "group_array": {1, 2}, "collect_set": {1, 2}, "group_uniq_array": {1, 2},
-	"retention": {1, 32}, "window_funnel": {4, 67},
+	"retention": {1, 32}, "window_funnel": {4, 67}, "map_agg": {2, 2},
 }
 
 // collectMaxSize reads the max_size of collect_list(x, max_size) and
@@ -188,6 +188,23 @@ func (b *Binder) bindStatAggCall(call AggCall, fc *sql.FuncCall, in *scope, st *
 			}
 		}
 		call.Arg, call.Type = newArgPack(conds...), arrow.ListOf(expr.BoolT())
+	case "map_agg":
+		v, err := b.bindExpr(fc.Args[1], in, st)
+		if err != nil {
+			return call, err
+		}
+		// An untyped NULL key or value takes a type a MAP can hold.
+		if t.ID() == arrow.NULL {
+			if arg, err = expr.Cast(arg, expr.StringT()); err != nil {
+				return call, err
+			}
+		}
+		if v.DataType().ID() == arrow.NULL {
+			if v, err = expr.Cast(v, expr.StringT()); err != nil {
+				return call, err
+			}
+		}
+		call.Arg, call.Type = newArgPack(arg, v), arrow.MapOf(arg.DataType(), v.DataType())
 	case "window_funnel":
 		// (window, mode, t, c1..cn) ride in one STRUCT: the window in
 		// seconds and the mode's name as constants, the time as a

@@ -118,3 +118,17 @@ func TestPercentileArray(t *testing.T) {
 	wantRows(t, db, "SELECT percentile_array(v, [0, 0.5, 0.9]) FROM p", "[1, 5.5, 9.1]")
 	wantRows(t, db, "SELECT g, percentile_array(v, [0.25]) FROM p GROUP BY g ORDER BY g", "1|[1.5]", "2|[4.75]", "3|[null]")
 }
+
+// TestMapAgg is the example of Doris's MAP_AGG page (nations by region),
+// with a repeated key (the first value met stays: one bucket, one insert,
+// so the order is the insert's) and a NULL key (skipped); a region with
+// only a NULL key is the empty map.
+func TestMapAgg(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	db := f.db("")
+	mustExec(t, db, "CREATE DATABASE ma", "USE ma",
+		"CREATE TABLE nation (n_nationkey INT, n_name STRING, n_regionkey INT) DISTRIBUTED BY HASH(n_nationkey) BUCKETS 1",
+		"INSERT INTO nation VALUES (0, 'ALGERIA', 0), (1, 'ARGENTINA', 1), (2, 'BRAZIL', 1), (3, 'CANADA', 1), (2, 'BRASIL', 1), (NULL, 'NOWHERE', 5)")
+	wantRows(t, db, "SELECT n_regionkey, map_agg(n_nationkey, n_name) FROM nation GROUP BY n_regionkey ORDER BY n_regionkey",
+		`0|{0:"ALGERIA"}`, `1|{1:"ARGENTINA", 2:"BRAZIL", 3:"CANADA"}`, `5|{}`)
+}
