@@ -20,9 +20,10 @@ import (
 //   - UPDATE only on UNIQUE KEY tables, and only of value columns: it reads
 //     the matching rows with the new values (a SELECT through the planner)
 //     and writes them back as one whole-row load, so the latest commit wins
-//     per key.
+//     per key. UPDATE … FROM joins the other tables into that SELECT.
 //   - DELETE on a UNIQUE KEY table takes any WHERE: the matching rows
-//     become tombstones for their keys in one commit.
+//     become tombstones for their keys in one commit. DELETE … USING joins
+//     the other tables (UNIQUE KEY tables only, as in Doris).
 //   - DELETE on other tables takes only a conjunction of simple predicates
 //     (column op constant, IN list, IS [NOT] NULL), stored as a delete
 //     predicate that hides the matching rows committed before it.
