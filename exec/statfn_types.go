@@ -135,6 +135,12 @@ func statAggTypes(a AggCall, numeric bool) (argT, outT arrow.DataType, states []
 		}
 		kt, vt := st.Field(0).Type, st.Field(1).Type
 		return t, arrow.MapOf(kt, vt), []arrow.DataType{arrow.ListOf(kt), arrow.ListOf(vt)}, nil
+	case GroupArrayIntersect:
+		lt, ok := t.(*arrow.ListType)
+		if !ok || !expr.Supported(lt.Elem()) {
+			return bad()
+		}
+		return t, t, []arrow.DataType{t, expr.BoolT()}, nil
 	}
 	return nil, nil, nil, fmt.Errorf("%w: aggregate function %d", ErrUnsupported, a.Func)
 }
@@ -175,6 +181,8 @@ func newStatFnAcc(call AggCall, argT, out arrow.DataType) (accumulator, error) {
 		return &retentionAcc{n: argT.(*arrow.StructType).NumFields()}, nil
 	case WindowFunnel:
 		return &funnelAcc{n: argT.(*arrow.StructType).NumFields() - 3}, nil
+	case GroupArrayIntersect:
+		return &intersectAcc{elem: argT.(*arrow.ListType).Elem()}, nil
 	case MapAgg:
 		st := argT.(*arrow.StructType)
 		return &mapAggAcc{kt: st.Field(0).Type, vt: st.Field(1).Type}, nil

@@ -48,7 +48,7 @@ func probeForms(kind, name string) []string {
 	switch kind {
 	case "aggregate":
 		var qs []string
-		for _, args := range []string{"x", "s", "x, y", "x, 0.5", "x, 1, 2", "s, ','", "x, s", "3600, 'default', d, x = 1, y = 2", "x, [0.5, 0.9]"} {
+		for _, args := range []string{"x", "s", "x, y", "x, 0.5", "x, 1, 2", "s, ','", "x, s", "3600, 'default', d, x = 1, y = 2", "x, [0.5, 0.9]", "[x, y]"} {
 			qs = append(qs, "SELECT "+name+"("+args+")"+from)
 		}
 		return qs

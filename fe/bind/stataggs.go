@@ -29,6 +29,7 @@ var statAggNames = map[string]bool{
 	"sum0": true, "topn": true,
 	"collect_list": true, "group_array": true, "collect_set": true, "group_uniq_array": true, "array_agg": true,
 	"retention": true, "window_funnel": true, "map_agg": true,
+	"group_array_intersect": true,
 }
 
 // statAggArity is the least and most arguments of the statistical
@@ -188,6 +189,11 @@ func (b *Binder) bindStatAggCall(call AggCall, fc *sql.FuncCall, in *scope, st *
 			}
 		}
 		call.Arg, call.Type = newArgPack(conds...), arrow.ListOf(expr.BoolT())
+	case "group_array_intersect":
+		if t.ID() != arrow.LIST {
+			return call, errorf(ErrAnalysis, "group_array_intersect takes an array, not %s", expr.TypeName(t))
+		}
+		call.Arg, call.Type = arg, t
 	case "map_agg":
 		v, err := b.bindExpr(fc.Args[1], in, st)
 		if err != nil {

@@ -132,3 +132,18 @@ func TestMapAgg(t *testing.T) {
 	wantRows(t, db, "SELECT n_regionkey, map_agg(n_nationkey, n_name) FROM nation GROUP BY n_regionkey ORDER BY n_regionkey",
 		`0|{0:"ALGERIA"}`, `1|{1:"ARGENTINA", 2:"BRAZIL", 3:"CANADA"}`, `5|{}`)
 }
+
+// TestGroupArrayIntersect is the example of Doris's GROUP_ARRAY_INTERSECT
+// page (['a'..'e'], ['a', 'b'], ['a', NULL] share only 'a'; no rows give
+// the empty array), and per group over integers (sorted: the order is
+// the first array met's, and which comes first is open).
+func TestGroupArrayIntersect(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	db := f.db("")
+	mustExec(t, db, "CREATE DATABASE gi", "USE gi",
+		"CREATE TABLE g (id INT, c_array_string ARRAY<STRING>, g INT, a ARRAY<INT>) DISTRIBUTED BY HASH(id) BUCKETS 2",
+		`INSERT INTO g VALUES (1, ['a', 'b', 'c', 'd', 'e'], 1, [1, 2, 3, 2]), (2, ['a', 'b'], 1, [3, 2]), (3, ['a', NULL], 2, [5]), (4, NULL, 2, NULL)`)
+	wantRows(t, db, "SELECT group_array_intersect(c_array_string) FROM g", `["a"]`)
+	wantRows(t, db, "SELECT group_array_intersect(c_array_string) FROM g WHERE id IS NULL", `[]`)
+	wantRows(t, db, "SELECT g, array_sort(group_array_intersect(a)) FROM g GROUP BY g ORDER BY g", "1|[2, 3]", "2|[5]")
+}
