@@ -13,7 +13,8 @@
 // Union (ALL or DISTINCT), Sort, TopN, HashJoin (inner, left outer, full
 // outer, left semi, left anti, null-aware anti; no keys = nested loop),
 // Window, Repeat (one projection per grouping set, under the aggregate of
-// ROLLUP/CUBE/GROUPING SETS). Every
+// ROLLUP/CUBE/GROUPING SETS), AssertOneRow (a scalar subquery's one-row
+// check, per key for a correlated one: MySQL's 1242 at run time). Every
 // operator needs a single input stream in any order; ExplainTree prints a
 // plan the Doris way.
 //
@@ -31,7 +32,7 @@
 //  1. Schema() is known before Open and every batch a reader yields has
 //     exactly that schema (same field count and types), so an empty
 //     result still describes its columns.
-//  2. Filter, Project, Limit, Union ALL, Repeat and Scan stream: they hold
+//  2. Filter, Project, Limit, Union ALL, Repeat, AssertOneRow and Scan stream: they hold
 //     at most one input batch. HashAggregate, Sort, Window and Distinct read their
 //     whole input before the first output batch; HashJoin materializes its
 //     build (right) side only and streams the probe (left) side, opening

@@ -55,7 +55,11 @@ const (
 	CollectList                                      // COLLECT_LIST(x) = GROUP_ARRAY(x): the non-NULL values as an ARRAY
 	CollectSet                                       // COLLECT_SET(x) = GROUP_UNIQ_ARRAY(x): the distinct non-NULL values
 	ArrayAgg                                         // ARRAY_AGG(x): every value, NULLs included
-	lastStatAgg         = ArrayAgg
+	Retention                                        // RETENTION(c1, ..., cn): [any c1, any c1 and any c2, ...]
+	WindowFunnel                                     // WINDOW_FUNNEL(window, mode, t, c1, ..., cn): the longest chain
+	MapAgg                                           // MAP_AGG(k, v): the pairs as a MAP, first value per key
+	GroupArrayIntersect                              // GROUP_ARRAY_INTERSECT(arr): the elements every array holds
+	lastStatAgg         = GroupArrayIntersect
 )
 
 var statNames = map[string]AggFunc{
@@ -79,7 +83,8 @@ var statNames = map[string]AggFunc{
 	"group_bit_and": GroupBitAnd, "group_bit_or": GroupBitOr, "group_bit_xor": GroupBitXor,
 	"bool_and": BoolAnd, "bool_or": BoolOr, "sum0": Sum0, "topn": TopNAgg,
 	"collect_list": CollectList, "group_array": CollectList, "collect_set": CollectSet,
-	"group_uniq_array": CollectSet, "array_agg": ArrayAgg,
+	"group_uniq_array": CollectSet, "array_agg": ArrayAgg, "retention": Retention,
+	"window_funnel": WindowFunnel, "map_agg": MapAgg, "group_array_intersect": GroupArrayIntersect,
 }
 
 // statFuncNames are the names the functions print as (EXPLAIN, fragments).
@@ -87,7 +92,7 @@ var statFuncNames = [...]string{"stddev_pop", "stddev_samp", "var_pop", "var_sam
 	"kurt", "skew", "covar_pop", "covar_samp", "corr", "regr_slope", "regr_intercept",
 	"percentile", "percentile_approx", "median", "min_by", "max_by", "avg_weighted",
 	"approx_count_distinct", "group_bit_and", "group_bit_or", "group_bit_xor",
-	"bool_and", "bool_or", "sum0", "topn", "collect_list", "collect_set", "array_agg"}
+	"bool_and", "bool_or", "sum0", "topn", "collect_list", "collect_set", "array_agg", "retention", "window_funnel", "map_agg", "group_array_intersect"}
 
 // StatAggByName maps a Doris aggregate name this file family adds (any
 // alias, any case) to its function.

@@ -100,6 +100,47 @@ func statAggTypes(a AggCall, numeric bool) (argT, outT arrow.DataType, states []
 			return bad()
 		}
 		return t, arrow.ListOf(t), []arrow.DataType{arrow.ListOf(t)}, nil
+	case Retention:
+		st, ok := t.(*arrow.StructType)
+		if !ok || st.NumFields() < 1 || st.NumFields() > maxRetention {
+			return bad()
+		}
+		for _, f := range st.Fields() {
+			if f.Type.ID() != arrow.BOOL {
+				return bad()
+			}
+		}
+		return t, arrow.ListOf(expr.BoolT()), []arrow.DataType{i64}, nil
+	case WindowFunnel:
+		st, ok := t.(*arrow.StructType)
+		if !ok || st.NumFields() < 4 || st.NumFields() > 3+maxFunnelEvents ||
+			st.Field(0).Type.ID() != arrow.INT64 || st.Field(1).Type.ID() != arrow.STRING {
+			return bad()
+		}
+		switch st.Field(2).Type.ID() {
+		case arrow.TIMESTAMP, arrow.DATE32:
+		default:
+			return bad()
+		}
+		for _, f := range st.Fields()[3:] {
+			if f.Type.ID() != arrow.BOOL {
+				return bad()
+			}
+		}
+		return t, arrow.PrimitiveTypes.Int32, []arrow.DataType{arrow.ListOf(i64), arrow.ListOf(i64), i64, i64}, nil
+	case MapAgg:
+		st, ok := pair(nil, nil)
+		if !ok {
+			return bad()
+		}
+		kt, vt := st.Field(0).Type, st.Field(1).Type
+		return t, arrow.MapOf(kt, vt), []arrow.DataType{arrow.ListOf(kt), arrow.ListOf(vt)}, nil
+	case GroupArrayIntersect:
+		lt, ok := t.(*arrow.ListType)
+		if !ok || !expr.Supported(lt.Elem()) {
+			return bad()
+		}
+		return t, t, []arrow.DataType{t, expr.BoolT()}, nil
 	}
 	return nil, nil, nil, fmt.Errorf("%w: aggregate function %d", ErrUnsupported, a.Func)
 }
@@ -136,6 +177,15 @@ func newStatFnAcc(call AggCall, argT, out arrow.DataType) (accumulator, error) {
 		return &topNAcc{}, nil
 	case CollectList, CollectSet, ArrayAgg:
 		return &collectAcc{f: call.Func, typ: argT}, nil
+	case Retention:
+		return &retentionAcc{n: argT.(*arrow.StructType).NumFields()}, nil
+	case WindowFunnel:
+		return &funnelAcc{n: argT.(*arrow.StructType).NumFields() - 3}, nil
+	case GroupArrayIntersect:
+		return &intersectAcc{elem: argT.(*arrow.ListType).Elem()}, nil
+	case MapAgg:
+		st := argT.(*arrow.StructType)
+		return &mapAggAcc{kt: st.Field(0).Type, vt: st.Field(1).Type}, nil
 	}
 	return nil, fmt.Errorf("%w: aggregate %s over %s", ErrUnsupported, call.Func, expr.TypeName(argT))
 }

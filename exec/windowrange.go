@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/inlet-db/inlet/exec/expr"
 )
@@ -23,7 +24,10 @@ import (
 // maxExactFloat bounds integer keys compared as float64 without loss.
 const maxExactFloat = 1 << 53
 
-func rangeBound(off float64, from bool) string {
+// rangeBound prints a RANGE bound in the terms it was written in: the
+// offsets are in the key's units (see keyFloats), so a DECIMAL's is
+// unscaled and a DATE's or DATETIME's an INTERVAL.
+func rangeBound(off float64, from bool, key arrow.DataType) string {
 	switch {
 	case math.IsInf(off, 0) && from:
 		return "UNBOUNDED PRECEDING"
@@ -31,25 +35,92 @@ func rangeBound(off float64, from bool) string {
 		return "UNBOUNDED FOLLOWING"
 	case off == 0:
 		return "CURRENT ROW"
-	case off < 0:
-		return fmt.Sprintf("%v PRECEDING", -off)
 	}
-	return fmt.Sprintf("%v FOLLOWING", off)
+	dir := " FOLLOWING"
+	if off < 0 {
+		off, dir = -off, " PRECEDING"
+	}
+	text := fmt.Sprintf("%v", off)
+	switch t := key.(type) {
+	case *arrow.Decimal128Type:
+		text = fmt.Sprintf("%v", off/math.Pow10(int(t.Scale)))
+	case *arrow.Date32Type:
+		text = fmt.Sprintf("INTERVAL %v DAY", off)
+	case *arrow.TimestampType:
+		text = fmt.Sprintf("INTERVAL %v MICROSECOND", off)
+		if math.Mod(off, 1e6) == 0 {
+			text = fmt.Sprintf("INTERVAL %v SECOND", off/1e6)
+		}
+	}
+	return text + dir
 }
 
-// keyFloats reads the order key as float64s (NaN marks NULL).
+// keyFloats reads the order key as float64s (NaN marks NULL), in the
+// units the binder gave the offsets in: a DECIMAL as its unscaled integer,
+// a DATE in days, a DATETIME in microseconds, numbers as they are.
 func keyFloats(key arrow.Array) ([]float64, error) {
-	get := expr.Getter(key)
 	out := make([]float64, key.Len())
+	exact := func(v int64) (float64, error) {
+		if v > maxExactFloat || v < -maxExactFloat {
+			return 0, errorf(ErrPlan, "RANGE frame: order key %d is too large to compare exactly", v)
+		}
+		return float64(v), nil
+	}
+	var err error
+	switch a := key.(type) {
+	case *array.Decimal128:
+		for i := range out {
+			if a.IsNull(i) {
+				out[i] = math.NaN()
+				continue
+			}
+			v := a.Value(i)
+			if !v.FitsInPrecision(18) {
+				return nil, errorf(ErrPlan, "RANGE frame: order key %s is too large to compare exactly", v.ToString(0))
+			}
+			if out[i], err = exact(int64(v.LowBits())); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	case *array.Date32:
+		for i := range out {
+			out[i] = math.NaN()
+			if a.IsValid(i) {
+				out[i] = float64(a.Value(i))
+			}
+		}
+		return out, nil
+	case *array.Timestamp:
+		mul, div := int64(1), int64(1)
+		switch a.DataType().(*arrow.TimestampType).Unit {
+		case arrow.Second:
+			mul = 1_000_000
+		case arrow.Millisecond:
+			mul = 1000
+		case arrow.Nanosecond:
+			div = 1000
+		}
+		for i := range out {
+			if a.IsNull(i) {
+				out[i] = math.NaN()
+				continue
+			}
+			if out[i], err = exact(int64(a.Value(i)) * mul / div); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	get := expr.Getter(key)
 	for i := range out {
 		switch v := get(i).(type) {
 		case nil:
 			out[i] = math.NaN()
 		case int64:
-			if v > maxExactFloat || v < -maxExactFloat {
-				return nil, errorf(ErrPlan, "RANGE frame: order key %d is too large to compare exactly", v)
+			if out[i], err = exact(v); err != nil {
+				return nil, err
 			}
-			out[i] = float64(v)
 		case float64:
 			out[i] = v
 		default:

@@ -43,7 +43,11 @@ func (w *Window) frameString() string {
 	case FrameRows:
 		return "ROWS BETWEEN " + rowsBound(w.RowsFrom, true) + " AND " + rowsBound(w.RowsTo, false)
 	case FrameRange:
-		return "RANGE BETWEEN " + rangeBound(w.RangeFrom, true) + " AND " + rangeBound(w.RangeTo, false)
+		var key arrow.DataType
+		if len(w.OrderBy) > 0 {
+			key = w.OrderBy[0].Expr.DataType()
+		}
+		return "RANGE BETWEEN " + rangeBound(w.RangeFrom, true, key) + " AND " + rangeBound(w.RangeTo, false, key)
 	}
 	return w.Frame.String()
 }

@@ -43,13 +43,36 @@ func Func(name string, args ...Expr) (Expr, error) {
 	if f, ok := nestedFunc(lname, args); ok {
 		return f()
 	}
+	if f, ok := mapFunc(lname, args); ok {
+		return f()
+	}
 	if f, ok := extraFunc(lname, args); ok {
 		return f()
 	}
 	if f, ok := dorisFunc(lname, args); ok {
 		return f()
 	}
+	if fam := unsupportedFamily(lname); fam != "" {
+		return nil, errorf(ErrUnsupported, "function %s: %s", lname, fam)
+	}
 	return nil, errorf(ErrUnsupported, "function %s", lname)
+}
+
+// unsupportedFamily names the Doris function family a name belongs to when
+// Inlet has none of it (their types are not Inlet's), so the refusal says
+// why rather than only "unsupported".
+func unsupportedFamily(name string) string {
+	switch {
+	case strings.HasPrefix(name, "st_"):
+		return "Doris's GIS functions are not supported (Inlet has no GEOMETRY type)"
+	case strings.Contains(name, "bitmap") || name == "intersect_count":
+		return "Doris's BITMAP functions are not supported (Inlet has no BITMAP type)"
+	case strings.HasPrefix(name, "hll_") || name == "hll_cardinality":
+		return "Doris's HLL sketch functions are not supported (Inlet has no HLL type; approx_count_distinct and ndv count exactly)"
+	case strings.Contains(name, "quantile_state") || strings.HasPrefix(name, "quantile_"):
+		return "Doris's QUANTILE_STATE functions are not supported (Inlet has no QUANTILE_STATE type; percentile and percentile_approx are)"
+	}
+	return ""
 }
 
 func arity(name string, args []Expr, lo, hi int) error {

@@ -22,8 +22,11 @@
 //     HAVING, DISTINCT, LIMIT or a subquery of its own, and one whose
 //     correlation has no equality, is evaluated over the distinct
 //     correlation values instead and joined back NULL-safely on them
-//     (lateral.go); shapes neither can decorrelate (a scalar subquery that
-//     may yield several rows per outer row) are errors.
+//     (lateral.go). A scalar subquery the binder cannot prove to yield at
+//     most one row (per outer row) runs under an AssertOneRow, which fails
+//     the statement when a second row comes, as MySQL and Doris do at run
+//     time; WHERE filters the outer rows first, so a dropped row never
+//     trips it.
 //   - LARGEINT is DECIMAL128 with precision 39 (exec/expr.LargeIntT): the
 //     whole int128 range, never cut to 38 digits.
 //   - A HAVING name outside aggregate functions is a GROUP BY column, else a

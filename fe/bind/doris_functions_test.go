@@ -48,7 +48,7 @@ func probeForms(kind, name string) []string {
 	switch kind {
 	case "aggregate":
 		var qs []string
-		for _, args := range []string{"x", "s", "x, y", "x, 0.5", "x, 1, 2", "s, ','", "x, s"} {
+		for _, args := range []string{"x", "s", "x, y", "x, 0.5", "x, 1, 2", "s, ','", "x, s", "3600, 'default', d, x = 1, y = 2", "x, [0.5, 0.9]", "[x, y]"} {
 			qs = append(qs, "SELECT "+name+"("+args+")"+from)
 		}
 		return qs
@@ -73,7 +73,9 @@ func probeForms(kind, name string) []string {
 		"'abc', 1, 2, 'x'", "'https://a.b/c?d=1', 'HOST'",
 		// Array functions.
 		"[1, 2]", "[1, 2], 1", "[1, 2], [2, 3]", "[1, 2], ','", "[1, 2], 1, 1", "[[1, 2]]", "[1, 2], '=', 1",
-		"1, [1, 2]", "x -> x, [1, 2]", "(s, x) -> s + x, [1, 2], 0"} {
+		"1, [1, 2]", "x -> x, [1, 2]", "(s, x) -> s + x, [1, 2], 0",
+		// Map and struct functions.
+		"map(1, 2)", "map(1, 2), 1", "map(1, 2), map(3, 4)", "named_struct('a', 1), 'a'"} {
 		qs = append(qs, "SELECT "+name+"("+args+")")
 	}
 	return qs

@@ -322,10 +322,17 @@ func (b *Binder) lateralValue(input Plan, e sql.Expr, q sql.Query) (Plan, error)
 		if lp.nItems != 1 {
 			return nil, errorf(ErrAnalysis, "scalar subquery must return one column, it returns %d", lp.nItems)
 		}
-		if !lp.oneRow {
-			return nil, errorf(ErrUnsupported, "a correlated scalar subquery that may return more than one row for an outer row (aggregate it, group it by the correlated columns only, or add LIMIT 1)")
-		}
 		right = lp.plan
+		if !lp.oneRow {
+			// Whether an outer value has two rows is known only when it
+			// runs: the plan yields its rows with the domain values last.
+			pc := lp.plan.Columns()
+			keys := make([]int, len(lp.keys))
+			for i := range keys {
+				keys[i] = len(pc) - len(lp.keys) + i
+			}
+			right = &AssertOneRow{Input: lp.plan, Keys: keys}
+		}
 	}
 	right, m := withMarker(right)
 	j, err := joinLateral(input, lp, right)

@@ -301,6 +301,8 @@ func describe(p Plan) string {
 		return fmt.Sprintf("Limit %d offset %d", n.Count, n.Offset)
 	case *Union:
 		return fmt.Sprintf("Union inputs=%d", len(n.Inputs))
+	case *AssertOneRow:
+		return "AssertOneRow"
 	case *Repeat:
 		return fmt.Sprintf("Repeat sets=%d", len(n.Sets))
 	case *Window:

@@ -38,6 +38,7 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 	if err := resolveWindows(n); err != nil {
 		return nil, err
 	}
+	expandAggForms(n)
 	var input Plan
 	lat := b.lateral
 	b.lateral = nil
@@ -75,10 +76,12 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 			plainItems = false
 		}
 	}
-	if lat == nil && where != nil && containsSubquery(where) {
+	if lat == nil && where != nil && (containsSubquery(where) || itemsHaveSubquery(n)) {
 		// Conditions on the FROM rows alone filter them before the semi,
 		// anti and decorrelating joins the subqueries become (TPC-H Q4's
-		// order dates), not above.
+		// order dates), not above; a scalar subquery of the select list
+		// then sees only the rows WHERE keeps, so its one-row check
+		// (AssertOneRow) never fails on a row the statement drops.
 		var err error
 		if input, where, err = b.filterFirst(input, where); err != nil {
 			return nil, err
@@ -670,6 +673,22 @@ func (b *Binder) distinctTuple(args []sql.Expr, in *scope, st *aggState) (expr.E
 // its qualifier.
 func notInAggOutput(name string) error {
 	return errorf(ErrAnalysis, "%s not in aggregate's output", name)
+}
+
+// itemsHaveSubquery reports whether n's select list or ORDER BY holds a
+// subquery.
+func itemsHaveSubquery(n *sql.Select) bool {
+	for _, it := range n.Items {
+		if containsSubquery(it.Expr) {
+			return true
+		}
+	}
+	for _, o := range n.OrderBy {
+		if containsSubquery(o.Expr) {
+			return true
+		}
+	}
+	return false
 }
 
 // filterFirst puts the WHERE conjuncts without subqueries or aggregates

@@ -28,6 +28,8 @@ var statAggNames = map[string]bool{
 	"group_bit_and": true, "group_bit_or": true, "group_bit_xor": true, "bool_and": true, "bool_or": true,
 	"sum0": true, "topn": true,
 	"collect_list": true, "group_array": true, "collect_set": true, "group_uniq_array": true, "array_agg": true,
+	"retention": true, "window_funnel": true, "map_agg": true,
+	"group_array_intersect": true,
 }
 
 // statAggArity is the least and most arguments of the statistical
@@ -37,6 +39,7 @@ var statAggArity = map[string][2]int{
 	"regr_intercept": {2, 2}, "percentile": {2, 2}, "percentile_approx": {2, 3}, "min_by": {2, 2},
 	"max_by": {2, 2}, "avg_weighted": {2, 2}, "topn": {2, 3},
 	"collect_list": {1, 2}, "group_array": {1, 2}, "collect_set": {1, 2}, "group_uniq_array": {1, 2},
+	"retention": {1, 32}, "window_funnel": {4, 67}, "map_agg": {2, 2},
 }
 
 // collectMaxSize reads the max_size of collect_list(x, max_size) and
@@ -171,6 +174,84 @@ func (b *Binder) bindStatAggCall(call AggCall, fc *sql.FuncCall, in *scope, st *
 		if t.ID() == arrow.BOOL {
 			call.Type = expr.Int64T()
 		}
+	case "retention":
+		// Its conditions ride in one STRUCT of BOOLEANs, in order.
+		conds := make([]expr.Expr, len(fc.Args))
+		for i, a := range fc.Args {
+			c := arg
+			if i > 0 {
+				if c, err = b.bindExpr(a, in, st); err != nil {
+					return call, err
+				}
+			}
+			if conds[i], err = asBool(c); err != nil {
+				return call, err
+			}
+		}
+		call.Arg, call.Type = newArgPack(conds...), arrow.ListOf(expr.BoolT())
+	case "group_array_intersect":
+		if t.ID() != arrow.LIST {
+			return call, errorf(ErrAnalysis, "group_array_intersect takes an array, not %s", expr.TypeName(t))
+		}
+		call.Arg, call.Type = arg, t
+	case "map_agg":
+		v, err := b.bindExpr(fc.Args[1], in, st)
+		if err != nil {
+			return call, err
+		}
+		// An untyped NULL key or value takes a type a MAP can hold.
+		if t.ID() == arrow.NULL {
+			if arg, err = expr.Cast(arg, expr.StringT()); err != nil {
+				return call, err
+			}
+		}
+		if v.DataType().ID() == arrow.NULL {
+			if v, err = expr.Cast(v, expr.StringT()); err != nil {
+				return call, err
+			}
+		}
+		call.Arg, call.Type = newArgPack(arg, v), arrow.MapOf(arg.DataType(), v.DataType())
+	case "window_funnel":
+		// (window, mode, t, c1..cn) ride in one STRUCT: the window in
+		// seconds and the mode's name as constants, the time as a
+		// DATETIME, the conditions as BOOLEANs.
+		w, ok := numericConstant(fc.Args[0])
+		if !ok || w < 0 || w != float64(int64(w)) {
+			return call, errorf(ErrAnalysis, "window_funnel: the window must be a non-negative integer constant (seconds), got %v", fc.Args[0])
+		}
+		lit, ok := fc.Args[1].(*sql.Literal)
+		mode := ""
+		if ok && lit.Kind == sql.LitString {
+			mode = strings.ToLower(lit.Value)
+		}
+		switch mode {
+		case "default", "deduplication", "fixed", "increase":
+		default:
+			return call, errorf(ErrAnalysis, "window_funnel: the mode must be 'default', 'deduplication', 'fixed' or 'increase', got %v", fc.Args[1])
+		}
+		ts, err := b.bindExpr(fc.Args[2], in, st)
+		if err != nil {
+			return call, err
+		}
+		switch ts.DataType().ID() {
+		case arrow.TIMESTAMP, arrow.DATE32:
+		default:
+			if ts, err = expr.Cast(ts, expr.DatetimeT()); err != nil {
+				return call, err
+			}
+		}
+		packed := []expr.Expr{expr.Int(int64(w)), expr.Str(mode), ts}
+		for _, a := range fc.Args[3:] {
+			c, err := b.bindExpr(a, in, st)
+			if err != nil {
+				return call, err
+			}
+			if c, err = asBool(c); err != nil {
+				return call, err
+			}
+			packed = append(packed, c)
+		}
+		call.Arg, call.Type = newArgPack(packed...), arrow.PrimitiveTypes.Int32
 	case "bool_and", "bool_or":
 		if call.Arg, err = asBool(arg); err != nil {
 			return call, err
@@ -266,4 +347,37 @@ func (p *argPack) Eval(env *expr.Env, batch arrow.RecordBatch) (arrow.Array, err
 		names[i] = p.typ.Field(i).Name
 	}
 	return array.NewStructArray(cols, names)
+}
+
+// expandAggForms rewrites, in place, the aggregates Doris defines as a
+// combination of Inlet's: percentile_array(x, [p1, ..., pn]) is
+// array(percentile(x, p1), ..., percentile(x, pn)), the exact percentiles
+// of x at each constant p (Doris's PERCENTILE_ARRAY). The select list keeps
+// its written text, so the column is still named percentile_array(...).
+func expandAggForms(n *sql.Select) {
+	var walk func(e sql.Expr)
+	walk = func(e sql.Expr) {
+		if e == nil {
+			return
+		}
+		if fc, ok := e.(*sql.FuncCall); ok && fc.Over == nil && strings.EqualFold(fc.Name, "percentile_array") && len(fc.Args) == 2 {
+			if ps, ok := fc.Args[1].(*sql.FuncCall); ok && strings.EqualFold(ps.Name, "array") && len(ps.Args) > 0 {
+				calls := make([]sql.Expr, len(ps.Args))
+				for i, p := range ps.Args {
+					calls[i] = &sql.FuncCall{Name: "percentile", Args: []sql.Expr{fc.Args[0], p}}
+				}
+				fc.Name, fc.Args, fc.Distinct = "array", calls, false
+			}
+		}
+		for _, c := range children(e) {
+			walk(c)
+		}
+	}
+	for _, it := range n.Items {
+		walk(it.Expr)
+	}
+	walk(n.Having)
+	for _, o := range n.OrderBy {
+		walk(o.Expr)
+	}
 }

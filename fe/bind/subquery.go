@@ -283,7 +283,9 @@ func (b *Binder) joinScalar(input, sub Plan, e sql.Expr) (Plan, error) {
 		return nil, errorf(ErrAnalysis, "scalar subquery must return one column, it returns %d", len(sc))
 	}
 	if !atMostOneRow(sub) {
-		return nil, errorf(ErrUnsupported, "scalar subquery that may return more than one row (aggregate it or add LIMIT 1)")
+		// How many rows it yields is known only when it runs (MySQL and
+		// Doris fail then, with 1242), not here.
+		sub = &AssertOneRow{Input: sub}
 	}
 	left := input.Columns()
 	out := append(append([]Column{}, left...), Column{Name: subqueryColName(len(left)), Qualifier: subqueryQualifier, Type: sc[0].Type, Nullable: true})
@@ -318,6 +320,18 @@ func containsSubquery(e sql.Expr) bool {
 	return false
 }
 
+// AssertOneRow passes its input through and fails the statement when the
+// input yields a second row (with Keys: a second row of the same values of
+// those columns): a scalar subquery the binder cannot prove to yield at
+// most one row (per outer row).
+type AssertOneRow struct {
+	Input Plan
+	Keys  []int
+}
+
+func (a *AssertOneRow) Columns() []Column { return a.Input.Columns() }
+func (a *AssertOneRow) Children() []Plan  { return []Plan{a.Input} }
+
 // atMostOneRow reports whether a plan is sure to yield at most one row.
 func atMostOneRow(p Plan) bool {
 	switch n := p.(type) {
@@ -333,6 +347,8 @@ func atMostOneRow(p Plan) bool {
 		return atMostOneRow(n.Input)
 	case *Values:
 		return len(n.Rows) <= 1
+	case *AssertOneRow:
+		return len(n.Keys) == 0
 	}
 	return false
 }

@@ -129,10 +129,22 @@ func rangeOffsets(fr *sql.Frame, keys []SortKey) (float64, float64, error) {
 	if len(keys) != 1 {
 		return 0, 0, errorf(ErrAnalysis, "a RANGE frame with an offset needs exactly one ORDER BY key")
 	}
-	switch t := keys[0].Expr.DataType(); {
+	// The executor compares keys in the key's own units: numbers as they
+	// are, a DECIMAL(p,s) as its unscaled integer (offsets times 10^s, so
+	// 0.1 + 0.2 is exact), a DATE in days and a DATETIME in microseconds,
+	// with INTERVAL offsets as MySQL requires for temporal keys.
+	t := keys[0].Expr.DataType()
+	var scale float64
+	temporal := false
+	switch {
 	case isIntegral(t) || t.ID() == arrow.FLOAT32 || t.ID() == arrow.FLOAT64:
+		scale = 1
+	case t.ID() == arrow.DECIMAL128 && !expr.IsLargeInt(t):
+		scale = math.Pow10(int(t.(*arrow.Decimal128Type).Scale))
+	case t.ID() == arrow.DATE32 || t.ID() == arrow.TIMESTAMP:
+		temporal = true
 	default:
-		return 0, 0, errorf(ErrUnsupported, "RANGE frames with an offset over a %s ORDER BY key (numeric keys only)", expr.TypeName(t))
+		return 0, 0, errorf(ErrUnsupported, "RANGE frames with an offset over a %s ORDER BY key (numeric, decimal, date and datetime keys only)", expr.TypeName(t))
 	}
 	off := func(b *sql.FrameBound) (float64, error) {
 		switch b.Kind {
@@ -143,13 +155,16 @@ func rangeOffsets(fr *sql.Frame, keys []SortKey) (float64, float64, error) {
 		case sql.CurrentRow:
 			return 0, nil
 		}
-		lit, ok := b.Offset.(*sql.Literal)
-		if !ok || (lit.Kind != sql.LitInt && lit.Kind != sql.LitDecimal && lit.Kind != sql.LitFloat) {
-			return 0, errorf(ErrUnsupported, "a RANGE frame offset must be a non-negative numeric constant, got %v", b.Offset)
+		var v float64
+		var err error
+		if temporal {
+			v, err = intervalOffset(b.Offset, t.ID() == arrow.DATE32)
+		} else {
+			v, err = numericOffset(b.Offset)
+			v *= scale
 		}
-		v, err := strconv.ParseFloat(lit.Value, 64)
-		if err != nil || v < 0 || math.IsInf(v, 0) {
-			return 0, errorf(ErrAnalysis, "RANGE frame offset %s is out of range", lit.Value)
+		if err != nil {
+			return 0, err
 		}
 		if b.Kind == sql.Preceding {
 			return -v, nil
@@ -162,6 +177,52 @@ func rangeOffsets(fr *sql.Frame, keys []SortKey) (float64, float64, error) {
 	}
 	to, err := off(end)
 	return from, to, err
+}
+
+// numericOffset is the value of a RANGE offset over a numeric key: a
+// non-negative numeric constant.
+func numericOffset(e sql.Expr) (float64, error) {
+	lit, ok := e.(*sql.Literal)
+	if !ok || (lit.Kind != sql.LitInt && lit.Kind != sql.LitDecimal && lit.Kind != sql.LitFloat) {
+		return 0, errorf(ErrUnsupported, "a RANGE frame offset must be a non-negative numeric constant, got %v", e)
+	}
+	v, err := strconv.ParseFloat(lit.Value, 64)
+	if err != nil || v < 0 || math.IsInf(v, 0) {
+		return 0, errorf(ErrAnalysis, "RANGE frame offset %s is out of range", lit.Value)
+	}
+	return v, nil
+}
+
+// intervalUnits are the fixed-length INTERVAL units of a RANGE offset over
+// a date or datetime key, in microseconds.
+var intervalUnits = map[string]float64{
+	"MICROSECOND": 1, "SECOND": 1e6, "MINUTE": 60e6, "HOUR": 3600e6, "DAY": 86400e6, "WEEK": 7 * 86400e6,
+}
+
+// intervalOffset is a RANGE offset over a DATE (in days) or DATETIME (in
+// microseconds) key: INTERVAL n unit, n a non-negative constant. Months
+// and years have no fixed length in days, so they are refused by name.
+func intervalOffset(e sql.Expr, days bool) (float64, error) {
+	iv, ok := e.(*sql.Interval)
+	if !ok {
+		return 0, errorf(ErrAnalysis, "a RANGE frame offset over a date or datetime ORDER BY key must be an INTERVAL, got %v", e)
+	}
+	unit := strings.ToUpper(iv.Unit)
+	us, ok := intervalUnits[unit]
+	if !ok {
+		return 0, errorf(ErrUnsupported, "a RANGE frame offset in %s (only MICROSECOND, SECOND, MINUTE, HOUR, DAY and WEEK have a fixed length)", unit)
+	}
+	n, err := numericOffset(iv.Value)
+	if err != nil {
+		return 0, err
+	}
+	v := n * us
+	if days {
+		// A date key moves in whole days: a part of a day reaches no
+		// other date on either side.
+		v = math.Floor(v / 86400e6)
+	}
+	return v, nil
 }
 
 // rowsOffset is a ROWS bound as an offset from the current row.

@@ -40,6 +40,7 @@ const (
 	CodeWrongValueCount
 	CodeEmptyQuery
 	CodeOutOfRange
+	CodeSubqueryRows
 )
 
 type wireCode struct {
@@ -93,6 +94,8 @@ func codes(c Code) wireCode {
 		return wireCode{1065, "42000"}
 	case CodeOutOfRange:
 		return wireCode{1690, "22003"}
+	case CodeSubqueryRows:
+		return wireCode{1242, "21000"}
 	default: // CodeInternal, CodeAnalysis, CodeUnknownCatalog, CodeCatalogExists
 		return wireCode{1105, "HY000"}
 	}

@@ -90,6 +90,12 @@ func (b *builder) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator,
 		return conform(u, n.Out)
 	case *bind.Join:
 		return b.join(ctx, n)
+	case *bind.AssertOneRow:
+		in, err := b.physical(ctx, n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return exec.NewAssertOneRow(in, n.Keys...), nil
 	case *bind.Repeat:
 		in, err := b.physical(ctx, n.Input)
 		if err != nil {

@@ -20,9 +20,10 @@ import (
 //   - UPDATE only on UNIQUE KEY tables, and only of value columns: it reads
 //     the matching rows with the new values (a SELECT through the planner)
 //     and writes them back as one whole-row load, so the latest commit wins
-//     per key.
+//     per key. UPDATE … FROM joins the other tables into that SELECT.
 //   - DELETE on a UNIQUE KEY table takes any WHERE: the matching rows
-//     become tombstones for their keys in one commit.
+//     become tombstones for their keys in one commit. DELETE … USING joins
+//     the other tables (UNIQUE KEY tables only, as in Doris).
 //   - DELETE on other tables takes only a conjunction of simple predicates
 //     (column op constant, IN list, IS [NOT] NULL), stored as a delete
 //     predicate that hides the matching rows committed before it.
@@ -46,7 +47,10 @@ func (s *Session) deleteFrom(ctx context.Context, n *sql.Delete, w mysqlwire.Res
 		return err
 	}
 	if kd, ok := t.(catalog.KeyDeleter); ok && isUniqueTable(t) {
-		q := &sql.Select{Items: []*sql.SelectItem{{Expr: &sql.Star{}}}, From: &sql.TableRef{Name: n.Table, Alias: n.Alias}, Where: n.Where}
+		// With USING, the target's rows that join a row of the other
+		// tables under WHERE; a row joining several is one key to delete.
+		q := &sql.Select{Items: []*sql.SelectItem{{Expr: &sql.Star{Qualifier: sql.Name{dmlQualifier(n.Table, n.Alias)}}}},
+			From: dmlFrom(n.Table, n.Alias, n.Using), Where: n.Where, Distinct: n.Using != nil}
 		_, op, err := s.plan(ctx, q, v)
 		if err != nil {
 			return err
@@ -65,6 +69,9 @@ func (s *Session) deleteFrom(ctx context.Context, n *sql.Delete, w mysqlwire.Res
 			return err
 		}
 		return w.OK(mysqlwire.OKResult{AffectedRows: uint64(rows)})
+	}
+	if n.Using != nil {
+		return errorf(errNotSupported, "DELETE ... USING is only supported on UNIQUE KEY tables")
 	}
 	pd, ok := t.(catalog.PredicateDeleter)
 	if !ok {
@@ -265,9 +272,13 @@ func (s *Session) update(ctx context.Context, n *sql.Update, w mysqlwire.ResultW
 			items[i] = &sql.SelectItem{Expr: e, Alias: c.Name}
 			continue
 		}
-		items[i] = &sql.SelectItem{Expr: &sql.ColumnRef{Parts: []string{c.Name}}}
+		// Qualified: a table of FROM may have a column of the same name.
+		items[i] = &sql.SelectItem{Expr: &sql.ColumnRef{Parts: []string{dmlQualifier(n.Table, n.Alias), c.Name}}}
 	}
-	q := &sql.Select{Items: items, From: &sql.TableRef{Name: n.Table, Alias: n.Alias}, Where: n.Where}
+	// With FROM, each target row is written once per row of the other
+	// tables it joins under WHERE, the last written winning, as in Doris
+	// (which plans UPDATE ... FROM as the same INSERT ... SELECT).
+	q := &sql.Select{Items: items, From: dmlFrom(n.Table, n.Alias, n.From), Where: n.Where}
 	_, op, err := s.plan(ctx, q, v)
 	if err != nil {
 		return err
@@ -277,6 +288,25 @@ func (s *Session) update(ctx context.Context, n *sql.Update, w mysqlwire.ResultW
 		return err
 	}
 	return w.OK(mysqlwire.OKResult{AffectedRows: uint64(rows)})
+}
+
+// dmlQualifier is the name the target of UPDATE or DELETE is referred to
+// by: its alias, else its table name.
+func dmlQualifier(table sql.Name, alias string) string {
+	if alias != "" {
+		return alias
+	}
+	return table[len(table)-1]
+}
+
+// dmlFrom is the FROM of the SELECT an UPDATE or DELETE reads: the target,
+// joined to the tables of UPDATE ... FROM or DELETE ... USING if any.
+func dmlFrom(table sql.Name, alias string, more sql.TableExpr) sql.TableExpr {
+	var target sql.TableExpr = &sql.TableRef{Name: table, Alias: alias}
+	if more == nil {
+		return target
+	}
+	return &sql.Join{Kind: sql.CommaJoin, Left: target, Right: more}
 }
 
 // labelled carries INSERT ... WITH LABEL down to appendFrom, and the

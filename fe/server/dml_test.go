@@ -78,3 +78,50 @@ func TestUniqueKeyDeleteUpdate(t *testing.T) {
 	wantRows(t, db, "SELECT k, v, s FROM dup ORDER BY k, v", "1|10|a", "1|50|f")
 	f.stop()
 }
+
+// TestUpdateFromDeleteUsing: Doris 2.x's UPDATE ... FROM and DELETE ...
+// USING on UNIQUE KEY tables. The first case is the example of Doris's
+// UPDATE documentation: t1 rows whose id is in t2 joined to t3 (only id 1)
+// take t2's c1 and c3 * 100.
+func TestUpdateFromDeleteUsing(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	db := f.db("")
+	mustExec(t, db,
+		"CREATE DATABASE d",
+		"USE d",
+		`CREATE TABLE t1 (id INT, c1 BIGINT, c2 STRING, c3 DOUBLE, c4 DATE)
+			UNIQUE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 2 PROPERTIES ('replication_num' = '1')`,
+		`CREATE TABLE t2 (id INT, c1 BIGINT, c2 STRING, c3 DOUBLE, c4 DATE) DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 1`,
+		`CREATE TABLE t3 (id INT) DUPLICATE KEY(id) DISTRIBUTED BY HASH(id) BUCKETS 1`,
+		`INSERT INTO t1 VALUES (1, 1, '1', 1.0, '2000-01-01'), (2, 2, '2', 2.0, '2000-01-02'), (3, 3, '3', 3.0, '2000-01-03')`,
+		`INSERT INTO t2 VALUES (1, 10, '10', 10.0, '2000-01-10'), (2, 20, '20', 20.0, '2000-01-20'),
+			(3, 30, '30', 30.0, '2000-01-30'), (4, 4, '4', 4.0, '2000-01-04'), (5, 5, '5', 5.0, '2000-01-05')`,
+		`INSERT INTO t3 VALUES (1), (4), (5)`,
+	)
+	mustExec(t, db, `UPDATE t1 SET t1.c1 = t2.c1, t1.c3 = t2.c3 * 100 FROM t2 INNER JOIN t3 ON t2.id = t3.id WHERE t1.id = t2.id`)
+	wantRows(t, db, "SELECT id, c1, c2, c3, c4 FROM t1 ORDER BY id",
+		"1|10|1|1000|2000-01-01", "2|2|2|2|2000-01-02", "3|3|3|3|2000-01-03")
+	// An alias, a column name both tables have (c2 reads t1's through the
+	// alias), and a comma list.
+	mustExec(t, db, `UPDATE t1 a SET c2 = concat(a.c2, '/', b.c2) FROM t2 b, t3 WHERE a.id = b.id AND b.id = t3.id + 1`)
+	wantRows(t, db, "SELECT id, c2 FROM t1 ORDER BY id", "1|1", "2|2/20", "3|3")
+	// No row of FROM joins: nothing changes.
+	mustExec(t, db, `UPDATE t1 SET c1 = 0 FROM t3 WHERE t1.id = t3.id + 10`)
+	wantRows(t, db, "SELECT sum(c1) FROM t1", "15")
+
+	// DELETE ... USING: t1's ids 1 and 3 have a t2 row of c1 10 or 30;
+	// id 1 joins two t3 rows after the insert and is still one delete.
+	mustExec(t, db, "INSERT INTO t3 VALUES (1)")
+	res, err := db.Exec(`DELETE FROM t1 USING t2, t3 WHERE t1.id = t2.id AND t2.c1 IN (10, 30) AND t3.id IN (1, 5)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := res.RowsAffected(); n != 2 {
+		t.Errorf("DELETE ... USING affected %d rows, want 2 (ids 1 and 3)", n)
+	}
+	wantRows(t, db, "SELECT id FROM t1 ORDER BY id", "2")
+	mustExec(t, db, `DELETE FROM t1 x USING t2 y WHERE x.id = y.id AND y.c4 > '2000-01-15'`)
+	wantRows(t, db, "SELECT count(*) FROM t1", "0")
+	wantErr(t, db, `DELETE FROM t2 USING t3 WHERE t2.id = t3.id`, 1235, "only supported on UNIQUE KEY tables")
+	wantErr(t, db, `UPDATE t2 SET c1 = 1 FROM t3 WHERE t2.id = t3.id`, 1105, "Only unique table could be updated.")
+}

@@ -78,6 +78,7 @@ var wireKinds = []struct {
 	{mysqlwire.CodeEmptyQuery, []error{sql.ErrEmptyQuery}},
 	{mysqlwire.CodeSyntax, []error{sql.ErrSyntax}},
 	{mysqlwire.CodeOutOfRange, []error{expr.ErrOverflow}},
+	{mysqlwire.CodeSubqueryRows, []error{exec.ErrSubqueryRows}},
 	{mysqlwire.CodeUnknownVariable, []error{vars.ErrUnknown}},
 	{mysqlwire.CodeWrongValueForVar, []error{vars.ErrWrongValue}},
 	{mysqlwire.CodeReadOnlyVariable, []error{vars.ErrReadOnly}},

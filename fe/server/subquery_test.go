@@ -255,7 +255,18 @@ func TestCorrelatedSubqueryShapes(t *testing.T) {
 	for _, c := range cases {
 		wantRows(t, db, c.q, c.want...)
 	}
-	// A scalar subquery that may yield several rows per outer row is
-	// refused, never answered with duplicated outer rows.
-	wantErr(t, db, `SELECT a, (SELECT y FROM u WHERE u.x = t.a) FROM t`, 1235, "may return more than one row")
+	// A correlated scalar subquery without an aggregate runs while each
+	// outer row sees at most one row (t's a=2 twice is still one row each:
+	// u has only 200 below 201 for x=2); a second row for an outer row
+	// fails at run time with 1242 as in MySQL, never duplicates outer rows.
+	wantRows(t, db, `SELECT a, (SELECT y FROM u WHERE u.x = t.a AND u.y < 201) FROM t ORDER BY a, b`,
+		"NULL|NULL", "1|100", "2|200", "2|200", "3|NULL")
+	wantRows(t, db, `SELECT a, (SELECT y FROM u WHERE u.x = t.a) FROM t WHERE a <> 2 ORDER BY a`, "1|100", "3|NULL")
+	wantErr(t, db, `SELECT a, (SELECT y FROM u WHERE u.x = t.a) FROM t`, 1242, "more than 1 row")
+	wantErr(t, db, `SELECT a, (SELECT max(y) FROM u WHERE u.x = t.a GROUP BY y) FROM t`, 1242, "more than 1 row")
+	wantRows(t, db, `SELECT a, (SELECT max(y) FROM u WHERE u.x = t.a GROUP BY y) FROM t WHERE a = 1`, "1|100")
+	// A theta correlation too: x in [a-1, a) is x=1 for a=2 and none for
+	// a=1; for a=3 it is x=2's two rows.
+	wantRows(t, db, `SELECT a, (SELECT y FROM u WHERE u.x < t.a AND u.x >= t.a - 1) FROM t WHERE a < 3 ORDER BY a`, "1|NULL", "2|100", "2|100")
+	wantErr(t, db, `SELECT a, (SELECT y FROM u WHERE u.x < t.a AND u.x >= t.a - 1) FROM t`, 1242, "more than 1 row")
 }

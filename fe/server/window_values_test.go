@@ -1,6 +1,9 @@
 package server
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // NTH_VALUE and FIRST_VALUE/LAST_VALUE skipping NULLs (issue 24): the
 // frame's n-th row (NULL when the frame is shorter), and with IGNORE NULLS
@@ -114,6 +117,74 @@ func TestWindowRangePeers(t *testing.T) {
 		"2.25|20|130|30|2|7",
 		"3.00|100|100|100|1|7",
 	)
-	// An offset over a DECIMAL key stays refused, by name.
-	wantErr(t, db, "SELECT sum(v) OVER (ORDER BY k RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM r", 1235, "RANGE frames with an offset over a")
+	// Offsets over a DECIMAL key (MySQL's RANGE): 0.75 PRECEDING at 2.25
+	// reaches 1.50 exactly; 1 PRECEDING AND 1 FOLLOWING at 1.50 is [0.50,
+	// 2.50], at 2.25 [1.25, 3.25], at 3.00 [2.00, 4.00]; NULL keys frame
+	// the NULL rows.
+	wantRows(t, db, `SELECT k, v,
+			sum(v) OVER (ORDER BY k RANGE BETWEEN 0.75 PRECEDING AND CURRENT ROW),
+			sum(v) OVER (ORDER BY k RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING)
+		FROM r ORDER BY k, v`,
+		"NULL|7|7|7",
+		"1.50|1|1|31",
+		"2.25|10|31|131",
+		"2.25|20|31|131",
+		"3.00|100|130|130",
+	)
+	// The keys compare as decimals, not doubles: 1.10 - 0.1 is 1.00
+	// exactly (1.0000000000000002 in binary floating point, which would
+	// drop 1.00 from the frame of 1.10).
+	mustExec(t, db, `CREATE TABLE d2 (k DECIMAL(4,2), v BIGINT) DISTRIBUTED BY HASH(v) BUCKETS 1`,
+		"INSERT INTO d2 VALUES (1.00, 1), (1.10, 2), (1.20, 4)")
+	wantRows(t, db, `SELECT k, sum(v) OVER (ORDER BY k RANGE BETWEEN 0.1 PRECEDING AND CURRENT ROW) FROM d2 ORDER BY k`,
+		"1.00|1", "1.10|3", "1.20|6")
+	if ex := strings.Join(rows(t, db, "EXPLAIN SELECT sum(v) OVER (ORDER BY k RANGE BETWEEN 0.75 PRECEDING AND 1 FOLLOWING) FROM d2"), "\n"); !strings.Contains(ex, "RANGE BETWEEN 0.75 PRECEDING AND 1 FOLLOWING") {
+		t.Errorf("EXPLAIN = %s", ex)
+	}
+}
+
+// RANGE offsets over DATE and DATETIME keys are INTERVALs of fixed length
+// (as in MySQL). Rows (d, ts, v):
+//
+//	2024-01-01 2024-01-01 00:00:00  1
+//	2024-01-02 2024-01-01 12:00:00  2
+//	2024-01-04 2024-01-02 00:00:00  4
+//	2024-02-29 2024-01-02 00:00:01  8
+//	NULL       NULL                16
+func TestWindowRangeTemporal(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	db := f.db("")
+	mustExec(t, db, "CREATE DATABASE rt", "USE rt",
+		`CREATE TABLE e (d DATE, ts DATETIME, v BIGINT) DISTRIBUTED BY HASH(v) BUCKETS 2`,
+		`INSERT INTO e VALUES ('2024-02-29', '2024-01-02 00:00:01', 8), ('2024-01-01', '2024-01-01 00:00:00', 1),
+			(NULL, NULL, 16), ('2024-01-04', '2024-01-02 00:00:00', 4), ('2024-01-02', '2024-01-01 12:00:00', 2)`)
+	// d, 1 DAY PRECEDING: 01-02 takes 01-01; 01-04 is alone (no 01-03).
+	// 2 DAY PRECEDING AND 1 WEEK FOLLOWING: 01-01 [12-30, 01-08] = 7,
+	// 01-02 [12-31, 01-09] = 7, 01-04 [01-02, 01-11] = 6, 02-29 alone.
+	// 36 HOUR over a date is one whole day. ts, 12 HOUR PRECEDING: 12:00
+	// reaches 00:00 exactly, 01-02 00:00 reaches 01-01 12:00, 00:00:01
+	// misses it by a second. DESC, 1 SECOND PRECEDING is [k, k+1s].
+	wantRows(t, db, `SELECT v,
+			sum(v) OVER (ORDER BY d RANGE BETWEEN INTERVAL 1 DAY PRECEDING AND CURRENT ROW),
+			sum(v) OVER (ORDER BY d RANGE BETWEEN INTERVAL 2 DAY PRECEDING AND INTERVAL 1 WEEK FOLLOWING),
+			sum(v) OVER (ORDER BY d RANGE BETWEEN INTERVAL 36 HOUR PRECEDING AND CURRENT ROW),
+			sum(v) OVER (ORDER BY ts RANGE BETWEEN INTERVAL 12 HOUR PRECEDING AND CURRENT ROW),
+			sum(v) OVER (ORDER BY ts DESC RANGE BETWEEN INTERVAL 1 SECOND PRECEDING AND CURRENT ROW)
+		FROM e ORDER BY v`,
+		"1|1|7|1|1|1",
+		"2|3|7|3|3|2",
+		"4|4|6|4|6|12",
+		"8|8|8|8|12|8",
+		"16|16|16|16|16|16",
+	)
+	// EXPLAIN shows the bounds as written, in the key's terms.
+	if ex := strings.Join(rows(t, db, "EXPLAIN SELECT sum(v) OVER (ORDER BY ts RANGE BETWEEN INTERVAL 12 HOUR PRECEDING AND INTERVAL 1 DAY FOLLOWING) FROM e"), "\n"); !strings.Contains(ex, "RANGE BETWEEN INTERVAL 43200 SECOND PRECEDING AND INTERVAL 86400 SECOND FOLLOWING") {
+		t.Errorf("EXPLAIN = %s", ex)
+	}
+	if ex := strings.Join(rows(t, db, "EXPLAIN SELECT sum(v) OVER (ORDER BY d RANGE BETWEEN INTERVAL 2 DAY PRECEDING AND CURRENT ROW) FROM e"), "\n"); !strings.Contains(ex, "RANGE BETWEEN INTERVAL 2 DAY PRECEDING AND CURRENT ROW") {
+		t.Errorf("EXPLAIN = %s", ex)
+	}
+	// Months and years have no fixed length: refused by name.
+	wantErr(t, db, "SELECT sum(v) OVER (ORDER BY d RANGE BETWEEN INTERVAL 1 MONTH PRECEDING AND CURRENT ROW) FROM e", 1235, "MONTH")
+	wantErr(t, db, "SELECT sum(v) OVER (ORDER BY d RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM e", 1105, "must be an INTERVAL")
 }

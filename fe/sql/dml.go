@@ -8,6 +8,10 @@ package sql
 type Delete struct {
 	Table Name
 	Alias string
+	// Using are the tables of DELETE ... USING (Doris 2.x, UNIQUE KEY
+	// tables only): the target's rows that join a row of them under
+	// Where are deleted. Nil when absent.
+	Using TableExpr
 	Where Expr // nil when absent
 }
 
@@ -18,11 +22,15 @@ type SetColumn struct {
 	Value  Expr
 }
 
-// Update is UPDATE table [alias] SET col = value [, ...] [WHERE cond].
+// Update is UPDATE table [alias] SET col = value [, ...] [FROM tables]
+// [WHERE cond].
 type Update struct {
 	Table Name
 	Alias string
 	Set   []SetColumn
+	// From are the tables of UPDATE ... FROM (Doris 2.x): the values and
+	// the condition may read them. Nil when absent.
+	From  TableExpr
 	Where Expr // nil when absent
 }
 
@@ -38,6 +46,10 @@ func (n *Delete) format(p *printer) {
 	if n.Alias != "" {
 		p.w(" ")
 		p.ident(n.Alias)
+	}
+	if n.Using != nil {
+		p.w(" USING ")
+		n.Using.format(p)
 	}
 	if n.Where != nil {
 		p.w(" WHERE ")
@@ -60,6 +72,10 @@ func (n *Update) format(p *printer) {
 		p.ident(a.Column)
 		p.w(" = ")
 		a.Value.format(p)
+	}
+	if n.From != nil {
+		p.w(" FROM ")
+		n.From.format(p)
 	}
 	if n.Where != nil {
 		p.w(" WHERE ")
@@ -92,8 +108,8 @@ func (p *parser) deleteStmt() Statement {
 		p.fail("DELETE ... PARTITION is not supported")
 	}
 	d.Alias = p.dmlAlias("WHERE", "USING")
-	if p.isKw("USING") {
-		p.fail("DELETE ... USING is not supported")
+	if p.acceptKw("USING") {
+		d.Using = p.from()
 	}
 	if p.acceptKw("WHERE") {
 		d.Where = p.expr()
@@ -120,8 +136,8 @@ func (p *parser) updateStmt() Statement {
 			break
 		}
 	}
-	if p.isKw("FROM") {
-		p.fail("UPDATE ... FROM is not supported")
+	if p.acceptKw("FROM") {
+		u.From = p.from()
 	}
 	if p.acceptKw("WHERE") {
 		u.Where = p.expr()
