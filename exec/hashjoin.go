@@ -247,6 +247,14 @@ func (j *HashJoin) Open(ctx context.Context, env *Env) (array.RecordReader, erro
 	if err := checkEnv(ctx, env); err != nil {
 		return nil, err
 	}
+	if sp := spillOf(ctx); sp != nil && j.canSpill(sp) {
+		return j.openSpilling(ctx, env, sp) // spill_join.go
+	}
+	return j.openHash(ctx, env)
+}
+
+// openHash joins in memory.
+func (j *HashJoin) openHash(ctx context.Context, env *Env) (array.RecordReader, error) {
 	side, err := j.build(ctx, env)
 	if err != nil {
 		return nil, err

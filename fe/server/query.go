@@ -68,6 +68,11 @@ func (s *Session) query(ctx context.Context, q sql.Query, v *vars.Session, w mys
 		return err
 	}
 	ctx = exec.WithParallelism(ctx, int(v.Int("parallel_pipeline_task_num")))
+	ctx, endSpill, err := s.srv.spill.begin(ctx, v)
+	if err != nil {
+		return err
+	}
+	defer endSpill()
 	rr, err := op.Open(ctx, env)
 	if err != nil {
 		return err

@@ -49,6 +49,10 @@ type Config struct {
 	// ViewDir holds the view definitions (views.go); "" keeps views in
 	// memory for the server's life.
 	ViewDir string
+	// SpillDir holds the spill files of queries run with enable_spill, a
+	// directory per query removed when it ends (spill.go); "" means a
+	// directory under the system temp dir.
+	SpillDir string
 }
 
 // Server makes sessions for connections.
@@ -65,6 +69,7 @@ type Server struct {
 	profiles  profiles // recent query profiles, for SHOW QUERY PROFILE
 	metrics   feMetrics
 	views     *viewStore
+	spill     spillState
 }
 
 // New builds a Server.
@@ -90,6 +95,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.views = views
+	s.spill.init(cfg.SpillDir, s.log)
 	return s, nil
 }
 
