@@ -69,6 +69,7 @@ func (s *Server) HTTPHandler() http.Handler {
 			fmt.Fprintf(w, "inlet_fe_scan_counter{name=%q} %d\n", k, m.scan[k])
 		}
 		s.loginGuard().WriteMetrics(w)
+		s.writeMemMetrics(w)
 	})
 	mux.HandleFunc("/api/profile", func(w http.ResponseWriter, r *http.Request) {
 		id := r.URL.Query().Get("query_id")

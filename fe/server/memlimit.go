@@ -46,6 +46,7 @@ func (s *Session) runLimited(ctx context.Context, stmt sql.Statement, w mysqlwir
 		// Go memory charged by operators that unwound without refunding
 		// it goes back to the process account.
 		acct.Close()
+		returnMemory(acct.Peak())
 	}()
 	defer memlimit.Recover(&err)
 	return s.run(ctx, stmt, w)
