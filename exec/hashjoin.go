@@ -269,7 +269,7 @@ func (j *HashJoin) openHash(ctx context.Context, env *Env) (array.RecordReader, 
 	// batches in slices so each step makes at most about maxPairs pairs.
 	step := int64(1 << 62)
 	if len(j.lk) == 0 && side.rows > 0 {
-		step = max(1, maxPairs/int64(side.rows))
+		step = max(1, j.nestedPairs(env)/int64(side.rows))
 	}
 	var cur arrow.RecordBatch
 	var pos int64

@@ -162,3 +162,26 @@ func TestSpillCancelRemovesFiles(t *testing.T) {
 		t.Errorf("the FE allocator holds %d bytes after the kill", n)
 	}
 }
+
+// Issue 25 (11): ORDER BY an expression with LIMIT keeps only the limit's
+// rows, not its whole input, so a Top-N over a large cross join runs in a
+// small exec_mem_limit; the answer is derived by hand: the digits a, b, c,
+// e, g, h make n = a + 10b + … + 10^5 h, every n in [0, 10^6) once.
+func TestTopNOverCrossJoinHoldsNRows(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	db := f.db("")
+	mustExec(t, db,
+		"CREATE DATABASE tn", "USE tn",
+		"CREATE TABLE d (x BIGINT) DISTRIBUTED BY HASH(x) BUCKETS 1",
+		"INSERT INTO d VALUES (0),(1),(2),(3),(4),(5),(6),(7),(8),(9)",
+		fmt.Sprintf("SET exec_mem_limit = %d", spillLimit))
+	// 10^6 rows of about 200 bytes: 200 MB through the sort, 25 times the limit.
+	const from = "FROM d a, d b, d c, d e, d g, d h"
+	const n = "a.x + b.x*10 + c.x*100 + e.x*1000 + g.x*10000 + h.x*100000"
+	wantRows(t, db, "SELECT concat(repeat('p', 200), "+n+") AS s "+from+" ORDER BY "+n+" DESC LIMIT 3 OFFSET 1",
+		strings.Repeat("p", 200)+"999998", strings.Repeat("p", 200)+"999997", strings.Repeat("p", 200)+"999996")
+	wantRows(t, db, "SELECT a.x, h.x "+from+" ORDER BY "+n+" + length(repeat('p', 200)) LIMIT 2", "0|0", "1|0")
+	if n := f.mem.CurrentAlloc(); n != 0 {
+		t.Errorf("the FE allocator holds %d bytes", n)
+	}
+}
