@@ -121,8 +121,7 @@ func (h *HashAggregate) openSpilling(ctx context.Context, env *Env, sp *spillCon
 				if err != nil {
 					return err
 				}
-				used, limit, _ := memlimit.Usage(env.Mem)
-				if held := used - base; held > limit/(2*spillShareDiv) || spillNeeded(env, held) {
+				if used, _, _ := memlimit.Usage(env.Mem); spillNeeded(env, used-base) {
 					if err := st.overflow(); err != nil {
 						return err
 					}

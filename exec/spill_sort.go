@@ -98,38 +98,27 @@ func (s *Sort) openSpilling(ctx context.Context, env *Env, sp *spillConfig) (arr
 				return err
 			}
 		}
-		// Merge passes until one merge can read every run.
+		// Merge passes until one merge can read every run: each pass merges
+		// consecutive groups, so earlier rows stay in earlier runs and ties
+		// keep input order.
 		for len(runs) > sortMergeFanIn {
-			f, err := sp.newSpillFile(env, schema, "sort-run")
-			if err != nil {
-				return err
-			}
-			group := runs[:sortMergeFanIn]
-			runs = append(runs[sortMergeFanIn:], f)
-			m, err := newRunMerger(ctx, env, schema, s.Keys, group)
-			if err != nil {
-				return err
-			}
-			for {
-				b, err := m.next()
+			var merged []*spillFile
+			for len(runs) > 0 {
+				n := min(sortMergeFanIn, len(runs))
+				group := runs[:n]
+				runs = runs[n:]
+				if n == 1 {
+					merged = append(merged, group[0])
+					continue
+				}
+				f, err := mergeRuns(ctx, env, sp, schema, s.Keys, group)
 				if err != nil {
-					m.release()
+					runs = append(merged, runs...)
 					return err
 				}
-				if b == nil {
-					break
-				}
-				err = f.write(b)
-				b.Release()
-				if err != nil {
-					m.release()
-					return err
-				}
+				merged = append(merged, f)
 			}
-			m.release()
-			if err := f.finish(); err != nil {
-				return err
-			}
+			runs = merged
 		}
 		var err error
 		merge, err = newRunMerger(ctx, env, schema, s.Keys, runs)
@@ -170,6 +159,42 @@ func (s *Sort) openSpilling(ctx context.Context, env *Env, sp *spillConfig) (arr
 		}
 	}
 	return newPullReader(ctx, schema, next, closeFn), nil
+}
+
+// mergeRuns merges runs into one new run (the runs' files are removed as
+// they are read).
+func mergeRuns(ctx context.Context, env *Env, sp *spillConfig, schema *arrow.Schema, keys []SortKey, runs []*spillFile) (*spillFile, error) {
+	f, err := sp.newSpillFile(env, schema, "sort-run")
+	if err != nil {
+		return nil, err
+	}
+	m, err := newRunMerger(ctx, env, schema, keys, runs)
+	if err != nil {
+		f.remove()
+		return nil, err
+	}
+	defer m.release()
+	for {
+		b, err := m.next()
+		if err != nil {
+			f.remove()
+			return nil, err
+		}
+		if b == nil {
+			break
+		}
+		err = f.write(b)
+		b.Release()
+		if err != nil {
+			f.remove()
+			return nil, err
+		}
+	}
+	if err := f.finish(); err != nil {
+		f.remove()
+		return nil, err
+	}
+	return f, nil
 }
 
 // writeChunked writes b in batches of about spillBatchBytes, so a merge
