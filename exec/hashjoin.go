@@ -190,6 +190,7 @@ func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
 	}
 	side.table = newGroupTable(env.Mem, types, false)
 	gids := side.table.ids(keys, side.rows, nil)
+	defer chargeGo(env, int64(cap(gids))*4+int64(side.rows))() // gids, the NULL-key marks
 	side.head = make([]int32, side.table.n)
 	for i := range side.head {
 		side.head[i] = -1
@@ -344,6 +345,8 @@ func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arro
 			}
 		}
 	}
+	// The pairs, their flags and the per-row marks, while the batch is probed.
+	defer chargeGo(env, int64(cap(li)+cap(ri))*8+int64(len(li))+int64(rows)*7)()
 	keep := make([]bool, len(li))
 	for i := range keep {
 		keep[i] = true

@@ -14,3 +14,11 @@ func (j *HashJoin) nestedPairs(env *Env) int64 {
 	width := int64(8 * max(1, j.joined.NumFields()))
 	return min(maxPairs, max(1024, limit/128/width))
 }
+
+// chargeGo counts n bytes of Go memory an operator holds for a while (index
+// and flag slices of one batch) against the statement, and returns the
+// refund to defer: the account sees the peak, not only the arrays.
+func chargeGo(env *Env, n int64) func() {
+	memlimit.Charge(env.Mem, n)
+	return func() { memlimit.Refund(env.Mem, n) }
+}

@@ -89,6 +89,8 @@ func sortAll(ctx context.Context, env *Env, in array.RecordReader, schema *arrow
 			return nil, err
 		}
 	}
+	// The sort's Go memory: row numbers, packed words or encoded keys.
+	defer chargeGo(env, all.NumRows()*40)()
 	idx := sortIndices(keyCols, keys)
 	return takeBatch(ctx, env, all, idx)
 }

@@ -77,7 +77,9 @@ func (s *Sort) openSpilling(ctx context.Context, env *Env, sp *spillConfig) (arr
 			b.Retain()
 			buf = append(buf, b)
 			held += batchBytes(b)
-			if spillNeeded(env, held) {
+			// Sorting a run takes about twice its rows again (the
+			// concatenation, the sorted copy, the row numbers).
+			if spillNeeded(env, 2*held) {
 				if err := writeRun(); err != nil {
 					return err
 				}
