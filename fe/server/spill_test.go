@@ -102,6 +102,18 @@ func TestSpillToDisk(t *testing.T) {
 			}
 		})
 	}
+	// A statement hint turns it on for one statement, and INSERT … SELECT
+	// spills as a query does.
+	mustExec(t, db, "SET enable_spill = false")
+	wantRows(t, db, "SELECT /*+ SET_VAR(enable_spill=true) */ count(*), min(p), max(p) FROM (SELECT pad AS p FROM big ORDER BY pad DESC) s",
+		fmt.Sprintf("%d|%s|%s", memLimitRows, pad(0), pad(memLimitRows-1)))
+	mustExec(t, db, "CREATE TABLE pairs (a BIGINT, b BIGINT) DISTRIBUTED BY HASH(a) BUCKETS 1",
+		"SET enable_spill = true",
+		"INSERT INTO pairs SELECT a.id, b.id FROM big a JOIN big b ON a.pad = b.pad")
+	wantRows(t, db, "SELECT count(*), sum(a), sum(a = b) FROM pairs", fmt.Sprintf("%d|%d|%d", memLimitRows, sum, memLimitRows))
+	if left := spillFiles(t, root); len(left) != 0 {
+		t.Errorf("left in the spill directory: %v", left)
+	}
 }
 
 // A query killed while it spills leaves no file behind.
