@@ -72,35 +72,31 @@ func TestMemoryMetrics(t *testing.T) {
 }
 
 // A statement that held more than memReturnAfter returns freed memory to
-// the OS once it ends; smaller ones and ones within memReturnEvery of the
-// last do not.
+// the OS once no statement has run for memReturnIdle; smaller ones do
+// not, and a running statement holds the return back.
 func TestReturnMemoryAfterLargeStatements(t *testing.T) {
-	wait := func() int64 {
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			memReturn.mu.Lock()
-			running := memReturn.running
-			memReturn.mu.Unlock()
-			if !running || time.Now().After(deadline) {
-				return memReturn.count.Load()
-			}
-			time.Sleep(5 * time.Millisecond)
+	settle := func() int64 {
+		deadline := time.Now().Add(4 * memReturnIdle)
+		for memReturn.pending.Load() && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
 		}
+		return memReturn.count.Load()
 	}
-	memReturn.mu.Lock()
-	memReturn.last = time.Time{}
-	memReturn.mu.Unlock()
-	before := wait()
-	returnMemory(memReturnAfter - 1)
-	if got := wait(); got != before {
-		t.Fatalf("a small statement returned memory (%d → %d)", before, got)
+	before := settle()
+	statementStarted()
+	statementEnded(memReturnAfter - 1)
+	if memReturn.pending.Load() {
+		t.Fatal("a small statement scheduled a return")
 	}
-	returnMemory(memReturnAfter)
-	if got := wait(); got != before+1 {
-		t.Fatalf("a large statement: count %d → %d, want one more", before, got)
+	statementStarted()
+	statementEnded(memReturnAfter)
+	statementStarted() // another statement runs on
+	time.Sleep(memReturnIdle + memReturnIdle/2)
+	if got := memReturn.count.Load(); got != before {
+		t.Fatalf("memory returned while a statement ran (%d → %d)", before, got)
 	}
-	returnMemory(memReturnAfter)
-	if got := wait(); got != before+1 {
-		t.Fatalf("within %v of the last: count %d → %d", memReturnEvery, before, got)
+	statementEnded(0)
+	if got := settle(); got != before+1 {
+		t.Fatalf("after the large statement: count %d → %d, want one more", before, got)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"io"
 	"runtime/debug"
 	"runtime/metrics"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -14,43 +13,50 @@ import (
 
 // After a statement that held a lot, the Go runtime keeps the freed heap
 // mapped until later collections and its background scavenger return it,
-// which on an idle FE can take minutes: RSS stays at the query's peak. A
-// statement whose account peaked at memReturnAfter or more therefore
-// returns freed memory to the OS when it ends, at most once per
-// memReturnEvery for the whole process (it costs a full collection), on a
-// goroutine of its own so the client does not wait for it.
+// which on an idle FE can take minutes: RSS stays at the query's peak. So
+// once a statement whose account peaked at memReturnAfter or more ends,
+// and no statement has run for memReturnIdle, freed memory goes back to
+// the OS (a full collection, cheap once the statement's heap is garbage).
+// Waiting for a quiet moment keeps back-to-back large queries from
+// faulting their pages in again each time; at most one return is pending.
 const (
 	memReturnAfter = 256 << 20
-	memReturnEvery = 5 * time.Second
+	memReturnIdle  = 2 * time.Second
 )
 
 var memReturn struct {
-	mu      sync.Mutex
-	last    time.Time
-	running bool
+	// running counts the statements running in the process; lastEnd is
+	// when the last one ended (unix nanoseconds).
+	running atomic.Int64
+	lastEnd atomic.Int64
+	pending atomic.Bool
 	// count is how many times memory was returned (for /metrics).
 	count atomic.Int64
 }
 
-// returnMemory is called when a statement ends with its account's peak.
-func returnMemory(peak int64) {
-	if peak < memReturnAfter {
+// statementStarted and statementEnded bracket every statement run under
+// an account; ended gets the account's peak.
+func statementStarted() { memReturn.running.Add(1) }
+
+func statementEnded(peak int64) {
+	memReturn.lastEnd.Store(time.Now().UnixNano())
+	memReturn.running.Add(-1)
+	if peak >= memReturnAfter && memReturn.pending.CompareAndSwap(false, true) {
+		time.AfterFunc(memReturnIdle, returnWhenIdle)
+	}
+}
+
+// returnWhenIdle returns freed memory if no statement ran for
+// memReturnIdle, and otherwise looks again later.
+func returnWhenIdle() {
+	quiet := time.Duration(time.Now().UnixNano() - memReturn.lastEnd.Load())
+	if memReturn.running.Load() > 0 || quiet < memReturnIdle {
+		time.AfterFunc(max(memReturnIdle-quiet, memReturnIdle/4), returnWhenIdle)
 		return
 	}
-	memReturn.mu.Lock()
-	if memReturn.running || time.Since(memReturn.last) < memReturnEvery {
-		memReturn.mu.Unlock()
-		return
-	}
-	memReturn.running = true
-	memReturn.mu.Unlock()
-	go func() {
-		debug.FreeOSMemory()
-		memReturn.count.Add(1)
-		memReturn.mu.Lock()
-		memReturn.running, memReturn.last = false, time.Now()
-		memReturn.mu.Unlock()
-	}()
+	debug.FreeOSMemory()
+	memReturn.count.Add(1)
+	memReturn.pending.Store(false)
 }
 
 // writeMemMetrics prints the process' memory as /metrics shows it: the
