@@ -509,7 +509,7 @@ func (s *Session) appendFrom(ctx context.Context, t catalog.Table, op exec.Opera
 	if err != nil {
 		return 0, err
 	}
-	ctx, endSpill, err := s.srv.spill.begin(ctx, v)
+	ctx, endSpill, err := s.srv.spill.begin(ctx, v, s.stmt)
 	if err != nil {
 		return 0, err
 	}

@@ -68,7 +68,7 @@ func (s *Session) query(ctx context.Context, q sql.Query, v *vars.Session, w mys
 		return err
 	}
 	ctx = exec.WithParallelism(ctx, int(v.Int("parallel_pipeline_task_num")))
-	ctx, endSpill, err := s.srv.spill.begin(ctx, v)
+	ctx, endSpill, err := s.srv.spill.begin(ctx, v, s.stmt)
 	if err != nil {
 		return err
 	}

@@ -71,7 +71,7 @@ func unwrapPathErr(err error) error {
 // begin gives a query run with enable_spill its own spill directory;
 // end, called however the query ends (after its readers are released),
 // removes the directory with whatever is left in it.
-func (s *spillState) begin(ctx context.Context, v *vars.Session) (context.Context, func(), error) {
+func (s *spillState) begin(ctx context.Context, v *vars.Session, st *statement) (context.Context, func(), error) {
 	if !v.Bool("enable_spill") {
 		return ctx, func() {}, nil
 	}
@@ -84,6 +84,9 @@ func (s *spillState) begin(ctx context.Context, v *vars.Session) (context.Contex
 	}
 	s.spilling.Add(1)
 	stats := &exec.SpillStats{}
+	if st != nil {
+		st.spill = stats
+	}
 	end := func() {
 		s.spilling.Add(-1)
 		s.bytes.Add(stats.Bytes.Load())

@@ -94,6 +94,16 @@ func TestSpillToDisk(t *testing.T) {
 			if f.fe.Server.spill.bytes.Load() == before {
 				t.Errorf("nothing was spilled")
 			}
+			// The query's profile says what it wrote.
+			list := rows(t, db, `SHOW QUERY PROFILE "/"`)
+			if len(list) == 0 || !strings.Contains(list[0], c.q[:30]) {
+				t.Fatalf("profiles: %.200q", list)
+			}
+			id := strings.SplitN(list[0], "|", 2)[0]
+			text := strings.Join(rows(t, db, `SHOW QUERY PROFILE "/`+id+`"`), "\n")
+			if !strings.Contains(text, "SpillWriteBytes: ") || !strings.Contains(text, "SpillWriteFileTotalCount: ") {
+				t.Errorf("profile lacks the spill counters:\n%s", text)
+			}
 			if left := spillFiles(t, root); len(left) != 0 {
 				t.Errorf("left in the spill directory: %v", left)
 			}
