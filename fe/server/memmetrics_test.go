@@ -53,7 +53,7 @@ func TestMemoryMetrics(t *testing.T) {
 	mustExec(t, db, fmt.Sprintf("SET exec_mem_limit = %d", spillLimit), "SET enable_spill = true")
 	wantRows(t, db, "SELECT count(*) FROM big a JOIN big b ON a.pad = b.pad", fmt.Sprint(memLimitRows))
 	m := scrape(t, hs.URL)
-	for _, name := range []string{"inlet_process_rss_bytes", "inlet_fe_mem_accounted_peak_bytes", "inlet_go_heap_objects_bytes",
+	for _, name := range []string{"inlet_process_rss_bytes", "inlet_process_rss_anon_bytes", "inlet_fe_mem_accounted_peak_bytes", "inlet_go_heap_objects_bytes",
 		"inlet_go_mapped_bytes", "inlet_fe_spill_write_bytes_total", "inlet_fe_spill_files_total"} {
 		if m[name] <= 0 {
 			t.Errorf("%s = %v, want > 0", name, m[name])

@@ -70,6 +70,9 @@ func (s *Server) writeMemMetrics(w io.Writer) {
 		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s counter\n%s %d\n", name, help, name, name, v)
 	}
 	gauge("inlet_process_rss_bytes", "Resident set size of the FE process.", memlimit.RSS())
+	anon, file := memlimit.RSSParts()
+	gauge("inlet_process_rss_anon_bytes", "Anonymous part of the resident set (heap and stacks: what the accounts should explain).", anon)
+	gauge("inlet_process_rss_file_bytes", "File-backed part of the resident set (mapped table files, reclaimable).", file)
 	if p, ok := s.cfg.Mem.(*memlimit.Process); ok {
 		gauge("inlet_fe_mem_accounted_bytes", "Bytes the memory accounts of all statements and caches hold now (what --mem-limit counts).", p.Used())
 		gauge("inlet_fe_mem_accounted_peak_bytes", "Most bytes the accounts held at once since the FE started.", p.Peak())
