@@ -307,6 +307,9 @@ func (h *HashAggregate) Open(ctx context.Context, env *Env) (array.RecordReader,
 	if h.globalFold() {
 		return h.openGlobal(ctx, env)
 	}
+	if sp := spillOf(ctx); sp != nil && h.canSpill(sp) {
+		return h.openSpilling(ctx, env, sp) // spill_agg.go
+	}
 	return openMaterialized(ctx, env, h.Input, h.schema, h.compute)
 }
 

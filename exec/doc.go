@@ -65,4 +65,11 @@
 //     Code that allocates on goroutines it does not own (arrow compute
 //     kernels, Sources) gets memlimit.Lenient(Env.Mem), which counts but
 //     never refuses, so no panic is raised where nobody recovers it.
+//  9. Under WithSpill (Doris enable_spill) HashJoin, HashAggregate (GROUP BY
+//     with mergeable states) and Sort write rows to Arrow IPC files in the
+//     statement's directory past their share of exec_mem_limit (spill_*.go):
+//     a grace join, partial states partitioned by key hash, sorted runs
+//     merged. Each file is deleted once read and by the reader's Release;
+//     the caller removes the directory when the statement ends. A spilled
+//     join or aggregate no longer keeps probe or first-seen order.
 package exec

@@ -204,6 +204,7 @@ func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
 	}
 	side.table = newGroupTable(env.Mem, types, false)
 	gids := side.table.ids(keys, side.rows, nil)
+	defer chargeGo(env, int64(cap(gids))*4+int64(side.rows))() // gids, the NULL-key marks
 	side.head = make([]int32, side.table.n)
 	for i := range side.head {
 		side.head[i] = -1
@@ -262,6 +263,14 @@ func (j *HashJoin) Open(ctx context.Context, env *Env) (array.RecordReader, erro
 	if err := checkEnv(ctx, env); err != nil {
 		return nil, err
 	}
+	if sp := spillOf(ctx); sp != nil && j.canSpill(sp) {
+		return j.openSpilling(ctx, env, sp) // spill_join.go
+	}
+	return j.openHash(ctx, env)
+}
+
+// openHash joins in memory.
+func (j *HashJoin) openHash(ctx context.Context, env *Env) (array.RecordReader, error) {
 	side, err := j.build(ctx, env)
 	if err != nil {
 		return nil, err
@@ -276,7 +285,7 @@ func (j *HashJoin) Open(ctx context.Context, env *Env) (array.RecordReader, erro
 	// batches in slices so each step makes at most about maxPairs pairs.
 	step := int64(1 << 62)
 	if len(j.lk) == 0 && side.rows > 0 {
-		step = max(1, maxPairs/int64(side.rows))
+		step = max(1, j.nestedPairs(env)/int64(side.rows))
 	}
 	var cur arrow.RecordBatch
 	var pos int64
@@ -351,6 +360,8 @@ func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arro
 			}
 		}
 	}
+	// The pairs, their flags and the per-row marks, while the batch is probed.
+	defer chargeGo(env, int64(cap(li)+cap(ri))*8+int64(len(li))+int64(rows)*7)()
 	keep := make([]bool, len(li))
 	for i := range keep {
 		keep[i] = true

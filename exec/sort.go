@@ -34,6 +34,9 @@ func (s *Sort) Children() []Operator  { return []Operator{s.Input} }
 func (s *Sort) Explain() string       { return "VSORT\norder by: " + sortKeyList(s.Keys) }
 
 func (s *Sort) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	if sp := spillOf(ctx); sp != nil {
+		return s.openSpilling(ctx, env, sp) // spill_sort.go
+	}
 	return openMaterialized(ctx, env, s.Input, s.Schema(), func(ctx context.Context, env *Env, in array.RecordReader) (arrow.RecordBatch, error) {
 		return sortAll(ctx, env, in, s.Schema(), s.Keys)
 	})
@@ -86,6 +89,8 @@ func sortAll(ctx context.Context, env *Env, in array.RecordReader, schema *arrow
 			return nil, err
 		}
 	}
+	// The sort's Go memory: row numbers, packed words or encoded keys.
+	defer chargeGo(env, all.NumRows()*40)()
 	idx := sortIndices(keyCols, keys)
 	return takeBatch(ctx, env, all, idx)
 }

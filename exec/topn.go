@@ -225,26 +225,47 @@ func sortEntries(es topHeap) {
 // gather builds one batch of the entries' rows. With ordered unset it keeps
 // entry order and rewrites each entry's row to its position in the result
 // (compaction); with ordered set the entries are already in output order.
+// Each batch gives up only its entries' rows before they are put together,
+// so a compaction never copies whole batches.
 func (t *TopN) gather(ctx context.Context, env *Env, batches []arrow.RecordBatch, entries topHeap, ordered bool) (arrow.RecordBatch, error) {
-	var used []arrow.RecordBatch
+	// Rows wanted from each batch, in entry order.
+	perBatch := map[int][]int64{}
+	var order []int
+	for _, e := range entries {
+		if _, ok := perBatch[e.batch]; !ok {
+			order = append(order, e.batch)
+		}
+		perBatch[e.batch] = append(perBatch[e.batch], int64(e.row))
+	}
+	var parts []arrow.RecordBatch
+	defer func() {
+		for _, p := range parts {
+			p.Release()
+		}
+	}()
 	base := map[int]int64{}
 	var off int64
-	for i, b := range batches {
-		if b == nil {
-			continue
+	for _, bi := range order {
+		p, err := takeBatch(ctx, env, batches[bi], perBatch[bi])
+		if err != nil {
+			return nil, err
 		}
-		base[i] = off
-		off += b.NumRows()
-		used = append(used, b)
+		parts = append(parts, p)
+		base[bi] = off
+		off += p.NumRows()
 	}
-	all, err := concatBatches(env, t.Schema(), used)
+	all, err := concatBatches(env, t.Schema(), parts)
 	if err != nil {
 		return nil, err
 	}
 	defer all.Release()
+	// Entry i's row in all: its batch's base plus how many of the batch's
+	// entries came before it.
+	seen := map[int]int64{}
 	idx := make([]int64, len(entries))
 	for i, e := range entries {
-		idx[i] = base[e.batch] + int64(e.row)
+		idx[i] = base[e.batch] + seen[e.batch]
+		seen[e.batch]++
 	}
 	out, err := takeBatch(ctx, env, all, idx)
 	if err != nil {

@@ -39,5 +39,9 @@
 //     the process) past its limit marks the statement; Check, called
 //     between batches, then fails it.
 //
+//   - Usage tells an operator what its statement holds against the limit,
+//     so it can spill to disk before it is refused; RSS is the process'
+//     resident set, shown next to the accounts in /metrics.
+//
 // Concurrency: an Allocator and a Process are safe for concurrent use.
 package memlimit

@@ -129,3 +129,31 @@ func BenchmarkAllocateFree(b *testing.B) {
 		})
 	}
 }
+
+// Usage gives the statement's limit, or less when the process has less
+// left than the statement may still take.
+func TestUsage(t *testing.T) {
+	proc := NewProcess(memory.NewGoAllocator(), 1000)
+	a := New(proc, 800, "exec_mem_limit")
+	defer a.Close()
+	b := New(proc, 800, "exec_mem_limit")
+	defer b.Close()
+	if _, _, ok := Usage(memory.NewGoAllocator()); ok {
+		t.Fatal("Usage of a plain allocator")
+	}
+	check := func(what string, mem memory.Allocator, wantUsed, wantLimit int64) {
+		t.Helper()
+		used, limit, ok := Usage(mem)
+		if !ok || used != wantUsed || limit != wantLimit {
+			t.Fatalf("%s: Usage = %d, %d, %v; want %d, %d", what, used, limit, ok, wantUsed, wantLimit)
+		}
+	}
+	check("idle", a, 0, 800)
+	Charge(a, 100)
+	check("own bytes", Lenient(a), 100, 800)
+	Charge(b, 500)
+	// The process has 400 left: a may reach 100+400.
+	check("process pressure", a, 100, 500)
+	Refund(b, 500)
+	Refund(a, 100)
+}

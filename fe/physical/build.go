@@ -140,6 +140,27 @@ func (b *builder) physicalNode(ctx context.Context, p bind.Plan) (exec.Operator,
 			}
 			return exec.NewTopN(in, sortKeys(st.Keys), n.Offset, n.Count)
 		}
+		if pr, ok := n.Input.(*bind.Project); ok && n.Count >= 0 {
+			// ORDER BY an expression sorts on a hidden column that a
+			// projection above the sort drops: a projection keeps every
+			// row, so the limit goes below it and the sort keeps only
+			// offset+count rows (a Top-N) instead of all of its input.
+			if st, ok := pr.Input.(*bind.Sort); ok {
+				in, err := b.physical(ctx, st.Input)
+				if err != nil {
+					return nil, err
+				}
+				top, err := exec.NewTopN(in, sortKeys(st.Keys), n.Offset, n.Count)
+				if err != nil {
+					return nil, err
+				}
+				names := make([]string, len(pr.Out))
+				for i, c := range pr.Out {
+					names[i] = c.Name
+				}
+				return exec.NewProject(top, pr.Exprs, names)
+			}
+		}
 		in, err := b.physical(ctx, n.Input)
 		if err != nil {
 			return nil, err

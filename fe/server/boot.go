@@ -131,7 +131,7 @@ func Start(ctx context.Context, o Options) (*FE, error) {
 	// Load count together.
 	guard := loginguard.New(log)
 	srv, err := New(Config{Catalogs: cats, Vars: vr, Mem: o.Mem, Logger: log, Version: o.Version, Backends: o.Backends, Runner: o.Runner, Auth: users, ViewDir: o.MetaDir,
-		Audit: audit, LoginGuard: guard})
+		Audit: audit, LoginGuard: guard, SpillDir: filepath.Join(o.DataDir, "spill")})
 	if err != nil {
 		audit.Close()
 		return nil, err

@@ -511,6 +511,11 @@ func (s *Session) appendFrom(ctx context.Context, t catalog.Table, op exec.Opera
 	if err != nil {
 		return 0, err
 	}
+	ctx, endSpill, err := s.srv.spill.begin(ctx, v, s.stmt)
+	if err != nil {
+		return 0, err
+	}
+	defer endSpill()
 	rr, err := proj.Open(ctx, env)
 	if err != nil {
 		return 0, err

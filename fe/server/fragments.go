@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"github.com/inlet-db/inlet/exec"
 	"slices"
 	"sort"
 	"strconv"
@@ -25,6 +26,9 @@ type statement struct {
 	catalog string
 	db      string
 	start   time.Time
+	// spill counts what the statement wrote to disk (enable_spill); nil
+	// when it could not spill.
+	spill *exec.SpillStats
 }
 
 // profiles keeps the most recent query profiles for SHOW QUERY PROFILE.
@@ -39,6 +43,8 @@ type queryProfile struct {
 	start, end                        time.Time
 	scans                             []physical.ScanProfile
 	filters                           []physical.RFProfile
+	// spillBytes and spillFiles: what the query wrote to spill files.
+	spillBytes, spillFiles int64
 }
 
 func (p *profiles) add(q *queryProfile) {
@@ -96,14 +102,18 @@ func (s *Session) endStatement(st *statement, err error) {
 		// A runtime filter that saw rows is worth a profile too.
 		ran = ran || rf.Input > 0
 	}
-	if !ran {
+	var spillBytes, spillFiles int64
+	if st.spill != nil {
+		spillBytes, spillFiles = st.spill.Bytes.Load(), st.spill.Files.Load()
+	}
+	if !ran && spillFiles == 0 {
 		// Nothing reached a BE or a runtime filter (EXPLAIN, or a failure
-		// while planning).
+		// while planning) and nothing went to disk.
 		s.srv.metrics.statement(err != nil, nil)
 		return
 	}
 	q := &queryProfile{id: st.plan.ID(), sql: st.sql, user: st.user, catalog: st.catalog, db: st.db,
-		start: st.start, end: s.srv.now(), state: "EOF", scans: scans, filters: filters}
+		start: st.start, end: s.srv.now(), state: "EOF", scans: scans, filters: filters, spillBytes: spillBytes, spillFiles: spillFiles}
 	if err != nil {
 		q.state = "ERR"
 	}
@@ -175,8 +185,14 @@ func profileText(q *queryProfile) []string {
 		"  - Default Catalog: " + q.catalog,
 		"  - Default Db: " + q.db,
 		"  - Sql Statement: " + q.sql,
-		"Execution Profile " + q.id + ":",
 	}
+	if q.spillFiles > 0 {
+		// Doris names its spill counters SpillWriteBytes and
+		// SpillWriteFileTotalCount (per operator; here per query).
+		out = append(out, "  - SpillWriteBytes: "+formatCounter("SpillWriteBytes", q.spillBytes),
+			"  - SpillWriteFileTotalCount: "+strconv.FormatInt(q.spillFiles, 10))
+	}
+	out = append(out, "Execution Profile "+q.id+":")
 	for i, sc := range q.scans {
 		out = append(out, fmt.Sprintf("  %s (id=%d) TABLE: %s:", sc.Node, i, sc.Table))
 		out = append(out, "    TableReader:")

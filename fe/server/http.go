@@ -73,6 +73,7 @@ func (s *Server) HTTPHandler() http.Handler {
 		}
 		s.loginGuard().WriteMetrics(w)
 		s.writeDorisMetrics(w)
+		s.writeMemMetrics(w)
 	})
 	// Profiles show SQL text: logged-in users only, each seeing their own
 	// queries unless they hold ADMIN_PRIV (webdata.go).

@@ -46,7 +46,9 @@ func (s *Session) runLimited(ctx context.Context, stmt sql.Statement, w mysqlwir
 		// Go memory charged by operators that unwound without refunding
 		// it goes back to the process account.
 		acct.Close()
+		statementEnded(acct.Peak())
 	}()
+	statementStarted()
 	defer memlimit.Recover(&err)
 	return s.run(ctx, stmt, w)
 }

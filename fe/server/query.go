@@ -88,6 +88,11 @@ func (s *Session) query(ctx context.Context, q sql.Query, v *vars.Session, w mys
 		// A query with fragments gets a profile; its page shows the tree.
 		s.srv.notePlan(s.stmt.plan.ID(), op, card)
 	}
+	ctx, endSpill, err := s.srv.spill.begin(ctx, v, s.stmt)
+	if err != nil {
+		return err
+	}
+	defer endSpill()
 	rr, err := op.Open(ctx, env)
 	if err != nil {
 		return err

@@ -49,6 +49,10 @@ type Config struct {
 	// ViewDir holds the view definitions (views.go); "" keeps views in
 	// memory for the server's life.
 	ViewDir string
+	// SpillDir holds the spill files of queries run with enable_spill, a
+	// directory per query removed when it ends (spill.go); "" means a
+	// directory under the system temp dir.
+	SpillDir string
 }
 
 // Server makes sessions for connections.
@@ -71,6 +75,7 @@ type Server struct {
 	plans     plans         // operator trees of recent queries (webdata.go)
 	metrics   feMetrics
 	views     *viewStore
+	spill     spillState
 }
 
 // New builds a Server.
@@ -96,6 +101,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.views = views
+	s.spill.init(cfg.SpillDir, s.log)
 	return s, nil
 }
 

@@ -65,6 +65,9 @@ func Defs(versionComment, timeZone string) []Def {
 		{Name: "sql_select_limit", Kind: Int, Default: "9223372036854775807", Min: 0, Max: maxInt},
 		{Name: "default_order_by_limit", Kind: Int, Default: "-1", Min: -1, Max: maxInt},
 		{Name: "enable_profile", Kind: Bool, Default: "false"},
+		// Hash join, hash aggregation and sort write to disk past their
+		// share of exec_mem_limit instead of failing (Doris, off by default).
+		{Name: "enable_spill", Kind: Bool, Default: "false"},
 
 		// What MySQL clients and connectors read on connect.
 		{Name: "version_comment", Kind: String, Default: versionComment, ReadOnly: true},

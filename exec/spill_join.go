@@ -1,0 +1,169 @@
+package exec
+
+import (
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// A grace hash join (Doris enable_spill): while the build side fits its
+// share of exec_mem_limit the join runs in memory as before; past it, both
+// sides are written to spillFanout files each by the hash of their join
+// keys, and each pair of files is joined on its own, recursively, with
+// the next level's hash, when its build side is still too large. Rows of
+// equal keys meet in one partition; a NULL key matches nothing, so rows
+// with one only have to come out once, which they do in whichever
+// partition they land. The output is no longer in probe-side order.
+
+// canSpill says whether the join may go to disk: it needs keys (a nested
+// loop has no partitioning) and a NOT IN join needs to see every build
+// row for its NULL rule.
+func (j *HashJoin) canSpill(sp *spillConfig) bool {
+	return len(j.lk) > 0 && j.Type != NullAwareLeftAntiJoin && sp.level < spillMaxLevel
+}
+
+func (j *HashJoin) openSpilling(ctx context.Context, env *Env, sp *spillConfig) (array.RecordReader, error) {
+	right, err := j.Right.Open(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	defer right.Release()
+	buf := &batchesOp{schema: j.Right.Schema()}
+	releaseBuf := func() {
+		for _, b := range buf.batches {
+			b.Release()
+		}
+		buf.batches = nil
+	}
+	var held int64
+	var rp *partitioner
+	for right.Next() {
+		b := right.RecordBatch()
+		if rp != nil {
+			if err := rp.add(ctx, env, b); err != nil {
+				rp.remove()
+				return nil, err
+			}
+			continue
+		}
+		b.Retain()
+		buf.batches = append(buf.batches, b)
+		held += batchBytes(b)
+		if spillNeeded(env, held) {
+			rp = newPartitioner(sp, j.Right.Schema(), j.rk, "join-build")
+			for _, x := range buf.batches {
+				if err := rp.add(ctx, env, x); err != nil {
+					releaseBuf()
+					rp.remove()
+					return nil, err
+				}
+			}
+			releaseBuf()
+			held = 0
+		}
+	}
+	if err := right.Err(); err != nil {
+		releaseBuf()
+		if rp != nil {
+			rp.remove()
+		}
+		return nil, err
+	}
+	if rp == nil {
+		// It fit: join in memory over the buffered rows.
+		jj := *j
+		jj.Right = buf
+		return jj.openHash(ctx, env)
+	}
+	if err := rp.finish(); err != nil {
+		rp.remove()
+		return nil, err
+	}
+	lp := newPartitioner(sp, j.Left.Schema(), j.lk, "join-probe")
+	if err := j.partitionLeft(ctx, env, lp); err != nil {
+		rp.remove()
+		lp.remove()
+		return nil, err
+	}
+	return j.joinPartitions(ctx, env, sp, lp, rp), nil
+}
+
+func (j *HashJoin) partitionLeft(ctx context.Context, env *Env, lp *partitioner) error {
+	left, err := j.Left.Open(ctx, env)
+	if err != nil {
+		return err
+	}
+	defer left.Release()
+	for left.Next() {
+		if err := lp.add(ctx, env, left.RecordBatch()); err != nil {
+			return err
+		}
+	}
+	if err := left.Err(); err != nil {
+		return err
+	}
+	return lp.finish()
+}
+
+// joinPartitions streams the joins of the partition pairs one after the
+// other; each pair's files are deleted as it is read, the rest when the
+// reader is released.
+func (j *HashJoin) joinPartitions(ctx context.Context, env *Env, sp *spillConfig, lp, rp *partitioner) array.RecordReader {
+	sub := sp.deeper(ctx)
+	part := 0
+	var cur array.RecordReader
+	next := func() (arrow.RecordBatch, error) {
+		for {
+			if cur != nil {
+				if cur.Next() {
+					b := cur.RecordBatch()
+					b.Retain()
+					return b, nil
+				}
+				err := cur.Err()
+				cur.Release()
+				cur = nil
+				if err != nil {
+					return nil, err
+				}
+			}
+			if part == spillFanout {
+				return nil, nil
+			}
+			lf, rf := lp.take(part), rp.take(part)
+			part++
+			if lf == nil && (rf == nil || j.Type != FullOuterJoin) {
+				// No probe rows: nothing comes out but a full join's build rows.
+				if rf != nil {
+					rf.remove()
+				}
+				continue
+			}
+			jj := *j
+			jj.Left = spillSide(lf, j.Left.Schema())
+			jj.Right = spillSide(rf, j.Right.Schema())
+			r, err := jj.Open(sub, env)
+			if err != nil {
+				return nil, err
+			}
+			cur = r
+		}
+	}
+	closeFn := func() {
+		if cur != nil {
+			cur.Release()
+		}
+		lp.remove()
+		rp.remove()
+	}
+	return newPullReader(ctx, j.schema, next, closeFn)
+}
+
+// spillSide reads a partition's file, or nothing when it got no rows.
+func spillSide(f *spillFile, schema *arrow.Schema) Operator {
+	if f == nil {
+		return &batchesOp{schema: schema}
+	}
+	return &spillScan{file: f}
+}
