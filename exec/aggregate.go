@@ -307,7 +307,7 @@ func (h *HashAggregate) Open(ctx context.Context, env *Env) (array.RecordReader,
 	if h.globalFold() {
 		return h.openGlobal(ctx, env)
 	}
-	return openMaterialized(ctx, env, h.Input, h.schema, h.compute)
+	return openMaterialized(ctx, env, piped{h.Input}, h.schema, h.compute)
 }
 
 // accStateBytes approximates one group's state in one accumulator (a value

@@ -162,7 +162,7 @@ func (b *buildSide) release() {
 }
 
 func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
-	in, err := j.Right.Open(ctx, env)
+	in, err := openPiped(ctx, env, j.Right)
 	if err != nil {
 		return nil, err
 	}
@@ -250,6 +250,9 @@ func (j *HashJoin) Open(ctx context.Context, env *Env) (array.RecordReader, erro
 	side, err := j.build(ctx, env)
 	if err != nil {
 		return nil, err
+	}
+	if j.probeParallel(ctx, side) {
+		return j.openParallel(ctx, env, side)
 	}
 	left, err := j.Left.Open(ctx, env)
 	if err != nil {
