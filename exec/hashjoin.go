@@ -474,7 +474,7 @@ func (j *HashJoin) gatherPairs(kctx context.Context, env *Env, side *buildSide, 
 	defer ridx.Release()
 	cols := make([]arrow.Array, 0, j.joined.NumFields())
 	for c := 0; c < int(left.NumCols()); c++ {
-		a, err := compute.TakeArray(kctx, left.Column(c), lidx)
+		a, err := takeRows(kctx, memlimit.Lenient(env.Mem), left.Column(c), li, lidx)
 		if err != nil {
 			releaseArrays(cols)
 			return nil, err
@@ -486,6 +486,11 @@ func (j *HashJoin) gatherPairs(kctx context.Context, env *Env, side *buildSide, 
 		var err error
 		if side.batch == nil {
 			a = array.MakeArrayOfNull(env.Mem, f.Type, len(ri))
+		} else if rValid == nil {
+			if a, err = takeRows(kctx, memlimit.Lenient(env.Mem), side.batch.Column(c), ri, ridx); err != nil {
+				releaseArrays(cols)
+				return nil, err
+			}
 		} else if a, err = compute.TakeArray(kctx, side.batch.Column(c), ridx); err != nil {
 			releaseArrays(cols)
 			return nil, err

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"fmt"
 	"math/rand"
 	"testing"
 
@@ -93,4 +94,44 @@ func BenchmarkQ1Decimal(b *testing.B) {
 		drainCtx(b, ctx, agg)
 	}
 	reportRows(b, 1<<20, cpu0)
+}
+
+// BenchmarkParallelJoin: SELECT * FROM probe(1M rows) JOIN build(64K
+// keys) ON k WHERE probe.v < 900, probe on one goroutine and on two.
+func BenchmarkParallelJoin(b *testing.B) {
+	const rows, keys = 1 << 20, 1 << 16
+	ps := sch("k", expr.Int64T(), "v", expr.Int64T())
+	bs := sch("bk", expr.Int64T(), "w", expr.Int64T())
+	rng := rand.New(rand.NewSource(2))
+	mk := func(s *arrow.Schema, n int, key func(i int) int64) []arrow.RecordBatch {
+		var out []arrow.RecordBatch
+		for done := 0; done < n; {
+			m := min(4096, n-done)
+			kb, vb := array.NewInt64Builder(memory.DefaultAllocator), array.NewInt64Builder(memory.DefaultAllocator)
+			for i := 0; i < m; i++ {
+				kb.Append(key(done + i))
+				vb.Append(rng.Int63n(1000))
+			}
+			cols := []arrow.Array{kb.NewArray(), vb.NewArray()}
+			out = append(out, array.NewRecordBatch(s, cols, int64(m)))
+			releaseArrays(cols)
+			kb.Release()
+			vb.Release()
+			done += m
+		}
+		return out
+	}
+	probe := NewScan("", "p", batchSource(ps, mk(ps, rows, func(int) int64 { return rng.Int63n(2 * keys) })))
+	build := NewScan("", "b", batchSource(bs, mk(bs, keys, func(i int) int64 { return int64(i) })))
+	filtered := must(NewFilter(probe, must(expr.Cmp(expr.Lt, expr.Col(1, "v", expr.Int64T()), expr.Int(900)))))
+	j := must(NewHashJoin(filtered, build, InnerJoin, []expr.Expr{expr.Col(0, "k", expr.Int64T())}, []expr.Expr{expr.Col(0, "bk", expr.Int64T())}, nil))
+	for _, par := range []int{1, 2} {
+		b.Run(fmt.Sprintf("par=%d", par), func(b *testing.B) {
+			ctx := WithParallelism(context.Background(), par)
+			for i := 0; i < b.N; i++ {
+				drainCtx(b, ctx, j)
+			}
+			b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+		})
+	}
 }
