@@ -128,10 +128,11 @@ func BenchmarkParallelJoin(b *testing.B) {
 	for _, par := range []int{1, 2} {
 		b.Run(fmt.Sprintf("par=%d", par), func(b *testing.B) {
 			ctx := WithParallelism(context.Background(), par)
+			cpu0 := cpuTime()
 			for i := 0; i < b.N; i++ {
 				drainCtx(b, ctx, j)
 			}
-			b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+			reportRows(b, rows, cpu0)
 		})
 	}
 }
