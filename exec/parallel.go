@@ -105,9 +105,11 @@ type mapJob struct {
 // parallelMap returns a reader of fn over in's batches, computed by
 // workers goroutines (worker w calls fn with w, so it may keep scratch
 // state) and yielded in input order; fn's nil results are skipped. The
-// reader owns in. At most about 2·workers batches are in flight.
+// reader owns in, and calls done (if not nil) once the workers have
+// stopped and in is released. At most about 2·workers batches are in
+// flight.
 func parallelMap(ctx context.Context, in array.RecordReader, schema *arrow.Schema, workers int,
-	fn func(w int, b arrow.RecordBatch) (arrow.RecordBatch, error)) array.RecordReader {
+	fn func(w int, b arrow.RecordBatch) (arrow.RecordBatch, error), done func()) array.RecordReader {
 	window := 2 * workers
 	order := make(chan chan mapResult, window)
 	jobs := make(chan mapJob, window+1) // never full: one job per result not yet taken
@@ -208,6 +210,9 @@ func parallelMap(ctx context.Context, in array.RecordReader, schema *arrow.Schem
 			workersDone.Wait()
 		}
 		in.Release()
+		if done != nil {
+			done()
+		}
 	}
 	return newPullReader(ctx, schema, next, closeFn)
 }
@@ -232,7 +237,7 @@ func openPiped(ctx context.Context, env *Env, op Operator) (array.RecordReader, 
 	scratch := make([][]int64, workers)
 	return parallelMap(ctx, in, op.Schema(), workers, func(w int, b arrow.RecordBatch) (arrow.RecordBatch, error) {
 		return p.apply(kctx, env, b, &scratch[w])
-	}), nil
+	}, nil), nil
 }
 
 // piped is op opened through openPiped.
@@ -268,29 +273,16 @@ func (j *HashJoin) openParallel(ctx context.Context, env *Env, side *buildSide) 
 		v.table = side.table.probeView()
 		views[w] = &v
 	}
-	r := parallelMap(ctx, in, j.schema, workers, func(w int, b arrow.RecordBatch) (arrow.RecordBatch, error) {
+	// The views share side's memory: side is released once the workers
+	// are done.
+	return parallelMap(ctx, in, j.schema, workers, func(w int, b arrow.RecordBatch) (arrow.RecordBatch, error) {
 		x, err := p.apply(kctx, env, b, &scratch[w])
 		if err != nil || x == nil {
 			return nil, err
 		}
 		defer x.Release()
 		return j.probe(kctx, env, views[w], x)
-	})
-	// The views share side's memory; side is released after the workers
-	// are done, when the reader is.
-	return &releaseAfter{RecordReader: r, after: side.release}, nil
-}
-
-// releaseAfter is a reader that calls after once it is released.
-type releaseAfter struct {
-	array.RecordReader
-	after func()
-	once  sync.Once
-}
-
-func (r *releaseAfter) Release() {
-	r.RecordReader.Release()
-	r.once.Do(r.after)
+	}, side.release), nil
 }
 
 // probeView is a copy of g for lookups from another goroutine: it shares

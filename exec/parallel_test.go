@@ -308,3 +308,29 @@ func TestParallelJoinMemLimit(t *testing.T) {
 		t.Fatalf("%d bytes still held", mem.Used())
 	}
 }
+
+// TestParallelJoinRetained: a parallel probe's reader retained and
+// released once keeps its build side until the last release.
+func TestParallelJoinRetained(t *testing.T) {
+	manyProcs(t, 4)
+	left, right := parInputs(false)
+	col := func(s *arrow.Schema, i int) expr.Expr { return expr.Col(i, s.Field(i).Name, s.Field(i).Type) }
+	j := must(NewHashJoin(left, right, InnerJoin, []expr.Expr{col(left.Schema(), 0)}, []expr.Expr{col(right.Schema(), 0)}, nil))
+	want := runPar(t, j, 1)
+	env, mem := newEnv(t)
+	rr, err := j.Open(WithParallelism(context.Background(), 4), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rr.Retain()
+	rr.Release()
+	n := 0
+	for rr.Next() {
+		n += int(rr.RecordBatch().NumRows())
+	}
+	if err := rr.Err(); err != nil || n != len(want) {
+		t.Fatalf("%d rows (%v), want %d", n, err, len(want))
+	}
+	rr.Release()
+	mem.AssertSize(t, 0)
+}
