@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/inlet-db/inlet/exec/memlimit"
 )
 
@@ -103,14 +104,16 @@ type mapJob struct {
 }
 
 // parallelMap returns a reader of fn over in's batches, computed by
-// workers goroutines (worker w calls fn with w, so it may keep scratch
-// state) and yielded in input order; fn's nil results are skipped. The
-// reader owns in, and calls done (if not nil) once the workers have
-// stopped and in is released. At most about 2·workers batches are in
-// flight.
-func parallelMap(ctx context.Context, in array.RecordReader, schema *arrow.Schema, workers int,
+// workers goroutines and yielded in input order; fn's nil results are
+// skipped. Worker w calls fn with w, so it may keep scratch state; the
+// reading goroutine, which transforms a batch itself when the
+// statement's account has no room for more in flight (roomFor), calls it
+// with workers. The reader owns in, and calls done (if not nil) once the
+// workers have stopped and in is released. At most about 2·workers
+// batches are in flight.
+func parallelMap(ctx context.Context, mem memory.Allocator, in array.RecordReader, schema *arrow.Schema, workers int,
 	fn func(w int, b arrow.RecordBatch) (arrow.RecordBatch, error), done func()) array.RecordReader {
-	window := 2 * workers
+	window := workers
 	order := make(chan chan mapResult, window)
 	jobs := make(chan mapJob, window+1) // never full: one job per result not yet taken
 	stop := make(chan struct{})
@@ -150,8 +153,24 @@ func parallelMap(ctx context.Context, in array.RecordReader, schema *arrow.Schem
 					return
 				}
 				b := in.RecordBatch()
-				b.Retain()
 				r := make(chan mapResult, 1)
+				if !roomFor(mem, int64(window+1)*batchBytes(b)) {
+					var res mapResult
+					res.err = memlimit.Guard(func() error {
+						var err error
+						res.out, err = fn(workers, b)
+						return err
+					})
+					r <- res
+					if !send(r) && res.out != nil {
+						res.out.Release()
+					}
+					if res.err != nil {
+						return
+					}
+					continue
+				}
+				b.Retain()
 				if !send(r) {
 					b.Release()
 					return
@@ -234,8 +253,8 @@ func openPiped(ctx context.Context, env *Env, op Operator) (array.RecordReader, 
 		return nil, err
 	}
 	kctx := compute.WithAllocator(ctx, memlimit.Lenient(env.Mem))
-	scratch := make([][]int64, workers)
-	return parallelMap(ctx, in, op.Schema(), workers, func(w int, b arrow.RecordBatch) (arrow.RecordBatch, error) {
+	scratch := make([][]int64, workers+1)
+	return parallelMap(ctx, env.Mem, in, op.Schema(), workers, func(w int, b arrow.RecordBatch) (arrow.RecordBatch, error) {
 		return p.apply(kctx, env, b, &scratch[w])
 	}, nil), nil
 }
@@ -266,8 +285,8 @@ func (j *HashJoin) openParallel(ctx context.Context, env *Env, side *buildSide) 
 	}
 	workers := parallelism(ctx)
 	kctx := compute.WithAllocator(ctx, memlimit.Lenient(env.Mem))
-	views := make([]*buildSide, workers)
-	scratch := make([][]int64, workers)
+	views := make([]*buildSide, workers+1)
+	scratch := make([][]int64, workers+1)
 	for w := range views {
 		v := *side
 		v.table = side.table.probeView()
@@ -275,7 +294,7 @@ func (j *HashJoin) openParallel(ctx context.Context, env *Env, side *buildSide) 
 	}
 	// The views share side's memory: side is released once the workers
 	// are done.
-	return parallelMap(ctx, in, j.schema, workers, func(w int, b arrow.RecordBatch) (arrow.RecordBatch, error) {
+	return parallelMap(ctx, env.Mem, in, j.schema, workers, func(w int, b arrow.RecordBatch) (arrow.RecordBatch, error) {
 		x, err := p.apply(kctx, env, b, &scratch[w])
 		if err != nil || x == nil {
 			return nil, err
@@ -336,4 +355,37 @@ func (c *genericKeyCol) view() keyCol {
 	v.strView()
 	v.buf, v.boffs, v.src, v.get, v.app, v.b = nil, nil, nil, nil, nil, nil
 	return &v
+}
+
+// roomFor says whether the statement's account (a limited Env.Mem) can
+// take n more bytes in flight while staying under half its limit. When
+// it cannot, the pipeline's reading goroutine transforms the batch
+// itself instead of queueing it, so a query that streams within
+// exec_mem_limit on one goroutine still does with several.
+func roomFor(mem memory.Allocator, n int64) bool {
+	a, ok := mem.(*memlimit.Allocator)
+	if !ok || a.Limit() <= 0 {
+		return true
+	}
+	return a.Used()+n <= a.Limit()/2
+}
+
+// batchBytes is the size of b's buffers.
+func batchBytes(b arrow.RecordBatch) int64 {
+	var n int64
+	var add func(d arrow.ArrayData)
+	add = func(d arrow.ArrayData) {
+		for _, buf := range d.Buffers() {
+			if buf != nil {
+				n += int64(buf.Len())
+			}
+		}
+		for _, c := range d.Children() {
+			add(c)
+		}
+	}
+	for _, c := range b.Columns() {
+		add(c.Data())
+	}
+	return n
 }

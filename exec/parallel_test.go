@@ -334,3 +334,68 @@ func TestParallelJoinRetained(t *testing.T) {
 	rr.Release()
 	mem.AssertSize(t, 0)
 }
+
+// TestParallelMapWorkersAndRoom: a refused allocation in a worker ends
+// the reader with the limit error; with no room left in the statement's
+// account every batch is transformed by the reading goroutine (w =
+// workers) instead of queued for a worker.
+func TestParallelMapWorkersAndRoom(t *testing.T) {
+	manyProcs(t, 4)
+	left, _ := parInputs(false)
+	open := func(t *testing.T) array.RecordReader {
+		in, err := left.Open(context.Background(), &Env{Mem: memory.DefaultAllocator})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return in
+	}
+	t.Run("refused in a worker", func(t *testing.T) {
+		parent := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer parent.AssertSize(t, 0)
+		lim := memlimit.New(parent, 1<<10, "exec_mem_limit")
+		var used [5]bool
+		r := parallelMap(context.Background(), memory.DefaultAllocator, open(t), left.Schema(), 4, func(w int, b arrow.RecordBatch) (arrow.RecordBatch, error) {
+			used[w] = true
+			buf := memory.NewResizableBuffer(lim)
+			defer buf.Release()
+			buf.Resize(1 << 20) // past the limit: panics, as a strict allocation does
+			return nil, nil
+		}, nil)
+		for r.Next() {
+		}
+		err := r.Err()
+		r.Release()
+		if !errors.Is(err, memlimit.ErrExceeded) {
+			t.Fatalf("error %v, want the memory limit", err)
+		}
+		if used[4] {
+			t.Fatal("the reading goroutine transformed a batch with room to spare")
+		}
+		lim.Sweep()
+	})
+	t.Run("no room", func(t *testing.T) {
+		lim := memlimit.New(memory.NewGoAllocator(), 1<<10, "exec_mem_limit")
+		var who []int
+		r := parallelMap(context.Background(), lim, open(t), left.Schema(), 4, func(w int, b arrow.RecordBatch) (arrow.RecordBatch, error) {
+			who = append(who, w) // only the reading goroutine runs, so no race
+			b.Retain()
+			return b, nil
+		}, nil)
+		n := 0
+		for r.Next() {
+			n++
+		}
+		if err := r.Err(); err != nil {
+			t.Fatal(err)
+		}
+		r.Release()
+		if n != 24 || len(who) != 24 {
+			t.Fatalf("%d batches out, %d transformed, want 24", n, len(who))
+		}
+		for _, w := range who {
+			if w != 4 {
+				t.Fatalf("worker %d transformed a batch with no room in the account", w)
+			}
+		}
+	})
+}
