@@ -16,6 +16,11 @@ import (
 // batch; arrow's generic Take serves the other types. idx holds rows as
 // an array for that fallback (nil: made when needed).
 func takeRows(kctx context.Context, mem memory.Allocator, a arrow.Array, rows []int64, idx arrow.Array) (arrow.Array, error) {
+	// As Take does: a cancelled statement stops at the next column, not
+	// after copying every column of a large batch (a cross join's pairs).
+	if err := kctx.Err(); err != nil {
+		return nil, err
+	}
 	if out := gatherFast(mem, a, rows); out != nil {
 		return out, nil
 	}

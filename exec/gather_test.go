@@ -95,3 +95,18 @@ func TestGatherFastMatchesTake(t *testing.T) {
 		}
 	}
 }
+
+// TestTakeRowsCancelled: a cancelled statement's copy stops with its
+// error, as arrow's Take does.
+func TestTakeRowsCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	b := array.NewInt64Builder(memory.DefaultAllocator)
+	b.AppendValues([]int64{1, 2, 3}, nil)
+	a := b.NewArray()
+	b.Release()
+	defer a.Release()
+	if _, err := takeRows(ctx, memory.DefaultAllocator, a, []int64{0, 2}, nil); err != context.Canceled {
+		t.Fatalf("error %v, want context canceled", err)
+	}
+}

@@ -22,7 +22,10 @@ import (
 // of its own (groupTable.probeView). Every batch allocates from the
 // statement's account (exec/memlimit) as before, a refused allocation in
 // a worker becomes the query's error, and cancelling the statement ends
-// the source's reader and with it the workers.
+// the source's reader and with it the workers. A batch goes to a worker
+// only while the account has room for the batches in flight (roomFor);
+// near exec_mem_limit the reading goroutine transforms it itself, as a
+// serial plan would.
 
 // pipeline is an operator split into the Filter and Project steps at its
 // top and the source below them: the steps transform one batch at a time
