@@ -235,9 +235,13 @@ type decSumAcc struct {
 	// 2^128, so the sum is out of range only if the count ends non-zero,
 	// whatever the order the rows came in.
 	wraps map[uint32]int
+	// lane holds, per group, the part of a DECIMAL (not LARGEINT) sum not
+	// yet added to s, summed in int64 while it fits (agg_decimal.go).
+	lane []int64
 }
 
 func (a *decSumAcc) overflowed() bool {
+	a.settle()
 	for _, w := range a.wraps {
 		if w != 0 {
 			return true
@@ -254,6 +258,10 @@ func (a *decSumAcc) grow(n int) {
 func (a *decSumAcc) update(gids []uint32, arg arrow.Array, rows int) {
 	d := arg.(*array.Decimal128)
 	wide := expr.IsLargeInt(a.typ) // LARGEINT: the int128 range, not 38 digits
+	if !wide {
+		a.updateLane(gids, d, rows)
+		return
+	}
 	for i, g := range gids[:rows] {
 		if d.IsValid(i) {
 			a.add(g, d.Value(i), wide)
@@ -286,6 +294,7 @@ func (a *decSumAcc) add(g uint32, v decimal128.Num, wide bool) {
 func (a *decSumAcc) merge(gids []uint32, states []arrow.Array) { a.update(gids, states[0], len(gids)) }
 
 func (a *decSumAcc) result(mem memory.Allocator, n int) arrow.Array {
+	a.settle()
 	b := array.NewDecimal128Builder(mem, a.typ.(*arrow.Decimal128Type))
 	defer b.Release()
 	b.AppendValues(a.s[:n], a.seen[:n])
@@ -413,6 +422,7 @@ func (a *avgAcc) result(mem memory.Allocator, n int) arrow.Array {
 		db := b.(*array.Decimal128Builder)
 		_, in := decPS(a.inTyp)
 		_, out := decPS(a.typ)
+		s.settle()
 		for g := 0; g < n; g++ {
 			if a.count.c[g] == 0 {
 				db.AppendNull()

@@ -171,6 +171,10 @@ func (a *decSumAcc) foldSel(arg arrow.Array, sel []int64, n int) bool {
 		return false
 	}
 	wide := expr.IsLargeInt(a.typ)
+	if !wide {
+		a.foldLane(0, d, sel, n)
+		return true
+	}
 	if sel == nil {
 		for i := 0; i < n; i++ {
 			if d.IsValid(i) {

@@ -12,9 +12,9 @@ import (
 )
 
 // aggState is one HashAggregate's groups and accumulators: the operator
-// runs one, and on large inputs a second on another core over every other
-// batch, absorbed into the first at the end (as a final aggregate merges
-// partial states).
+// runs one, and on large inputs up to parallelism(ctx)-1 more on other
+// cores, each over its share of the batches in turn, absorbed into the
+// first at the end (as a final aggregate merges partial states).
 type aggState struct {
 	h          *HashAggregate
 	env        *Env
@@ -223,13 +223,14 @@ func (h *HashAggregate) statesMerge() bool {
 	return true
 }
 
-// aggHelper is the second core's aggState, fed batches through in.
+// aggHelper is another core's aggState, fed batches through in.
 type aggHelper struct {
-	st     *aggState
-	in     chan arrow.RecordBatch
-	done   chan struct{}
-	err    error
-	failed atomic.Bool
+	st      *aggState
+	in      chan arrow.RecordBatch
+	done    chan struct{}
+	err     error
+	failed  atomic.Bool
+	stopped bool
 }
 
 func (h *HashAggregate) startHelper(ctx context.Context, env *Env) (*aggHelper, error) {
@@ -256,9 +257,13 @@ func (h *HashAggregate) startHelper(ctx context.Context, env *Env) (*aggHelper, 
 	return w, nil
 }
 
-// stop ends the helper and returns its error.
+// stop ends the helper and returns its error; later calls return it
+// again.
 func (w *aggHelper) stop() error {
-	close(w.in)
+	if !w.stopped {
+		w.stopped = true
+		close(w.in)
+	}
 	<-w.done
 	return w.err
 }
@@ -269,15 +274,19 @@ func (h *HashAggregate) compute(ctx context.Context, env *Env, in array.RecordRe
 		return nil, err
 	}
 	defer s.release()
-	// parallel_pipeline_task_num = 1 keeps the aggregate on one goroutine.
-	par := h.parallel() && parallelism(ctx) > 1
-	var helper *aggHelper
-	defer func() {
-		if helper != nil {
-			helper.stop()
-			helper.st.release()
+	// parallel_pipeline_task_num = 1 keeps the aggregate on one goroutine;
+	// n allows n-1 helpers beside this one.
+	workers := parallelism(ctx)
+	par := h.parallel() && workers > 1
+	var helpers []*aggHelper
+	stopHelpers := func() {
+		for _, x := range helpers {
+			x.stop()
+			x.st.release()
 		}
-	}()
+		helpers = nil
+	}
+	defer stopHelpers()
 	var rows int64
 	batches := 0
 	for in.Next() {
@@ -286,20 +295,25 @@ func (h *HashAggregate) compute(ctx context.Context, env *Env, in array.RecordRe
 		}
 		b := in.RecordBatch()
 		batches++
-		// Two tables pay off while the groups are few (each core's table
-		// stays in cache); with many, both would hold nearly all of them.
-		if par && helper == nil && rows >= aggParallelAfter && int64(s.gt.n)*aggParallelRowsPerGroup <= rows {
-			if helper, err = h.startHelper(ctx, env); err != nil {
-				return nil, err
+		// Several tables pay off while the groups are few (each core's table
+		// stays in cache); with many, each would hold nearly all of them.
+		if par && helpers == nil && rows >= aggParallelAfter && int64(s.gt.n)*aggParallelRowsPerGroup <= rows {
+			for range workers - 1 {
+				x, err := h.startHelper(ctx, env)
+				if err != nil {
+					return nil, err
+				}
+				helpers = append(helpers, x)
 			}
 		}
 		rows += b.NumRows()
-		if helper != nil && batches%2 == 0 {
-			if helper.failed.Load() {
+		if k := batches % (len(helpers) + 1); k != 0 {
+			x := helpers[k-1]
+			if x.failed.Load() {
 				break
 			}
 			b.Retain()
-			helper.in <- b
+			x.in <- b
 			continue
 		}
 		if err := s.consume(b); err != nil {
@@ -309,19 +323,18 @@ func (h *HashAggregate) compute(ctx context.Context, env *Env, in array.RecordRe
 	if err := in.Err(); err != nil {
 		return nil, err
 	}
-	if helper != nil {
-		err := helper.stop()
+	for _, x := range helpers {
+		err := x.stop()
 		if err == nil {
-			err = helper.st.overflow()
+			err = x.st.overflow()
 		}
 		if err == nil {
-			err = s.absorb(helper.st)
+			err = s.absorb(x.st)
 		}
-		helper.st.release()
-		helper = nil
 		if err != nil {
 			return nil, err
 		}
 	}
+	stopHelpers()
 	return s.output()
 }

@@ -38,14 +38,22 @@
 //     build (right) side only and streams the probe (left) side, opening
 //     each input once (a full outer join too); TopN keeps
 //     at most offset+limit rows. HashAggregate emits groups in first-seen
-//     order, except past aggParallelAfter rows, where a second goroutine
-//     folds every other batch and its new groups follow. Without GROUP BY
+//     order, except past aggParallelAfter rows, where up to
+//     parallel_pipeline_task_num-1 more goroutines fold batches in turn
+//     and their new groups follow. Without GROUP BY
 //     it keeps no group table: batches fold into registers (over a Filter
 //     directly below, into the rows the predicate selects, copying no
 //     column a COUNT(*) or a plain column argument does not need), and
 //     past aggParallelAfter rows up to parallel_pipeline_task_num
 //     goroutines (WithParallelism; at most GOMAXPROCS) fold batches the
 //     reading goroutine hands them into partial states merged at the end.
+//     Parallel pipelines (parallel.go): a HashJoin with keys (not a full
+//     outer join) probes in parallel_pipeline_task_num goroutines, which
+//     also run the Filter and Project steps directly under its probe side;
+//     the steps under its build side and under a HashAggregate run the
+//     same way. One goroutine reads the source, workers transform batches,
+//     and results come out in input order, so the orders promised above
+//     hold at any parallelism.
 //  3. NULL is SQL NULL everywhere: a filter keeps a row only when the
 //     predicate is TRUE; NULL join keys never match; GROUP BY and DISTINCT
 //     put all NULL keys in one group (and -0 with +0, every NaN with every
@@ -58,7 +66,8 @@
 //     Next or Release; callers Retain it to keep it longer.
 //  6. The context passed to Open cancels the query: readers check it
 //     between batches and report ctx.Err() through Err.
-//  7. A reader belongs to one goroutine. Plans (Operator trees) are
+//  7. A reader belongs to one goroutine (a parallel pipeline's source
+//     reader belongs to its reading goroutine until it is released). Plans (Operator trees) are
 //     immutable once built and may be opened many times, concurrently.
 //  8. Env.Mem may be a statement's limited allocator (exec/memlimit), which
 //     panics past exec_mem_limit: pull readers recover that panic into Err.

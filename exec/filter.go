@@ -297,7 +297,7 @@ func gatherRows(kctx context.Context, env *Env, b arrow.RecordBatch, rows []int6
 			out[i] = array.NewSlice(b.Column(i), 0, int64(len(rows)))
 			continue
 		}
-		c, err := compute.TakeArray(kctx, b.Column(i), idx)
+		c, err := takeRows(kctx, memlimit.Lenient(env.Mem), b.Column(i), rows, idx)
 		if err != nil {
 			releaseCols(out)
 			return nil, err

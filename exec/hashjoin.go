@@ -175,7 +175,7 @@ func (b *buildSide) release() {
 }
 
 func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
-	in, err := j.Right.Open(ctx, env)
+	in, err := openPiped(ctx, env, j.Right)
 	if err != nil {
 		return nil, err
 	}
@@ -274,6 +274,9 @@ func (j *HashJoin) openHash(ctx context.Context, env *Env) (array.RecordReader, 
 	side, err := j.build(ctx, env)
 	if err != nil {
 		return nil, err
+	}
+	if j.probeParallel(ctx, side) {
+		return j.openParallel(ctx, env, side)
 	}
 	left, err := j.Left.Open(ctx, env)
 	if err != nil {
@@ -497,7 +500,7 @@ func (j *HashJoin) gatherPairs(kctx context.Context, env *Env, side *buildSide, 
 	defer ridx.Release()
 	cols := make([]arrow.Array, 0, j.joined.NumFields())
 	for c := 0; c < int(left.NumCols()); c++ {
-		a, err := compute.TakeArray(kctx, left.Column(c), lidx)
+		a, err := takeRows(kctx, memlimit.Lenient(env.Mem), left.Column(c), li, lidx)
 		if err != nil {
 			releaseArrays(cols)
 			return nil, err
@@ -509,6 +512,11 @@ func (j *HashJoin) gatherPairs(kctx context.Context, env *Env, side *buildSide, 
 		var err error
 		if side.batch == nil {
 			a = array.MakeArrayOfNull(env.Mem, f.Type, len(ri))
+		} else if rValid == nil {
+			if a, err = takeRows(kctx, memlimit.Lenient(env.Mem), side.batch.Column(c), ri, ridx); err != nil {
+				releaseArrays(cols)
+				return nil, err
+			}
 		} else if a, err = compute.TakeArray(kctx, side.batch.Column(c), ridx); err != nil {
 			releaseArrays(cols)
 			return nil, err

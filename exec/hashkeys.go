@@ -36,6 +36,8 @@ type keyCol interface {
 	memBytes() int64
 	// release drops what the column holds beyond Go memory.
 	release()
+	// view is a copy for lookups from another goroutine (parallel.go).
+	view() keyCol
 }
 
 const (

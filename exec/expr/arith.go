@@ -149,6 +149,9 @@ func (a *ArithExpr) String() string {
 }
 
 func (a *ArithExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) {
+	if out, ok, err := a.decimalFast(env, batch); ok {
+		return out, err
+	}
 	la, err := a.L.Eval(env, batch)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,375 @@
+package exec
+
+import (
+	"context"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/inlet-db/inlet/exec/memlimit"
+)
+
+// Parallel operators. A hash join's probe, the streaming Filter and
+// Project steps under it, the steps under a hash join's build side and
+// under a hash aggregate run in parallelism(ctx) goroutines (the
+// session's parallel_pipeline_task_num, 0 = every core), batch by batch:
+// one goroutine reads the source, workers transform the batches, and the
+// results come out in input order, so what an operator promises about its
+// output order holds with any number of workers. The build side's hash
+// table is shared read-only by the probing workers, each through a view
+// of its own (groupTable.probeView). Every batch allocates from the
+// statement's account (exec/memlimit) as before, a refused allocation in
+// a worker becomes the query's error, and cancelling the statement ends
+// the source's reader and with it the workers. A batch goes to a worker
+// only while the account has room for the batches in flight (roomFor);
+// near exec_mem_limit the reading goroutine transforms it itself, as a
+// serial plan would.
+
+// pipeline is an operator split into the Filter and Project steps at its
+// top and the source below them: the steps transform one batch at a time
+// and so may run in any goroutine.
+type pipeline struct {
+	src   Operator
+	steps []Operator // bottom-up: *Filter or *Project
+	sels  []*selector
+	needs [][]int // per Filter step, the columns the step above reads (nil: all)
+}
+
+func splitPipeline(op Operator) *pipeline {
+	p := &pipeline{}
+	var top []Operator
+	for {
+		switch x := op.(type) {
+		case *Filter:
+			top = append(top, x)
+			op = x.Input
+			continue
+		case *Project:
+			top = append(top, x)
+			op = x.Input
+			continue
+		}
+		break
+	}
+	p.src = op
+	for i := len(top) - 1; i >= 0; i-- {
+		p.steps = append(p.steps, top[i])
+	}
+	p.sels = make([]*selector, len(p.steps))
+	p.needs = make([][]int, len(p.steps))
+	for i, st := range p.steps {
+		if f, ok := st.(*Filter); ok {
+			p.sels[i] = newSelector(f.Pred)
+			if i+1 < len(p.steps) {
+				if pr, ok := p.steps[i+1].(*Project); ok {
+					p.needs[i] = columnsRead(pr.Exprs)
+				}
+			}
+		}
+	}
+	return p
+}
+
+// apply runs the steps over b (which stays the caller's); nil when a
+// filter dropped every row.
+func (p *pipeline) apply(kctx context.Context, env *Env, b arrow.RecordBatch, scratch *[]int64) (arrow.RecordBatch, error) {
+	b.Retain()
+	cur := b
+	for i, st := range p.steps {
+		var out arrow.RecordBatch
+		var err error
+		switch s := st.(type) {
+		case *Filter:
+			out, err = p.sels[i].apply(kctx, env, cur, p.needs[i], scratch)
+		case *Project:
+			out, err = evalBatch(env, s.schema, s.Exprs, cur)
+		}
+		cur.Release()
+		if err != nil || out == nil {
+			return nil, err
+		}
+		cur = out
+	}
+	return cur, nil
+}
+
+// mapResult is one batch's outcome in parallelMap.
+type mapResult struct {
+	out arrow.RecordBatch
+	err error
+}
+
+type mapJob struct {
+	b   arrow.RecordBatch
+	res chan mapResult
+}
+
+// parallelMap returns a reader of fn over in's batches, computed by
+// workers goroutines and yielded in input order; fn's nil results are
+// skipped. Worker w calls fn with w, so it may keep scratch state; the
+// reading goroutine, which transforms a batch itself when the
+// statement's account has no room for more in flight (roomFor), calls it
+// with workers. The reader owns in, and calls done (if not nil) once the
+// workers have stopped and in is released. At most about 2·workers
+// batches are in flight.
+func parallelMap(ctx context.Context, mem memory.Allocator, in array.RecordReader, schema *arrow.Schema, workers int,
+	fn func(w int, b arrow.RecordBatch) (arrow.RecordBatch, error), done func()) array.RecordReader {
+	window := workers
+	order := make(chan chan mapResult, window)
+	jobs := make(chan mapJob, window+1) // never full: one job per result not yet taken
+	stop := make(chan struct{})
+	var readerDone sync.WaitGroup
+	var workersDone sync.WaitGroup
+	started := false
+	start := func() {
+		started = true
+		readerDone.Add(1)
+		go func() {
+			defer readerDone.Done()
+			defer close(jobs)
+			defer close(order)
+			send := func(r chan mapResult) bool {
+				select {
+				case order <- r:
+					return true
+				case <-stop:
+					return false
+				}
+			}
+			fail := func(err error) {
+				r := make(chan mapResult, 1)
+				r <- mapResult{err: err}
+				send(r)
+			}
+			for {
+				var ok bool
+				if err := memlimit.Guard(func() error { ok = in.Next(); return nil }); err != nil {
+					fail(err)
+					return
+				}
+				if !ok {
+					if err := in.Err(); err != nil {
+						fail(err)
+					}
+					return
+				}
+				b := in.RecordBatch()
+				r := make(chan mapResult, 1)
+				if !roomFor(mem, int64(window+1)*batchBytes(b)) {
+					var res mapResult
+					res.err = memlimit.Guard(func() error {
+						var err error
+						res.out, err = fn(workers, b)
+						return err
+					})
+					r <- res
+					if !send(r) && res.out != nil {
+						res.out.Release()
+					}
+					if res.err != nil {
+						return
+					}
+					continue
+				}
+				b.Retain()
+				if !send(r) {
+					b.Release()
+					return
+				}
+				jobs <- mapJob{b: b, res: r}
+			}
+		}()
+		for w := range workers {
+			workersDone.Add(1)
+			go func() {
+				defer workersDone.Done()
+				for j := range jobs {
+					var res mapResult
+					select {
+					case <-stop:
+					default:
+						res.err = memlimit.Guard(func() error {
+							var err error
+							res.out, err = fn(w, j.b)
+							return err
+						})
+					}
+					j.b.Release()
+					j.res <- res
+				}
+			}()
+		}
+	}
+	next := func() (arrow.RecordBatch, error) {
+		if !started {
+			start()
+		}
+		for {
+			r, ok := <-order
+			if !ok {
+				return nil, nil
+			}
+			res := <-r
+			if res.err != nil {
+				return nil, res.err
+			}
+			if res.out != nil {
+				return res.out, nil
+			}
+		}
+	}
+	closeFn := func() {
+		if started {
+			close(stop)
+			readerDone.Wait()
+			for r := range order {
+				if res := <-r; res.out != nil {
+					res.out.Release()
+				}
+			}
+			workersDone.Wait()
+		}
+		in.Release()
+		if done != nil {
+			done()
+		}
+	}
+	return newPullReader(ctx, schema, next, closeFn)
+}
+
+// openPiped opens op with its Filter and Project steps running in
+// parallel over its source's batches, when there are steps and more than
+// one goroutine may run; else it is op.Open.
+func openPiped(ctx context.Context, env *Env, op Operator) (array.RecordReader, error) {
+	p := splitPipeline(op)
+	workers := parallelism(ctx)
+	if len(p.steps) == 0 || workers < 2 {
+		return op.Open(ctx, env)
+	}
+	if err := checkEnv(ctx, env); err != nil {
+		return nil, err
+	}
+	in, err := p.src.Open(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	kctx := compute.WithAllocator(ctx, memlimit.Lenient(env.Mem))
+	scratch := make([][]int64, workers+1)
+	return parallelMap(ctx, env.Mem, in, op.Schema(), workers, func(w int, b arrow.RecordBatch) (arrow.RecordBatch, error) {
+		return p.apply(kctx, env, b, &scratch[w])
+	}, nil), nil
+}
+
+// piped is op opened through openPiped.
+type piped struct{ Operator }
+
+func (p piped) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	return openPiped(ctx, env, p.Operator)
+}
+
+// probeParallel says whether the join probes in several goroutines: it
+// has keys (a keyless join probes in slices of a batch), is not a full
+// outer join (whose probes mark the build rows they matched), and has
+// build rows.
+func (j *HashJoin) probeParallel(ctx context.Context, side *buildSide) bool {
+	return parallelism(ctx) > 1 && len(j.lk) > 0 && j.Type != FullOuterJoin && side.rows > 0
+}
+
+// openParallel streams the join with the left input's Filter and Project
+// steps and the probe running in workers, output in left batch order.
+func (j *HashJoin) openParallel(ctx context.Context, env *Env, side *buildSide) (array.RecordReader, error) {
+	p := splitPipeline(j.Left)
+	in, err := p.src.Open(ctx, env)
+	if err != nil {
+		side.release()
+		return nil, err
+	}
+	workers := parallelism(ctx)
+	kctx := compute.WithAllocator(ctx, memlimit.Lenient(env.Mem))
+	views := make([]*buildSide, workers+1)
+	scratch := make([][]int64, workers+1)
+	for w := range views {
+		v := *side
+		v.table = side.table.probeView()
+		views[w] = &v
+	}
+	// The views share side's memory: side is released once the workers
+	// are done.
+	return parallelMap(ctx, env.Mem, in, j.schema, workers, func(w int, b arrow.RecordBatch) (arrow.RecordBatch, error) {
+		x, err := p.apply(kctx, env, b, &scratch[w])
+		if err != nil || x == nil {
+			return nil, err
+		}
+		defer x.Release()
+		return j.probe(kctx, env, views[w], x)
+	}, side.release), nil
+}
+
+// probeView is a copy of g for lookups from another goroutine: it shares
+// the stored keys and slots, read-only, and has its own per-batch state
+// (the bound key columns and row hashes). Nothing may add groups to g
+// while views are in use.
+func (g *groupTable) probeView() *groupTable {
+	v := *g
+	v.hashes = nil
+	v.cols = make([]keyCol, len(g.cols))
+	for i, c := range g.cols {
+		v.cols[i] = c.view()
+	}
+	v.fixed, v.str = nil, nil
+	if g.fixed != nil {
+		v.fixed = v.cols[0].(*fixedKeyCol)
+	}
+	if g.str != nil {
+		v.str = v.cols[0].(*strKeyCol)
+	}
+	return &v
+}
+
+// The view of each key column: its stored keys shared, its bound batch
+// its own.
+
+func (c *fixedKeyCol) view() keyCol {
+	v := *c
+	v.cur, v.curNull = nil, nil
+	return &v
+}
+
+func (c *decKeyCol) view() keyCol {
+	v := *c
+	v.cur, v.arr = nil, nil
+	return &v
+}
+
+func (c *strKeyCol) view() keyCol {
+	v := *c
+	v.strView()
+	return &v
+}
+
+func (c *strKeyCol) strView() {
+	c.data, c.o32, c.o64, c.fsb, c.arr, c.curLen, c.curHead = nil, nil, nil, nil, nil, nil, nil
+}
+
+func (c *genericKeyCol) view() keyCol {
+	v := *c
+	v.strView()
+	v.buf, v.boffs, v.src, v.get, v.app, v.b = nil, nil, nil, nil, nil, nil
+	return &v
+}
+
+// roomFor says whether the statement's account (a limited Env.Mem) can
+// take n more bytes in flight while staying under half its limit. When
+// it cannot, the pipeline's reading goroutine transforms the batch
+// itself instead of queueing it, so a query that streams within
+// exec_mem_limit on one goroutine still does with several.
+func roomFor(mem memory.Allocator, n int64) bool {
+	a, ok := mem.(*memlimit.Allocator)
+	if !ok || a.Limit() <= 0 {
+		return true
+	}
+	return a.Used()+n <= a.Limit()/2
+}
+
