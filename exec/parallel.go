@@ -372,4 +372,3 @@ func roomFor(mem memory.Allocator, n int64) bool {
 	}
 	return a.Used()+n <= a.Limit()/2
 }
-

@@ -24,6 +24,9 @@ func (j *HashJoin) canSpill(sp *spillConfig) bool {
 }
 
 func (j *HashJoin) openSpilling(ctx context.Context, env *Env, sp *spillConfig) (array.RecordReader, error) {
+	// A join that spills is short of memory: the partition joins run on
+	// one goroutine, so no batches wait in flight beside their tables.
+	ctx = WithParallelism(ctx, 1)
 	right, err := j.Right.Open(ctx, env)
 	if err != nil {
 		return nil, err
