@@ -128,6 +128,9 @@ func (p *flussPlan) run(ctx context.Context) (*Result, error) {
 	if p.req.TimeTravel != nil {
 		return nil, errTimeTravelFluss(p.name, p.st.Mode)
 	}
+	if p.st.Mode == fluss.ReadChangelog {
+		return p.planChangelog(ctx)
+	}
 	schema, err := outputSchema(p.st.Columns, p.proj, p.req.Pruned)
 	if err != nil {
 		return nil, err
