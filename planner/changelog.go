@@ -134,7 +134,13 @@ func metadataBounds(preds []catalog.Predicate, vars map[string]string) changelog
 			if !ok {
 				continue
 			}
+			// The literal is read in the session zone and in UTC and the
+			// earlier instant kept: the bound stays below every row the
+			// engine's comparison keeps, whichever of the two it applies.
 			ms, ok := parseInstantMillis(s, tzone.LocationOrUTC(vars[varTimeZone]))
+			if utc, uok := parseInstantMillis(s, time.UTC); ok && uok {
+				ms = min(ms, utc)
+			}
 			if ok && ms > b.minTs {
 				b.minTs = ms
 			}
@@ -143,9 +149,8 @@ func metadataBounds(preds []catalog.Predicate, vars map[string]string) changelog
 	return b
 }
 
-// parseInstantMillis reads a datetime literal in the session's zone (as the
-// engine compares TIMESTAMP_LTZ values) to whole milliseconds, rounded
-// down so the bound never excludes a matching row.
+// parseInstantMillis reads a datetime literal in loc to whole milliseconds,
+// rounded down so the bound never excludes a matching row.
 func parseInstantMillis(s string, loc *time.Location) (int64, bool) {
 	s = strings.TrimSpace(s)
 	for _, layout := range []string{"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02"} {

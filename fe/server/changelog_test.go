@@ -87,7 +87,7 @@ func (m *changelogModel) want(table string, keep func(clRow) bool) []string {
 // startChangelogFE starts an emulated cluster on a settable clock, writes
 // the history below through scenario statements (recording each write in
 // the model), and an FE with a catalog `cl` over it.
-func startChangelogFE(t *testing.T) (*testFE, *changelogModel, []time.Time) {
+func startChangelogFE(t *testing.T) (*testFE, *minifluss.Cluster, *changelogModel, []time.Time) {
 	t.Helper()
 	ctx := context.Background()
 	var now atomic.Int64
@@ -163,21 +163,123 @@ DELETE FROM cl.part_pk WHERE id = 1 AND dt = '2024-01-01'`, func(ts time.Time) {
 	tf := &testFE{t: t, dir: dir, fe: fe, mem: mem}
 	t.Cleanup(tf.stop)
 	mustExec(t, tf.db(""), fmt.Sprintf(`CREATE CATALOG cl PROPERTIES ('type'='fluss', 'fluss.bootstrap.servers'='%s')`, c.BootstrapAddr()))
-	return tf, m, times
+	return tf, c, m, times
 }
 
-func TestFlussChangelogSmoke(t *testing.T) {
-	f, m, _ := startChangelogFE(t)
+// TestFlussChangelog reads tbl$changelog of a primary-key table, a log
+// table of two buckets and a partitioned primary-key table, and checks
+// every answer against the model of the writes.
+func TestFlussChangelog(t *testing.T) {
+	f, cluster, m, times := startChangelogFE(t)
 	db := f.db("")
 	mustExec(t, db, "SET time_zone = 'UTC'")
-	for _, tbl := range []string{"orders", "clicks", "part_pk"} {
-		got := sortedRows(t, db, "SELECT * FROM cl.cl.`"+tbl+"$changelog`")
-		t.Logf("%s got:\n%s\nwant:\n%s", tbl, strings.Join(got, "\n"), strings.Join(m.want(tbl, nil), "\n"))
+	since := func(i int) func(clRow) bool { return func(r clRow) bool { return !r.ts.Before(times[i]) } }
+	cases := []struct {
+		name, q string
+		want    []string
+	}{
+		{"pk all", "SELECT * FROM cl.cl.`orders$changelog`", m.want("orders", nil)},
+		{"log all", "SELECT * FROM cl.cl.`clicks$changelog`", m.want("clicks", nil)},
+		{"partitioned all", "SELECT * FROM cl.cl.`part_pk$changelog`", m.want("part_pk", nil)},
+		{"partition pruned", "SELECT * FROM cl.cl.`part_pk$changelog` WHERE dt = '2024-01-02'",
+			m.want("part_pk", func(r clRow) bool { return r.part == "2024-01-02" })},
+		{"change type filter", "SELECT * FROM cl.cl.`orders$changelog` WHERE _change_type IN ('-U', '-D')",
+			m.want("orders", func(r clRow) bool { return r.change == "-U" || r.change == "-D" })},
+		{"offset start", "SELECT * FROM cl.cl.`orders$changelog` WHERE _log_offset >= 2",
+			m.want("orders", func(r clRow) bool { return r.offset >= 2 })},
+		{"offset window", "SELECT * FROM cl.cl.`orders$changelog` WHERE _log_offset > 1 AND _log_offset < 4",
+			m.want("orders", func(r clRow) bool { return r.offset > 1 && r.offset < 4 })},
+		{"commit time", "SELECT * FROM cl.cl.`clicks$changelog` WHERE _commit_timestamp >= '2024-01-15 10:35:00'",
+			m.want("clicks", since(1))},
+		// East of UTC: the pushed start must not drop what the engine's
+		// own comparison keeps (the same rows as without any pushdown).
+		{"commit time zone", "SELECT /*+ SET_VAR(time_zone='Asia/Shanghai') */ * FROM cl.cl.`clicks$changelog` WHERE _commit_timestamp >= '2024-01-15 10:35:00'",
+			sortedRows(t, db, "SELECT /*+ SET_VAR(time_zone='Asia/Shanghai') */ * FROM cl.cl.`clicks$changelog` WHERE _commit_timestamp >= '2024-01-15 10:35:00' OR _log_offset < 0")},
+		{"commit time zone west", "SELECT /*+ SET_VAR(time_zone='America/New_York') */ * FROM cl.cl.`clicks$changelog` WHERE _commit_timestamp >= '2024-01-15 10:35:00'",
+			sortedRows(t, db, "SELECT /*+ SET_VAR(time_zone='America/New_York') */ * FROM cl.cl.`clicks$changelog` WHERE _commit_timestamp >= '2024-01-15 10:35:00' OR _log_offset < 0")},
+		{"metadata only", "SELECT _log_offset FROM cl.cl.`clicks$changelog` WHERE user_id = 101", []string{"0", "0"}},
+		{"table column only", "SELECT customer FROM cl.cl.`orders$changelog` WHERE _change_type = '-U'", []string{"Rhea"}},
+		{"count", "SELECT count(*) FROM cl.cl.`orders$changelog`", []string{fmt.Sprint(len(m.rows["orders"]))}},
+		{"startup latest", "SELECT /*+ SET_VAR(fluss_changelog_startup_mode='latest') */ * FROM cl.cl.`orders$changelog`", nil},
+		{"startup timestamp", fmt.Sprintf("SELECT /*+ SET_VAR(fluss_changelog_startup_mode='timestamp', fluss_changelog_startup_timestamp='%d') */ * FROM cl.cl.`part_pk$changelog`", times[1].UnixMilli()),
+			m.want("part_pk", since(1))},
+		{"startup earliest", "SELECT /*+ SET_VAR(fluss_changelog_startup_mode='earliest') */ * FROM cl.cl.`clicks$changelog`", m.want("clicks", nil)},
 	}
-	for _, l := range rows(t, db, "EXPLAIN SELECT * FROM cl.cl.`part_pk$changelog` WHERE dt = '2024-01-02' AND _log_offset >= 1") {
-		t.Log(l)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := sortedRows(t, db, c.q)
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("%s:\n got: %q\nwant: %q", c.q, got, c.want)
+			}
+		})
 	}
-	for _, l := range rows(t, db, "DESC cl.cl.`orders$changelog`") {
-		t.Log(l)
+	if n := len(rows(t, db, "SELECT * FROM cl.cl.`orders$changelog` LIMIT 2")); n != 2 {
+		t.Errorf("LIMIT 2 returned %d rows", n)
+	}
+
+	// EXPLAIN: the read mode, the pushed start and the ranges it implies.
+	explain := func(q string) string { return strings.Join(rows(t, db, "EXPLAIN "+q), "\n") }
+	for _, c := range []struct{ q, want string }{
+		{"SELECT * FROM cl.cl.`orders$changelog`", "readMode=changelog, unionRead=no, lakeSplits=0, suppressedLakeSplits=0, logRanges=1"},
+		{"SELECT * FROM cl.cl.`orders$changelog`", "LOG b0 [0, 6)"},
+		{"SELECT * FROM cl.cl.`clicks$changelog`", "logRanges=2"},
+		{"SELECT * FROM cl.cl.`orders$changelog` WHERE _log_offset >= 2", "pushedStart=_log_offset>=2"},
+		{"SELECT * FROM cl.cl.`orders$changelog` WHERE _log_offset >= 2", "LOG b0 [2, 6)"},
+		{"SELECT * FROM cl.cl.`orders$changelog` WHERE _log_offset < 3", "LOG b0 [0, 3)"},
+		{"SELECT * FROM cl.cl.`orders$changelog` WHERE _commit_timestamp >= '2024-01-15 10:40:00'",
+			fmt.Sprintf("pushedStart=_commit_timestamp>=%d", times[2].UnixMilli())},
+		{"SELECT * FROM cl.cl.`orders$changelog` WHERE _commit_timestamp >= '2024-01-15 10:40:00'", "LOG b0 [4, 6)"},
+		{"SELECT * FROM cl.cl.`part_pk$changelog` WHERE dt = '2024-01-02'", "partition=1/2"},
+		{"SELECT /*+ SET_VAR(fluss_changelog_startup_mode='latest') */ * FROM cl.cl.`orders$changelog`", "logRanges=0"},
+		{"SELECT * FROM cl.cl.`orders$changelog`", "TABLE: cl.cl.orders$changelog"},
+	} {
+		if got := explain(c.q); !strings.Contains(got, c.want) {
+			t.Errorf("EXPLAIN %s: no %q in\n%s", c.q, c.want, got)
+		}
+	}
+
+	// Metadata statements: DESC and SHOW CREATE TABLE show the metadata
+	// columns first; SHOW TABLES does not list the virtual table.
+	desc := rows(t, db, "DESC cl.cl.`orders$changelog`")
+	wantDesc := []string{"_change_type|text|No", "_log_offset|bigint|No", "_commit_timestamp|datetime(3)|No", "order_id|int|", "customer|text|", "amount|decimal(10,2)|"}
+	if len(desc) != len(wantDesc) {
+		t.Fatalf("DESC: %q", desc)
+	}
+	for i, w := range wantDesc {
+		if !strings.HasPrefix(desc[i], w) {
+			t.Errorf("DESC row %d: %q, want prefix %q", i, desc[i], w)
+		}
+	}
+	sc := strings.Join(rows(t, db, "SHOW CREATE TABLE cl.cl.`orders$changelog`"), "\n")
+	for _, w := range []string{"`_change_type` text NOT NULL", "`_log_offset` bigint NOT NULL", "`_commit_timestamp` datetime(3) NOT NULL", "`order_id` int"} {
+		if !strings.Contains(sc, w) {
+			t.Errorf("SHOW CREATE TABLE: no %q in\n%s", w, sc)
+		}
+	}
+	if strings.Contains(sc, "PRIMARY KEY") {
+		t.Errorf("SHOW CREATE TABLE of a changelog claims a primary key (keys repeat in a changelog):\n%s", sc)
+	}
+	wantRows(t, db, "SHOW TABLES FROM cl.cl", "clicks", "orders", "part_pk")
+
+	// Errors name the knob.
+	wantErr(t, db, "SELECT /*+ SET_VAR(fluss_changelog_startup_mode='timestamp') */ * FROM cl.cl.`orders$changelog`", 1105, "fluss_changelog_startup_timestamp")
+	wantErr(t, db, "SELECT /*+ SET_VAR(fluss_changelog_startup_mode='first') */ * FROM cl.cl.`orders$changelog`", 1105, "expected one of earliest, latest, timestamp")
+	wantErr(t, db, "SELECT * FROM cl.cl.`orders$changes`", 1146, "Unknown sys table 'orders$changes'")
+
+	// Retention: once the log before offset 2 is deleted, the changelog
+	// starts at the earliest offset still there, and EXPLAIN says so.
+	sc2, err := minifluss.ParseScenario("EXPIRE LOG cl.orders BUCKET 0 BEFORE 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sc2.Run(context.Background(), cluster); err != nil {
+		t.Fatal(err)
+	}
+	got := sortedRows(t, db, "SELECT * FROM cl.cl.`orders$changelog`")
+	if want := m.want("orders", func(r clRow) bool { return r.offset >= 2 }); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("after retention:\n got: %q\nwant: %q", got, want)
+	}
+	if e := explain("SELECT * FROM cl.cl.`orders$changelog`"); !strings.Contains(e, "deleted by log retention: b0 from 2") || !strings.Contains(e, "LOG b0 [2, 6)") {
+		t.Errorf("EXPLAIN after retention:\n%s", e)
 	}
 }
