@@ -273,6 +273,9 @@ func (p *flussPlan) planChangelog(ctx context.Context) (*Result, error) {
 	if len(pushed) > 0 {
 		extra[0] += ", pushedStart=" + strings.Join(pushed, " AND ")
 	}
+	if l := p.capLogRanges(); l != "" {
+		extra = append(extra, l)
+	}
 	if len(retained) > 0 {
 		extra = append(extra, fmt.Sprintf("changelog: %d bucket(s) start at the earliest offset fluss still holds; older changes were deleted by log retention: %s",
 			len(retained), strings.Join(retained, ", ")))

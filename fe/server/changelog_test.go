@@ -112,7 +112,9 @@ func startChangelogFE(t *testing.T) (*testFE, *minifluss.Cluster, *changelogMode
 	run(`CREATE DATABASE cl;
 CREATE TABLE cl.orders (order_id INT NOT NULL, customer STRING, amount DECIMAL(10, 2), PRIMARY KEY (order_id) NOT ENFORCED) WITH ('bucket.num' = '1');
 CREATE TABLE cl.clicks (event_id INT, user_id INT, kind STRING) WITH ('bucket.num' = '2');
-CREATE TABLE cl.part_pk (id INT NOT NULL, dt STRING NOT NULL, v STRING, PRIMARY KEY (id, dt) NOT ENFORCED) PARTITIONED BY (dt) WITH ('bucket.num' = '1')`)
+CREATE TABLE cl.part_pk (id INT NOT NULL, dt STRING NOT NULL, v STRING, PRIMARY KEY (id, dt) NOT ENFORCED) PARTITIONED BY (dt) WITH ('bucket.num' = '1');
+CREATE TABLE cl.big (id INT, name STRING) WITH ('bucket.num' = '3');
+GENERATE INTO cl.big FROM 1 TO 30000 VALUES (ID, 'n{id}')`)
 
 	m := newChangelogModel()
 	// Commit times, one per step: 10:30, 10:35, 10:40, 10:45.
@@ -213,9 +215,6 @@ func TestFlussChangelog(t *testing.T) {
 			}
 		})
 	}
-	if n := len(rows(t, db, "SELECT * FROM cl.cl.`orders$changelog` LIMIT 2")); n != 2 {
-		t.Errorf("LIMIT 2 returned %d rows", n)
-	}
 
 	// EXPLAIN: the read mode, the pushed start and the ranges it implies.
 	explain := func(q string) string { return strings.Join(rows(t, db, "EXPLAIN "+q), "\n") }
@@ -259,7 +258,7 @@ func TestFlussChangelog(t *testing.T) {
 	if strings.Contains(sc, "PRIMARY KEY") {
 		t.Errorf("SHOW CREATE TABLE of a changelog claims a primary key (keys repeat in a changelog):\n%s", sc)
 	}
-	wantRows(t, db, "SHOW TABLES FROM cl.cl", "clicks", "orders", "part_pk")
+	wantRows(t, db, "SHOW TABLES FROM cl.cl", "big", "clicks", "orders", "part_pk")
 
 	// Errors name the knob.
 	wantErr(t, db, "SELECT /*+ SET_VAR(fluss_changelog_startup_mode='timestamp') */ * FROM cl.cl.`orders$changelog`", 1105, "fluss_changelog_startup_timestamp")
@@ -282,4 +281,47 @@ func TestFlussChangelog(t *testing.T) {
 	if e := explain("SELECT * FROM cl.cl.`orders$changelog`"); !strings.Contains(e, "deleted by log retention: b0 from 2") || !strings.Contains(e, "LOG b0 [2, 6)") {
 		t.Errorf("EXPLAIN after retention:\n%s", e)
 	}
+}
+
+// TestFlussLimitCutsLogRanges: a LIMIT with no WHERE on a log table (or a
+// changelog) plans only the log records it needs: the first ranges, the
+// last cut short, so the BE reads n records, not the table.
+func TestFlussLimitCutsLogRanges(t *testing.T) {
+	f, _, m, _ := startChangelogFE(t)
+	db := f.db("")
+	mustExec(t, db, "SET time_zone = 'UTC'")
+	// The changelog's first records are its first rows: LIMIT keeps offsets
+	// 0 and 1 of the one bucket, deterministically.
+	got := sortedRows(t, db, "SELECT * FROM cl.cl.`orders$changelog` LIMIT 2")
+	if want := m.want("orders", func(r clRow) bool { return r.offset < 2 }); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("LIMIT 2:\n got: %q\nwant: %q", got, want)
+	}
+	explain := func(q string) string { return strings.Join(rows(t, db, "EXPLAIN "+q), "\n") }
+	for _, c := range []struct{ q, want string }{
+		{"SELECT * FROM cl.cl.`orders$changelog` LIMIT 2", "LOG b0 [0, 2)"},
+		{"SELECT * FROM cl.cl.`clicks$changelog` LIMIT 2", "logRanges=1,"},
+		{"SELECT * FROM cl.cl.big LIMIT 10", "logRanges=1,"},
+		{"SELECT * FROM cl.cl.big LIMIT 10", "limit: 10 rows are the first 10 of 30000 log records; 1 of 3 log ranges kept"},
+		{"SELECT * FROM cl.cl.big WHERE id > 5 LIMIT 10", "logRanges=3,"},
+		{"SELECT * FROM cl.cl.`orders$changelog` LIMIT 100", "logRanges=1,"},
+	} {
+		if e := explain(c.q); !strings.Contains(e, c.want) {
+			t.Errorf("EXPLAIN %s: no %q in\n%s", c.q, c.want, e)
+		}
+	}
+	for _, c := range []struct {
+		q    string
+		rows int
+	}{
+		{"SELECT * FROM cl.cl.big LIMIT 10", 10},
+		{"SELECT * FROM cl.cl.big LIMIT 20000", 20000},
+		{"SELECT * FROM cl.cl.big LIMIT 30000", 30000},
+		{"SELECT * FROM cl.cl.big LIMIT 5 OFFSET 29997", 3},
+		{"SELECT count(*) FROM (SELECT id FROM cl.cl.big LIMIT 25000) t", 1},
+	} {
+		if n := len(rows(t, db, c.q)); n != c.rows {
+			t.Errorf("%s: %d rows, want %d", c.q, n, c.rows)
+		}
+	}
+	wantRows(t, db, "SELECT count(*), count(DISTINCT id) FROM (SELECT id FROM cl.cl.big LIMIT 25000) t", "25000|25000")
 }
