@@ -22,7 +22,10 @@
 //     anything whose meaning could differ between the engine and Paimon
 //     (floats, time zones, CHAR padding, mismatched constant types, NOT IN)
 //     is not pushed. LIMIT caps the whole fragment and never one half of a
-//     union; no aggregate is pushed.
+//     union; no aggregate is pushed. Under a LIMIT with no predicate, a
+//     fragment of LOG ranges with known starts keeps only the first ranges
+//     whose records reach the limit, the last cut short (capLogRanges):
+//     log offsets are dense, so records are rows.
 //  4. tbl$changelog reads each selected bucket's log as LOG ranges from the
 //     startup position (fluss_changelog_startup_mode: earliest, latest,
 //     timestamp) to the latest offset read at planning time; WHERE bounds
