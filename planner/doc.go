@@ -1,5 +1,6 @@
-// Package planner turns a query on a Fluss table (or its $lake / $log view)
-// or a Paimon catalog table into one inletpb.Fragment of scan ranges: lake
+// Package planner turns a query on a Fluss table (or its $lake / $log /
+// $changelog view) or a Paimon catalog table into one inletpb.Fragment of
+// scan ranges: lake
 // splits (LAKE, LAKE_SUPPRESS), log ranges (LOG), primary-key ranges
 // (PK_FULL, PK_TAIL), choosing between the union-read modes auto, required
 // and disabled and their fallbacks, and prints the EXPLAIN lines from the
@@ -21,8 +22,18 @@
 //     anything whose meaning could differ between the engine and Paimon
 //     (floats, time zones, CHAR padding, mismatched constant types, NOT IN)
 //     is not pushed. LIMIT caps the whole fragment and never one half of a
-//     union; no aggregate is pushed.
-//  4. Planning touches metadata only (offsets, snapshot ids, manifests), so
+//     union; no aggregate is pushed. Under a LIMIT with no predicate, a
+//     fragment of LOG ranges with known starts keeps only the first ranges
+//     whose records reach the limit, the last cut short (capLogRanges):
+//     log offsets are dense, so records are rows.
+//  4. tbl$changelog reads each selected bucket's log as LOG ranges from the
+//     startup position (fluss_changelog_startup_mode: earliest, latest,
+//     timestamp) to the latest offset read at planning time; WHERE bounds
+//     on _log_offset / _commit_timestamp only raise the start (or lower the
+//     stop) to offsets no matching row can lie outside of, and a start
+//     below the earliest offset Fluss still holds becomes that offset, said
+//     in EXPLAIN. Metadata columns travel as negative column numbers.
+//  5. Planning touches metadata only (offsets, snapshot ids, manifests), so
 //     EXPLAIN is safe; the texts of the spec's errors are built in
 //     errors.go and nowhere else, and never carry a secret.
 //

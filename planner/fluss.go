@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"strconv"
+	"strings"
 
 	"github.com/inlet-db/inlet/catalog/fluss"
 	"github.com/inlet-db/inlet/catalog/fluss/client"
@@ -128,6 +129,9 @@ func (p *flussPlan) run(ctx context.Context) (*Result, error) {
 	if p.req.TimeTravel != nil {
 		return nil, errTimeTravelFluss(p.name, p.st.Mode)
 	}
+	if p.st.Mode == fluss.ReadChangelog {
+		return p.planChangelog(ctx)
+	}
 	schema, err := outputSchema(p.st.Columns, p.proj, p.req.Pruned)
 	if err != nil {
 		return nil, err
@@ -153,7 +157,17 @@ func (p *flussPlan) run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.result(), nil
+	l := p.capLogRanges()
+	res := p.result()
+	if l != "" {
+		for i, x := range res.Lines {
+			if strings.HasPrefix(x, "flussScan: ") {
+				res.Lines = append(res.Lines[:i+1], append([]string{l}, res.Lines[i+1:]...)...)
+				break
+			}
+		}
+	}
+	return res, nil
 }
 
 // partitionColumns finds the partition keys; the catalog's check refuses
@@ -431,7 +445,10 @@ func (p *flussPlan) planDefault(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	states, err := p.readStates(ctx, selected, union && degraded == "")
+	// A LIMIT with nothing to filter may cut a log table's ranges short
+	// (capLogRanges), which needs each bucket's first offset.
+	capLimit := !p.pk && !union && p.req.Limit >= 0 && len(p.req.Predicates) == 0
+	states, err := p.readStates(ctx, selected, (union && degraded == "") || capLimit)
 	if err != nil {
 		return err
 	}
@@ -660,12 +677,22 @@ func (p *flussPlan) flussRange(t inletpb.RangeType, s *partState, b int32, start
 	return r
 }
 
-// logRanges: a log table read from Fluss alone, [earliest, stop) per bucket.
+// logRanges: a log table read from Fluss alone, [earliest, stop) per bucket;
+// the BE resolves the earliest offset unless planning read it.
 func (p *flussPlan) logRanges(s *partState) {
 	for b := int32(0); b < p.nbkt; b++ {
-		if stop := s.latest[b]; stop > 0 {
-			p.add(p.flussRange(inletpb.RangeType_LOG, s, b, earliestOffset, stop))
+		stop := s.latest[b]
+		if stop <= 0 {
+			continue
 		}
+		start := int64(earliestOffset)
+		if e, ok := s.earliest[b]; ok {
+			if e >= stop {
+				continue
+			}
+			start = e
+		}
+		p.add(p.flussRange(inletpb.RangeType_LOG, s, b, start, stop))
 	}
 }
 

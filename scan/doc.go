@@ -29,10 +29,15 @@
 //     is released (tests check the allocator returns to zero).
 //  5. Heavy readers (declared_bytes > 0) wait for heap admission only when
 //     the fragment asks for it; admission changes timing, never results.
-//  6. Counters are registered only for the range kinds actually read; times
+//  6. A fragment naming a negative column (record.ChangelogWireColumn) is a
+//     tbl$changelog read: LOG ranges only; each row's _change_type,
+//     _log_offset (its batch's first offset plus its place) and
+//     _commit_timestamp (its batch's) are built next to the reader, before
+//     filters run.
+//  7. Counters are registered only for the range kinds actually read; times
 //     are in nanoseconds. FlussJniConnectionsOpened is the growth of the
 //     shared pool's opened-connection count while the fragment ran (other
 //     queries on the BE may add to it).
-//  7. Client options (which may hold secrets) are never logged or put in
+//  8. Client options (which may hold secrets) are never logged or put in
 //     errors; clients are shared per distinct option set.
 package scan

@@ -54,6 +54,15 @@ type fragExec struct {
 	// (the spec's partition columns), not the raw bytes.
 	hexPos []int
 
+	// changelog is set when the fragment names a metadata column of
+	// tbl$changelog (a negative column number, record.ChangelogWireColumn):
+	// its LOG ranges then also produce those columns. meta holds, per read
+	// position, the metadata column index, or -1 for a table column.
+	changelog bool
+	meta      []int
+	// tableReads are the table columns among reads, in read order.
+	tableReads []int
+
 	// Fluss side (nil for a plain Paimon fragment).
 	info *client.TableInfo
 	cols []typemap.Column
@@ -193,17 +202,30 @@ func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.
 
 	// The read layout.
 	index := map[int]int{}
+	metaCols := record.ChangelogColumns()
 	use := func(c int, what string) (int, error) {
-		if c < 0 || c >= len(names) {
-			return 0, fmt.Errorf("%w: fragment %s: %s column %d out of %d table columns", ErrInvalid, f.QueryId, what, c, len(names))
-		}
 		if p, ok := index[c]; ok {
 			return p, nil
 		}
+		name, typ, mi := "", arrow.DataType(nil), -1
+		if i, ok := record.ChangelogMetaIndex(c); ok && fx.info != nil {
+			t, err := typemap.ArrowType(metaCols[i].Type)
+			if err != nil {
+				return 0, err
+			}
+			name, typ, mi = metaCols[i].Name, t, i
+			fx.changelog = true
+		} else if c < 0 || c >= len(names) {
+			return 0, fmt.Errorf("%w: fragment %s: %s column %d out of %d table columns", ErrInvalid, f.QueryId, what, c, len(names))
+		} else {
+			name, typ = names[c], baseTypes[c]
+			fx.tableReads = append(fx.tableReads, c)
+		}
 		index[c] = len(fx.reads)
 		fx.reads = append(fx.reads, c)
-		fx.readNames = append(fx.readNames, names[c])
-		fx.readTypes = append(fx.readTypes, baseTypes[c])
+		fx.meta = append(fx.meta, mi)
+		fx.readNames = append(fx.readNames, name)
+		fx.readTypes = append(fx.readTypes, typ)
 		return index[c], nil
 	}
 	for _, c := range f.Projection {
@@ -270,6 +292,13 @@ func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.
 			}
 			if r := fx.cols[c].Type.Root; (r == typemap.RootBinary || r == typemap.RootBytes) && isText(fx.readTypes[p]) {
 				fx.hexPos = append(fx.hexPos, p)
+			}
+		}
+	}
+	if fx.changelog {
+		for _, r := range f.Ranges {
+			if r.Type != inletpb.RangeType_LOG {
+				return nil, fmt.Errorf("%w: fragment %s: changelog columns with a %v range (%d)", ErrInvalid, f.QueryId, r.Type, r.Id)
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/inlet-db/inlet/catalog/fluss/client"
 	"github.com/inlet-db/inlet/catalog/fluss/record"
@@ -119,9 +120,10 @@ func (fx *fragExec) emitOut(ctx context.Context, rec arrow.RecordBatch, conforme
 // logRead reads [start, stop) of one bucket with the given projection,
 // resuming after transient failures from the next undelivered offset (the
 // reader delivers each offset once, in order, so nothing repeats). each
-// sees every batch with its change types.
+// sees every batch (rd.RecordBatch) with its change types, first offset and
+// commit timestamp.
 func (fx *fragExec) logRead(ctx context.Context, part *int64, bucket int32, start, stop int64, proj []int,
-	each func(rec arrow.RecordBatch, cts []record.ChangeType) error) error {
+	each func(rd *client.LogReader) error) error {
 	if start == -2 {
 		var err error
 		if start, err = fx.cl.BucketOffset(ctx, fx.info.Bucket(part, bucket), client.Earliest()); err != nil {
@@ -146,7 +148,7 @@ func (fx *fragExec) logRead(ctx context.Context, part *int64, bucket int32, star
 			return err
 		}
 		for rd.Next() {
-			if err = each(rd.RecordBatch(), rd.ChangeTypes()); err != nil {
+			if err = each(rd); err != nil {
 				break
 			}
 		}
@@ -183,9 +185,12 @@ func sleep(ctx context.Context, d time.Duration) error {
 
 func (fx *fragExec) readLog(ctx context.Context, r *inletpb.Range, emit emitFn) error {
 	part := partOf(r.HasPartition, r.PartitionId)
+	if fx.changelog {
+		return fx.readChangelog(ctx, r, emit)
+	}
 	return fx.logRead(ctx, part, r.Bucket, r.LogStartOffset, r.LogStopOffset, fx.reads,
-		func(rec arrow.RecordBatch, _ []record.ChangeType) error {
-			n, err := fx.emitOut(ctx, rec, false, emit)
+		func(rd *client.LogReader) error {
+			n, err := fx.emitOut(ctx, rd.RecordBatch(), false, emit)
 			fx.ctr.add(cLogRowsReturned, n)
 			return err
 		})
@@ -244,8 +249,9 @@ func (fx *fragExec) readPKTail(ctx context.Context, r *inletpb.Range, emit emitF
 	name := fx.bucketName(part, r.Bucket)
 	rp := unionread.NewReplay(name, fx.readSchema(), fx.keyPos, fx.f.MaxTailRows, fx.mem)
 	err := fx.logRead(ctx, part, r.Bucket, r.LogStartOffset, r.LogStopOffset, fx.reads,
-		func(rec arrow.RecordBatch, cts []record.ChangeType) error {
-			c, err := fx.conform(rec)
+		func(rd *client.LogReader) error {
+			cts := rd.ChangeTypes()
+			c, err := fx.conform(rd.RecordBatch())
 			if err != nil {
 				return err
 			}
@@ -342,4 +348,71 @@ func (fx *fragExec) readLake(ctx context.Context, r *inletpb.Range, emit emitFn)
 		return fmt.Errorf("range %d: %w", r.Id, err)
 	}
 	return nil
+}
+
+// readChangelog reads a LOG range of tbl$changelog: the table columns from
+// the log, the metadata columns from each record's change type, its offset
+// (the batch's first offset plus the row) and its batch's commit
+// timestamp, assembled in the read layout before filters run.
+func (fx *fragExec) readChangelog(ctx context.Context, r *inletpb.Range, emit emitFn) error {
+	part := partOf(r.HasPartition, r.PartitionId)
+	proj := fx.tableReads
+	if len(proj) == 0 {
+		proj = []int{0} // only metadata wanted: the rows still come from the log
+	}
+	tablePos := make(map[int]int, len(proj))
+	for i, c := range proj {
+		tablePos[c] = i
+	}
+	fields := make([]arrow.Field, len(fx.reads))
+	for i := range fx.reads {
+		fields[i] = arrow.Field{Name: fx.readNames[i], Type: fx.readTypes[i], Nullable: true}
+	}
+	schema := arrow.NewSchema(fields, nil)
+	return fx.logRead(ctx, part, r.Bucket, r.LogStartOffset, r.LogStopOffset, proj,
+		func(rd *client.LogReader) error {
+			rec := rd.RecordBatch()
+			n := int(rec.NumRows())
+			cols := make([]arrow.Array, len(fx.reads))
+			defer releaseAll(cols)
+			for i, c := range fx.reads {
+				switch fx.meta[i] {
+				case -1:
+					a := rec.Column(tablePos[c])
+					a.Retain()
+					cols[i] = a
+				case 0:
+					b := array.NewStringBuilder(fx.mem)
+					b.Reserve(n)
+					for _, ct := range rd.ChangeTypes() {
+						b.Append(ct.String())
+					}
+					cols[i] = b.NewArray()
+					b.Release()
+				case 1:
+					b := array.NewInt64Builder(fx.mem)
+					b.Reserve(n)
+					first := rd.FirstOffset()
+					for j := 0; j < n; j++ {
+						b.UnsafeAppend(first + int64(j))
+					}
+					cols[i] = b.NewArray()
+					b.Release()
+				case 2:
+					b := array.NewTimestampBuilder(fx.mem, fx.readTypes[i].(*arrow.TimestampType))
+					b.Reserve(n)
+					ts := arrow.Timestamp(rd.CommitTimestamp())
+					for j := 0; j < n; j++ {
+						b.UnsafeAppend(ts)
+					}
+					cols[i] = b.NewArray()
+					b.Release()
+				}
+			}
+			out := array.NewRecordBatch(schema, cols, int64(n))
+			defer out.Release()
+			m, err := fx.emitOut(ctx, out, false, emit)
+			fx.ctr.add(cLogRowsReturned, m)
+			return err
+		})
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/inlet-db/inlet/catalog/fluss/record"
+	"github.com/inlet-db/inlet/catalog/fluss/client"
 	"github.com/inlet-db/inlet/proto/inletpb"
 	"github.com/inlet-db/inlet/unionread"
 )
@@ -107,7 +107,8 @@ func (fx *fragExec) readTailKeys(ctx context.Context, t *inletpb.Tail) (*unionre
 	}
 	tk := unionread.NewTailKeys("the tail of "+name, pos, fx.f.MaxTailRows)
 	err := fx.logRead(ctx, part, t.Bucket, t.StartOffset, t.StopOffset, fx.keyCols,
-		func(rec arrow.RecordBatch, _ []record.ChangeType) error {
+		func(rd *client.LogReader) error {
+			rec := rd.RecordBatch()
 			c, err := castColumns(fx.env, rec, names, types)
 			if err != nil {
 				return err

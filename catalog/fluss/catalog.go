@@ -215,12 +215,13 @@ func (d *Database) ListTables(ctx context.Context) ([]string, error) {
 
 // Sys-table suffixes (Fluss names cannot contain '$').
 const (
-	sysLake = "lake"
-	sysLog  = "log"
+	sysLake      = "lake"
+	sysLog       = "log"
+	sysChangelog = "changelog"
 )
 
-// Table implements catalog.Database: name is a table, or tbl$lake / tbl$log
-// of a lake-enabled table. Any other suffix, or a suffix on a table without
+// Table implements catalog.Database: name is a table, its tbl$changelog, or
+// tbl$lake / tbl$log of a lake-enabled table. Any other suffix, or a suffix on a table without
 // a lake, is the engine's "Unknown sys table".
 func (d *Database) Table(ctx context.Context, name string) (catalog.Table, error) {
 	base, sys := name, ""
@@ -235,6 +236,11 @@ func (d *Database) Table(ctx context.Context, name string) (catalog.Table, error
 		return nil, err
 	}
 	mode := ReadDefault
+	if isSys && sys == sysChangelog {
+		// Every table has a log, so every table has a changelog, tiered or
+		// not (Fluss's $changelog virtual table).
+		return newTable(d.cat, info, name, ReadChangelog)
+	}
 	if isSys {
 		desc := info.Descriptor
 		if desc.DatalakeEnabled() && sys == systable.SnapshotsSuffix {

@@ -1,7 +1,7 @@
 // Package fluss is the Fluss catalog: it validates the catalog properties of
 // CREATE CATALOG ... PROPERTIES('type'='fluss', ...), maps Fluss databases,
 // tables, partitions and types onto the engine's metadata, and exposes the
-// `tbl$lake` and `tbl$log` handles. Wire details stay in catalog/fluss/client.
+// `tbl$lake`, `tbl$log` and `tbl$changelog` handles. Wire details stay in catalog/fluss/client.
 // Reads are planned by the planner from a table's ScanTarget (target.go) and
 // executed by a BE; Table.Scan is never the read path.
 //
@@ -13,9 +13,12 @@
 //     and the fluss.lake.paimon.* overrides reaches the client, prefix
 //     stripped; the overrides reach only the lake. Secret values (SASL
 //     password, lake credentials) never enter an error or a log line.
-//   - SHOW TABLES never lists tbl$lake / tbl$log / tbl$snapshots; they
-//     resolve only on a lake-enabled table ("Unknown sys table '<name>'"
-//     otherwise). tbl$lake and tbl$log carry exactly the table's columns and
+//   - SHOW TABLES never lists tbl$lake / tbl$log / tbl$snapshots /
+//     tbl$changelog; the first three resolve only on a lake-enabled table
+//     ("Unknown sys table '<name>'" otherwise), tbl$changelog on every
+//     table: Fluss's _change_type, _log_offset, _commit_timestamp
+//     (record.ChangelogColumns, NOT NULL) before the table's columns, and
+//     no primary key (a key repeats in a changelog). tbl$lake and tbl$log carry exactly the table's columns and
 //     types; tbl$snapshots is the lake table's snapshot list (Paimon's
 //     columns, served in the FE by catalog/paimon/systable).
 //   - Only tbl$lake may be read at an older snapshot (FOR VERSION/TIME AS

@@ -11,11 +11,13 @@ import (
 
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/catalog/fluss/client"
+	"github.com/inlet-db/inlet/catalog/fluss/record"
 	"github.com/inlet-db/inlet/typemap"
 )
 
-// Table is one Fluss table as a query names it: the table itself, tbl$lake
-// or tbl$log. All three have exactly the table's columns and types. Its data
+// Table is one Fluss table as a query names it: the table itself, tbl$lake,
+// tbl$log or tbl$changelog. The first three have exactly the table's columns
+// and types; tbl$changelog has the metadata columns first. Its data
 // is read through the planner and a BE (ScanTarget), never through Scan.
 type Table struct {
 	cat   *Catalog
@@ -42,6 +44,13 @@ func newTable(c *Catalog, info *client.TableInfo, name string, mode ReadMode) (*
 	o := typemap.EngineOptions{MapVarbinary: c.cfg.Options.MapVarbinary, MapTimestampTZ: c.cfg.Options.MapTimestampTZ}
 	sc := info.Descriptor.Schema
 	t := &Table{cat: c, info: info, name: name, mode: mode, fcols: sc.TypeColumns()}
+	if mode == ReadChangelog {
+		for _, mc := range record.ChangelogColumns() {
+			col := EngineColumn(mc.Name, mc.Type, "", o)
+			col.Nullable, col.Key = false, false
+			t.cols = append(t.cols, col)
+		}
+	}
 	for _, col := range sc.Columns {
 		t.cols = append(t.cols, EngineColumn(col.Name, col.Type, col.Comment, o))
 	}
@@ -166,12 +175,16 @@ func (t *Table) engineOptions() typemap.EngineOptions {
 // TABLE. Properties are not shown (the spec: columns and comments only).
 func (t *Table) Spec() catalog.TableSpec {
 	return catalog.TableSpec{Name: t.name, Schema: t.Schema(), Comment: t.info.Descriptor.Comment,
-		PrimaryKey: slices.Clone(t.info.Descriptor.Schema.PrimaryKey)}
+		PrimaryKey: t.PrimaryKey()}
 }
 
 // PrimaryKey implements catalog.PrimaryKeyed: the key columns of a
-// primary-key table, none for a log table.
+// primary-key table, none for a log table. tbl$changelog has none: it holds
+// every change of a key, so the key repeats.
 func (t *Table) PrimaryKey() []string {
+	if t.mode == ReadChangelog {
+		return nil
+	}
 	return slices.Clone(t.info.Descriptor.Schema.PrimaryKey)
 }
 
@@ -187,10 +200,10 @@ func (t *Table) Refresh(context.Context) error {
 // RowCount implements catalog.RowCounter from Fluss's table statistics: the
 // sum of the buckets' row counts, or -1 when any bucket cannot count, the
 // total is zero (statistics off reads as zero), the cluster cannot be asked,
-// or the handle is tbl$log (the whole table's count would be wrong by orders
+// or the handle is tbl$log or tbl$changelog (the whole table's count would be wrong by orders
 // of magnitude for the log tail).
 func (t *Table) RowCount(ctx context.Context) (int64, error) {
-	if t.mode == ReadLog {
+	if t.mode == ReadLog || t.mode == ReadChangelog {
 		return -1, nil
 	}
 	var parts []*int64

@@ -24,6 +24,9 @@ const (
 	ReadLake
 	// ReadLog reads tbl$log: the log after the lake snapshot only.
 	ReadLog
+	// ReadChangelog reads tbl$changelog: every bucket's log as change
+	// records, the metadata columns (record.ChangelogColumns) first.
+	ReadChangelog
 )
 
 // Union-read modes (fluss.union_read.mode, fluss_union_read_mode).
@@ -79,7 +82,9 @@ type ScanTarget struct {
 	// Mode is the view read: the table, tbl$lake or tbl$log.
 	Mode ReadMode
 	// Columns are the engine columns, in Fluss schema order; FlussColumns
-	// the Fluss row type in the same order.
+	// the Fluss row type in the same order. A ReadChangelog target's
+	// Columns start with the metadata columns (record.ChangelogColumns);
+	// its FlussColumns are still the table's alone.
 	Columns      []catalog.Column
 	FlussColumns []typemap.Column
 	// PartitionKeys are the partition column names, in key order.

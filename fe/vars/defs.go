@@ -49,6 +49,10 @@ func Defs(versionComment, timeZone string) []Def {
 		// query that reads it refuses a bad one (naming the variable), so a
 		// typo fails the statements that depend on it, not the SET.
 		{Name: "fluss_union_read_mode", Kind: String, Default: "", Values: []string{"", "auto", "required", "disabled"}},
+		// Where a tbl$changelog read starts (Fluss's scan.startup.mode and
+		// scan.startup.timestamp); Strings for the same reason.
+		{Name: "fluss_changelog_startup_mode", Kind: String, Default: "earliest", Values: []string{"earliest", "latest", "timestamp"}},
+		{Name: "fluss_changelog_startup_timestamp", Kind: String, Default: ""},
 		{Name: "max_file_scanners_concurrency", Kind: Int, Default: "16", Min: 1, Max: 1 << 16},
 		{Name: "enable_jni_heap_admission", Kind: Bool, Default: "false"},
 		{Name: "force_jni_scanner", Kind: Bool, Default: "false"},

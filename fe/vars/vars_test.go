@@ -119,7 +119,7 @@ func TestGlobalAndHints(t *testing.T) {
 
 func TestLike(t *testing.T) {
 	r := newReg(t)
-	got := r.Like("fluss%")
+	got := r.Like("fluss\\_u%")
 	if len(got) != 1 || got[0] != "fluss_union_read_mode" {
 		t.Errorf("Like(fluss%%) = %v", got)
 	}

@@ -86,6 +86,8 @@ type LogReader struct {
 
 	cur        arrow.RecordBatch
 	curChanges []record.ChangeType
+	curFirst   int64 // log offset of cur's first row
+	curTs      int64 // commit timestamp (ms) of the batch cur came from
 	queue      []pendingBatch
 	remote     *remoteCursor
 	err        error
@@ -98,6 +100,8 @@ type LogReader struct {
 type pendingBatch struct {
 	rec     arrow.RecordBatch
 	changes []record.ChangeType
+	first   int64 // log offset of the first row
+	ts      int64 // the Fluss batch's commit timestamp (ms)
 }
 
 // decoder turns log batches of one column set into record batches.
@@ -212,6 +216,15 @@ func (lr *LogReader) Record() arrow.RecordBatch { return lr.cur }
 // tables; +I/-U/+U/-D for primary-key changelogs).
 func (lr *LogReader) ChangeTypes() []record.ChangeType { return lr.curChanges }
 
+// FirstOffset is the log offset of the current batch's first row; row i
+// has offset FirstOffset()+i (offsets are dense within a Fluss batch, and a
+// batch handed out never spans two Fluss batches).
+func (lr *LogReader) FirstOffset() int64 { return lr.curFirst }
+
+// CommitTimestamp is the commit timestamp (milliseconds since the epoch)
+// the tablet server stamped on the Fluss batch the current rows come from.
+func (lr *LogReader) CommitTimestamp() int64 { return lr.curTs }
+
 // Err is the error that ended the read, nil at a clean end.
 func (lr *LogReader) Err() error { return lr.err }
 
@@ -270,7 +283,7 @@ func (lr *LogReader) Next() bool {
 	}
 	p := lr.queue[0]
 	lr.queue = lr.queue[1:]
-	lr.cur, lr.curChanges = p.rec, p.changes
+	lr.cur, lr.curChanges, lr.curFirst, lr.curTs = p.rec, p.changes, p.first, p.ts
 	return true
 }
 
@@ -398,7 +411,7 @@ func (lr *LogReader) consume(b []byte, pos int, projected, skipCRC bool) (trunca
 		for i := range changes {
 			changes[i] = cts.At(int(lo) + i)
 		}
-		lr.queue = append(lr.queue, pendingBatch{rec: out, changes: changes})
+		lr.queue = append(lr.queue, pendingBatch{rec: out, changes: changes, first: h.BaseOffset + lo, ts: h.CommitTimestamp})
 	}
 	if err := it.Err(); err != nil {
 		return false, fmt.Errorf("fluss: reading %s from offset %d: %w", lr.r.Bucket, lr.next, err)

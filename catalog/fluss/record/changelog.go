@@ -1,0 +1,36 @@
+package record
+
+import "github.com/inlet-db/inlet/typemap"
+
+// The $changelog virtual table (Fluss website/docs/table-design/
+// virtual-tables.md) prepends three metadata columns to a table's columns.
+// They are not in any log batch: a reader derives them from each record's
+// change type, its offset and its batch's commit timestamp.
+const (
+	ChangelogChangeType      = "_change_type"
+	ChangelogLogOffset       = "_log_offset"
+	ChangelogCommitTimestamp = "_commit_timestamp"
+)
+
+// ChangelogColumns are the metadata columns in the order Fluss prepends
+// them, with Fluss's types.
+func ChangelogColumns() []typemap.Column {
+	return []typemap.Column{
+		{Name: ChangelogChangeType, Type: typemap.String().NotNull()},
+		{Name: ChangelogLogOffset, Type: typemap.BigInt().NotNull()},
+		{Name: ChangelogCommitTimestamp, Type: typemap.TimestampLTZ(3).NotNull()},
+	}
+}
+
+// ChangelogWireColumn is the column number a fragment uses for metadata
+// column i (0: _change_type, 1: _log_offset, 2: _commit_timestamp): -(i+1).
+// Table columns keep their non-negative positions, so a fragment that names
+// no negative column reads exactly as before.
+func ChangelogWireColumn(i int) int { return -(i + 1) }
+
+// ChangelogMetaIndex is the inverse of ChangelogWireColumn; ok is false for
+// a number that names no metadata column.
+func ChangelogMetaIndex(wire int) (i int, ok bool) {
+	i = -wire - 1
+	return i, wire < 0 && i < len(ChangelogColumns())
+}
