@@ -243,7 +243,7 @@ func Start(ctx context.Context, o Options) (*Env, error) {
 			}
 			feArgs = append(feArgs, "--be", strings.Join(addrs, ","))
 		}
-		feArgs = append(feArgs, "--query-port", "0", "--http-port", "0", "--meta-dir", metaDir, "--log-level", "warn")
+		feArgs = append(feArgs, "--query-port", "0", "--http-port", "0", "--flight-sql-port", "-1", "--meta-dir", metaDir, "--log-level", "warn")
 		p, addr, err := startProc(ctx, o.WorkDir, "fe", filepath.Join(bin, "fe"),
 			regexp.MustCompile(`listening on (\S+)`), time.Minute, feArgs...)
 		if p != nil {

@@ -110,7 +110,7 @@ func TestClusterSecretByDefault(t *testing.T) {
 	feBin, beBin := buildBin(t, "."), buildBin(t, "../be")
 	meta := filepath.Join(t.TempDir(), "meta")
 	env := []string{"INLET_CLUSTER_SECRET=", "INLET_ROOT_PASSWORD=rootpw"}
-	fe := startBin(t, env, feBin, "--meta-dir", meta, "--query-port", "0", "--http-port", "0", "--be-http-port", "0", "--log-level", "debug")
+	fe := startBin(t, env, feBin, "--meta-dir", meta, "--query-port", "0", "--http-port", "0", "--be-http-port", "0", "--flight-sql-port", "-1", "--log-level", "debug")
 	httpAddr := fe.await(t, `HTTP on (\S+) `)
 	queryAddr := fe.await(t, `listening on (\S+) `)
 
@@ -234,7 +234,7 @@ func TestClusterSecretByDefault(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(meta2, "cluster_secret"), []byte("readable-by-all\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(feBin, "--meta-dir", meta2, "--host", "0.0.0.0", "--query-port", "0", "--http-port", "0", "--be-http-port", "-1")
+	cmd := exec.Command(feBin, "--meta-dir", meta2, "--host", "0.0.0.0", "--query-port", "0", "--http-port", "0", "--be-http-port", "-1", "--flight-sql-port", "-1")
 	cmd.Env = append(os.Environ(), env...)
 	out, err = cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "chmod 600") || strings.Contains(string(out), "readable-by-all") {

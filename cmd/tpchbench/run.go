@@ -343,9 +343,14 @@ func startFE(ctx context.Context, bin, work string, log io.Writer) (*feProc, err
 		return nil, err
 	}
 	defer lf.Close()
-	cmd := exec.Command(bin, "--query-port", strconv.Itoa(ports[0]), "--http-port", strconv.Itoa(ports[1]),
+	args := []string{"--query-port", strconv.Itoa(ports[0]), "--http-port", strconv.Itoa(ports[1]),
 		"--be-http-port", strconv.Itoa(ports[2]), "--meta-dir", filepath.Join(work, "meta"), "--data-dir", filepath.Join(work, "data"),
-		"--log-level", "warn")
+		"--log-level", "warn"}
+	if knowsFlag(bin, "flight-sql-port") {
+		// Its default port (8070) is shared by every FE on the machine.
+		args = append(args, "--flight-sql-port", "-1")
+	}
+	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = lf, lf
 	cmd.Env = append(os.Environ(), "INLET_ROOT_PASSWORD=")
 	if err := cmd.Start(); err != nil {
@@ -459,4 +464,11 @@ func (f *feProc) streamLoad(ctx context.Context, db, table, path string) (int64,
 		return r.NumberLoadedRows, nil
 	}
 	return 0, errors.New("too many redirects")
+}
+
+// knowsFlag reports whether an FE binary's usage names flag: --fe-bin may
+// be a build from before the flag existed.
+func knowsFlag(bin, flag string) bool {
+	out, _ := exec.Command(bin, "-h").CombinedOutput()
+	return strings.Contains(string(out), "-"+flag)
 }

@@ -91,7 +91,7 @@ func Listen(cfg Config) (*Server, error) {
 		return nil, errors.New("flightsql: an FE server is required")
 	}
 	if cfg.Mem == nil {
-		cfg.Mem = memory.DefaultAllocator
+		return nil, errors.New("flightsql: an allocator is required")
 	}
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = 8 * time.Hour

@@ -177,25 +177,11 @@ func countFromManifests(res *planner.Result, pa *inletpb.PartialAggregate, parti
 		}
 	}
 	sc := partial.Schema()
-	cols := make([]arrow.Array, sc.NumFields())
-	defer func() {
-		for _, c := range cols {
-			if c != nil {
-				c.Release()
-			}
-		}
-	}()
-	for i, f := range sc.Fields() {
+	for _, f := range sc.Fields() {
 		if f.Type.ID() != arrow.INT64 {
 			return nil, false
 		}
-		// One row, kept by the plan for as long as it lives: the Go heap's.
-		bld := array.NewInt64Builder(memory.DefaultAllocator)
-		bld.Append(res.Rows)
-		cols[i] = bld.NewArray()
-		bld.Release()
 	}
-	rec := array.NewRecordBatch(sc, cols, 1)
 	lines := make([]string, len(res.Lines))
 	for i, l := range res.Lines {
 		if strings.HasPrefix(l, "pushdown agg=") {
@@ -203,10 +189,9 @@ func countFromManifests(res *planner.Result, pa *inletpb.PartialAggregate, parti
 		}
 		lines[i] = l
 	}
-	src := &countSource{rec: rec, lines: lines}
+	src := &countSource{schema: sc, rows: res.Rows, lines: lines}
 	final, err := partial.FinalFor(exec.NewScan(res.Node, "", src))
 	if err != nil {
-		rec.Release()
 		return nil, false
 	}
 	return final, true
@@ -215,14 +200,30 @@ func countFromManifests(res *planner.Result, pa *inletpb.PartialAggregate, parti
 // countSource yields the one partial row of a count answered from the
 // manifests.
 type countSource struct {
-	rec   arrow.RecordBatch
-	lines []string
+	schema *arrow.Schema
+	rows   int64
+	lines  []string
 }
 
-func (c *countSource) Schema() *arrow.Schema  { return c.rec.Schema() }
+func (c *countSource) Schema() *arrow.Schema  { return c.schema }
 func (c *countSource) ExplainLines() []string { return c.lines }
-func (c *countSource) Open(context.Context, memory.Allocator) (array.RecordReader, error) {
-	return array.NewRecordReader(c.rec.Schema(), []arrow.RecordBatch{c.rec})
+
+// Open builds the row with the query's allocator, so it is accounted and
+// released with the reader.
+func (c *countSource) Open(_ context.Context, mem memory.Allocator) (array.RecordReader, error) {
+	cols := make([]arrow.Array, c.schema.NumFields())
+	for i := range cols {
+		bld := array.NewInt64Builder(mem)
+		bld.Append(c.rows)
+		cols[i] = bld.NewArray()
+		bld.Release()
+	}
+	rec := array.NewRecordBatch(c.schema, cols, 1)
+	for _, col := range cols {
+		col.Release()
+	}
+	defer rec.Release()
+	return array.NewRecordReader(c.schema, []arrow.RecordBatch{rec})
 }
 
 // partialAggLine is the EXPLAIN line of an aggregate the BEs start.

@@ -102,6 +102,9 @@ func layers() []layer {
 		{pkgs: "fe/vars/...", ours: leaves(), why: "layer 5 (not in §3): session variables are a leaf of the FE"},
 		{pkgs: "fe/auth/...", stdOnly: true, why: "layer 5 (not in §3, issue 12): users and privileges are a leaf of the FE (standard library only), used by fe/server and its HTTP handlers"},
 
+		{pkgs: "fe/opt/...", ours: with("fe/bind", "catalog", "exec/expr"),
+			why: "layer 5 (not in §3, issue 23): the logical optimizer rewrites bound plans (fe/bind) by the statistics catalog tables report, between binding and fe/physical"},
+
 		{pkgs: "fe/physical/...", ours: with("fe/bind", "exec/...", "planner", "catalog/...", "proto/inletpb"),
 			why: "layer 5 (not in §3; issue 9 moved it out of fe/server): physical planning turns a bound plan (fe/bind) into the shared operators (exec) and plans BE-read scans into fragments (planner, proto/inletpb); never fe/server or fe/mysqlwire"},
 
@@ -112,15 +115,22 @@ func layers() []layer {
 		{pkgs: "fe/server/...", ours: with("fe/...", "exec/...", "planner", "catalog/...", "dispatch", "proto/inletpb", "load/..."),
 			why: "§3 layer 6: fe/server → fe/…, exec, planner, catalog…, dispatch and the fragments of proto/inletpb (and, issue 12, the Stream Load handlers of load/… it serves over its catalog)"},
 
+		{pkgs: "fe/flightsql/...", ours: with("fe/server", "fe/mysqlwire", "fe/sql"),
+			why: "layer 6 (not in §3, issue 27): the Arrow Flight SQL port runs statements through fe/server's sessions (its errors keep fe/mysqlwire's codes, fe/sql splits statements)"},
+		{pkgs: "fe/webui/...", ours: with("fe/server", "fe/physical"),
+			why: "layer 6 (not in §3, issue 27): the web page renders what fe/server records of its queries (profiles of fe/physical)"},
+
 		// 7. Commands.
-		{pkgs: "cmd/fe", ours: with("fe/server", "catalog/...", "fileio", "scan", "dispatch", "planner", "minifluss", "load/..."),
+		{pkgs: "cmd/fe", ours: with("fe/server", "fe/flightsql", "fe/webui", "catalog/...", "fileio", "scan", "dispatch", "planner", "minifluss", "load/..."),
 			why: "§3 layer 7: cmd/fe → fe/server, the catalog implementations, fileio (and the in-process BE: scan, dispatch, and its Stream Load leg's registry of BE addresses, load/streamload; and the emulator --demo starts)"},
 		{pkgs: "cmd/be", ours: with("scan/...", "fileio", "load/..."), why: "§3 layer 7: cmd/be → scan (with its Flight service scan/flightsrv, and fileio for its constructors; and, issue 12, the Stream Load BE leg of load/streamload, which decodes bodies and streams the batches to the FE)"},
 		{pkgs: "cmd/minifluss", ours: with("minifluss"), why: "§3 layer 7: cmd/minifluss → minifluss"},
 		{pkgs: "cmd/paimon-cat", ours: with("lake/...", "fileio"), why: "layer 7 (not in §3): paimon-cat → lake/paimon, fileio"},
 		{pkgs: "cmd/bench", ours: with("fe/server", "catalog/...", "scan", "dispatch", "minifluss", "fileio", "lake/..."),
 			why: "layer 7 (not in §3): the benchmark assembles what cmd/fe --demo does (emulator with its lake, in-process BE through dispatch, FE with the catalog types) and measures it through the MySQL protocol"},
-		{pkgs: "cmd/lakebench", ours: with("lake/...", "fileio"), why: "layer 7 (not in §3, issue 14): the lake scan benchmark writes a table with lake/paimon/writer and reads it with lake/paimon, against DuckDB"},
+		{pkgs: "cmd/lakebench", ours: with("lake/...", "fileio", "catalog", "catalog/paimon", "fe/server", "dispatch", "scan/..."),
+			why: "layer 7 (not in §3, issue 14): the lake scan benchmark writes a table with lake/paimon/writer and reads it with lake/paimon, against DuckDB (issue 23: --sql runs the same queries through an in-process FE with a paimon catalog and a BE, as cmd/bench does)"},
+		{pkgs: "cmd/tpchbench", ours: leaves(), why: "layer 7 (not in §3, issue 23): the TPC-H benchmark starts the fe binary and talks SQL and Stream Load to it, DuckDB beside it"},
 		{pkgs: "cmd/tablebench", ours: with("fe/server", "catalog/..."), why: "layer 7 (not in §3, issue 14): the internal-table scan benchmark starts an FE in-process, loads bench.t through the catalog API and queries it over MySQL, against DuckDB"},
 
 		// Beside the stack.

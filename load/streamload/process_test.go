@@ -93,7 +93,7 @@ type feProc struct {
 
 func startFE(t *testing.T, bin, meta string) *feProc {
 	p := start(t, bin, []string{"INLET_ROOT_PASSWORD=" + rootPass, "INLET_CLUSTER_SECRET=" + secret},
-		"--query-port", "0", "--http-port", "0", "--be-http-port", "0", "--meta-dir", meta, "--log-level", "error")
+		"--query-port", "0", "--http-port", "0", "--be-http-port", "0", "--flight-sql-port", "-1", "--meta-dir", meta, "--log-level", "error")
 	f := &feProc{proc: p}
 	f.mysql = p.await(t, `MySQL protocol listening on (\S+)`)
 	f.beHTTP = p.await(t, `in-process BE takes Stream Loads on (\S+)`)

@@ -56,7 +56,7 @@ func startFE(t *testing.T, ctx context.Context) (*feProc, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"--query-port", "0", "--http-port", "-1", "--meta-dir", filepath.Join(dir, "meta"), "--log-level", "warn"}
+	args := []string{"--query-port", "0", "--http-port", "-1", "--flight-sql-port", "-1", "--meta-dir", filepath.Join(dir, "meta"), "--log-level", "warn"}
 	// Every port this FE opens is free or off, so runs never collide.
 	if help, _ := exec.CommandContext(ctx, bin, "--help").CombinedOutput(); strings.Contains(string(help), "-be-http-port") {
 		args = append(args, "--be-http-port", "-1")
