@@ -49,6 +49,9 @@ func castArray(env *Env, in arrow.Array, to arrow.DataType) arrow.Array {
 		in.Retain()
 		return in
 	}
+	if out, ok := castToInstant(env, in, to); ok {
+		return out
+	}
 	n := in.Len()
 	switch to.ID() {
 	case arrow.INT64:

@@ -410,6 +410,11 @@ func coerce(e Expr, t arrow.DataType) Expr {
 		if l.Value == nil {
 			return Null(t)
 		}
+		if tt, ok := t.(*arrow.TimestampType); ok && tt.TimeZone != "" && wallClock(l.Type) {
+			// Wall-clock time in the session zone, which only evaluation
+			// knows (cast_zone.go); the fold then uses the session's.
+			return &CastExpr{Arg: e, To: t}
+		}
 		return &Literal{Value: castValue(l.Value, l.Type, t, time.UTC), Type: t}
 	}
 	return &CastExpr{Arg: e, To: t}

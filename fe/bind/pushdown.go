@@ -3,7 +3,9 @@ package bind
 import (
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/fe/sql"
 )
@@ -13,7 +15,7 @@ import (
 // still applies the whole clause. Nothing is pushed when the FROM clause
 // has an outer join: a hint on the nullable side could turn matched rows
 // into NULL-extended ones.
-func pushPredicates(from sql.TableExpr, input Plan, where sql.Expr) {
+func pushPredicates(from sql.TableExpr, input Plan, where sql.Expr, loc *time.Location) {
 	if where == nil || hasOuterJoin(from) {
 		return
 	}
@@ -52,8 +54,24 @@ func pushPredicates(from sql.TableExpr, input Plan, where sql.Expr) {
 			return
 		}
 		s := owner[i].scan
-		col := s.Table.Schema().Columns[s.Projection[owner[i].pos]].Name
-		s.Predicates = append(s.Predicates, catalog.Predicate{Column: col, Op: op, Values: vals})
+		c := s.Table.Schema().Columns[s.Projection[owner[i].pos]]
+		if ts, ok := c.Type.(*arrow.TimestampType); ok && ts.TimeZone != "" && loc != time.UTC {
+			// A zone-aware column (TIMESTAMP_LTZ) holds instants; text
+			// compared with it is wall-clock time in the session zone, and
+			// the readers read a hint's text as UTC: give them UTC.
+			for k, v := range vals {
+				str, isStr := v.(string)
+				if !isStr {
+					continue
+				}
+				t, err := parseDatetime(str, loc)
+				if err != nil {
+					return // not a datetime: no hint rather than a wrong one
+				}
+				vals[k] = t.UTC().Format("2006-01-02 15:04:05.999999")
+			}
+		}
+		s.Predicates = append(s.Predicates, catalog.Predicate{Column: c.Name, Op: op, Values: vals})
 	}
 	flip := map[string]string{"=": "=", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 	for _, c := range conjuncts(where) {

@@ -118,7 +118,7 @@ func (b *Binder) reorderJoins(from sql.TableExpr, where sql.Expr) (Plan, sql.Exp
 		}
 	}
 	w := andSQL(conds)
-	pushPredicates(from, plan, b.foldWhere(w))
+	pushPredicates(from, plan, b.foldWhere(w), b.sessionLoc())
 	plan, w, err := b.pushWhere(plan, w)
 	if err != nil {
 		return nil, where, false, err

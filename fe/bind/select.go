@@ -64,7 +64,7 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 		}
 	}
 	if n.From != nil && !reordered && lat == nil {
-		pushPredicates(n.From, input, b.foldWhere(where))
+		pushPredicates(n.From, input, b.foldWhere(where), b.sessionLoc())
 		var err error
 		if input, where, err = b.pushWhere(input, where); err != nil {
 			return nil, err

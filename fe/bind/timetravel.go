@@ -67,3 +67,11 @@ func parseDatetime(s string, loc *time.Location) (time.Time, error) {
 // sessionLocation resolves time_zone as fe/vars does; the session never
 // holds a value that does not resolve, and one that did would read as UTC.
 func sessionLocation(v string) *time.Location { return tzone.LocationOrUTC(v) }
+
+// sessionLoc is the session's time zone (UTC without a session).
+func (b *Binder) sessionLoc() *time.Location {
+	if b.sess == nil {
+		return time.UTC
+	}
+	return sessionLocation(b.sess.Vars["time_zone"])
+}

@@ -199,6 +199,15 @@ func TestFlussChangelog(t *testing.T) {
 			sortedRows(t, db, "SELECT /*+ SET_VAR(time_zone='Asia/Shanghai') */ * FROM cl.cl.`clicks$changelog` WHERE _commit_timestamp >= '2024-01-15 10:35:00' OR _log_offset < 0")},
 		{"commit time zone west", "SELECT /*+ SET_VAR(time_zone='America/New_York') */ * FROM cl.cl.`clicks$changelog` WHERE _commit_timestamp >= '2024-01-15 10:35:00'",
 			sortedRows(t, db, "SELECT /*+ SET_VAR(time_zone='America/New_York') */ * FROM cl.cl.`clicks$changelog` WHERE _commit_timestamp >= '2024-01-15 10:35:00' OR _log_offset < 0")},
+		// A literal compared with a zone-aware column is wall-clock time
+		// in the session zone: 18:35 in Shanghai is 10:35 UTC.
+		{"shanghai literal", "SELECT /*+ SET_VAR(time_zone='Asia/Shanghai') */ count(*) FROM cl.cl.`clicks$changelog` WHERE _commit_timestamp >= '2024-01-15 18:35:00'",
+			[]string{fmt.Sprint(len(m.want("clicks", since(1))))}},
+		// 10:35 in Shanghai is 02:35 UTC, before every commit.
+		{"shanghai early literal", "SELECT /*+ SET_VAR(time_zone='Asia/Shanghai') */ count(*) FROM cl.cl.`clicks$changelog` WHERE _commit_timestamp >= '2024-01-15 10:35:00'",
+			[]string{fmt.Sprint(len(m.want("clicks", nil)))}},
+		{"shanghai shown value", "SELECT /*+ SET_VAR(time_zone='Asia/Shanghai') */ count(*) FROM cl.cl.`clicks$changelog` WHERE _commit_timestamp = '2024-01-15 18:35:00'",
+			[]string{fmt.Sprint(len(m.want("clicks", func(r clRow) bool { return r.ts.Equal(times[1]) })))}},
 		{"metadata only", "SELECT _log_offset FROM cl.cl.`clicks$changelog` WHERE user_id = 101", []string{"0", "0"}},
 		{"table column only", "SELECT customer FROM cl.cl.`orders$changelog` WHERE _change_type = '-U'", []string{"Rhea"}},
 		{"count", "SELECT count(*) FROM cl.cl.`orders$changelog`", []string{fmt.Sprint(len(m.rows["orders"]))}},
