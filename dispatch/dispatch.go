@@ -390,7 +390,7 @@ func (m *merged) take(ctx context.Context, be Backend, states map[int64]*rangeSt
 	// A range's partial aggregate comes out in hash-table order, which a
 	// re-run need not repeat: hold it like an unrepeatable range.
 	if (!repeatable(s.r.GetType()) || m.base.GetPartialAgg() != nil) && !s.spilled {
-		b := recordBytes(rec)
+		b := memlimit.BatchBytes(rec)
 		if m.holdUsed.Add(b) <= m.d.cfg.HoldBytes {
 			s.held = append(s.held, rec)
 			s.heldBytes += b
@@ -452,23 +452,4 @@ func (m *merged) dropHeld(s *rangeState) {
 	s.held = nil
 	m.holdUsed.Add(-s.heldBytes)
 	s.heldBytes = 0
-}
-
-func recordBytes(rec arrow.RecordBatch) int64 {
-	var n int64
-	var walk func(d arrow.ArrayData)
-	walk = func(d arrow.ArrayData) {
-		for _, b := range d.Buffers() {
-			if b != nil {
-				n += int64(b.Len())
-			}
-		}
-		for _, c := range d.Children() {
-			walk(c)
-		}
-	}
-	for _, c := range rec.Columns() {
-		walk(c.Data())
-	}
-	return n
 }

@@ -17,7 +17,7 @@ import (
 
 // charge counts rec against the statement while it is in the window.
 func (m *merged) charge(rec arrow.RecordBatch) {
-	n := recordBytes(rec)
+	n := memlimit.BatchBytes(rec)
 	memlimit.Charge(m.mem, n)
 	m.winMu.Lock()
 	if m.window == nil {

@@ -157,7 +157,7 @@ func parallelMap(ctx context.Context, mem memory.Allocator, in array.RecordReade
 				}
 				b := in.RecordBatch()
 				r := make(chan mapResult, 1)
-				if !roomFor(mem, int64(window+1)*batchBytes(b)) {
+				if !roomFor(mem, int64(window+1)*memlimit.BatchBytes(b)) {
 					var res mapResult
 					res.err = memlimit.Guard(func() error {
 						var err error

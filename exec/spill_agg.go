@@ -106,7 +106,7 @@ func (h *HashAggregate) openSpilling(ctx context.Context, env *Env, sp *spillCon
 			b := in.RecordBatch()
 			rows := b.NumRows()
 			step := rows
-			if bb := batchBytes(b); bb > 0 {
+			if bb := memlimit.BatchBytes(b); bb > 0 {
 				step = max(256, rows*spillBatchBytes(env)/bb)
 			}
 			for off := int64(0); off < rows; off += step {

@@ -277,25 +277,3 @@ func (b *batchesOp) Open(ctx context.Context, env *Env) (array.RecordReader, err
 		}
 	}), nil
 }
-
-// batchBytes is what b's buffers take.
-func batchBytes(b arrow.RecordBatch) int64 {
-	var n int64
-	for _, c := range b.Columns() {
-		n += arrayBytes(c.Data())
-	}
-	return n
-}
-
-func arrayBytes(d arrow.ArrayData) int64 {
-	var n int64
-	for _, buf := range d.Buffers() {
-		if buf != nil {
-			n += int64(buf.Len())
-		}
-	}
-	for _, c := range d.Children() {
-		n += arrayBytes(c)
-	}
-	return n
-}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/inlet-db/inlet/exec/memlimit"
 )
 
 // A grace hash join (Doris enable_spill): while the build side fits its
@@ -52,7 +53,7 @@ func (j *HashJoin) openSpilling(ctx context.Context, env *Env, sp *spillConfig) 
 		}
 		b.Retain()
 		buf.batches = append(buf.batches, b)
-		held += batchBytes(b)
+		held += memlimit.BatchBytes(b)
 		if spillNeeded(env, held) {
 			rp = newPartitioner(sp, j.Right.Schema(), j.rk, "join-build")
 			for _, x := range buf.batches {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/inlet-db/inlet/exec/memlimit"
 )
 
 // An external merge sort (Doris enable_spill): rows are buffered while
@@ -76,7 +77,7 @@ func (s *Sort) openSpilling(ctx context.Context, env *Env, sp *spillConfig) (arr
 			b := in.RecordBatch()
 			b.Retain()
 			buf = append(buf, b)
-			held += batchBytes(b)
+			held += memlimit.BatchBytes(b)
 			// Sorting a run takes about twice its rows again (the
 			// concatenation, the sorted copy, the row numbers).
 			if spillNeeded(env, 2*held) {
@@ -204,7 +205,7 @@ func mergeRuns(ctx context.Context, env *Env, sp *spillConfig, schema *arrow.Sch
 func writeChunked(env *Env, f *spillFile, b arrow.RecordBatch) error {
 	rows := b.NumRows()
 	per := rows
-	if bb := batchBytes(b); bb > 0 {
+	if bb := memlimit.BatchBytes(b); bb > 0 {
 		per = max(64, rows*spillBatchBytes(env)/bb)
 	}
 	for off := int64(0); off < rows; off += per {

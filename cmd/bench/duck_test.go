@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/inlet-db/inlet/fileio"
 	"github.com/inlet-db/inlet/internal/duckrun"
+	"github.com/inlet-db/inlet/internal/fixtures"
 	"github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/lake/paimon/paimontest"
 )
@@ -21,10 +21,7 @@ func needDuck(t *testing.T) *duckrun.DB {
 	t.Helper()
 	d, err := duckrun.Start(context.Background(), 1)
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("DuckDB is required under CI=true: %v", err)
-		}
-		t.Skipf("DuckDB not available: %v", err)
+		fixtures.Unavailable(t, "DuckDB not available: %v", err)
 	}
 	t.Cleanup(d.Close)
 	return d

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/inlet-db/inlet/exec/memlimit"
 	"github.com/inlet-db/inlet/fe/mysqlwire"
 	"github.com/inlet-db/inlet/fe/server"
 )
@@ -110,7 +111,7 @@ const maxMessageBytes = 2 << 20
 func (w *streamWriter) Batch(rec arrow.RecordBatch) error {
 	n := rec.NumRows()
 	w.rows += n
-	size := recordBytes(rec)
+	size := memlimit.BatchBytes(rec)
 	if size <= maxMessageBytes || n <= 1 {
 		return w.w.Write(rec)
 	}
@@ -214,24 +215,4 @@ func (b *bufferWriter) writeTo(stream flight.DataStreamWriter) error {
 		}
 	}
 	return w.Close()
-}
-
-// recordBytes is the size of rec's buffers (a sliced batch counts whole).
-func recordBytes(rec arrow.RecordBatch) int64 {
-	var n int64
-	var walk func(d arrow.ArrayData)
-	walk = func(d arrow.ArrayData) {
-		for _, b := range d.Buffers() {
-			if b != nil {
-				n += int64(b.Len())
-			}
-		}
-		for _, c := range d.Children() {
-			walk(c)
-		}
-	}
-	for _, c := range rec.Columns() {
-		walk(c.Data())
-	}
-	return n
 }

@@ -3,13 +3,13 @@ package server
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/inlet-db/inlet/internal/duckrun"
+	"github.com/inlet-db/inlet/internal/fixtures"
 )
 
 // TestGroupingVsDuckDB runs grouping sets, windows over aggregates,
@@ -35,10 +35,7 @@ func TestGroupingVsDuckDB(t *testing.T) {
 	defer cancel()
 	d, err := duckrun.Start(ctx, 1)
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("DuckDB: %v", err)
-		}
-		t.Skipf("DuckDB: %v", err)
+		fixtures.Unavailable(t, "DuckDB: %v", err)
 	}
 	defer d.Close()
 	f := startFE(t, t.TempDir(), "", false)

@@ -115,7 +115,7 @@ func layers() []layer {
 		{pkgs: "fe/server/...", ours: with("fe/...", "exec/...", "planner", "catalog/...", "dispatch", "proto/inletpb", "load/..."),
 			why: "§3 layer 6: fe/server → fe/…, exec, planner, catalog…, dispatch and the fragments of proto/inletpb (and, issue 12, the Stream Load handlers of load/… it serves over its catalog)"},
 
-		{pkgs: "fe/flightsql/...", ours: with("fe/server", "fe/mysqlwire", "fe/sql"),
+		{pkgs: "fe/flightsql/...", ours: with("fe/server", "fe/mysqlwire", "fe/sql", "exec/memlimit"),
 			why: "layer 6 (not in §3, issue 27): the Arrow Flight SQL port runs statements through fe/server's sessions (its errors keep fe/mysqlwire's codes, fe/sql splits statements)"},
 		{pkgs: "fe/webui/...", ours: with("fe/server", "fe/physical"),
 			why: "layer 6 (not in §3, issue 27): the web page renders what fe/server records of its queries (profiles of fe/physical)"},
