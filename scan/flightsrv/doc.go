@@ -28,5 +28,7 @@
 //  5. LIMIT caps the rows this stream sends in total.
 //  6. Metrics (Config.Metrics, served as /metrics by cmd/be): fragments,
 //     ranges/rows/bytes per range kind, errors per code, auth failures,
-//     Fluss connections opened, admission waits, open streams.
+//     Fluss connections opened, admission waits, open streams; and the
+//     same work under Doris's BE names (doris_be_fragment_requests_total,
+//     doris_be_query_scan_rows, …) for dashboards made for Doris.
 package flightsrv

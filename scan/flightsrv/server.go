@@ -68,6 +68,9 @@ type Server struct {
 
 type serverMetrics struct {
 	fragments, ranges, rows, bytes, errs, authFail, conns, waits, waitSecs, streams *metrics.Vec
+	// Doris's BE names (be/src/util/doris_metrics.cpp, registry doris_be),
+	// so dashboards made for Doris chart Inlet's BEs too.
+	dorisFragments, dorisFragmentUs, dorisScanRows, dorisScanBytes *metrics.Vec
 }
 
 // New builds a server.
@@ -99,6 +102,11 @@ func New(cfg Config) (*Server, error) {
 		waits:     r.Counter("inlet_be_admission_waits_total", "Fragments whose heavy readers waited for heap admission."),
 		waitSecs:  r.Counter("inlet_be_admission_wait_seconds_total", "Time heavy readers waited for heap admission (JvmHeapWaitTime)."),
 		streams:   r.Gauge("inlet_be_streams", "Flight streams being served."),
+
+		dorisFragments:  r.Counter("doris_be_fragment_requests_total", "Total fragment requests received."),
+		dorisFragmentUs: r.Counter("doris_be_fragment_request_duration_us", "Time spent serving fragments, in microseconds."),
+		dorisScanRows:   r.Counter("doris_be_query_scan_rows", "Rows the BE's scans returned (after the BE-side filters)."),
+		dorisScanBytes:  r.Counter("doris_be_query_scan_bytes", "Bytes the BE's scans returned (Arrow IPC bodies)."),
 	}}
 	return s, nil
 }
@@ -145,8 +153,11 @@ func (s *Server) NewGRPCServer(opts ...grpc.ServerOption) *grpc.Server {
 // inletpb.ScanError.
 func (s *Server) DoGet(t *flight.Ticket, stream flight.FlightService_DoGetServer) error {
 	s.m.fragments.Inc()
+	s.m.dorisFragments.Inc()
 	s.m.streams.Add(1)
 	defer s.m.streams.Add(-1)
+	start := time.Now()
+	defer func() { s.m.dorisFragmentUs.Add(float64(time.Since(start).Microseconds())) }()
 	var f inletpb.Fragment
 	if err := proto.Unmarshal(t.GetTicket(), &f); err != nil {
 		return s.fail(inletpb.ScanError_INVALID, fmt.Sprintf("flight ticket is not a fragment: %v", err))
@@ -390,6 +401,8 @@ func (s *Server) run(ctx context.Context, f *inletpb.Fragment, stream flight.Fli
 		sent += rec.NumRows()
 		s.m.rows.Add(float64(rec.NumRows()), kind)
 		s.m.bytes.Add(float64(n), kind)
+		s.m.dorisScanRows.Add(float64(rec.NumRows()))
+		s.m.dorisScanBytes.Add(float64(n))
 		if limit >= 0 && sent >= limit {
 			cancel()
 			break
