@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/inlet-db/inlet/exec/memlimit"
 	"github.com/inlet-db/inlet/internal/metrics"
 )
 
@@ -16,21 +15,29 @@ import (
 // rather than a plausible zero.
 func processGauges(reg *metrics.Registry) {
 	reg.GaugeFunc("doris_be_memory_allocated_bytes", "Resident set size of the BE process (VmRSS).",
-		func() float64 { return float64(memlimit.RSS()) })
+		func() float64 {
+			kb := procStatus("VmRSS:")
+			if kb < 0 {
+				return -1
+			}
+			return float64(kb * 1024)
+		})
 	reg.GaugeFunc("doris_be_process_thread_num", "Operating-system threads of the BE process.",
-		func() float64 { return float64(procThreads()) })
+		func() float64 { return float64(procStatus("Threads:")) })
 	reg.GaugeFunc("doris_be_process_fd_num_used", "File descriptors the BE process holds open.",
 		func() float64 { return float64(procFDs()) })
 }
 
-func procThreads() int64 {
+// procStatus is the number of a /proc/self/status field (VmRSS is in kB),
+// or -1.
+func procStatus(field string) int64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return -1
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "Threads:"); ok {
-			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if v, ok := strings.CutPrefix(line, field); ok {
+			n, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
 			if err != nil {
 				return -1
 			}
