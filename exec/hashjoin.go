@@ -175,7 +175,7 @@ func (b *buildSide) release() {
 }
 
 func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
-	in, err := openPiped(ctx, env, j.Right)
+	in, err := OpenOp(ctx, env, piped{j.Right})
 	if err != nil {
 		return nil, err
 	}
@@ -278,7 +278,7 @@ func (j *HashJoin) openHash(ctx context.Context, env *Env) (array.RecordReader, 
 	if j.probeParallel(ctx, side) {
 		return j.openParallel(ctx, env, side)
 	}
-	left, err := j.Left.Open(ctx, env)
+	left, err := OpenOp(ctx, env, j.Left)
 	if err != nil {
 		side.release()
 		return nil, err

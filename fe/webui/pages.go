@@ -111,7 +111,7 @@ time summed over its ranges, so those bars show totals, drawn from the fragment'
 <table class="counters">{{range .Counters}}<tr class="counter"><th>{{index . 0}}</th><td class="num">{{index . 1}}</td></tr>{{end}}</table>
 {{end}}{{end}}
 {{with .Profile}}{{with .Plan}}<h2>Operator tree</h2>
-<p>As EXPLAIN prints it. Rows and time are measured per scan (the counters above) and for the whole statement ({{if $.Info}}{{$.Info.ReturnRows}} rows returned{{end}}), not yet per operator.</p>
+<p>As EXPLAIN prints it, with what each operator produced once the statement ended: RowsProduced, ExecTime (its own time, its inputs' taken out) and TotalTime (with its inputs){{if $.Info}}; {{$.Info.ReturnRows}} rows returned{{end}}.</p>
 <pre id="plan">{{range .}}{{.}}
 {{end}}</pre>{{end}}{{end}}
 {{with .Profile}}<h2>Profile</h2><pre id="profile">{{range .Text}}{{.}}
