@@ -236,7 +236,7 @@ func TestWebPages(t *testing.T) {
 func checkProfilePage(t *testing.T, what, page string) {
 	t.Helper()
 	for _, want := range []string{`<svg id="timeline"`, `class="bar kind-query"`, `class="bar kind-fragment"`, `class="bar kind-lake"`,
-		"FlussLakeRowsReturned", "FlussLakeRangeNum", "FlussUnionTailKeysRead", `<pre id="profile">`, `<pre id="plan">`, "unionRead=yes", "RowsProduced="} {
+		"FlussLakeRowsReturned", "FlussLakeRangeNum", "FlussUnionTailKeysRead", `<pre id="profile">`, `<pre id="plan">`, "unionRead=yes", "RowsProduced=", `data-kind="lake"`, "LAKE_SUPPRESS #", "PK_TAIL #", "@fe-local"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("%s: page lacks %s", what, want)
 		}

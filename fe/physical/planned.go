@@ -304,6 +304,10 @@ func (f *fragmentSource) record(st *inletpb.ScanStats) {
 	for k, v := range st.GetCounters() {
 		f.prof.Counters[k] += v
 	}
+	for _, t := range st.GetTimings() {
+		f.prof.Ranges = append(f.prof.Ranges, RangeTiming{ID: t.GetRangeId(), Kind: t.GetKind(), Backend: t.GetBackend(),
+			Start: time.UnixMicro(t.GetStartUs()), End: time.UnixMicro(t.GetEndUs()), Rows: t.GetRows()})
+	}
 }
 
 // numberOf is a numeric constant's value.

@@ -298,6 +298,7 @@ func (s *Server) run(ctx context.Context, f *inletpb.Fragment, stream flight.Fli
 		if r == nil {
 			stats.DoneRanges = append(stats.DoneRanges, st.GetDoneRanges()...)
 		}
+		stats.Timings = append(stats.Timings, st.GetTimings()...)
 		mu.Unlock()
 		if r != nil {
 			select {
