@@ -29,6 +29,9 @@
 //     in the message, and a gRPC code by kind (PermissionDenied,
 //     InvalidArgument, Canceled, DeadlineExceeded, ...).
 //
+// Clients tested: arrow-go's flightsql.Client and the ADBC Flight SQL
+// driver (apache/arrow-adbc), both against the MySQL driver's values.
+//
 // Not done: Doris's "BE direct" endpoints (every result is read from the
 // FE), Substrait plans, transactions, bulk ingest.
 //
