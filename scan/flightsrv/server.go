@@ -19,6 +19,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/inlet-db/inlet/exec"
+	"github.com/inlet-db/inlet/internal/directticket"
 	"github.com/inlet-db/inlet/internal/metrics"
 	"github.com/inlet-db/inlet/proto/inletpb"
 )
@@ -131,7 +132,9 @@ func (s *Server) NewGRPCServer(opts ...grpc.ServerOption) *grpc.Server {
 		grpc.ChainStreamInterceptor(func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) error {
 			// DoAction authorizes per action: the cluster challenge is
 			// answered without the secret (the answer is the proof).
-			if info.FullMethod == doActionMethod {
+			// DoGet too: a client's direct ticket (directticket) is signed
+			// with the secret instead of carrying it; DoGet checks either.
+			if info.FullMethod == doActionMethod || info.FullMethod == doGetMethod {
 				return h(srv, ss)
 			}
 			if err := s.authorize(ss.Context()); err != nil {
@@ -152,6 +155,23 @@ func (s *Server) NewGRPCServer(opts ...grpc.ServerOption) *grpc.Server {
 // ends the stream with a gRPC status whose details hold an
 // inletpb.ScanError.
 func (s *Server) DoGet(t *flight.Ticket, stream flight.FlightService_DoGetServer) error {
+	ctx := stream.Context()
+	raw, direct := t.GetTicket(), directticket.Is(t.GetTicket())
+	if direct {
+		payload, expiry, err := directticket.Open(s.cfg.Secret, raw, time.Now())
+		if err != nil {
+			s.m.authFail.Inc()
+			return status.Error(codes.Unauthenticated, "inlet BE: "+err.Error())
+		}
+		// The FE signed the fragment for the statement's query_timeout.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, expiry)
+		defer cancel()
+		raw = payload
+	} else if err := s.authorize(ctx); err != nil {
+		return err
+	}
+	// Counted once the caller is known to be the FE or one it signed for.
 	s.m.fragments.Inc()
 	s.m.dorisFragments.Inc()
 	s.m.streams.Add(1)
@@ -159,14 +179,14 @@ func (s *Server) DoGet(t *flight.Ticket, stream flight.FlightService_DoGetServer
 	start := time.Now()
 	defer func() { s.m.dorisFragmentUs.Add(float64(time.Since(start).Microseconds())) }()
 	var f inletpb.Fragment
-	if err := proto.Unmarshal(t.GetTicket(), &f); err != nil {
+	if err := proto.Unmarshal(raw, &f); err != nil {
 		return s.fail(inletpb.ScanError_INVALID, fmt.Sprintf("flight ticket is not a fragment: %v", err))
 	}
-	err := s.run(stream.Context(), &f, stream)
+	err := s.run(ctx, &f, stream, direct)
 	if err == nil {
 		return nil
 	}
-	if ctxErr := stream.Context().Err(); ctxErr != nil {
+	if ctxErr := ctx.Err(); ctxErr != nil {
 		// The FE went away (query cancelled, killed or done): nobody reads
 		// the status.
 		return status.FromContextError(ctxErr).Err()
@@ -228,7 +248,10 @@ type item struct {
 // the executor merges the ranges of a fragment into one stream and does
 // not say which range a batch came from. The executor shares tail key sets
 // between the concurrent calls of one query (they carry its query id).
-func (s *Server) run(ctx context.Context, f *inletpb.Fragment, stream flight.FlightService_DoGetServer) error {
+// A direct run (a client's direct ticket) sends a plain Flight stream:
+// the schema and the batches, none of the app metadata the FE's dispatcher
+// reads (range tags, range completions, counters).
+func (s *Server) run(ctx context.Context, f *inletpb.Fragment, stream flight.FlightService_DoGetServer, direct bool) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -346,7 +369,7 @@ func (s *Server) run(ctx context.Context, f *inletpb.Fragment, stream flight.Fli
 		}
 	}()
 
-	w := &sender{stream: stream, mem: s.cfg.Mem}
+	w := &sender{stream: stream, mem: s.cfg.Mem, plain: direct}
 	if schema == nil {
 		select {
 		case schema = <-schemaCh:
@@ -473,6 +496,7 @@ type sender struct {
 	stream flight.FlightService_DoGetServer
 	mem    memory.Allocator
 	body   bytes.Buffer
+	plain  bool // no app metadata: a client reads the stream
 }
 
 func (w *sender) schema(s *arrow.Schema) error {
@@ -489,6 +513,9 @@ func (w *sender) batch(rec arrow.RecordBatch, rangeID int64) (int, error) {
 		return 0, fmt.Errorf("encode batch of range %d: %w", rangeID, err)
 	}
 	defer p.Release()
+	if w.plain {
+		return w.send(&p, nil)
+	}
 	meta, err := proto.Marshal(&inletpb.FlightMeta{RangeId: rangeID})
 	if err != nil {
 		return 0, err
@@ -510,6 +537,9 @@ func (w *sender) send(p *ipc.Payload, appMeta []byte) (int, error) {
 }
 
 func (w *sender) meta(m *inletpb.FlightMeta) error {
+	if w.plain {
+		return nil
+	}
 	b, err := proto.Marshal(m)
 	if err != nil {
 		return err
