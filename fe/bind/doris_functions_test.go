@@ -48,7 +48,7 @@ func probeForms(kind, name string) []string {
 	switch kind {
 	case "aggregate":
 		var qs []string
-		for _, args := range []string{"x", "s", "x, y", "x, 0.5", "x, 1, 2", "s, ','", "x, s", "3600, 'default', d, x = 1, y = 2", "x, [0.5, 0.9]", "[x, y]"} {
+		for _, args := range []string{"x", "s", "x, y", "x, 0.5", "x, 1, 2", "s, ','", "x, s", "3600, 'default', d, x = 1, y = 2", "x, [0.5, 0.9]", "[x, y]", "x, y, 0.5", "'(?1)(?2)', d, x = 1, y = 2"} {
 			qs = append(qs, "SELECT "+name+"("+args+")"+from)
 		}
 		return qs
