@@ -30,7 +30,7 @@ var statAggNames = map[string]bool{
 	"collect_list": true, "group_array": true, "collect_set": true, "group_uniq_array": true, "array_agg": true,
 	"retention": true, "window_funnel": true, "map_agg": true,
 	"group_array_intersect": true,
-	"topn_array": true, "topn_weighted": true, "count_by_enum": true, "percentile_approx_weighted": true,
+	"topn_array":            true, "topn_weighted": true, "count_by_enum": true, "percentile_approx_weighted": true,
 	"histogram": true, "hist": true, "linear_histogram": true, "sequence_match": true, "sequence_count": true,
 }
 
