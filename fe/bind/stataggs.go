@@ -28,9 +28,8 @@ var statAggNames = map[string]bool{
 	"group_bit_and": true, "group_bit_or": true, "group_bit_xor": true, "bool_and": true, "bool_or": true,
 	"sum0": true, "topn": true,
 	"collect_list": true, "group_array": true, "collect_set": true, "group_uniq_array": true, "array_agg": true,
-	"retention": true, "window_funnel": true, "map_agg": true,
-	"group_array_intersect": true,
-	"topn_array":            true, "topn_weighted": true, "count_by_enum": true, "percentile_approx_weighted": true,
+	"retention": true, "window_funnel": true, "map_agg": true, "group_array_intersect": true,
+	"topn_array": true, "topn_weighted": true, "count_by_enum": true, "percentile_approx_weighted": true,
 	"histogram": true, "hist": true, "linear_histogram": true, "sequence_match": true, "sequence_count": true,
 }
 
