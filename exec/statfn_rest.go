@@ -199,6 +199,9 @@ type countByEnumAcc struct {
 
 func (a *countByEnumAcc) grow(n int) {
 	for len(a.groups) < n {
+		// A tally per argument and group, beyond the operator's fixed
+		// per-group charge.
+		a.charge(int64(a.n) * 48)
 		a.groups = append(a.groups, make([]enumCount, a.n))
 	}
 }
