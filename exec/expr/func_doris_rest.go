@@ -472,7 +472,11 @@ func fmtField(v any, t arrow.DataType, spec string) (string, error) {
 			switch sp.typ {
 			case 0:
 				if sp.prec < 0 {
-					body = fmtShortest(a)
+					bits := 64
+					if t.ID() == arrow.FLOAT32 {
+						bits = 32 // {fmt} prints a float by its own shortest digits
+					}
+					body = fmtShortest(a, bits)
 				} else {
 					body = strconv.FormatFloat(a, 'g', max(sp.prec, 1), 64)
 				}
@@ -554,12 +558,12 @@ func fmtField(v any, t arrow.DataType, spec string) (string, error) {
 // fmtShortest is {fmt}'s default form of a double: the shortest digits
 // that read back the same, fixed-point when the decimal exponent is in
 // [-4, 16), else d.ddde±XX.
-func fmtShortest(a float64) string {
-	e := strconv.FormatFloat(a, 'e', -1, 64)
+func fmtShortest(a float64, bits int) string {
+	e := strconv.FormatFloat(a, 'e', -1, bits)
 	mant, exp, _ := strings.Cut(e, "e")
 	x, _ := strconv.Atoi(exp)
 	if a == 0 || (x >= -4 && x < 16) {
-		return strconv.FormatFloat(a, 'f', -1, 64)
+		return strconv.FormatFloat(a, 'f', -1, bits)
 	}
 	return mant + "e" + exp
 }

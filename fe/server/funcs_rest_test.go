@@ -33,6 +33,7 @@ func TestDorisLastScalarFunctions(t *testing.T) {
 		{`SELECT format("{:.5}", pi()), format("{:08.2}", pi()), format("{0}-{1}", "second", "first")`, "3.1416|000003.1|second-first"},
 		{`SELECT format('{:>5}|{:<4}|{:^5}|{:*^7}', 1, 'ab', 'c', -2)`, "    1|ab  |  c  |**-2***"},
 		{`SELECT format('{:x} {:#X} {:#b} {:o} {:+d}', 255, 255, 5, 8, 3), format('{} {} {}', 1.5, 1e20, 0.25)`, "ff 0XFF 0b101 10 +3|1.5 1e+20 0.25"},
+		{`SELECT format('{}', CAST(0.1 AS FLOAT)), format('{:e}', 0.0), format('{:g}', 1e-5)`, "0.1|0.000000e+00|1e-05"},
 		{`SELECT format('{{{}}}', 7), format('{:.2f}|{:e}', 2.0, 1234.5), format('{:.3}', 'abcdef'), format('{}', NULL)`, "{7}|2.00|1.234500e+03|abc|NULL"},
 		{"SELECT parse_data_size('1024B'), parse_data_size('1kB'), parse_data_size('2.5MB'), parse_data_size('1GB'), parse_data_size('1TB'), parse_data_size(NULL)",
 			"1024|1024|2621440|1073741824|1099511627776|NULL"},
