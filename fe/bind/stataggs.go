@@ -42,7 +42,7 @@ var statAggArity = map[string][2]int{
 	"collect_list": {1, 2}, "group_array": {1, 2}, "collect_set": {1, 2}, "group_uniq_array": {1, 2},
 	"retention": {1, 32}, "window_funnel": {4, 67}, "map_agg": {2, 2},
 	"topn_array": {2, 3}, "topn_weighted": {3, 4}, "count_by_enum": {1, 64}, "percentile_approx_weighted": {3, 4},
-	"histogram": {1, 2}, "hist": {1, 2}, "linear_histogram": {2, 3}, "sequence_match": {3, 34}, "sequence_count": {3, 34},
+	"histogram": {1, 3}, "hist": {1, 3}, "linear_histogram": {2, 3}, "sequence_match": {3, 34}, "sequence_count": {3, 34},
 }
 
 // collectMaxSize reads the max_size of collect_list(x, max_size) and
@@ -337,10 +337,19 @@ func (b *Binder) bindStatAggCall(call AggCall, fc *sql.FuncCall, in *scope, st *
 			return call, errorf(ErrAnalysis, "%s does not accept %s", name, expr.TypeName(t))
 		}
 		n := 128.0
-		if len(fc.Args) == 2 {
-			v, ok := numericConstant(fc.Args[1])
+		if len(fc.Args) == 3 {
+			// The older form histogram(x, sample_rate, max_buckets): Doris
+			// samples by a seeded random below rate 1, which Inlet does not
+			// reproduce.
+			if r, ok := numericConstant(fc.Args[1]); !ok || r != 1 {
+				return call, errorf(ErrUnsupported, "%s: a sample rate other than 1, got %v", name, fc.Args[1])
+			}
+		}
+		if len(fc.Args) >= 2 {
+			last := fc.Args[len(fc.Args)-1]
+			v, ok := numericConstant(last)
 			if !ok || v < 1 || v != float64(int64(v)) {
-				return call, errorf(ErrAnalysis, "%s: the bucket count must be a positive integer constant, got %v", name, fc.Args[1])
+				return call, errorf(ErrAnalysis, "%s: the bucket count must be a positive integer constant, got %v", name, last)
 			}
 			n = v
 		}

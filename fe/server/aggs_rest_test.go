@@ -158,8 +158,9 @@ func TestHistograms(t *testing.T) {
 		{"c_string_not_null", `{"num_buckets":1,"buckets":[{"lower":"not null","upper":"not null","ndv":1,"count":12,"pre_sum":0}]}`},
 	}
 	for _, c := range cols {
-		wantRows(t, db, "SELECT hist("+c.col+", 2) FROM h2", c.want)
+		wantRows(t, db, "SELECT hist("+c.col+", 2), histogram("+c.col+", 1.0, 2) = hist("+c.col+", 2) FROM h2", c.want+"|1")
 	}
+	wantErr(t, db, "SELECT histogram(c_tinyint, 0.5, 2) FROM h2", 1235, "a sample rate other than 1")
 	wantRows(t, db, "SELECT c_id, histogram(c_smallint, 2) FROM h2 GROUP BY c_id ORDER BY c_id",
 		`1|{"num_buckets":2,"buckets":[{"lower":"12","upper":"20","ndv":2,"count":2,"pre_sum":0},{"lower":"21","upper":"21","ndv":1,"count":1,"pre_sum":2}]}`,
 		`2|{"num_buckets":2,"buckets":[{"lower":"20","upper":"22","ndv":2,"count":2,"pre_sum":0},{"lower":"32","upper":"32","ndv":1,"count":1,"pre_sum":2}]}`)
