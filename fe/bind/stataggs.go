@@ -366,12 +366,12 @@ func (b *Binder) bindStatAggCall(call AggCall, fc *sql.FuncCall, in *scope, st *
 		}
 		iv, ok := numericConstant(fc.Args[1])
 		if !ok || iv <= 0 {
-			return call, errorf(ErrAnalysis, "linear_histogram: the interval must be a positive numeric constant, got %v", fc.Args[1])
+			return call, errorf(ErrAnalysis, "linear_histogram: interval should be larger than 0 (a numeric constant), got %v", fc.Args[1])
 		}
 		off := 0.0
 		if len(fc.Args) == 3 {
 			if off, ok = numericConstant(fc.Args[2]); !ok || off < 0 || off >= iv {
-				return call, errorf(ErrAnalysis, "linear_histogram: the offset must be a numeric constant in [0, interval), got %v", fc.Args[2])
+				return call, errorf(ErrAnalysis, "linear_histogram: offset should be in [0, interval) (a numeric constant), got %v", fc.Args[2])
 			}
 		}
 		call.Arg, call.Type = newArgPack(x, expr.Float(iv), expr.Float(off)), expr.StringT()

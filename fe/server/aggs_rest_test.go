@@ -173,8 +173,30 @@ func TestHistograms(t *testing.T) {
 		`0|{"num_buckets":5,"buckets":[{"lower":-5.0,"upper":-2.5,"count":2,"acc_count":2},{"lower":-2.5,"upper":0.0,"count":2,"acc_count":4},{"lower":0.0,"upper":2.5,"count":2,"acc_count":6},{"lower":2.5,"upper":5.0,"count":2,"acc_count":8},{"lower":5.0,"upper":7.5,"count":2,"acc_count":10}]}`,
 		`1|{"num_buckets":4,"buckets":[{"lower":-5.0,"upper":-2.5,"count":2,"acc_count":2},{"lower":-2.5,"upper":0.0,"count":2,"acc_count":4},{"lower":0.0,"upper":2.5,"count":4,"acc_count":8},{"lower":2.5,"upper":5.0,"count":2,"acc_count":10}]}`)
 	wantRows(t, db, "SELECT linear_histogram(a, 1) FROM lh WHERE a IS NULL", `{"num_buckets":0,"buckets":[]}`)
-	wantErr(t, db, "SELECT linear_histogram(a, 2, 3) FROM lh", 1105, "the offset must be a numeric constant in [0, interval)")
-	wantErr(t, db, "SELECT linear_histogram(a, 0) FROM lh", 1105, "the interval must be a positive numeric constant")
+	wantErr(t, db, "SELECT linear_histogram(a, 2, 3) FROM lh", 1105, "offset should be in [0, interval)")
+	wantErr(t, db, "SELECT linear_histogram(a, 0) FROM lh", 1105, "interval should be larger than 0")
+
+	// Doris's test_linear_histogram_boolean (.out file): TRUE is 1, FALSE 0;
+	// offset 0.5 puts 0 in [-0.5, 0.5).
+	mustExec(t, db, "CREATE TABLE linear_histogram_boolean (id INT NOT NULL, b BOOLEAN NULL, non_null_b BOOLEAN NOT NULL) DISTRIBUTED BY HASH(id) BUCKETS 3",
+		"INSERT INTO linear_histogram_boolean VALUES (1, TRUE, TRUE), (2, FALSE, FALSE), (3, TRUE, TRUE), (4, NULL, FALSE)")
+	for _, c := range []struct{ q, want string }{
+		{"SELECT linear_histogram(b, 1.0), linear_histogram(b, 1.0, 0.5) FROM linear_histogram_boolean",
+			`{"num_buckets":2,"buckets":[{"lower":0.0,"upper":1.0,"count":1,"acc_count":1},{"lower":1.0,"upper":2.0,"count":2,"acc_count":3}]}|{"num_buckets":2,"buckets":[{"lower":-0.5,"upper":0.5,"count":1,"acc_count":1},{"lower":0.5,"upper":1.5,"count":2,"acc_count":3}]}`},
+		{"SELECT linear_histogram(non_null_b, 1.0), linear_histogram(non_null_b, 1.0, 0.5) FROM linear_histogram_boolean",
+			`{"num_buckets":2,"buckets":[{"lower":0.0,"upper":1.0,"count":2,"acc_count":2},{"lower":1.0,"upper":2.0,"count":2,"acc_count":4}]}|{"num_buckets":2,"buckets":[{"lower":-0.5,"upper":0.5,"count":2,"acc_count":2},{"lower":0.5,"upper":1.5,"count":2,"acc_count":4}]}`},
+		{"SELECT id % 2, linear_histogram(b, 1.0), linear_histogram(b, 1.0, 0.5) FROM linear_histogram_boolean GROUP BY id % 2 ORDER BY 1",
+			`0|{"num_buckets":1,"buckets":[{"lower":0.0,"upper":1.0,"count":1,"acc_count":1}]}|{"num_buckets":1,"buckets":[{"lower":-0.5,"upper":0.5,"count":1,"acc_count":1}]}` + "\n" +
+				`1|{"num_buckets":1,"buckets":[{"lower":1.0,"upper":2.0,"count":2,"acc_count":2}]}|{"num_buckets":1,"buckets":[{"lower":0.5,"upper":1.5,"count":2,"acc_count":2}]}`},
+		{"SELECT linear_histogram(b, 1.0), linear_histogram(b, 1.0, 0.5) FROM linear_histogram_boolean WHERE b IS NULL",
+			`{"num_buckets":0,"buckets":[]}|{"num_buckets":0,"buckets":[]}`},
+		{"SELECT linear_histogram(b, 1.0), linear_histogram(b, 1.0, 0.5) FROM linear_histogram_boolean WHERE id < 0",
+			`{"num_buckets":0,"buckets":[]}|{"num_buckets":0,"buckets":[]}`},
+	} {
+		wantRows(t, db, c.q, splitRows(c.want)...)
+	}
+	wantErr(t, db, "SELECT linear_histogram(non_null_b, 0.0) FROM linear_histogram_boolean", 1105, "interval should be larger than 0")
+	wantErr(t, db, "SELECT linear_histogram(non_null_b, 1.0, 1.0) FROM linear_histogram_boolean", 1105, "offset should be in [0, interval)")
 }
 
 // TestSequenceMatchCount runs Doris's regression test
