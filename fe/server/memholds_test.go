@@ -106,6 +106,10 @@ func memRefusal(t *testing.T, q string, err error) int64 {
 	if !errors.As(err, &me) || me.Number != 1105 || !strings.Contains(me.Message, "Memory limit exceeded") {
 		t.Fatalf("%s: want the memory limit error, got %v", q, err)
 	}
+	// Doris's text, not the name of the Go package that was refused.
+	if !strings.HasPrefix(me.Message, "errCode = 2, detailMessage = Memory limit exceeded") {
+		t.Errorf("%s: %q", q, me.Message)
+	}
 	m := heldRE.FindStringSubmatch(me.Message)
 	if m == nil {
 		m = regexp.MustCompile(`\((\d+) held by all queries, (\d+) more`).FindStringSubmatch(me.Message)
