@@ -137,7 +137,7 @@ func TestMemLimitHolds(t *testing.T) {
 
 	// run runs q at exec_mem_limit limit and returns its rows or error,
 	// the process account's peak and the heap's, above where they began.
-	run := func(t *testing.T, db *sql.DB, q string) ([]string, error, int64, int64) {
+	run := func(t *testing.T, db *sql.DB, q string) ([]string, int64, int64, error) {
 		t.Helper()
 		proc.ResetPeak()
 		base := proc.Used()
@@ -146,11 +146,11 @@ func TestMemLimitHolds(t *testing.T) {
 		heap := p.end()
 		acc := proc.Peak() - base
 		t.Logf("%s: accounted peak %.1f MB, heap in use +%.1f MB (%.2f of the accounted)", q, mb(acc), mb(heap), float64(heap)/float64(max(acc, 1)))
-		return got, err, acc, heap
+		return got, acc, heap, err
 	}
 	refused := func(t *testing.T, q string) {
 		t.Helper()
-		_, err, acc, heap := run(t, db, q)
+		_, acc, heap, err := run(t, db, q)
 		if held := memRefusal(t, q, err); held > holdLimit {
 			t.Errorf("%s: refused only when it held %d bytes, past the limit %d", q, held, holdLimit)
 		}
@@ -184,7 +184,7 @@ func TestMemLimitHolds(t *testing.T) {
 		set(false)
 		refused(t, q)
 		set(true)
-		got, err, acc, _ := run(t, db, q)
+		got, acc, _, err := run(t, db, q)
 		want := fmt.Sprintf("%d|%d|%d", holdRows, sumIDs, sumIDs)
 		if err != nil || len(got) != 1 || got[0] != want {
 			t.Fatalf("with spill: %v, %v; want %s", got, err, want)
