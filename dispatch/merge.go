@@ -174,11 +174,12 @@ func (m *merged) Next() bool {
 		return false
 	}
 	for rec := range m.ch {
-		m.uncharge(rec)
 		if m.firstErr() != nil {
+			m.uncharge(rec)
 			rec.Release()
 			continue
 		}
+		rec = m.handOver(rec)
 		if n := rec.NumRows(); m.remaining >= 0 && n > m.remaining {
 			s := rec.NewSlice(0, m.remaining)
 			rec.Release()
