@@ -130,7 +130,7 @@ func layers() []layer {
 			why: "layer 7 (not in §3): the benchmark assembles what cmd/fe --demo does (emulator with its lake, in-process BE through dispatch, FE with the catalog types) and measures it through the MySQL protocol"},
 		{pkgs: "cmd/lakebench", ours: with("lake/...", "fileio", "catalog", "catalog/paimon", "fe/server", "dispatch", "scan/..."),
 			why: "layer 7 (not in §3, issue 14): the lake scan benchmark writes a table with lake/paimon/writer and reads it with lake/paimon, against DuckDB (issue 23: --sql runs the same queries through an in-process FE with a paimon catalog and a BE, as cmd/bench does)"},
-		{pkgs: "cmd/tpchbench", ours: leaves(), why: "layer 7 (not in §3, issue 23): the TPC-H benchmark starts the fe binary and talks SQL and Stream Load to it, DuckDB beside it"},
+		{pkgs: "cmd/tpchbench", ours: with("lake/paimon", "lake/paimon/writer", "fileio"), why: "layer 7 (not in §3, issue 23): the TPC-H benchmark starts the fe binary and talks SQL and Stream Load to it, DuckDB beside it; --source paimon writes the lake copy with lake/paimon/writer and lists its files for DuckDB"},
 		{pkgs: "cmd/tablebench", ours: with("fe/server", "catalog/..."), why: "layer 7 (not in §3, issue 14): the internal-table scan benchmark starts an FE in-process, loads bench.t through the catalog API and queries it over MySQL, against DuckDB"},
 
 		// Beside the stack.
