@@ -7,7 +7,7 @@
 // What must stay true:
 //   - Validation and Open do no I/O; every listing reads the warehouse, so
 //     the catalog is always current. The one cache, column statistics from
-//     manifests (stats.go), is keyed by table path and snapshot id, which
+//     manifests (lakestats), is keyed by table path and snapshot id, which
 //     name immutable files. Check (CREATE and
 //     ALTER CATALOG only) stats a local warehouse; s3 stays lazy.
 //   - Column types follow the Fluss catalog's rules (text for strings and,

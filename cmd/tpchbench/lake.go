@@ -240,12 +240,13 @@ func lakeFiles(ctx context.Context, path string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := t.BucketDir(schema, nil, 0)
-	if err != nil {
-		return nil, err
-	}
 	out := make([]string, len(live))
 	for i, e := range live {
+		// The tables are not partitioned.
+		dir, err := t.BucketDir(schema, nil, e.Bucket)
+		if err != nil {
+			return nil, err
+		}
 		out[i] = filepath.Join(dir, e.File.FileName)
 	}
 	return out, nil

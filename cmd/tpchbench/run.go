@@ -68,6 +68,8 @@ func (r *report) print(w io.Writer) {
 		fmt.Fprintf(w, "TPC-H SF %g over a Paimon warehouse (written in %s) through a type=paimon catalog; DuckDB %d threads on read_parquet of the same files\n", r.sf, r.loadDur.Round(time.Millisecond), r.threads)
 	case r.source == sourcePaimon:
 		fmt.Fprintf(w, "TPC-H SF %g over a Paimon warehouse (reused) through a type=paimon catalog; DuckDB %d threads on read_parquet of the same files\n", r.sf, r.threads)
+	case r.source == sourceFluss:
+		fmt.Fprintf(w, "TPC-H SF %g in the Fluss emulator (appended and tiered in %s; orders and lineitem keep %.0f%% in the log) through a type=fluss catalog, union read; DuckDB %d threads on read_parquet of the lake files UNION ALL the log tail\n", r.sf, r.loadDur.Round(time.Millisecond), tailShare*100, r.threads)
 	default:
 		fmt.Fprintf(w, "TPC-H SF %g: %d rows loaded through Stream Load in %s; DuckDB %d threads\n", r.sf, r.rows, r.loadDur.Round(time.Millisecond), r.threads)
 	}
@@ -131,6 +133,7 @@ func run(ctx context.Context, c config, log io.Writer) (*report, error) {
 	t0 := time.Now()
 	wh := filepath.Join(data, "paimon")
 	qdbName := "tpch"
+	var fl *flussLake
 	switch c.source {
 	case sourcePaimon:
 		if rep.wrote, err = ensureWarehouse(ctx, data, wh, log); err != nil {
@@ -141,6 +144,16 @@ func run(ctx context.Context, c config, log io.Writer) (*report, error) {
 			return nil, fmt.Errorf("%s: %w", stmt, err)
 		}
 		qdbName = lakeCatalog + "." + lakeDB
+	case sourceFluss:
+		if fl, err = startFluss(ctx, data, work, log); err != nil {
+			return nil, err
+		}
+		defer fl.close()
+		stmt := fmt.Sprintf("CREATE CATALOG %s PROPERTIES ('type'='fluss', 'fluss.bootstrap.servers'='%s')", flussCatalog, fl.cluster.BootstrapAddr())
+		if _, err := db.ExecContext(ctx, stmt); err != nil {
+			return nil, fmt.Errorf("%s: %w", stmt, err)
+		}
+		qdbName = flussCatalog + "." + lakeDB
 	default:
 		if rep.rows, err = loadInlet(ctx, db, fe, data); err != nil {
 			return nil, err
@@ -153,9 +166,12 @@ func run(ctx context.Context, c config, log io.Writer) (*report, error) {
 		return rep, fmt.Errorf("DuckDB: %w", err)
 	}
 	defer duck.Close()
-	if c.source == sourcePaimon {
+	switch c.source {
+	case sourcePaimon:
 		err = loadDuckLake(ctx, duck, wh)
-	} else {
+	case sourceFluss:
+		err = loadDuckFluss(ctx, duck, fl)
+	default:
 		err = loadDuck(duck, data)
 	}
 	if err != nil {
