@@ -9,8 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/inlet-db/inlet/internal/tpch"
+	"github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/minifluss"
 )
 
@@ -77,10 +82,12 @@ func startFluss(ctx context.Context, data, work string, log io.Writer) (*flussLa
 	}
 	fmt.Fprintln(log, "appending to the Fluss log and tiering into its lake")
 	for _, t := range tpch.Tables {
+		t0 := time.Now()
 		if err := fl.load(ctx, data, work, t); err != nil {
 			fl.close()
 			return nil, fmt.Errorf("Fluss table %s: %w", t.Name, err)
 		}
+		fmt.Fprintf(log, "  %s: %s\n", t.Name, time.Since(t0).Round(time.Millisecond))
 	}
 	return fl, nil
 }
@@ -113,13 +120,29 @@ func (fl *flussLake) load(ctx context.Context, data, work string, t tpch.Table) 
 	defer f.Close()
 	sc := bufio.NewScanner(bufio.NewReaderSize(f, 1<<20))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	var rows [][]any
+	// Arrow batches of the table's types (the Fluss log format is ARROW),
+	// built by the parser of the Paimon copy.
+	fields := make([]paimon.DataField, len(t.Columns))
+	for i, c := range t.Columns {
+		dt, err := paimonType(c[1])
+		if err != nil {
+			return err
+		}
+		fields[i] = paimon.DataField{ID: i, Name: c[0], Type: dt}
+	}
+	sch, err := paimon.ArrowSchema(fields)
+	if err != nil {
+		return err
+	}
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), sch)
+	defer b.Release()
 	flush := func() error {
-		if len(rows) == 0 {
+		if b.Field(0).Len() == 0 {
 			return nil
 		}
-		err := fl.cluster.Append(ctx, lakeDB, t.Name, rows)
-		rows = rows[:0]
+		rec := b.NewRecordBatch()
+		defer rec.Release()
+		_, err := fl.cluster.AppendRecord(ctx, lakeDB, t.Name, "", 0, rec)
 		return err
 	}
 	var n int64
@@ -137,14 +160,11 @@ func (fl *flussLake) load(ctx context.Context, data, work string, t tpch.Table) 
 			tail.Write(line)
 			tail.WriteByte('\n')
 		}
-		fields := bytes.Split(line, []byte{'|'})
-		row := make([]any, len(fields))
-		for i, f := range fields {
-			row[i] = string(f)
+		if err := appendRow(b, line); err != nil {
+			return fmt.Errorf("%s line %d: %w", src, n+1, err)
 		}
-		rows = append(rows, row)
 		n++
-		if len(rows) == flussAppendRows {
+		if b.Field(0).Len() == flussAppendRows {
 			if err := ctx.Err(); err != nil {
 				return err
 			}

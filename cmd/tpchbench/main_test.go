@@ -103,6 +103,35 @@ func TestTPCHLakeAnswers(t *testing.T) {
 	}
 }
 
+// TestTPCHFlussAnswers runs the 22 queries at scale factor 0.01 over the
+// Fluss emulator's tables, tiered into its Paimon lake with orders and
+// lineitem keeping their last rows in the log, through a type=fluss catalog
+// (union read), and checks every answer against DuckDB on the lake's files
+// UNION ALL the tail rows: a row lost or doubled between lake and log, or
+// a wrong type on either side, changes an answer.
+func TestTPCHFlussAnswers(t *testing.T) {
+	fixtures.Tool(t, "node", "nodejs")
+	fixtures.Tool(t, "npm", "npm")
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer cancel()
+	fe := feBinary(ctx, t)
+	var log bytes.Buffer
+	qs, _ := parseQueries("1-22")
+	rep, err := run(ctx, config{sf: 0.01, dir: dir, runs: 1, threads: 2, queries: qs, timeout: 60 * time.Second, feBin: fe, source: sourceFluss}, &log)
+	if err != nil {
+		if strings.Contains(err.Error(), "DuckDB") {
+			fixtures.Unavailable(t, "%v", err)
+		}
+		t.Fatalf("%v\n%s", err, log.String())
+	}
+	var out bytes.Buffer
+	rep.print(&out)
+	if rep.failures() > 0 || len(rep.results) != 22 {
+		t.Errorf("TPC-H answers over Fluss:\n%s", out.String())
+	}
+}
+
 var (
 	feOnce sync.Once
 	feBin  string
