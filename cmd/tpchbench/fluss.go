@@ -78,14 +78,14 @@ func startFluss(ctx context.Context, data, work string, log io.Writer) (*flussLa
 	}
 	if err != nil {
 		fl.close()
-		return nil, fmt.Errorf("Fluss tables: %w", err)
+		return nil, fmt.Errorf("create the tables in the Fluss emulator: %w", err)
 	}
 	fmt.Fprintln(log, "appending to the Fluss log and tiering into its lake")
 	for _, t := range tpch.Tables {
 		t0 := time.Now()
 		if err := fl.load(ctx, data, work, t); err != nil {
 			fl.close()
-			return nil, fmt.Errorf("Fluss table %s: %w", t.Name, err)
+			return nil, fmt.Errorf("load %s into the Fluss emulator: %w", t.Name, err)
 		}
 		fmt.Fprintf(log, "  %s: %s\n", t.Name, time.Since(t0).Round(time.Millisecond))
 	}
