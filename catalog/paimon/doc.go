@@ -6,7 +6,9 @@
 //
 // What must stay true:
 //   - Validation and Open do no I/O; every listing reads the warehouse, so
-//     the catalog caches nothing and is always current. Check (CREATE and
+//     the catalog is always current. The one cache, column statistics from
+//     manifests (lakestats), is keyed by table path and snapshot id, which
+//     name immutable files. Check (CREATE and
 //     ALTER CATALOG only) stats a local warehouse; s3 stays lazy.
 //   - Column types follow the Fluss catalog's rules (text for strings and,
 //     by default, binary; datetime(≤6) as Arrow microseconds; TIME

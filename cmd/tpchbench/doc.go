@@ -1,7 +1,7 @@
 // Command tpchbench runs TPC-H on Inlet's internal tables and checks every
 // answer against DuckDB on the same rows:
 //
-//	go run ./cmd/tpchbench [--sf 1] [--dir DIR] [--runs 3] [--threads 2] [--queries 1-22] [--timeout 300s] [--fe-bin PATH] [--explain DIR]
+//	go run ./cmd/tpchbench [--sf 1] [--dir DIR] [--runs 3] [--threads 2] [--queries 1-22] [--timeout 300s] [--fe-bin PATH] [--explain DIR] [--source internal|paimon|fluss]
 //
 // It generates the eight tables at scale factor --sf with internal/tpch
 // (kept in DIR/sf<sf>/ and reused), starts the FE binary (--fe-bin, or one
@@ -16,6 +16,19 @@
 // answered correctly, and the FE process's peak RSS (VmHWM).
 //
 // --explain DIR writes each query's EXPLAIN VERBOSE to DIR/qNN.txt first.
+//
+// --source says where the tables live (lake.go, fluss.go). internal (the
+// default) is the above. paimon writes the same rows once into a Paimon
+// warehouse at DIR/sf<sf>/paimon with lake/paimon/writer (append tables,
+// Parquet, files of at most 1 Mi rows; reused), creates a type=paimon
+// catalog over it and runs the queries there; DuckDB gets a view per
+// table over read_parquet of the snapshot's data files, so both read the
+// same Parquet files on every query. fluss starts the Fluss emulator
+// (minifluss) in this process, appends the rows to lake-enabled log tables
+// and tiers them into its Paimon lake, except the last 5% of orders and
+// lineitem, which stay in the log; the queries run through a type=fluss
+// catalog as union reads, and DuckDB reads the lake's data files UNION ALL
+// those tail rows.
 //
 // Inlet's time is the client's wall time including the transfer of the
 // result; DuckDB's is its own statement time inside the runner.

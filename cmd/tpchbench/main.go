@@ -13,6 +13,13 @@ import (
 	"time"
 )
 
+// The --source values.
+const (
+	sourceInternal = "internal"
+	sourcePaimon   = "paimon"
+	sourceFluss    = "fluss"
+)
+
 type config struct {
 	sf      float64
 	dir     string
@@ -22,6 +29,7 @@ type config struct {
 	timeout time.Duration
 	feBin   string
 	explain string
+	source  string
 }
 
 func parseFlags(args []string, errOut io.Writer) (config, error) {
@@ -37,11 +45,15 @@ func parseFlags(args []string, errOut io.Writer) (config, error) {
 	fs.DurationVar(&c.timeout, "timeout", 300*time.Second, "time one query may take (Inlet's query_timeout)")
 	fs.StringVar(&c.feBin, "fe-bin", "", "path of the fe binary (default: built from ./cmd/fe)")
 	fs.StringVar(&c.explain, "explain", "", "directory to write each query's EXPLAIN VERBOSE into (qNN.txt) before running it")
+	fs.StringVar(&c.source, "source", "internal", "where the tables live: internal (Stream Load into internal tables) paimon (a Paimon warehouse read through a type=paimon catalog; DuckDB reads the same Parquet files) or fluss (the Fluss emulator's tables tiered into its Paimon lake, orders and lineitem with a log tail, read through a type=fluss catalog by union read)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
 	if c.sf <= 0 || c.runs < 1 || c.threads < 1 {
 		return c, errors.New("--sf must be positive, --runs and --threads at least 1")
+	}
+	if c.source != sourceInternal && c.source != sourcePaimon && c.source != sourceFluss {
+		return c, fmt.Errorf("--source: %q is not internal, paimon or fluss", c.source)
 	}
 	var err error
 	if c.queries, err = parseQueries(qs); err != nil {

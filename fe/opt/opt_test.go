@@ -193,11 +193,16 @@ func TestEstimates(t *testing.T) {
 	r := resolver{
 		"t": table("t", 1000, "a:10:1:10", "b:1000:0:999"),
 		"u": table("u", 100, "a:50"),
+		// Bounds without a distinct count, as a lake's file statistics
+		// give them for a column that is no integer, date or decimal.
+		"v": table("v", 1000, "c:0:0:100"),
 	}
 	for _, c := range []struct {
 		q    string
 		want float64
 	}{
+		{"SELECT * FROM v WHERE c = 3", 100},  // the default 1/10, not 1/1
+		{"SELECT * FROM v WHERE c < 25", 250}, // the bounds still count
 		{"SELECT * FROM t", 1000},
 		{"SELECT * FROM t WHERE a = 3", 100},                  // 1/ndv
 		{"SELECT * FROM t WHERE a IN (1, 2, 3)", 300},         // 3/ndv

@@ -189,6 +189,12 @@ func (e *estimator) scan(n *bind.Scan) *relStat {
 			continue
 		}
 		st := colStat{ndv: float64(max(cs.NDV, 1)), nullFrac: float64(cs.Nulls) / float64(cs.Count)}
+		if cs.NDV <= 0 && cs.Nulls < cs.Count {
+			// Non-null values but no distinct count: bounds and nulls
+			// from a lake's file statistics, which count no distinct
+			// values. Unknown, not 1.
+			st.ndv = 0
+		}
 		if cs.Numeric {
 			st.numeric, st.lo, st.hi = true, cs.Lo, cs.Hi
 		}

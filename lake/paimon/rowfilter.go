@@ -2,10 +2,12 @@ package paimon
 
 import (
 	"bytes"
+	"math/big"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/inlet-db/inlet/internal/arrowval"
 )
@@ -105,7 +107,7 @@ func fastType(arr arrow.Array) bool {
 	switch arr.(type) {
 	case *array.Int8, *array.Int16, *array.Int32, *array.Int64, *array.Date32,
 		*array.Float32, *array.Float64, *array.String, *array.LargeString,
-		*array.Binary, *array.LargeBinary, *array.Boolean, *array.Timestamp:
+		*array.Binary, *array.LargeBinary, *array.Boolean, *array.Timestamp, *array.Decimal128:
 		return true
 	}
 	return false
@@ -147,6 +149,8 @@ func cmpLeaf(arr arrow.Array, op Op, lit any, n int, out []bool) bool {
 			out[i] = holds(op, cmp3(!x && y, x && !y))
 		}
 		return true
+	case *array.Decimal128:
+		return cmpDecimals(a, op, lit, n, out)
 	case *array.Timestamp:
 		y, ok := lit.(tsKey)
 		if !ok {
@@ -267,6 +271,41 @@ func cmpBytes[A interface{ Value(int) []byte }](a A, op Op, lit any, n int, out 
 	l := []byte(s)
 	for i := 0; i < n; i++ {
 		out[i] = holds(op, bytes.Compare(a.Value(i), l))
+	}
+	return true
+}
+
+// cmpDecimals compares unscaled DECIMAL cells with a decimal literal (a
+// *big.Rat, as bind makes it) without a big number per row: the literal in
+// units of the column's scale is u; with f = floor(u), a cell x compares
+// with u as with f when u is whole, and otherwise x <= f means x < u and
+// x > f means x > u. The rows of TPC-H's Q6 and Q19 filters take this path.
+func cmpDecimals(a *array.Decimal128, op Op, lit any, n int, out []bool) bool {
+	r, ok := lit.(*big.Rat)
+	if !ok {
+		return false
+	}
+	scale := a.DataType().(*arrow.Decimal128Type).Scale
+	if scale < 0 {
+		return false
+	}
+	u := new(big.Rat).Mul(r, new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil)))
+	// Int.Div is Euclidean; a Rat's denominator is positive, so this is
+	// the floor.
+	f := new(big.Int).Div(u.Num(), u.Denom())
+	if f.BitLen() > 126 {
+		return false // beyond any DECIMAL(38): leave it to the exact path
+	}
+	fl := decimal128.FromBigInt(f)
+	whole := u.IsInt()
+	vals := a.Values()[:n]
+	out = out[:n]
+	for i, x := range vals {
+		c := x.Cmp(fl)
+		if !whole {
+			c = cmp3(c <= 0, c > 0)
+		}
+		out[i] = holds(op, c)
 	}
 	return true
 }

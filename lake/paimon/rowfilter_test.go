@@ -87,7 +87,7 @@ func TestEvalBatchMatchesEvalRow(t *testing.T) {
 		"i64": {int64(3) << 40, 0.5}, "d": {"1970-01-03", int64(-5)}, "f32": {2.5, int64(3), math.NaN()},
 		"f64": {int64(1), math.Inf(1), math.NaN(), -5.5}, "s": {"ab", ""}, "b": {"abc", []byte("zz")},
 		"bo": {true, false}, "ts": {"1970-01-01 00:00:03.000002", "1969-12-31 23:59:54.999994"},
-		"dec": {"4.5", 3}, "tm": {int64(2000)}, "absent": {int64(1)},
+		"dec": {"4.5", 3, "4.505", "-7.501", "2.999", "-0.001", "190.5"}, "tm": {int64(2000)}, "absent": {int64(1)},
 	}
 	var preds []*Predicate
 	for _, f := range fields {

@@ -1,0 +1,65 @@
+package fluss_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/minifluss"
+)
+
+// TestColumnStatsFromLake: a tiered table reports its lake half's
+// manifest statistics (values derived by hand from the two tiered rows);
+// $log reports none; once the log tail outgrows a tenth of the lake, the
+// bounds stop being used for ranges.
+func TestColumnStatsFromLake(t *testing.T) {
+	ctx := context.Background()
+	mc, err := minifluss.Start(ctx, minifluss.Config{DataDir: t.TempDir(), DatalakeFormat: "paimon", TabletServers: 1,
+		Lake: minifluss.LakeConfig{Warehouse: t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mc.Close()
+	cl := &cluster{c: mc}
+	run := func(src string) {
+		t.Helper()
+		sc, err := minifluss.ParseScenario(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sc.Run(ctx, cl.c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(`
+CREATE DATABASE st;
+CREATE TABLE st.t (id INT, d DATE) WITH ('bucket.num' = '1', 'table.datalake.enabled' = 'true');
+INSERT INTO st.t VALUES (1, '2024-01-01'), (5, '2024-01-03');
+TIER;`)
+	c := open(t, cl)
+	stats := func(name string) *catalog.TableStats {
+		t.Helper()
+		ts, err := table(t, c, "st", name).(catalog.ColumnStatser).ColumnStats(ctx)
+		if err != nil || ts == nil {
+			t.Fatalf("%s: ColumnStats %v, %v", name, ts, err)
+		}
+		return ts
+	}
+	day := float64(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).Unix() / 86400)
+	ts := stats("t")
+	// 1..5 holds five values, two rows: NDV 2; three days, two rows: 2.
+	if got, want := ts.Columns["id"], (catalog.ColumnStats{Count: 2, NDV: 2, Min: "1", Max: "5", Numeric: true, Lo: 1, Hi: 5}); got != want || ts.Rows != 2 {
+		t.Errorf("id: %+v (rows %d), want %+v", got, ts.Rows, want)
+	}
+	if got, want := ts.Columns["d"], (catalog.ColumnStats{Count: 2, NDV: 2, Min: "2024-01-01", Max: "2024-01-03", Numeric: true, Lo: day, Hi: day + 2}); got != want {
+		t.Errorf("d: %+v, want %+v", got, want)
+	}
+	if ts := stats("t$log"); len(ts.Columns) != 0 {
+		t.Errorf("t$log: %+v, want no column statistics", ts)
+	}
+	run(`INSERT INTO st.t VALUES (9, '2024-02-01');`)
+	if got := stats("t").Columns["id"]; got.Numeric || got.Min != "1" || got.Max != "5" || got.NDV != 2 {
+		t.Errorf("id with a log tail of half the lake: %+v, want the bounds shown but not used for ranges", got)
+	}
+}

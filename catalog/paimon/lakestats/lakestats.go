@@ -1,0 +1,163 @@
+package lakestats
+
+import (
+	"context"
+	"math"
+	"math/big"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/inlet-db/inlet/catalog"
+	lake "github.com/inlet-db/inlet/lake/paimon"
+)
+
+// Latest returns the statistics of t's latest snapshot from its manifests
+// alone (lake.Table.Summarize), for the columns in fields: per column the
+// bounds, null count and an NDV estimate, so the optimizer orders joins
+// over the lake as it does over analysed internal tables. The estimate is
+// the smaller of the non-null rows and the number of values between the
+// bounds for integers, dates and decimals (exact for dense keys such as
+// TPC-H's), 1 for a column whose bounds are equal, and 0 (unknown)
+// otherwise: manifests carry no distinct counts. A table without a
+// snapshot has empty statistics (Rows 0), not none. Results are kept per
+// table path and snapshot id (snapshots never change), so only a new
+// snapshot costs a manifest read. The result is shared: callers must not
+// modify it.
+func Latest(ctx context.Context, t *lake.Table, fields []lake.DataField) (*catalog.TableStats, error) {
+	id, err := t.LatestSnapshotID(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if id == 0 {
+		return &catalog.TableStats{Columns: map[string]catalog.ColumnStats{}}, nil
+	}
+	key := summaryKey{path: t.Path(), snapshot: id}
+	if ts, ok := summaries.get(key); ok {
+		return ts, nil
+	}
+	snap, err := t.Snapshot(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	sum, err := t.Summarize(ctx, snap)
+	if err != nil {
+		return nil, err
+	}
+	ts := &catalog.TableStats{Rows: sum.Rows, UpdatedMS: snap.TimeMillis, Columns: map[string]catalog.ColumnStats{}}
+	for _, f := range fields {
+		s, ok := sum.Columns[f.Name]
+		if !ok {
+			continue
+		}
+		ts.Columns[f.Name] = columnStats(f.Type, s, sum.Rows)
+	}
+	summaries.put(key, ts)
+	return ts, nil
+}
+
+// columnStats turns a manifest summary into the optimizer's statistics.
+func columnStats(typ lake.DataType, s lake.ColumnSummary, rows int64) catalog.ColumnStats {
+	cs := catalog.ColumnStats{Count: rows, Nulls: max(s.Nulls, 0)}
+	nonNull := rows - cs.Nulls
+	if s.Min == nil || s.Max == nil {
+		return cs
+	}
+	cs.Min, cs.Max = statText(s.Min, typ), statText(s.Max, typ)
+	lo, lok := statNumber(s.Min)
+	hi, hok := statNumber(s.Max)
+	if lok && hok {
+		cs.Numeric, cs.Lo, cs.Hi = true, lo, hi
+	}
+	switch {
+	case cs.Min == cs.Max:
+		cs.NDV = min(1, nonNull)
+	case cs.Numeric && (typ.Root == lake.TinyInt || typ.Root == lake.SmallInt || typ.Root == lake.Int ||
+		typ.Root == lake.BigInt || typ.Root == lake.Date || typ.Root == lake.Decimal):
+		span := (hi - lo) * math.Pow10(max(typ.Scale, 0))
+		if typ.Root != lake.Decimal {
+			span = hi - lo
+		}
+		cs.NDV = nonNull
+		if span+1 < float64(nonNull) {
+			cs.NDV = int64(span + 1)
+		}
+	case typ.Root == lake.Boolean:
+		cs.NDV = min(2, nonNull)
+	}
+	return cs
+}
+
+// statNumber places a bound on the optimizer's number line: the value for
+// numbers and decimals, days for dates, microseconds for timestamps.
+func statNumber(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, !math.IsNaN(x) && !math.IsInf(x, 0)
+	case *big.Rat:
+		f, _ := x.Float64()
+		return f, true
+	case time.Time:
+		return float64(x.UnixMicro()), true
+	}
+	return 0, false
+}
+
+// statText is a bound as SHOW COLUMN STATS prints it.
+func statText(v any, typ lake.DataType) string {
+	switch x := v.(type) {
+	case int64:
+		if typ.Root == lake.Date {
+			return time.Unix(x*86400, 0).UTC().Format(time.DateOnly)
+		}
+		return strconv.FormatInt(x, 10)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case *big.Rat:
+		return x.FloatString(max(typ.Scale, 0))
+	case time.Time:
+		return x.Format("2006-01-02 15:04:05.999999")
+	case string:
+		return x
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return ""
+}
+
+type summaryKey struct {
+	path     string
+	snapshot int64
+}
+
+// summaryCache keeps the statistics of recently planned snapshots; a
+// handful of tables per query, bounded so a warehouse of many tables
+// cannot grow it without end.
+type summaryCache struct {
+	mu sync.Mutex
+	m  map[summaryKey]*catalog.TableStats
+}
+
+const maxSummaries = 512
+
+var summaries = &summaryCache{m: map[summaryKey]*catalog.TableStats{}}
+
+func (c *summaryCache) get(k summaryKey) (*catalog.TableStats, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ts, ok := c.m[k]
+	return ts, ok
+}
+
+func (c *summaryCache) put(k summaryKey, ts *catalog.TableStats) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= maxSummaries {
+		// Dropping everything is crude but bounded; a re-read costs one
+		// manifest pass per table.
+		clear(c.m)
+	}
+	c.m[k] = ts
+}
