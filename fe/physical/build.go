@@ -30,6 +30,11 @@ type Config struct {
 	// became, for EXPLAIN.
 	Estimates   map[bind.Plan]float64
 	Cardinality map[exec.Operator]float64
+	// MatchShare estimates the share of a join's probe rows whose key'th
+	// key has a match on its build side (fe/opt); runtime filters are made
+	// only where it is small enough to pay for them. nil (or ok false)
+	// knows nothing, and every eligible key gets its filters.
+	MatchShare func(j *bind.Join, key int) (share float64, ok bool)
 	// RuntimeFilters configures the filters hash joins give the scans
 	// below their probe side; the zero value makes none.
 	RuntimeFilters RFConfig
