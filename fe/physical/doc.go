@@ -16,7 +16,12 @@
 // estimates (Config.MatchShare, fe/opt) must say the build keys match at
 // most half the probe rows, and an internal table's scan must reach the
 // join through another join (a scan read straight into the probe would
-// only have the join's lookup done twice). A published min/max over an integer or text column also
+// only have the join's lookup done twice) unless the build side is big
+// enough that its hash table misses the caches where the bloom filter
+// does not.
+//
+// Aggregates that occur twice with the same subtree (a view read twice,
+// TPC-H Q15) are built once and read through a VSHARED node (shared.go). A published min/max over an integer or text column also
 // reaches the probe scan's BEs as a range filter. Semi and anti joins hash
 // only the build columns their keys and residual read.
 //

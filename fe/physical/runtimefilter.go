@@ -130,6 +130,18 @@ func ProfileLines(rfs []RFProfile) []string {
 // dimension, a fact table's foreign keys) it keeps them all.
 const rfMaxShare = 0.5
 
+// rfDirectMinBuild is the estimated build side from which a filter pays
+// even on a scan read straight into the join's probe: its hash table
+// (tens of bytes a key) no longer fits the caches, while the bloom filter
+// (two bytes a key) does, so the rows it drops skip a cache miss each.
+const rfDirectMinBuild = 20000
+
+// buildRows is the estimated size of n's build side; unknown counts as
+// small.
+func (b *builder) buildRows(n *bind.Join) float64 {
+	return b.cfg.Estimates[n.Right]
+}
+
 // planFilters makes the runtime filters of join n (before its inputs are
 // built, so the probe-side scans pick theirs up): one per configured type
 // for each key whose probe expression is a column read unchanged from a
@@ -142,9 +154,10 @@ const rfMaxShare = 0.5
 // on an internal table's scan that reaches the join through filters and
 // projections alone only repeats the join's own probe (a hash lookup per
 // row either way) and adds copying the rows it keeps: it is made only when
-// another join lies between, whose probe the dropped rows skip, or when
-// the scan runs on the BEs, which receive min/max filters as ranges and
-// skip what they rule out before sending it.
+// another join lies between, whose probe the dropped rows skip, when the
+// scan runs on the BEs, which receive min/max filters as ranges and skip
+// what they rule out before sending it, or when the build side is big
+// (rfDirectMinBuild).
 func (b *builder) planFilters(n *bind.Join) []*exec.RuntimeFilter {
 	if len(b.cfg.RuntimeFilters.Types) == 0 || len(n.LeftKeys) == 0 {
 		return nil
@@ -169,7 +182,7 @@ func (b *builder) planFilters(n *bind.Join) []*exec.RuntimeFilter {
 		if !ok {
 			continue
 		}
-		if joins == 0 && !planner.Plannable(sc.Table) {
+		if joins == 0 && !planner.Plannable(sc.Table) && b.buildRows(n) < rfDirectMinBuild {
 			continue
 		}
 		for _, kind := range b.cfg.RuntimeFilters.Types {

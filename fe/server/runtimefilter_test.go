@@ -228,3 +228,28 @@ func TestSemiFlipAnswers(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedAggregate: a view read twice (its rows, and their maximum, as
+// TPC-H Q15) is aggregated once and read by both; the answer is derived
+// by hand from t2 (sums per k: 1 → 100, 3 → 601, NULL → 400, 7 → 700),
+// the same on a second run of the statement.
+func TestSharedAggregate(t *testing.T) {
+	f := startFE(t, t.TempDir(), "", false)
+	db := f.db("")
+	mustExec(t, db, "CREATE DATABASE d", "USE d")
+	mustExec(t, db, rfTables...)
+	mustExec(t, db, "CREATE VIEW v AS SELECT k, sum(w) AS s FROM t2 GROUP BY k")
+	q := "SELECT k, s FROM v WHERE s = (SELECT max(s) FROM v) ORDER BY k"
+	if p := strings.Join(rows(t, db, "EXPLAIN "+q), "\n"); strings.Count(p, "VSHARED") != 2 {
+		t.Errorf("the view is not computed once:\n%s", p)
+	}
+	for range 2 {
+		wantRows(t, db, q, "7|700")
+	}
+	// Different aggregates of the same table are not shared.
+	q = "SELECT k, s FROM v WHERE s > (SELECT min(w) FROM t2 GROUP BY k ORDER BY 1 LIMIT 1) ORDER BY k"
+	if p := strings.Join(rows(t, db, "EXPLAIN "+q), "\n"); strings.Contains(p, "VSHARED") {
+		t.Errorf("different aggregates shared:\n%s", p)
+	}
+	wantRows(t, db, q, "NULL|400", "3|601", "7|700")
+}
