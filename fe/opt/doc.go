@@ -32,6 +32,14 @@
 // through the region's column equalities to the other inputs (a = b AND
 // b = 5 gives a = 5), where they are implied, so they filter early.
 //
+// Semi and anti joins keep the share of left rows whose keys the right
+// side's distinct keys cover (the smaller set of values taken as
+// contained in the larger). Estimates.MatchShare answers the same for a
+// join's key, for fe/physical's choice of runtime filters. A semi join
+// whose right side is estimated at four times its left or more, with the
+// left one table's filtered scan, is rewritten to hash the left side's
+// keys instead (semi.go).
+//
 // A region is left as bound when an input's row count is unknown, or when
 // an input's table keeps column statistics but has none (an internal table
 // not analysed yet: a row count alone cannot tell a key from a low-NDV

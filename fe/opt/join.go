@@ -21,9 +21,25 @@ const dpLimit = 12
 // plan with every node's estimated row count (nodes below a table without
 // statistics are absent from the map).
 func Optimize(ctx context.Context, p bind.Plan) (bind.Plan, map[bind.Plan]float64) {
+	q, e := OptimizePlan(ctx, p)
+	return q, e.Rows
+}
+
+// Estimates are what Optimize knows of the plan it returned.
+type Estimates struct {
+	// Rows are nodes' estimated row counts (nodes below a table without
+	// statistics are absent).
+	Rows map[bind.Plan]float64
+	est  *estimator
+}
+
+// OptimizePlan is Optimize returning the estimates for further questions
+// (MatchShare).
+func OptimizePlan(ctx context.Context, p bind.Plan) (bind.Plan, *Estimates) {
 	o := &optimizer{est: newEstimator(ctx), uses: map[*expr.ColumnRef]int{}}
 	countUses(p, o.uses)
 	p = o.rewrite(p)
+	p = o.flipSemis(p)
 	rows := map[bind.Plan]float64{}
 	var walk func(p bind.Plan)
 	walk = func(p bind.Plan) {
@@ -35,7 +51,30 @@ func Optimize(ctx context.Context, p bind.Plan) (bind.Plan, map[bind.Plan]float6
 		}
 	}
 	walk(p)
-	return p, rows
+	return p, &Estimates{Rows: rows, est: o.est}
+}
+
+// MatchShare estimates the share of j's left (probe) rows whose key'th key
+// finds an equal value on the right (build) side: the right side's
+// distinct keys over the left's, taking the smaller set of values as
+// contained in the larger (as a foreign key in its primary key). ok is
+// false where either side's distinct count is unknown.
+func (e *Estimates) MatchShare(j *bind.Join, key int) (float64, bool) {
+	if key >= len(j.LeftKeys) || key >= len(j.RightKeys) {
+		return 0, false
+	}
+	l, r := e.est.stats(j.Left), e.est.stats(j.Right)
+	if !l.known || !r.known {
+		return 0, false
+	}
+	lc, lok := colOf(j.LeftKeys[key], l.cols)
+	rc, rok := colOf(j.RightKeys[key], r.cols)
+	if !lok || !rok || lc.ndv == 0 || rc.ndv == 0 {
+		return 0, false
+	}
+	ln := math.Max(math.Min(lc.ndv, l.rows), 1)
+	rn := math.Max(math.Min(rc.ndv, r.rows), 1)
+	return math.Min(rn/ln, 1), true
 }
 
 type optimizer struct {

@@ -211,6 +211,10 @@ func TestEstimates(t *testing.T) {
 		{"SELECT * FROM t WHERE a = 11", 1},                   // outside [1, 10]
 		{"SELECT * FROM t, u WHERE t.a = u.a", 2000},          // 1000·100/max(10, 50)
 		{"SELECT a, count(*) FROM t GROUP BY a", 10},
+		// Semi and anti joins keep the share of left keys found on the
+		// right: 10 of u's 50 distinct a (t's 10 values within u's 50).
+		{"SELECT * FROM u WHERE a IN (SELECT a FROM t)", 20},
+		{"SELECT * FROM u WHERE NOT EXISTS (SELECT 1 FROM t WHERE t.a = u.a)", 80},
 	} {
 		p, rows := plan(t, r, c.q)
 		// The estimate of the first node that is not a projection.
@@ -245,5 +249,51 @@ func TestTransitiveConstants(t *testing.T) {
 	p, _ = plan(t, r, "SELECT * FROM n1 JOIN n2 ON n1.a = n2.b WHERE n1.a = 7")
 	if ex := strings.Join(bind.Explain(p), "\n"); !strings.Contains(ex, "Filter (b = 7)") {
 		t.Errorf("derived filters without statistics:\n%s", ex)
+	}
+}
+
+// TestMatchShare checks the share of probe rows a join's build keys match,
+// which decides its runtime filters: all of them for an unfiltered
+// dimension, one in ten for a tenth of it.
+func TestMatchShare(t *testing.T) {
+	r := resolver{
+		"f":   table("f", 100000, "k:1000", "x:100"),
+		"dim": table("dim", 1000, "k:1000", "v:10"),
+	}
+	for _, c := range []struct {
+		q    string
+		want float64
+	}{
+		{"SELECT * FROM f JOIN dim ON f.k = dim.k", 1},
+		{"SELECT * FROM f JOIN dim ON f.k = dim.k WHERE dim.v = 3", 0.1},
+		{"SELECT * FROM f WHERE k IN (SELECT k FROM dim WHERE v = 3)", 0.1},
+	} {
+		stmt, err := sql.Parse(c.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := bind.New(context.Background(), &bind.Session{Resolver: r, Now: time.Unix(0, 0)}).BindQuery(stmt.(sql.Query))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, est := OptimizePlan(context.Background(), p)
+		var j *bind.Join
+		var find func(p bind.Plan)
+		find = func(p bind.Plan) {
+			if x, ok := p.(*bind.Join); ok && j == nil {
+				j = x
+			}
+			for _, k := range p.Children() {
+				find(k)
+			}
+		}
+		find(p)
+		if j == nil {
+			t.Fatalf("%s: no join", c.q)
+		}
+		got, ok := est.MatchShare(j, 0)
+		if !ok || math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("%s: share %v (%v), want %v\n%s", c.q, got, ok, c.want, strings.Join(bind.Explain(p), "\n"))
+		}
 	}
 }

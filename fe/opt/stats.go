@@ -117,7 +117,35 @@ func (e *estimator) compute(p bind.Plan) *relStat {
 		known := l.known && r.known
 		switch n.Kind {
 		case bind.LeftSemiJoin, bind.LeftAntiJoin, bind.NullAwareAntiJoin:
-			return &relStat{rows: max(l.rows/2, 1), known: known, cols: l.cols}
+			// The share of left rows with a match: the right side's
+			// distinct keys over the left's, the smaller set of values
+			// taken as contained in the larger; a half where unknown.
+			share := 0.5
+			if len(n.LeftKeys) > 0 {
+				share = 1.0
+				for i := range n.LeftKeys {
+					lc, lok := colOf(n.LeftKeys[i], l.cols)
+					rc, rok := colOf(n.RightKeys[i], r.cols)
+					if !lok || !rok || lc.ndv == 0 || rc.ndv == 0 {
+						share = 0.5
+						break
+					}
+					ln := math.Max(math.Min(lc.ndv, l.rows), 1)
+					rn := math.Max(math.Min(rc.ndv, r.rows), 1)
+					share = math.Min(share, rn/ln)
+				}
+				if n.Residual != nil {
+					share *= selectivity(n.Residual, append(append([]colStat{}, l.cols...), r.cols...))
+				}
+			}
+			if n.Kind != bind.LeftSemiJoin {
+				// Containment guesses which keys exist, not which are
+				// missing: keep a tenth at least.
+				share = math.Max(1-share, 0.1)
+			}
+			cols := append([]colStat{}, l.cols...)
+			rows := max(l.rows*share, 1)
+			return &relStat{rows: rows, known: known, cols: cols}
 		}
 		cols := append(append([]colStat{}, l.cols...), r.cols...)
 		rows := joinRows(l, r, n.LeftKeys, n.RightKeys)

@@ -113,3 +113,35 @@ func TestTPCHOrderSF1(t *testing.T) {
 		}
 	}
 }
+
+// TestSemiFlipSF1: Q4's EXISTS over the quarter's late lineitems (about
+// 3.8 M rows at SF 1) is not hashed; the lineitems probe the quarter's
+// orders' keys (57 K), and the orders join the distinct keys that matched.
+func TestSemiFlipSF1(t *testing.T) {
+	p, _ := plan(t, tpchSF1(t), tpch.Query(4, 1))
+	ex := strings.Join(bind.Explain(p), "\n")
+	for _, w := range []string{
+		"INNER JOIN keys=[o_orderkey] = [l_orderkey]",
+		"Aggregate groups=[l_orderkey] aggs=[]",
+		"LEFT SEMI JOIN keys=[l_orderkey] = [o_orderkey]",
+	} {
+		if !strings.Contains(ex, w) {
+			t.Errorf("Q4 plan lacks %q:\n%s", w, ex)
+		}
+	}
+	// At SF 0.01 no side is big enough to matter: the semi join stays.
+	small := tpchSF1(t)
+	for _, tb := range small {
+		st := tb.(*statTable)
+		st.rows /= 1000
+		st.stats.Rows = st.rows
+		for c, cs := range st.stats.Columns {
+			cs.Count, cs.NDV = st.rows, max(cs.NDV/1000, 1)
+			st.stats.Columns[c] = cs
+		}
+	}
+	p, _ = plan(t, small, tpch.Query(4, 1))
+	if ex := strings.Join(bind.Explain(p), "\n"); !strings.Contains(ex, "LEFT SEMI JOIN keys=[o_orderkey] = [l_orderkey]") {
+		t.Errorf("Q4 at SF 0.001 flipped:\n%s", ex)
+	}
+}

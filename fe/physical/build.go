@@ -30,6 +30,11 @@ type Config struct {
 	// became, for EXPLAIN.
 	Estimates   map[bind.Plan]float64
 	Cardinality map[exec.Operator]float64
+	// MatchShare estimates the share of a join's probe rows whose key'th
+	// key has a match on its build side (fe/opt); runtime filters are made
+	// only where it is small enough to pay for them. nil (or ok false)
+	// knows nothing, and every eligible key gets its filters.
+	MatchShare func(j *bind.Join, key int) (share float64, ok bool)
 	// RuntimeFilters configures the filters hash joins give the scans
 	// below their probe side; the zero value makes none.
 	RuntimeFilters RFConfig
@@ -44,7 +49,23 @@ func Build(ctx context.Context, p bind.Plan, cfg Config) (exec.Operator, error) 
 		b.st = NewStatement()
 	}
 	countScans(p, b.scanUses)
-	return b.physical(ctx, p)
+	b.shared = findShared(p)
+	op, err := b.physical(ctx, p)
+	if err != nil || len(b.shared) == 0 {
+		return op, err
+	}
+	root := &sharedRoot{Operator: op}
+	seen := map[*sharedOp]bool{}
+	for _, g := range b.shared {
+		if g.op != nil && !seen[g.op] {
+			seen[g.op] = true
+			root.shared = append(root.shared, g.op)
+		}
+	}
+	if n, ok := cfg.Cardinality[op]; ok && cfg.Cardinality != nil {
+		cfg.Cardinality[root] = n
+	}
+	return root, nil
 }
 
 // builder is one Build.
@@ -56,6 +77,9 @@ type builder struct {
 	// node's occurrences in the plan (a shared one takes none).
 	rfTargets map[*bind.Scan][]exec.ScanFilter
 	scanUses  map[*bind.Scan]int
+	// shared are the aggregates computed once for several readers
+	// (shared.go).
+	shared map[bind.Plan]*sharedGroup
 }
 
 // tableSource adapts a catalog table scan to an executor source.
@@ -78,6 +102,19 @@ func (ts *tableSource) ExplainLines() []string { return ts.lines }
 
 // physical builds executor operators for a bound plan.
 func (b *builder) physical(ctx context.Context, p bind.Plan) (exec.Operator, error) {
+	if g, ok := b.shared[p]; ok {
+		if g.op == nil {
+			in, err := b.physicalNode(ctx, p)
+			if err != nil {
+				return nil, err
+			}
+			g.op = &sharedOp{in: in, uses: g.uses}
+			if n, ok := b.cfg.Estimates[p]; ok && b.cfg.Cardinality != nil && reflect.TypeOf(in).Comparable() {
+				b.cfg.Cardinality[in] = n
+			}
+		}
+		return g.op, nil
+	}
 	op, err := b.physicalNode(ctx, p)
 	// Only comparable operators (pointers) can be map keys.
 	if err == nil && b.cfg.Cardinality != nil && reflect.TypeOf(op).Comparable() {

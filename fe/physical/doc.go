@@ -12,7 +12,16 @@
 // projections, casts, inner joins, the preserved side of outer joins)
 // gets one filter per configured type, planned before the join's inputs
 // are built so the scan applies it; never to outer joins' preserved side
-// or anti joins. A published min/max over an integer or text column also
+// or anti joins. A filter is made only where it is expected to pay: the
+// estimates (Config.MatchShare, fe/opt) must say the build keys match at
+// most half the probe rows, and an internal table's scan must reach the
+// join through another join (a scan read straight into the probe would
+// only have the join's lookup done twice) unless the build side is big
+// enough that its hash table misses the caches where the bloom filter
+// does not.
+//
+// Aggregates that occur twice with the same subtree (a view read twice,
+// TPC-H Q15) are built once and read through a VSHARED node (shared.go). A published min/max over an integer or text column also
 // reaches the probe scan's BEs as a range filter. Semi and anti joins hash
 // only the build columns their keys and residual read.
 //

@@ -11,6 +11,7 @@ import (
 	"github.com/inlet-db/inlet/exec"
 	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/fe/bind"
+	"github.com/inlet-db/inlet/planner"
 	"github.com/inlet-db/inlet/proto/inletpb"
 )
 
@@ -122,12 +123,41 @@ func ProfileLines(rfs []RFProfile) []string {
 	return out
 }
 
+// rfMaxShare is the largest estimated share of probe rows with a match at
+// which a join still makes runtime filters: a filter that keeps more rows
+// costs its build (hashing every build key) and a check per probe row for
+// too little; with the keys of the whole build side's table (an unfiltered
+// dimension, a fact table's foreign keys) it keeps them all.
+const rfMaxShare = 0.5
+
+// rfDirectMinBuild is the estimated build side from which a filter pays
+// even on a scan read straight into the join's probe: its hash table
+// (tens of bytes a key) no longer fits the caches, while the bloom filter
+// (two bytes a key) does, so the rows it drops skip a cache miss each.
+const rfDirectMinBuild = 20000
+
+// buildRows is the estimated size of n's build side; unknown counts as
+// small.
+func (b *builder) buildRows(n *bind.Join) float64 {
+	return b.cfg.Estimates[n.Right]
+}
+
 // planFilters makes the runtime filters of join n (before its inputs are
 // built, so the probe-side scans pick theirs up): one per configured type
 // for each key whose probe expression is a column read unchanged from a
 // scan. Only inner and semi joins filter their probe side: an outer join's
 // probe side is preserved, and an anti join keeps exactly the rows a
 // filter would drop.
+//
+// A filter must also pay for itself. Keys whose build side the estimates
+// say keeps more than rfMaxShare of the probe rows get none. And a filter
+// on an internal table's scan that reaches the join through filters and
+// projections alone only repeats the join's own probe (a hash lookup per
+// row either way) and adds copying the rows it keeps: it is made only when
+// another join lies between, whose probe the dropped rows skip, when the
+// scan runs on the BEs, which receive min/max filters as ranges and skip
+// what they rule out before sending it, or when the build side is big
+// (rfDirectMinBuild).
 func (b *builder) planFilters(n *bind.Join) []*exec.RuntimeFilter {
 	if len(b.cfg.RuntimeFilters.Types) == 0 || len(n.LeftKeys) == 0 {
 		return nil
@@ -139,12 +169,20 @@ func (b *builder) planFilters(n *bind.Join) []*exec.RuntimeFilter {
 	}
 	var out []*exec.RuntimeFilter
 	for i, k := range n.LeftKeys {
+		if b.cfg.MatchShare != nil {
+			if share, ok := b.cfg.MatchShare(n, i); ok && share > rfMaxShare {
+				continue
+			}
+		}
 		idx, casts, ok := peelCasts(k, nil)
 		if !ok {
 			continue
 		}
-		sc, col, casts, ok := b.filterTarget(n.Left, idx, casts)
+		sc, col, casts, joins, ok := b.filterTarget(n.Left, idx, casts)
 		if !ok {
+			continue
+		}
+		if joins == 0 && !planner.Plannable(sc.Table) && b.buildRows(n) < rfDirectMinBuild {
 			continue
 		}
 		for _, kind := range b.cfg.RuntimeFilters.Types {
@@ -164,15 +202,17 @@ func (b *builder) planFilters(n *bind.Join) []*exec.RuntimeFilter {
 // the probe side of semi and anti joins. ok is false anywhere else (a
 // LIMIT, an aggregate, a union) and for a scan the plan reads twice.
 // casts are the conversions applied on the way (outermost first), which
-// the scan applies as well, so it compares exactly what the join does.
-func (b *builder) filterTarget(p bind.Plan, idx int, casts []arrow.DataType) (*bind.Scan, int, []arrow.DataType, bool) {
+// the scan applies as well, so it compares exactly what the join does;
+// joins counts the joins passed.
+func (b *builder) filterTarget(p bind.Plan, idx int, casts []arrow.DataType) (*bind.Scan, int, []arrow.DataType, int, bool) {
+	joins := 0
 	for {
 		switch n := p.(type) {
 		case *bind.Scan:
 			if b.scanUses[n] != 1 || idx >= len(n.Out) {
-				return nil, 0, nil, false
+				return nil, 0, nil, 0, false
 			}
-			return n, idx, casts, true
+			return n, idx, casts, joins, true
 		case *bind.Filter:
 			p = n.Input
 		case *bind.Sort:
@@ -180,7 +220,7 @@ func (b *builder) filterTarget(p bind.Plan, idx int, casts []arrow.DataType) (*b
 		case *bind.Project:
 			var ok bool
 			if idx, casts, ok = peelCasts(n.Exprs[idx], casts); !ok {
-				return nil, 0, nil, false
+				return nil, 0, nil, 0, false
 			}
 			p = n.Input
 		case *bind.Join:
@@ -191,10 +231,11 @@ func (b *builder) filterTarget(p bind.Plan, idx int, casts []arrow.DataType) (*b
 			case idx >= nl && (n.Kind == bind.InnerJoin || n.Kind == bind.CrossJoin || n.Kind == bind.RightJoin):
 				p, idx = n.Right, idx-nl
 			default:
-				return nil, 0, nil, false
+				return nil, 0, nil, 0, false
 			}
+			joins++
 		default:
-			return nil, 0, nil, false
+			return nil, 0, nil, 0, false
 		}
 	}
 }

@@ -57,8 +57,8 @@ func (s *Session) planEstimated(ctx context.Context, q sql.Query, v *vars.Sessio
 			p = p2
 		}
 	}
-	p, rows := opt.Optimize(ctx, p)
-	cfg := physical.Config{Mem: s.mem(), Runner: s.srv.cfg.Runner, Estimates: rows, Cardinality: map[exec.Operator]float64{}}
+	p, est := opt.OptimizePlan(ctx, p)
+	cfg := physical.Config{Mem: s.mem(), Runner: s.srv.cfg.Runner, Estimates: est.Rows, MatchShare: est.MatchShare, Cardinality: map[exec.Operator]float64{}}
 	mode, _ := v.Get("runtime_filter_mode")
 	types, _ := v.Get("runtime_filter_type")
 	if cfg.RuntimeFilters, err = physical.ParseRFConfig(mode, types, v.Int("runtime_filter_max_in_num")); err != nil {
