@@ -20,7 +20,6 @@ import (
 	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/internal/tzone"
 	"github.com/inlet-db/inlet/lake/paimon"
-	"github.com/inlet-db/inlet/proto/flusspb"
 	"github.com/inlet-db/inlet/proto/inletpb"
 	"github.com/inlet-db/inlet/typemap"
 )
@@ -66,7 +65,7 @@ type fragExec struct {
 
 	// logFilter is sent with the fetches of LOG and PK_TAIL ranges (nil:
 	// none is pushable, or fluss_log_filter_pushdown is off).
-	logFilter *flusspb.PbPredicate
+	logFilter *client.FetchFilter
 
 	// Fluss side (nil for a plain Paimon fragment).
 	info *client.TableInfo

@@ -281,7 +281,7 @@ func javaBigIntBytes(v *big.Int) []byte {
 // statistics only when it is an ARROW log table with
 // table.statistics.columns set (Fluss 1.0 refuses the option on
 // primary-key tables, so their changelogs are never filtered by the server).
-func (t *TableInfo) LogFilter(conds []Condition) *flusspb.PbPredicate {
+func (t *TableInfo) LogFilter(conds []Condition) *FetchFilter {
 	d := t.Descriptor
 	if d == nil || d.HasPrimaryKey() || len(conds) == 0 {
 		return nil
@@ -294,5 +294,20 @@ func (t *TableInfo) LogFilter(conds []Condition) *flusspb.PbPredicate {
 	if err != nil || len(stats) == 0 {
 		return nil
 	}
-	return LogFilter(cols, d.Schema.ColumnIDs(), stats, conds)
+	if p := LogFilter(cols, d.Schema.ColumnIDs(), stats, conds); p != nil {
+		return &FetchFilter{Predicate: p}
+	}
+	return nil
+}
+
+// FetchFilter is the filter a LogRange sends with its fetches.
+type FetchFilter struct {
+	Predicate *flusspb.PbPredicate
+}
+
+func (f *FetchFilter) predicate() *flusspb.PbPredicate {
+	if f == nil {
+		return nil
+	}
+	return f.Predicate
 }

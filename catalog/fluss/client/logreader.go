@@ -14,7 +14,6 @@ import (
 	"github.com/inlet-db/inlet/catalog/fluss/record"
 	"github.com/inlet-db/inlet/fileio"
 	"github.com/inlet-db/inlet/proto/flussapi"
-	"github.com/inlet-db/inlet/proto/flusspb"
 	"github.com/inlet-db/inlet/typemap"
 )
 
@@ -53,7 +52,7 @@ type LogRange struct {
 	// leave out whole batches none of whose rows can match, so the reader
 	// delivers a subset of the range's rows that still holds every match.
 	// The caller applies its full filter to what it gets.
-	Filter *flusspb.PbPredicate
+	Filter *FetchFilter
 }
 
 // LogReader streams the records of a LogRange as Arrow record batches, in
@@ -311,7 +310,7 @@ func (lr *LogReader) fill() error {
 		before := lr.next
 		lr.Fetches++
 		res, err := lr.c.FetchLog(lr.ctx, FetchRequest{Bucket: lr.r.Bucket, Offset: lr.next, MaxBytes: lr.fetchSz, Projection: lr.pushed, PreferRemote: lr.r.PreferRemote,
-			Filter: lr.r.Filter, FilterSchemaID: lr.r.SchemaID})
+			Filter: lr.r.Filter.predicate(), FilterSchemaID: lr.r.SchemaID})
 		var fe *Error
 		if err != nil && lr.pushed != nil && errors.As(err, &fe) && fe.Code == flussapi.InvalidColumnProjection {
 			// Push-down positions apply to each batch's own schema; an older
