@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/go-sql-driver/mysql"
 
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/catalog/fluss"
@@ -58,10 +59,11 @@ func (r logFilterRow) text() string {
 	return fmt.Sprintf("%d|%s|%s|%s|%s", r.id, r.kind, strconv.FormatFloat(r.amount, 'f', -1, 64), r.day.Format("2006-01-02"), note)
 }
 
-// startLogFilterFE starts an emulated cluster holding lf.events (a log
-// table of two buckets whose batches carry statistics for every column,
-// table.statistics.columns = '*') and an FE with catalog `lf` over it.
-func startLogFilterFE(t *testing.T) *testFE {
+// startLogFilterFE starts an emulated cluster holding lf.events with n rows
+// (a log table of two buckets whose batches carry statistics for every
+// column, table.statistics.columns = '*') and an FE with catalog `lf` over
+// it, and returns a one-session connection.
+func startLogFilterFE(t testing.TB, n int) *sql.DB {
 	t.Helper()
 	ctx := context.Background()
 	c, err := minifluss.Start(ctx, minifluss.Config{DataDir: t.TempDir(), TabletServers: 1, DefaultBucketNumber: 2})
@@ -78,7 +80,7 @@ func startLogFilterFE(t *testing.T) *testFE {
 			{Name: "amount", Type: typemap.Double()}, {Name: "day", Type: typemap.Date()}, {Name: "note", Type: typemap.String()}}}); err != nil {
 		t.Fatal(err)
 	}
-	for from := 0; from < lfRows; from += lfBatch {
+	for from := 0; from < n; from += lfBatch {
 		var rows [][]any
 		for i := from; i < from+lfBatch; i++ {
 			r := lfRow(i)
@@ -97,24 +99,35 @@ func startLogFilterFE(t *testing.T) *testFE {
 	be := scan.NewExecutor(scan.Config{Name: "test-be"})
 	t.Cleanup(func() { be.Close() })
 	disp := dispatch.New(dispatch.Config{Backends: []dispatch.Backend{dispatch.BackendFunc("local", be.Execute)}, Classify: scan.ErrorCode})
-	dir := t.TempDir()
-	fe, err := Start(ctx, Options{QueryAddr: "127.0.0.1:0", MetaDir: dir, Mem: mem,
+	fe, err := Start(ctx, Options{QueryAddr: "127.0.0.1:0", MetaDir: t.TempDir(), Mem: mem,
 		Types: []catalog.Type{fluss.Type()}, Runner: disp})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tf := &testFE{t: t, dir: dir, fe: fe, mem: mem}
-	t.Cleanup(tf.stop)
-	mustExec(t, tf.db(""), fmt.Sprintf(`CREATE CATALOG lf PROPERTIES ('type'='fluss', 'fluss.bootstrap.servers'='%s')`, c.BootstrapAddr()))
-	return tf
+	t.Cleanup(func() {
+		fe.Close()
+		mem.AssertSize(t, 0)
+	})
+	cfg := mysql.NewConfig()
+	cfg.User, cfg.Net, cfg.Addr = "root", "tcp", fe.Addr().String()
+	conn, err := mysql.NewConnector(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := sql.OpenDB(conn)
+	db.SetMaxOpenConns(1) // one session, so SET carries over
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.Exec(fmt.Sprintf(`CREATE CATALOG lf PROPERTIES ('type'='fluss', 'fluss.bootstrap.servers'='%s')`, c.BootstrapAddr())); err != nil {
+		t.Fatal(err)
+	}
+	return db
 }
 
 // TestFlussLogFilterPushdown: selective filters on a large log table give
 // the model's rows with fluss_log_filter_pushdown on and off; with it on the
 // BE fetches fewer bytes and the server skips batches (profile counters).
 func TestFlussLogFilterPushdown(t *testing.T) {
-	f := startLogFilterFE(t)
-	db := f.db("")
+	db := startLogFilterFE(t, lfRows)
 	mustExec(t, db, "SET time_zone = 'UTC'")
 	want := func(keep func(logFilterRow) bool) []string {
 		var out []string
@@ -188,19 +201,44 @@ var counterLine = regexp.MustCompile(`- (Fluss[A-Za-z]+): (\d+)`)
 
 // profileCounters sums the named counters over the scans of the last
 // query's profile.
-func profileCounters(t *testing.T, db *sql.DB, names ...string) map[string]int64 {
+func profileCounters(t testing.TB, db *sql.DB, names ...string) map[string]int64 {
 	t.Helper()
-	list := rows(t, db, `SHOW QUERY PROFILE "/"`)
-	if len(list) == 0 {
-		t.Fatal("no query profiles")
+	list, err := tryRows(db, `SHOW QUERY PROFILE "/"`)
+	if err != nil || len(list) == 0 {
+		t.Fatalf("no query profiles (%v)", err)
 	}
 	id := strings.SplitN(list[0], "|", 2)[0]
+	text, err := tryRows(db, `SHOW QUERY PROFILE "/`+id+`"`)
+	if err != nil {
+		t.Fatal(err)
+	}
 	out := map[string]int64{}
-	for _, l := range rows(t, db, `SHOW QUERY PROFILE "/`+id+`"`) {
+	for _, l := range text {
 		if m := counterLine.FindStringSubmatch(l); m != nil && slices.Contains(names, m[1]) {
 			n, _ := strconv.ParseInt(m[2], 10, 64)
 			out[m[1]] += n
 		}
 	}
 	return out
+}
+
+// BenchmarkFlussLogFilterPushdown times a selective query (one id) on a
+// 400 000-row log table with fluss_log_filter_pushdown on and off, and
+// reports the log bytes the BE fetched.
+func BenchmarkFlussLogFilterPushdown(b *testing.B) {
+	db := startLogFilterFE(b, 400000)
+	for _, mode := range []string{"true", "false"} {
+		b.Run("pushdown="+mode, func(b *testing.B) {
+			q := "SELECT /*+ SET_VAR(fluss_log_filter_pushdown=" + mode + ") */ count(*) FROM lf.lf.events WHERE id = 312345"
+			for i := 0; i < b.N; i++ {
+				if got, err := tryRows(db, q); err != nil || len(got) != 1 || got[0] != "1" {
+					b.Fatalf("count %v %v", got, err)
+				}
+			}
+			b.StopTimer()
+			c := profileCounters(b, db, "FlussLogBytesFetched", "FlussLogBatchesSkipped")
+			b.ReportMetric(float64(c["FlussLogBytesFetched"]), "bytes-fetched/op")
+			b.ReportMetric(float64(c["FlussLogBatchesSkipped"]), "skipped-runs/op")
+		})
+	}
 }
