@@ -82,9 +82,9 @@ func parse(props map[string]string) (*config, error) {
 		return nil, catalog.Errorf(catalog.ErrInvalidProperty, "Required property '%s' is missing", PropWarehouse)
 	}
 	switch fileio.Scheme(wh) {
-	case "", "file", "s3", "s3a", "s3n":
+	case "", "file", "s3", "s3a", "s3n", "oss", "obs":
 	default:
-		return nil, catalog.Errorf(catalog.ErrUnsupported, "Warehouse '%s' is not supported: only local paths and s3:// locations can be read", wh)
+		return nil, catalog.Errorf(catalog.ErrUnsupported, "Warehouse '%s' is not supported: only local paths and s3://, oss:// and obs:// locations can be read", wh)
 	}
 	for _, name := range []string{PropCatalogType, PropMetastore} {
 		switch v := strings.ToLower(strings.TrimSpace(props[name])); v {
@@ -116,6 +116,14 @@ func parse(props map[string]string) (*config, error) {
 	}
 	if s3.PathStyle {
 		storage["use_path_style"] = "true"
+	}
+	// OSS and OBS under Doris's names (oss.endpoint, oss.access_key, ...).
+	for _, store := range []string{"oss.", "obs."} {
+		for _, k := range []string{"endpoint", "region", "access_key", "secret_key", "session_token"} {
+			if v := strings.TrimSpace(props[store+k]); v != "" {
+				storage[store+k] = v
+			}
+		}
 	}
 	return &config{warehouse: wh, storage: storage, opts: o}, nil
 }
