@@ -71,8 +71,9 @@
 //     (de)compressor state and belong to one goroutine.
 //  3. Encoders produce the bytes Java writes: golden vectors in
 //     testdata/fluss are asserted byte-for-byte in both directions.
-//  4. The package imports only typemap, arrow-go and compression libraries:
-//     no other Inlet package (TestImportLayering).
+//  4. The package imports only typemap, internal/arrowval (the one reader
+//     of Arrow cells), arrow-go and compression libraries: no other Inlet
+//     package (TestImportLayering).
 //
 // Known limits (each returns a clear error or is documented, never a silent
 // wrong answer): no Java-written batch with statistics was available, so
