@@ -187,6 +187,13 @@ func TestFlussLogFilterPushdown(t *testing.T) {
 			t.Logf("%s: bytes fetched on %d / off %d, skipped runs %d", c.name, onCtr["FlussLogBytesFetched"], offCtr["FlussLogBytesFetched"], onCtr["FlussLogBatchesSkipped"])
 		})
 	}
+	// tbl$changelog of the log table: its LOG ranges push the filter too.
+	// Row 31234 is in the batch of rows 31000..31499, the 32nd batch of
+	// bucket 0 (even batches go there), so at offset 31*500 + 234.
+	wantRows(t, db, "SELECT _change_type, _log_offset, id FROM lf.lf.`events$changelog` WHERE id = 31234", "+A|15734|31234")
+	if c := profileCounters(t, db, "FlussLogBatchesSkipped"); c["FlussLogBatchesSkipped"] == 0 {
+		t.Errorf("$changelog read skipped nothing: %v", c)
+	}
 	// The session variable too, not only the hint.
 	mustExec(t, db, "SET fluss_log_filter_pushdown = false")
 	if got := sortedRows(t, db, "SELECT count(*) FROM lf.lf.events WHERE id = 31234"); !slices.Equal(got, []string{"1"}) {
