@@ -1,7 +1,8 @@
 // Package fileio is the narrow file-system seam under the lake readers and
 // writers: local files and S3-compatible object stores behind one FS
 // interface, selected by URI (a plain path or file:// is local, s3:// s3a://
-// is S3).
+// is S3, oss:// and obs:// are OSS and OBS through their S3-compatible APIs
+// with their own endpoint and keys).
 //
 // What must stay true:
 //   - FS.Open returns a File whose ReadAt is safe for concurrent use; Size is

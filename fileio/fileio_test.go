@@ -3,6 +3,7 @@ package fileio
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http/httptest"
 	"path/filepath"
@@ -198,6 +199,65 @@ func TestS3ConcurrentReadAt(t *testing.T) {
 	for g := 0; g < 8; g++ {
 		if err := <-errs; err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestOSSAndOBS: oss:// and obs:// paths go through the S3 client to the
+// endpoint and keys given under Doris's property names, each store to its
+// own server; without an endpoint the scheme is refused.
+func TestOSSAndOBS(t *testing.T) {
+	server := func(bucket string) (string, *s3mem.Backend) {
+		backend := s3mem.New()
+		if err := backend.CreateBucket(bucket); err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(gofakes3.New(backend).Server())
+		t.Cleanup(srv.Close)
+		return srv.URL, backend
+	}
+	ossURL, ossBackend := server("osslake")
+	obsURL, obsBackend := server("obslake")
+	r, err := New(map[string]string{
+		"oss.endpoint": ossURL, "oss.access_key": "OSSAK", "oss.secret_key": "oss-secret-value",
+		"obs.endpoint": obsURL, "obs.access_key": "OBSAK", "obs.secret_key": "obs-secret-value",
+		"use_path_style": "true",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exercise(t, r, "oss://osslake/wh")
+	exercise(t, r, "obs://obslake/wh")
+	ctx := context.Background()
+	if err := WriteFile(ctx, r, "oss://osslake/only-oss", []byte("o")); err != nil {
+		t.Fatal(err)
+	}
+	// The object is on the OSS server, not on the OBS one.
+	if _, err := ossBackend.HeadObject("osslake", "only-oss"); err != nil {
+		t.Fatalf("OSS server lacks the object: %v", err)
+	}
+	if _, err := obsBackend.HeadObject("obslake", "only-oss"); err == nil {
+		t.Fatal("OBS server has the OSS object")
+	}
+	infos, err := r.List(ctx, "oss://osslake/")
+	if err != nil || len(infos) == 0 || !strings.HasPrefix(infos[0].Path, "oss://osslake/") {
+		t.Fatalf("list keeps the scheme: %v %v", infos, err)
+	}
+	bare, err := New(map[string]string{"s3.endpoint": ossURL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bare.Open(ctx, "oss://osslake/only-oss"); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "oss.endpoint") {
+		t.Fatalf("oss without configuration: %v", err)
+	}
+	for _, c := range []struct{ prefix, endpoint, want string }{
+		{"oss.", "oss-cn-hangzhou.aliyuncs.com", "cn-hangzhou"},
+		{"oss.", "https://oss-cn-beijing-internal.aliyuncs.com", "cn-beijing"},
+		{"obs.", "obs.cn-north-4.myhuaweicloud.com", "cn-north-4"},
+		{"oss.", "http://127.0.0.1:9000", ""},
+	} {
+		if got := regionFromEndpoint(c.prefix, c.endpoint); got != c.want {
+			t.Errorf("region of %s = %q, want %q", c.endpoint, got, c.want)
 		}
 	}
 }

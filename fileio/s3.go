@@ -109,7 +109,8 @@ func S3ConfigFromProperties(props map[string]string) (S3Config, error) {
 }
 
 // S3 is an FS over an S3-compatible object store. Paths are
-// s3://bucket/key (s3a:// and s3n:// are accepted as aliases).
+// s3://bucket/key (s3a:// and s3n:// are accepted as aliases; oss:// and
+// obs:// when the store is OSS or OBS, see Router).
 type S3 struct {
 	cfg    S3Config
 	client *s3.Client
@@ -139,7 +140,7 @@ func (s *S3) String() string { return s.cfg.String() }
 
 func splitS3(p string) (bucket, key string, err error) {
 	rest := ""
-	for _, pre := range []string{"s3://", "s3a://", "s3n://"} {
+	for _, pre := range []string{"s3://", "s3a://", "s3n://", "oss://", "obs://"} {
 		if strings.HasPrefix(p, pre) {
 			rest = p[len(pre):]
 			break

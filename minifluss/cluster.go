@@ -115,6 +115,8 @@ type Cluster struct {
 	closed   bool
 	faults   faultState
 	nextScan int64
+	// filterSkipped counts the batches filtered fetches left out.
+	filterSkipped int64
 
 	servers []*server // [0] coordinator, then tablet servers by id
 	wg      sync.WaitGroup

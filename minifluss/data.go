@@ -166,6 +166,10 @@ func (cn *conn) fetchOnce(req *flusspb.FetchLogRequest) (*flusspb.FetchLogRespon
 		if t != nil && tr.GetProjectionPushdownEnabled() {
 			proj, projErr = checkProjection(t, tr.GetProjectedFields())
 		}
+		filt, err := fetchFilter(t, tr)
+		if err != nil {
+			return nil, 0, false, nil, err
+		}
 		for _, br := range tr.GetBucketsReq() {
 			r := &flusspb.PbFetchLogRespForBucket{PartitionId: br.PartitionId, BucketId: br.BucketId}
 			out.BucketsResp = append(out.BucketsResp, r)
@@ -225,7 +229,26 @@ func (cn *conn) fetchOnce(req *flusspb.FetchLogRequest) (*flusspb.FetchLogRespon
 			if limit <= 0 || limit > budget {
 				limit = budget
 			}
-			data, err := lg.read(off, limit)
+			var data []byte
+			var err error
+			if filt != nil {
+				var end int64
+				var skipped int
+				data, end, skipped, err = lg.filteredRead(off, limit, func(n int32, schemaID int16, stats []byte) bool {
+					types, terr := t.typesOf(schemaID)
+					return terr != nil || keepBatch(filt, n, stats, types)
+				})
+				c.filterSkipped += int64(skipped)
+				if end >= 0 {
+					r.FilteredEndOffset = proto.Int64(end)
+				}
+				if err == nil && len(data) == 0 {
+					r.Records = []byte{}
+					continue
+				}
+			} else {
+				data, err = lg.read(off, limit)
+			}
 			if err != nil {
 				setErr(&r.ErrorCode, &r.ErrorMessage, ferr(codeLogStorage, "%s bucket %d: %v", t.path(), br.GetBucketId(), err))
 				continue

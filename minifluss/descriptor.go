@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+
+	"github.com/inlet-db/inlet/catalog/fluss/record"
+	"github.com/inlet-db/inlet/typemap"
 )
 
 // tableDescriptor is the table JSON of spec §2.3, with members in the order
@@ -200,6 +203,26 @@ func (d *tableDescriptor) applySystemDefaults(cfg *Config) error {
 		case "ARROW", "INDEXED", "COMPACTED":
 		default:
 			return ferr(codeInvalidConfig, "table.log.format %q is not ARROW, INDEXED or COMPACTED", f)
+		}
+	}
+	if sc, ok := d.Properties["table.statistics.columns"]; ok {
+		// As StatisticsConfigUtils.validateStatisticsConfig.
+		if len(d.Schema.PrimaryKey) > 0 {
+			return ferr(codeInvalidConfig, "statistics columns are not supported for primary key tables; remove 'table.statistics.columns'")
+		}
+		cols := make([]typemap.Column, len(d.Schema.Columns))
+		for i, c := range d.Schema.Columns {
+			ty, err := parseTypeJSON(c.DataType)
+			if err != nil {
+				return ferr(codeInvalidTable, "column %s: %v", c.Name, err)
+			}
+			cols[i] = typemap.Column{Name: c.Name, Type: ty}
+		}
+		if idx, err := record.StatisticsColumns(cols, sc); err != nil || len(idx) == 0 {
+			if err == nil {
+				err = fmt.Errorf("no column of a supported type")
+			}
+			return ferr(codeInvalidConfig, "table.statistics.columns %q: %v", sc, err)
 		}
 	}
 	return nil

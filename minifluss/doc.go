@@ -56,6 +56,12 @@
 //     batches and KV values keep the id they were written with, -U/-D of
 //     an older value are rewritten into the current schema, and a lake
 //     table's Paimon schema is evolved before the Fluss one.
+//  8. ARROW log tables with table.statistics.columns are written as V1
+//     batches with the statistics block the 1.0 producer's collector
+//     computes (refused on primary-key tables, as Fluss does); a FetchLog
+//     with filter_predicate leaves out the batches whose statistics prove
+//     no row matches (filter.go, LogSegment.readWithFilter) and never one
+//     that may hold a match.
 //
 // Concurrency: a Cluster is safe for concurrent use; one lock serialises
 // state changes and the short critical sections of reads. Each connection

@@ -33,14 +33,30 @@ func (t *table) arrowCompression() (record.ArrowCompression, int, error) {
 }
 
 // batchParams picks the header a Fluss 1.0 writer would: V0, or V1 when the
-// table sets table.statistics.columns (spec §3.2). The emulator writes V1
-// with an empty statistics block (statistics_length 0), which the format allows.
+// table sets table.statistics.columns (spec §3.2; Fluss accepts the option
+// on log tables only). The statistics block itself is filled in by
+// withStatistics, from the rows of the batch.
 func (t *table) batchParams() record.BatchParams {
 	p := record.BatchParams{Magic: record.MagicV0, SchemaID: int16(t.SchemaID), WriterID: -1, BatchSequence: -1}
-	if t.Desc.Properties["table.statistics.columns"] != "" && t.logFormat() == "ARROW" {
+	if t.Desc.Properties["table.statistics.columns"] != "" && t.logFormat() == "ARROW" && !t.isPK() {
 		p.Magic = record.MagicV1
 	}
 	return p
+}
+
+// withStatistics sets the statistics block of a V1 batch of rows as the
+// 1.0 producer's LogRecordBatchStatisticsCollector does: null counts, min and
+// max per statistics column. Empty batches keep an empty block.
+func (t *table) withStatistics(p record.BatchParams, rows [][]any) (record.BatchParams, error) {
+	if p.Magic != record.MagicV1 || len(rows) == 0 {
+		return p, nil
+	}
+	cols, err := record.StatisticsColumns(t.columns(), t.Desc.Properties["table.statistics.columns"])
+	if err != nil || len(cols) == 0 {
+		return p, err
+	}
+	p.Statistics, err = record.AppendStatistics(nil, t.types, record.CollectStatistics(t.types, cols, rows))
+	return p, err
 }
 
 // encodeRows builds one log batch of canonical rows with per-row change types
@@ -53,7 +69,7 @@ func (t *table) encodeRows(mem memory.Allocator, rows [][]any, cts []record.Chan
 			return nil, err
 		}
 		defer rec.Release()
-		return t.encodeArrow(rec, cts)
+		return t.encodeArrow(rec, rows, cts)
 	case "COMPACTED", "INDEXED":
 		var recs []byte
 		for i, row := range rows {
@@ -83,9 +99,20 @@ func (t *table) encodeRows(mem memory.Allocator, rows [][]any, cts []record.Chan
 	return nil, fmt.Errorf("table %s: log format %q", t.path(), t.logFormat())
 }
 
-func (t *table) encodeArrow(rec arrow.RecordBatch, cts []record.ChangeType) ([]byte, error) {
+// encodeArrow encodes rec; rows are its canonical values (nil: read them
+// from rec when the batch needs statistics).
+func (t *table) encodeArrow(rec arrow.RecordBatch, rows [][]any, cts []record.ChangeType) ([]byte, error) {
 	comp, lvl, err := t.arrowCompression()
 	if err != nil {
+		return nil, err
+	}
+	p := t.batchParams()
+	if p.Magic == record.MagicV1 && rows == nil && rec.NumRows() > 0 {
+		if rows, err = rowsFromRecord(rec, t.types); err != nil {
+			return nil, err
+		}
+	}
+	if p, err = t.withStatistics(p, rows); err != nil {
 		return nil, err
 	}
 	enc, err := record.NewArrowEncoder(comp, lvl)
@@ -93,7 +120,7 @@ func (t *table) encodeArrow(rec arrow.RecordBatch, cts []record.ChangeType) ([]b
 		return nil, err
 	}
 	defer enc.Close()
-	return enc.AppendBatch(nil, t.batchParams(), rec, cts)
+	return enc.AppendBatch(nil, p, rec, cts)
 }
 
 // encodeChangelog turns KV change rows (rows in table.kv.format) into one
@@ -317,7 +344,7 @@ func (c *Cluster) AppendRecord(ctx context.Context, db, tbl, partitionName strin
 	if int(rec.NumCols()) != len(t.types) {
 		return 0, fmt.Errorf("table %s: record has %d columns, table has %d", t.path(), rec.NumCols(), len(t.types))
 	}
-	batch, err := t.encodeArrow(rec, nil)
+	batch, err := t.encodeArrow(rec, nil, nil)
 	if err != nil {
 		return 0, fmt.Errorf("table %s: %w", t.path(), err)
 	}

@@ -18,6 +18,9 @@ const (
 	varBatchSize     = "batch_size"
 	varTimeZone      = "time_zone"
 	varFileSplitSize = "file_split_size"
+	// varLogFilter (default on) sends the pushable filter conjuncts of LOG
+	// and PK_TAIL reads to the tablet servers (FetchLog filter_predicate).
+	varLogFilter = "fluss_log_filter_pushdown"
 )
 
 // defaultFileSplitSize cuts lake files when file_split_size is 0 (auto).
@@ -78,6 +81,8 @@ func scanOptions(vars map[string]string) *inletpb.ScanOptions {
 		HeapAdmission:    boolVar(vars[varHeapAdmission]),
 		ForceMergeReader: boolVar(vars[varForceJNI]),
 		TimeZone:         vars[varTimeZone],
+		// Off only when set to false: an unset variable keeps the default.
+		LogFilterPushdownOff: strings.TrimSpace(vars[varLogFilter]) != "" && !boolVar(vars[varLogFilter]),
 	}
 	if n, err := strconv.ParseInt(strings.TrimSpace(vars[varConcurrency]), 10, 32); err == nil && n > 0 {
 		o.MaxConcurrency = int32(n)

@@ -8,14 +8,20 @@ import (
 
 // Profile counter names (shared/seeds/fluss-catalog.md, Query Profile).
 const (
-	cLogReadTime          = "FlussLogReadTime"
-	cLogRangeNum          = "FlussLogRangeNum"
-	cPkFullRangeNum       = "FlussPkFullRangeNum"
-	cPkTailRangeNum       = "FlussPkTailRangeNum"
-	cPkFullRangeReadTime  = "FlussPkFullRangeReadTime"
-	cPkTailRangeReadTime  = "FlussPkTailRangeReadTime"
-	cLogRangeReadTime     = "FlussLogRangeReadTime"
-	cLogRowsReturned      = "FlussLogRowsReturned"
+	cLogReadTime         = "FlussLogReadTime"
+	cLogRangeNum         = "FlussLogRangeNum"
+	cPkFullRangeNum      = "FlussPkFullRangeNum"
+	cPkTailRangeNum      = "FlussPkTailRangeNum"
+	cPkFullRangeReadTime = "FlussPkFullRangeReadTime"
+	cPkTailRangeReadTime = "FlussPkTailRangeReadTime"
+	cLogRangeReadTime    = "FlussLogRangeReadTime"
+	cLogRowsReturned     = "FlussLogRowsReturned"
+	// cLogBytesFetched is the size of the log records LOG and PK_TAIL reads
+	// fetched from tablet servers; cLogBatchesSkipped counts the runs of
+	// whole batches the servers' statistics filter left out (each run is
+	// one batch or more; fluss_log_filter_pushdown).
+	cLogBytesFetched      = "FlussLogBytesFetched"
+	cLogBatchesSkipped    = "FlussLogBatchesSkipped"
 	cLakeReadTime         = "FlussLakeReadTime"
 	cLakeRangeNum         = "FlussLakeRangeNum"
 	cLakeSuppressRangeNum = "FlussLakeSuppressRangeNum"

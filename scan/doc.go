@@ -40,4 +40,11 @@
 //     queries on the BE may add to it).
 //  8. Client options (which may hold secrets) are never logged or put in
 //     errors; clients are shared per distinct option set.
+//  9. Unless ScanOptions.log_filter_pushdown_off, LOG and PK_TAIL reads send
+//     the filters the tablet server can test against batch statistics
+//     (client.TableInfo.LogFilter: exact literal conversions only) as
+//     FetchLog's filter_predicate. The server may then leave out whole
+//     batches; the reader skips the offset gaps and filters still run on
+//     every row, so results are the same with pushdown on and off.
+//     FlussLogBytesFetched and FlussLogBatchesSkipped show the effect.
 package scan

@@ -63,6 +63,10 @@ type fragExec struct {
 	// tableReads are the table columns among reads, in read order.
 	tableReads []int
 
+	// logFilter is sent with the fetches of LOG and PK_TAIL ranges (nil:
+	// none is pushable, or fluss_log_filter_pushdown is off).
+	logFilter *client.FetchFilter
+
 	// Fluss side (nil for a plain Paimon fragment).
 	info *client.TableInfo
 	cols []typemap.Column
@@ -278,6 +282,9 @@ func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.
 			return nil, fmt.Errorf("%w: fragment %s: filter on column %q: %w", ErrInvalid, f.QueryId, fx.readNames[p], err)
 		}
 		conj = append(conj, x)
+	}
+	if fx.info != nil && !f.GetOptions().GetLogFilterPushdownOff() {
+		fx.logFilter = fx.info.LogFilter(logConditions(f.Filters, len(fx.cols)))
 	}
 	if len(fx.reads) == 0 && len(names) > 0 { // COUNT(*): read one column for the row counts
 		if _, err := use(0, "counted"); err != nil {
@@ -593,3 +600,33 @@ func conformExpr(e expr.Expr, t arrow.DataType) (expr.Expr, error) {
 // sessionZone reads a session time_zone as the FE accepts it (the one
 // reader in internal/tzone).
 func sessionZone(tz string) (*time.Location, error) { return tzone.Location(tz) }
+
+// logConditions are the filters on table columns (not on $changelog
+// metadata columns) in the form client.LogFilter takes.
+func logConditions(fs []*inletpb.Filter, ncols int) []client.Condition {
+	var out []client.Condition
+	for _, f := range fs {
+		if f.Column < 0 || int(f.Column) >= ncols {
+			continue
+		}
+		c := client.Condition{Column: int(f.Column), Op: f.Op}
+		for _, v := range f.Values {
+			switch x := v.GetV().(type) {
+			case *inletpb.Value_IsNull:
+				c.Values = append(c.Values, nil)
+			case *inletpb.Value_Int:
+				c.Values = append(c.Values, x.Int)
+			case *inletpb.Value_Float:
+				c.Values = append(c.Values, x.Float)
+			case *inletpb.Value_Bool:
+				c.Values = append(c.Values, x.Bool)
+			case *inletpb.Value_Text:
+				c.Values = append(c.Values, x.Text)
+			default:
+				c.Values = append(c.Values, nil)
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}

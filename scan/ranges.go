@@ -45,7 +45,7 @@ func (fx *fragExec) runRange(ctx context.Context, r *inletpb.Range, emit emitFn)
 	var err error
 	switch r.Type {
 	case inletpb.RangeType_LOG:
-		c.register(cLogReadTime, cLogRangeNum, cLogRangeReadTime, cLogRowsReturned, cConnectionsOpened)
+		c.register(cLogReadTime, cLogRangeNum, cLogRangeReadTime, cLogRowsReturned, cConnectionsOpened, cLogBytesFetched, cLogBatchesSkipped)
 		c.add(cLogRangeNum, 1)
 		err = fx.readLog(ctx, r, emit)
 		d := time.Since(start)
@@ -59,7 +59,7 @@ func (fx *fragExec) runRange(ctx context.Context, r *inletpb.Range, emit emitFn)
 		c.addTime(cPkFullRangeReadTime, d)
 		c.addTime(cLogReadTime, d)
 	case inletpb.RangeType_PK_TAIL:
-		c.register(cLogReadTime, cPkTailRangeNum, cPkTailRangeReadTime, cLogRowsReturned, cConnectionsOpened)
+		c.register(cLogReadTime, cPkTailRangeNum, cPkTailRangeReadTime, cLogRowsReturned, cConnectionsOpened, cLogBytesFetched, cLogBatchesSkipped)
 		c.add(cPkTailRangeNum, 1)
 		err = fx.readPKTail(ctx, r, emit)
 		d := time.Since(start)
@@ -143,6 +143,7 @@ func (fx *fragExec) logRead(ctx context.Context, part *int64, bucket int32, star
 			return err
 		}
 		lr.Projection = proj
+		lr.Filter = fx.logFilter
 		rd, err := fx.cl.NewLogReader(ctx, lr, fx.mem)
 		if err != nil {
 			return err
@@ -155,6 +156,8 @@ func (fx *fragExec) logRead(ctx context.Context, part *int64, bucket int32, star
 		if err == nil {
 			err = rd.Err()
 		}
+		fx.ctr.add(cLogBytesFetched, rd.BytesFetched)
+		fx.ctr.add(cLogBatchesSkipped, rd.SkippedRuns)
 		next = rd.NextOffset()
 		rd.Release()
 		if err == nil {

@@ -55,6 +55,18 @@ var storageKeys = map[string]string{
 	"fs.obs.secret.key":        "obs.secret_key",
 	"fs.obs.secret-key":        "obs.secret_key",
 	"fs.obs.endpoint":          "obs.endpoint",
+	// Doris's own names pass through.
+	"oss.endpoint":      "oss.endpoint",
+	"oss.access_key":    "oss.access_key",
+	"oss.secret_key":    "oss.secret_key",
+	"oss.session_token": "oss.session_token",
+	"oss.region":        "oss.region",
+	"obs.endpoint":      "obs.endpoint",
+	"obs.access_key":    "obs.access_key",
+	"obs.secret_key":    "obs.secret_key",
+	"obs.session_token": "obs.session_token",
+	"obs.region":        "obs.region",
+	"use_path_style":    "use_path_style",
 }
 
 // lakeSettings is the lake connection of one table: the cluster's

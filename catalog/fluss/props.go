@@ -243,10 +243,10 @@ func checkMetastore(v, source string) error {
 func checkWarehouseScheme(v, source string) error {
 	w := strings.TrimSpace(v)
 	switch scheme(w) {
-	case "", "file", "s3", "s3a", "s3n":
+	case "", "file", "s3", "s3a", "s3n", "oss", "obs":
 		return nil
 	}
-	return catalog.Errorf(catalog.ErrUnsupported, "Lake warehouse '%s' (%s) is not supported: only local paths and s3:// locations can be read", w, source)
+	return catalog.Errorf(catalog.ErrUnsupported, "Lake warehouse '%s' (%s) is not supported: only local paths and s3://, oss:// and obs:// locations can be read", w, source)
 }
 
 func scheme(p string) string {

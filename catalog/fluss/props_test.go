@@ -43,7 +43,7 @@ func TestParsePropertiesErrors(t *testing.T) {
 		{"varbinary", props(PropMapVarbinary, "yes"), "Invalid value 'yes' for property 'enable.mapping.varbinary'; expected true or false"},
 		{"timestamp_tz", props(PropMapTimestampTZ, "1x"), "Invalid value '1x' for property 'enable.mapping.timestamp_tz'; expected true or false"},
 		{"metastore unknown", props(LakePrefix+"metastore", "glue"), "expected one of filesystem, hive, rest, jdbc"},
-		{"warehouse scheme", props(LakePrefix+"warehouse", "oss://b/wh"), "Lake warehouse 'oss://b/wh'"},
+		{"warehouse scheme", props(LakePrefix+"warehouse", "hdfs://b/wh"), "Lake warehouse 'hdfs://b/wh'"},
 		{"path style", props(LakePrefix+"s3.path-style-access", "maybe"), "Invalid value 'maybe' for property 'fluss.lake.paimon.s3.path-style-access'; expected true or false"},
 		{"client protocol", props("fluss.client.security.protocol", "kerberos"), "client.security.protocol"},
 		{"sasl without user", props("fluss.client.security.protocol", "sasl", "fluss.client.security.sasl.password", "hunter2"), "client.security.sasl.username"},

@@ -3,6 +3,7 @@ package fluss
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"sync"
@@ -139,12 +140,24 @@ func (t *Table) PartitionColumns() []string {
 }
 
 // Partitions implements catalog.Partitioned: the partitions Fluss holds, as
-// k1=v1/k2=v2, in the order Fluss lists them. A table whose partition
-// columns cannot be read fails, naming the column.
+// k1=v1/k2=v2, in the order Fluss lists them; for tbl$lake the partitions
+// the lake holds data for (those Fluss has dropped included), sorted. A
+// table whose partition columns cannot be read fails, naming the column.
 func (t *Table) Partitions(ctx context.Context) ([]string, error) {
 	keys := t.info.Descriptor.PartitionKeys
 	if len(keys) == 0 {
 		return nil, nil
+	}
+	if t.mode == ReadLake {
+		l, err := t.openLake(ctx)
+		if err != nil {
+			return nil, err
+		}
+		parts, err := l.Table.PartitionNames(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("list the lake partitions of %s: %w", t.info.Path, err)
+		}
+		return parts, nil
 	}
 	if err := checkPartitions(t.info.Path, keys, t.fcols, t.engineOptions()); err != nil {
 		return nil, err

@@ -82,9 +82,9 @@ func parse(props map[string]string) (*config, error) {
 		return nil, catalog.Errorf(catalog.ErrInvalidProperty, "Required property '%s' is missing", PropWarehouse)
 	}
 	switch fileio.Scheme(wh) {
-	case "", "file", "s3", "s3a", "s3n":
+	case "", "file", "s3", "s3a", "s3n", "oss", "obs":
 	default:
-		return nil, catalog.Errorf(catalog.ErrUnsupported, "Warehouse '%s' is not supported: only local paths and s3:// locations can be read", wh)
+		return nil, catalog.Errorf(catalog.ErrUnsupported, "Warehouse '%s' is not supported: only local paths and s3://, oss:// and obs:// locations can be read", wh)
 	}
 	for _, name := range []string{PropCatalogType, PropMetastore} {
 		switch v := strings.ToLower(strings.TrimSpace(props[name])); v {
@@ -116,6 +116,14 @@ func parse(props map[string]string) (*config, error) {
 	}
 	if s3.PathStyle {
 		storage["use_path_style"] = "true"
+	}
+	// OSS and OBS under Doris's names (oss.endpoint, oss.access_key, ...).
+	for _, store := range []string{"oss.", "obs."} {
+		for _, k := range []string{"endpoint", "region", "access_key", "secret_key", "session_token"} {
+			if v := strings.TrimSpace(props[store+k]); v != "" {
+				storage[store+k] = v
+			}
+		}
 	}
 	return &config{warehouse: wh, storage: storage, opts: o}, nil
 }
@@ -347,53 +355,11 @@ func (t *Table) Partitions(ctx context.Context) ([]string, error) {
 	if len(t.schema.PartitionKeys) == 0 {
 		return nil, nil
 	}
-	id, err := t.lake.LatestSnapshotID(ctx)
-	if err != nil || id == 0 {
-		return nil, err
-	}
-	snap, err := t.lake.Snapshot(ctx, id)
+	out, err := t.lake.PartitionNames(ctx)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("paimon table %s.%s: %w", t.db, t.name, err)
 	}
-	files, err := t.lake.LiveFiles(ctx, snap)
-	if err != nil {
-		return nil, err
-	}
-	schema, err := t.lake.Schema(ctx, snap.SchemaID)
-	if err != nil {
-		return nil, err
-	}
-	fields := schema.PartitionFields()
-	types := make([]lake.DataType, len(fields))
-	for i, f := range fields {
-		types[i] = f.Type
-	}
-	defName := schema.Options["partition.default-name"]
-	if defName == "" {
-		defName = "__DEFAULT_PARTITION__"
-	}
-	seen := map[string]bool{}
-	var out []string
-	for _, e := range files {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		if seen[string(e.Partition)] {
-			continue
-		}
-		seen[string(e.Partition)] = true
-		vals, err := lake.DeserializeRow(e.Partition, types)
-		if err != nil {
-			return nil, fmt.Errorf("paimon table %s.%s: partition of %v: %w", t.db, t.name, e.File, err)
-		}
-		parts := make([]string, len(fields))
-		for i, f := range fields {
-			parts[i] = f.Name + "=" + partitionText(vals[i], f.Type, defName)
-		}
-		out = append(out, strings.Join(parts, "/"))
-	}
-	slices.Sort(out)
-	return slices.Compact(out), nil
+	return out, nil
 }
 
 // CanTimeTravel implements catalog.TimeTraveler: every Paimon table keeps

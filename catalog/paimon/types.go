@@ -1,11 +1,8 @@
 package paimon
 
 import (
-	"encoding/hex"
 	"fmt"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -166,39 +163,4 @@ func arrowType(t lake.DataType, o typeOptions) arrow.DataType {
 		return arrow.StructOf(fs...)
 	}
 	return arrow.Null
-}
-
-// partitionText renders a partition value the way Paimon names partition
-// directories (NULL is the table's default partition name).
-func partitionText(v any, t lake.DataType, defName string) string {
-	switch x := v.(type) {
-	case nil:
-		return defName
-	case string:
-		return x
-	case bool:
-		return strconv.FormatBool(x)
-	case int8:
-		return strconv.FormatInt(int64(x), 10)
-	case int16:
-		return strconv.FormatInt(int64(x), 10)
-	case int32:
-		if t.Root == lake.Date {
-			return time.Unix(int64(x)*86400, 0).UTC().Format("2006-01-02")
-		}
-		return strconv.FormatInt(int64(x), 10)
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float32:
-		return strconv.FormatFloat(float64(x), 'g', -1, 32)
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	case []byte:
-		return "0x" + hex.EncodeToString(x)
-	case lake.DecimalValue:
-		return x.String()
-	case lake.TimestampValue:
-		return time.Unix(0, x.Nanos()).UTC().Format("2006-01-02 15:04:05.999999999")
-	}
-	return fmt.Sprint(v)
 }

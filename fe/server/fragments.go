@@ -162,7 +162,7 @@ var counterTree = []struct {
 	name     string
 	children []string
 }{
-	{"FlussLogReadTime", []string{"FlussLogRangeNum", "FlussLogRangeReadTime", "FlussPkFullRangeNum", "FlussPkFullRangeReadTime", "FlussPkTailRangeNum", "FlussPkTailRangeReadTime", "FlussLogRowsReturned"}},
+	{"FlussLogReadTime", []string{"FlussLogRangeNum", "FlussLogRangeReadTime", "FlussPkFullRangeNum", "FlussPkFullRangeReadTime", "FlussPkTailRangeNum", "FlussPkTailRangeReadTime", "FlussLogRowsReturned", "FlussLogBytesFetched", "FlussLogBatchesSkipped"}},
 	{"FlussLakeReadTime", []string{"FlussLakeRangeNum", "FlussLakeSuppressRangeNum", "FlussLakeRangeReadTime", "FlussLakeRowsReturned"}},
 	{"FlussUnionTailReadTime", nil},
 	{"FlussUnionSuppressTime", nil},

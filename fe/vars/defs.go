@@ -56,6 +56,10 @@ func Defs(versionComment, timeZone string) []Def {
 		{Name: "max_file_scanners_concurrency", Kind: Int, Default: "16", Min: 1, Max: 1 << 16},
 		{Name: "enable_jni_heap_admission", Kind: Bool, Default: "false"},
 		{Name: "force_jni_scanner", Kind: Bool, Default: "false"},
+		// Send a Fluss log read's pushable filter conjuncts with its fetches
+		// (Fluss 1.0 filter_predicate), so tablet servers skip batches whose
+		// statistics cannot match; the BE still applies the whole filter.
+		{Name: "fluss_log_filter_pushdown", Kind: Bool, Default: "true"},
 		{Name: "file_split_size", Kind: Int, Default: "0", Min: 0, Max: maxInt},
 		{Name: "enable_prune_nested_column", Kind: Bool, Default: "true"},
 		{Name: "time_zone", Kind: String, Default: timeZone, Check: checkTimeZone},

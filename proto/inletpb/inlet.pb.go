@@ -1146,8 +1146,13 @@ type ScanOptions struct {
 	TimeZone string `protobuf:"bytes,4,opt,name=time_zone,json=timeZone,proto3" json:"time_zone,omitempty"`
 	// force_jni_scanner routes every lake split through the merge reader.
 	ForceMergeReader bool `protobuf:"varint,5,opt,name=force_merge_reader,json=forceMergeReader,proto3" json:"force_merge_reader,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// log_filter_pushdown_off is fluss_log_filter_pushdown = false: LOG and
+	// PK_TAIL reads send no filter_predicate with their fetches, so the
+	// tablet servers return every batch (default: the pushable conjuncts of
+	// filters are sent).
+	LogFilterPushdownOff bool `protobuf:"varint,6,opt,name=log_filter_pushdown_off,json=logFilterPushdownOff,proto3" json:"log_filter_pushdown_off,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
 }
 
 func (x *ScanOptions) Reset() {
@@ -1211,6 +1216,13 @@ func (x *ScanOptions) GetTimeZone() string {
 func (x *ScanOptions) GetForceMergeReader() bool {
 	if x != nil {
 		return x.ForceMergeReader
+	}
+	return false
+}
+
+func (x *ScanOptions) GetLogFilterPushdownOff() bool {
+	if x != nil {
+		return x.LogFilterPushdownOff
 	}
 	return false
 }
@@ -1609,14 +1621,15 @@ const file_inlet_proto_rawDesc = "" +
 	"\x05float\x18\x03 \x01(\x01H\x00R\x05float\x12\x14\n" +
 	"\x04bool\x18\x04 \x01(\bH\x00R\x04bool\x12\x14\n" +
 	"\x04text\x18\x05 \x01(\tH\x00R\x04textB\x03\n" +
-	"\x01v\"\xc7\x01\n" +
+	"\x01v\"\xfe\x01\n" +
 	"\vScanOptions\x12'\n" +
 	"\x0fmax_concurrency\x18\x01 \x01(\x05R\x0emaxConcurrency\x12%\n" +
 	"\x0eheap_admission\x18\x02 \x01(\bR\rheapAdmission\x12\x1d\n" +
 	"\n" +
 	"batch_size\x18\x03 \x01(\x05R\tbatchSize\x12\x1b\n" +
 	"\ttime_zone\x18\x04 \x01(\tR\btimeZone\x12,\n" +
-	"\x12force_merge_reader\x18\x05 \x01(\bR\x10forceMergeReader\"\xd3\x01\n" +
+	"\x12force_merge_reader\x18\x05 \x01(\bR\x10forceMergeReader\x125\n" +
+	"\x17log_filter_pushdown_off\x18\x06 \x01(\bR\x14logFilterPushdownOff\"\xd3\x01\n" +
 	"\tScanStats\x12:\n" +
 	"\bcounters\x18\x01 \x03(\v2\x1e.inlet.ScanStats.CountersEntryR\bcounters\x12\x1f\n" +
 	"\vdone_ranges\x18\x02 \x03(\x03R\n" +

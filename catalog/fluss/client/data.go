@@ -294,6 +294,12 @@ type FetchRequest struct {
 	// Fluss 1.0) when the offset is both local and archived, so that bulk
 	// readers take the data from remote storage instead of the tablet server.
 	PreferRemote bool
+	// Filter, when set, asks the server to leave out batches whose
+	// statistics prove no row matches (filter_predicate, Fluss 1.0); its
+	// field ids are those of schema FilterSchemaID. Rows of the batches
+	// returned still need the full filter.
+	Filter         *flusspb.PbPredicate
+	FilterSchemaID int32
 }
 
 // RemoteSegment is one archived log segment; offsets [Start, End).
@@ -373,6 +379,10 @@ func (c *Client) FetchLog(ctx context.Context, r FetchRequest) (*FetchResult, er
 	}
 	if r.PreferRemote {
 		req.ReadPreference = proto.Int32(1)
+	}
+	if r.Filter != nil {
+		treq.FilterPredicate = r.Filter
+		treq.FilterSchemaId = proto.Int32(r.FilterSchemaID)
 	}
 	var out *FetchResult
 	_, _, err := c.callLeader(ctx, r.Bucket, flussapi.FetchLog, req,

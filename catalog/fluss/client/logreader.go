@@ -48,6 +48,11 @@ type LogRange struct {
 	// PreferRemote reads archived offsets from remote storage even while the
 	// tablet server still has them locally (needs WithFS).
 	PreferRemote bool
+	// Filter is sent with every fetch (see LogFilter): the server may then
+	// leave out whole batches none of whose rows can match, so the reader
+	// delivers a subset of the range's rows that still holds every match.
+	// The caller applies its full filter to what it gets.
+	Filter *FetchFilter
 }
 
 // LogReader streams the records of a LogRange as Arrow record batches, in
@@ -95,6 +100,12 @@ type LogReader struct {
 	// Counters for tests and metrics.
 	Fetches        int
 	RemoteSegments int
+	// BytesFetched is the size of the records fetched from tablet servers
+	// (remote segment files not included).
+	BytesFetched int64
+	// SkippedRuns counts the gaps server-side filtering left in the offsets
+	// read: each is one or more whole batches the server did not send.
+	SkippedRuns int64
 }
 
 type pendingBatch struct {
@@ -298,7 +309,8 @@ func (lr *LogReader) fill() error {
 	for attempt := 0; ; attempt++ {
 		before := lr.next
 		lr.Fetches++
-		res, err := lr.c.FetchLog(lr.ctx, FetchRequest{Bucket: lr.r.Bucket, Offset: lr.next, MaxBytes: lr.fetchSz, Projection: lr.pushed, PreferRemote: lr.r.PreferRemote})
+		res, err := lr.c.FetchLog(lr.ctx, FetchRequest{Bucket: lr.r.Bucket, Offset: lr.next, MaxBytes: lr.fetchSz, Projection: lr.pushed, PreferRemote: lr.r.PreferRemote,
+			Filter: lr.r.Filter.predicate(), FilterSchemaID: lr.r.SchemaID})
 		var fe *Error
 		if err != nil && lr.pushed != nil && errors.As(err, &fe) && fe.Code == flussapi.InvalidColumnProjection {
 			// Push-down positions apply to each batch's own schema; an older
@@ -323,7 +335,8 @@ func (lr *LogReader) fill() error {
 			}
 		case len(res.Records) == 0:
 			if res.FilteredEndOffset > lr.next {
-				lr.next = res.FilteredEndOffset
+				lr.SkippedRuns++
+				lr.next = min(res.FilteredEndOffset, lr.r.Stop)
 				return nil
 			}
 			if res.HighWatermark >= 0 && lr.next >= res.HighWatermark {
@@ -336,9 +349,16 @@ func (lr *LogReader) fill() error {
 			return fmt.Errorf("%w: %s offset %d (high watermark %d): Fluss answered with no records and no remote segments; the data was tiered to the lake",
 				ErrLogExpired, lr.r.Bucket, lr.next, res.HighWatermark)
 		default:
+			lr.BytesFetched += int64(len(res.Records))
 			truncated, err := lr.consume(res.Records, 0, lr.pushed != nil, lr.pushed != nil)
 			if err != nil {
 				return err
+			}
+			if res.FilteredEndOffset > lr.next {
+				// Batches after the last one returned were left out by the
+				// server's filter: resume after them (spec §2.6).
+				lr.SkippedRuns++
+				lr.next = min(res.FilteredEndOffset, lr.r.Stop)
 			}
 			if truncated && lr.next == before {
 				// Not even one whole batch fit: ask for more bytes.
@@ -399,6 +419,9 @@ func (lr *LogReader) consume(b []byte, pos int, projected, skipCRC bool) (trunca
 		// Rows [lo, hi) of the batch are wanted. lo is clamped at 0: a
 		// batch may legitimately start after the offset asked for (offsets
 		// consumed by nothing, e.g. expired or filtered data).
+		if lr.r.Filter != nil && h.BaseOffset > lr.next {
+			lr.SkippedRuns++ // the server's filter left out the batches in between
+		}
 		lo := max(lr.next, lr.r.Start, h.BaseOffset) - h.BaseOffset
 		hi := min(lr.r.Stop, h.BaseOffset+int64(h.RecordCount)) - h.BaseOffset
 		lr.next = min(h.NextOffset(), lr.r.Stop)

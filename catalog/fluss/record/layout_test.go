@@ -100,10 +100,11 @@ func TestHeaderOffsetsMatchUpstream(t *testing.T) {
 }
 
 // TestImportLayering keeps the package a leaf codec: standard library,
-// arrow-go, compression/flatbuffer libraries and typemap only.
+// arrow-go, compression/flatbuffer libraries, typemap and the one
+// Arrow-cell reader internal/arrowval only.
 func TestImportLayering(t *testing.T) {
 	allowed := []string{"github.com/apache/arrow-go/", "github.com/klauspost/compress/", "github.com/pierrec/lz4/",
-		"github.com/google/flatbuffers/", "github.com/inlet-db/inlet/typemap"}
+		"github.com/google/flatbuffers/", "github.com/inlet-db/inlet/typemap", "github.com/inlet-db/inlet/internal/arrowval"}
 	files, _ := filepath.Glob("*.go")
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {

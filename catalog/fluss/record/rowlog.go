@@ -380,31 +380,6 @@ func TimestampToUnit(ts Timestamp, u arrow.TimeUnit) int64 {
 	return ts.Millis*1_000_000 + int64(ts.NanoOfMilli)
 }
 
-// TimestampFromUnit converts an Arrow timestamp count to a Fluss timestamp
-// (floor division, so nano-of-milli stays in 0…999 999).
-func TimestampFromUnit(v int64, u arrow.TimeUnit) Timestamp {
-	switch u {
-	case arrow.Second:
-		return Timestamp{Millis: v * 1000}
-	case arrow.Millisecond:
-		return Timestamp{Millis: v}
-	case arrow.Microsecond:
-		ms, r := floorDivMod(v, 1000)
-		return Timestamp{Millis: ms, NanoOfMilli: int32(r * 1000)}
-	}
-	ms, r := floorDivMod(v, 1_000_000)
-	return Timestamp{Millis: ms, NanoOfMilli: int32(r)}
-}
-
-func floorDivMod(a, b int64) (int64, int64) {
-	q, r := a/b, a%b
-	if r < 0 {
-		q--
-		r += b
-	}
-	return q, r
-}
-
 // AppendValueRecords decodes the rows of a value batch (or of KV values)
 // into the pending batch. typesFor returns the row types of a schema id, so
 // rows written with an older schema decode with their own types and are
