@@ -202,3 +202,9 @@ func partitionText(v any, t lake.DataType, defName string) string {
 	}
 	return fmt.Sprint(v)
 }
+
+// EngineColumn maps a lake field to the engine column with this catalog's
+// default switches. The Iceberg catalog describes its columns (converted
+// to lake/paimon's field model by lake/iceberg) through it, so a column
+// reads and describes the same through either catalog.
+func EngineColumn(f lake.DataField) catalog.Column { return engineColumn(f, typeOptions{}) }

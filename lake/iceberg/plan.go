@@ -298,3 +298,13 @@ func literal(v any, t iceberg.Type) (iceberg.Literal, bool) {
 	}
 	return c, true
 }
+
+// Options of the FE→BE lake table message (inletpb.LakeTable, made for
+// Paimon) that mark an Iceberg read: its format, and the table directory
+// OpenIn relocates paths to; its table path is then the metadata file the
+// planner read.
+const (
+	FormatOption = "inlet.lake.format"
+	FormatName   = "iceberg"
+	DirOption    = "inlet.iceberg.dir"
+)
