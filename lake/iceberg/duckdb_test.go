@@ -1,147 +1,39 @@
 package iceberg_test
 
-// An independent cross-check of the data and delete files: DuckDB (npm
-// @duckdb/node-api, sharing no code with arrow-go or iceberg-go) reads
+// An independent cross-check of the data and delete files: DuckDB
+// (internal/duckrun, sharing no code with arrow-go or iceberg-go) reads
 // the Parquet files of a table iceberg-go wrote, applies each split's
 // position and equality deletes itself in SQL, and must return exactly
 // the rows lake/iceberg returns for the split.
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/inlet-db/inlet/fileio"
+	"github.com/inlet-db/inlet/internal/duckrun"
 	"github.com/inlet-db/inlet/internal/fixtures"
 	"github.com/inlet-db/inlet/lake/iceberg"
 	"github.com/inlet-db/inlet/lake/iceberg/icebergtest"
 )
 
-type duckResult struct {
-	Rows [][]*string `json:"rows"`
-}
-
-// duckDB returns a function running statements through DuckDB, installing
-// the pinned @duckdb/node-api into the user cache directory when missing
-// (as lake/paimon/writer's cross-check does, same directory and version).
-// It skips, or fails under CI=true, when node or npm is missing or npm
-// cannot reach its registry.
-func duckDB(t *testing.T) func(stmts ...string) []duckResult {
+// duckDB starts the shared DuckDB runner (internal/duckrun); a machine
+// without node or npm skips, CI fails (fixtures.Unavailable).
+func duckDB(t *testing.T, threads int) *duckrun.DB {
 	t.Helper()
-	if os.Getenv("INLET_SKIP_DUCKDB") != "" {
-		fixtures.Unavailable(t, "INLET_SKIP_DUCKDB is set: DuckDB cross-check skipped")
-	}
-	node := fixtures.Tool(t, "node", "nodejs")
-	npm := fixtures.Tool(t, "npm", "npm")
-	src := filepath.Join("testdata", "duckdb")
-	pkg, err := os.ReadFile(filepath.Join(src, "package.json"))
+	d, err := duckrun.Start(context.Background(), threads)
 	if err != nil {
-		t.Fatal(err)
+		fixtures.Unavailable(t, "DuckDB: %v", err)
 	}
-	script, err := os.ReadFile(filepath.Join(src, "read.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pj struct {
-		Dependencies map[string]string `json:"dependencies"`
-	}
-	if err := json.Unmarshal(pkg, &pj); err != nil || pj.Dependencies["@duckdb/node-api"] == "" {
-		t.Fatalf("%s/package.json: %v", src, err)
-	}
-	version := pj.Dependencies["@duckdb/node-api"]
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	dir := filepath.Join(cache, "inlet-duckdb", version)
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@duckdb", "node-api", "package.json")); err != nil {
-		install(t, npm, dir, pkg)
-	}
-	tmp, err := os.CreateTemp(dir, "read-*.mjs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = tmp.Write(script)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	runner := filepath.Join(dir, "read.mjs")
-	if err := os.Rename(tmp.Name(), runner); err != nil {
-		t.Fatal(err)
-	}
-	return func(stmts ...string) []duckResult {
-		t.Helper()
-		in, _ := json.Marshal(stmts)
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, node, runner)
-		cmd.Stdin = bytes.NewReader(in)
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("DuckDB %s: %v\n%s", version, err, stderr.String())
-		}
-		var out []duckResult
-		dec := json.NewDecoder(&stdout)
-		for dec.More() {
-			var r duckResult
-			if err := dec.Decode(&r); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, r)
-		}
-		if len(out) != len(stmts) {
-			t.Fatalf("DuckDB answered %d of %d statements\n%s", len(out), len(stmts), stderr.String())
-		}
-		return out
-	}
-}
-
-func install(t *testing.T, npm, dir string, pkg []byte) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	work, err := os.MkdirTemp(filepath.Dir(dir), "install-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(work)
-	if err := os.WriteFile(filepath.Join(work, "package.json"), pkg, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--no-package-lock",
-		"--fetch-retries=1", "--fetch-retry-mintimeout=2000", "--fetch-retry-maxtimeout=5000")
-	cmd.Dir = work
-	if out, err := cmd.CombinedOutput(); err != nil {
-		for _, m := range []string{"ENOTFOUND", "EAI_AGAIN", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "network"} {
-			if strings.Contains(string(out), m) {
-				fixtures.Unavailable(t, "npm cannot reach its registry (%s): DuckDB cross-check skipped", m)
-			}
-		}
-		t.Fatalf("npm install: %v\n%s", err, out)
-	}
-	if err := os.Rename(work, dir); err != nil {
-		if _, serr := os.Stat(filepath.Join(dir, "node_modules")); serr != nil {
-			t.Fatalf("installing DuckDB into %s: %v", dir, err)
-		}
-	}
+	t.Cleanup(d.Close)
+	return d
 }
 
 func sqlList(paths []string) string {
@@ -157,7 +49,7 @@ func sqlList(paths []string) string {
 // position delete files name for it, minus the customers of its equality
 // delete files, equals the split as lake/iceberg reads it.
 func TestDuckDBAppliesTheSameDeletes(t *testing.T) {
-	duck := duckDB(t)
+	duck := duckDB(t, 1)
 	ctx := context.Background()
 	wh := t.TempDir()
 	snaps, err := icebergtest.Orders(ctx, wh, "db")
@@ -217,18 +109,21 @@ func TestDuckDBAppliesTheSameDeletes(t *testing.T) {
 				FROM read_parquet('%s', file_row_number = true) WHERE %s`, sp.Path, strings.Join(where, " AND ")))
 		}
 	}
-	res := duck(stmts...)
-	for i := range res {
+	for i, q := range stmts {
+		_, res, err := duck.Run(q)
+		if err != nil {
+			t.Fatalf("DuckDB: %v\n%s", err, q)
+		}
 		var theirs []string
-		for _, r := range res[i].Rows {
+		for _, r := range res {
 			theirs = append(theirs, *r[0])
 		}
 		slices.Sort(theirs)
 		if !slices.Equal(theirs, ours[i]) {
-			t.Errorf("split %d: DuckDB %d rows, ours %d\n%s", i, len(theirs), len(ours[i]), stmts[i])
+			t.Errorf("split %d: DuckDB %d rows, ours %d\n%s", i, len(theirs), len(ours[i]), q)
 		}
 	}
-	if len(res) < 8 {
-		t.Errorf("only %d splits compared", len(res))
+	if len(stmts) < 8 {
+		t.Errorf("only %d splits compared", len(stmts))
 	}
 }
