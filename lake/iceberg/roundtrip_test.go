@@ -189,3 +189,39 @@ func TestRefusesDeletionVectors(t *testing.T) {
 		t.Fatalf("snapshot before the delete: %v", err)
 	}
 }
+
+// TestFlussTiered finds the latest snapshot whose summary carries Fluss's
+// tiering commit user, past later snapshots of other writers.
+func TestFlussTiered(t *testing.T) {
+	ctx := context.Background()
+	wh := t.TempDir()
+	if err := icebergtest.Bulk(ctx, wh, "db", "t", 10); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(wh, "db", "t")
+	open := func() *iceberg.Table {
+		tbl, err := iceberg.OpenDir(ctx, fileio.Local{}, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tbl
+	}
+	if _, _, ok := open().FlussTiered(); ok {
+		t.Fatal("a table Fluss never wrote has a tiered snapshot")
+	}
+	for i, off := range []string{"/remote/offsets-1", "/remote/offsets-2"} {
+		props := map[string]string{"commit-user": "__fluss_lake_tiering", "fluss-offsets": off}
+		if err := icebergtest.Append(ctx, wh, "db", "t", int64(100+i), int64(100+i), props); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := icebergtest.Append(ctx, wh, "db", "t", 200, 200, nil); err != nil {
+		t.Fatal(err)
+	}
+	tbl := open()
+	s, off, ok := tbl.FlussTiered()
+	all := tbl.Snapshots()
+	if !ok || off != "/remote/offsets-2" || s.ID != all[len(all)-2].ID {
+		t.Fatalf("FlussTiered: %+v %q %v", s, off, ok)
+	}
+}

@@ -128,7 +128,27 @@ func arrowSchema() *arrow.Schema {
 	}, nil)
 }
 
+// Append appends Orders rows from..to to the table at warehouse/<ns>/<name>
+// with the given snapshot summary properties.
+func Append(ctx context.Context, warehouse, ns, name string, from, to int64, props map[string]string) error {
+	cat, err := hadoop.NewCatalog("test", warehouse, iceberg.Properties{})
+	if err != nil {
+		return err
+	}
+	defer cat.Close()
+	tbl, err := cat.LoadTable(ctx, table.Identifier{ns, name})
+	if err != nil {
+		return err
+	}
+	_, err = appendRowsProps(ctx, tbl, from, to, props)
+	return err
+}
+
 func appendRows(ctx context.Context, tbl *table.Table, from, to int64) (*table.Table, error) {
+	return appendRowsProps(ctx, tbl, from, to, nil)
+}
+
+func appendRowsProps(ctx context.Context, tbl *table.Table, from, to int64, props map[string]string) (*table.Table, error) {
 	mem := memory.NewGoAllocator()
 	b := array.NewRecordBuilder(mem, arrowSchema())
 	defer b.Release()
@@ -148,7 +168,7 @@ func appendRows(ctx context.Context, tbl *table.Table, from, to int64) (*table.T
 		return nil, err
 	}
 	defer rdr.Release()
-	return tbl.Append(ctx, rdr, nil)
+	return tbl.Append(ctx, rdr, props)
 }
 
 func equalityDelete(ctx context.Context, tbl *table.Table, customer string) (*table.Table, error) {
