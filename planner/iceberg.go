@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -38,7 +39,8 @@ func planIcebergTable(ctx context.Context, t *cice.ScanTarget, req Request) (*Re
 	if err != nil {
 		return nil, fmt.Errorf("planner: table %s: %w", name, err)
 	}
-	plan, err := t.Lake.Plan(ctx, iceberg.ScanOptions{SnapshotID: snapID, Predicate: lakePredicate(req.Predicates, fields)})
+	pred := lakePredicate(req.Predicates, fields)
+	plan, err := t.Lake.Plan(ctx, iceberg.ScanOptions{SnapshotID: snapID, Predicate: pred})
 	if err != nil {
 		return nil, fmt.Errorf("planner: table %s: plan lake: %w", name, err)
 	}
@@ -56,6 +58,14 @@ func planIcebergTable(ctx context.Context, t *cice.ScanTarget, req Request) (*Re
 	}
 	lt := &inletpb.LakeTable{TablePath: t.Lake.MetadataLocation(), StorageOptions: maps.Clone(t.StorageOptions),
 		SnapshotId: plan.SnapshotID, Options: opts}
+	if pred != nil {
+		// Row-group pruning on the BE; the fragment's filters stay exact.
+		b, err := json.Marshal(pred)
+		if err != nil {
+			return nil, fmt.Errorf("planner: lake predicate: %w", err)
+		}
+		lt.Predicate = b
+	}
 	sopts := scanOptions(req.Vars)
 	frag := &inletpb.Fragment{
 		QueryId:      req.QueryID,

@@ -29,7 +29,15 @@ func (fx *fragExec) icebergPlan(ctx context.Context) (*iceberg.Plan, error) {
 			fx.lakeErr = fmt.Errorf("lake table %s: %w", lt.TablePath, err)
 			return
 		}
-		fx.icePlan, fx.lakeErr = tbl.ReadPlan(lt.SnapshotId)
+		var pred *paimon.Predicate
+		if len(lt.Predicate) > 0 {
+			pred = new(paimon.Predicate)
+			if err := jsonUnmarshal(lt.Predicate, pred); err != nil {
+				fx.lakeErr = fmt.Errorf("%w: lake table %s: predicate: %v", ErrInvalid, lt.TablePath, err)
+				return
+			}
+		}
+		fx.icePlan, fx.lakeErr = tbl.ReadPlan(lt.SnapshotId, pred)
 	})
 	return fx.icePlan, fx.lakeErr
 }

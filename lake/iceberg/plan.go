@@ -39,6 +39,10 @@ type Plan struct {
 	// Pruned is true when the predicate reached iceberg-go's planner (it is
 	// dropped when a literal does not bind to the column's type).
 	Pruned bool
+	// Predicate, when set, also prunes the data files' row groups by their
+	// statistics as Open reads them (never delete files, which are read
+	// whole). Rows are not filtered.
+	Predicate *paimon.Predicate
 }
 
 // Split is one data file and its deletes. Paths are as the metadata
@@ -84,7 +88,7 @@ func (t *Table) Plan(ctx context.Context, o ScanOptions) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Table: t, Fields: fields}
+	p := &Plan{Table: t, Fields: fields, Predicate: o.Predicate}
 	var snap *table.Snapshot
 	switch {
 	case o.SnapshotID != 0:

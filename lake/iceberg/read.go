@@ -28,12 +28,13 @@ var posDeleteFields = []paimon.DataField{
 
 // ReadPlan is the plan a reader builds from what the planner sent: the
 // snapshot and the current schema of the same metadata file, no splits.
-func (t *Table) ReadPlan(snapshotID int64) (*Plan, error) {
+// pred, optional, prunes row groups (Plan.Predicate).
+func (t *Table) ReadPlan(snapshotID int64, pred *paimon.Predicate) (*Plan, error) {
 	fields, err := t.Fields()
 	if err != nil {
 		return nil, err
 	}
-	return &Plan{Table: t, SnapshotID: snapshotID, Fields: fields}, nil
+	return &Plan{Table: t, SnapshotID: snapshotID, Fields: fields, Predicate: pred}, nil
 }
 
 // ReadOptions shape the batches Open returns.
@@ -138,7 +139,7 @@ func (p *Plan) Open(ctx context.Context, s *Split, mem memory.Allocator, ro Read
 		r.eq = append(r.eq, g)
 	}
 	r.fr, err = paimon.OpenDataFile(ctx, mem, paimon.DataFileRead{FS: p.Table.fs, Path: p.Table.rel.apply(s.Path), Size: s.Size,
-		FileFields: p.Fields, Want: needed, BatchSize: ro.BatchSize, Buffers: ro.Buffers})
+		FileFields: p.Fields, Want: needed, Predicate: p.Predicate, BatchSize: ro.BatchSize, Buffers: ro.Buffers})
 	if err != nil {
 		return nil, fmt.Errorf("iceberg table %s: %w", p.Table.Name, err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/inlet-db/inlet/fileio"
 	"github.com/inlet-db/inlet/lake/iceberg"
 	"github.com/inlet-db/inlet/lake/iceberg/icebergtest"
+	"github.com/inlet-db/inlet/lake/paimon"
 )
 
 // rows renders batches as sorted id|customer|amount|day|ts|region lines.
@@ -223,5 +224,58 @@ func TestFlussTiered(t *testing.T) {
 	all := tbl.Snapshots()
 	if !ok || off != "/remote/offsets-2" || s.ID != all[len(all)-2].ID {
 		t.Fatalf("FlussTiered: %+v %q %v", s, off, ok)
+	}
+}
+
+// TestRowGroupPruning: a read plan's predicate skips the row groups whose
+// statistics exclude it and returns every live row of the others
+// (deletes still applied); it never filters rows itself.
+func TestRowGroupPruning(t *testing.T) {
+	ctx := context.Background()
+	wh := t.TempDir()
+	if _, err := icebergtest.Orders(ctx, wh, "db"); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := iceberg.OpenDir(ctx, fileio.Local{}, filepath.Join(wh, "db", "orders"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := tbl.Plan(ctx, iceberg.ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func(pred *paimon.Predicate) (n int64) {
+		rp, err := tbl.ReadPlan(all.SnapshotID, pred)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range all.Splits {
+			rd, err := rp.Open(ctx, &all.Splits[i], memory.NewGoAllocator(), iceberg.ReadOptions{Columns: []string{"id"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rd.Next() {
+				n += rd.RecordBatch().NumRows()
+			}
+			if err := rd.Err(); err != nil {
+				t.Fatal(err)
+			}
+			rd.Release()
+		}
+		return n
+	}
+	if n := count(nil); n != 220 {
+		t.Fatalf("no predicate: %d rows", n)
+	}
+	// ids 201..250 were appended in their own files: id > 200 keeps
+	// exactly those files' row groups, whole; id > 5000 keeps none.
+	if n := count(paimon.Gt("id", int64(200))); n != 50 {
+		t.Errorf("id > 200: %d rows", n)
+	}
+	if n := count(paimon.Gt("id", int64(5000))); n != 0 {
+		t.Errorf("id > 5000: %d rows", n)
+	}
+	if n := count(paimon.Gt("id", int64(150))); n != 220 {
+		t.Errorf("id > 150 (every row group overlaps): %d rows", n)
 	}
 }

@@ -56,7 +56,7 @@ func OpenDataFile(ctx context.Context, mem memory.Allocator, r DataFileRead) (*D
 	}
 	d := &DataFileReader{}
 	fb, err := openDataFile(ctx, fileReadSpec{fsys: r.FS, path: r.Path, fileSchema: &TableSchema{Fields: r.FileFields}, want: r.Want,
-		pred: pred, batchSize: r.BatchSize, mem: mem, metrics: &d.metrics, pool: r.Buffers.poolFor(mem), size: r.Size})
+		pred: pred, batchSize: r.BatchSize, mem: mem, metrics: &d.metrics, pool: r.Buffers.poolFor(mem), size: r.Size, statsOnly: true})
 	if err != nil {
 		return nil, err
 	}
