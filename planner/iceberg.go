@@ -99,8 +99,20 @@ func planIcebergTable(ctx context.Context, t *cice.ScanTarget, req Request) (*Re
 		c.NativeSplits++
 	}
 	c.SelectedPartitions, c.TotalPartitions = len(parts), len(parts)
-	if len(t.Lake.PartitionColumns()) == 0 {
+	switch {
+	case len(t.Lake.PartitionColumns()) == 0:
 		c.SelectedPartitions, c.TotalPartitions = 1, 1
+	case plan.Pruned:
+		// partition=N/M: M counts the partitions of the unpruned plan.
+		all, err := t.Lake.Plan(ctx, iceberg.ScanOptions{SnapshotID: plan.SnapshotID})
+		if err != nil {
+			return nil, fmt.Errorf("planner: table %s: plan lake: %w", name, err)
+		}
+		total := map[string]bool{}
+		for i := range all.Splits {
+			total[all.Splits[i].Partition] = true
+		}
+		c.TotalPartitions = len(total)
 	}
 	res := &Result{Fragment: frag, Node: "VICEBERG_SCAN_NODE", Counts: c}
 	// A count(*) needs no BE when the manifests' record counts are the

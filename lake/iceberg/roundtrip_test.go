@@ -279,3 +279,31 @@ func TestRowGroupPruning(t *testing.T) {
 		t.Errorf("id > 150 (every row group overlaps): %d rows", n)
 	}
 }
+
+// TestRefusesORC: a table listing an ORC data file is refused at
+// planning, naming the table and the file; the snapshot before it reads.
+func TestRefusesORC(t *testing.T) {
+	ctx := context.Background()
+	wh := t.TempDir()
+	if err := icebergtest.Bulk(ctx, wh, "db", "t", 10); err != nil {
+		t.Fatal(err)
+	}
+	path, err := icebergtest.AddORCFile(ctx, wh, "db", "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(wh, "db", "t")
+	tbl, err := iceberg.OpenDir(ctx, fileio.Local{}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = tbl.Plan(ctx, iceberg.ScanOptions{})
+	if !errors.Is(err, iceberg.ErrUnsupported) || !strings.Contains(err.Error(), "data file "+path+" is ORC; only Parquet files are read") ||
+		!strings.Contains(err.Error(), dir) {
+		t.Fatalf("plan with an ORC file: %v", err)
+	}
+	snaps := tbl.Snapshots()
+	if _, err := tbl.Plan(ctx, iceberg.ScanOptions{SnapshotID: snaps[0].ID}); err != nil {
+		t.Fatalf("snapshot before the ORC file: %v", err)
+	}
+}

@@ -218,3 +218,29 @@ func Bulk(ctx context.Context, warehouse, ns, name string, n int64) error {
 	}
 	return nil
 }
+
+// AddORCFile commits a data file entry of format ORC (the file itself is
+// not written: a reader that refuses ORC must do so from the manifest) to
+// the unpartitioned table warehouse/<ns>/<name>.
+func AddORCFile(ctx context.Context, warehouse, ns, name string) (string, error) {
+	cat, err := hadoop.NewCatalog("test", warehouse, iceberg.Properties{})
+	if err != nil {
+		return "", err
+	}
+	defer cat.Close()
+	tbl, err := cat.LoadTable(ctx, table.Identifier{ns, name})
+	if err != nil {
+		return "", err
+	}
+	path := tbl.Location() + "/data/added.orc"
+	b, err := iceberg.NewDataFileBuilder(tbl.Spec(), iceberg.EntryContentData, path, iceberg.OrcFile, nil, nil, nil, 3, 1024)
+	if err != nil {
+		return "", err
+	}
+	txn := tbl.NewTransaction()
+	if err := txn.AddDataFiles(ctx, []iceberg.DataFile{b.Build()}, nil); err != nil {
+		return "", err
+	}
+	_, err = txn.Commit(ctx)
+	return path, err
+}
