@@ -359,7 +359,7 @@ func (m *merged) attempt(ctx context.Context, be Backend, ranges []*inletpb.Rang
 			}
 		}
 	}
-	m.addStats(st)
+	m.addStats(st, be.Name())
 	return nil
 }
 

@@ -46,11 +46,12 @@
 //     Backend's errors get their code from Config.Classify. Only a broken
 //     stream is retried; a BE's own error fails the query. A wrong cluster
 //     secret is ErrAuth. The secret never appears in an error or log.
-//  6. Memory. Batches decoded from a Flight stream that the consumer has
-//     not taken yet (channel, pump, held back) are charged to the
-//     statement's account (exec/memlimit.Charge) and refunded when taken
-//     or dropped (window.go): their bodies are gRPC's memory, which the
-//     allocator never sees.
+//  6. Memory. Batches decoded from a Flight stream are charged to the
+//     statement's account (exec/memlimit.Charge) from the moment the pump
+//     has them (channel, pump, held back) until the last reference to
+//     their buffers is released, by the consumer or an operator that held
+//     them (a build side), or until they are dropped (window.go): their
+//     bodies are gRPC's memory, which the allocator never sees.
 //
 // Concurrency: a Dispatcher, a Registry and a FlightBackend are shared and
 // safe for concurrent use; a stream returned by Run or Execute belongs to

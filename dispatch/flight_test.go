@@ -52,6 +52,21 @@ func TestFlightTwoBEs(t *testing.T) {
 	if len(st.GetDoneRanges()) != len(f.Ranges) {
 		t.Errorf("done ranges %v, want all %d", st.GetDoneRanges(), len(f.Ranges))
 	}
+	// Every range has a timing naming its BE, and their rows add up (the
+	// profile page's per-range bars).
+	var timedRows int64
+	timedBEs := map[string]int{}
+	for _, tm := range st.GetTimings() {
+		timedRows += tm.GetRows()
+		timedBEs[tm.GetBackend()]++
+		if tm.GetKind() != "LOG" || tm.GetEndUs() < tm.GetStartUs() || tm.GetStartUs() == 0 {
+			t.Errorf("range timing %v", tm)
+		}
+	}
+	if len(st.GetTimings()) != len(f.Ranges) || timedRows != int64(lt.rows) || len(timedBEs) != 2 {
+		t.Errorf("%d timings over BEs %v with %d rows, want %d over 2 BEs with %d rows",
+			len(st.GetTimings()), timedBEs, timedRows, len(f.Ranges), lt.rows)
+	}
 	// Both BEs worked, and the ranges split between them add up.
 	ra, _ := strconv.Atoi(a.metric(t, `inlet_be_ranges_total{kind="LOG"}`))
 	rb, _ := strconv.Atoi(b.metric(t, `inlet_be_ranges_total{kind="LOG"}`))

@@ -124,7 +124,7 @@ func (m *merged) classify(be Backend, err error) error {
 	return &BackendError{Backend: be.Name(), Code: code, Message: err.Error(), cause: err}
 }
 
-func (m *merged) addStats(s *inletpb.ScanStats) {
+func (m *merged) addStats(s *inletpb.ScanStats, be string) {
 	if s == nil {
 		return
 	}
@@ -132,6 +132,15 @@ func (m *merged) addStats(s *inletpb.ScanStats) {
 	defer m.mu.Unlock()
 	for k, v := range s.GetCounters() {
 		m.stats.Counters[k] += v
+	}
+	for _, t := range s.GetTimings() {
+		if len(m.stats.Timings) >= maxTimings {
+			break
+		}
+		if t.GetBackend() == "" {
+			t.Backend = be
+		}
+		m.stats.Timings = append(m.stats.Timings, t)
 	}
 	if m.doneIDs == nil {
 		m.doneIDs = map[int64]bool{}
@@ -165,11 +174,12 @@ func (m *merged) Next() bool {
 		return false
 	}
 	for rec := range m.ch {
-		m.uncharge(rec)
 		if m.firstErr() != nil {
+			m.uncharge(rec)
 			rec.Release()
 			continue
 		}
+		rec = m.handOver(rec)
 		if n := rec.NumRows(); m.remaining >= 0 && n > m.remaining {
 			s := rec.NewSlice(0, m.remaining)
 			rec.Release()
@@ -213,6 +223,10 @@ func (m *merged) Record() arrow.RecordBatch { return m.cur }
 // Err implements array.RecordReader.
 func (m *merged) Err() error { return m.readErr }
 
+// maxTimings bounds the per-range timings a query's stream keeps for its
+// profile, whatever the number of BEs.
+const maxTimings = 2048
+
 // Stats implements exec.StatsReader: the counters summed over the BE
 // streams that ended, and the union of their done ranges.
 func (m *merged) Stats() *inletpb.ScanStats {
@@ -224,6 +238,7 @@ func (m *merged) Stats() *inletpb.ScanStats {
 	}
 	out.DoneRanges = slices.Clone(m.stats.DoneRanges)
 	slices.Sort(out.DoneRanges)
+	out.Timings = slices.Clone(m.stats.Timings)
 	return out
 }
 

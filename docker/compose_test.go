@@ -1,6 +1,7 @@
 package docker
 
 import (
+	"encoding/json"
 	"os"
 	"regexp"
 	"slices"
@@ -22,6 +23,8 @@ type compose struct {
 		Environment map[string]string `yaml:"environment"`
 		DependsOn   any               `yaml:"depends_on"`
 		Healthcheck map[string]any    `yaml:"healthcheck"`
+		Profiles    []string          `yaml:"profiles"`
+		ExtraHosts  []string          `yaml:"extra_hosts"`
 	} `yaml:"services"`
 }
 
@@ -58,6 +61,7 @@ func TestCompose(t *testing.T) {
 		"zookeeper": "zookeeper:3.9.2", "coordinator": "apache/fluss:1.0.0", "tablet-server": "apache/fluss:1.0.0",
 		"jobmanager": "apache/fluss-quickstart-flink:1.20-1.0.0", "taskmanager": "apache/fluss-quickstart-flink:1.20-1.0.0",
 		"init": "apache/fluss-quickstart-flink:1.20-1.0.0", "minio": "${MINIO_IMAGE:-minio/minio:RELEASE.2025-01-20T14-49-07Z}",
+		"prometheus": "prom/prometheus:v2.53.0", "grafana": "grafana/grafana:11.1.0",
 	}
 	for name, img := range images {
 		s, ok := c.Services[name]
@@ -158,8 +162,9 @@ func TestReadme(t *testing.T) {
 	var published []string
 	for _, s := range c.Services {
 		for _, p := range s.Ports {
-			host, _, _ := strings.Cut(p, ":")
-			published = append(published, host)
+			// host:container or ip:host:container
+			parts := strings.Split(p, ":")
+			published = append(published, parts[len(parts)-2])
 		}
 	}
 	for _, m := range regexp.MustCompile(`\b(1[0-9]{4}|22181)\b`).FindAllString(readme, -1) {
@@ -212,6 +217,109 @@ func TestFixturesAgree(t *testing.T) {
 		}
 		if !strings.Contains(counts, "LAKEROWS:"+tb+"=") || !regexp.MustCompile(`[" ]`+tb+`=\d`).MatchString(script) {
 			t.Errorf("lake table %s is not awaited by lake-row-counts.sql and init.sh", tb)
+		}
+	}
+}
+
+// TestMonitoring checks the Prometheus + Grafana pair: opt-in profile,
+// loopback-only ports, a dashboard Grafana can load whose every query uses
+// the provisioned data source and scrapes the groups Prometheus labels.
+// The metric names themselves are checked against live /metrics in
+// cmd/be (TestDashboardMetricsBE) and fe/server (TestDashboardMetricsFE).
+func TestMonitoring(t *testing.T) {
+	c := load(t)
+	for _, name := range []string{"prometheus", "grafana"} {
+		s := c.Services[name]
+		if !slices.Equal(s.Profiles, []string{"monitoring"}) {
+			t.Errorf("%s: profiles %v, want [monitoring] (the regression stack must not need it)", name, s.Profiles)
+		}
+		for _, p := range s.Ports {
+			if !strings.HasPrefix(p, "127.0.0.1:") {
+				t.Errorf("%s: port %s is not bound to loopback", name, p)
+			}
+		}
+	}
+	if c.Services["grafana"].Environment["GF_AUTH_ANONYMOUS_ENABLED"] != "false" {
+		t.Error("grafana must not allow anonymous access")
+	}
+	var ds struct {
+		Datasources []struct{ UID, Type, URL string } `yaml:"datasources"`
+	}
+	raw, err := os.ReadFile("grafana/provisioning/datasources/prometheus.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(raw, &ds); err != nil {
+		t.Fatal(err)
+	}
+	if len(ds.Datasources) != 1 || ds.Datasources[0].Type != "prometheus" || ds.Datasources[0].URL != "http://prometheus:9090" {
+		t.Fatalf("datasources: %+v", ds.Datasources)
+	}
+	uid := ds.Datasources[0].UID
+
+	var prom struct {
+		ScrapeConfigs []struct {
+			MetricsPath   string `yaml:"metrics_path"`
+			StaticConfigs []struct {
+				Targets []string          `yaml:"targets"`
+				Labels  map[string]string `yaml:"labels"`
+			} `yaml:"static_configs"`
+		} `yaml:"scrape_configs"`
+	}
+	raw, err = os.ReadFile("prometheus/prometheus.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(raw, &prom); err != nil {
+		t.Fatal(err)
+	}
+	groups := map[string]string{}
+	for _, sc := range prom.ScrapeConfigs {
+		for _, st := range sc.StaticConfigs {
+			for _, tg := range st.Targets {
+				groups[st.Labels["group"]] = tg
+			}
+		}
+	}
+	if !strings.HasSuffix(groups["fe"], ":8030") || !strings.HasSuffix(groups["be"], ":8040") {
+		t.Errorf("scrape groups %v, want fe on :8030 and be on :8040 (the default --http-port of each)", groups)
+	}
+
+	var dash struct {
+		UID    string `json:"uid"`
+		Panels []struct {
+			Title      string               `json:"title"`
+			Datasource struct{ UID string } `json:"datasource"`
+			Targets    []struct {
+				Expr       string               `json:"expr"`
+				Datasource struct{ UID string } `json:"datasource"`
+			} `json:"targets"`
+		} `json:"panels"`
+	}
+	raw, err = os.ReadFile("grafana/dashboards/inlet.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &dash); err != nil {
+		t.Fatal(err)
+	}
+	if dash.UID == "" || len(dash.Panels) < 6 {
+		t.Fatalf("dashboard uid %q with %d panels", dash.UID, len(dash.Panels))
+	}
+	groupRe := regexp.MustCompile(`group="(\w+)"`)
+	for _, p := range dash.Panels {
+		if p.Datasource.UID != uid || len(p.Targets) == 0 {
+			t.Errorf("panel %q: data source %q, %d queries", p.Title, p.Datasource.UID, len(p.Targets))
+		}
+		for _, q := range p.Targets {
+			if q.Datasource.UID != uid {
+				t.Errorf("panel %q: query data source %q, want %q", p.Title, q.Datasource.UID, uid)
+			}
+			for _, m := range groupRe.FindAllStringSubmatch(q.Expr, -1) {
+				if _, ok := groups[m[1]]; !ok {
+					t.Errorf("panel %q selects group %q, which Prometheus does not label", p.Title, m[1])
+				}
+			}
 		}
 	}
 }

@@ -267,7 +267,7 @@ func openMaterialized(ctx context.Context, env *Env, input Operator, schema *arr
 	if err := checkEnv(ctx, env); err != nil {
 		return nil, err
 	}
-	in, err := input.Open(ctx, env)
+	in, err := OpenOp(ctx, env, input)
 	if err != nil {
 		return nil, err
 	}

@@ -41,7 +41,7 @@ func (a *AssertOneRow) Open(ctx context.Context, env *Env) (array.RecordReader, 
 	if err := checkEnv(ctx, env); err != nil {
 		return nil, err
 	}
-	in, err := a.Input.Open(ctx, env)
+	in, err := OpenOp(ctx, env, a.Input)
 	if err != nil {
 		return nil, err
 	}

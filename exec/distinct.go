@@ -37,7 +37,7 @@ func (d *Distinct) Open(ctx context.Context, env *Env) (array.RecordReader, erro
 	if err := checkEnv(ctx, env); err != nil {
 		return nil, err
 	}
-	in, err := d.Input.Open(ctx, env)
+	in, err := OpenOp(ctx, env, d.Input)
 	if err != nil {
 		return nil, err
 	}

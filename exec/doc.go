@@ -73,7 +73,12 @@
 //     panics past exec_mem_limit: pull readers recover that panic into Err.
 //     Code that allocates on goroutines it does not own (arrow compute
 //     kernels, Sources) gets memlimit.Lenient(Env.Mem), which counts but
-//     never refuses, so no panic is raised where nobody recovers it.
+//     never refuses, so no panic is raised where nobody recovers it. A
+//     Scan fails at its next batch once such counting took the statement
+//     past its limit (memlimit.Check), so nothing above holds more than a
+//     batch or two past it. Go memory an operator holds is charged before
+//     it is allocated where it can be (group tables grow ahead of a batch,
+//     groupgrow.go): the old and new arrays of a growing slice both count.
 //  9. Under WithSpill (Doris enable_spill) HashJoin, HashAggregate (GROUP BY
 //     with mergeable states) and Sort write rows to Arrow IPC files in the
 //     statement's directory past their share of exec_mem_limit (spill_*.go):

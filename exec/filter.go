@@ -51,7 +51,7 @@ func (f *Filter) open(ctx context.Context, env *Env, schema *arrow.Schema, need 
 	if err := checkEnv(ctx, env); err != nil {
 		return nil, err
 	}
-	in, err := f.Input.Open(ctx, env)
+	in, err := OpenOp(ctx, env, f.Input)
 	if err != nil {
 		return nil, err
 	}

@@ -118,6 +118,7 @@ func (g *groupTable) ids(keys []arrow.Array, rows int, out []uint32) []uint32 {
 	for k, c := range g.cols {
 		c.bind(keys[k])
 	}
+	g.reserve(rows)
 	if g.fixed != nil {
 		g.fixedIDs(out)
 	} else {
@@ -253,22 +254,27 @@ func (g *groupTable) fitDirect(from int) {
 			base = uint64(lo)
 		}
 	}
+	g.chargeNow(int64(size) * 4)
 	d := make([]uint32, size)
 	if g.direct != nil {
 		copy(d[g.dbase-base:], g.direct)
 	}
+	g.chargeNow(-int64(len(g.direct)) * 4)
 	g.direct, g.dbase = d, base
 }
 
 func (g *groupTable) toIntTable() {
 	g.directOff = true
+	g.chargeNow(int64(1<<10) * intSlotBytes)
 	g.ints = newIntTable()
+	g.ints.grew = g.chargeNow
 	c := g.fixed
 	for id, v := range c.vals {
 		if int64(id) != g.nullGID {
 			g.ints.getOrInsert(int64(v), uint32(id))
 		}
 	}
+	g.chargeNow(-int64(len(g.direct)) * 4)
 	g.direct = nil
 }
 
@@ -366,7 +372,10 @@ func (g *groupTable) probe(out []uint32, h []uint64, base int) {
 
 func (g *groupTable) grow() {
 	size := len(g.slots) * 2
+	old := int64(len(g.slots)) * slotBytes
+	g.chargeNow(int64(size) * slotBytes) // before the allocation: see groupgrow.go
 	g.slots = make([]uint64, size)
+	defer g.chargeNow(-old)
 	g.mask = uint64(size - 1)
 	for id, hv := range g.ghash {
 		p := hv & g.mask

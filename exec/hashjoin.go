@@ -175,7 +175,7 @@ func (b *buildSide) release() {
 }
 
 func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
-	in, err := openPiped(ctx, env, j.Right)
+	in, err := OpenOp(ctx, env, piped{j.Right})
 	if err != nil {
 		return nil, err
 	}
@@ -205,14 +205,15 @@ func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
 	side.table = newGroupTable(env.Mem, types, false)
 	gids := side.table.ids(keys, side.rows, nil)
 	defer chargeGo(env, int64(cap(gids))*4+int64(side.rows))() // gids, the NULL-key marks
+	// Charged before they are allocated, so a refusal allocates nothing.
+	n := int64(4*(side.table.n+side.rows) + len(side.matched))
+	memlimit.Charge(env.Mem, n)
+	side.mem, side.charged = env.Mem, n
 	side.head = make([]int32, side.table.n)
 	for i := range side.head {
 		side.head[i] = -1
 	}
 	side.next = make([]int32, side.rows)
-	n := int64(4*(len(side.head)+len(side.next)) + len(side.matched))
-	memlimit.Charge(env.Mem, n)
-	side.mem, side.charged = env.Mem, n
 	nullKey := anyNullKey(keys, side.rows)
 	// Insert from the last row so chains list rows in input order.
 	for r := side.rows - 1; r >= 0; r-- {
@@ -278,7 +279,7 @@ func (j *HashJoin) openHash(ctx context.Context, env *Env) (array.RecordReader, 
 	if j.probeParallel(ctx, side) {
 		return j.openParallel(ctx, env, side)
 	}
-	left, err := j.Left.Open(ctx, env)
+	left, err := OpenOp(ctx, env, j.Left)
 	if err != nil {
 		side.release()
 		return nil, err

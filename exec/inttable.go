@@ -9,6 +9,9 @@ type intTable struct {
 	shift uint
 	mask  uint64
 	n     int
+	// grew, when set, is told of the slots' bytes before a resize
+	// allocates them and of the old ones' after (groupgrow.go).
+	grew func(delta int64)
 }
 
 type intSlot struct {
@@ -24,6 +27,10 @@ func newIntTable() *intTable {
 
 func (t *intTable) resize(size int) {
 	old := t.slots
+	if t.grew != nil {
+		t.grew(int64(size) * intSlotBytes)
+		defer t.grew(-int64(len(old)) * intSlotBytes)
+	}
 	t.slots = make([]intSlot, size)
 	t.mask = uint64(size - 1)
 	t.shift = 64

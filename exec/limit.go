@@ -33,7 +33,7 @@ func (l *Limit) Open(ctx context.Context, env *Env) (array.RecordReader, error) 
 	if l.Count == 0 {
 		return newPullReader(ctx, l.Schema(), func() (arrow.RecordBatch, error) { return nil, nil }, nil), nil
 	}
-	in, err := l.Input.Open(ctx, env)
+	in, err := OpenOp(ctx, env, l.Input)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -35,6 +36,24 @@ type pipeline struct {
 	steps []Operator // bottom-up: *Filter or *Project
 	sels  []*selector
 	needs [][]int // per Filter step, the columns the step above reads (nil: all)
+	// prof, when the statement is profiled, receives each fused step's
+	// rows and time (nil entries: steps measured elsewhere).
+	prof []*opCounters
+}
+
+// profile makes apply record the first n steps into the context's
+// operator profile, if there is one: fused into the pipeline, those steps
+// are never opened through OpenOp.
+func (p *pipeline) profile(ctx context.Context, n int) {
+	op, _ := ctx.Value(opProfileKey{}).(*OpProfile)
+	if op == nil || n <= 0 {
+		return
+	}
+	p.prof = make([]*opCounters, len(p.steps))
+	for i := range min(n, len(p.steps)) {
+		p.prof[i] = op.counters(p.steps[i])
+		p.prof[i].fused.Store(true)
+	}
 }
 
 func splitPipeline(op Operator) *pipeline {
@@ -80,11 +99,23 @@ func (p *pipeline) apply(kctx context.Context, env *Env, b arrow.RecordBatch, sc
 	for i, st := range p.steps {
 		var out arrow.RecordBatch
 		var err error
+		var start time.Time
+		if p.prof != nil && p.prof[i] != nil {
+			start = time.Now()
+		}
 		switch s := st.(type) {
 		case *Filter:
 			out, err = p.sels[i].apply(kctx, env, cur, p.needs[i], scratch)
 		case *Project:
 			out, err = evalBatch(env, s.schema, s.Exprs, cur)
+		}
+		if !start.IsZero() {
+			c := p.prof[i]
+			c.nanos.Add(int64(time.Since(start)))
+			if out != nil {
+				c.batches.Add(1)
+				c.rows.Add(out.NumRows())
+			}
 		}
 		cur.Release()
 		if err != nil || out == nil {
@@ -248,10 +279,11 @@ func openPiped(ctx context.Context, env *Env, op Operator) (array.RecordReader, 
 	if len(p.steps) == 0 || workers < 2 {
 		return op.Open(ctx, env)
 	}
+	p.profile(ctx, len(p.steps)-1) // the top step is op, which OpenOp measures
 	if err := checkEnv(ctx, env); err != nil {
 		return nil, err
 	}
-	in, err := p.src.Open(ctx, env)
+	in, err := OpenOp(ctx, env, p.src)
 	if err != nil {
 		return nil, err
 	}
@@ -281,7 +313,8 @@ func (j *HashJoin) probeParallel(ctx context.Context, side *buildSide) bool {
 // steps and the probe running in workers, output in left batch order.
 func (j *HashJoin) openParallel(ctx context.Context, env *Env, side *buildSide) (array.RecordReader, error) {
 	p := splitPipeline(j.Left)
-	in, err := p.src.Open(ctx, env)
+	p.profile(ctx, len(p.steps))
+	in, err := OpenOp(ctx, env, p.src)
 	if err != nil {
 		side.release()
 		return nil, err

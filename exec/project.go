@@ -53,7 +53,7 @@ func (p *Project) Open(ctx context.Context, env *Env) (array.RecordReader, error
 			return evalBatch(env, p.schema, p.Exprs, b)
 		})
 	}
-	in, err := p.Input.Open(ctx, env)
+	in, err := OpenOp(ctx, env, p.Input)
 	if err != nil {
 		return nil, err
 	}

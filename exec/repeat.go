@@ -64,7 +64,7 @@ func (r *Repeat) Open(ctx context.Context, env *Env) (array.RecordReader, error)
 	if err := checkEnv(ctx, env); err != nil {
 		return nil, err
 	}
-	in, err := r.Input.Open(ctx, env)
+	in, err := OpenOp(ctx, env, r.Input)
 	if err != nil {
 		return nil, err
 	}

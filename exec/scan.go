@@ -103,6 +103,14 @@ func (s *Scan) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
 			if err := checkBatch("scan "+s.name(), s.schema, b); err != nil {
 				return nil, err
 			}
+			// The source counts what it reads but cannot refuse: when that
+			// took the statement past its limit, the operators above must not
+			// take one more batch to hold (a build side, a sort buffer, an IN
+			// set would otherwise grow until their own next strict
+			// allocation, long after the limit).
+			if err := memlimit.Check(env.Mem); err != nil {
+				return nil, err
+			}
 			if len(s.Filters) > 0 {
 				out, err := applyScanFilters(ctx, env, s.schema, s.Filters, b)
 				if err != nil || out != nil {

@@ -85,7 +85,7 @@ func sortAll(ctx context.Context, env *Env, in array.RecordReader, schema *arrow
 			keyCols[k] = keyParts[k][0]
 			continue
 		}
-		if keyCols[k], err = array.Concatenate(keyParts[k], env.Mem); err != nil {
+		if keyCols[k], err = concatenate(keyParts[k], env.Mem); err != nil {
 			return nil, err
 		}
 	}

@@ -4,12 +4,14 @@ import (
 	"cmp"
 	"context"
 	"encoding/binary"
+	"errors"
 	"math"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/exec/memlimit"
 )
@@ -271,7 +273,7 @@ func concatBatches(env *Env, schema *arrow.Schema, bs []arrow.RecordBatch) (arro
 			cols[c] = array.MakeArrayOfNull(env.Mem, schema.Field(c).Type, 0)
 			continue
 		}
-		a, err := array.Concatenate(parts, env.Mem)
+		a, err := concatenate(parts, env.Mem)
 		if err != nil {
 			releaseArrays(cols)
 			return nil, err
@@ -281,4 +283,17 @@ func concatBatches(env *Env, schema *arrow.Schema, bs []arrow.RecordBatch) (arro
 	out := array.NewRecordBatch(schema, cols, rows)
 	releaseArrays(cols)
 	return out, nil
+}
+
+// concatenate is array.Concatenate, whose refusal by the statement's
+// account comes back as the account's own error: arrow wraps the recovered
+// panic in text naming its package ("arrow/concat: …"), which users saw in
+// front of Doris's "Memory limit exceeded".
+func concatenate(parts []arrow.Array, mem memory.Allocator) (arrow.Array, error) {
+	a, err := array.Concatenate(parts, mem)
+	var ex *memlimit.Exceeded
+	if errors.As(err, &ex) {
+		return nil, ex
+	}
+	return a, err
 }

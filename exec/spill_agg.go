@@ -50,7 +50,7 @@ func (h *HashAggregate) openSpilling(ctx context.Context, env *Env, sp *spillCon
 	if err != nil {
 		return nil, err
 	}
-	in, err := h.Input.Open(ctx, env)
+	in, err := OpenOp(ctx, env, h.Input)
 	if err != nil {
 		return nil, err
 	}

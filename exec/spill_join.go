@@ -28,7 +28,7 @@ func (j *HashJoin) openSpilling(ctx context.Context, env *Env, sp *spillConfig) 
 	// A join that spills is short of memory: the partition joins run on
 	// one goroutine, so no batches wait in flight beside their tables.
 	ctx = WithParallelism(ctx, 1)
-	right, err := j.Right.Open(ctx, env)
+	right, err := OpenOp(ctx, env, j.Right)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func (j *HashJoin) openSpilling(ctx context.Context, env *Env, sp *spillConfig) 
 }
 
 func (j *HashJoin) partitionLeft(ctx context.Context, env *Env, lp *partitioner) error {
-	left, err := j.Left.Open(ctx, env)
+	left, err := OpenOp(ctx, env, j.Left)
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,7 @@ func (s *Sort) openSpilling(ctx context.Context, env *Env, sp *spillConfig) (arr
 	if err := checkEnv(ctx, env); err != nil {
 		return nil, err
 	}
-	in, err := s.Input.Open(ctx, env)
+	in, err := OpenOp(ctx, env, s.Input)
 	if err != nil {
 		return nil, err
 	}

@@ -31,35 +31,43 @@ const (
 // The aggregates of the statfn_*.go files, numbered after the stddev
 // family so isStatAgg covers them all.
 const (
-	Kurt                AggFunc = VarSamp + 1 + iota // KURT(x): population excess kurtosis m4/m2² - 3
-	Skew                                             // SKEW(x): population skewness m3/m2^1.5
-	CovarPop                                         // COVAR(x, y) = COVAR_POP(x, y)
-	CovarSamp                                        // COVAR_SAMP(x, y)
-	Corr                                             // CORR(x, y): Pearson's coefficient
-	RegrSlope                                        // REGR_SLOPE(y, x)
-	RegrIntercept                                    // REGR_INTERCEPT(y, x)
-	Percentile                                       // PERCENTILE(x, p): exact, linear interpolation
-	PercentileApprox                                 // PERCENTILE_APPROX(x, p): Doris's t-digest interpolation
-	Median                                           // MEDIAN(x) = PERCENTILE(x, 0.5)
-	MinBy                                            // MIN_BY(x, y): x of the row with the least y
-	MaxBy                                            // MAX_BY(x, y): x of the row with the greatest y
-	AvgWeighted                                      // AVG_WEIGHTED(x, w): Σxw / Σw
-	ApproxCountDistinct                              // APPROX_COUNT_DISTINCT(x) = NDV(x): exact here
-	GroupBitAnd                                      // GROUP_BIT_AND(x)
-	GroupBitOr                                       // GROUP_BIT_OR(x)
-	GroupBitXor                                      // GROUP_BIT_XOR(x)
-	BoolAnd                                          // BOOL_AND(x)
-	BoolOr                                           // BOOL_OR(x)
-	Sum0                                             // SUM0(x): SUM, but 0 over no values
-	TopNAgg                                          // TOPN(x, n): the n most frequent values as JSON
-	CollectList                                      // COLLECT_LIST(x) = GROUP_ARRAY(x): the non-NULL values as an ARRAY
-	CollectSet                                       // COLLECT_SET(x) = GROUP_UNIQ_ARRAY(x): the distinct non-NULL values
-	ArrayAgg                                         // ARRAY_AGG(x): every value, NULLs included
-	Retention                                        // RETENTION(c1, ..., cn): [any c1, any c1 and any c2, ...]
-	WindowFunnel                                     // WINDOW_FUNNEL(window, mode, t, c1, ..., cn): the longest chain
-	MapAgg                                           // MAP_AGG(k, v): the pairs as a MAP, first value per key
-	GroupArrayIntersect                              // GROUP_ARRAY_INTERSECT(arr): the elements every array holds
-	lastStatAgg         = GroupArrayIntersect
+	Kurt                     AggFunc = VarSamp + 1 + iota // KURT(x): population excess kurtosis m4/m2² - 3
+	Skew                                                  // SKEW(x): population skewness m3/m2^1.5
+	CovarPop                                              // COVAR(x, y) = COVAR_POP(x, y)
+	CovarSamp                                             // COVAR_SAMP(x, y)
+	Corr                                                  // CORR(x, y): Pearson's coefficient
+	RegrSlope                                             // REGR_SLOPE(y, x)
+	RegrIntercept                                         // REGR_INTERCEPT(y, x)
+	Percentile                                            // PERCENTILE(x, p): exact, linear interpolation
+	PercentileApprox                                      // PERCENTILE_APPROX(x, p): Doris's t-digest interpolation
+	Median                                                // MEDIAN(x) = PERCENTILE(x, 0.5)
+	MinBy                                                 // MIN_BY(x, y): x of the row with the least y
+	MaxBy                                                 // MAX_BY(x, y): x of the row with the greatest y
+	AvgWeighted                                           // AVG_WEIGHTED(x, w): Σxw / Σw
+	ApproxCountDistinct                                   // APPROX_COUNT_DISTINCT(x) = NDV(x): exact here
+	GroupBitAnd                                           // GROUP_BIT_AND(x)
+	GroupBitOr                                            // GROUP_BIT_OR(x)
+	GroupBitXor                                           // GROUP_BIT_XOR(x)
+	BoolAnd                                               // BOOL_AND(x)
+	BoolOr                                                // BOOL_OR(x)
+	Sum0                                                  // SUM0(x): SUM, but 0 over no values
+	TopNAgg                                               // TOPN(x, n): the n most frequent values as JSON
+	CollectList                                           // COLLECT_LIST(x) = GROUP_ARRAY(x): the non-NULL values as an ARRAY
+	CollectSet                                            // COLLECT_SET(x) = GROUP_UNIQ_ARRAY(x): the distinct non-NULL values
+	ArrayAgg                                              // ARRAY_AGG(x): every value, NULLs included
+	Retention                                             // RETENTION(c1, ..., cn): [any c1, any c1 and any c2, ...]
+	WindowFunnel                                          // WINDOW_FUNNEL(window, mode, t, c1, ..., cn): the longest chain
+	MapAgg                                                // MAP_AGG(k, v): the pairs as a MAP, first value per key
+	GroupArrayIntersect                                   // GROUP_ARRAY_INTERSECT(arr): the elements every array holds
+	TopNArray                                             // TOPN_ARRAY(x, n): the n most frequent values as an ARRAY
+	TopNWeighted                                          // TOPN_WEIGHTED(x, w, n): the n values of greatest summed weight
+	CountByEnum                                           // COUNT_BY_ENUM(e1, ..., en): value counts per column as JSON
+	PercentileApproxWeighted                              // PERCENTILE_APPROX_WEIGHTED(x, w, p): the weighted t-digest quantile
+	Histogram                                             // HISTOGRAM(x, n) = HIST: equal-height buckets as JSON
+	LinearHistogram                                       // LINEAR_HISTOGRAM(x, interval, offset): equal-width buckets as JSON
+	SequenceMatch                                         // SEQUENCE_MATCH(pattern, t, c1, ...): whether the events match
+	SequenceCount                                         // SEQUENCE_COUNT(pattern, t, c1, ...): how many times they do
+	lastStatAgg              = SequenceCount
 )
 
 var statNames = map[string]AggFunc{
@@ -85,6 +93,9 @@ var statNames = map[string]AggFunc{
 	"collect_list": CollectList, "group_array": CollectList, "collect_set": CollectSet,
 	"group_uniq_array": CollectSet, "array_agg": ArrayAgg, "retention": Retention,
 	"window_funnel": WindowFunnel, "map_agg": MapAgg, "group_array_intersect": GroupArrayIntersect,
+	"topn_array": TopNArray, "topn_weighted": TopNWeighted, "count_by_enum": CountByEnum,
+	"percentile_approx_weighted": PercentileApproxWeighted, "histogram": Histogram, "hist": Histogram,
+	"linear_histogram": LinearHistogram, "sequence_match": SequenceMatch, "sequence_count": SequenceCount,
 }
 
 // statFuncNames are the names the functions print as (EXPLAIN, fragments).
@@ -92,7 +103,9 @@ var statFuncNames = [...]string{"stddev_pop", "stddev_samp", "var_pop", "var_sam
 	"kurt", "skew", "covar_pop", "covar_samp", "corr", "regr_slope", "regr_intercept",
 	"percentile", "percentile_approx", "median", "min_by", "max_by", "avg_weighted",
 	"approx_count_distinct", "group_bit_and", "group_bit_or", "group_bit_xor",
-	"bool_and", "bool_or", "sum0", "topn", "collect_list", "collect_set", "array_agg", "retention", "window_funnel", "map_agg", "group_array_intersect"}
+	"bool_and", "bool_or", "sum0", "topn", "collect_list", "collect_set", "array_agg", "retention", "window_funnel", "map_agg", "group_array_intersect",
+	"topn_array", "topn_weighted", "count_by_enum", "percentile_approx_weighted", "histogram", "linear_histogram",
+	"sequence_match", "sequence_count"}
 
 // StatAggByName maps a Doris aggregate name this file family adds (any
 // alias, any case) to its function.

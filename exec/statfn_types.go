@@ -141,6 +141,77 @@ func statAggTypes(a AggCall, numeric bool) (argT, outT arrow.DataType, states []
 			return bad()
 		}
 		return t, t, []arrow.DataType{t, expr.BoolT()}, nil
+	case TopNArray, TopNWeighted:
+		st, ok := t.(*arrow.StructType)
+		want := 2
+		if a.Func == TopNWeighted {
+			want = 3
+		}
+		if !ok || st.NumFields() != want || !expr.Supported(st.Field(0).Type) || st.Field(want-1).Type.ID() != arrow.INT64 ||
+			(want == 3 && st.Field(1).Type.ID() != arrow.FLOAT64) {
+			return bad()
+		}
+		x := st.Field(0).Type
+		return t, arrow.ListOf(x), []arrow.DataType{arrow.ListOf(x), arrow.ListOf(f64), i64}, nil
+	case CountByEnum:
+		st, ok := t.(*arrow.StructType)
+		if !ok || st.NumFields() < 1 {
+			return bad()
+		}
+		for _, f := range st.Fields() {
+			if f.Type.ID() != arrow.STRING {
+				return bad()
+			}
+		}
+		return t, str, []arrow.DataType{arrow.ListOf(str), arrow.ListOf(i64), arrow.ListOf(i64)}, nil
+	case PercentileApproxWeighted:
+		st, ok := t.(*arrow.StructType)
+		if !ok || st.NumFields() != 3 {
+			return bad()
+		}
+		for _, f := range st.Fields() {
+			if f.Type.ID() != arrow.FLOAT64 {
+				return bad()
+			}
+		}
+		return t, f64, []arrow.DataType{arrow.ListOf(f64), arrow.ListOf(f64), f64}, nil
+	case Histogram:
+		st, ok := t.(*arrow.StructType)
+		if !ok || st.NumFields() != 2 || !expr.Supported(st.Field(0).Type) || st.Field(1).Type.ID() != arrow.INT64 {
+			return bad()
+		}
+		return t, str, []arrow.DataType{arrow.ListOf(st.Field(0).Type), arrow.ListOf(i64), i64}, nil
+	case LinearHistogram:
+		st, ok := t.(*arrow.StructType)
+		if !ok || st.NumFields() != 3 {
+			return bad()
+		}
+		for _, f := range st.Fields() {
+			if f.Type.ID() != arrow.FLOAT64 {
+				return bad()
+			}
+		}
+		return t, str, []arrow.DataType{arrow.ListOf(i64), arrow.ListOf(i64), f64, f64}, nil
+	case SequenceMatch, SequenceCount:
+		st, ok := t.(*arrow.StructType)
+		if !ok || st.NumFields() < 3 || st.NumFields() > 2+expr.MaxSequenceEvents || st.Field(0).Type.ID() != arrow.STRING {
+			return bad()
+		}
+		switch st.Field(1).Type.ID() {
+		case arrow.TIMESTAMP, arrow.DATE32:
+		default:
+			return bad()
+		}
+		for _, f := range st.Fields()[2:] {
+			if f.Type.ID() != arrow.BOOL {
+				return bad()
+			}
+		}
+		out := expr.BoolT()
+		if a.Func == SequenceCount {
+			out = i64
+		}
+		return t, out, []arrow.DataType{arrow.ListOf(i64), arrow.ListOf(i64), str, expr.BoolT()}, nil
 	}
 	return nil, nil, nil, fmt.Errorf("%w: aggregate function %d", ErrUnsupported, a.Func)
 }
@@ -186,6 +257,19 @@ func newStatFnAcc(call AggCall, argT, out arrow.DataType) (accumulator, error) {
 	case MapAgg:
 		st := argT.(*arrow.StructType)
 		return &mapAggAcc{kt: st.Field(0).Type, vt: st.Field(1).Type}, nil
+	case TopNArray, TopNWeighted:
+		st := argT.(*arrow.StructType)
+		return &topArrayAcc{typ: st.Field(0).Type, weighted: call.Func == TopNWeighted}, nil
+	case CountByEnum:
+		return &countByEnumAcc{n: argT.(*arrow.StructType).NumFields()}, nil
+	case PercentileApproxWeighted:
+		return &weightedPercentileAcc{}, nil
+	case Histogram:
+		return &histogramAcc{typ: argT.(*arrow.StructType).Field(0).Type}, nil
+	case LinearHistogram:
+		return &linearHistogramAcc{}, nil
+	case SequenceMatch, SequenceCount:
+		return &seqAcc{count: call.Func == SequenceCount, n: argT.(*arrow.StructType).NumFields() - 2}, nil
 	}
 	return nil, fmt.Errorf("%w: aggregate %s over %s", ErrUnsupported, call.Func, expr.TypeName(argT))
 }

@@ -79,7 +79,7 @@ func (t *TopN) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
 	if t.Count == 0 {
 		return newPullReader(ctx, t.Schema(), func() (arrow.RecordBatch, error) { return nil, nil }, nil), nil
 	}
-	in, err := t.Input.Open(ctx, env)
+	in, err := OpenOp(ctx, env, t.Input)
 	if err != nil {
 		return nil, err
 	}

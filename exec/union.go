@@ -91,7 +91,7 @@ func (u *Union) Open(ctx context.Context, env *Env) (array.RecordReader, error) 
 	next := func() (arrow.RecordBatch, error) {
 		for idx < len(u.Inputs) {
 			if cur == nil {
-				r, err := u.Inputs[idx].Open(ctx, env)
+				r, err := OpenOp(ctx, env, u.Inputs[idx])
 				if err != nil {
 					return nil, err
 				}

@@ -75,8 +75,9 @@ type fragExec struct {
 	icePlan  *iceberg.Plan // instead of lakePlan for an Iceberg table
 	lakeErr  error
 
-	doneMu sync.Mutex
-	done   []int64
+	doneMu  sync.Mutex
+	done    []int64
+	timings []*inletpb.RangeTiming // noteTiming
 
 	// Reusable lake read buffers, one set per range reading at a time
 	// (paimon.ScanBuffers), freed when the fragment's readers are done.
@@ -572,6 +573,23 @@ func (fx *fragExec) markDone(id int64) {
 	fx.doneMu.Lock()
 	fx.done = append(fx.done, id)
 	fx.doneMu.Unlock()
+}
+
+// maxTimings bounds the per-range timings a fragment reports: a fragment of
+// thousands of ranges keeps the profile small (the counters still cover
+// every range).
+const maxTimings = 512
+
+// noteTiming records when range r was read, for the profile's per-range
+// bars.
+func (fx *fragExec) noteTiming(r *inletpb.Range, start, end time.Time, rows int64) {
+	fx.doneMu.Lock()
+	defer fx.doneMu.Unlock()
+	if len(fx.timings) >= maxTimings {
+		return
+	}
+	fx.timings = append(fx.timings, &inletpb.RangeTiming{RangeId: r.GetId(), Kind: r.GetType().String(),
+		Backend: fx.e.cfg.Name, StartUs: start.UnixMicro(), EndUs: end.UnixMicro(), Rows: rows})
 }
 
 // conformExpr turns a column read from a range into the fragment's type:

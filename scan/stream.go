@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"golang.org/x/sync/errgroup"
@@ -100,9 +101,11 @@ func (e *Executor) start(ctx context.Context, fx *fragExec) *stream {
 					rows += rec.NumRows()
 					return send(item{rec: rec, rng: r.Id})
 				}
+				start := time.Now()
 				if err := fx.runRange(gctx, r, emit); err != nil {
 					return err
 				}
+				fx.noteTiming(r, start, time.Now(), rows)
 				fx.markDone(r.Id)
 				return send(item{rng: r.Id, rows: rows})
 			})
@@ -191,6 +194,7 @@ func (s *stream) end() {
 	st := &inletpb.ScanStats{Counters: fx.ctr.snapshot()}
 	fx.doneMu.Lock()
 	st.DoneRanges = append([]int64(nil), fx.done...)
+	st.Timings = append([]*inletpb.RangeTiming(nil), fx.timings...)
 	fx.doneMu.Unlock()
 	s.statsMu.Lock()
 	s.stats = st

@@ -135,6 +135,7 @@ func run(args []string, out io.Writer) error {
 	ex := scan.NewExecutor(scan.Config{Name: addr, Logger: log})
 	defer ex.Close()
 	reg := metrics.NewRegistry()
+	processGauges(reg)
 	flightAddr := lis.Addr().String()
 	srv, err := flightsrv.New(flightsrv.Config{Executor: ex, Secret: secret, Mem: memory.DefaultAllocator,
 		ErrorCode: scan.ErrorCode, Metrics: reg, Logger: log,

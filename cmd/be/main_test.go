@@ -11,7 +11,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -397,6 +399,38 @@ func TestParseFlags(t *testing.T) {
 		_, err := parseFlags(tc.args)
 		if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
 			t.Errorf("parseFlags(%v) = %v, want %q", tc.args, err, tc.err)
+		}
+	}
+}
+
+// The Grafana dashboard that docker/ provisions charts only BE series that
+// exist: every BE metric name in its queries is on a live BE's /metrics,
+// the Doris-named process gauges included.
+func TestDashboardMetricsBE(t *testing.T) {
+	raw, err := os.ReadFile("../../docker/grafana/dashboards/inlet.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := startBE(t, []string{"INLET_CLUSTER_SECRET=" + secret})
+	text := get(t, "http://"+p.http+"/metrics")
+	checked := 0
+	for _, name := range regexp.MustCompile(`\b(?:doris|inlet)_be_[a-z0-9_]+`).FindAllString(string(raw), -1) {
+		checked++
+		if !regexp.MustCompile(`(?m)^# TYPE ` + name + ` `).MatchString(text) {
+			t.Errorf("dashboard charts %s, which the BE's /metrics does not have", name)
+		}
+	}
+	if checked < 6 {
+		t.Errorf("only %d BE metric names found in the dashboard", checked)
+	}
+	for _, g := range []string{"doris_be_memory_allocated_bytes", "doris_be_process_thread_num", "doris_be_process_fd_num_used"} {
+		m := regexp.MustCompile(`(?m)^` + g + ` (\S+)$`).FindStringSubmatch(text)
+		if m == nil {
+			t.Errorf("/metrics lacks a value for %s", g)
+			continue
+		}
+		if v, err := strconv.ParseFloat(m[1], 64); err != nil || v <= 0 {
+			t.Errorf("%s = %s, want a positive reading of /proc", g, m[1])
 		}
 	}
 }

@@ -10,7 +10,10 @@
 // table). Then it starts a BE (in process, through dispatch) and the FE,
 // creates a fluss catalog over the emulator and times queries the way a
 // user would run them, through go-sql-driver/mysql: Fluss-only, $lake and
-// union reads, a full-row streaming read, and EXPLAIN (planning) latency.
+// union reads, a full-row streaming read, and EXPLAIN (planning) latency;
+// and the same full-row union read through the FE's Arrow Flight SQL port
+// with arrow-go's client (issue 27), whose answer must equal the MySQL
+// one.
 //
 // Beside Inlet, DuckDB (npm @duckdb/node-api, installed into the user cache
 // directory as cmd/lakebench does) reads the same lake Parquet files: for

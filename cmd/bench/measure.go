@@ -15,13 +15,18 @@ import (
 	"strings"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/flight/flightsql"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/go-sql-driver/mysql"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/catalog/fluss"
 	"github.com/inlet-db/inlet/catalog/paimon"
 	"github.com/inlet-db/inlet/dispatch"
+	flightsqlsrv "github.com/inlet-db/inlet/fe/flightsql"
 	"github.com/inlet-db/inlet/fe/server"
 	"github.com/inlet-db/inlet/internal/duckrun"
 	"github.com/inlet-db/inlet/minifluss"
@@ -38,8 +43,9 @@ const (
 type queryKind int
 
 const (
-	aggQuery    queryKind = iota // count(*), sum(id), sum(v): one row back
-	streamQuery                  // every row of every column sent to the client
+	aggQuery          queryKind = iota // count(*), sum(id), sum(v): one row back
+	streamQuery                        // every row of every column sent to the client
+	flightStreamQuery                  // the same rows through the FE's Arrow Flight SQL port
 )
 
 // query is one timed read path.
@@ -67,6 +73,7 @@ func queries(p plan) []query {
 		{key: "pk_union", label: "pk    union read (required)", sql: "SELECT " + hint("required") + aggCols + " FROM " + t(pkTable), want: p.pkAll, same: "pk_fluss"},
 		{key: "pk_lake_rows", label: "pk    $lake, all columns streamed", sql: "SELECT id, k, v, s, ts FROM " + t(pkTable+"$lake"), kind: streamQuery, want: p.pkLake},
 		{key: "pk_union_rows", label: "pk    union read, all columns streamed", sql: "SELECT " + hint("required") + "id, k, v, s, ts FROM " + t(pkTable), kind: streamQuery, want: p.pkAll},
+		{key: "pk_union_rows_flight", label: "pk    union read, streamed, Flight SQL", sql: "SELECT " + hint("required") + "id, k, v, s, ts FROM " + t(pkTable), kind: flightStreamQuery, want: p.pkAll, same: "pk_union_rows"},
 	}
 }
 
@@ -192,6 +199,29 @@ func measure(ctx context.Context, mc measureConfig) (*results, error) {
 	defer db.Close()
 	db.SetMaxOpenConns(1) // one client session, like a user at a prompt
 
+	// The same FE's Arrow Flight SQL port, read with arrow-go's client.
+	fsrv, err := flightsqlsrv.Listen(flightsqlsrv.Config{Addr: "127.0.0.1:0", FE: fe.Server, Mem: memory.DefaultAllocator})
+	if err != nil {
+		return nil, fmt.Errorf("the Flight SQL port: %w", err)
+	}
+	go func() { _ = fsrv.Serve() }()
+	defer fsrv.Close()
+	fcl, err := flightsql.NewClient(fsrv.Addr().String(), nil, nil, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return nil, err
+	}
+	defer fcl.Close()
+	fctx, err := fcl.Client.AuthenticateBasicToken(ctx, "root", "")
+	if err != nil {
+		return nil, fmt.Errorf("login on the Flight SQL port: %w", err)
+	}
+	runOne := func(ctx context.Context, q query) (agg, error) {
+		if q.kind == flightStreamQuery {
+			return runFlight(fctx, fcl, q)
+		}
+		return runQuery(ctx, db, q)
+	}
+
 	create := fmt.Sprintf("CREATE CATALOG %s PROPERTIES ('type'='fluss', 'fluss.bootstrap.servers'='%s')", benchCatalog, mc.cluster.BootstrapAddr())
 	if _, err := db.ExecContext(ctx, create); err != nil {
 		return nil, fmt.Errorf("%s: %w", create, err)
@@ -236,7 +266,7 @@ func measure(ctx context.Context, mc measureConfig) (*results, error) {
 			m := &res.queries[i]
 			fmt.Fprintf(mc.progress, "\rrun %d/%d: %-40s", run, mc.runs, m.q.label)
 			start := time.Now()
-			got, err := runQuery(ctx, db, m.q)
+			got, err := runOne(ctx, m.q)
 			if err != nil {
 				fmt.Fprintln(mc.progress)
 				return nil, fmt.Errorf("run %d, %s: %s: %w", run, strings.Join(strings.Fields(m.q.label), " "), m.q.sql, err)
@@ -439,4 +469,46 @@ func peakRSS() int64 {
 // so the query phase's peak is not the generator's. Best effort.
 func resetPeakRSS() bool {
 	return os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
+}
+
+// runFlight runs q through Flight SQL and computes its answer from the
+// Arrow batches (columns id BIGINT, k, v DOUBLE, ...), as runQuery does
+// from the MySQL rows.
+func runFlight(ctx context.Context, cl *flightsql.Client, q query) (agg, error) {
+	var a agg
+	info, err := cl.Execute(ctx, q.sql)
+	if err != nil {
+		return a, err
+	}
+	for _, ep := range info.Endpoint {
+		rdr, err := cl.DoGet(ctx, ep.Ticket)
+		if err != nil {
+			return a, err
+		}
+		for rdr.Next() {
+			rec := rdr.RecordBatch()
+			ids, ok1 := rec.Column(0).(*array.Int64)
+			vs, ok2 := rec.Column(2).(*array.Float64)
+			if !ok1 || !ok2 {
+				rdr.Release()
+				return a, fmt.Errorf("the Flight SQL result has %s, want id BIGINT and v DOUBLE", rec.Schema())
+			}
+			for i := 0; i < ids.Len(); i++ {
+				q4 := vs.Value(i) * 4
+				if vs.IsNull(i) || q4 != float64(int64(q4)) {
+					rdr.Release()
+					return a, fmt.Errorf("row %d (id %d): v is not a multiple of 0.25", a.Count, ids.Value(i))
+				}
+				a.Count++
+				a.SumID += ids.Value(i)
+				a.SumVq += int64(q4)
+			}
+		}
+		err = rdr.Err()
+		rdr.Release()
+		if err != nil {
+			return a, err
+		}
+	}
+	return a, nil
 }

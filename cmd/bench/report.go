@@ -82,6 +82,8 @@ func report(w io.Writer, c config, p plan, r *results) {
 	fmt.Fprintf(w, "  pk union / $lake time:                 %.3f  (%s issue 9's target <= %.2f)\n", pkRatio, verdict, pkRatioTarget)
 	fmt.Fprintf(w, "  pk union / $lake time, rows streamed:  %.3f\n", ratio(med("pk_union_rows"), med("pk_lake_rows")))
 	fmt.Fprintf(w, "  log union / $lake time:                %.3f\n", ratio(med("log_union"), med("log_lake")))
+	fmt.Fprintf(w, "  pk union streamed, MySQL / Flight SQL: %.3f  (the same rows to the client; above 1: Flight SQL is faster)\n",
+		ratio(med("pk_union_rows"), med("pk_union_rows_flight")))
 	fmt.Fprintf(w, "  log Fluss-only / $lake rows/s:         %.3f  (the same rows read through the emulator vs from the lake)\n",
 		rowsPerSec(p.logAll.Count, med("log_fluss"))/max(rowsPerSec(p.logLake.Count, med("log_lake")), 1e-9))
 	fmt.Fprintf(w, "  pk union overhead per lake row:        %.1f ns  ((union - $lake) / %d lake rows)\n",

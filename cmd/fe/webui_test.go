@@ -35,11 +35,18 @@ func startDemoWeb(t *testing.T) webFE {
 // flightPort is -1.
 func startDemo(t *testing.T, flightPort int) webFE {
 	t.Helper()
+	return startDemoBEs(t, flightPort, nil)
+}
+
+// startDemoBEs is startDemo with the BEs at backends (--be) instead of the
+// in-process one.
+func startDemoBEs(t *testing.T, flightPort int, backends []string) webFE {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &syncBuffer{}
 	done := make(chan error, 1)
 	c := config{queryPort: 0, httpPort: 0, beHTTPPort: 0, flightSQLPort: flightPort, host: "127.0.0.1", demo: true, dataDir: t.TempDir(), dataSet: true,
-		logLevel: "error", memLimit: 1 << 30, maxConns: 16, handshakeTimeout: 10 * time.Second}
+		logLevel: "error", memLimit: 1 << 30, maxConns: 16, handshakeTimeout: 10 * time.Second, backends: backends}
 	go func() { done <- run(ctx, c, out) }()
 	t.Cleanup(func() {
 		cancel()
@@ -236,7 +243,7 @@ func TestWebPages(t *testing.T) {
 func checkProfilePage(t *testing.T, what, page string) {
 	t.Helper()
 	for _, want := range []string{`<svg id="timeline"`, `class="bar kind-query"`, `class="bar kind-fragment"`, `class="bar kind-lake"`,
-		"FlussLakeRowsReturned", "FlussLakeRangeNum", "FlussUnionTailKeysRead", `<pre id="profile">`, `<pre id="plan">`, "unionRead=yes"} {
+		"FlussLakeRowsReturned", "FlussLakeRangeNum", "FlussUnionTailKeysRead", `<pre id="profile">`, `<pre id="plan">`, "unionRead=yes", "RowsProduced=", `data-kind="lake"`, "LAKE_SUPPRESS #", "PK_TAIL #", "@fe-local"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("%s: page lacks %s", what, want)
 		}

@@ -38,7 +38,11 @@
 //	         (func_json.go; JSON values are STRING holding JSON text), date
 //	         and time (func_doris_date.go: *_floor/*_ceil, convert_tz, TIME
 //	         results, ISO 8601), string/URL/regexp (func_doris_string.go) and
-//	         math/hash (func_doris_math.go); fe/bind/testdata/doris_functions.txt
+//	         math/hash (func_doris_math.go), the rest (func_doris_rest.go:
+//	         int_to_uuid, uuid_numeric, ngram_search, tokenize, the first
+//	         significant subdomain, random_bytes, {fmt}-style format,
+//	         parse_data_size; seqpattern.go parses SEQUENCE_MATCH patterns
+//	         for the binder and exec); fe/bind/testdata/doris_functions.txt
 //	         lists every name. rand(seed) is the one function with state: its
 //	         generator (mutex-guarded) lives in the Expr, so the rows of a
 //	         statement draw one repeatable sequence

@@ -582,6 +582,8 @@ func parseJSONPath(s string) (jpath, bool) {
 				return p, false
 			}
 			switch {
+			case s[i] == '[':
+				// "$.[0]" is "$[0]": Doris's own tests write array steps so.
 			case s[i] == '*':
 				i++
 				p.steps = append(p.steps, jstep{kind: stAnyKey})

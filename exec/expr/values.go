@@ -921,3 +921,7 @@ func floatToDecimal(f float64, s int32) (decimal128.Num, bool) {
 	n := decimal128.FromBigInt(&b)
 	return n, n.FitsInPrecision(38)
 }
+
+// FormatValue is a value as SQL text, as CAST(v AS STRING) prints it
+// (DECIMAL with its scale, DATETIME with its fraction digits).
+func FormatValue(v any, t arrow.DataType) string { return formatValue(v, t) }

@@ -45,7 +45,10 @@ type Session struct {
 	User           string
 	ConnectionID   int64
 	Version        string
-	Now            time.Time
+	// LastQueryID is the query id of the session's previous statement
+	// that had one ("" before the first): LAST_QUERY_ID().
+	LastQueryID string
+	Now         time.Time
 	// Args are the values of '?' placeholders (prepared statements): nil,
 	// int64, uint64, float64, string, ParamDecimal, ParamDate or
 	// ParamDatetime.

@@ -48,7 +48,7 @@ func probeForms(kind, name string) []string {
 	switch kind {
 	case "aggregate":
 		var qs []string
-		for _, args := range []string{"x", "s", "x, y", "x, 0.5", "x, 1, 2", "s, ','", "x, s", "3600, 'default', d, x = 1, y = 2", "x, [0.5, 0.9]", "[x, y]"} {
+		for _, args := range []string{"x", "s", "x, y", "x, 0.5", "x, 1, 2", "s, ','", "x, s", "3600, 'default', d, x = 1, y = 2", "x, [0.5, 0.9]", "[x, y]", "x, y, 0.5", "'(?1)(?2)', d, x = 1, y = 2"} {
 			qs = append(qs, "SELECT "+name+"("+args+")"+from)
 		}
 		return qs
@@ -70,7 +70,7 @@ func probeForms(kind, name string) []string {
 		"'2024-01-02 03:04:05', 'UTC', '+08:00'", "DAY, '2024-01-02', '2024-01-03'", "DAY, 1, '2024-01-02'",
 		"'2024-01-02', INTERVAL 1 DAY", "YEAR FROM '2024-01-02'", "'b' IN 'abc'", "'2024-01-02', 'day'",
 		"'2024-01-02', '%Y-%m-%d'", "'{\"k\": 1}', '$.k', 2",
-		"'abc', 1, 2, 'x'", "'https://a.b/c?d=1', 'HOST'",
+		"'abc', 1, 2, 'x'", "'https://a.b/c?d=1', 'HOST'", `'a b', '"parser"="english"'`,
 		// Array functions.
 		"[1, 2]", "[1, 2], 1", "[1, 2], [2, 3]", "[1, 2], ','", "[1, 2], 1, 1", "[[1, 2]]", "[1, 2], '=', 1",
 		"1, [1, 2]", "x -> x, [1, 2]", "(s, x) -> s + x, [1, 2], 0",

@@ -606,6 +606,12 @@ func (b *Binder) bindFunc(n *sql.FuncCall, sc *scope, st *aggState) (expr.Expr, 
 		return noArgs(expr.Int(s.ConnectionID))
 	case "version":
 		return noArgs(expr.Str(s.Version))
+	case "last_query_id":
+		// Doris: the id of the session's previous query; NULL before any.
+		if s.LastQueryID == "" {
+			return noArgs(expr.Null(expr.StringT()))
+		}
+		return noArgs(expr.Str(s.LastQueryID))
 	case "last_insert_id", "found_rows", "row_count":
 		return noArgs(expr.Int(0))
 	}

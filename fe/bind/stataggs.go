@@ -28,8 +28,9 @@ var statAggNames = map[string]bool{
 	"group_bit_and": true, "group_bit_or": true, "group_bit_xor": true, "bool_and": true, "bool_or": true,
 	"sum0": true, "topn": true,
 	"collect_list": true, "group_array": true, "collect_set": true, "group_uniq_array": true, "array_agg": true,
-	"retention": true, "window_funnel": true, "map_agg": true,
-	"group_array_intersect": true,
+	"retention": true, "window_funnel": true, "map_agg": true, "group_array_intersect": true,
+	"topn_array": true, "topn_weighted": true, "count_by_enum": true, "percentile_approx_weighted": true,
+	"histogram": true, "hist": true, "linear_histogram": true, "sequence_match": true, "sequence_count": true,
 }
 
 // statAggArity is the least and most arguments of the statistical
@@ -40,6 +41,8 @@ var statAggArity = map[string][2]int{
 	"max_by": {2, 2}, "avg_weighted": {2, 2}, "topn": {2, 3},
 	"collect_list": {1, 2}, "group_array": {1, 2}, "collect_set": {1, 2}, "group_uniq_array": {1, 2},
 	"retention": {1, 32}, "window_funnel": {4, 67}, "map_agg": {2, 2},
+	"topn_array": {2, 3}, "topn_weighted": {3, 4}, "count_by_enum": {1, 64}, "percentile_approx_weighted": {3, 4},
+	"histogram": {1, 3}, "hist": {1, 3}, "linear_histogram": {2, 3}, "sequence_match": {3, 34}, "sequence_count": {3, 34},
 }
 
 // collectMaxSize reads the max_size of collect_list(x, max_size) and
@@ -252,6 +255,160 @@ func (b *Binder) bindStatAggCall(call AggCall, fc *sql.FuncCall, in *scope, st *
 			packed = append(packed, c)
 		}
 		call.Arg, call.Type = newArgPack(packed...), arrow.PrimitiveTypes.Int32
+	case "topn_array", "topn_weighted":
+		// The space_expand_rate is accepted and not needed: the counts
+		// here are exact.
+		x := arg
+		if t.ID() == arrow.NULL {
+			if x, err = expr.Cast(arg, expr.StringT()); err != nil {
+				return call, err
+			}
+		}
+		packed := []expr.Expr{x}
+		ni := 1
+		if name == "topn_weighted" {
+			w, err := b.bindExpr(fc.Args[1], in, st)
+			if err != nil {
+				return call, err
+			}
+			if w, err = double(w); err != nil {
+				return call, err
+			}
+			packed, ni = append(packed, w), 2
+		}
+		n, ok := numericConstant(fc.Args[ni])
+		if !ok || n < 1 || n != float64(int64(n)) {
+			return call, errorf(ErrAnalysis, "%s: the count must be a positive integer constant, got %v", name, fc.Args[ni])
+		}
+		if len(fc.Args) > ni+1 {
+			if r, ok := numericConstant(fc.Args[ni+1]); !ok || r < 1 || r != float64(int64(r)) {
+				return call, errorf(ErrAnalysis, "%s: space_expand_rate must be a positive integer constant, got %v", name, fc.Args[ni+1])
+			}
+		}
+		call.Arg, call.Type = newArgPack(append(packed, expr.Int(int64(n)))...), arrow.ListOf(x.DataType())
+	case "count_by_enum":
+		cols := make([]expr.Expr, len(fc.Args))
+		for i, a := range fc.Args {
+			c := arg
+			if i > 0 {
+				if c, err = b.bindExpr(a, in, st); err != nil {
+					return call, err
+				}
+			}
+			if cols[i], err = expr.Cast(c, expr.StringT()); err != nil {
+				return call, err
+			}
+		}
+		call.Arg, call.Type = newArgPack(cols...), expr.StringT()
+	case "percentile_approx_weighted":
+		x, err := double(arg)
+		if err != nil {
+			return call, err
+		}
+		w, err := b.bindExpr(fc.Args[1], in, st)
+		if err != nil {
+			return call, err
+		}
+		if w, err = double(w); err != nil {
+			return call, err
+		}
+		p, ok := numericConstant(fc.Args[2])
+		if !ok || p < 0 || p > 1 {
+			return call, errorf(ErrAnalysis, "%s: the percentile must be a constant between 0 and 1, got %v", name, fc.Args[2])
+		}
+		if len(fc.Args) == 4 { // the t-digest compression: accepted, not needed here
+			if l, isLit := fc.Args[3].(*sql.Literal); isLit && l.Kind == sql.LitNull {
+				// Doris skips every row with a NULL argument, so a NULL
+				// compression leaves no row: the result is NULL.
+				x = expr.Null(expr.Float64T())
+			} else if _, ok := numericConstant(fc.Args[3]); !ok {
+				return call, errorf(ErrAnalysis, "%s: the compression must be a numeric constant, got %v", name, fc.Args[3])
+			}
+		}
+		call.Arg, call.Type = newArgPack(x, w, expr.Float(p)), expr.Float64T()
+	case "histogram", "hist":
+		x := arg
+		switch {
+		case t.ID() == arrow.NULL:
+			if x, err = expr.Cast(arg, expr.StringT()); err != nil {
+				return call, err
+			}
+		case t.ID() == arrow.LIST || t.ID() == arrow.MAP || t.ID() == arrow.STRUCT:
+			return call, errorf(ErrAnalysis, "%s does not accept %s", name, expr.TypeName(t))
+		}
+		n := 128.0
+		if len(fc.Args) == 3 {
+			// The older form histogram(x, sample_rate, max_buckets): Doris
+			// samples by a seeded random below rate 1, which Inlet does not
+			// reproduce.
+			if r, ok := numericConstant(fc.Args[1]); !ok || r != 1 {
+				return call, errorf(ErrUnsupported, "%s: a sample rate other than 1, got %v", name, fc.Args[1])
+			}
+		}
+		if len(fc.Args) >= 2 {
+			last := fc.Args[len(fc.Args)-1]
+			v, ok := numericConstant(last)
+			if !ok || v < 1 || v != float64(int64(v)) {
+				return call, errorf(ErrAnalysis, "%s: the bucket count must be a positive integer constant, got %v", name, last)
+			}
+			n = v
+		}
+		call.Arg, call.Type = newArgPack(x, expr.Int(int64(n))), expr.StringT()
+	case "linear_histogram":
+		x := arg
+		if t.ID() == arrow.BOOL {
+			if x, err = expr.Cast(arg, expr.Int64T()); err != nil {
+				return call, err
+			}
+		}
+		if x, err = double(x); err != nil {
+			return call, err
+		}
+		iv, ok := numericConstant(fc.Args[1])
+		if !ok || iv <= 0 {
+			return call, errorf(ErrAnalysis, "linear_histogram: interval should be larger than 0 (a numeric constant), got %v", fc.Args[1])
+		}
+		off := 0.0
+		if len(fc.Args) == 3 {
+			if off, ok = numericConstant(fc.Args[2]); !ok || off < 0 || off >= iv {
+				return call, errorf(ErrAnalysis, "linear_histogram: offset should be in [0, interval) (a numeric constant), got %v", fc.Args[2])
+			}
+		}
+		call.Arg, call.Type = newArgPack(x, expr.Float(iv), expr.Float(off)), expr.StringT()
+	case "sequence_match", "sequence_count":
+		lit, ok := fc.Args[0].(*sql.Literal)
+		if !ok || lit.Kind != sql.LitString {
+			return call, errorf(ErrAnalysis, "%s: the pattern must be a constant string, got %v", name, fc.Args[0])
+		}
+		if _, err := expr.ParseSequencePattern(lit.Value, len(fc.Args)-2); err != nil {
+			return call, errorf(ErrAnalysis, "%s: %s", name, strings.TrimPrefix(err.Error(), expr.ErrType.Error()+": "))
+		}
+		ts, err := b.bindExpr(fc.Args[1], in, st)
+		if err != nil {
+			return call, err
+		}
+		switch ts.DataType().ID() {
+		case arrow.TIMESTAMP, arrow.DATE32:
+		default:
+			if ts, err = expr.Cast(ts, expr.DatetimeT()); err != nil {
+				return call, err
+			}
+		}
+		packed := []expr.Expr{expr.Str(lit.Value), ts}
+		for _, a := range fc.Args[2:] {
+			c, err := b.bindExpr(a, in, st)
+			if err != nil {
+				return call, err
+			}
+			if c, err = asBool(c); err != nil {
+				return call, err
+			}
+			packed = append(packed, c)
+		}
+		call.Arg, call.Type = newArgPack(packed...), expr.BoolT()
+		if name == "sequence_count" {
+			call.Type = expr.Int64T()
+		}
 	case "bool_and", "bool_or":
 		if call.Arg, err = asBool(arg); err != nil {
 			return call, err

@@ -29,8 +29,20 @@
 //     in the message, and a gRPC code by kind (PermissionDenied,
 //     InvalidArgument, Canceled, DeadlineExceeded, ...).
 //
-// Not done: Doris's "BE direct" endpoints (every result is read from the
-// FE), Substrait plans, transactions, bulk ingest.
+// Clients tested: arrow-go's flightsql.Client and the ADBC Flight SQL
+// driver (apache/arrow-adbc), both against the MySQL driver's values.
+//
+// BE direct (Doris's arrow_flight_sql "BE direct" mode): when the FE has
+// BEs of its own with Flight addresses and a query's whole result is a
+// scan (no operator left on the FE, the same schema the FE would send, no
+// LIMIT split over BEs), GetFlightInfo returns one endpoint per BE, its
+// location and a ticket signed with the cluster secret
+// (server.Session.DirectEndpoints); the client reads each part from its
+// BE. Privileges are checked and the statement audited when planned; KILL
+// and CancelFlightInfo do not reach those streams (query_timeout does, as
+// the ticket's expiry). Otherwise the FE serves the result.
+//
+// Not done: Substrait plans, transactions, bulk ingest.
 //
 // Concurrency: a Server serves any number of clients; calls of one session
 // are serialized by its lock.

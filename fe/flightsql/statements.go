@@ -127,9 +127,24 @@ func (q *sqlServer) info(ctx context.Context, c *conn, text string, args []any, 
 		// error (and audit line) from DoGet, where it runs.
 		bctx, end := c.begin(ctx, nil)
 		schema, _, err := c.sess.QuerySchema(bctx, text, args)
+		var addrs []string
+		var tickets [][]byte
+		direct := false
+		if err == nil {
+			addrs, tickets, direct, _ = c.sess.DirectEndpoints(bctx, text, args)
+		}
 		end()
 		if err == nil {
 			info.Schema = flight.SerializeSchema(schema, q.s.cfg.Mem)
+		}
+		if direct {
+			// BE direct: the result is what the BEs send; the client reads
+			// each part from its BE with the signed ticket.
+			for i, a := range addrs {
+				info.Endpoint = append(info.Endpoint, &flight.FlightEndpoint{Ticket: &flight.Ticket{Ticket: tickets[i]},
+					Location: []*flight.Location{{Uri: "grpc+tcp://" + a}}})
+			}
+			return info, nil
 		}
 	} else {
 		b, err := q.runKept(ctx, c, text, args)

@@ -304,6 +304,10 @@ func (f *fragmentSource) record(st *inletpb.ScanStats) {
 	for k, v := range st.GetCounters() {
 		f.prof.Counters[k] += v
 	}
+	for _, t := range st.GetTimings() {
+		f.prof.Ranges = append(f.prof.Ranges, RangeTiming{ID: t.GetRangeId(), Kind: t.GetKind(), Backend: t.GetBackend(),
+			Start: time.UnixMicro(t.GetStartUs()), End: time.UnixMicro(t.GetEndUs()), Rows: t.GetRows()})
+	}
 }
 
 // numberOf is a numeric constant's value.
@@ -324,4 +328,35 @@ func isNumeric(t arrow.DataType) bool {
 		return true
 	}
 	return false
+}
+
+// DirectFragment returns the fragment of root when root is a scan of one
+// fragment and nothing else: no operator of the plan runs on the FE, no
+// runtime filter waits for a join, so the BEs' rows are the whole result
+// and a client may read them from the BEs itself (Flight SQL's BE-direct
+// endpoints). Its schema is what the BEs send.
+func DirectFragment(root exec.Operator) (*inletpb.Fragment, *arrow.Schema, bool) {
+	if p, ok := root.(*exec.Project); ok {
+		// The select list over the scan's own columns, in order, only names
+		// them (the caller compares the names).
+		for i, e := range p.Exprs {
+			c, ok := e.(*expr.ColumnRef)
+			if !ok || c.Index != i {
+				return nil, nil, false
+			}
+		}
+		if len(p.Exprs) != p.Input.Schema().NumFields() {
+			return nil, nil, false
+		}
+		root = p.Input
+	}
+	sc, ok := root.(*exec.Scan)
+	if !ok || len(sc.Filters) > 0 {
+		return nil, nil, false
+	}
+	fs, ok := sc.Src.(*fragmentSource)
+	if !ok || len(fs.filters) > 0 || len(fs.res.Fragment.GetResultSchema()) > 0 {
+		return nil, nil, false
+	}
+	return fs.res.Fragment, fs.schema, true
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -44,6 +45,17 @@ type ScanProfile struct {
 	// when its stream ended (zero while running, or if it failed): the
 	// fragment's bar on the profile page's timeline.
 	Start, End time.Time
+	// Ranges say when each range was read on which BE (the BEs' clocks),
+	// as many as the BEs reported (bounded).
+	Ranges []RangeTiming
+}
+
+// RangeTiming is one range's read on a BE.
+type RangeTiming struct {
+	ID            int64
+	Kind, Backend string
+	Start, End    time.Time
+	Rows          int64
 }
 
 // NewStatement starts the state of one statement under a new query id.
@@ -62,7 +74,8 @@ func (st *Statement) Scans() []ScanProfile {
 	defer st.mu.Unlock()
 	out := make([]ScanProfile, len(st.scans))
 	for i, sc := range st.scans {
-		out[i] = ScanProfile{Node: sc.Node, Table: sc.Table, Counters: maps.Clone(sc.Counters), Start: sc.Start, End: sc.End}
+		out[i] = ScanProfile{Node: sc.Node, Table: sc.Table, Counters: maps.Clone(sc.Counters), Start: sc.Start, End: sc.End,
+			Ranges: slices.Clone(sc.Ranges)}
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"io"
 	"net/http/httptest"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -79,5 +80,37 @@ func TestDorisMetricNames(t *testing.T) {
 	}
 	if !strings.Contains(text, "# TYPE doris_fe_query_latency_ms summary") {
 		t.Error("the latency is not typed as a summary")
+	}
+}
+
+// dashboardMetricRe finds metric names in the Grafana dashboard's queries.
+var dashboardMetricRe = regexp.MustCompile(`\b(?:doris|inlet)_[a-z0-9_]+`)
+
+// The Grafana dashboard that docker/ provisions charts only FE series that
+// exist: every FE metric name in its queries is on a live FE's /metrics.
+// (BE names: cmd/be TestDashboardMetricsBE.)
+func TestDashboardMetricsFE(t *testing.T) {
+	raw, err := os.ReadFile("../../docker/grafana/dashboards/inlet.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := startFE(t, t.TempDir(), "", false)
+	rec := httptest.NewRecorder()
+	f.fe.Server.HTTPHandler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	text := rec.Body.String()
+	checked := 0
+	for _, name := range dashboardMetricRe.FindAllString(string(raw), -1) {
+		// inlet_fe_mem_limit_bytes exists only under --mem-limit (this FE
+		// has none); a chart of it stays empty rather than showing "∞".
+		if strings.HasPrefix(name, "doris_be_") || strings.HasPrefix(name, "inlet_be_") || name == "inlet_fe_mem_limit_bytes" {
+			continue
+		}
+		checked++
+		if !regexp.MustCompile(`(?m)^# TYPE ` + name + ` `).MatchString(text) {
+			t.Errorf("dashboard charts %s, which the FE's /metrics does not have", name)
+		}
+	}
+	if checked < 8 {
+		t.Errorf("only %d FE metric names found in the dashboard", checked)
 	}
 }

@@ -90,6 +90,7 @@ func (s *Session) endStatement(st *statement, err error) {
 	if st == nil {
 		return
 	}
+	s.prevQueryID = st.plan.ID()
 	scans := st.plan.Scans()
 	ran := false
 	for _, sc := range scans {

@@ -65,9 +65,9 @@ func (s *Server) HTTPHandler() http.Handler {
 			names = append(names, k)
 		}
 		sort.Strings(names)
-		if len(names) > 0 {
-			fmt.Fprintf(w, "# TYPE inlet_fe_scan_counter counter\n")
-		}
+		// The family is announced even before the first Fluss scan, so a
+		// dashboard's query of it finds the name.
+		fmt.Fprintf(w, "# TYPE inlet_fe_scan_counter counter\n")
 		for _, k := range names {
 			fmt.Fprintf(w, "inlet_fe_scan_counter{name=%q} %d\n", k, m.scan[k])
 		}

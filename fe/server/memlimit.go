@@ -46,9 +46,11 @@ func (s *Session) runLimited(ctx context.Context, stmt sql.Statement, w mysqlwir
 		// Go memory charged by operators that unwound without refunding
 		// it goes back to the process account.
 		acct.Close()
+		paceEnd(acct)
 		statementEnded(acct.Peak())
 	}()
 	statementStarted()
+	paceStart(acct)
 	defer memlimit.Recover(&err)
 	return s.run(ctx, stmt, w)
 }

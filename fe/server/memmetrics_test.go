@@ -5,10 +5,16 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/exec/memlimit"
 )
 
 // scrape reads /metrics into name → value (series without labels only).
@@ -99,4 +105,67 @@ func TestReturnMemoryAfterLargeStatements(t *testing.T) {
 	if got := settle(); got != before+1 {
 		t.Fatalf("after the large statement: count %d → %d, want one more", before, got)
 	}
+}
+
+func gogc() int64 {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64())
+}
+
+// waitGOGC waits until the collector runs at want percent.
+func waitGOGC(t *testing.T, want int64, what string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for gogc() != want {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: GOGC %d, want %d", what, gogc(), want)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// Issue 25 (5): while statements hold more than gcTightAbove together the
+// collector runs at gcTightPercent, so garbage adds a quarter, not the
+// whole live heap, to the resident set; it relaxes when they hold less
+// than half of that and when the last one ends, and a GOGC already lower
+// is left alone.
+func TestGCTightenedWhileStatementsHoldMuch(t *testing.T) {
+	old := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(old)
+	a := memlimit.New(memory.NewGoAllocator(), 1<<40, "exec_mem_limit")
+	b := memlimit.New(memory.NewGoAllocator(), 1<<40, "exec_mem_limit")
+	defer a.Close()
+	defer b.Close()
+	paceStart(a)
+	paceStart(b)
+	memlimit.Charge(a, gcTightAbove/2+1) // counting only: no memory behind it
+	time.Sleep(5 * gcPaceEvery)
+	if got := gogc(); got != 100 {
+		t.Fatalf("statements holding half the threshold: GOGC %d", got)
+	}
+	memlimit.Charge(b, gcTightAbove/2) // together past it
+	waitGOGC(t, gcTightPercent, "past the threshold together")
+	memlimit.Refund(a, gcTightAbove/2+1)
+	time.Sleep(5 * gcPaceEvery)
+	if got := gogc(); got != gcTightPercent {
+		t.Fatalf("between half and the whole threshold: GOGC %d, want it kept at %d", got, gcTightPercent)
+	}
+	paceEnd(b) // b's bytes no longer count: a holds nothing
+	waitGOGC(t, 100, "below half after b ended")
+	memlimit.Charge(a, gcTightAbove)
+	waitGOGC(t, gcTightPercent, "a past the threshold alone")
+	paceEnd(a)
+	waitGOGC(t, 100, "no statement")
+
+	debug.SetGCPercent(10)
+	c := memlimit.New(memory.NewGoAllocator(), 1<<40, "exec_mem_limit")
+	defer c.Close()
+	paceStart(c)
+	memlimit.Charge(c, 2*gcTightAbove)
+	time.Sleep(5 * gcPaceEvery)
+	if got := gogc(); got != 10 {
+		t.Fatalf("a lower GOGC was changed to %d", got)
+	}
+	paceEnd(c)
 }

@@ -84,16 +84,21 @@ func (s *Session) query(ctx context.Context, q sql.Query, v *vars.Session, w mys
 		return err
 	}
 	ctx = exec.WithParallelism(ctx, int(v.Int("parallel_pipeline_task_num")))
+	var prof *exec.OpProfile
 	if s.stmt != nil && len(s.stmt.plan.Scans()) > 0 {
-		// A query with fragments gets a profile; its page shows the tree.
-		s.srv.notePlan(s.stmt.plan.ID(), op, card)
+		// A query with fragments gets a profile; its page shows the tree,
+		// with each operator's rows and time once the statement ends.
+		prof = exec.NewOpProfile()
+		ctx = exec.WithOpProfile(ctx, prof)
+		s.srv.notePlan(s.stmt.plan.ID(), op, card, nil)
+		defer s.srv.notePlan(s.stmt.plan.ID(), op, card, prof)
 	}
 	ctx, endSpill, err := s.srv.spill.begin(ctx, v, s.stmt)
 	if err != nil {
 		return err
 	}
 	defer endSpill()
-	rr, err := op.Open(ctx, env)
+	rr, err := exec.OpenOp(ctx, env, op)
 	if err != nil {
 		return err
 	}
@@ -208,12 +213,23 @@ func nestedPrunes(p bind.Plan, v *vars.Session) map[string]arrow.DataType {
 
 // explainLines renders EXPLAIN output rows.
 func explainLines(op exec.Operator, card map[exec.Operator]float64) []string {
+	return explainLinesMeasured(op, card, nil)
+}
+
+// explainLinesMeasured is explainLines with what each operator produced
+// when prof is not nil (Doris's profile names: RowsProduced, ExecTime; the
+// time is the operator's own, its inputs' time taken out).
+func explainLinesMeasured(op exec.Operator, card map[exec.Operator]float64, prof *exec.OpProfile) []string {
 	// Doris prints each node's estimated rows as cardinality=N.
 	extra := func(o exec.Operator) []string {
+		var out []string
 		if n, ok := card[o]; ok {
-			return []string{"cardinality=" + strconv.FormatInt(int64(math.Round(n)), 10)}
+			out = append(out, "cardinality="+strconv.FormatInt(int64(math.Round(n)), 10))
 		}
-		return nil
+		if prof != nil {
+			out = append(out, measuredLine(o, prof))
+		}
+		return out
 	}
 	// Plans name files and warehouses: a URI's password is not shown.
 	return strings.Split(strings.TrimRight(redact.URIPasswords(exec.ExplainTreeWith(op, extra)), "\n"), "\n")
@@ -251,4 +267,45 @@ func wallClock(a *array.Timestamp, t *arrow.TimestampType, env *expr.Env) arrow.
 		b.Append(arrow.Timestamp(v + int64(off)*perSec))
 	}
 	return b.NewArray()
+}
+
+// measuredLine is an operator's line of actuals: rows, batches, own time
+// (its time less its inputs', which it spends pulling from them; parallel
+// inputs can overlap it, so it is never shown below zero) and total time
+// (its inputs' included). A step fused into a parallel pipeline measured
+// its own time only.
+func measuredLine(o exec.Operator, prof *exec.OpProfile) string {
+	st, ok := prof.Stats(o)
+	if !ok {
+		return "RowsProduced=- (not measured on its own: fused into its parent's pipeline, or not run)"
+	}
+	var inputs time.Duration
+	for _, c := range o.Children() {
+		inputs += totalTime(c, prof)
+	}
+	self, total := st.Time, st.Time+inputs
+	if !st.Own {
+		self, total = max(st.Time-inputs, 0), st.Time
+	}
+	return fmt.Sprintf("RowsProduced=%d, Batches=%d, ExecTime=%s, TotalTime=%s", st.Rows, st.Batches, fmtDur(self), fmtDur(total))
+}
+
+// totalTime is the time o took with its inputs': a fused step measured
+// only its own, so its inputs' are added.
+func totalTime(o exec.Operator, prof *exec.OpProfile) time.Duration {
+	st, ok := prof.Stats(o)
+	if ok && !st.Own {
+		return st.Time
+	}
+	var d time.Duration
+	for _, c := range o.Children() {
+		d += totalTime(c, prof)
+	}
+	return st.Time + d
+}
+
+// fmtDur prints a duration in milliseconds with three decimals, as the
+// profile text does.
+func fmtDur(d time.Duration) string {
+	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 3, 64) + "ms"
 }

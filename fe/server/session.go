@@ -37,6 +37,9 @@ type Session struct {
 	// fragments.
 	stmt        *statement
 	lastQueryID string
+	// prevQueryID is the query id of the last statement that had a plan,
+	// whether or not it ran fragments (LAST_QUERY_ID()).
+	prevQueryID string
 	// limited is the running statement's memory account (exec_mem_limit);
 	// nil between statements.
 	limited *memlimit.Allocator
@@ -385,6 +388,7 @@ func (s *Session) bindSession(v *vars.Session) *bind.Session {
 		User:           s.info.User,
 		ConnectionID:   int64(s.info.ID),
 		Version:        s.srv.cfg.Version,
+		LastQueryID:    s.prevQueryID,
 		Now:            s.srv.now(),
 		Args:           s.args,
 		Fold:           s.foldEnv(v),

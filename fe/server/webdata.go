@@ -62,8 +62,9 @@ type plans struct {
 const maxPlans = 200
 
 // notePlan keeps the operator tree of query id.
-func (s *Server) notePlan(id string, op exec.Operator, card map[exec.Operator]float64) {
-	lines := explainLines(op, card)
+// With prof, each node also shows what it produced.
+func (s *Server) notePlan(id string, op exec.Operator, card map[exec.Operator]float64, prof *exec.OpProfile) {
+	lines := explainLinesMeasured(op, card, prof)
 	p := &s.plans
 	p.mu.Lock()
 	defer p.mu.Unlock()

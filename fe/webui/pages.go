@@ -58,7 +58,7 @@ code, pre { font: 12px/1.35 ui-monospace, monospace; } pre { background: #f6f6f6
 .ERR { color: #b00; font-weight: 600; } .error { color: #b00; }
 svg text { font: 11px system-ui, sans-serif; fill: #333; }
 .kind-query { fill: #8c8c8c; } .kind-fragment { fill: #9c755f; } .kind-lake { fill: #4e79a7; } .kind-log { fill: #59a14f; }
-.kind-pk { fill: #f28e2b; } .kind-pktail { fill: #edc948; } .kind-tail { fill: #e15759; } .kind-suppress { fill: #b07aa1; } .kind-final { fill: #76b7b2; }
+.kind-pk { fill: #f28e2b; } .kind-pktail { fill: #edc948; } .kind-tail { fill: #e15759; } .kind-suppress { fill: #b07aa1; } .kind-final { fill: #76b7b2; } .kind-more { fill: none; }
 .legend span { display: inline-block; margin-right: 1.2em; } .legend svg { vertical-align: middle; }
 `
 
@@ -104,14 +104,16 @@ var pages = template.Must(template.New("").Funcs(funcs).Parse(`
 {{end}}</svg>
 <p class="legend">{{range .Legend}}<span><svg width="14" height="12"><rect class="kind-{{.Kind}}" width="14" height="12" rx="2"/></svg> {{.Label}}</span>{{end}}</p>
 <p>A fragment's bar runs from the FE's request to the end of its stream. The BEs report each kind's
-time summed over its ranges, so those bars show totals, drawn from the fragment's start.</p>
+time summed over its ranges, so those bars show totals, drawn from the fragment's start. Below them,
+one bar per range on each BE (range type, id, BE), from the start of its reader to its last row, on
+the BE's clock.</p>
 {{end}}
 {{with .Scans}}<h2>Fluss counters</h2>
 {{range .}}<h3>#{{.Index}} {{.Node}} <code>{{.Table}}</code></h3>
 <table class="counters">{{range .Counters}}<tr class="counter"><th>{{index . 0}}</th><td class="num">{{index . 1}}</td></tr>{{end}}</table>
 {{end}}{{end}}
 {{with .Profile}}{{with .Plan}}<h2>Operator tree</h2>
-<p>As EXPLAIN prints it. Rows and time are measured per scan (the counters above) and for the whole statement ({{if $.Info}}{{$.Info.ReturnRows}} rows returned{{end}}), not yet per operator.</p>
+<p>As EXPLAIN prints it, with what each operator produced once the statement ended: RowsProduced, ExecTime (its own time, its inputs' taken out) and TotalTime (with its inputs){{if $.Info}}; {{$.Info.ReturnRows}} rows returned{{end}}.</p>
 <pre id="plan">{{range .}}{{.}}
 {{end}}</pre>{{end}}{{end}}
 {{with .Profile}}<h2>Profile</h2><pre id="profile">{{range .Text}}{{.}}

@@ -1,9 +1,11 @@
 package webui
 
 import (
+	"cmp"
 	"fmt"
 	"html/template"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -177,6 +179,7 @@ func timeline(p *server.Profile) Timeline {
 			}
 			add(Bar{Kind: k.kind, Label: "   " + k.label, X: x(start), W: w, Title: title})
 		}
+		rangeBars(sc, add, x, width)
 	}
 	if len(p.Scans) > 0 && p.End.After(lastEnd) {
 		add(Bar{Kind: "final", Label: "final operators + result (FE)", Title: fmt.Sprintf("after the last fragment: %s", fmtDur(p.End.Sub(lastEnd))),
@@ -193,6 +196,49 @@ func timeline(p *server.Profile) Timeline {
 	}
 	tl.Legend = append(tl.Legend, Bar{Kind: "final", Label: "FE after fragments"})
 	return tl
+}
+
+// maxRangeBars bounds the per-range bars of one fragment; the rest are
+// named in one line (the counters above cover every range).
+const maxRangeBars = 40
+
+// rangeBars adds one bar per range the BEs reported, grouped by BE and in
+// start order, from the start of its reader to its last row (the BEs'
+// clocks).
+func rangeBars(sc physical.ScanProfile, add func(Bar), x func(time.Time) float64, width func(time.Duration) float64) {
+	rs := slices.Clone(sc.Ranges)
+	slices.SortStableFunc(rs, func(a, b physical.RangeTiming) int {
+		if c := cmp.Compare(a.Backend, b.Backend); c != 0 {
+			return c
+		}
+		return a.Start.Compare(b.Start)
+	})
+	for i, r := range rs {
+		if i == maxRangeBars {
+			add(Bar{Kind: "more", Label: fmt.Sprintf("      … %d more ranges", len(rs)-i),
+				Title: fmt.Sprintf("%d ranges in all; the first %d are drawn", len(rs), maxRangeBars)})
+			return
+		}
+		kind := rangeKind(r.Kind)
+		add(Bar{Kind: kind, Label: fmt.Sprintf("      %s #%d @%s", r.Kind, r.ID, shorten(r.Backend, 18)),
+			Title: fmt.Sprintf("range %d (%s) on %s: %s, %d rows", r.ID, r.Kind, r.Backend, fmtDur(r.End.Sub(r.Start)), r.Rows),
+			X:     x(r.Start), W: width(r.End.Sub(r.Start))})
+	}
+}
+
+// rangeKind is the colour class of a range type (proto RangeType names).
+func rangeKind(t string) string {
+	switch {
+	case t == "LOG":
+		return "log"
+	case t == "PK_TAIL":
+		return "pktail"
+	case strings.HasPrefix(t, "PK"):
+		return "pk"
+	case strings.HasPrefix(t, "LAKE"):
+		return "lake"
+	}
+	return "fragment"
 }
 
 func shorten(s string, n int) string {

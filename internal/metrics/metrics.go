@@ -29,6 +29,9 @@ type Vec struct {
 
 	mu     sync.Mutex
 	series map[string]*series
+	// fn, when set, gives the value at scrape time (a label-less gauge of
+	// something the process already knows, such as its resident memory).
+	fn func() float64
 }
 
 type series struct {
@@ -44,6 +47,13 @@ func (r *Registry) Counter(name, help string, labels ...string) *Vec {
 // Gauge adds a gauge family.
 func (r *Registry) Gauge(name, help string, labels ...string) *Vec {
 	return r.add(name, help, "gauge", labels)
+}
+
+// GaugeFunc adds a label-less gauge whose value f computes at each scrape.
+func (r *Registry) GaugeFunc(name, help string, f func() float64) *Vec {
+	v := r.add(name, help, "gauge", nil)
+	v.fn = f
+	return v
 }
 
 func (r *Registry) add(name, help, kind string, labels []string) *Vec {
@@ -111,6 +121,10 @@ func (r *Registry) WriteTo(w io.Writer) (int64, error) {
 
 func (v *Vec) write(w *countingWriter) {
 	fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n", v.name, escapeHelp(v.help), v.name, v.kind)
+	if v.fn != nil {
+		w.WriteString(v.name + " " + formatValue(v.fn()) + "\n")
+		return
+	}
 	// Copy the values under the lock: writers keep adding while we print.
 	v.mu.Lock()
 	ss := make([]series, 0, len(v.series))

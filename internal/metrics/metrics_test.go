@@ -86,3 +86,24 @@ func TestConcurrentAddAndWrite(t *testing.T) {
 		}
 	}
 }
+
+// A GaugeFunc is read at every scrape, not when it was registered.
+func TestGaugeFuncReadAtScrape(t *testing.T) {
+	r := NewRegistry()
+	x := 1.0
+	r.GaugeFunc("doris_be_process_thread_num", "Threads.", func() float64 { return x })
+	scrape := func() string {
+		var sb strings.Builder
+		if _, err := r.WriteTo(&sb); err != nil {
+			t.Fatal(err)
+		}
+		return sb.String()
+	}
+	if got := scrape(); !strings.HasSuffix(got, "\ndoris_be_process_thread_num 1\n") {
+		t.Errorf("first scrape:\n%s", got)
+	}
+	x = 7.5
+	if got := scrape(); !strings.HasSuffix(got, "\ndoris_be_process_thread_num 7.5\n") {
+		t.Errorf("second scrape:\n%s", got)
+	}
+}

@@ -162,7 +162,7 @@ func (x ScanError_Code) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ScanError_Code.Descriptor instead.
 func (ScanError_Code) EnumDescriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{11, 0}
+	return file_inlet_proto_rawDescGZIP(), []int{12, 0}
 }
 
 // Fragment is the work one BE does for one scan node of one query.
@@ -1225,7 +1225,10 @@ type ScanStats struct {
 	Counters map[string]int64       `protobuf:"bytes,1,rep,name=counters,proto3" json:"counters,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"varint,2,opt,name=value"`
 	// done lists the ids of ranges fully read, so a retry on another BE can
 	// skip them.
-	DoneRanges    []int64 `protobuf:"varint,2,rep,packed,name=done_ranges,json=doneRanges,proto3" json:"done_ranges,omitempty"`
+	DoneRanges []int64 `protobuf:"varint,2,rep,packed,name=done_ranges,json=doneRanges,proto3" json:"done_ranges,omitempty"`
+	// timings say when each range was read (the profile page's per-range
+	// bars).
+	Timings       []*RangeTiming `protobuf:"bytes,3,rep,name=timings,proto3" json:"timings,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1274,6 +1277,101 @@ func (x *ScanStats) GetDoneRanges() []int64 {
 	return nil
 }
 
+func (x *ScanStats) GetTimings() []*RangeTiming {
+	if x != nil {
+		return x.Timings
+	}
+	return nil
+}
+
+// RangeTiming is when one range was read on a BE: from the start of its
+// reader to its last row, in Unix microseconds of the BE's clock.
+type RangeTiming struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	RangeId int64                  `protobuf:"varint,1,opt,name=range_id,json=rangeId,proto3" json:"range_id,omitempty"`
+	// kind is the range's RangeType name (LAKE, LOG, PK, PK_TAIL, ...).
+	Kind string `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`
+	// backend names the BE (set by the FE's dispatcher when the BE did not).
+	Backend       string `protobuf:"bytes,3,opt,name=backend,proto3" json:"backend,omitempty"`
+	StartUs       int64  `protobuf:"varint,4,opt,name=start_us,json=startUs,proto3" json:"start_us,omitempty"`
+	EndUs         int64  `protobuf:"varint,5,opt,name=end_us,json=endUs,proto3" json:"end_us,omitempty"`
+	Rows          int64  `protobuf:"varint,6,opt,name=rows,proto3" json:"rows,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RangeTiming) Reset() {
+	*x = RangeTiming{}
+	mi := &file_inlet_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RangeTiming) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RangeTiming) ProtoMessage() {}
+
+func (x *RangeTiming) ProtoReflect() protoreflect.Message {
+	mi := &file_inlet_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RangeTiming.ProtoReflect.Descriptor instead.
+func (*RangeTiming) Descriptor() ([]byte, []int) {
+	return file_inlet_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *RangeTiming) GetRangeId() int64 {
+	if x != nil {
+		return x.RangeId
+	}
+	return 0
+}
+
+func (x *RangeTiming) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *RangeTiming) GetBackend() string {
+	if x != nil {
+		return x.Backend
+	}
+	return ""
+}
+
+func (x *RangeTiming) GetStartUs() int64 {
+	if x != nil {
+		return x.StartUs
+	}
+	return 0
+}
+
+func (x *RangeTiming) GetEndUs() int64 {
+	if x != nil {
+		return x.EndUs
+	}
+	return 0
+}
+
+func (x *RangeTiming) GetRows() int64 {
+	if x != nil {
+		return x.Rows
+	}
+	return 0
+}
+
 // Error crosses FE↔BE as a code, never as text to re-parse.
 type ScanError struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1285,7 +1383,7 @@ type ScanError struct {
 
 func (x *ScanError) Reset() {
 	*x = ScanError{}
-	mi := &file_inlet_proto_msgTypes[11]
+	mi := &file_inlet_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1297,7 +1395,7 @@ func (x *ScanError) String() string {
 func (*ScanError) ProtoMessage() {}
 
 func (x *ScanError) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[11]
+	mi := &file_inlet_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1310,7 +1408,7 @@ func (x *ScanError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanError.ProtoReflect.Descriptor instead.
 func (*ScanError) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{11}
+	return file_inlet_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ScanError) GetCode() ScanError_Code {
@@ -1351,7 +1449,7 @@ type FlightMeta struct {
 
 func (x *FlightMeta) Reset() {
 	*x = FlightMeta{}
-	mi := &file_inlet_proto_msgTypes[12]
+	mi := &file_inlet_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1363,7 +1461,7 @@ func (x *FlightMeta) String() string {
 func (*FlightMeta) ProtoMessage() {}
 
 func (x *FlightMeta) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[12]
+	mi := &file_inlet_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1376,7 +1474,7 @@ func (x *FlightMeta) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FlightMeta.ProtoReflect.Descriptor instead.
 func (*FlightMeta) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{12}
+	return file_inlet_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *FlightMeta) GetRangeId() int64 {
@@ -1518,14 +1616,22 @@ const file_inlet_proto_rawDesc = "" +
 	"\n" +
 	"batch_size\x18\x03 \x01(\x05R\tbatchSize\x12\x1b\n" +
 	"\ttime_zone\x18\x04 \x01(\tR\btimeZone\x12,\n" +
-	"\x12force_merge_reader\x18\x05 \x01(\bR\x10forceMergeReader\"\xa5\x01\n" +
+	"\x12force_merge_reader\x18\x05 \x01(\bR\x10forceMergeReader\"\xd3\x01\n" +
 	"\tScanStats\x12:\n" +
 	"\bcounters\x18\x01 \x03(\v2\x1e.inlet.ScanStats.CountersEntryR\bcounters\x12\x1f\n" +
 	"\vdone_ranges\x18\x02 \x03(\x03R\n" +
-	"doneRanges\x1a;\n" +
+	"doneRanges\x12,\n" +
+	"\atimings\x18\x03 \x03(\v2\x12.inlet.RangeTimingR\atimings\x1a;\n" +
 	"\rCountersEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\x03R\x05value:\x028\x01\"\xf1\x01\n" +
+	"\x05value\x18\x02 \x01(\x03R\x05value:\x028\x01\"\x9c\x01\n" +
+	"\vRangeTiming\x12\x19\n" +
+	"\brange_id\x18\x01 \x01(\x03R\arangeId\x12\x12\n" +
+	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x18\n" +
+	"\abackend\x18\x03 \x01(\tR\abackend\x12\x19\n" +
+	"\bstart_us\x18\x04 \x01(\x03R\astartUs\x12\x15\n" +
+	"\x06end_us\x18\x05 \x01(\x03R\x05endUs\x12\x12\n" +
+	"\x04rows\x18\x06 \x01(\x03R\x04rows\"\xf1\x01\n" +
 	"\tScanError\x12)\n" +
 	"\x04code\x18\x01 \x01(\x0e2\x15.inlet.ScanError.CodeR\x04code\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\"\x9e\x01\n" +
@@ -1567,7 +1673,7 @@ func file_inlet_proto_rawDescGZIP() []byte {
 }
 
 var file_inlet_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_inlet_proto_msgTypes = make([]protoimpl.MessageInfo, 19)
+var file_inlet_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
 var file_inlet_proto_goTypes = []any{
 	(RangeType)(0),           // 0: inlet.RangeType
 	(ScanError_Code)(0),      // 1: inlet.ScanError.Code
@@ -1582,39 +1688,41 @@ var file_inlet_proto_goTypes = []any{
 	(*Value)(nil),            // 10: inlet.Value
 	(*ScanOptions)(nil),      // 11: inlet.ScanOptions
 	(*ScanStats)(nil),        // 12: inlet.ScanStats
-	(*ScanError)(nil),        // 13: inlet.ScanError
-	(*FlightMeta)(nil),       // 14: inlet.FlightMeta
-	nil,                      // 15: inlet.Fragment.PrunedTypesEntry
-	nil,                      // 16: inlet.FlussTable.ClientOptionsEntry
-	nil,                      // 17: inlet.LakeTable.StorageOptionsEntry
-	nil,                      // 18: inlet.LakeTable.OptionsEntry
-	nil,                      // 19: inlet.Range.PartitionValuesEntry
-	nil,                      // 20: inlet.ScanStats.CountersEntry
+	(*RangeTiming)(nil),      // 13: inlet.RangeTiming
+	(*ScanError)(nil),        // 14: inlet.ScanError
+	(*FlightMeta)(nil),       // 15: inlet.FlightMeta
+	nil,                      // 16: inlet.Fragment.PrunedTypesEntry
+	nil,                      // 17: inlet.FlussTable.ClientOptionsEntry
+	nil,                      // 18: inlet.LakeTable.StorageOptionsEntry
+	nil,                      // 19: inlet.LakeTable.OptionsEntry
+	nil,                      // 20: inlet.Range.PartitionValuesEntry
+	nil,                      // 21: inlet.ScanStats.CountersEntry
 }
 var file_inlet_proto_depIdxs = []int32{
 	5,  // 0: inlet.Fragment.fluss:type_name -> inlet.FlussTable
 	6,  // 1: inlet.Fragment.lake:type_name -> inlet.LakeTable
-	15, // 2: inlet.Fragment.pruned_types:type_name -> inlet.Fragment.PrunedTypesEntry
+	16, // 2: inlet.Fragment.pruned_types:type_name -> inlet.Fragment.PrunedTypesEntry
 	9,  // 3: inlet.Fragment.filters:type_name -> inlet.Filter
 	7,  // 4: inlet.Fragment.ranges:type_name -> inlet.Range
 	11, // 5: inlet.Fragment.options:type_name -> inlet.ScanOptions
 	3,  // 6: inlet.Fragment.partial_agg:type_name -> inlet.PartialAggregate
 	4,  // 7: inlet.PartialAggregate.calls:type_name -> inlet.AggCall
-	16, // 8: inlet.FlussTable.client_options:type_name -> inlet.FlussTable.ClientOptionsEntry
-	17, // 9: inlet.LakeTable.storage_options:type_name -> inlet.LakeTable.StorageOptionsEntry
-	18, // 10: inlet.LakeTable.options:type_name -> inlet.LakeTable.OptionsEntry
+	17, // 8: inlet.FlussTable.client_options:type_name -> inlet.FlussTable.ClientOptionsEntry
+	18, // 9: inlet.LakeTable.storage_options:type_name -> inlet.LakeTable.StorageOptionsEntry
+	19, // 10: inlet.LakeTable.options:type_name -> inlet.LakeTable.OptionsEntry
 	0,  // 11: inlet.Range.type:type_name -> inlet.RangeType
 	8,  // 12: inlet.Range.tail:type_name -> inlet.Tail
-	19, // 13: inlet.Range.partition_values:type_name -> inlet.Range.PartitionValuesEntry
+	20, // 13: inlet.Range.partition_values:type_name -> inlet.Range.PartitionValuesEntry
 	10, // 14: inlet.Filter.values:type_name -> inlet.Value
-	20, // 15: inlet.ScanStats.counters:type_name -> inlet.ScanStats.CountersEntry
-	1,  // 16: inlet.ScanError.code:type_name -> inlet.ScanError.Code
-	12, // 17: inlet.FlightMeta.stats:type_name -> inlet.ScanStats
-	18, // [18:18] is the sub-list for method output_type
-	18, // [18:18] is the sub-list for method input_type
-	18, // [18:18] is the sub-list for extension type_name
-	18, // [18:18] is the sub-list for extension extendee
-	0,  // [0:18] is the sub-list for field type_name
+	21, // 15: inlet.ScanStats.counters:type_name -> inlet.ScanStats.CountersEntry
+	13, // 16: inlet.ScanStats.timings:type_name -> inlet.RangeTiming
+	1,  // 17: inlet.ScanError.code:type_name -> inlet.ScanError.Code
+	12, // 18: inlet.FlightMeta.stats:type_name -> inlet.ScanStats
+	19, // [19:19] is the sub-list for method output_type
+	19, // [19:19] is the sub-list for method input_type
+	19, // [19:19] is the sub-list for extension type_name
+	19, // [19:19] is the sub-list for extension extendee
+	0,  // [0:19] is the sub-list for field type_name
 }
 
 func init() { file_inlet_proto_init() }
@@ -1635,7 +1743,7 @@ func file_inlet_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_inlet_proto_rawDesc), len(file_inlet_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   19,
+			NumMessages:   20,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -18,6 +18,8 @@ const ChallengeAction = "inlet.be_challenge"
 
 const doActionMethod = "/arrow.flight.protocol.FlightService/DoAction"
 
+const doGetMethod = "/arrow.flight.protocol.FlightService/DoGet"
+
 // DoAction answers the cluster challenge; every other action needs the
 // secret and is not implemented.
 func (s *Server) DoAction(a *flight.Action, stream flight.FlightService_DoActionServer) error {

@@ -8,7 +8,11 @@
 //     it is compared in constant time and a mismatch is Unauthenticated
 //     before any work. The one exception is the cluster challenge
 //     (DoAction ChallengeAction), whose answer proves the secret without
-//     revealing it, and only for this BE's own addresses. The secret and the fragment's client and storage
+//     revealing it, and only for this BE's own addresses; and a Flight SQL
+//     client's direct ticket (internal/directticket), a fragment the FE
+//     signed with the secret until the statement's query_timeout: it is
+//     checked before any work, the stream ends at the expiry, and it is a
+//     plain Flight stream (schema and batches, no app metadata). The secret and the fragment's client and storage
 //     options are never logged or put in an error.
 //  2. Stream shape: first the schema (sent at once, so the FE knows the
 //     columns before any row), then batches each holding rows of ONE range
@@ -28,5 +32,7 @@
 //  5. LIMIT caps the rows this stream sends in total.
 //  6. Metrics (Config.Metrics, served as /metrics by cmd/be): fragments,
 //     ranges/rows/bytes per range kind, errors per code, auth failures,
-//     Fluss connections opened, admission waits, open streams.
+//     Fluss connections opened, admission waits, open streams; and the
+//     same work under Doris's BE names (doris_be_fragment_requests_total,
+//     doris_be_query_scan_rows, …) for dashboards made for Doris.
 package flightsrv

@@ -19,6 +19,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/inlet-db/inlet/exec"
+	"github.com/inlet-db/inlet/internal/directticket"
 	"github.com/inlet-db/inlet/internal/metrics"
 	"github.com/inlet-db/inlet/proto/inletpb"
 )
@@ -68,6 +69,9 @@ type Server struct {
 
 type serverMetrics struct {
 	fragments, ranges, rows, bytes, errs, authFail, conns, waits, waitSecs, streams *metrics.Vec
+	// Doris's BE names (be/src/util/doris_metrics.cpp, registry doris_be),
+	// so dashboards made for Doris chart Inlet's BEs too.
+	dorisFragments, dorisFragmentUs, dorisScanRows, dorisScanBytes *metrics.Vec
 }
 
 // New builds a server.
@@ -99,6 +103,11 @@ func New(cfg Config) (*Server, error) {
 		waits:     r.Counter("inlet_be_admission_waits_total", "Fragments whose heavy readers waited for heap admission."),
 		waitSecs:  r.Counter("inlet_be_admission_wait_seconds_total", "Time heavy readers waited for heap admission (JvmHeapWaitTime)."),
 		streams:   r.Gauge("inlet_be_streams", "Flight streams being served."),
+
+		dorisFragments:  r.Counter("doris_be_fragment_requests_total", "Total fragment requests received."),
+		dorisFragmentUs: r.Counter("doris_be_fragment_request_duration_us", "Time spent serving fragments, in microseconds."),
+		dorisScanRows:   r.Counter("doris_be_query_scan_rows", "Rows the BE's scans returned (after the BE-side filters)."),
+		dorisScanBytes:  r.Counter("doris_be_query_scan_bytes", "Bytes the BE's scans returned (Arrow IPC bodies)."),
 	}}
 	return s, nil
 }
@@ -123,7 +132,9 @@ func (s *Server) NewGRPCServer(opts ...grpc.ServerOption) *grpc.Server {
 		grpc.ChainStreamInterceptor(func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) error {
 			// DoAction authorizes per action: the cluster challenge is
 			// answered without the secret (the answer is the proof).
-			if info.FullMethod == doActionMethod {
+			// DoGet too: a client's direct ticket (directticket) is signed
+			// with the secret instead of carrying it; DoGet checks either.
+			if info.FullMethod == doActionMethod || info.FullMethod == doGetMethod {
 				return h(srv, ss)
 			}
 			if err := s.authorize(ss.Context()); err != nil {
@@ -144,18 +155,38 @@ func (s *Server) NewGRPCServer(opts ...grpc.ServerOption) *grpc.Server {
 // ends the stream with a gRPC status whose details hold an
 // inletpb.ScanError.
 func (s *Server) DoGet(t *flight.Ticket, stream flight.FlightService_DoGetServer) error {
+	ctx := stream.Context()
+	raw, direct := t.GetTicket(), directticket.Is(t.GetTicket())
+	if direct {
+		payload, expiry, err := directticket.Open(s.cfg.Secret, raw, time.Now())
+		if err != nil {
+			s.m.authFail.Inc()
+			return status.Error(codes.Unauthenticated, "inlet BE: "+err.Error())
+		}
+		// The FE signed the fragment for the statement's query_timeout.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, expiry)
+		defer cancel()
+		raw = payload
+	} else if err := s.authorize(ctx); err != nil {
+		return err
+	}
+	// Counted once the caller is known to be the FE or one it signed for.
 	s.m.fragments.Inc()
+	s.m.dorisFragments.Inc()
 	s.m.streams.Add(1)
 	defer s.m.streams.Add(-1)
+	start := time.Now()
+	defer func() { s.m.dorisFragmentUs.Add(float64(time.Since(start).Microseconds())) }()
 	var f inletpb.Fragment
-	if err := proto.Unmarshal(t.GetTicket(), &f); err != nil {
+	if err := proto.Unmarshal(raw, &f); err != nil {
 		return s.fail(inletpb.ScanError_INVALID, fmt.Sprintf("flight ticket is not a fragment: %v", err))
 	}
-	err := s.run(stream.Context(), &f, stream)
+	err := s.run(ctx, &f, stream, direct)
 	if err == nil {
 		return nil
 	}
-	if ctxErr := stream.Context().Err(); ctxErr != nil {
+	if ctxErr := ctx.Err(); ctxErr != nil {
 		// The FE went away (query cancelled, killed or done): nobody reads
 		// the status.
 		return status.FromContextError(ctxErr).Err()
@@ -217,7 +248,10 @@ type item struct {
 // the executor merges the ranges of a fragment into one stream and does
 // not say which range a batch came from. The executor shares tail key sets
 // between the concurrent calls of one query (they carry its query id).
-func (s *Server) run(ctx context.Context, f *inletpb.Fragment, stream flight.FlightService_DoGetServer) error {
+// A direct run (a client's direct ticket) sends a plain Flight stream:
+// the schema and the batches, none of the app metadata the FE's dispatcher
+// reads (range tags, range completions, counters).
+func (s *Server) run(ctx context.Context, f *inletpb.Fragment, stream flight.FlightService_DoGetServer, direct bool) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -287,6 +321,7 @@ func (s *Server) run(ctx context.Context, f *inletpb.Fragment, stream flight.Fli
 		if r == nil {
 			stats.DoneRanges = append(stats.DoneRanges, st.GetDoneRanges()...)
 		}
+		stats.Timings = append(stats.Timings, st.GetTimings()...)
 		mu.Unlock()
 		if r != nil {
 			select {
@@ -334,7 +369,7 @@ func (s *Server) run(ctx context.Context, f *inletpb.Fragment, stream flight.Fli
 		}
 	}()
 
-	w := &sender{stream: stream, mem: s.cfg.Mem}
+	w := &sender{stream: stream, mem: s.cfg.Mem, plain: direct}
 	if schema == nil {
 		select {
 		case schema = <-schemaCh:
@@ -390,6 +425,8 @@ func (s *Server) run(ctx context.Context, f *inletpb.Fragment, stream flight.Fli
 		sent += rec.NumRows()
 		s.m.rows.Add(float64(rec.NumRows()), kind)
 		s.m.bytes.Add(float64(n), kind)
+		s.m.dorisScanRows.Add(float64(rec.NumRows()))
+		s.m.dorisScanBytes.Add(float64(n))
 		if limit >= 0 && sent >= limit {
 			cancel()
 			break
@@ -459,6 +496,7 @@ type sender struct {
 	stream flight.FlightService_DoGetServer
 	mem    memory.Allocator
 	body   bytes.Buffer
+	plain  bool // no app metadata: a client reads the stream
 }
 
 func (w *sender) schema(s *arrow.Schema) error {
@@ -475,6 +513,9 @@ func (w *sender) batch(rec arrow.RecordBatch, rangeID int64) (int, error) {
 		return 0, fmt.Errorf("encode batch of range %d: %w", rangeID, err)
 	}
 	defer p.Release()
+	if w.plain {
+		return w.send(&p, nil)
+	}
 	meta, err := proto.Marshal(&inletpb.FlightMeta{RangeId: rangeID})
 	if err != nil {
 		return 0, err
@@ -496,6 +537,9 @@ func (w *sender) send(p *ipc.Payload, appMeta []byte) (int, error) {
 }
 
 func (w *sender) meta(m *inletpb.FlightMeta) error {
+	if w.plain {
+		return nil
+	}
 	b, err := proto.Marshal(m)
 	if err != nil {
 		return err
