@@ -6,6 +6,7 @@ import (
 
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/catalog/fluss"
+	cice "github.com/inlet-db/inlet/catalog/iceberg"
 	"github.com/inlet-db/inlet/catalog/paimon"
 	"github.com/inlet-db/inlet/proto/inletpb"
 )
@@ -102,6 +103,13 @@ func Plan(ctx context.Context, t catalog.Table, req Request) (res *Result, ok bo
 		}
 		res, err := planFluss(ctx, st, req)
 		return res, true, err
+	case cice.Targeted:
+		it := tt.IcebergTarget()
+		if it == nil {
+			return nil, false, nil
+		}
+		res, err := planIcebergTable(ctx, it, req)
+		return res, true, err
 	case paimon.Targeted:
 		pt := tt.PaimonTarget()
 		if pt == nil {
@@ -117,7 +125,7 @@ func Plan(ctx context.Context, t catalog.Table, req Request) (res *Result, ok bo
 // (or view of one), whose scans run as fragments on the BEs.
 func Plannable(t catalog.Table) bool {
 	switch t.(type) {
-	case fluss.Targeted, paimon.Targeted:
+	case fluss.Targeted, paimon.Targeted, cice.Targeted:
 		return true
 	}
 	return false

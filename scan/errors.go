@@ -6,6 +6,7 @@ import (
 	"io/fs"
 
 	"github.com/inlet-db/inlet/catalog/fluss/client"
+	"github.com/inlet-db/inlet/lake/iceberg"
 	"github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/proto/inletpb"
 	"github.com/inlet-db/inlet/unionread"
@@ -33,7 +34,8 @@ func ErrorCode(err error) inletpb.ScanError_Code {
 		return inletpb.ScanError_CANCELLED
 	case errors.Is(err, ErrInvalid), errors.Is(err, client.ErrConfig):
 		return inletpb.ScanError_INVALID
-	case errors.Is(err, ErrUnsupported), errors.Is(err, client.ErrUnsupported), errors.Is(err, unionread.ErrKeyType):
+	case errors.Is(err, ErrUnsupported), errors.Is(err, client.ErrUnsupported), errors.Is(err, unionread.ErrKeyType),
+		errors.Is(err, iceberg.ErrUnsupported):
 		return inletpb.ScanError_UNSUPPORTED
 	case errors.Is(err, client.ErrTableNotExist), errors.Is(err, client.ErrPartitionNotExist),
 		errors.Is(err, client.ErrDatabaseNotExist), errors.Is(err, fs.ErrNotExist):

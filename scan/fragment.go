@@ -19,6 +19,7 @@ import (
 	"github.com/inlet-db/inlet/catalog/fluss/record"
 	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/internal/tzone"
+	"github.com/inlet-db/inlet/lake/iceberg"
 	"github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/proto/inletpb"
 	"github.com/inlet-db/inlet/typemap"
@@ -75,6 +76,7 @@ type fragExec struct {
 	// Lake side, opened once per fragment on first use.
 	lakeOnce sync.Once
 	lakePlan *paimon.Plan
+	icePlan  *iceberg.Plan // instead of lakePlan for an Iceberg table
 	lakeErr  error
 
 	doneMu  sync.Mutex
@@ -189,11 +191,21 @@ func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.
 			return nil, err
 		}
 	} else {
-		plan, err := fx.lake(ctx)
-		if err != nil {
-			return nil, err
+		var fields []paimon.DataField
+		if isIceberg(f.Lake) {
+			fs, err := fx.icebergFields(ctx)
+			if err != nil {
+				return nil, err
+			}
+			fields = fs
+		} else {
+			plan, err := fx.lake(ctx)
+			if err != nil {
+				return nil, err
+			}
+			fields = plan.Schema.Fields
 		}
-		for _, fd := range plan.Schema.Fields {
+		for _, fd := range fields {
 			t, err := paimon.ArrowType(fd.Type)
 			if err != nil {
 				return nil, fmt.Errorf("%w: lake table %s column %q: %w", ErrUnsupported, f.Lake.TablePath, fd.Name, err)

@@ -291,6 +291,9 @@ func (fx *fragExec) readPKTail(ctx context.Context, r *inletpb.Range, emit emitF
 }
 
 func (fx *fragExec) readLake(ctx context.Context, r *inletpb.Range, emit emitFn) error {
+	if isIceberg(fx.f.Lake) {
+		return fx.readIceberg(ctx, r, emit)
+	}
 	plan, err := fx.lake(ctx)
 	if err != nil {
 		return err

@@ -103,6 +103,17 @@ func parse(props map[string]string) (*config, error) {
 	if o.timestampTZ, err = boolProp(props, PropMapTimestampTZ); err != nil {
 		return nil, err
 	}
+	storage, err := StorageOptions(props)
+	if err != nil {
+		return nil, err
+	}
+	return &config{warehouse: wh, storage: storage, opts: o}, nil
+}
+
+// StorageOptions translates a catalog's S3 properties to the engine names
+// fileio and the BE take (s3.endpoint, s3.access_key, ...; may hold
+// secrets). The Iceberg catalog takes the same properties.
+func StorageOptions(props map[string]string) (map[string]string, error) {
 	s3, err := fileio.S3ConfigFromProperties(props)
 	if err != nil {
 		return nil, catalog.Errorf(catalog.ErrInvalidProperty, "%v", err)
@@ -125,7 +136,7 @@ func parse(props map[string]string) (*config, error) {
 			}
 		}
 	}
-	return &config{warehouse: wh, storage: storage, opts: o}, nil
+	return storage, nil
 }
 
 func boolProp(props map[string]string, name string) (bool, error) {

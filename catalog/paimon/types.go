@@ -164,3 +164,9 @@ func arrowType(t lake.DataType, o typeOptions) arrow.DataType {
 	}
 	return arrow.Null
 }
+
+// EngineColumn maps a lake field to the engine column with this catalog's
+// default switches. The Iceberg catalog describes its columns (converted
+// to lake/paimon's field model by lake/iceberg) through it, so a column
+// reads and describes the same through either catalog.
+func EngineColumn(f lake.DataField) catalog.Column { return engineColumn(f, typeOptions{}) }

@@ -30,6 +30,7 @@ import (
 
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/catalog/fluss"
+	"github.com/inlet-db/inlet/catalog/iceberg"
 	"github.com/inlet-db/inlet/catalog/paimon"
 	"github.com/inlet-db/inlet/dispatch"
 	"github.com/inlet-db/inlet/fe/flightsql"
@@ -255,7 +256,7 @@ func run(ctx context.Context, c config, out io.Writer) error {
 		Demo:         c.demo,
 		Mem:          mem,
 		Logger:       log,
-		Types:        []catalog.Type{fluss.Type(), paimon.Type()},
+		Types:        []catalog.Type{fluss.Type(), paimon.Type(), iceberg.Type()},
 		Runner:       disp,
 
 		MemLimit:         c.memLimit,

@@ -67,6 +67,7 @@ func layers() []layer {
 		// 1. Codecs and formats.
 		{pkgs: "catalog/fluss/record/...", ours: with("proto/flusspb"), why: "§3 layer 1: catalog/fluss/record → proto/flusspb, typemap"},
 		{pkgs: "lake/...", ours: with("lake/...", "fileio"), why: "§3 layer 1: lake/paimon (with its ORC reader lake/orc and its subpackages) → fileio, typemap"},
+		{pkgs: "lake/iceberg/...", ours: with("lake/paimon", "fileio"), why: "§3 layer 1 (issue 28): lake/iceberg reads metadata through iceberg-go and data files through lake/paimon's Parquet path (fileio for storage); it knows no catalog"},
 		{pkgs: "lake/orc/...", ours: with("fileio"), why: "§3 layer 1: lake/orc is the format reader under lake/paimon and must not import it"},
 		{pkgs: "unionread/...", ours: leaves(), why: "§3 layer 1: unionread → typemap"},
 
@@ -78,16 +79,18 @@ func layers() []layer {
 		{pkgs: "catalog", ours: leaves(), why: "§3 layer 3: catalog → typemap"},
 		{pkgs: "catalog/fluss", ours: with("catalog", "catalog/fluss/client", "catalog/fluss/record", "lake/paimon", "fileio", "catalog/paimon/systable", "catalog/paimon/lakestats"),
 			why: "§3 layer 3: catalog/fluss → catalog, catalog/fluss/client, lake/paimon, typemap (plus fileio: the lake's warehouse is opened with the translated storage settings, catalog/fluss/record: the decoded table descriptor the client hands back, catalog/paimon/systable: tbl$snapshots of the lake half is the same Paimon metadata table the Paimon catalog serves, and catalog/paimon/lakestats: the lake half's column statistics from its manifests, as the Paimon catalog reports them)"},
+		{pkgs: "catalog/iceberg/...", ours: with("catalog", "catalog/paimon", "lake/iceberg", "lake/paimon", "fileio"),
+			why: "§3 layer 3 (issue 28): catalog/iceberg → catalog, lake/iceberg, fileio (and catalog/paimon for its column mapping and S3 properties, so a column and a warehouse read the same through either catalog)"},
 		{pkgs: "catalog/paimon/...", ours: with("catalog/paimon/...", "catalog", "lake/paimon", "fileio"),
 			why: "§3 layer 3: catalog/paimon → catalog, lake/paimon, fileio"},
 		{pkgs: "catalog/local/...", ours: with("catalog", "fileio"), why: "layer 3 (not in §3): the internal catalog → catalog"},
 		{pkgs: "catalog/manager/...", ours: with("catalog/..."), why: "layer 3 (not in §3): the catalog manager → catalog and its implementations"},
 
 		// 4. FE planning and BE execution.
-		{pkgs: "planner/...", ours: with("planner/...", "catalog/...", "lake/paimon", "proto/inletpb", "fileio"),
-			why: "§3 layer 4: planner → layer 3, catalog/fluss/client, lake/paimon, proto/inletpb, typemap"},
-		{pkgs: "scan/...", ours: with("scan/...", "proto/inletpb", "catalog/fluss/client", "catalog/fluss/record", "lake/paimon", "unionread", "fileio", "exec/..."),
-			why: "§3 layer 4: scan → proto/inletpb, catalog/fluss/client, lake/paimon, unionread, fileio, typemap (and the shared operators of exec for filter, projection, partial aggregation next to the reader; catalog/fluss/record for the table descriptor a fragment carries and the change types of the changelog)"},
+		{pkgs: "planner/...", ours: with("planner/...", "catalog/...", "lake/paimon", "lake/iceberg", "proto/inletpb", "fileio"),
+			why: "§3 layer 4: planner → layer 3, catalog/fluss/client, lake/paimon (and lake/iceberg, issue 28), proto/inletpb, typemap"},
+		{pkgs: "scan/...", ours: with("scan/...", "proto/inletpb", "catalog/fluss/client", "catalog/fluss/record", "lake/paimon", "lake/iceberg", "unionread", "fileio", "exec/..."),
+			why: "§3 layer 4: scan → proto/inletpb, catalog/fluss/client, lake/paimon (and lake/iceberg, issue 28), unionread, fileio, typemap (and the shared operators of exec for filter, projection, partial aggregation next to the reader; catalog/fluss/record for the table descriptor a fragment carries and the change types of the changelog)"},
 
 		// 5. FE.
 		{pkgs: "fe/bind/...", ours: with("fe/bind/...", "fe/sql", "catalog", "fe/vars", "exec/expr"),

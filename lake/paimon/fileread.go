@@ -70,6 +70,10 @@ type fileReadSpec struct {
 	// of another length is damaged or replaced: cut short, a 0-byte ORC or
 	// Parquet file would otherwise read as fewer rows, or none, silently.
 	size int64
+	// statsOnly: pred prunes row groups only; every row of the others is
+	// materialised in full (no late materialisation), for a caller that
+	// does not apply pred to the rows itself (OpenDataFile).
+	statsOnly bool
 }
 
 // checkSize compares the opened file's length with the manifest's.
@@ -554,7 +558,7 @@ func openPageColumns(ctx context.Context, s fileReadSpec, f fileio.File, out *ar
 	if err != nil {
 		return nil, err
 	}
-	if s.pred != nil {
+	if s.pred != nil && !s.statsOnly {
 		pc.lateFilter(s.pred, s.want, src, order, out)
 		if pc.pred != nil && s.dropRows {
 			pc.drop, pc.dv, pc.metrics = true, s.dv, s.metrics

@@ -1,0 +1,24 @@
+// Package iceberg is the read-only Iceberg catalog (type=iceberg, Doris's
+// property names) over a Hadoop catalog warehouse on a local path or S3
+// ('iceberg.catalog.type'='hadoop'): namespaces are the warehouse's
+// directories, tables the directories below them holding metadata/. Reads
+// are planned by the planner into LAKE ranges from a table's IcebergTarget
+// and executed by a BE through lake/iceberg; this package only describes
+// tables, and serves tbl$snapshots.
+//
+// What must stay true:
+//   - Validation and Open do no I/O; every listing and table lookup reads
+//     the warehouse (the table's current metadata file), so the catalog
+//     caches nothing. Check (CREATE and ALTER CATALOG only) stats a local
+//     warehouse.
+//   - 'iceberg.catalog.type' values other than hadoop (rest, hms, glue,
+//     dlf, jdbc, s3tables) are refused by name at CREATE CATALOG: no REST
+//     catalog server can be run in the tests here, and an untested client
+//     is not offered.
+//   - Column types follow the Paimon catalog's rules (catalog/paimon
+//     EngineColumn over lake/iceberg's field mapping).
+//   - Storage settings are handed to the BE under the engine names only
+//     and never appear in errors.
+//
+// Concurrency: Catalog, Database and Table are safe for concurrent use.
+package iceberg

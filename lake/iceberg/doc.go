@@ -1,0 +1,43 @@
+// Package iceberg reads Apache Iceberg tables natively (no JVM): table
+// metadata, snapshots, manifest lists and manifests through
+// github.com/apache/iceberg-go (its scan planner assigns delete files to
+// data files and prunes partitions and files by the manifests' partition
+// values and column bounds), the Parquet data and delete files through
+// lake/paimon's Parquet path (OpenDataFile: lake/parquetpage's page
+// decoder, pqarrow where it cannot, columns matched by field id).
+//
+// Use: Open (a metadata file) or OpenDir (a Hadoop catalog table
+// directory) → Table.Plan(ctx, ScanOptions) → Plan.Splits →
+// Plan.Open(ctx, &split, mem, ReadOptions) → array.RecordReader. A reader
+// that gets splits from elsewhere opens the same metadata file (OpenIn)
+// and builds Table.ReadPlan(snapshot).
+//
+// What is read: format v1 and v2 tables (and v3 tables that use none of
+// the refused features), any partition spec, one split per data file,
+// position deletes and equality deletes (NULL equals NULL) applied to the
+// data files iceberg-go's planner assigns them to, column projection,
+// snapshots by id, by time (the latest ancestor of the current snapshot
+// committed at or before it) and by branch or tag name.
+//
+// What is refused, with an error wrapping ErrUnsupported that names the
+// table and file or column: deletion vectors (v3 Puffin), ORC and Avro data
+// or delete files, columns with v3 initial defaults, and types with no
+// engine counterpart (variant, geometry, geography, unknown). Row lineage
+// columns (_row_id, ...) are never produced.
+//
+// What must stay true:
+//
+//  1. A split's rows are its data file's rows minus the positions its
+//     position delete files name for exactly that file path, minus the rows
+//     whose equality columns equal a row of one of its equality delete
+//     files. Paths are compared as the metadata records them.
+//  2. The predicate only prunes (partitions, files); it never filters rows,
+//     and a part that does not translate exactly to an Iceberg expression is
+//     left out (AND) or drops the whole filter (OR).
+//  3. A table directory whose metadata records another location is read
+//     relative to the directory (relocation of every recorded path prefix).
+//  4. Bad metadata or files give errors naming the table, never a panic.
+//
+// Concurrency: a Table and a Plan are immutable and may be shared; each
+// RecordReader from Plan.Open belongs to one goroutine.
+package iceberg

@@ -1,0 +1,93 @@
+package iceberg
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"strings"
+	"time"
+
+	icebergio "github.com/apache/iceberg-go/io"
+
+	"github.com/inlet-db/inlet/fileio"
+)
+
+// relocator maps the locations a table's metadata records to where the
+// table is now. A table copied elsewhere (a test fixture, a warehouse
+// moved to another bucket) keeps the old prefix in every metadata file,
+// manifest list and manifest; reads rewrite it instead of rewriting them.
+type relocator struct{ from, to string }
+
+func (r relocator) apply(p string) string {
+	if r.from == "" || r.from == r.to {
+		return p
+	}
+	q := p
+	// A relative location ("./t") may reach us cleaned ("t/...").
+	if strings.HasPrefix(r.from, "./") && !strings.HasPrefix(q, "./") {
+		q = "./" + q
+	}
+	if q == r.from {
+		return r.to
+	}
+	if strings.HasPrefix(q, r.from) && (strings.HasSuffix(r.from, "/") || q[len(r.from)] == '/') {
+		return r.to + q[len(r.from):]
+	}
+	return p
+}
+
+// ioAdapter serves iceberg-go's reads (metadata, manifest lists and
+// manifests) from our fileio.FS, so S3 settings, credentials and local
+// paths behave the same for metadata as for data files. It never writes.
+type ioAdapter struct {
+	ctx  context.Context
+	fsys fileio.FS
+	rel  relocator
+}
+
+var (
+	_ icebergio.IO         = (*ioAdapter)(nil)
+	_ icebergio.ReadFileIO = (*ioAdapter)(nil)
+)
+
+func (a *ioAdapter) Open(name string) (icebergio.File, error) {
+	p := a.rel.apply(name)
+	f, err := a.fsys.Open(a.ctx, p)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	return &ioFile{f: f, name: p, r: io.NewSectionReader(f, 0, f.Size())}, nil
+}
+
+func (a *ioAdapter) ReadFile(name string) ([]byte, error) {
+	return fileio.ReadAll(a.ctx, a.fsys, a.rel.apply(name))
+}
+
+func (a *ioAdapter) Remove(name string) error {
+	return &fs.PathError{Op: "remove", Path: name, Err: errors.ErrUnsupported}
+}
+
+type ioFile struct {
+	f    fileio.File
+	name string
+	r    *io.SectionReader
+}
+
+func (f *ioFile) Read(p []byte) (int, error)                { return f.r.Read(p) }
+func (f *ioFile) ReadAt(p []byte, off int64) (int, error)   { return f.r.ReadAt(p, off) }
+func (f *ioFile) Seek(off int64, whence int) (int64, error) { return f.r.Seek(off, whence) }
+func (f *ioFile) Close() error                              { return f.f.Close() }
+func (f *ioFile) Stat() (fs.FileInfo, error)                { return fileInfo{name: f.name, size: f.f.Size()}, nil }
+
+type fileInfo struct {
+	name string
+	size int64
+}
+
+func (i fileInfo) Name() string       { return i.name[strings.LastIndexByte(i.name, '/')+1:] }
+func (i fileInfo) Size() int64        { return i.size }
+func (i fileInfo) Mode() fs.FileMode  { return 0o444 }
+func (i fileInfo) ModTime() time.Time { return time.Time{} }
+func (i fileInfo) IsDir() bool        { return false }
+func (i fileInfo) Sys() any           { return nil }
