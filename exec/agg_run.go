@@ -23,6 +23,10 @@ type aggState struct {
 	argExprs   []expr.Expr
 	gids       []uint32
 	accCharged int64
+	// d64, per aggregate, folds its argument on int64 lanes (agg_dec64.go);
+	// frame holds one batch's lanes.
+	d64   []*expr.Dec64
+	frame expr.Dec64Frame
 }
 
 func (h *HashAggregate) newAggState(env *Env) (*aggState, error) {
@@ -50,6 +54,12 @@ func (h *HashAggregate) newAggState(env *Env) (*aggState, error) {
 			if s.argExprs[i], err = expr.Cast(a.Arg, h.argTypes[i]); err != nil {
 				s.release()
 				return nil, err
+			}
+			if p := dec64Program(a, acc, s.argExprs[i]); p != nil && !noDec64 {
+				if s.d64 == nil {
+					s.d64 = make([]*expr.Dec64, len(h.Aggs))
+				}
+				s.d64[i] = p
 			}
 		}
 	}
@@ -91,6 +101,10 @@ func (s *aggState) consume(b arrow.RecordBatch) error {
 	s.gids = s.gt.ids(keys, rows, s.gids)
 	releaseArrays(keys)
 	s.chargeAccs()
+	if s.d64 != nil {
+		s.frame.Reset(b)
+		defer s.frame.Reset(nil)
+	}
 	col := len(h.GroupBy)
 	for i, acc := range s.accs {
 		acc.grow(s.gt.n)
@@ -103,6 +117,15 @@ func (s *aggState) consume(b arrow.RecordBatch) error {
 		if s.argExprs[i] == nil {
 			acc.update(s.gids, nil, rows)
 			continue
+		}
+		if s.d64 != nil && s.d64[i] != nil {
+			if vals, valid, ok := s.d64[i].Eval(&s.frame); ok {
+				acc.(dec64Folder).updateI64(s.gids, vals, valid, nil)
+				if dec64Hook != nil {
+					dec64Hook()
+				}
+				continue
+			}
 		}
 		arg, err := s.argExprs[i].Eval(env, b)
 		if err != nil {
