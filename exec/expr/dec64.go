@@ -37,7 +37,7 @@ const (
 type d64Node struct {
 	key  string // structural: equal keys compute equal values
 	kind d64Kind
-	col  int   // d64Col: input column
+	col  int // d64Col: input column
 	typ  arrow.DataType
 	lit  int64 // d64Lit: the unscaled constant
 	op   ArithOp
