@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/exec/memlimit"
@@ -27,6 +28,10 @@ type aggState struct {
 	// frame holds one batch's lanes.
 	d64   []*expr.Dec64
 	frame expr.Dec64Frame
+	// kctx allocates what arrow's kernels build (gatherRows' fallback);
+	// need caches gatherCols.
+	kctx context.Context
+	need []int
 }
 
 func (h *HashAggregate) newAggState(env *Env) (*aggState, error) {
@@ -34,7 +39,8 @@ func (h *HashAggregate) newAggState(env *Env) (*aggState, error) {
 	for i, g := range h.GroupBy {
 		keyTypes[i] = g.DataType()
 	}
-	s := &aggState{h: h, env: env, gt: newGroupTable(env.Mem, keyTypes, true)}
+	s := &aggState{h: h, env: env, gt: newGroupTable(env.Mem, keyTypes, true),
+		kctx: compute.WithAllocator(context.Background(), memlimit.Lenient(env.Mem))}
 	s.accs = make([]accumulator, len(h.Aggs))
 	s.argExprs = make([]expr.Expr, len(h.Aggs))
 	for i, a := range h.Aggs {
@@ -85,13 +91,27 @@ func (s *aggState) chargeAccs() {
 	}
 }
 
-// consume folds one input batch in.
+// consume folds one input batch in. A selBatch (the pipeline's Filter
+// below, pipedSel) folds its rows sel: the int64-lane arguments read the
+// whole batch at those rows, and only the columns the group keys and the
+// other arguments read are copied.
 func (s *aggState) consume(b arrow.RecordBatch) error {
 	h, env := s.h, s.env
-	rows := int(b.NumRows())
+	full, in := b, b
+	var sel []int64
+	if sb, ok := b.(*selBatch); ok {
+		full, sel = sb.RecordBatch, sb.sel
+		g, err := gatherRows(s.kctx, env, full, sel, s.gatherCols())
+		if err != nil {
+			return err
+		}
+		defer g.Release()
+		in = g
+	}
+	rows := int(in.NumRows())
 	keys := make([]arrow.Array, 0, len(h.GroupBy))
 	for _, g := range h.GroupBy {
-		k, err := g.Eval(env, b)
+		k, err := g.Eval(env, in)
 		if err != nil {
 			releaseArrays(keys)
 			return err
@@ -102,7 +122,7 @@ func (s *aggState) consume(b arrow.RecordBatch) error {
 	releaseArrays(keys)
 	s.chargeAccs()
 	if s.d64 != nil {
-		s.frame.Reset(b)
+		s.frame.Reset(full)
 		defer s.frame.Reset(nil)
 	}
 	col := len(h.GroupBy)
@@ -110,7 +130,7 @@ func (s *aggState) consume(b arrow.RecordBatch) error {
 		acc.grow(s.gt.n)
 		if h.Mode == AggFinal {
 			k := len(h.stateTypes[i])
-			acc.merge(s.gids, b.Columns()[col:col+k])
+			acc.merge(s.gids, in.Columns()[col:col+k])
 			col += k
 			continue
 		}
@@ -118,16 +138,26 @@ func (s *aggState) consume(b arrow.RecordBatch) error {
 			acc.update(s.gids, nil, rows)
 			continue
 		}
+		argIn := in
 		if s.d64 != nil && s.d64[i] != nil {
 			if vals, valid, ok := s.d64[i].Eval(&s.frame); ok {
-				acc.(dec64Folder).updateI64(s.gids, vals, valid, nil)
+				acc.(dec64Folder).updateI64(s.gids, vals, valid, sel)
 				if dec64Hook != nil {
 					dec64Hook()
 				}
 				continue
 			}
+			if sel != nil {
+				// in lacks this argument's columns: copy them now.
+				g, err := gatherRows(s.kctx, env, full, sel, expr.Columns(s.argExprs[i]))
+				if err != nil {
+					return err
+				}
+				defer g.Release()
+				argIn = g
+			}
 		}
-		arg, err := s.argExprs[i].Eval(env, b)
+		arg, err := s.argExprs[i].Eval(env, argIn)
 		if err != nil {
 			return err
 		}
@@ -135,6 +165,25 @@ func (s *aggState) consume(b arrow.RecordBatch) error {
 		arg.Release()
 	}
 	return nil
+}
+
+// gatherCols are the columns consume copies from a selBatch: those the
+// group keys and the arguments without an int64-lane program read (all
+// for a final aggregate's states).
+func (s *aggState) gatherCols() []int {
+	if s.h.Mode == AggFinal {
+		return nil
+	}
+	if s.need == nil {
+		es := append([]expr.Expr(nil), s.h.GroupBy...)
+		for i, e := range s.argExprs {
+			if s.d64 == nil || s.d64[i] == nil {
+				es = append(es, e)
+			}
+		}
+		s.need = columnsRead(es)
+	}
+	return s.need
 }
 
 // overflow is the error of the first accumulator whose sum overflowed.
