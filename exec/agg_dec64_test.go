@@ -174,37 +174,42 @@ func TestDec64AggMatchesGeneral(t *testing.T) {
 		}, true},
 	}
 	for _, tc := range cases {
-		for _, filtered := range []bool{false, true} {
-			for _, par := range []int{1, 2} {
-				t.Run(fmt.Sprintf("%s/filter=%v/par=%d", tc.name, filtered, par), func(t *testing.T) {
-					rng = rand.New(rand.NewSource(11))
-					mem := memory.NewGoAllocator()
-					s, batches := dec64Table(mem, tc.typ, 20_000, 1500, tc.nullEvery, tc.gen, 5)
-					defer releaseBatches(batches)
-					var in Operator = memScan(s, batches)
-					if filtered {
-						pred := must(expr.Cmp(expr.Lt, expr.Col(4, "d", expr.Int32T()), expr.Int(90)))
-						in = must(NewFilter(in, pred))
-					}
-					g := expr.Col(0, "g", expr.StringT())
-					op := must(NewHashAggregate(in, []expr.Expr{g}, []string{"g"}, dec64Aggs(tc.typ), AggSingle))
-					fast, general, fastErr, generalErr := runDec64(t, op, par)
-					if (fastErr != nil) != tc.wantErr || (generalErr != nil) != tc.wantErr {
-						t.Fatalf("errors: fast %v, general %v, want an error: %v", fastErr, generalErr, tc.wantErr)
-					}
-					if tc.wantErr {
-						if fastErr.Error() != generalErr.Error() {
-							t.Fatalf("fast error %q, general %q", fastErr, generalErr)
+		for _, grouped := range []bool{true, false} {
+			for _, filtered := range []bool{false, true} {
+				for _, par := range []int{1, 2} {
+					t.Run(fmt.Sprintf("%s/grouped=%v/filter=%v/par=%d", tc.name, grouped, filtered, par), func(t *testing.T) {
+						rng = rand.New(rand.NewSource(11))
+						mem := memory.NewGoAllocator()
+						s, batches := dec64Table(mem, tc.typ, 20_000, 1500, tc.nullEvery, tc.gen, 5)
+						defer releaseBatches(batches)
+						var in Operator = memScan(s, batches)
+						if filtered {
+							pred := must(expr.Cmp(expr.Lt, expr.Col(4, "d", expr.Int32T()), expr.Int(90)))
+							in = must(NewFilter(in, pred))
 						}
-						return
-					}
-					if fast != general {
-						t.Fatalf("int64 lanes:\n%s\ngeneral:\n%s", fast, general)
-					}
-					if want := bigSumA(batches, filtered); !strings.Contains(fast, want) {
-						t.Fatalf("sums of a per group %s not in\n%s", want, fast)
-					}
-				})
+						keys, names := []expr.Expr{expr.Col(0, "g", expr.StringT())}, []string{"g"}
+						if !grouped {
+							keys, names = nil, nil
+						}
+						op := must(NewHashAggregate(in, keys, names, dec64Aggs(tc.typ), AggSingle))
+						fast, general, fastErr, generalErr := runDec64(t, op, par)
+						if (fastErr != nil) != tc.wantErr || (generalErr != nil) != tc.wantErr {
+							t.Fatalf("errors: fast %v, general %v, want an error: %v", fastErr, generalErr, tc.wantErr)
+						}
+						if tc.wantErr {
+							if fastErr.Error() != generalErr.Error() {
+								t.Fatalf("fast error %q, general %q", fastErr, generalErr)
+							}
+							return
+						}
+						if fast != general {
+							t.Fatalf("int64 lanes:\n%s\ngeneral:\n%s", fast, general)
+						}
+						if want := bigSumA(batches, filtered, grouped); !strings.HasPrefix(fast, want) && !strings.Contains(fast, "\n"+want) {
+							t.Fatalf("sum of a %s not in\n%s", want, fast)
+						}
+					})
+				}
 			}
 		}
 	}
@@ -216,25 +221,29 @@ func releaseBatches(bs []arrow.RecordBatch) {
 	}
 }
 
-// bigSumA is SUM(a) of group "A" (d < 90 when filtered), in big.Int, as
-// the result renders it: "A|<sum>|".
-func bigSumA(batches []arrow.RecordBatch, filtered bool) string {
+// bigSumA is SUM(a) of group "A" (of every row when not grouped; d < 90
+// when filtered), in big.Int, as the result renders it: "A|<sum>|" or
+// "<sum>|".
+func bigSumA(batches []arrow.RecordBatch, filtered, grouped bool) string {
 	sum, seen := new(big.Int), false
 	for _, b := range batches {
 		g := b.Column(0).(*array.String)
 		a := b.Column(1).(*array.Decimal128)
 		d := b.Column(4).(*array.Int32)
 		for i := 0; i < int(b.NumRows()); i++ {
-			if g.IsNull(i) || g.Value(i) != "A" || a.IsNull(i) || (filtered && d.Value(i) >= 90) {
+			if (grouped && (g.IsNull(i) || g.Value(i) != "A")) || a.IsNull(i) || (filtered && d.Value(i) >= 90) {
 				continue
 			}
 			sum.Add(sum, a.Value(i).BigInt())
 			seen = true
 		}
 	}
-	if !seen {
-		return "A|NULL|"
+	prefix := ""
+	if grouped {
+		prefix = "A|"
 	}
-	typ := &arrow.Decimal128Type{Precision: 38, Scale: 2}
-	return "A|" + decimal128.FromBigInt(sum).ToString(typ.Scale) + "|"
+	if !seen {
+		return prefix + "NULL|"
+	}
+	return prefix + decimal128.FromBigInt(sum).ToString(2) + "|"
 }

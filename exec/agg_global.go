@@ -180,11 +180,31 @@ func (f *globalFolder) fold(b arrow.RecordBatch) error {
 			gathered.Release()
 		}
 	}()
+	if f.st.d64 != nil {
+		f.st.frame.Reset(b)
+		defer f.st.frame.Reset(nil)
+	}
 	for i, acc := range f.st.accs {
 		e := f.st.argExprs[i]
 		if e == nil {
 			acc.(selFolder).foldSel(nil, rows, n)
 			continue
+		}
+		if f.st.d64 != nil && f.st.d64[i] != nil {
+			// SUM/AVG of a DECIMAL +,-,* expression: int64 lanes over the
+			// rows selected, in place (agg_dec64.go).
+			if vals, valid, ok := f.st.d64[i].Eval(&f.st.frame); ok {
+				m := n
+				if rows != nil {
+					m = len(rows)
+				}
+				f.zeros = growTo(f.zeros, m)
+				acc.(dec64Folder).updateI64(f.zeros[:m], vals, valid, rows)
+				if dec64Hook != nil {
+					dec64Hook()
+				}
+				continue
+			}
 		}
 		if c := f.raw[i]; c != nil && c.Index >= 0 && c.Index < int(b.NumCols()) {
 			if sf, ok := acc.(selFolder); ok && arrow.TypeEqual(b.Column(c.Index).DataType(), c.Type) && sf.foldSel(b.Column(c.Index), rows, n) {
