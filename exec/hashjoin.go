@@ -3,10 +3,12 @@ package exec
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/inlet-db/inlet/exec/expr"
@@ -369,24 +371,23 @@ func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arro
 	for i := range keep {
 		keep[i] = true
 	}
-	var joined arrow.RecordBatch
-	if len(li) > 0 && (j.Residual != nil || j.Type == InnerJoin || j.Type == LeftOuterJoin || j.Type == FullOuterJoin) {
-		var err error
-		if joined, err = j.gatherPairs(kctx, env, side, b, li, ri, nil); err != nil {
+	if len(li) > 0 && j.Residual != nil {
+		// Only the columns the residual reads are copied for it; the
+		// rows that pass are copied whole below (inner, outer joins).
+		joined, err := j.gatherPairs(kctx, env, side, b, li, ri, nil, columnsRead([]expr.Expr{j.Residual}))
+		if err != nil {
 			return nil, err
 		}
-		defer joined.Release()
-		if j.Residual != nil {
-			m, err := j.Residual.Eval(env, joined)
-			if err != nil {
-				return nil, err
-			}
-			mask := m.(*array.Boolean)
-			for i := range keep {
-				keep[i] = mask.IsValid(i) && mask.Value(i)
-			}
-			m.Release()
+		m, err := j.Residual.Eval(env, joined)
+		joined.Release()
+		if err != nil {
+			return nil, err
 		}
+		mask := m.(*array.Boolean)
+		for i := range keep {
+			keep[i] = mask.IsValid(i) && mask.Value(i)
+		}
+		m.Release()
 	}
 	matched := make([]bool, rows)
 	for i, k := range keep {
@@ -413,16 +414,20 @@ func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arro
 		}
 		return filterRows(kctx, env, b, sel, n)
 	case InnerJoin:
-		n := 0
-		for _, k := range keep {
-			if k {
-				n++
+		kl, kr := li[:0:0], ri[:0:0]
+		if j.Residual == nil {
+			kl, kr = li, ri
+		} else {
+			for i, k := range keep {
+				if k {
+					kl, kr = append(kl, li[i]), append(kr, ri[i])
+				}
 			}
 		}
-		if n == 0 {
+		if len(kl) == 0 {
 			return nil, nil
 		}
-		return filterRows(kctx, env, joined, keep, n)
+		return j.gatherPairs(kctx, env, side, b, kl, kr, nil, nil)
 	}
 	// Left and full outer: each left row's passing pairs, or the row once
 	// with NULLs.
@@ -441,7 +446,7 @@ func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arro
 			ol, or, orValid = append(ol, int64(r)), append(or, 0), append(orValid, false)
 		}
 	}
-	return j.gatherPairs(kctx, env, side, b, ol, or, orValid)
+	return j.gatherPairs(kctx, env, side, b, ol, or, orValid, nil)
 }
 
 // tailRows bounds the rows of one batch of a full join's unmatched right
@@ -488,18 +493,44 @@ func (j *HashJoin) unmatched(kctx context.Context, env *Env, side *buildSide, fr
 
 // gatherPairs builds left[li] ++ right[ri] rows; rValid marks right rows
 // that exist (nil: all), the others get NULL right columns.
-func (j *HashJoin) gatherPairs(kctx context.Context, env *Env, side *buildSide, left arrow.RecordBatch, li, ri []int64, rValid []bool) (arrow.RecordBatch, error) {
+func (j *HashJoin) gatherPairs(kctx context.Context, env *Env, side *buildSide, left arrow.RecordBatch, li, ri []int64, rValid []bool, need []int) (arrow.RecordBatch, error) {
+	n := len(li)
+	want := func(c int) bool { return need == nil || slices.Contains(need, c) }
+	// placeholder stands for a column nobody reads (need): a zero-copy
+	// slice when src is long enough.
+	placeholder := func(src arrow.Array) arrow.Array {
+		if src != nil && src.Len() >= n {
+			return array.NewSlice(src, 0, int64(n))
+		}
+		if src != nil {
+			return array.MakeArrayOfNull(memlimit.Lenient(env.Mem), src.DataType(), n)
+		}
+		return nil
+	}
+	var lidx, ridx arrow.Array
+	defer func() {
+		if lidx != nil {
+			lidx.Release()
+		}
+		if ridx != nil {
+			ridx.Release()
+		}
+	}()
 	mk := func(v []int64, valid []bool) arrow.Array {
 		ib := array.NewInt64Builder(env.Mem)
 		defer ib.Release()
 		ib.AppendValues(v, valid)
 		return ib.NewArray()
 	}
-	lidx, ridx := mk(li, nil), mk(ri, rValid)
-	defer lidx.Release()
-	defer ridx.Release()
 	cols := make([]arrow.Array, 0, j.joined.NumFields())
 	for c := 0; c < int(left.NumCols()); c++ {
+		if !want(c) {
+			cols = append(cols, placeholder(left.Column(c)))
+			continue
+		}
+		if lidx == nil && !gatherable(left.Column(c).DataType()) {
+			lidx = mk(li, nil)
+		}
 		a, err := takeRows(kctx, memlimit.Lenient(env.Mem), left.Column(c), li, lidx)
 		if err != nil {
 			releaseArrays(cols)
@@ -507,25 +538,61 @@ func (j *HashJoin) gatherPairs(kctx context.Context, env *Env, side *buildSide, 
 		}
 		cols = append(cols, a)
 	}
+	nl := int(left.NumCols())
 	for c, f := range j.Right.Schema().Fields() {
 		var a arrow.Array
 		var err error
-		if side.batch == nil {
-			a = array.MakeArrayOfNull(env.Mem, f.Type, len(ri))
-		} else if rValid == nil {
-			if a, err = takeRows(kctx, memlimit.Lenient(env.Mem), side.batch.Column(c), ri, ridx); err != nil {
-				releaseArrays(cols)
-				return nil, err
+		switch {
+		case side.batch == nil:
+			a = array.MakeArrayOfNull(env.Mem, f.Type, n)
+		case !want(nl + c):
+			a = placeholder(side.batch.Column(c))
+		case gatherable(f.Type):
+			// Outer rows without a match (rValid false) read build row 0
+			// and are then marked NULL.
+			if a = gatherFast(memlimit.Lenient(env.Mem), side.batch.Column(c), ri); rValid != nil {
+				a = withNulls(memlimit.Lenient(env.Mem), a, rValid)
 			}
-		} else if a, err = compute.TakeArray(kctx, side.batch.Column(c), ridx); err != nil {
+		default:
+			if ridx == nil {
+				ridx = mk(ri, rValid)
+			}
+			a, err = compute.TakeArray(kctx, side.batch.Column(c), ridx)
+		}
+		if err != nil {
 			releaseArrays(cols)
 			return nil, err
 		}
 		cols = append(cols, a)
 	}
-	out := array.NewRecordBatch(j.joined, cols, int64(len(li)))
+	out := array.NewRecordBatch(j.joined, cols, int64(n))
 	releaseArrays(cols)
 	return out, nil
+}
+
+// withNulls is a (released; gatherFast's output, at offset 0) with the
+// rows where valid is false made NULL as well.
+func withNulls(mem memory.Allocator, a arrow.Array, valid []bool) arrow.Array {
+	defer a.Release()
+	d := a.Data()
+	n := a.Len()
+	nb := memory.NewResizableBuffer(mem)
+	defer nb.Release()
+	nb.Resize(int(bitutil.BytesForBits(int64(n))))
+	bm := nb.Bytes()
+	clear(bm)
+	nulls := 0
+	for i, v := range valid[:n] {
+		if v && a.IsValid(i) {
+			bitutil.SetBit(bm, i)
+		} else {
+			nulls++
+		}
+	}
+	bufs := append([]*memory.Buffer{nb}, d.Buffers()[1:]...)
+	out := array.NewData(d.DataType(), n, bufs, d.Children(), nulls, d.Offset())
+	defer out.Release()
+	return array.MakeFromData(out)
 }
 
 // filterRows keeps rows of b where sel is set (n of them); nil if none.
