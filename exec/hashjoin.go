@@ -160,6 +160,10 @@ type buildSide struct {
 	// released with the table.
 	filters []*RuntimeFilter
 	env     *Env
+	// residualDone: the join's residual reads only build columns and was
+	// tested on each build row; rows failing it are in no chain, and the
+	// probe does not test it again (buildResidual).
+	residualDone bool
 }
 
 func (b *buildSide) release() {
@@ -206,7 +210,7 @@ func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
 	}
 	side.table = newGroupTable(env.Mem, types, false)
 	gids := side.table.ids(keys, side.rows, nil)
-	defer chargeGo(env, int64(cap(gids))*4+int64(side.rows))() // gids, the NULL-key marks
+	defer chargeGo(env, int64(cap(gids))*4+2*int64(side.rows))() // gids, the NULL-key and residual marks
 	side.head = make([]int32, side.table.n)
 	for i := range side.head {
 		side.head[i] = -1
@@ -216,10 +220,14 @@ func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
 	memlimit.Charge(env.Mem, n)
 	side.mem, side.charged = env.Mem, n
 	nullKey := anyNullKey(keys, side.rows)
+	pass := j.buildResidual(env, side)
 	// Insert from the last row so chains list rows in input order.
 	for r := side.rows - 1; r >= 0; r-- {
 		if nullKey != nil && nullKey[r] {
 			side.hasNull = true
+			continue
+		}
+		if pass != nil && !pass[r] {
 			continue
 		}
 		side.next[r] = side.head[gids[r]]
@@ -227,6 +235,51 @@ func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
 	}
 	side.charged += j.publishFilters(env, keys, side.rows, side.table.n)
 	return side, nil
+}
+
+// buildResidual tests, once per build row, a residual that reads only
+// build columns (Q13's o_comment NOT LIKE '%special%requests%'), for the
+// join types where a build row failing it is as good as absent: inner,
+// left outer, semi and anti joins. It returns the rows that pass and sets
+// side.residualDone, or nil when the residual stays with the probe (also
+// when testing it on the build rows fails: the probe then tests only
+// the pairs, as before).
+func (j *HashJoin) buildResidual(env *Env, side *buildSide) []bool {
+	switch j.Type {
+	case InnerJoin, LeftOuterJoin, LeftSemiJoin, LeftAntiJoin:
+	default:
+		return nil
+	}
+	if j.Residual == nil || side.batch == nil {
+		return nil
+	}
+	nl := j.Left.Schema().NumFields()
+	for _, c := range columnsRead([]expr.Expr{j.Residual}) {
+		if c < nl {
+			return nil
+		}
+	}
+	res, ok := expr.MapColumns(j.Residual, func(c *expr.ColumnRef) expr.Expr {
+		return expr.Col(c.Index-nl, c.Name, c.Type)
+	})
+	if !ok {
+		return nil
+	}
+	m, err := res.Eval(env, side.batch)
+	if err != nil {
+		return nil
+	}
+	defer m.Release()
+	mask, ok := m.(*array.Boolean)
+	if !ok || mask.Len() != side.rows {
+		return nil
+	}
+	pass := make([]bool, side.rows)
+	for i := range pass {
+		pass[i] = mask.IsValid(i) && mask.Value(i)
+	}
+	side.residualDone = true
+	return pass
 }
 
 func evalKeys(env *Env, es []expr.Expr, b arrow.RecordBatch) ([]arrow.Array, error) {
@@ -371,14 +424,18 @@ func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arro
 	for i := range keep {
 		keep[i] = true
 	}
-	if len(li) > 0 && j.Residual != nil {
+	residual := j.Residual
+	if side.residualDone {
+		residual = nil
+	}
+	if len(li) > 0 && residual != nil {
 		// Only the columns the residual reads are copied for it; the
 		// rows that pass are copied whole below (inner, outer joins).
-		joined, err := j.gatherPairs(kctx, env, side, b, li, ri, nil, columnsRead([]expr.Expr{j.Residual}))
+		joined, err := j.gatherPairs(kctx, env, side, b, li, ri, nil, columnsRead([]expr.Expr{residual}))
 		if err != nil {
 			return nil, err
 		}
-		m, err := j.Residual.Eval(env, joined)
+		m, err := residual.Eval(env, joined)
 		joined.Release()
 		if err != nil {
 			return nil, err
@@ -415,7 +472,7 @@ func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arro
 		return filterRows(kctx, env, b, sel, n)
 	case InnerJoin:
 		kl, kr := li[:0:0], ri[:0:0]
-		if j.Residual == nil {
+		if residual == nil {
 			kl, kr = li, ri
 		} else {
 			for i, k := range keep {

@@ -113,14 +113,25 @@ func TestHashJoinOuterTypedColumns(t *testing.T) {
 	rk := []expr.Expr{expr.Col(0, "rid", expr.Int64T())}
 	// s <> 'drop': NULL s fails it too.
 	res := must(expr.Cmp(expr.Ne, expr.Col(3, "s", expr.StringT()), expr.Str("drop")))
-	for _, typ := range []JoinType{LeftOuterJoin, InnerJoin} {
-		t.Run(typ.String(), func(t *testing.T) {
-			got := run(t, must(NewHashJoin(left, right, typ, lk, rk, res)))
-			if typ == InnerJoin {
-				wantRows(t, got, "1|x|1|keep|1.50|1", "1|z|1|keep|1.50|1", "3|w|3|keep|NULL|1")
-				return
-			}
-			wantRows(t, got, "1|x|1|keep|1.50|1", "2|y|NULL|NULL|NULL|NULL", "1|z|1|keep|1.50|1", "3|w|3|keep|NULL|1")
+	// Also tag <> 'z': a residual over both sides, tested pair by pair.
+	both := must(expr.And(res, must(expr.Cmp(expr.Ne, expr.Col(1, "tag", expr.StringT()), expr.Str("z")))))
+	cases := []struct {
+		typ  JoinType
+		res  expr.Expr
+		want []string
+	}{
+		{InnerJoin, res, []string{"1|x|1|keep|1.50|1", "1|z|1|keep|1.50|1", "3|w|3|keep|NULL|1"}},
+		{LeftOuterJoin, res, []string{"1|x|1|keep|1.50|1", "2|y|NULL|NULL|NULL|NULL", "1|z|1|keep|1.50|1", "3|w|3|keep|NULL|1"}},
+		{LeftSemiJoin, res, []string{"1|x", "1|z", "3|w"}},
+		{LeftAntiJoin, res, []string{"2|y"}},
+		{FullOuterJoin, res, []string{"1|x|1|keep|1.50|1", "2|y|NULL|NULL|NULL|NULL", "1|z|1|keep|1.50|1", "3|w|3|keep|NULL|1", "NULL|NULL|1|NULL|-0.05|0", "NULL|NULL|1|drop|0.07|NULL"}},
+		{InnerJoin, both, []string{"1|x|1|keep|1.50|1", "3|w|3|keep|NULL|1"}},
+		{LeftOuterJoin, both, []string{"1|x|1|keep|1.50|1", "2|y|NULL|NULL|NULL|NULL", "1|z|NULL|NULL|NULL|NULL", "3|w|3|keep|NULL|1"}},
+		{LeftAntiJoin, both, []string{"2|y", "1|z"}},
+	}
+	for _, c := range cases {
+		t.Run(c.typ.String()+"/"+c.res.String(), func(t *testing.T) {
+			wantRows(t, run(t, must(NewHashJoin(left, right, c.typ, lk, rk, c.res))), c.want...)
 		})
 	}
 }
