@@ -305,13 +305,6 @@ func openPipedSel(ctx context.Context, env *Env, op Operator, selTop bool) (arra
 	}, nil), nil
 }
 
-// piped is op opened through openPiped.
-type piped struct{ Operator }
-
-func (p piped) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
-	return openPiped(ctx, env, p.Operator)
-}
-
 // pipedSel is op opened through openPipedSel: its reader may yield
 // selBatch values, so only a consumer that reads them may open it.
 type pipedSel struct{ Operator }
