@@ -30,8 +30,9 @@ type aggState struct {
 	frame expr.Dec64Frame
 	// kctx allocates what arrow's kernels build (gatherRows' fallback);
 	// need caches gatherCols.
-	kctx context.Context
-	need []int
+	kctx    context.Context
+	need    []int
+	needAll []int
 }
 
 func (h *HashAggregate) newAggState(env *Env) (*aggState, error) {
@@ -101,12 +102,18 @@ func (s *aggState) consume(b arrow.RecordBatch) error {
 	var sel []int64
 	if sb, ok := b.(*selBatch); ok {
 		full, sel = sb.RecordBatch, sb.sel
-		g, err := gatherRows(s.kctx, env, full, sel, s.gatherCols())
+		// Few rows selected: copying them costs less than computing the
+		// int64-lane arguments over every row.
+		sparse := len(sel)*2 < int(full.NumRows())
+		g, err := gatherRows(s.kctx, env, full, sel, s.gatherCols(sparse))
 		if err != nil {
 			return err
 		}
 		defer g.Release()
 		in = g
+		if sparse {
+			full, sel = g, nil
+		}
 	}
 	rows := int(in.NumRows())
 	keys := make([]arrow.Array, 0, len(h.GroupBy))
@@ -168,22 +175,27 @@ func (s *aggState) consume(b arrow.RecordBatch) error {
 }
 
 // gatherCols are the columns consume copies from a selBatch: those the
-// group keys and the arguments without an int64-lane program read (all
-// for a final aggregate's states).
-func (s *aggState) gatherCols() []int {
+// group keys and the arguments without an int64-lane program read, or
+// (all) those every argument reads; every column for a final
+// aggregate's states.
+func (s *aggState) gatherCols(all bool) []int {
 	if s.h.Mode == AggFinal {
 		return nil
 	}
-	if s.need == nil {
+	cache := &s.need
+	if all {
+		cache = &s.needAll
+	}
+	if *cache == nil {
 		es := append([]expr.Expr(nil), s.h.GroupBy...)
 		for i, e := range s.argExprs {
-			if s.d64 == nil || s.d64[i] == nil {
+			if all || s.d64 == nil || s.d64[i] == nil {
 				es = append(es, e)
 			}
 		}
-		s.need = columnsRead(es)
+		*cache = columnsRead(es)
 	}
-	return s.need
+	return *cache
 }
 
 // overflow is the error of the first accumulator whose sum overflowed.
