@@ -175,12 +175,50 @@ func (f *globalFolder) fold(b arrow.RecordBatch) error {
 	// gathered holds the selected rows of the columns an argument that is
 	// not a plain column reads, built once per batch when first needed.
 	var gathered arrow.RecordBatch
+	folded := make([]bool, len(f.st.accs)) // by the int64 lanes
 	defer func() {
 		if gathered != nil {
 			gathered.Release()
 		}
 	}()
+	if f.st.d64 != nil {
+		// The int64-lane arguments read the rows selected in place, or,
+		// when few are, the copy of them (cheaper than every row's lanes).
+		d64In, d64Rows := b, rows
+		if rows != nil && len(rows)*2 < n {
+			var err error
+			if gathered, err = gatherRows(f.kctx, f.env, b, rows, f.cols); err != nil {
+				return err
+			}
+			d64In, d64Rows = gathered, nil
+		}
+		f.st.frame.Reset(d64In)
+		defer f.st.frame.Reset(nil)
+		rows := d64Rows
+		for i, acc := range f.st.accs {
+			if f.st.d64[i] == nil {
+				continue
+			}
+			vals, valid, ok := f.st.d64[i].Eval(&f.st.frame)
+			if !ok {
+				continue
+			}
+			m := int(d64In.NumRows())
+			if rows != nil {
+				m = len(rows)
+			}
+			f.zeros = growTo(f.zeros, m)
+			acc.(dec64Folder).updateI64(f.zeros[:m], vals, valid, rows)
+			if dec64Hook != nil {
+				dec64Hook()
+			}
+			folded[i] = true
+		}
+	}
 	for i, acc := range f.st.accs {
+		if folded[i] {
+			continue
+		}
 		e := f.st.argExprs[i]
 		if e == nil {
 			acc.(selFolder).foldSel(nil, rows, n)

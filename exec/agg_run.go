@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/exec/memlimit"
@@ -23,6 +24,15 @@ type aggState struct {
 	argExprs   []expr.Expr
 	gids       []uint32
 	accCharged int64
+	// d64, per aggregate, folds its argument on int64 lanes (agg_dec64.go);
+	// frame holds one batch's lanes.
+	d64   []*expr.Dec64
+	frame expr.Dec64Frame
+	// kctx allocates what arrow's kernels build (gatherRows' fallback);
+	// need caches gatherCols.
+	kctx    context.Context
+	need    []int
+	needAll []int
 }
 
 func (h *HashAggregate) newAggState(env *Env) (*aggState, error) {
@@ -30,7 +40,8 @@ func (h *HashAggregate) newAggState(env *Env) (*aggState, error) {
 	for i, g := range h.GroupBy {
 		keyTypes[i] = g.DataType()
 	}
-	s := &aggState{h: h, env: env, gt: newGroupTable(env.Mem, keyTypes, true)}
+	s := &aggState{h: h, env: env, gt: newGroupTable(env.Mem, keyTypes, true),
+		kctx: compute.WithAllocator(context.Background(), memlimit.Lenient(env.Mem))}
 	s.accs = make([]accumulator, len(h.Aggs))
 	s.argExprs = make([]expr.Expr, len(h.Aggs))
 	for i, a := range h.Aggs {
@@ -50,6 +61,12 @@ func (h *HashAggregate) newAggState(env *Env) (*aggState, error) {
 			if s.argExprs[i], err = expr.Cast(a.Arg, h.argTypes[i]); err != nil {
 				s.release()
 				return nil, err
+			}
+			if p := dec64Program(a, acc, s.argExprs[i]); p != nil && !noDec64 {
+				if s.d64 == nil {
+					s.d64 = make([]*expr.Dec64, len(h.Aggs))
+				}
+				s.d64[i] = p
 			}
 		}
 	}
@@ -75,13 +92,33 @@ func (s *aggState) chargeAccs() {
 	}
 }
 
-// consume folds one input batch in.
+// consume folds one input batch in. A selBatch (the pipeline's Filter
+// below, pipedSel) folds its rows sel: the int64-lane arguments read the
+// whole batch at those rows, and only the columns the group keys and the
+// other arguments read are copied.
 func (s *aggState) consume(b arrow.RecordBatch) error {
 	h, env := s.h, s.env
-	rows := int(b.NumRows())
+	full, in := b, b
+	var sel []int64
+	if sb, ok := b.(*selBatch); ok {
+		full, sel = sb.RecordBatch, sb.sel
+		// Few rows selected: copying them costs less than computing the
+		// int64-lane arguments over every row.
+		sparse := len(sel)*2 < int(full.NumRows())
+		g, err := gatherRows(s.kctx, env, full, sel, s.gatherCols(sparse))
+		if err != nil {
+			return err
+		}
+		defer g.Release()
+		in = g
+		if sparse {
+			full, sel = g, nil
+		}
+	}
+	rows := int(in.NumRows())
 	keys := make([]arrow.Array, 0, len(h.GroupBy))
 	for _, g := range h.GroupBy {
-		k, err := g.Eval(env, b)
+		k, err := g.Eval(env, in)
 		if err != nil {
 			releaseArrays(keys)
 			return err
@@ -91,12 +128,16 @@ func (s *aggState) consume(b arrow.RecordBatch) error {
 	s.gids = s.gt.ids(keys, rows, s.gids)
 	releaseArrays(keys)
 	s.chargeAccs()
+	if s.d64 != nil {
+		s.frame.Reset(full)
+		defer s.frame.Reset(nil)
+	}
 	col := len(h.GroupBy)
 	for i, acc := range s.accs {
 		acc.grow(s.gt.n)
 		if h.Mode == AggFinal {
 			k := len(h.stateTypes[i])
-			acc.merge(s.gids, b.Columns()[col:col+k])
+			acc.merge(s.gids, in.Columns()[col:col+k])
 			col += k
 			continue
 		}
@@ -104,7 +145,26 @@ func (s *aggState) consume(b arrow.RecordBatch) error {
 			acc.update(s.gids, nil, rows)
 			continue
 		}
-		arg, err := s.argExprs[i].Eval(env, b)
+		argIn := in
+		if s.d64 != nil && s.d64[i] != nil {
+			if vals, valid, ok := s.d64[i].Eval(&s.frame); ok {
+				acc.(dec64Folder).updateI64(s.gids, vals, valid, sel)
+				if dec64Hook != nil {
+					dec64Hook()
+				}
+				continue
+			}
+			if sel != nil {
+				// in lacks this argument's columns: copy them now.
+				g, err := gatherRows(s.kctx, env, full, sel, expr.Columns(s.argExprs[i]))
+				if err != nil {
+					return err
+				}
+				defer g.Release()
+				argIn = g
+			}
+		}
+		arg, err := s.argExprs[i].Eval(env, argIn)
 		if err != nil {
 			return err
 		}
@@ -112,6 +172,30 @@ func (s *aggState) consume(b arrow.RecordBatch) error {
 		arg.Release()
 	}
 	return nil
+}
+
+// gatherCols are the columns consume copies from a selBatch: those the
+// group keys and the arguments without an int64-lane program read, or
+// (all) those every argument reads; every column for a final
+// aggregate's states.
+func (s *aggState) gatherCols(all bool) []int {
+	if s.h.Mode == AggFinal {
+		return nil
+	}
+	cache := &s.need
+	if all {
+		cache = &s.needAll
+	}
+	if *cache == nil {
+		es := append([]expr.Expr(nil), s.h.GroupBy...)
+		for i, e := range s.argExprs {
+			if all || s.d64 == nil || s.d64[i] == nil {
+				es = append(es, e)
+			}
+		}
+		*cache = columnsRead(es)
+	}
+	return *cache
 }
 
 // overflow is the error of the first accumulator whose sum overflowed.

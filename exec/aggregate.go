@@ -310,7 +310,8 @@ func (h *HashAggregate) Open(ctx context.Context, env *Env) (array.RecordReader,
 	if sp := spillOf(ctx); sp != nil && h.canSpill(sp) {
 		return h.openSpilling(ctx, env, sp) // spill_agg.go
 	}
-	return openMaterialized(ctx, env, piped{h.Input}, h.schema, h.compute)
+	// The Filter right below yields selBatch values (consume reads them).
+	return openMaterialized(ctx, env, pipedSel{h.Input}, h.schema, h.compute)
 }
 
 // accStateBytes approximates one group's state in one accumulator (a value

@@ -27,6 +27,11 @@
 // applied, and a Source can read a published range (FilterRange) to skip
 // data itself.
 //
+// SUM and AVG of a DECIMAL expression of +, - and * (agg_dec64.go, over
+// expr.Dec64) fold on int64 lanes without building 128-bit arrays; a batch
+// whose values or steps leave the int64 range takes the general path,
+// with the same results and errors.
+//
 // What must stay true:
 //
 //  1. Schema() is known before Open and every batch a reader yields has
@@ -51,7 +56,8 @@
 //     outer join) probes in parallel_pipeline_task_num goroutines, which
 //     also run the Filter and Project steps directly under its probe side;
 //     the steps under its build side and under a HashAggregate run the
-//     same way. One goroutine reads the source, workers transform batches,
+//     same way (the Filter right under a HashAggregate hands it the batch
+//     and the rows it selects, selBatch, instead of copying them). One goroutine reads the source, workers transform batches,
 //     and results come out in input order, so the orders promised above
 //     hold at any parallelism.
 //  3. NULL is SQL NULL everywhere: a filter keeps a row only when the

@@ -277,11 +277,13 @@ func columnsRead(es []expr.Expr) []int {
 // (nil: all) hold rows' values, the others are zero-copy slices of b
 // that nobody may read.
 func gatherRows(kctx context.Context, env *Env, b arrow.RecordBatch, rows []int64, cols []int) (arrow.RecordBatch, error) {
-	ib := array.NewInt64Builder(env.Mem)
-	ib.AppendValues(rows, nil)
-	idx := ib.NewArray()
-	ib.Release()
-	defer idx.Release()
+	// The row numbers as an array only for a column arrow's Take copies.
+	var idx arrow.Array
+	defer func() {
+		if idx != nil {
+			idx.Release()
+		}
+	}()
 	want := make([]bool, b.NumCols())
 	for i := range want {
 		want[i] = cols == nil
@@ -296,6 +298,12 @@ func gatherRows(kctx context.Context, env *Env, b arrow.RecordBatch, rows []int6
 		if !want[i] {
 			out[i] = array.NewSlice(b.Column(i), 0, int64(len(rows)))
 			continue
+		}
+		if idx == nil && !gatherable(b.Column(i).DataType()) {
+			ib := array.NewInt64Builder(env.Mem)
+			ib.AppendValues(rows, nil)
+			idx = ib.NewArray()
+			ib.Release()
 		}
 		c, err := takeRows(kctx, memlimit.Lenient(env.Mem), b.Column(i), rows, idx)
 		if err != nil {

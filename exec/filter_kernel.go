@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/inlet-db/inlet/exec/expr"
 )
 
@@ -37,6 +38,9 @@ func compileSelKernel(c expr.Expr) selKernel {
 			return nil
 		}
 		op, l, r = m, r, l
+	}
+	if k := decimalKernel(op, l, r); k != nil {
+		return k
 	}
 	col, ok := l.(*expr.ColumnRef)
 	if !ok {
@@ -257,4 +261,104 @@ func stringKernel(op expr.CmpOp, idx int, c string) selKernel {
 		}
 		return out, true
 	}
+}
+
+// decimalKernel compares a DECIMAL column, or its cast to a wider
+// precision at the same scale (Q6's CAST(l_quantity AS DECIMAL(21,2)) <
+// 24.00: the values do not change), with a DECIMAL constant of that scale,
+// reading the 128-bit values in place: the unscaled values order as the
+// decimals do. nil when the comparison is not of that shape.
+func decimalKernel(op expr.CmpOp, l, r expr.Expr) selKernel {
+	lit, ok := r.(*expr.Literal)
+	if !ok {
+		return nil
+	}
+	c, ok := lit.Value.(decimal128.Num)
+	lt, ok2 := lit.Type.(*arrow.Decimal128Type)
+	if !ok || !ok2 {
+		return nil
+	}
+	if cast, isCast := l.(*expr.CastExpr); isCast {
+		to, isDec := cast.To.(*arrow.Decimal128Type)
+		if !isDec || to.Scale != lt.Scale {
+			return nil
+		}
+		l = cast.Arg
+		if ct, isDec := l.DataType().(*arrow.Decimal128Type); !isDec || ct.Scale != to.Scale || ct.Precision > to.Precision {
+			return nil
+		}
+	}
+	col, ok := l.(*expr.ColumnRef)
+	if !ok {
+		return nil
+	}
+	if ct, isDec := col.Type.(*arrow.Decimal128Type); !isDec || ct.Scale != lt.Scale {
+		return nil
+	}
+	switch op {
+	case expr.Eq, expr.NullSafeEq, expr.Ne, expr.Lt, expr.Le, expr.Gt, expr.Ge:
+	default:
+		return nil
+	}
+	idx := col.Index
+	// The constant as an int64 when it is one: most values then compare
+	// as int64s.
+	c64, cSmall := int64(c.LowBits()), c.HighBits() == int64(c.LowBits())>>63
+	cmp := func(v decimal128.Num) int {
+		hi, lo := v.HighBits(), v.LowBits()
+		if cSmall && hi == int64(lo)>>63 {
+			switch x := int64(lo); {
+			case x < c64:
+				return -1
+			case x > c64:
+				return 1
+			}
+			return 0
+		}
+		return v.Cmp(c)
+	}
+	return func(b arrow.RecordBatch, rows []int64, out []int64) ([]int64, bool) {
+		if idx < 0 || int64(idx) >= b.NumCols() {
+			return nil, false
+		}
+		a, ok := b.Column(idx).(*array.Decimal128)
+		if !ok || !arrow.TypeEqual(a.DataType(), col.Type) {
+			return nil, false
+		}
+		x := a.Values()
+		nulls := a.NullN() > 0
+		if rows == nil {
+			for i, v := range x {
+				if (!nulls || a.IsValid(i)) && cmpHolds(op, cmp(v)) {
+					out = append(out, int64(i))
+				}
+			}
+			return out, true
+		}
+		for _, r := range rows {
+			if (!nulls || a.IsValid(int(r))) && cmpHolds(op, cmp(x[r])) {
+				out = append(out, r)
+			}
+		}
+		return out, true
+	}
+}
+
+// cmpHolds says whether a comparison whose sign is c satisfies op.
+func cmpHolds(op expr.CmpOp, c int) bool {
+	switch op {
+	case expr.Eq, expr.NullSafeEq:
+		return c == 0
+	case expr.Ne:
+		return c != 0
+	case expr.Lt:
+		return c < 0
+	case expr.Le:
+		return c <= 0
+	case expr.Gt:
+		return c > 0
+	case expr.Ge:
+		return c >= 0
+	}
+	return false
 }

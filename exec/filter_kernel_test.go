@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/inlet-db/inlet/exec/expr"
 )
@@ -233,5 +234,91 @@ func TestSelKernelString(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestSelKernelDecimal: DECIMAL column op constant (and the column cast
+// to a wider precision, as Q6's CAST(l_quantity AS DECIMAL(21,2)) <
+// 24.00), with NULLs and values beyond int64, alone and after another
+// conjunct, constant on either side, selects the rows the predicate's
+// own evaluation (CmpExpr.Eval) finds TRUE.
+func TestSelKernelDecimal(t *testing.T) {
+	typ := &arrow.Decimal128Type{Precision: 25, Scale: 2}
+	const n = 3000
+	s := sch("c", typ, "id", expr.Int64T())
+	env, mem := newEnv(t)
+	defer mem.AssertSize(t, 0)
+	for _, nulls := range []bool{false, true} {
+		db := array.NewDecimal128Builder(mem, typ)
+		ib := array.NewInt64Builder(mem)
+		for i := range n {
+			ib.Append(int64(i))
+			switch {
+			case nulls && i%7 == 3:
+				db.AppendNull()
+			case i%101 == 5:
+				db.Append(decimal128.New(int64(i%3)-1, uint64(i)*977)) // beyond int64, either sign
+			default:
+				db.Append(decimal128.FromI64(int64(i%200-100) * 3))
+			}
+		}
+		cols := []arrow.Array{db.NewArray(), ib.NewArray()}
+		db.Release()
+		ib.Release()
+		b := array.NewRecordBatch(s, cols, n)
+		releaseArrays(cols)
+		col := expr.Col(0, "c", typ)
+		casted := must(expr.Cast(col, &arrow.Decimal128Type{Precision: 30, Scale: 2}))
+		for _, lit := range []expr.Expr{
+			must(expr.Lit(decimal128.FromI64(5), &arrow.Decimal128Type{Precision: 3, Scale: 2})),   // 0.05
+			must(expr.Lit(decimal128.FromI64(-30), &arrow.Decimal128Type{Precision: 4, Scale: 2})), // -0.30, a value
+			must(expr.Lit(decimal128.FromI64(24), &arrow.Decimal128Type{Precision: 4, Scale: 0})),  // 24, rescaled
+		} {
+			for _, op := range []expr.CmpOp{expr.Eq, expr.NullSafeEq, expr.Ne, expr.Lt, expr.Le, expr.Gt, expr.Ge} {
+				for _, side := range []expr.Expr{col, casted} {
+					for _, v := range []struct{ after, flip bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+						name := fmt.Sprintf("nulls=%v/%s/%s %s/after=%v/flip=%v", nulls, side, op, lit, v.after, v.flip)
+						t.Run(name, func(t *testing.T) {
+							cmp := must(expr.Cmp(op, side, lit))
+							if v.flip {
+								cmp = must(expr.Cmp(op, lit, side))
+							}
+							pred := cmp
+							if v.after {
+								mod := must(expr.Arith(expr.Mod, expr.Col(1, "id", expr.Int64T()), must(expr.Lit(int64(3), expr.Int64T()))))
+								pred = must(expr.And(must(expr.Cmp(expr.Ne, mod, must(expr.Lit(int64(0), expr.Int64T())))), cmp))
+							}
+							sel := newSelector(pred)
+							if sel.kern[len(sel.kern)-1] == nil {
+								t.Fatalf("%s: no kernel", cmp)
+							}
+							var scratch []int64
+							rows, all, err := sel.selectRows(context.Background(), env, b, &scratch)
+							if err != nil {
+								t.Fatal(err)
+							}
+							if all {
+								rows = make([]int64, n)
+								for i := range rows {
+									rows[i] = int64(i)
+								}
+							}
+							m := must(pred.Eval(env, b)).(*array.Boolean)
+							defer m.Release()
+							var want []int64
+							for i := range n {
+								if m.IsValid(i) && m.Value(i) {
+									want = append(want, int64(i))
+								}
+							}
+							if !slices.Equal(rows, want) && !(len(rows) == 0 && len(want) == 0) {
+								t.Fatalf("selected %d rows %v…, want %d %v…", len(rows), head(rows), len(want), head(want))
+							}
+						})
+					}
+				}
+			}
+		}
+		b.Release()
 	}
 }

@@ -34,6 +34,17 @@ func takeRows(kctx context.Context, mem memory.Allocator, a arrow.Array, rows []
 	return compute.TakeArray(kctx, a, idx)
 }
 
+// gatherable says whether gatherFast copies columns of type t.
+func gatherable(t arrow.DataType) bool {
+	switch t.ID() {
+	case arrow.INT8, arrow.UINT8, arrow.INT16, arrow.UINT16, arrow.INT32, arrow.UINT32, arrow.INT64, arrow.UINT64,
+		arrow.FLOAT32, arrow.FLOAT64, arrow.DATE32, arrow.DATE64, arrow.TIMESTAMP, arrow.TIME32, arrow.TIME64,
+		arrow.DURATION, arrow.DECIMAL128, arrow.STRING, arrow.BINARY:
+		return true
+	}
+	return false
+}
+
 // gatherFast is takeRows' typed copy; nil when a's type is not one it
 // takes.
 func gatherFast(mem memory.Allocator, a arrow.Array, rows []int64) arrow.Array {

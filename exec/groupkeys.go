@@ -45,8 +45,26 @@ type groupTable struct {
 	charged int64
 }
 
-// directMax bounds the direct-indexed array of a single integer key (4 MB).
+// directMax bounds the direct-indexed array of a single integer key (4 MB)
+// while the table holds few keys.
 const directMax = 1 << 20
+
+// directPerKey: past directMax the direct array may span this many
+// values per key the table holds or is about to (directCap): 16 bytes a
+// key are no more than an intTable's slot for it (16 bytes, the table at
+// most half full), and a lookup is one load. TPC-H's keys (o_orderkey
+// spans 4 values per order) stay direct.
+const directPerKey = 4
+
+// directHardMax bounds the direct array whatever the keys (1 GB).
+const directHardMax = 1 << 28
+
+// directCap is how many values the direct array may span now, with
+// batchRows rows being added.
+func (g *groupTable) directCap(batchRows int) uint64 {
+	keys := uint64(g.n + batchRows)
+	return min(max(directMax, directPerKey*keys), directHardMax)
+}
 
 // Approximate Go memory per entry, for the statement's account.
 const (
@@ -237,13 +255,20 @@ func (g *groupTable) fitDirect(from int) {
 		lo, hi = min(lo, int64(g.dbase)), max(hi, int64(g.dbase)+int64(len(g.direct))-1)
 	}
 	span := uint64(hi) - uint64(lo) + 1
-	if span == 0 || span > directMax || (c.typ.ID() == arrow.FLOAT32 || c.typ.ID() == arrow.FLOAT64) {
+	limit := g.directCap(len(c.cur))
+	if span == 0 || span > limit || (c.typ.ID() == arrow.FLOAT32 || c.typ.ID() == arrow.FLOAT64) {
 		g.toIntTable()
 		return
 	}
 	// Grow by doubling so keys that creep upward batch by batch do not
 	// copy the array each time.
-	size := min(max(span, 2*uint64(len(g.direct)), 1024), directMax)
+	size := min(max(span, 2*uint64(len(g.direct)), 1024), limit)
+	if g.direct != nil && span > directMax && size < 2*uint64(len(g.direct)) {
+		// Past directMax the array only doubles: growing it by what the
+		// limit allows batch after batch would copy it every time.
+		g.toIntTable()
+		return
+	}
 	base := uint64(lo)
 	if g.direct != nil && lo == int64(g.dbase) {
 		base = g.dbase

@@ -3,10 +3,12 @@ package exec
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/inlet-db/inlet/exec/expr"
@@ -158,6 +160,10 @@ type buildSide struct {
 	// released with the table.
 	filters []*RuntimeFilter
 	env     *Env
+	// residualDone: the join's residual reads only build columns and was
+	// tested on each build row; rows failing it are in no chain, and the
+	// probe does not test it again (buildResidual).
+	residualDone bool
 }
 
 func (b *buildSide) release() {
@@ -204,7 +210,7 @@ func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
 	}
 	side.table = newGroupTable(env.Mem, types, false)
 	gids := side.table.ids(keys, side.rows, nil)
-	defer chargeGo(env, int64(cap(gids))*4+int64(side.rows))() // gids, the NULL-key marks
+	defer chargeGo(env, int64(cap(gids))*4+2*int64(side.rows))() // gids, the NULL-key and residual marks
 	// Charged before they are allocated, so a refusal allocates nothing.
 	n := int64(4*(side.table.n+side.rows) + len(side.matched))
 	memlimit.Charge(env.Mem, n)
@@ -215,10 +221,14 @@ func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
 	}
 	side.next = make([]int32, side.rows)
 	nullKey := anyNullKey(keys, side.rows)
+	pass := j.buildResidual(env, side)
 	// Insert from the last row so chains list rows in input order.
 	for r := side.rows - 1; r >= 0; r-- {
 		if nullKey != nil && nullKey[r] {
 			side.hasNull = true
+			continue
+		}
+		if pass != nil && !pass[r] {
 			continue
 		}
 		side.next[r] = side.head[gids[r]]
@@ -226,6 +236,51 @@ func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
 	}
 	side.charged += j.publishFilters(env, keys, side.rows, side.table.n)
 	return side, nil
+}
+
+// buildResidual tests, once per build row, a residual that reads only
+// build columns (Q13's o_comment NOT LIKE '%special%requests%'), for the
+// join types where a build row failing it is as good as absent: inner,
+// left outer, semi and anti joins. It returns the rows that pass and sets
+// side.residualDone, or nil when the residual stays with the probe (also
+// when testing it on the build rows fails: the probe then tests only
+// the pairs, as before).
+func (j *HashJoin) buildResidual(env *Env, side *buildSide) []bool {
+	switch j.Type {
+	case InnerJoin, LeftOuterJoin, LeftSemiJoin, LeftAntiJoin:
+	default:
+		return nil
+	}
+	if j.Residual == nil || side.batch == nil {
+		return nil
+	}
+	nl := j.Left.Schema().NumFields()
+	for _, c := range columnsRead([]expr.Expr{j.Residual}) {
+		if c < nl {
+			return nil
+		}
+	}
+	res, ok := expr.MapColumns(j.Residual, func(c *expr.ColumnRef) expr.Expr {
+		return expr.Col(c.Index-nl, c.Name, c.Type)
+	})
+	if !ok {
+		return nil
+	}
+	m, err := res.Eval(env, side.batch)
+	if err != nil {
+		return nil
+	}
+	defer m.Release()
+	mask, ok := m.(*array.Boolean)
+	if !ok || mask.Len() != side.rows {
+		return nil
+	}
+	pass := make([]bool, side.rows)
+	for i := range pass {
+		pass[i] = mask.IsValid(i) && mask.Value(i)
+	}
+	side.residualDone = true
+	return pass
 }
 
 func evalKeys(env *Env, es []expr.Expr, b arrow.RecordBatch) ([]arrow.Array, error) {
@@ -370,24 +425,27 @@ func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arro
 	for i := range keep {
 		keep[i] = true
 	}
-	var joined arrow.RecordBatch
-	if len(li) > 0 && (j.Residual != nil || j.Type == InnerJoin || j.Type == LeftOuterJoin || j.Type == FullOuterJoin) {
-		var err error
-		if joined, err = j.gatherPairs(kctx, env, side, b, li, ri, nil); err != nil {
+	residual := j.Residual
+	if side.residualDone {
+		residual = nil
+	}
+	if len(li) > 0 && residual != nil {
+		// Only the columns the residual reads are copied for it; the
+		// rows that pass are copied whole below (inner, outer joins).
+		joined, err := j.gatherPairs(kctx, env, side, b, li, ri, nil, columnsRead([]expr.Expr{residual}))
+		if err != nil {
 			return nil, err
 		}
-		defer joined.Release()
-		if j.Residual != nil {
-			m, err := j.Residual.Eval(env, joined)
-			if err != nil {
-				return nil, err
-			}
-			mask := m.(*array.Boolean)
-			for i := range keep {
-				keep[i] = mask.IsValid(i) && mask.Value(i)
-			}
-			m.Release()
+		m, err := residual.Eval(env, joined)
+		joined.Release()
+		if err != nil {
+			return nil, err
 		}
+		mask := m.(*array.Boolean)
+		for i := range keep {
+			keep[i] = mask.IsValid(i) && mask.Value(i)
+		}
+		m.Release()
 	}
 	matched := make([]bool, rows)
 	for i, k := range keep {
@@ -414,16 +472,20 @@ func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arro
 		}
 		return filterRows(kctx, env, b, sel, n)
 	case InnerJoin:
-		n := 0
-		for _, k := range keep {
-			if k {
-				n++
+		kl, kr := li[:0:0], ri[:0:0]
+		if residual == nil {
+			kl, kr = li, ri
+		} else {
+			for i, k := range keep {
+				if k {
+					kl, kr = append(kl, li[i]), append(kr, ri[i])
+				}
 			}
 		}
-		if n == 0 {
+		if len(kl) == 0 {
 			return nil, nil
 		}
-		return filterRows(kctx, env, joined, keep, n)
+		return j.gatherPairs(kctx, env, side, b, kl, kr, nil, nil)
 	}
 	// Left and full outer: each left row's passing pairs, or the row once
 	// with NULLs.
@@ -442,7 +504,7 @@ func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arro
 			ol, or, orValid = append(ol, int64(r)), append(or, 0), append(orValid, false)
 		}
 	}
-	return j.gatherPairs(kctx, env, side, b, ol, or, orValid)
+	return j.gatherPairs(kctx, env, side, b, ol, or, orValid, nil)
 }
 
 // tailRows bounds the rows of one batch of a full join's unmatched right
@@ -489,18 +551,44 @@ func (j *HashJoin) unmatched(kctx context.Context, env *Env, side *buildSide, fr
 
 // gatherPairs builds left[li] ++ right[ri] rows; rValid marks right rows
 // that exist (nil: all), the others get NULL right columns.
-func (j *HashJoin) gatherPairs(kctx context.Context, env *Env, side *buildSide, left arrow.RecordBatch, li, ri []int64, rValid []bool) (arrow.RecordBatch, error) {
+func (j *HashJoin) gatherPairs(kctx context.Context, env *Env, side *buildSide, left arrow.RecordBatch, li, ri []int64, rValid []bool, need []int) (arrow.RecordBatch, error) {
+	n := len(li)
+	want := func(c int) bool { return need == nil || slices.Contains(need, c) }
+	// placeholder stands for a column nobody reads (need): a zero-copy
+	// slice when src is long enough.
+	placeholder := func(src arrow.Array) arrow.Array {
+		if src != nil && src.Len() >= n {
+			return array.NewSlice(src, 0, int64(n))
+		}
+		if src != nil {
+			return array.MakeArrayOfNull(memlimit.Lenient(env.Mem), src.DataType(), n)
+		}
+		return nil
+	}
+	var lidx, ridx arrow.Array
+	defer func() {
+		if lidx != nil {
+			lidx.Release()
+		}
+		if ridx != nil {
+			ridx.Release()
+		}
+	}()
 	mk := func(v []int64, valid []bool) arrow.Array {
 		ib := array.NewInt64Builder(env.Mem)
 		defer ib.Release()
 		ib.AppendValues(v, valid)
 		return ib.NewArray()
 	}
-	lidx, ridx := mk(li, nil), mk(ri, rValid)
-	defer lidx.Release()
-	defer ridx.Release()
 	cols := make([]arrow.Array, 0, j.joined.NumFields())
 	for c := 0; c < int(left.NumCols()); c++ {
+		if !want(c) {
+			cols = append(cols, placeholder(left.Column(c)))
+			continue
+		}
+		if lidx == nil && !gatherable(left.Column(c).DataType()) {
+			lidx = mk(li, nil)
+		}
 		a, err := takeRows(kctx, memlimit.Lenient(env.Mem), left.Column(c), li, lidx)
 		if err != nil {
 			releaseArrays(cols)
@@ -508,25 +596,61 @@ func (j *HashJoin) gatherPairs(kctx context.Context, env *Env, side *buildSide, 
 		}
 		cols = append(cols, a)
 	}
+	nl := int(left.NumCols())
 	for c, f := range j.Right.Schema().Fields() {
 		var a arrow.Array
 		var err error
-		if side.batch == nil {
-			a = array.MakeArrayOfNull(env.Mem, f.Type, len(ri))
-		} else if rValid == nil {
-			if a, err = takeRows(kctx, memlimit.Lenient(env.Mem), side.batch.Column(c), ri, ridx); err != nil {
-				releaseArrays(cols)
-				return nil, err
+		switch {
+		case side.batch == nil:
+			a = array.MakeArrayOfNull(env.Mem, f.Type, n)
+		case !want(nl + c):
+			a = placeholder(side.batch.Column(c))
+		case gatherable(f.Type):
+			// Outer rows without a match (rValid false) read build row 0
+			// and are then marked NULL.
+			if a = gatherFast(memlimit.Lenient(env.Mem), side.batch.Column(c), ri); rValid != nil {
+				a = withNulls(memlimit.Lenient(env.Mem), a, rValid)
 			}
-		} else if a, err = compute.TakeArray(kctx, side.batch.Column(c), ridx); err != nil {
+		default:
+			if ridx == nil {
+				ridx = mk(ri, rValid)
+			}
+			a, err = compute.TakeArray(kctx, side.batch.Column(c), ridx)
+		}
+		if err != nil {
 			releaseArrays(cols)
 			return nil, err
 		}
 		cols = append(cols, a)
 	}
-	out := array.NewRecordBatch(j.joined, cols, int64(len(li)))
+	out := array.NewRecordBatch(j.joined, cols, int64(n))
 	releaseArrays(cols)
 	return out, nil
+}
+
+// withNulls is a (released; gatherFast's output, at offset 0) with the
+// rows where valid is false made NULL as well.
+func withNulls(mem memory.Allocator, a arrow.Array, valid []bool) arrow.Array {
+	defer a.Release()
+	d := a.Data()
+	n := a.Len()
+	nb := memory.NewResizableBuffer(mem)
+	defer nb.Release()
+	nb.Resize(int(bitutil.BytesForBits(int64(n))))
+	bm := nb.Bytes()
+	clear(bm)
+	nulls := 0
+	for i, v := range valid[:n] {
+		if v && a.IsValid(i) {
+			bitutil.SetBit(bm, i)
+		} else {
+			nulls++
+		}
+	}
+	bufs := append([]*memory.Buffer{nb}, d.Buffers()[1:]...)
+	out := array.NewData(d.DataType(), n, bufs, d.Children(), nulls, d.Offset())
+	defer out.Release()
+	return array.MakeFromData(out)
 }
 
 // filterRows keeps rows of b where sel is set (n of them); nil if none.
@@ -538,10 +662,13 @@ func filterRows(kctx context.Context, env *Env, b arrow.RecordBatch, sel []bool,
 		b.Retain()
 		return b, nil
 	}
-	bb := array.NewBooleanBuilder(env.Mem)
-	bb.AppendValues(sel, nil)
-	mask := bb.NewArray()
-	bb.Release()
-	defer mask.Release()
-	return compute.FilterRecordBatch(kctx, b, mask, compute.DefaultFilterOptions())
+	// Row numbers and gatherRows' typed copies: arrow's FilterRecordBatch
+	// costs several times more on decimals (a fixed-size-binary take).
+	rows := make([]int64, 0, n)
+	for i, k := range sel {
+		if k {
+			rows = append(rows, int64(i))
+		}
+	}
+	return gatherRows(kctx, env, b, rows, nil)
 }

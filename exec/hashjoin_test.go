@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/inlet-db/inlet/exec/expr"
 )
 
@@ -90,5 +92,46 @@ func TestCrossJoin(t *testing.T) {
 		"1|a|NULL|NULL", "2|b|1|10", "2|b|1|11", "NULL|n|NULL|NULL", "3|c|1|10", "3|c|1|11", "1|a2|NULL|NULL")
 	if !strings.HasPrefix(theta.Explain(), "VNESTED LOOP JOIN") {
 		t.Errorf("explain: %s", theta.Explain())
+	}
+}
+
+// TestHashJoinOuterTypedColumns: a left outer join whose residual reads
+// one build column copies only that one for it, then the passing pairs
+// and the unmatched rows whole: build columns of every copy path (VARCHAR
+// with NULLs, DECIMAL, BOOLEAN through arrow's take), NULL where a probe
+// row has no passing pair, and more pairs than probe rows.
+func TestHashJoinOuterTypedColumns(t *testing.T) {
+	dec := &arrow.Decimal128Type{Precision: 10, Scale: 2}
+	left := scanOf(sch("id", expr.Int64T(), "tag", expr.StringT()),
+		[][]any{{1, "x"}, {2, "y"}},
+		[][]any{{1, "z"}, {3, "w"}},
+	)
+	right := scanOf(sch("rid", expr.Int64T(), "s", expr.StringT(), "d", dec, "b", expr.BoolT()),
+		[][]any{{1, "keep", decimal128.FromI64(150), true}, {1, nil, decimal128.FromI64(-5), false}, {1, "drop", decimal128.FromI64(7), nil}, {3, "keep", nil, true}},
+	)
+	lk := []expr.Expr{expr.Col(0, "id", expr.Int64T())}
+	rk := []expr.Expr{expr.Col(0, "rid", expr.Int64T())}
+	// s <> 'drop': NULL s fails it too.
+	res := must(expr.Cmp(expr.Ne, expr.Col(3, "s", expr.StringT()), expr.Str("drop")))
+	// Also tag <> 'z': a residual over both sides, tested pair by pair.
+	both := must(expr.And(res, must(expr.Cmp(expr.Ne, expr.Col(1, "tag", expr.StringT()), expr.Str("z")))))
+	cases := []struct {
+		typ  JoinType
+		res  expr.Expr
+		want []string
+	}{
+		{InnerJoin, res, []string{"1|x|1|keep|1.50|1", "1|z|1|keep|1.50|1", "3|w|3|keep|NULL|1"}},
+		{LeftOuterJoin, res, []string{"1|x|1|keep|1.50|1", "2|y|NULL|NULL|NULL|NULL", "1|z|1|keep|1.50|1", "3|w|3|keep|NULL|1"}},
+		{LeftSemiJoin, res, []string{"1|x", "1|z", "3|w"}},
+		{LeftAntiJoin, res, []string{"2|y"}},
+		{FullOuterJoin, res, []string{"1|x|1|keep|1.50|1", "2|y|NULL|NULL|NULL|NULL", "1|z|1|keep|1.50|1", "3|w|3|keep|NULL|1", "NULL|NULL|1|NULL|-0.05|0", "NULL|NULL|1|drop|0.07|NULL"}},
+		{InnerJoin, both, []string{"1|x|1|keep|1.50|1", "3|w|3|keep|NULL|1"}},
+		{LeftOuterJoin, both, []string{"1|x|1|keep|1.50|1", "2|y|NULL|NULL|NULL|NULL", "1|z|NULL|NULL|NULL|NULL", "3|w|3|keep|NULL|1"}},
+		{LeftAntiJoin, both, []string{"2|y", "1|z"}},
+	}
+	for _, c := range cases {
+		t.Run(c.typ.String()+"/"+c.res.String(), func(t *testing.T) {
+			wantRows(t, run(t, must(NewHashJoin(left, right, c.typ, lk, rk, c.res))), c.want...)
+		})
 	}
 }

@@ -83,8 +83,11 @@ func OpenOp(ctx context.Context, env *Env, op Operator) (array.RecordReader, err
 		return op.Open(ctx, env)
 	}
 	key := op
-	if pp, ok := op.(piped); ok {
-		key = pp.Operator // the same node, opened with its steps in parallel
+	switch pp := op.(type) { // the same node, opened with its steps in parallel
+	case piped:
+		key = pp.Operator
+	case pipedSel:
+		key = pp.Operator
 	}
 	c := p.counters(key)
 	start := time.Now()
@@ -109,7 +112,12 @@ func (r *countingReader) Next() bool {
 	r.c.nanos.Add(int64(time.Since(start)))
 	if ok {
 		r.c.batches.Add(1)
-		r.c.rows.Add(r.RecordReader.RecordBatch().NumRows())
+		rec := r.RecordReader.RecordBatch()
+		if sb, isSel := rec.(*selBatch); isSel {
+			r.c.rows.Add(int64(len(sb.sel))) // only the selected rows go up
+		} else {
+			r.c.rows.Add(rec.NumRows())
+		}
 	}
 	return ok
 }

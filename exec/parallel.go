@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 
@@ -39,6 +40,9 @@ type pipeline struct {
 	// prof, when the statement is profiled, receives each fused step's
 	// rows and time (nil entries: steps measured elsewhere).
 	prof []*opCounters
+	// selTop: a Filter as the top step yields a selBatch instead of
+	// copying the rows it keeps (for a consumer that reads selBatch).
+	selTop bool
 }
 
 // profile makes apply record the first n steps into the context's
@@ -54,6 +58,16 @@ func (p *pipeline) profile(ctx context.Context, n int) {
 		p.prof[i] = op.counters(p.steps[i])
 		p.prof[i].fused.Store(true)
 	}
+}
+
+// selBatch is a batch of which only the rows sel (ascending) are the
+// input of the operator above: the pipeline under a HashAggregate yields
+// it for its top Filter instead of copying every column of the rows kept,
+// and the aggregate copies only the columns it reads the general way
+// (aggState.consume). Nothing else ever sees one.
+type selBatch struct {
+	arrow.RecordBatch
+	sel []int64
 }
 
 func splitPipeline(op Operator) *pipeline {
@@ -105,6 +119,9 @@ func (p *pipeline) apply(kctx context.Context, env *Env, b arrow.RecordBatch, sc
 		}
 		switch s := st.(type) {
 		case *Filter:
+			if p.selTop && i == len(p.steps)-1 {
+				return p.selectTop(kctx, env, cur, p.sels[i], scratch)
+			}
 			out, err = p.sels[i].apply(kctx, env, cur, p.needs[i], scratch)
 		case *Project:
 			out, err = evalBatch(env, s.schema, s.Exprs, cur)
@@ -124,6 +141,25 @@ func (p *pipeline) apply(kctx context.Context, env *Env, b arrow.RecordBatch, sc
 		cur = out
 	}
 	return cur, nil
+}
+
+// selectTop is the top Filter's step under selTop: cur itself when every
+// row passes, a selBatch over cur when some do, nil when none; it takes
+// over the caller's reference to cur.
+func (p *pipeline) selectTop(kctx context.Context, env *Env, cur arrow.RecordBatch, s *selector, scratch *[]int64) (arrow.RecordBatch, error) {
+	rows, all, err := s.selectRows(kctx, env, cur, scratch)
+	switch {
+	case err != nil:
+		cur.Release()
+		return nil, err
+	case all:
+		return cur, nil
+	case len(rows) == 0:
+		cur.Release()
+		return nil, nil
+	}
+	// rows may share the worker's scratch: the batch leaves the worker.
+	return &selBatch{RecordBatch: cur, sel: slices.Clone(rows)}, nil
 }
 
 // mapResult is one batch's outcome in parallelMap.
@@ -274,7 +310,14 @@ func parallelMap(ctx context.Context, mem memory.Allocator, in array.RecordReade
 // parallel over its source's batches, when there are steps and more than
 // one goroutine may run; else it is op.Open.
 func openPiped(ctx context.Context, env *Env, op Operator) (array.RecordReader, error) {
+	return openPipedSel(ctx, env, op, false)
+}
+
+// openPipedSel is openPiped whose top Filter, with selTop, yields
+// selBatch values.
+func openPipedSel(ctx context.Context, env *Env, op Operator, selTop bool) (array.RecordReader, error) {
 	p := splitPipeline(op)
+	p.selTop = selTop
 	workers := parallelism(ctx)
 	if len(p.steps) == 0 || workers < 2 {
 		return op.Open(ctx, env)
@@ -299,6 +342,14 @@ type piped struct{ Operator }
 
 func (p piped) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
 	return openPiped(ctx, env, p.Operator)
+}
+
+// pipedSel is op opened through openPipedSel: its reader may yield
+// selBatch values, so only a consumer that reads them may open it.
+type pipedSel struct{ Operator }
+
+func (p pipedSel) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	return openPipedSel(ctx, env, p.Operator, true)
 }
 
 // probeParallel says whether the join probes in several goroutines: it
