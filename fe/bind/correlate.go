@@ -139,14 +139,18 @@ func (b *Binder) bindBlockFrom(sel *sql.Select) (Plan, sql.Expr, error) {
 	b.need = collectNeed(sel)
 	defer func() { b.need = saved }()
 	where := factorOrs(sel.Where)
-	if p, w, ok, err := b.reorderJoins(sel.From, where); err != nil || ok {
-		return p, w, err
+	p, w, ok, err := b.reorderJoins(sel.From, where)
+	if err == nil && !ok {
+		if p, err = b.bindFrom(sel.From); err == nil {
+			p, w, err = b.pushWhere(p, where)
+		}
 	}
-	p, err := b.bindFrom(sel.From)
-	if err != nil {
-		return nil, nil, err
+	if errors.Is(err, ErrUnknownColumn) {
+		// The FROM binds on its own, before the enclosing query is in
+		// scope: a derived table (or WITH) reading it lands here.
+		return nil, nil, errorf(ErrUnsupported, "a correlated subquery whose FROM (a derived table, WITH or ON condition) reads the enclosing query (%v)", err)
 	}
-	return b.pushWhere(p, where)
+	return p, w, err
 }
 
 // splitBlockWhere binds the WHERE conjuncts of a correlated block over its

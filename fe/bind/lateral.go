@@ -52,6 +52,8 @@ type lateralPlan struct {
 	aggNoGroup bool
 	// oneRow: at most one row per domain value.
 	oneRow bool
+	// fromCols are the columns of the subquery's FROM (emptyAnswer).
+	fromCols []Column
 	// pass >= 0 is the column (after the items) telling whether HAVING
 	// held, for an aggregate without GROUP BY: its HAVING is evaluated
 	// as a value so that a domain value with rows that fail it is told
@@ -165,7 +167,21 @@ func (b *Binder) bindLateral(x Plan, q sql.Query) (*lateralPlan, error) {
 			xidx = append(xidx, i)
 		}
 	}
-	dom := &Aggregate{Input: x, Groups: groups, Out: dcols}
+	// The domain's values are taken from a filtered table of x when x
+	// reads them from one (a superset of x's, cheaper than x itself).
+	src, sidx, ok := domainSource(x, xidx)
+	if !ok {
+		// x itself, copied when it can be, for the same reason.
+		src, sidx = x, xidx
+		if cp, ok := copyTree(x); ok {
+			src = cp
+		}
+	}
+	sc := &scope{cols: src.Columns()}
+	for k, i := range sidx {
+		groups[k] = expr.Col(i, sc.refName(i), sc.cols[i].Type)
+	}
+	dom := &Aggregate{Input: src, Groups: groups, Out: dcols}
 	nd := len(dcols)
 	jcols := append(append([]Column{}, dcols...), fc...)
 	j := &Join{Kind: InnerJoin, Left: dom, Right: from, Out: jcols}
@@ -215,7 +231,7 @@ func (b *Binder) bindLateral(x Plan, q sql.Query) (*lateralPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	lp := &lateralPlan{sel: orig, plan: p, nItems: len(p.Columns()) - nd, pass: -1}
+	lp := &lateralPlan{sel: orig, plan: p, nItems: len(p.Columns()) - nd, pass: -1, fromCols: fc}
 	pc := p.Columns()
 	for i, xi := range xidx {
 		k := len(pc) - nd + i
@@ -229,6 +245,141 @@ func (b *Binder) bindLateral(x Plan, q sql.Query) (*lateralPlan, error) {
 	lp.aggNoGroup = aggNoGroup
 	lp.oneRow = lp.aggNoGroup || (sel.Limit != nil && sel.Limit.Count <= 1) || b.groupedByCorrelation(sel, corr)
 	return lp, nil
+}
+
+// domainSource finds a part of x whose values of x's columns idx are a
+// superset of x's, to compute the correlation domain from: below an inner
+// join the side that holds them all, below an outer, semi or anti join its
+// preserved left side, through projections of plain columns, row
+// numbering and filters over joins. A superset is enough: a domain value
+// no row of x has answers a question nobody asks. It is taken only when
+// it ends at a filtered table, a small set computed without x's joins
+// (Q17's part of one brand and container rather than part joined to
+// lineitem), and it is copied, so each scan of x stays read once (a scan
+// read twice gets no runtime filter). ok is false otherwise.
+func domainSource(x Plan, idx []int) (Plan, []int, bool) {
+	idx = append([]int{}, idx...)
+	p := x
+	for {
+		switch n := p.(type) {
+		case *Join:
+			nl := len(n.Left.Columns())
+			left, right := true, true
+			for _, i := range idx {
+				if i < nl {
+					right = false
+				} else {
+					left = false
+				}
+			}
+			switch {
+			case left && n.Kind != RightJoin && n.Kind != FullJoin:
+				p = n.Left
+			case right && (n.Kind == InnerJoin || n.Kind == CrossJoin):
+				p = n.Right
+				for k := range idx {
+					idx[k] -= nl
+				}
+			default:
+				return nil, nil, false
+			}
+		case *Project:
+			for k, i := range idx {
+				cr, ok := n.Exprs[i].(*expr.ColumnRef)
+				if !ok {
+					return nil, nil, false
+				}
+				idx[k] = cr.Index
+			}
+			p = n.Input
+		case *Window:
+			nin := len(n.Input.Columns())
+			for _, i := range idx {
+				if i >= nin {
+					return nil, nil, false
+				}
+			}
+			p = n.Input
+		case *Filter:
+			if leaf, ok := copyLeaf(n); ok {
+				return leaf, idx, true
+			}
+			p = n.Input
+		default:
+			return nil, nil, false
+		}
+	}
+}
+
+// copyLeaf copies a chain of filters and projections over a scan, with a
+// scan node of its own; ok is false for anything else.
+func copyLeaf(p Plan) (Plan, bool) {
+	switch n := p.(type) {
+	case *Scan:
+		cp := *n
+		return &cp, true
+	case *Filter:
+		in, ok := copyLeaf(n.Input)
+		return &Filter{Input: in, Cond: n.Cond}, ok
+	case *Project:
+		in, ok := copyLeaf(n.Input)
+		return &Project{Input: in, Exprs: n.Exprs, Out: n.Out}, ok
+	}
+	return nil, false
+}
+
+// copyTree copies a plan with nodes of its own (expressions are shared:
+// nothing changes them after binding); ok is false for a node it does not
+// know.
+func copyTree(p Plan) (Plan, bool) {
+	kids := p.Children()
+	cp := make([]Plan, len(kids))
+	for i, k := range kids {
+		c, ok := copyTree(k)
+		if !ok {
+			return nil, false
+		}
+		cp[i] = c
+	}
+	switch n := p.(type) {
+	case *Scan:
+		c := *n
+		return &c, true
+	case *Values:
+		c := *n
+		return &c, true
+	case *Filter:
+		c := *n
+		c.Input = cp[0]
+		return &c, true
+	case *Project:
+		c := *n
+		c.Input = cp[0]
+		return &c, true
+	case *Aggregate:
+		c := *n
+		c.Input = cp[0]
+		return &c, true
+	case *Join:
+		c := *n
+		c.Left, c.Right = cp[0], cp[1]
+		c.LeftKeys = append([]expr.Expr{}, n.LeftKeys...)
+		c.RightKeys = append([]expr.Expr{}, n.RightKeys...)
+		return &c, true
+	case *Sort:
+		c := *n
+		c.Input = cp[0]
+		return &c, true
+	case *Limit:
+		c := *n
+		c.Input = cp[0]
+		return &c, true
+	case *Window:
+		c := *n
+		c.Input = cp[0]
+		return &c, true
+	}
+	return nil, false
 }
 
 // groupedByCorrelation reports whether every GROUP BY key of sel is an
@@ -277,12 +428,17 @@ func joinLateral(input Plan, lp *lateralPlan, right Plan) (*Join, error) {
 }
 
 // emptyAnswer binds the block of an aggregating subquery without GROUP BY
-// over no rows (WHERE FALSE): the value a domain value without inner rows
+// over no rows: the value a domain value without inner rows
 // gets. Its items must not read the enclosing query.
-func (b *Binder) emptyAnswer(sel *sql.Select) (Plan, error) {
-	cp := *sel
-	cp.Where = &sql.Literal{Kind: sql.LitBool, Value: "FALSE"}
-	p, err := b.bindSubquery(&cp)
+func (b *Binder) emptyAnswer(lp *lateralPlan) (Plan, error) {
+	// Bound over an empty input with the FROM's columns, so no table is
+	// read for it (WHERE FALSE over the FROM scanned it whole).
+	cp := *lp.sel
+	cp.Where = nil
+	saved := b.need
+	b.lateral = &lateralCtx{input: &Values{Out: lp.fromCols}}
+	p, err := b.bindSelect(&cp)
+	b.need, b.lateral = saved, nil
 	if errors.Is(err, ErrUnknownColumn) {
 		return nil, errorf(ErrUnsupported, "a correlated aggregate subquery whose select list or HAVING reads the enclosing query")
 	}
@@ -362,7 +518,7 @@ func (b *Binder) lateralValue(input Plan, e sql.Expr, q sql.Query) (Plan, error)
 	}
 	if lp.aggNoGroup {
 		// A domain value without inner rows: the answer over no rows.
-		empty, err := b.emptyAnswer(lp.sel)
+		empty, err := b.emptyAnswer(lp)
 		if err != nil {
 			return nil, err
 		}

@@ -264,6 +264,16 @@ func (b *Binder) planExprSubqueries(input Plan, exprs []sql.Expr, outsideAggs bo
 				return nil, err
 			}
 		}
+		if s, ok := e.(*sql.Subquery); ok && aggregateValue(s.Query) {
+			// Over the domain of its correlation values: the subquery's
+			// FROM is joined with those values only and aggregated per
+			// value, and the input joins that small result; the row-number
+			// path would hash all of the FROM and regroup the input.
+			if p, err := b.lateralValue(input, e, s.Query); err == nil {
+				input = p
+				continue
+			}
+		}
 		if rowID < 0 {
 			input, rowID = addRowID(input)
 		}
@@ -273,6 +283,15 @@ func (b *Binder) planExprSubqueries(input Plan, exprs []sql.Expr, outsideAggs bo
 		}
 	}
 	return input, nil
+}
+
+// aggregateValue reports whether q is a correlated scalar subquery
+// SELECT agg(…) FROM … WHERE … (Q17's and Q2's shape), which the domain
+// decorrelation (lateral.go) plans better than the row-number one.
+func aggregateValue(q sql.Query) bool {
+	sel, ok := q.(*sql.Select)
+	return ok && sel.With == nil && sel.From != nil && len(sel.Items) == 1 && containsAgg(sel.Items[0].Expr) &&
+		len(sel.GroupBy) == 0 && sel.Grouping == sql.GroupPlain && sel.Having == nil && !sel.Distinct && sel.Limit == nil
 }
 
 // joinScalar appends the value of a one-column plan to every input row (a
