@@ -31,9 +31,11 @@ import (
 // Names in a correlated subquery resolve among its own FROM first, then in
 // the enclosing query (scope.inner). This file decorrelates blocks of the
 // form SELECT … FROM … WHERE … with an equality correlation; GROUP BY,
-// HAVING, DISTINCT, LIMIT, nested subqueries and correlations without an
-// equality go over the domain of correlation values (lateral.go). Nothing
-// runs per row.
+// HAVING, DISTINCT, LIMIT, nested subqueries, correlations without an
+// equality and scalar aggregates (planExprSubqueries tries the domain
+// first for those: it hashes only the outer keys' rows of the FROM) go
+// over the domain of correlation values (lateral.go). Nothing runs per
+// row.
 
 // subqueryColName names the value column of a subquery at position i of
 // its block's input. Each name is distinct: bound expressions compare (and
