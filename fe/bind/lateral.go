@@ -328,6 +328,53 @@ func copyLeaf(p Plan) (Plan, bool) {
 	return nil, false
 }
 
+// repeatable reports whether p computed twice yields the same set of rows:
+// no LIMIT (which rows it keeps may change between runs), no volatile
+// function (rand, uuid), and no window function but the numbering ones,
+// whose values as a set do not depend on the order of ties.
+func repeatable(p Plan) bool {
+	var exprs []expr.Expr
+	switch n := p.(type) {
+	case *Limit:
+		return false
+	case *Filter:
+		exprs = append(exprs, n.Cond)
+	case *Project:
+		exprs = n.Exprs
+	case *Aggregate:
+		exprs = n.Groups
+		for _, a := range n.Aggs {
+			if a.Arg != nil {
+				exprs = append(exprs, a.Arg)
+			}
+		}
+	case *Join:
+		exprs = append(append(exprs, n.LeftKeys...), n.RightKeys...)
+		if n.Residual != nil {
+			exprs = append(exprs, n.Residual)
+		}
+	case *Window:
+		for _, c := range n.Calls {
+			switch c.Func {
+			case "row_number", "rank", "dense_rank":
+			default:
+				return false
+			}
+		}
+	}
+	for _, e := range exprs {
+		if expr.Volatile(e) {
+			return false
+		}
+	}
+	for _, c := range p.Children() {
+		if !repeatable(c) {
+			return false
+		}
+	}
+	return true
+}
+
 // copyTree copies a plan with nodes of its own (expressions are shared:
 // nothing changes them after binding); ok is false for a node it does not
 // know.

@@ -270,11 +270,13 @@ func (b *Binder) planExprSubqueries(input Plan, exprs []sql.Expr, outsideAggs bo
 				continue
 			}
 		}
-		if s, ok := e.(*sql.Subquery); ok && aggregateValue(s.Query) {
+		if s, ok := e.(*sql.Subquery); ok && aggregateValue(s.Query) && repeatable(input) {
 			// Over the domain of its correlation values: the subquery's
 			// FROM is joined with those values only and aggregated per
 			// value, and the input joins that small result; the row-number
-			// path would hash all of the FROM and regroup the input.
+			// path would hash all of the FROM and regroup the input. The
+			// domain reads the input a second time, so only an input that
+			// gives the same rows again goes this way.
 			if p, err := b.lateralValue(input, e, s.Query); err == nil {
 				input = p
 				continue

@@ -175,6 +175,26 @@ func TestCorrelatedSubqueriesVsDuckDB(t *testing.T) {
 			t.Errorf("%s: want a refusal (1235), got %v", q, err)
 		}
 	}
+	// An outer query whose rows change from one run to the next
+	// (uuid) is never read twice for its correlation values: each row's count
+	// must be that of its own value.
+	counts := map[string]string{}
+	for _, r := range rows(t, db, `SELECT x, count(*) FROM u WHERE x IS NOT NULL GROUP BY x`) {
+		k, v, _ := strings.Cut(r, "|")
+		counts[k] = v
+	}
+	for range 5 {
+		for _, r := range rows(t, db, `SELECT r, (SELECT count(*) FROM u WHERE u.x = s.r) FROM (SELECT ascii(uuid()) % 14 r FROM t WHERE id < 3) s`) {
+			k, v, _ := strings.Cut(r, "|")
+			want, ok := counts[k]
+			if !ok {
+				want = "0"
+			}
+			if v != want {
+				t.Errorf("uuid() outer row %s: count %s, want %s", k, v, want)
+			}
+		}
+	}
 	for _, q := range queries {
 		got, err := tryRows(db, q)
 		if err != nil {
