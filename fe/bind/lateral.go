@@ -2,6 +2,7 @@ package bind
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -474,6 +475,33 @@ func joinLateral(input Plan, lp *lateralPlan, right Plan) (*Join, error) {
 	return j, nil
 }
 
+// nullOnEmpty reports whether a select item is NULL over no rows by its
+// shape alone: sum, avg, min or max, or arithmetic of such and constants
+// (0.2 * avg(l_quantity)).
+func nullOnEmpty(e sql.Expr) bool {
+	switch n := e.(type) {
+	case *sql.FuncCall:
+		if n.Over != nil {
+			return false
+		}
+		switch strings.ToLower(n.Name) {
+		case "sum", "avg", "min", "max":
+			return true
+		}
+	case *sql.BinaryExpr:
+		switch n.Op {
+		case "+", "-", "*", "/":
+		default:
+			return false
+		}
+		l, r := nullOnEmpty(n.L), nullOnEmpty(n.R)
+		_, lc := n.L.(*sql.Literal)
+		_, rc := n.R.(*sql.Literal)
+		return (l && (r || rc)) || (r && lc)
+	}
+	return false
+}
+
 // emptyAnswer binds the block of an aggregating subquery without GROUP BY
 // over no rows: the value a domain value without inner rows
 // gets. Its items must not read the enclosing query.
@@ -563,8 +591,9 @@ func (b *Binder) lateralValue(input Plan, e sql.Expr, q sql.Query) (Plan, error)
 			}
 		}
 	}
-	if lp.aggNoGroup {
-		// A domain value without inner rows: the answer over no rows.
+	// A domain value without inner rows: the answer over no rows, unless
+	// that is NULL, which the LEFT JOIN gives it already.
+	if lp.aggNoGroup && (exists || lp.pass >= 0 || !nullOnEmpty(lp.sel.Items[0].Expr)) {
 		empty, err := b.emptyAnswer(lp)
 		if err != nil {
 			return nil, err

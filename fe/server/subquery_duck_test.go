@@ -89,6 +89,10 @@ func TestCorrelatedSubqueriesVsDuckDB(t *testing.T) {
 		// Scalar aggregates in the select list: count of no rows is 0,
 		// sum and max of none NULL.
 		`SELECT id, (SELECT count(*) FROM u WHERE u.x = t.a), (SELECT sum(y) FROM u WHERE u.x = t.a), (SELECT CAST(max(z) AS VARCHAR) FROM u WHERE u.x = t.a AND u.y > t.b) FROM t`,
+		// Arithmetic over aggregates: NULL over no rows (sum, max - min)
+		// or not (count * 2 is 0, coalesce of a sum).
+		`SELECT id, CAST((SELECT 0.5 * sum(y) FROM u WHERE u.x = t.a + 3) AS VARCHAR), (SELECT max(y) - min(y) FROM u WHERE u.x = t.a + 3),
+			(SELECT count(*) * 2 FROM u WHERE u.x = t.a + 3), (SELECT coalesce(sum(y), 0) + 1 FROM u WHERE u.x = t.a + 3) FROM t`,
 		// GROUP BY the correlated column; GROUP BY another column with
 		// LIMIT 1 after ORDER BY (top group per outer row).
 		`SELECT id, (SELECT sum(y) FROM u WHERE u.x = t.a GROUP BY u.x) FROM t`,
