@@ -114,6 +114,8 @@ func thetaOnly(q sql.Query) bool {
 // bindLateral binds the correlated subquery q over the domain of x's
 // columns its WHERE correlates with.
 func (b *Binder) bindLateral(x Plan, q sql.Query) (*lateralPlan, error) {
+	leafOnly := b.domainLeafOnly
+	b.domainLeafOnly = false // not for the subqueries nested in q
 	sel, ok := q.(*sql.Select)
 	if !ok || sel.With != nil || sel.From == nil {
 		return nil, errorf(ErrUnsupported, "this correlated subquery (a set operation, WITH, or no FROM)")
@@ -171,6 +173,9 @@ func (b *Binder) bindLateral(x Plan, q sql.Query) (*lateralPlan, error) {
 	// The domain's values are taken from a filtered table of x when x
 	// reads them from one (a superset of x's, cheaper than x itself).
 	src, sidx, ok := domainSource(x, xidx)
+	if !ok && leafOnly {
+		return nil, errorf(ErrUnsupported, "a correlation domain without a filtered table")
+	}
 	if !ok {
 		// x itself, copied when it can be, for the same reason.
 		src, sidx = x, xidx
