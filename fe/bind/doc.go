@@ -20,8 +20,9 @@
 //     position) is decorrelated into a LEFT JOIN grouped back to one row
 //     per input row (correlate.go). A correlated subquery with GROUP BY,
 //     HAVING, DISTINCT, LIMIT or a subquery of its own, one whose
-//     correlation has no equality, and a scalar aggregate one (TPC-H Q17,
-//     Q2, Q20) is evaluated over the distinct correlation values instead
+//     correlation has no equality, and a scalar aggregate one whose
+//     correlation values come from a filtered table of the outer query
+//     (TPC-H Q17, Q2) is evaluated over the distinct correlation values instead
 //     (taken from a filtered table of the outer query when it reads them
 //     from one, else a copy of the outer plan) and joined back NULL-safely
 //     on them (lateral.go): its FROM meets only the outer query's keys,
