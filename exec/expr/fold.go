@@ -224,3 +224,17 @@ func MapColumns(e Expr, f func(*ColumnRef) Expr) (Expr, bool) {
 	}
 	return withChildren(e, mapped)
 }
+
+// Volatile reports whether e calls a function whose value changes from row
+// to row (rand, uuid, ...): a plan that computes e twice sees other values.
+func Volatile(e Expr) bool {
+	if f, ok := e.(*rowFunc); ok && volatile[strings.ToLower(f.name)] {
+		return true
+	}
+	for _, c := range e.Children() {
+		if Volatile(c) {
+			return true
+		}
+	}
+	return false
+}

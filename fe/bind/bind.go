@@ -85,6 +85,10 @@ type Binder struct {
 	// lateral, when set, is taken by the next bindSelect: the block binds
 	// over a correlation domain (lateral.go).
 	lateral *lateralCtx
+	// domainLeafOnly makes bindLateral refuse a domain it cannot take from
+	// a filtered table of the outer query (planExprSubqueries then plans
+	// the subquery the row-number way).
+	domainLeafOnly bool
 	// viewDepth counts the views being bound around the current one.
 	viewDepth int
 }

@@ -31,9 +31,11 @@ import (
 // Names in a correlated subquery resolve among its own FROM first, then in
 // the enclosing query (scope.inner). This file decorrelates blocks of the
 // form SELECT … FROM … WHERE … with an equality correlation; GROUP BY,
-// HAVING, DISTINCT, LIMIT, nested subqueries and correlations without an
-// equality go over the domain of correlation values (lateral.go). Nothing
-// runs per row.
+// HAVING, DISTINCT, LIMIT, nested subqueries, correlations without an
+// equality and scalar aggregates (planExprSubqueries tries the domain
+// first for those: it hashes only the outer keys' rows of the FROM) go
+// over the domain of correlation values (lateral.go). Nothing runs per
+// row.
 
 // subqueryColName names the value column of a subquery at position i of
 // its block's input. Each name is distinct: bound expressions compare (and
@@ -139,14 +141,18 @@ func (b *Binder) bindBlockFrom(sel *sql.Select) (Plan, sql.Expr, error) {
 	b.need = collectNeed(sel)
 	defer func() { b.need = saved }()
 	where := factorOrs(sel.Where)
-	if p, w, ok, err := b.reorderJoins(sel.From, where); err != nil || ok {
-		return p, w, err
+	p, w, ok, err := b.reorderJoins(sel.From, where)
+	if err == nil && !ok {
+		if p, err = b.bindFrom(sel.From); err == nil {
+			p, w, err = b.pushWhere(p, where)
+		}
 	}
-	p, err := b.bindFrom(sel.From)
-	if err != nil {
-		return nil, nil, err
+	if errors.Is(err, ErrUnknownColumn) {
+		// The FROM binds on its own, before the enclosing query is in
+		// scope: a derived table (or WITH) reading it lands here.
+		return nil, nil, errorf(ErrUnsupported, "a correlated subquery whose FROM (a derived table, WITH or ON condition) reads the enclosing query (%v)", err)
 	}
-	return b.pushWhere(p, where)
+	return p, w, err
 }
 
 // splitBlockWhere binds the WHERE conjuncts of a correlated block over its

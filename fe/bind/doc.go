@@ -19,10 +19,17 @@
 //     plan, and every other subquery (correlated, or in any expression
 //     position) is decorrelated into a LEFT JOIN grouped back to one row
 //     per input row (correlate.go). A correlated subquery with GROUP BY,
-//     HAVING, DISTINCT, LIMIT or a subquery of its own, and one whose
-//     correlation has no equality, is evaluated over the distinct
-//     correlation values instead and joined back NULL-safely on them
-//     (lateral.go). A scalar subquery the binder cannot prove to yield at
+//     HAVING, DISTINCT, LIMIT or a subquery of its own, one whose
+//     correlation has no equality, and a scalar aggregate one whose
+//     correlation values come from a filtered table of the outer query
+//     (TPC-H Q17, Q2) is evaluated over the distinct correlation values instead
+//     (taken from a filtered table of the outer query when it reads them
+//     from one, else a copy of the outer plan) and joined back NULL-safely
+//     on them (lateral.go): its FROM meets only the outer query's keys,
+//     with runtime filters, and the outer rows are never regrouped. A
+//     scalar subquery without FROM is an expression over the outer row;
+//     [NOT] EXISTS and [NOT] IN over a UNION of correlated blocks split
+//     into one subquery per block. A scalar subquery the binder cannot prove to yield at
 //     most one row (per outer row) runs under an AssertOneRow, which fails
 //     the statement when a second row comes, as MySQL and Doris do at run
 //     time; WHERE filters the outer rows first, so a dropped row never

@@ -2,6 +2,7 @@ package bind
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -52,6 +53,8 @@ type lateralPlan struct {
 	aggNoGroup bool
 	// oneRow: at most one row per domain value.
 	oneRow bool
+	// fromCols are the columns of the subquery's FROM (emptyAnswer).
+	fromCols []Column
 	// pass >= 0 is the column (after the items) telling whether HAVING
 	// held, for an aggregate without GROUP BY: its HAVING is evaluated
 	// as a value so that a domain value with rows that fail it is told
@@ -111,6 +114,8 @@ func thetaOnly(q sql.Query) bool {
 // bindLateral binds the correlated subquery q over the domain of x's
 // columns its WHERE correlates with.
 func (b *Binder) bindLateral(x Plan, q sql.Query) (*lateralPlan, error) {
+	leafOnly := b.domainLeafOnly
+	b.domainLeafOnly = false // not for the subqueries nested in q
 	sel, ok := q.(*sql.Select)
 	if !ok || sel.With != nil || sel.From == nil {
 		return nil, errorf(ErrUnsupported, "this correlated subquery (a set operation, WITH, or no FROM)")
@@ -165,7 +170,24 @@ func (b *Binder) bindLateral(x Plan, q sql.Query) (*lateralPlan, error) {
 			xidx = append(xidx, i)
 		}
 	}
-	dom := &Aggregate{Input: x, Groups: groups, Out: dcols}
+	// The domain's values are taken from a filtered table of x when x
+	// reads them from one (a superset of x's, cheaper than x itself).
+	src, sidx, ok := domainSource(x, xidx)
+	if !ok && leafOnly {
+		return nil, errorf(ErrUnsupported, "a correlation domain without a filtered table")
+	}
+	if !ok {
+		// x itself, copied when it can be, for the same reason.
+		src, sidx = x, xidx
+		if cp, ok := copyTree(x); ok {
+			src = cp
+		}
+	}
+	sc := &scope{cols: src.Columns()}
+	for k, i := range sidx {
+		groups[k] = expr.Col(i, sc.refName(i), sc.cols[i].Type)
+	}
+	dom := &Aggregate{Input: src, Groups: groups, Out: dcols}
 	nd := len(dcols)
 	jcols := append(append([]Column{}, dcols...), fc...)
 	j := &Join{Kind: InnerJoin, Left: dom, Right: from, Out: jcols}
@@ -215,7 +237,7 @@ func (b *Binder) bindLateral(x Plan, q sql.Query) (*lateralPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	lp := &lateralPlan{sel: orig, plan: p, nItems: len(p.Columns()) - nd, pass: -1}
+	lp := &lateralPlan{sel: orig, plan: p, nItems: len(p.Columns()) - nd, pass: -1, fromCols: fc}
 	pc := p.Columns()
 	for i, xi := range xidx {
 		k := len(pc) - nd + i
@@ -229,6 +251,188 @@ func (b *Binder) bindLateral(x Plan, q sql.Query) (*lateralPlan, error) {
 	lp.aggNoGroup = aggNoGroup
 	lp.oneRow = lp.aggNoGroup || (sel.Limit != nil && sel.Limit.Count <= 1) || b.groupedByCorrelation(sel, corr)
 	return lp, nil
+}
+
+// domainSource finds a part of x whose values of x's columns idx are a
+// superset of x's, to compute the correlation domain from: below an inner
+// join the side that holds them all, below an outer, semi or anti join its
+// preserved left side, through projections of plain columns, row
+// numbering and filters over joins. A superset is enough: a domain value
+// no row of x has answers a question nobody asks. It is taken only when
+// it ends at a filtered table, a small set computed without x's joins
+// (Q17's part of one brand and container rather than part joined to
+// lineitem), and it is copied, so each scan of x stays read once (a scan
+// read twice gets no runtime filter). ok is false otherwise.
+func domainSource(x Plan, idx []int) (Plan, []int, bool) {
+	idx = append([]int{}, idx...)
+	p := x
+	for {
+		switch n := p.(type) {
+		case *Join:
+			nl := len(n.Left.Columns())
+			left, right := true, true
+			for _, i := range idx {
+				if i < nl {
+					right = false
+				} else {
+					left = false
+				}
+			}
+			switch {
+			case left && n.Kind != RightJoin && n.Kind != FullJoin:
+				p = n.Left
+			case right && (n.Kind == InnerJoin || n.Kind == CrossJoin):
+				p = n.Right
+				for k := range idx {
+					idx[k] -= nl
+				}
+			default:
+				return nil, nil, false
+			}
+		case *Project:
+			for k, i := range idx {
+				cr, ok := n.Exprs[i].(*expr.ColumnRef)
+				if !ok {
+					return nil, nil, false
+				}
+				idx[k] = cr.Index
+			}
+			p = n.Input
+		case *Window:
+			nin := len(n.Input.Columns())
+			for _, i := range idx {
+				if i >= nin {
+					return nil, nil, false
+				}
+			}
+			p = n.Input
+		case *Filter:
+			if leaf, ok := copyLeaf(n); ok {
+				return leaf, idx, true
+			}
+			p = n.Input
+		default:
+			return nil, nil, false
+		}
+	}
+}
+
+// copyLeaf copies a chain of filters and projections over a scan, with a
+// scan node of its own; ok is false for anything else.
+func copyLeaf(p Plan) (Plan, bool) {
+	switch n := p.(type) {
+	case *Scan:
+		cp := *n
+		return &cp, true
+	case *Filter:
+		in, ok := copyLeaf(n.Input)
+		return &Filter{Input: in, Cond: n.Cond}, ok
+	case *Project:
+		in, ok := copyLeaf(n.Input)
+		return &Project{Input: in, Exprs: n.Exprs, Out: n.Out}, ok
+	}
+	return nil, false
+}
+
+// repeatable reports whether p computed twice yields the same set of rows:
+// no LIMIT (which rows it keeps may change between runs), no volatile
+// function (rand, uuid), and no window function but the numbering ones,
+// whose values as a set do not depend on the order of ties.
+func repeatable(p Plan) bool {
+	var exprs []expr.Expr
+	switch n := p.(type) {
+	case *Limit:
+		return false
+	case *Filter:
+		exprs = append(exprs, n.Cond)
+	case *Project:
+		exprs = n.Exprs
+	case *Aggregate:
+		exprs = n.Groups
+		for _, a := range n.Aggs {
+			if a.Arg != nil {
+				exprs = append(exprs, a.Arg)
+			}
+		}
+	case *Join:
+		exprs = append(append(exprs, n.LeftKeys...), n.RightKeys...)
+		if n.Residual != nil {
+			exprs = append(exprs, n.Residual)
+		}
+	case *Window:
+		for _, c := range n.Calls {
+			switch c.Func {
+			case "row_number", "rank", "dense_rank":
+			default:
+				return false
+			}
+		}
+	}
+	for _, e := range exprs {
+		if expr.Volatile(e) {
+			return false
+		}
+	}
+	for _, c := range p.Children() {
+		if !repeatable(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// copyTree copies a plan with nodes of its own (expressions are shared:
+// nothing changes them after binding); ok is false for a node it does not
+// know.
+func copyTree(p Plan) (Plan, bool) {
+	kids := p.Children()
+	cp := make([]Plan, len(kids))
+	for i, k := range kids {
+		c, ok := copyTree(k)
+		if !ok {
+			return nil, false
+		}
+		cp[i] = c
+	}
+	switch n := p.(type) {
+	case *Scan:
+		c := *n
+		return &c, true
+	case *Values:
+		c := *n
+		return &c, true
+	case *Filter:
+		c := *n
+		c.Input = cp[0]
+		return &c, true
+	case *Project:
+		c := *n
+		c.Input = cp[0]
+		return &c, true
+	case *Aggregate:
+		c := *n
+		c.Input = cp[0]
+		return &c, true
+	case *Join:
+		c := *n
+		c.Left, c.Right = cp[0], cp[1]
+		c.LeftKeys = append([]expr.Expr{}, n.LeftKeys...)
+		c.RightKeys = append([]expr.Expr{}, n.RightKeys...)
+		return &c, true
+	case *Sort:
+		c := *n
+		c.Input = cp[0]
+		return &c, true
+	case *Limit:
+		c := *n
+		c.Input = cp[0]
+		return &c, true
+	case *Window:
+		c := *n
+		c.Input = cp[0]
+		return &c, true
+	}
+	return nil, false
 }
 
 // groupedByCorrelation reports whether every GROUP BY key of sel is an
@@ -276,13 +480,45 @@ func joinLateral(input Plan, lp *lateralPlan, right Plan) (*Join, error) {
 	return j, nil
 }
 
+// nullOnEmpty reports whether a select item is NULL over no rows by its
+// shape alone: sum, avg, min or max, or arithmetic of such and constants
+// (0.2 * avg(l_quantity)).
+func nullOnEmpty(e sql.Expr) bool {
+	switch n := e.(type) {
+	case *sql.FuncCall:
+		if n.Over != nil {
+			return false
+		}
+		switch strings.ToLower(n.Name) {
+		case "sum", "avg", "min", "max":
+			return true
+		}
+	case *sql.BinaryExpr:
+		switch n.Op {
+		case "+", "-", "*", "/":
+		default:
+			return false
+		}
+		l, r := nullOnEmpty(n.L), nullOnEmpty(n.R)
+		_, lc := n.L.(*sql.Literal)
+		_, rc := n.R.(*sql.Literal)
+		return (l && (r || rc)) || (r && lc)
+	}
+	return false
+}
+
 // emptyAnswer binds the block of an aggregating subquery without GROUP BY
-// over no rows (WHERE FALSE): the value a domain value without inner rows
+// over no rows: the value a domain value without inner rows
 // gets. Its items must not read the enclosing query.
-func (b *Binder) emptyAnswer(sel *sql.Select) (Plan, error) {
-	cp := *sel
-	cp.Where = &sql.Literal{Kind: sql.LitBool, Value: "FALSE"}
-	p, err := b.bindSubquery(&cp)
+func (b *Binder) emptyAnswer(lp *lateralPlan) (Plan, error) {
+	// Bound over an empty input with the FROM's columns, so no table is
+	// read for it (WHERE FALSE over the FROM scanned it whole).
+	cp := *lp.sel
+	cp.Where = nil
+	saved := b.need
+	b.lateral = &lateralCtx{input: &Values{Out: lp.fromCols}}
+	p, err := b.bindSelect(&cp)
+	b.need, b.lateral = saved, nil
 	if errors.Is(err, ErrUnknownColumn) {
 		return nil, errorf(ErrUnsupported, "a correlated aggregate subquery whose select list or HAVING reads the enclosing query")
 	}
@@ -360,9 +596,10 @@ func (b *Binder) lateralValue(input Plan, e sql.Expr, q sql.Query) (Plan, error)
 			}
 		}
 	}
-	if lp.aggNoGroup {
-		// A domain value without inner rows: the answer over no rows.
-		empty, err := b.emptyAnswer(lp.sel)
+	// A domain value without inner rows: the answer over no rows, unless
+	// that is NULL, which the LEFT JOIN gives it already.
+	if lp.aggNoGroup && (exists || lp.pass >= 0 || !nullOnEmpty(lp.sel.Items[0].Expr)) {
+		empty, err := b.emptyAnswer(lp)
 		if err != nil {
 			return nil, err
 		}

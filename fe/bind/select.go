@@ -46,7 +46,7 @@ func (b *Binder) bindSelect(n *sql.Select) (Plan, error) {
 	if n.Where != nil && containsAgg(n.Where) {
 		return nil, errorf(ErrAnalysis, "aggregate functions are not allowed in WHERE")
 	}
-	where := factorOrs(n.Where)
+	where := b.splitCorrelatedUnions(factorOrs(n.Where))
 	reordered := false
 	if lat != nil {
 		input, where = lat.input, lat.where

@@ -264,6 +264,30 @@ func (b *Binder) planExprSubqueries(input Plan, exprs []sql.Expr, outsideAggs bo
 				return nil, err
 			}
 		}
+		if s, ok := e.(*sql.Subquery); ok {
+			if p, ok := b.fromlessValue(input, s); ok {
+				input = p
+				continue
+			}
+		}
+		if s, ok := e.(*sql.Subquery); ok && aggregateValue(s.Query) && repeatable(input) {
+			// Over the domain of its correlation values: the subquery's
+			// FROM is joined with those values only and aggregated per
+			// value, and the input joins that small result; the row-number
+			// path would hash all of the FROM and regroup the input. The
+			// domain reads the input a second time, so only an input that
+			// gives the same rows again goes this way, and only when the
+			// domain comes from a filtered table of it: read from a copy
+			// of the whole input (Q20's partsupp semi join part) it cost
+			// more CPU on TPC-H SF1 than hashing the FROM did.
+			b.domainLeafOnly = true
+			p, err := b.lateralValue(input, e, s.Query)
+			b.domainLeafOnly = false
+			if err == nil {
+				input = p
+				continue
+			}
+		}
 		if rowID < 0 {
 			input, rowID = addRowID(input)
 		}
@@ -273,6 +297,105 @@ func (b *Binder) planExprSubqueries(input Plan, exprs []sql.Expr, outsideAggs bo
 		}
 	}
 	return input, nil
+}
+
+// fromlessValue adds the value of a scalar subquery without FROM that
+// reads the enclosing query, (SELECT t.a + 1): one row, its item computed
+// over each input row. ok is false for any other shape.
+func (b *Binder) fromlessValue(input Plan, s *sql.Subquery) (Plan, bool) {
+	sel, ok := s.Query.(*sql.Select)
+	if !ok || sel.From != nil || sel.With != nil || sel.Where != nil || len(sel.GroupBy) > 0 || sel.Grouping != sql.GroupPlain ||
+		sel.Having != nil || sel.Distinct || sel.Limit != nil || len(sel.Items) != 1 {
+		return nil, false
+	}
+	item := sel.Items[0].Expr
+	if _, star := item.(*sql.Star); star || containsAgg(item) || containsSubquery(item) {
+		return nil, false
+	}
+	if fc, ok := item.(*sql.FuncCall); ok && fc.Over != nil {
+		return nil, false
+	}
+	cols := input.Columns()
+	sc := &scope{cols: cols}
+	v, err := b.bindExpr(item, sc, nil)
+	if err != nil {
+		return nil, false
+	}
+	exprs := make([]expr.Expr, len(cols)+1)
+	for i, c := range cols {
+		exprs[i] = expr.Col(i, sc.refName(i), c.Type)
+	}
+	exprs[len(cols)] = v
+	out := append(append([]Column{}, cols...), Column{Name: subqueryColName(len(cols)), Qualifier: subqueryQualifier, Type: v.DataType(), Nullable: true})
+	b.scalars[s] = len(cols)
+	return &Project{Input: input, Exprs: exprs, Out: out}, true
+}
+
+// splitCorrelatedUnions rewrites the WHERE conjuncts [NOT] EXISTS and
+// x [NOT] IN over a UNION [ALL] of correlated blocks, which cannot be
+// decorrelated whole, into one subquery per block: EXISTS (A UNION B) is
+// EXISTS A OR EXISTS B, and x IN (A UNION B) is x IN A OR x IN B, also in
+// three-valued logic (TRUE if found in either, NULL if neither finds it and
+// either compares NULL); NOT distributes as usual.
+func (b *Binder) splitCorrelatedUnions(where sql.Expr) sql.Expr {
+	if where == nil || !containsSubquery(where) {
+		return where
+	}
+	branches := func(q sql.Query) (sql.Query, sql.Query, bool) {
+		so, ok := q.(*sql.SetOp)
+		if !ok || so.Kind != sql.Union || so.With != nil || len(so.OrderBy) > 0 || so.Limit != nil {
+			return nil, nil, false
+		}
+		if _, err := b.bindSubquery(q); !errors.Is(err, ErrUnknownColumn) {
+			return nil, nil, false
+		}
+		return so.Left, so.Right, true
+	}
+	var split func(e sql.Expr) sql.Expr
+	split = func(e sql.Expr) sql.Expr {
+		switch n := e.(type) {
+		case *sql.Exists:
+			if l, r, ok := branches(n.Query); ok {
+				return &sql.BinaryExpr{Op: "OR", L: split(&sql.Exists{Query: l}), R: split(&sql.Exists{Query: r})}
+			}
+		case *sql.InExpr:
+			if n.Query == nil {
+				break
+			}
+			if l, r, ok := branches(n.Query); ok {
+				op := "OR"
+				if n.Not {
+					op = "AND"
+				}
+				return &sql.BinaryExpr{Op: op, L: split(&sql.InExpr{X: n.X, Not: n.Not, Query: l}), R: split(&sql.InExpr{X: n.X, Not: n.Not, Query: r})}
+			}
+		case *sql.UnaryExpr:
+			if x := split(n.X); x != n.X {
+				return &sql.UnaryExpr{Op: n.Op, X: x}
+			}
+		}
+		return e
+	}
+	cs := conjuncts(where)
+	changed := false
+	for i, c := range cs {
+		if x := split(c); x != c {
+			cs[i], changed = x, true
+		}
+	}
+	if !changed {
+		return where
+	}
+	return andSQL(cs)
+}
+
+// aggregateValue reports whether q is a correlated scalar subquery
+// SELECT agg(…) FROM … WHERE … (Q17's and Q2's shape), which the domain
+// decorrelation (lateral.go) plans better than the row-number one.
+func aggregateValue(q sql.Query) bool {
+	sel, ok := q.(*sql.Select)
+	return ok && sel.With == nil && sel.From != nil && len(sel.Items) == 1 && containsAgg(sel.Items[0].Expr) &&
+		len(sel.GroupBy) == 0 && sel.Grouping == sql.GroupPlain && sel.Having == nil && !sel.Distinct && sel.Limit == nil
 }
 
 // joinScalar appends the value of a one-column plan to every input row (a

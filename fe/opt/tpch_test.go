@@ -86,8 +86,10 @@ func TestTPCHOrderSF1(t *testing.T) {
 		want string
 	}{
 		// The outer block and the decorrelated min(ps_supplycost) each join
-		// the few filtered parts' partsupp rows (build) to supplier.
-		{2, "(((supplier (partsupp part)) (nation region)) (partsupp (supplier (nation region))))"},
+		// the few filtered parts' partsupp rows (build) to supplier: the
+		// subquery's partsupp meets the distinct part keys of the outer
+		// query (fe/bind's correlation domain).
+		{2, "(((supplier (partsupp part)) (nation region)) ((supplier (partsupp part)) (nation region)))"},
 		{3, "(lineitem (orders customer))"},
 		// The Asian suppliers, then the year's orders build; customer joins
 		// last on (c_custkey, c_nationkey).
