@@ -144,7 +144,9 @@ func (p *pipeline) apply(kctx context.Context, env *Env, b arrow.RecordBatch, sc
 }
 
 // selectTop is the top Filter's step under selTop: cur itself when every
-// row passes, a selBatch over cur when some do, nil when none; it takes
+// row passes, a selBatch over cur when at least half do, a copy of the
+// rows kept when fewer (so a big batch is not held in flight for a few
+// rows: the statement's memory limit counts it), nil when none; it takes
 // over the caller's reference to cur.
 func (p *pipeline) selectTop(kctx context.Context, env *Env, cur arrow.RecordBatch, s *selector, scratch *[]int64) (arrow.RecordBatch, error) {
 	rows, all, err := s.selectRows(kctx, env, cur, scratch)
@@ -157,6 +159,13 @@ func (p *pipeline) selectTop(kctx context.Context, env *Env, cur arrow.RecordBat
 	case len(rows) == 0:
 		cur.Release()
 		return nil, nil
+	case len(rows)*2 < int(cur.NumRows()):
+		// Few rows kept: copy them here and let the input go, rather than
+		// hold the whole batch in flight for the few (the consumer would
+		// copy them first anyway).
+		g, err := gatherRows(kctx, env, cur, rows, nil)
+		cur.Release()
+		return g, err
 	}
 	// rows may share the worker's scratch: the batch leaves the worker.
 	return &selBatch{RecordBatch: cur, sel: slices.Clone(rows)}, nil
