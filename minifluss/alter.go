@@ -179,6 +179,10 @@ func (c *Cluster) alterTable(ctx context.Context, req *flusspb.AlterTableRequest
 // their column's. A lake table not created yet gets the columns when it is.
 func (c *Cluster) evolveLakeLocked(ctx context.Context, t *table, added []columnJSON) error {
 	r := c.lake
+	if r.enabled() && t.lakeIceberg() {
+		// IcebergLakeCatalog.alterTable takes only SetOption/ResetOption.
+		return ferr(codeInvalidTable, "table %s: Unsupported table change: adding columns to a table on an Iceberg lake", t.path())
+	}
 	if !r.enabled() || !t.lakePaimon() {
 		return nil
 	}

@@ -140,6 +140,9 @@ func (t *table) lakePaimon() bool {
 // create the Paimon table, so that a table never tiered reads as empty.
 func (c *Cluster) createLakeTableLocked(t *table) error {
 	r := c.lake
+	if r.enabled() && t.lakeIceberg() {
+		return c.createIcebergTableLocked(t)
+	}
 	if !r.enabled() || !t.lakePaimon() {
 		return nil
 	}

@@ -160,14 +160,14 @@ func parseFreshness(s string) time.Duration {
 	return d
 }
 
-// lakeTables lists (db, table) of every Paimon lake table.
+// lakeTables lists (db, table) of every Paimon or Iceberg lake table.
 func (c *Cluster) lakeTables() [][2]string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var out [][2]string
 	for _, d := range c.cat.sortedDatabases() {
 		for _, t := range d.sortedTables() {
-			if t.lakePaimon() {
+			if t.lakePaimon() || t.lakeIceberg() {
 				out = append(out, [2]string{t.DB, t.Name})
 			}
 		}
@@ -185,9 +185,9 @@ func (c *Cluster) tierLocked(ctx context.Context, db, tbl string) (TierResult, e
 		c.mu.Unlock()
 		return res, err
 	}
-	if !t.lakePaimon() {
+	if !t.lakePaimon() && !t.lakeIceberg() {
 		c.mu.Unlock()
-		return res, ferr(codeInvalidConfig, "table %s is not a Paimon lake table (table.datalake.enabled / table.datalake.format)", t.path())
+		return res, ferr(codeInvalidConfig, "table %s is not a Paimon or Iceberg lake table (table.datalake.enabled / table.datalake.format)", t.path())
 	}
 	jobs, err := c.tierJobsLocked(t)
 	// Properties can change under the cluster lock (SetLakeOptions); read
@@ -208,6 +208,9 @@ func (c *Cluster) tierLocked(ctx context.Context, db, tbl string) (TierResult, e
 		// commits no snapshot for it, so it has no readable lake snapshot
 		// (Doris's lake_empty fixture) while its lake table exists, empty.
 		return res, nil
+	}
+	if t.lakeIceberg() {
+		return c.tierIceberg(ctx, t, tableID, jobs, prev, logFormat)
 	}
 	w, err := r.lakeWriter(ctx, t)
 	if errors.Is(err, paimon.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
@@ -241,8 +244,27 @@ func (c *Cluster) tierLocked(ctx context.Context, db, tbl string) (TierResult, e
 		res.Rows += n
 		res.Files += files
 	}
-	// New offsets: every bucket of this round, plus buckets of earlier
-	// rounds that are gone from Fluss (dropped partitions stay in the lake).
+	list := mergeOffsets(prev, jobs)
+	offPath, err := c.writeOffsetsFile(t, tableID, list)
+	if err != nil {
+		return res, err
+	}
+	id, err := commit.Commit(ctx, map[string]string{"fluss-offsets": offPath})
+	if err != nil {
+		return res, fmt.Errorf("table %s: lake commit: %w", t.path(), err)
+	}
+	res.SnapshotID = id
+	// Deletion-vector tables: tiered level-0 files are invisible to batch
+	// reads until compacted, so only a compaction makes a snapshot readable
+	// (DvTableReadableSnapshotRetriever).
+	dv := t.isPK() && strings.EqualFold(w.Schema().Options["deletion-vectors.enabled"], "true")
+	return res, c.publishLake(t, tableID, id, list, prev, dv)
+}
+
+// mergeOffsets is the offsets a round publishes: every bucket of this
+// round, plus buckets of earlier rounds that are gone from Fluss (dropped
+// partitions stay in the lake), ordered by (partition, bucket).
+func mergeOffsets(prev *lakeSnapshot, jobs []tierJob) []lakeBucketOffs {
 	offs := map[string]lakeBucketOffs{}
 	okey := func(pid *int64, b int32) string {
 		return strconv.FormatInt(partKey(pid), 10) + "/" + strconv.Itoa(int(b))
@@ -265,30 +287,25 @@ func (c *Cluster) tierLocked(ctx context.Context, db, tbl string) (TierResult, e
 		}
 		return list[a].Bucket < list[b].Bucket
 	})
-	offPath, err := c.writeOffsetsFile(t, tableID, list)
-	if err != nil {
-		return res, err
-	}
-	id, err := commit.Commit(ctx, map[string]string{"fluss-offsets": offPath})
-	if err != nil {
-		return res, fmt.Errorf("table %s: lake commit: %w", t.path(), err)
-	}
-	res.SnapshotID = id
+	return list
+}
+
+// publishLake makes lake snapshot id with offsets list the table's lake
+// snapshot (GetLakeSnapshot). notReadable keeps answering the previous
+// readable snapshot, as does the hold-read switch.
+func (c *Cluster) publishLake(t *table, tableID, id int64, list []lakeBucketOffs, prev *lakeSnapshot, notReadable bool) error {
+	r := c.lake
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t2 := c.cat.tableByID(tableID)
 	if t2 == nil {
-		return res, ferr(codeTableNotExist, "table %s was dropped during tiering", t.path())
+		return ferr(codeTableNotExist, "table %s was dropped during tiering", t.path())
 	}
 	ls := &lakeSnapshot{SnapshotID: id, Offsets: list}
-	// Deletion-vector tables: tiered level-0 files are invisible to batch
-	// reads until compacted, so only a compaction makes a snapshot readable
-	// (DvTableReadableSnapshotRetriever).
-	dv := t.isPK() && strings.EqualFold(w.Schema().Options["deletion-vectors.enabled"], "true")
 	r.cfgMu.Lock()
 	hold := r.holdRead
 	r.cfgMu.Unlock()
-	if hold || dv {
+	if hold || notReadable {
 		// The latest snapshot is not readable yet: keep answering the
 		// previous readable one (or none).
 		none := int64(-1)
@@ -308,7 +325,7 @@ func (c *Cluster) tierLocked(ctx context.Context, db, tbl string) (TierResult, e
 	}
 	t2.Lake = ls
 	r.lastTier[tableID] = c.cfg.Now()
-	return res, c.persistLocked()
+	return c.persistLocked()
 }
 
 func partSuffix(name string) string {
@@ -368,44 +385,58 @@ func (c *Cluster) tierJobsLocked(t *table) ([]tierJob, error) {
 // lock is held only while a chunk is read) and writes it into commit.
 func (c *Cluster) tierBucket(ctx context.Context, t *table, logFormat string, w *writer.Table, commit *writer.Commit, conv *lakeConverter, j tierJob) (int64, int, error) {
 	mem := memory.NewGoAllocator()
-	cols := t.columns()
-	var arrowDec *record.ArrowDecoder
-	var rowDec *record.RowDecoder
-	lf, err := record.ParseLogFormat(logFormat)
-	if err != nil {
-		return 0, 0, err
-	}
-	if lf == record.LogFormatArrow {
-		if arrowDec, err = record.NewArrowDecoder(cols, mem, record.ArrowOptions{}); err != nil {
-			return 0, 0, err
-		}
-		defer arrowDec.Close()
-	} else {
-		rf, err := lf.RowFormat()
-		if err != nil {
-			return 0, 0, err
-		}
-		if rowDec, err = record.NewRowDecoder(cols, rf, mem); err != nil {
-			return 0, 0, err
-		}
-		defer rowDec.Release()
-	}
 	lakeBucket := j.bucket
 	if w.Schema().Options["bucket"] == "-1" && !t.isPK() {
 		lakeBucket = 0 // bucket-unaware: everything in bucket-0
 	}
 	sink := newBucketSink(ctx, t, commit, conv, j.partVals, lakeBucket, j.bucket, mem)
 	defer sink.abort()
+	rows, err := c.eachLogBatch(ctx, t, logFormat, j, mem, sink.add)
+	if err != nil {
+		return rows, sink.files, err
+	}
+	return rows, sink.files, sink.finish()
+}
+
+// eachLogBatch decodes [from, to) of one bucket's log in chunks (the
+// cluster lock is held only while a chunk is read) and hands every
+// non-empty batch to fn with its change types, base offset and commit
+// timestamp; it returns the records read. fn must not keep rec past its
+// return unless it retains it.
+func (c *Cluster) eachLogBatch(ctx context.Context, t *table, logFormat string, j tierJob, mem memory.Allocator,
+	fn func(rec arrow.RecordBatch, cts record.ChangeTypes, base, ts int64) error) (int64, error) {
+	cols := t.columns()
+	var arrowDec *record.ArrowDecoder
+	var rowDec *record.RowDecoder
+	lf, err := record.ParseLogFormat(logFormat)
+	if err != nil {
+		return 0, err
+	}
+	if lf == record.LogFormatArrow {
+		if arrowDec, err = record.NewArrowDecoder(cols, mem, record.ArrowOptions{}); err != nil {
+			return 0, err
+		}
+		defer arrowDec.Close()
+	} else {
+		rf, err := lf.RowFormat()
+		if err != nil {
+			return 0, err
+		}
+		if rowDec, err = record.NewRowDecoder(cols, rf, mem); err != nil {
+			return 0, err
+		}
+		defer rowDec.Release()
+	}
 	evo, err := newEvoDecoder(t, lf, mem) // batches of older schema ids (alter.go)
 	if err != nil {
-		return 0, 0, err
+		return 0, err
 	}
 	defer evo.close()
 	var rows int64
 	off := j.from
 	for off < j.to {
 		if err := ctx.Err(); err != nil {
-			return rows, sink.files, err
+			return rows, err
 		}
 		c.mu.Lock()
 		var data []byte
@@ -421,10 +452,10 @@ func (c *Cluster) tierBucket(ctx context.Context, t *table, logFormat string, w 
 		}
 		c.mu.Unlock()
 		if err != nil {
-			return rows, sink.files, err
+			return rows, err
 		}
 		if len(data) == 0 {
-			return rows, sink.files, fmt.Errorf("log ends at %d, before the round's end %d", off, j.to)
+			return rows, fmt.Errorf("log ends at %d, before the round's end %d", off, j.to)
 		}
 		it := record.ReadBatches(data, record.DecodeOptions{})
 		for it.Next() {
@@ -446,22 +477,22 @@ func (c *Cluster) tierBucket(ctx context.Context, t *table, logFormat string, w 
 					rec, cts, err = rowDec.DecodeLogBatch(lb)
 				}
 				if err != nil {
-					return rows, sink.files, fmt.Errorf("batch at offset %d: %w", h.BaseOffset, err)
+					return rows, fmt.Errorf("batch at offset %d: %w", h.BaseOffset, err)
 				}
-				err = sink.add(rec, cts, h.BaseOffset, h.CommitTimestamp)
+				err = fn(rec, cts, h.BaseOffset, h.CommitTimestamp)
 				rows += rec.NumRows()
 				rec.Release()
 				if err != nil {
-					return rows, sink.files, err
+					return rows, err
 				}
 			}
 			off = next
 		}
 		if it.Err() != nil {
-			return rows, sink.files, it.Err()
+			return rows, it.Err()
 		}
 	}
-	return rows, sink.files, sink.finish()
+	return rows, nil
 }
 
 // writeOffsetsFile writes the tiered offsets JSON the coordinator keeps in

@@ -42,6 +42,9 @@ func (c *Cluster) CompactLake(ctx context.Context, db, tbl string) (int64, error
 	if err != nil {
 		return 0, err
 	}
+	if t.lakeIceberg() {
+		return 0, fmt.Errorf("minifluss: table %s: compaction of an Iceberg lake table is not emulated", t.path())
+	}
 	w, err := r.lakeWriter(ctx, t)
 	if err != nil {
 		return 0, err

@@ -31,14 +31,14 @@ func run(args []string) error {
 	host := fs.String("host", "127.0.0.1", "address to bind and advertise")
 	port := fs.Int("port", 0, "coordinator port of the CLIENT listener (0 = any free port)")
 	saslUsers := fs.String("sasl-users", "", "comma-separated user:password list; adds a SASL PLAIN listener named SASL")
-	lake := fs.String("datalake-format", "", "cluster datalake.format injected into new tables (e.g. paimon)")
+	lake := fs.String("datalake-format", "", "cluster datalake.format injected into new tables: paimon or iceberg (tiered into the --lake-warehouse, an Iceberg Hadoop catalog for iceberg)")
 	buckets := fs.Int("default-bucket-number", 1, "default.bucket.number")
 	remote := fs.String("remote-data-dir", "", "remote tier root (default DATA_DIR/remote)")
 	exit := fs.Bool("exit-after-load", false, "apply the scenario, print the address, then stop")
 	verbose := fs.Bool("v", false, "log connection problems to stderr")
-	warehouse := fs.String("lake-warehouse", "", "Paimon warehouse for lake-enabled tables: a directory or s3://bucket/path (empty: no lake)")
+	warehouse := fs.String("lake-warehouse", "", "lake warehouse for lake-enabled tables: a directory or s3://bucket/path for Paimon, a directory for Iceberg (empty: no lake)")
 	var lakeOpts kvFlag
-	fs.Var(&lakeOpts, "lake-option", "datalake.paimon.* option as key=value without the prefix (repeatable), e.g. s3.endpoint=http://127.0.0.1:9000")
+	fs.Var(&lakeOpts, "lake-option", "datalake.<format>.* option as key=value without the prefix (repeatable), e.g. s3.endpoint=http://127.0.0.1:9000")
 	periodic := fs.Bool("lake-periodic", false, "tier each lake table whenever its table.datalake.freshness elapses")
 	legacy := fs.Bool("lake-legacy-columns", false, "give new lake tables the legacy __bucket/__offset/__timestamp columns")
 	if err := fs.Parse(args); err != nil {
