@@ -149,6 +149,9 @@ func (p *flussPlan) result() *Result {
 	res.Lines = append(res.Lines, "TABLE: "+p.st.Catalog+"."+p.name, "CONNECTOR: fluss")
 	res.Lines = append(res.Lines, commonLines(p.req.Predicates, p.frag, p.fileSize, c)...)
 	res.Lines = append(res.Lines, flussScanLine(c))
+	if p.icePlan != nil {
+		res.Lines = append(res.Lines, p.icebergLine())
+	}
 	res.Lines = append(res.Lines, prunedLines(p.st.Columns, p.proj, p.req.Pruned)...)
 	res.Lines = append(res.Lines, "pushdown agg=NONE")
 	if p.lakePlan != nil {

@@ -58,10 +58,10 @@ INSERT INTO fluss_test.lake_log_ttl VALUES (3, 'c');
 INSERT INTO fluss_test.lake_log_ttl VALUES (4, 'd');
 EXPIRE LOG fluss_test.lake_log_ttl BUCKET 0 BEFORE 3;
 
-CREATE TABLE fluss_test.lake_iceberg (id INT)
-  WITH ('bucket.num' = '1', 'table.datalake.enabled' = 'true', 'table.datalake.format' = 'iceberg');
-INSERT INTO fluss_test.lake_iceberg VALUES (1), (2);
-SET LAKE SNAPSHOT fluss_test.lake_iceberg ID 1 READABLE 1 OFFSETS (BUCKET 0 = 1);
+CREATE TABLE fluss_test.lake_lance (id INT)
+  WITH ('bucket.num' = '1', 'table.datalake.enabled' = 'true', 'table.datalake.format' = 'lance');
+INSERT INTO fluss_test.lake_lance VALUES (1), (2);
+SET LAKE SNAPSHOT fluss_test.lake_lance ID 1 READABLE 1 OFFSETS (BUCKET 0 = 1);
 `
 
 // env is one emulated cluster with the fixture tables, shared by the tests

@@ -104,7 +104,7 @@ func errLogTailExpired(table, where string) error {
 }
 
 func errLakeFormat(table, format string) error {
-	return newErr(fmt.Sprintf("Cannot read table '%s': its table.datalake.format is '%s', and only 'paimon' is supported", table, format),
+	return newErr(fmt.Sprintf("Cannot read table '%s': its table.datalake.format is '%s', and only 'paimon' and 'iceberg' are supported", table, format),
 		catalog.ErrUnsupported)
 }
 
@@ -126,6 +126,11 @@ func errUnmatchedPartition(table, part string) error {
 func errSplitBucketRange(table string, bucket, count int32) error {
 	return newErr(fmt.Sprintf("The lake table of fluss table '%s' has a split in bucket %d, but the fluss table has only %d buckets. The two are not bucketed alike, so their rows cannot be matched by bucket",
 		table, bucket, count), ErrInconsistent)
+}
+
+func errIcebergLayout(table, file, partition string) error {
+	return newErr(fmt.Sprintf("The Iceberg lake table of fluss table '%s' has data file %s in partition '%s', which is not laid out as Fluss tiers (identity partition keys, then bucket(key, N) or identity(__bucket)), so its rows cannot be matched to a fluss bucket",
+		table, file, partition), ErrInconsistent)
 }
 
 func errSplitNoOffset(table, where string) error {

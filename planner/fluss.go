@@ -11,6 +11,7 @@ import (
 	"github.com/inlet-db/inlet/catalog/fluss"
 	"github.com/inlet-db/inlet/catalog/fluss/client"
 	"github.com/inlet-db/inlet/catalog/fluss/record"
+	"github.com/inlet-db/inlet/lake/iceberg"
 	"github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/proto/inletpb"
 	"github.com/inlet-db/inlet/typemap"
@@ -86,6 +87,7 @@ type flussPlan struct {
 	lake     *fluss.Lake
 	lakePlan *paimon.Plan
 	lakePred *paimon.Predicate
+	icePlan  *iceberg.Plan // the lake half when the lake is Iceberg
 
 	frag     *inletpb.Fragment
 	counts   Counts
@@ -335,10 +337,10 @@ func (p *flussPlan) lakeEnd(s *partState, bucket int32) (int64, bool) {
 	return v, ok
 }
 
-// checkLakeFormat refuses lake formats other than paimon.
+// checkLakeFormat refuses lake formats other than paimon and iceberg.
 func (p *flussPlan) checkLakeFormat() error {
 	f, err := p.st.Info.Descriptor.LakeFormat()
-	if err != nil || f != record.LakePaimon {
+	if err != nil || (f != record.LakePaimon && f != record.LakeIceberg) {
 		name := p.st.Info.Descriptor.Properties["table.datalake.format"]
 		return errLakeFormat(p.name, name)
 	}

@@ -19,11 +19,16 @@ import (
 // The predicate prunes files through the manifests; the fragment's
 // filters then apply it to every row.
 func planIcebergTable(ctx context.Context, t *cice.ScanTarget, req Request) (*Result, error) {
+	return planIcebergTableAt(ctx, t, req, 0)
+}
+
+// planIcebergTableAt is planIcebergTable on snapshot snapID (0: the
+// current one) unless the request travels in time.
+func planIcebergTableAt(ctx context.Context, t *cice.ScanTarget, req Request, snapID int64) (*Result, error) {
 	name := t.Database + "." + t.Table
 	if t.Lake == nil {
 		return nil, fmt.Errorf("planner: iceberg table %s: not opened", name)
 	}
-	var snapID int64
 	if tt := req.TimeTravel; tt != nil {
 		id, err := icebergSnapshot(t.Lake, name, tt)
 		if err != nil {

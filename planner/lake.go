@@ -14,6 +14,7 @@ import (
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/catalog/fluss"
 	"github.com/inlet-db/inlet/catalog/fluss/client"
+	"github.com/inlet-db/inlet/lake/iceberg"
 	"github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/proto/inletpb"
 )
@@ -21,7 +22,7 @@ import (
 // isNothingTiered reports whether opening a lake table failed because the
 // table is not there (as opposed to the storage being unreachable).
 func isNothingTiered(err error) bool {
-	return errors.Is(err, fluss.ErrNothingTiered) || errors.Is(err, paimon.ErrNotFound) ||
+	return errors.Is(err, fluss.ErrNothingTiered) || errors.Is(err, paimon.ErrNotFound) || errors.Is(err, iceberg.ErrNotFound) ||
 		errors.Is(err, catalog.ErrNotFound) || errors.Is(err, fs.ErrNotExist)
 }
 
@@ -39,6 +40,9 @@ func (p *flussPlan) planLake(ctx context.Context) error {
 		return fmt.Errorf("planner: table %s: open lake table: %w", p.name, err)
 	}
 	p.lake = lake
+	if lake.Iceberg != nil {
+		return p.planIcebergLake(ctx, lake)
+	}
 	plan, pred, err := planLakeTable(ctx, lake.Table, p.snap.SnapshotID, p.req.Predicates, true, fileSplitSize(p.req.Vars))
 	if err != nil {
 		return fmt.Errorf("planner: table %s: plan lake snapshot %d: %w", p.name, p.snap.SnapshotID, err)
@@ -119,6 +123,37 @@ const (
 	bindLakeOnlyTyped
 )
 
+// lakeSplit is one split of either lake as the binding sees it.
+type lakeSplit struct {
+	texts  []string // partition values as Fluss names them; nil if unknown
+	bucket int32
+	path   string // the partition path, for affinity
+	size   int64
+	rng    func() (*inletpb.Range, error)
+}
+
+// lakeSplits lists the splits of the planned lake (Paimon or Iceberg).
+func (p *flussPlan) lakeSplits() ([]lakeSplit, error) {
+	if p.icePlan != nil {
+		return p.icebergSplits()
+	}
+	partFields := p.lakePlan.Schema.PartitionFields()
+	force := p.frag.Options.GetForceMergeReader()
+	out := make([]lakeSplit, 0, len(p.lakePlan.Splits))
+	for i := range p.lakePlan.Splits {
+		sp := &p.lakePlan.Splits[i]
+		ls := lakeSplit{bucket: sp.Bucket, path: sp.PartitionPath, size: splitFileSize(sp),
+			rng: func() (*inletpb.Range, error) { return p.lakeRange(sp, force) }}
+		if len(p.st.PartitionKeys) > 0 {
+			if texts, ok := renderPartition(sp.Partition, partFields); ok {
+				ls.texts = texts
+			}
+		}
+		out = append(out, ls)
+	}
+	return out, nil
+}
+
 // lakeRanges binds every split of the lake plan to the Fluss state of its
 // own (partition, bucket) and emits it.
 func (p *flussPlan) lakeRanges(states []*partState, live []*client.PartitionInfo, mode bindMode) error {
@@ -130,24 +165,24 @@ func (p *flussPlan) lakeRanges(states []*partState, live []*client.PartitionInfo
 	for _, s := range states {
 		selected[s.id()] = s
 	}
-	partFields := p.lakePlan.Schema.PartitionFields()
-	force := p.frag.Options.GetForceMergeReader()
-	for i := range p.lakePlan.Splits {
-		sp := &p.lakePlan.Splits[i]
+	splits, err := p.lakeSplits()
+	if err != nil {
+		return err
+	}
+	for i := range splits {
+		sp := &splits[i]
 		var s *partState // the Fluss state the split belongs to, if read
 		liveMatch := false
-		var texts []string
+		texts := sp.texts
 		if len(p.st.PartitionKeys) == 0 {
 			s = selected[-1]
 			liveMatch = true
 		} else {
-			var ok bool
-			texts, ok = renderPartition(sp.Partition, partFields)
-			if !ok && mode != bindPlain {
+			if texts == nil && mode != bindPlain {
 				// Without a sure match the split could be read twice.
-				return errUnmatchedPartition(p.name, sp.PartitionPath)
+				return errUnmatchedPartition(p.name, sp.path)
 			}
-			if ok {
+			if texts != nil {
 				if pi, found := byValues[strings.Join(texts, "\x00")]; found {
 					liveMatch = true
 					s = selected[pi.ID]
@@ -164,19 +199,19 @@ func (p *flussPlan) lakeRanges(states []*partState, live []*client.PartitionInfo
 		if liveMatch && (mode == bindLakeOnly || mode == bindLakeOnlyTyped) {
 			continue // Fluss reads this partition in full
 		}
-		r, err := p.lakeRange(sp, force)
+		r, err := sp.rng()
 		if err != nil {
 			return err
 		}
-		p.fileSize += splitFileSize(sp)
+		p.fileSize += sp.size
 		if !liveMatch {
-			r.Affinity = "lake/" + sp.PartitionPath + "b" + strconv.Itoa(int(sp.Bucket))
+			r.Affinity = "lake/" + sp.path + "b" + strconv.Itoa(int(sp.bucket))
 			p.add(r)
 			continue
 		}
-		r.Affinity = affinity(s.id(), sp.Bucket)
+		r.Affinity = affinity(s.id(), sp.bucket)
 		if mode == bindSuppress {
-			if err := p.bindTail(r, s, sp); err != nil {
+			if err := p.bindTail(r, s, sp.bucket); err != nil {
 				return err
 			}
 		}
@@ -187,20 +222,20 @@ func (p *flussPlan) lakeRanges(states []*partState, live []*client.PartitionInfo
 
 // bindTail turns r into LAKE_SUPPRESS when its bucket's log moved past the
 // lake; every way the binding could read a row twice is an error.
-func (p *flussPlan) bindTail(r *inletpb.Range, s *partState, sp *paimon.Split) error {
-	if sp.Bucket < 0 || sp.Bucket >= p.nbkt {
-		return errSplitBucketRange(p.name, sp.Bucket, p.nbkt)
+func (p *flussPlan) bindTail(r *inletpb.Range, s *partState, bucket int32) error {
+	if bucket < 0 || bucket >= p.nbkt {
+		return errSplitBucketRange(p.name, bucket, p.nbkt)
 	}
-	end, ok := p.lakeEnd(s, sp.Bucket)
+	end, ok := p.lakeEnd(s, bucket)
 	if !ok {
-		return errSplitNoOffset(p.name, s.where(sp.Bucket))
+		return errSplitNoOffset(p.name, s.where(bucket))
 	}
-	stop := s.latest[sp.Bucket]
+	stop := s.latest[bucket]
 	if end >= stop {
 		return nil
 	}
 	r.Type = inletpb.RangeType_LAKE_SUPPRESS
-	r.Tail = &inletpb.Tail{Bucket: sp.Bucket, StartOffset: end, StopOffset: stop}
+	r.Tail = &inletpb.Tail{Bucket: bucket, StartOffset: end, StopOffset: stop}
 	if s.info != nil {
 		r.Tail.HasPartition, r.Tail.PartitionId = true, s.info.ID
 	}
@@ -313,6 +348,9 @@ func (p *flussPlan) planLakeView(ctx context.Context) (*Result, error) {
 			return nil, errNothingTiered(p.name, err)
 		}
 		return nil, fmt.Errorf("planner: table %s: open lake table: %w", p.name, err)
+	}
+	if lake.Iceberg != nil {
+		return p.planIcebergLakeView(ctx, lake, snapID)
 	}
 	lt := lakeTarget{
 		table:    p.name + "$lake",

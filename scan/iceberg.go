@@ -3,10 +3,12 @@ package scan
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/inlet-db/inlet/lake/iceberg"
 	"github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/proto/inletpb"
+	"github.com/inlet-db/inlet/unionread"
 )
 
 // isIceberg reports whether a fragment's lake table is an Iceberg table.
@@ -52,10 +54,24 @@ func (fx *fragExec) icebergFields(ctx context.Context) ([]paimon.DataField, erro
 }
 
 // readIceberg reads one LAKE range of an Iceberg table: one data file
-// with its deletes applied.
+// with its deletes applied. A LAKE_SUPPRESS range (a Fluss primary-key
+// table on an Iceberg lake) drops the rows whose key its bucket's log tail
+// changed, as for Paimon.
 func (fx *fragExec) readIceberg(ctx context.Context, r *inletpb.Range, emit emitFn) error {
-	if r.Type != inletpb.RangeType_LAKE {
+	if r.Type != inletpb.RangeType_LAKE && r.Type != inletpb.RangeType_LAKE_SUPPRESS {
 		return fmt.Errorf("%w: range %d: an Iceberg table is read by LAKE ranges only", ErrInvalid, r.Id)
+	}
+	var sup *unionread.Suppressor
+	if r.Type == inletpb.RangeType_LAKE_SUPPRESS {
+		if r.Tail == nil {
+			return fmt.Errorf("%w: range %d: LAKE_SUPPRESS split without a tail", ErrInvalid, r.Id)
+		}
+		set, err := fx.tailKeys(ctx, r.Tail)
+		if err != nil {
+			return err
+		}
+		sup = unionread.NewSuppressor(set, fx.keyPos, fx.mem)
+		defer sup.Release()
 	}
 	plan, err := fx.icebergPlan(ctx)
 	if err != nil {
@@ -79,6 +95,17 @@ func (fx *fragExec) readIceberg(ctx context.Context, r *inletpb.Range, emit emit
 		c, err := fx.conform(rd.RecordBatch())
 		if err != nil {
 			return fmt.Errorf("range %d: %w", r.Id, err)
+		}
+		if sup != nil {
+			t0 := time.Now()
+			s, dropped, err := sup.Apply(ctx, c)
+			c.Release()
+			fx.ctr.addTime(cSuppressTime, time.Since(t0))
+			if err != nil {
+				return fmt.Errorf("range %d: %w", r.Id, err)
+			}
+			fx.ctr.add(cSuppressedRows, int64(dropped))
+			c = s
 		}
 		fx.ctr.add(cLakeRowsReturned, c.NumRows())
 		_, err = fx.emitOut(ctx, c, true, emit)

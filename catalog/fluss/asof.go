@@ -19,7 +19,8 @@ func (t *Table) SchemaAsOf(ctx context.Context, tt *catalog.TimeTravel) (catalog
 		return cur, nil
 	}
 	l, err := t.openLake(ctx)
-	if err != nil {
+	if err != nil || l.Table == nil {
+		// An Iceberg lake keeps the Fluss columns (ADD COLUMN is refused).
 		return cur, nil
 	}
 	cols, err := systable.ColumnsAsOf(ctx, l.Table, cur.Columns, tt)

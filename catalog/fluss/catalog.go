@@ -250,8 +250,12 @@ func (d *Database) Table(ctx context.Context, name string) (catalog.Table, error
 			if err != nil {
 				return nil, err
 			}
-			if _, err := lt.openLake(ctx); err != nil {
+			l0, err := lt.openLake(ctx)
+			if err != nil {
 				return nil, err
+			}
+			if l0.Iceberg != nil {
+				return nil, catalog.Errorf(catalog.ErrUnsupported, "Sys table '%s' is not served for a table on an Iceberg lake", name)
 			}
 			return systable.NewSnapshots(name, func(ctx context.Context) (*paimon.Table, error) {
 				l, err := lt.openLake(ctx)

@@ -95,17 +95,8 @@ func resolveLakeSettings(path client.TablePath, tableProps, overrides map[string
 	}
 	merged := maps.Clone(cluster)
 	maps.Copy(merged, overrides)
-	s := &lakeSettings{paimon: merged, storage: map[string]string{}}
-	for _, src := range []map[string]string{cluster, overrides} {
-		for _, k := range sortedKeys(src) {
-			l := strings.ToLower(k)
-			if to, ok := storageKeys[l]; ok {
-				s.storage[to] = src[k]
-			} else if strings.HasPrefix(l, "fs.") || strings.HasPrefix(l, "dfs.") || strings.HasPrefix(l, "hadoop.") {
-				s.storage[k] = src[k]
-			}
-		}
-	}
+	s := resolveStorage(cluster, overrides)
+	s.paimon = merged
 	s.warehouse = strings.TrimSpace(merged["warehouse"])
 	s.metastore = strings.TrimSpace(merged["metastore"])
 	if err := checkMetastore(s.metastore, "lake setting 'metastore' of table '"+path.String()+"'"); err != nil {
@@ -122,6 +113,25 @@ func resolveLakeSettings(path client.TablePath, tableProps, overrides map[string
 	return s, nil
 }
 
+// resolveStorage translates the storage half of cluster settings and
+// overrides to engine names. Each source is translated separately and the
+// overrides win at the engine name too, so overriding s3.endpoint also
+// replaces a cluster fs.s3a.endpoint.
+func resolveStorage(cluster, overrides map[string]string) *lakeSettings {
+	s := &lakeSettings{storage: map[string]string{}}
+	for _, src := range []map[string]string{cluster, overrides} {
+		for _, k := range sortedKeys(src) {
+			l := strings.ToLower(k)
+			if to, ok := storageKeys[l]; ok {
+				s.storage[to] = src[k]
+			} else if strings.HasPrefix(l, "fs.") || strings.HasPrefix(l, "dfs.") || strings.HasPrefix(l, "hadoop.") {
+				s.storage[k] = src[k]
+			}
+		}
+	}
+	return s
+}
+
 // lakeState is the one lake configuration a catalog serves: the first one a
 // lake table was opened with. REFRESH does not reset it (a catalog reads its
 // lake tables with one set of settings; the spec's FAQ says to recreate the
@@ -135,9 +145,12 @@ type lakeState struct {
 func (c *Catalog) openLake(ctx context.Context, info *client.TableInfo) (*Lake, error) {
 	path := info.Path
 	format := strings.TrimSpace(info.Descriptor.Properties["table.datalake.format"])
+	if strings.EqualFold(format, "iceberg") {
+		return c.openIcebergLake(ctx, info)
+	}
 	if !strings.EqualFold(format, "paimon") {
 		return nil, catalog.Errorf(catalog.ErrUnsupported,
-			"Cannot read the lake table of '%s': its table.datalake.format is '%s', and the fluss catalog currently supports only 'paimon'", path, format)
+			"Cannot read the lake table of '%s': its table.datalake.format is '%s', and the fluss catalog reads only 'paimon' and 'iceberg'", path, format)
 	}
 	s, err := resolveLakeSettings(path, info.Descriptor.Properties, c.cfg.LakeOverrides)
 	if err != nil {

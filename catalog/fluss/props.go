@@ -26,6 +26,9 @@ const (
 	// LakePrefix starts a per-key override of the lake settings the cluster
 	// reports (datalake.paimon.* of its server.yaml, spelled the same).
 	LakePrefix = "fluss.lake.paimon."
+	// IcebergLakePrefix is the same for tables on an Iceberg lake
+	// (datalake.iceberg.*: type, warehouse, storage settings).
+	IcebergLakePrefix = "fluss.lake.iceberg."
 
 	// propPrefix is stripped from every other fluss.* property before it
 	// reaches the Fluss client.
@@ -52,6 +55,9 @@ type Config struct {
 	// stripped; a blank value is no override (ALTER CATALOG cannot remove a
 	// key, so blanking is how an override is withdrawn). May hold secrets.
 	LakeOverrides map[string]string
+	// IcebergOverrides are the fluss.lake.iceberg.* properties, the same
+	// way, for tables whose lake is Iceberg.
+	IcebergOverrides map[string]string
 }
 
 // ParseProperties validates a fluss catalog's full property map, as CREATE
@@ -96,11 +102,16 @@ func ParseProperties(props map[string]string) (*Config, error) {
 
 	clientOpts := map[string]string{}
 	overrides := map[string]string{}
+	iceOverrides := map[string]string{}
 	for k, v := range props {
 		switch {
 		case strings.HasPrefix(k, LakePrefix):
 			if strings.TrimSpace(v) != "" {
 				overrides[strings.TrimPrefix(k, LakePrefix)] = v
+			}
+		case strings.HasPrefix(k, IcebergLakePrefix):
+			if strings.TrimSpace(v) != "" {
+				iceOverrides[strings.TrimPrefix(k, IcebergLakePrefix)] = v
 			}
 		case k == PropUnionReadMode || k == PropMaxTailRows || k == PropMaxTotalTailRows:
 		case strings.HasPrefix(k, propPrefix):
@@ -109,6 +120,9 @@ func ParseProperties(props map[string]string) (*Config, error) {
 	}
 	clientOpts[client.PropBootstrapServers] = bootstrap
 	if err := checkLakeOverrides(overrides); err != nil {
+		return nil, err
+	}
+	if err := checkIcebergOverrides(iceOverrides); err != nil {
 		return nil, err
 	}
 	cc, err := client.ConfigFromProperties(clientOpts)
@@ -122,8 +136,9 @@ func ParseProperties(props map[string]string) (*Config, error) {
 			UnionMode: mode, MaxTailRows: maxTail, MaxTotalTailRows: maxTotal,
 			MapVarbinary: varbinary, MapTimestampTZ: tz, ClientOptions: clientOpts,
 		},
-		Client:        cc,
-		LakeOverrides: overrides,
+		Client:           cc,
+		LakeOverrides:    overrides,
+		IcebergOverrides: iceOverrides,
 	}, nil
 }
 

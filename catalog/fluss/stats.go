@@ -25,7 +25,8 @@ func (t *Table) ColumnStats(ctx context.Context) (*catalog.TableStats, error) {
 		return empty, nil
 	}
 	l, err := t.openLake(ctx)
-	if err != nil {
+	if err != nil || l.Table == nil {
+		// No statistics from an Iceberg lake yet: best effort.
 		return empty, nil
 	}
 	schema, err := l.Table.LatestSchema(ctx)

@@ -153,6 +153,9 @@ func (t *Table) Partitions(ctx context.Context) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
+		if l.Iceberg != nil {
+			return icebergPartitionNames(ctx, l.Iceberg, keys)
+		}
 		parts, err := l.Table.PartitionNames(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("list the lake partitions of %s: %w", t.info.Path, err)

@@ -6,6 +6,7 @@ import (
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/catalog/fluss/client"
 	"github.com/inlet-db/inlet/fileio"
+	"github.com/inlet-db/inlet/lake/iceberg"
 	"github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/typemap"
 )
@@ -58,11 +59,15 @@ type Options struct {
 // from the table's datalake.paimon.* properties with the catalog's
 // fluss.lake.paimon.* overrides applied key by key.
 type Lake struct {
+	// Table is the Paimon table; nil when the lake is Iceberg.
 	Table *paimon.Table
+	// Iceberg is the Iceberg table (datalake.format=iceberg); nil for Paimon.
+	Iceberg *iceberg.Table
 	// FS reads the warehouse (local or S3, with the translated storage
 	// settings).
 	FS fileio.FS
-	// TablePath is the Paimon table directory (warehouse/db.db/table).
+	// TablePath is the lake table directory (warehouse/db.db/table for
+	// Paimon, warehouse/db/table for Iceberg).
 	TablePath string
 	// StorageOptions configure fileio for the BE (engine storage names:
 	// s3.endpoint, s3.access_key, ...). May hold secrets.

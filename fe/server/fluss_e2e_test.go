@@ -44,10 +44,16 @@ func startUnionFE(t *testing.T) *unionFE {
 
 // startScenarioFE is startUnionFE over the fixture set sc.
 func startScenarioFE(t *testing.T, sc *minifluss.Scenario) *unionFE {
+	return startScenarioFEOn(t, sc, "paimon")
+}
+
+// startScenarioFEOn is startScenarioFE on a cluster tiering into the lake
+// format given (paimon or iceberg).
+func startScenarioFEOn(t *testing.T, sc *minifluss.Scenario, format string) *unionFE {
 	t.Helper()
 	ctx := context.Background()
 	wh := t.TempDir()
-	c, err := minifluss.Start(ctx, minifluss.Config{DataDir: t.TempDir(), DatalakeFormat: "paimon", TabletServers: 2,
+	c, err := minifluss.Start(ctx, minifluss.Config{DataDir: t.TempDir(), DatalakeFormat: format, TabletServers: 2,
 		DefaultBucketNumber: 3, Lake: minifluss.LakeConfig{Warehouse: wh}})
 	if err != nil {
 		t.Fatal(err)

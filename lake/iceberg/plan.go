@@ -55,6 +55,11 @@ type Split struct {
 	// PosDeletes and EqDeletes are the delete files that apply.
 	PosDeletes []DeleteFile `json:"pos,omitempty"`
 	EqDeletes  []DeleteFile `json:"eq,omitempty"`
+	// FlussBucket and FlussPartition place the file in a table Fluss
+	// tiered (see FlussLayout); planner-side only.
+	FlussBucket    int32    `json:"-"`
+	FlussPartition []string `json:"-"`
+	FlussLayoutOK  bool     `json:"-"`
 }
 
 // DeleteFile is one position or equality delete file.
@@ -145,6 +150,7 @@ func (t *Table) splitOf(task table.FileScanTask) (Split, error) {
 		return Split{}, err
 	}
 	sp := Split{Path: df.FilePath(), Size: df.FileSizeBytes(), Records: df.Count(), Partition: t.partitionText(df)}
+	sp.FlussBucket, sp.FlussPartition, sp.FlussLayoutOK = t.flussLayout(df)
 	for _, d := range task.DeleteFiles {
 		if err := t.checkFormat("position delete", d); err != nil {
 			return Split{}, err

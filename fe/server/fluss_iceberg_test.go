@@ -1,0 +1,187 @@
+package server
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/inlet-db/inlet/minifluss"
+)
+
+// icebergScenario is a fixture set for a cluster tiering into Iceberg:
+// log tables (bucket key, no bucket key, STRING partitions) and PK tables
+// (single bucket key, partitioned), each tiered in rounds and then given a
+// log tail of inserts, updates and deletes. model holds, per table, the
+// id|name rows a read must return, derived from the statements as they
+// are written here (last write per key wins; deletes remove).
+func icebergScenario() (string, map[string][]string) {
+	var b strings.Builder
+	model := map[string]map[string]string{}
+	put := func(tbl, key, row string) {
+		if model[tbl] == nil {
+			model[tbl] = map[string]string{}
+		}
+		model[tbl][key] = row
+	}
+	logRows := func(tbl string, from, to int, part bool) {
+		fmt.Fprintf(&b, "INSERT INTO ice.%s VALUES ", tbl)
+		for i := from; i <= to; i++ {
+			if i > from {
+				b.WriteString(", ")
+			}
+			name := fmt.Sprintf("n%d", i)
+			switch {
+			case part:
+				dt := []string{"a", "b", "c"}[i%3]
+				fmt.Fprintf(&b, "(%d, '%s', '%s')", i, name, dt)
+			case tbl == "logb":
+				fmt.Fprintf(&b, "(%d, '%s', '%d.%02d', %d, '2026-01-%02d', '2026-01-01 00:00:%02d.%03d', '2026-02-01 10:00:00.%03d', %v)",
+					i, name, i, i%100, i%120, 1+i%28, i%60, i, i, i%2 == 0)
+			default:
+				fmt.Fprintf(&b, "(%d, '%s')", i, name)
+			}
+			put(tbl, fmt.Sprint(i), fmt.Sprintf("%d|%s", i, name))
+		}
+		b.WriteString(";\n")
+	}
+	pk := func(tbl string, from, to int, tag string, part bool) {
+		fmt.Fprintf(&b, "INSERT INTO ice.%s VALUES ", tbl)
+		for i := from; i <= to; i++ {
+			if i > from {
+				b.WriteString(", ")
+			}
+			name := fmt.Sprintf("%s%d", tag, i)
+			if part {
+				dt := []string{"x", "y"}[i%2]
+				fmt.Fprintf(&b, "(%d, '%s', '%s')", i, name, dt)
+				put(tbl, fmt.Sprint(i, dt), fmt.Sprintf("%d|%s", i, name))
+			} else {
+				fmt.Fprintf(&b, "(%d, '%s', %d.5)", i, name, i)
+				put(tbl, fmt.Sprint(i), fmt.Sprintf("%d|%s", i, name))
+			}
+		}
+		b.WriteString(";\n")
+	}
+	del := func(tbl string, id int, part bool) {
+		if part {
+			dt := []string{"x", "y"}[id%2]
+			fmt.Fprintf(&b, "DELETE FROM ice.%s WHERE id = %d AND dt = '%s';\n", tbl, id, dt)
+			delete(model[tbl], fmt.Sprint(id, dt))
+			return
+		}
+		fmt.Fprintf(&b, "DELETE FROM ice.%s WHERE id = %d;\n", tbl, id)
+		delete(model[tbl], fmt.Sprint(id))
+	}
+	lake := "'table.datalake.enabled' = 'true'"
+	b.WriteString("CREATE DATABASE ice;\n")
+	fmt.Fprintf(&b, "CREATE TABLE ice.logb (id BIGINT, name STRING, amt DECIMAL(10, 2), tiny TINYINT, d DATE, ts TIMESTAMP(3), ltz TIMESTAMP_LTZ(3), ok BOOLEAN) WITH ('bucket.num' = '3', 'bucket.key' = 'id', %s);\n", lake)
+	fmt.Fprintf(&b, "CREATE TABLE ice.logu (id BIGINT, name STRING) WITH ('bucket.num' = '2', %s);\n", lake)
+	fmt.Fprintf(&b, "CREATE TABLE ice.logp (id BIGINT, name STRING, dt STRING) PARTITIONED BY (dt) WITH ('bucket.num' = '2', 'bucket.key' = 'id', %s);\n", lake)
+	fmt.Fprintf(&b, "CREATE TABLE ice.pk (id INT NOT NULL, name STRING, amt DOUBLE, PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket.num' = '3', %s);\n", lake)
+	fmt.Fprintf(&b, "CREATE TABLE ice.pkp (id INT NOT NULL, name STRING, dt STRING NOT NULL, PRIMARY KEY (id, dt) NOT ENFORCED) PARTITIONED BY (dt) WITH ('bucket.num' = '2', 'bucket.key' = 'id', %s);\n", lake)
+	for _, tbl := range []string{"logb", "logu", "logp"} {
+		logRows(tbl, 1, 30, tbl == "logp")
+	}
+	pk("pk", 1, 20, "a", false)
+	pk("pk", 5, 8, "b", false)
+	del("pk", 3, false)
+	pk("pkp", 1, 20, "a", true)
+	pk("pkp", 5, 8, "b", true)
+	del("pkp", 3, true)
+	b.WriteString("TIER;\n")
+	for _, tbl := range []string{"logb", "logu", "logp"} {
+		logRows(tbl, 31, 40, tbl == "logp")
+	}
+	pk("pk", 7, 12, "c", false)
+	del("pk", 4, false)
+	pk("pkp", 7, 12, "c", true)
+	del("pkp", 4, true)
+	b.WriteString("TIER;\n")
+	// The log tails.
+	for _, tbl := range []string{"logb", "logu", "logp"} {
+		logRows(tbl, 41, 50, tbl == "logp")
+	}
+	for _, tbl := range []string{"pk", "pkp"} {
+		part := tbl == "pkp"
+		pk(tbl, 10, 14, "d", part)
+		del(tbl, 15, part)
+		del(tbl, 8, part)
+		pk(tbl, 21, 25, "e", part)
+		pk(tbl, 3, 3, "f", part)
+	}
+	out := map[string][]string{}
+	for tbl, m := range model {
+		for _, r := range m {
+			out[tbl] = append(out[tbl], r)
+		}
+		slices.Sort(out[tbl])
+	}
+	return b.String(), out
+}
+
+// TestFlussIcebergUnionRead: Fluss tables tiered into Iceberg by the
+// emulator, read over the MySQL protocol. Under every union-read mode the
+// read equals the model of the written history and the Fluss-only read
+// (union disabled); the union reads really read the lake (lake splits on
+// the flussScan line, lakeFormat=iceberg), and tbl$lake reads the tiered
+// rows only.
+func TestFlussIcebergUnionRead(t *testing.T) {
+	text, model := icebergScenario()
+	sc, err := minifluss.ParseScenario(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := startScenarioFEOn(t, sc, "iceberg")
+	db := f.db("")
+	for _, tbl := range []string{"logb", "logu", "logp", "pk", "pkp"} {
+		t.Run(tbl, func(t *testing.T) {
+			all := "SELECT * FROM %s.ice." + tbl
+			only := sortedRows(t, db, fmt.Sprintf(all, "fl_dis"))
+			for _, cat := range []string{"fl_auto", "fl_req"} {
+				if got := sortedRows(t, db, fmt.Sprintf(all, cat)); !slices.Equal(got, only) {
+					t.Fatalf("%s: union read != Fluss-only read\nunion: %q\nfluss: %q", cat, got, only)
+				}
+				if got := sortedRows(t, db, fmt.Sprintf("SELECT id, name FROM %s.ice.%s", cat, tbl)); !slices.Equal(got, model[tbl]) {
+					t.Fatalf("%s: rows differ from the model\ngot:  %q\nwant: %q", cat, got, model[tbl])
+				}
+				var plan []string
+				for _, l := range rows(t, db, fmt.Sprintf("EXPLAIN SELECT * FROM %s.ice.%s", cat, tbl)) {
+					plan = append(plan, strings.TrimSpace(l))
+				}
+				p := strings.Join(plan, "\n")
+				if !strings.Contains(p, "unionRead=yes") || strings.Contains(p, "lakeSplits=0,") || !strings.Contains(p, "lakeFormat=iceberg") {
+					t.Fatalf("%s: EXPLAIN does not show an Iceberg union read:\n%s", cat, p)
+				}
+				// PK tables' second round deleted keys of the first by
+				// equality deletes, which the lake half applies.
+				if strings.HasPrefix(tbl, "pk") == strings.Contains(p, "equalityDeleteFiles=0") {
+					t.Fatalf("%s: equality delete files in the plan of %s:\n%s", cat, tbl, p)
+				}
+			}
+			if got := sortedRows(t, db, fmt.Sprintf("SELECT id, name FROM fl_dis.ice.%s", tbl)); !slices.Equal(got, model[tbl]) {
+				t.Fatalf("Fluss-only rows differ from the model\ngot:  %q\nwant: %q", got, model[tbl])
+			}
+			// A filtered read and an aggregate agree too.
+			for _, q := range []string{"SELECT id, name FROM %s.ice." + tbl + " WHERE id BETWEEN 5 AND 12", "SELECT count(*), sum(id) FROM %s.ice." + tbl} {
+				if a, b := sortedRows(t, db, fmt.Sprintf(q, "fl_req")), sortedRows(t, db, fmt.Sprintf(q, "fl_dis")); !slices.Equal(a, b) {
+					t.Fatalf("%s: union %q, Fluss-only %q", q, a, b)
+				}
+			}
+			lake := sortedRows(t, db, fmt.Sprintf("SELECT id, name FROM fl_auto.ice.`%s$lake`", tbl))
+			if !strings.HasPrefix(tbl, "pk") {
+				var want []string // rows 1..40 were tiered, 41..50 are the tail
+				for i := 1; i <= 40; i++ {
+					want = append(want, fmt.Sprintf("%d|n%d", i, i))
+				}
+				slices.Sort(want)
+				if !slices.Equal(lake, want) {
+					t.Fatalf("%s$lake: %q, want ids 1..40", tbl, lake)
+				}
+			} else if len(lake) != 18 {
+				// 20 keys, 3 and 4 deleted before the second round.
+				t.Fatalf("%s$lake: %d rows, want 18: %q", tbl, len(lake), lake)
+			}
+		})
+	}
+}
