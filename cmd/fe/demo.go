@@ -44,12 +44,25 @@ func demoRoot(c config) (string, error) {
 // demoCluster is the emulated Fluss cluster of --demo, with its lake.
 type demoCluster struct {
 	root    string
+	format  string // the lake format: paimon or iceberg
 	cluster *minifluss.Cluster
 }
 
-func startDemoCluster(ctx context.Context, root string, log *slog.Logger) (*demoCluster, error) {
-	flussDir := filepath.Join(root, "fluss")
-	lakeDir := filepath.Join(root, "lake")
+// startDemoCluster starts the demo cluster tiering into format (paimon,
+// the default, or iceberg). An Iceberg demo keeps its cluster and lake
+// under root/iceberg, so either demo restarts on its own data.
+func startDemoCluster(ctx context.Context, root, format string, log *slog.Logger) (*demoCluster, error) {
+	if format == "" {
+		format = "paimon"
+	}
+	base := root
+	opts := map[string]string{"metastore": "filesystem"}
+	if format == "iceberg" {
+		base = filepath.Join(root, "iceberg")
+		opts = map[string]string{"type": "hadoop"}
+	}
+	flussDir := filepath.Join(base, "fluss")
+	lakeDir := filepath.Join(base, "lake")
 	for _, d := range []string{flussDir, lakeDir} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, fmt.Errorf("demo: %w", err)
@@ -57,17 +70,17 @@ func startDemoCluster(ctx context.Context, root string, log *slog.Logger) (*demo
 	}
 	c, err := minifluss.Start(ctx, minifluss.Config{
 		DataDir:             flussDir,
-		DatalakeFormat:      "paimon",
+		DatalakeFormat:      format,
 		DefaultBucketNumber: 2,
 		Logger:              log,
-		Lake:                minifluss.LakeConfig{Warehouse: lakeDir, Options: map[string]string{"metastore": "filesystem"}},
+		Lake:                minifluss.LakeConfig{Warehouse: lakeDir, Options: opts},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("demo: start the emulated Fluss cluster: %w", err)
 	}
-	d := &demoCluster{root: root, cluster: c}
+	d := &demoCluster{root: root, format: format, cluster: c}
 	// The sample is loaded once; a second start reuses the data.
-	marker := filepath.Join(root, "fluss", ".demo-loaded")
+	marker := filepath.Join(flussDir, ".demo-loaded")
 	if _, err := os.Stat(marker); errors.Is(err, fs.ErrNotExist) {
 		sc, err := minifluss.ParseScenario(demoScenario)
 		if err != nil {
@@ -88,6 +101,13 @@ func startDemoCluster(ctx context.Context, root string, log *slog.Logger) (*demo
 
 func (d *demoCluster) Close() { d.cluster.Close() }
 
+func (d *demoCluster) lakeName() string {
+	if d.format == "iceberg" {
+		return "an Iceberg"
+	}
+	return "a Paimon"
+}
+
 // ensureCatalog creates the demo's fluss catalog, or points it at this
 // start's cluster address (the emulator picks a free port each time).
 func (d *demoCluster) ensureCatalog(fe *server.FE) error {
@@ -104,7 +124,7 @@ func (d *demoCluster) printWelcome(w io.Writer, addr net.Addr) {
 		port = fmt.Sprint(ta.Port)
 	}
 	fmt.Fprintf(w, `
-inlet demo: an emulated Fluss 1.0 cluster (%s) with a Paimon lake, a BE and the FE.
+inlet demo: an emulated Fluss 1.0 cluster (%s) with %s lake, a BE and the FE.
 Data directory: %s
 
 Connect:
@@ -121,5 +141,5 @@ Then try:
   SELECT /*+ SET_VAR(fluss_union_read_mode='disabled') */ * FROM orders ORDER BY order_id;
   SELECT dt, count(*) FROM visits GROUP BY dt ORDER BY dt;
   SELECT * FROM internal.demo.customers;
-`, d.cluster.BootstrapAddr(), d.root, port)
+`, d.cluster.BootstrapAddr(), d.lakeName(), d.root, port)
 }

@@ -38,12 +38,19 @@ var _ io.Writer = (*syncBuffer)(nil)
 // welcome text suggests through a MySQL driver, checks the union reads
 // against Fluss-only reads, and starts it again on the same directory.
 func TestDemoPrintedQueriesRun(t *testing.T) {
+	for _, lake := range []string{"paimon", "iceberg"} {
+		t.Run(lake, func(t *testing.T) { testDemoOn(t, lake) })
+	}
+}
+
+// testDemoOn is TestDemoPrintedQueriesRun with `--lake lake`.
+func testDemoOn(t *testing.T, lake string) {
 	dir := t.TempDir()
 	for start := 0; start < 2; start++ {
 		ctx, cancel := context.WithCancel(context.Background())
 		out := &syncBuffer{}
 		done := make(chan error, 1)
-		c := config{queryPort: 0, httpPort: 0, host: "127.0.0.1", demo: true, dataDir: dir, dataSet: true, logLevel: "error"}
+		c := config{queryPort: 0, httpPort: 0, host: "127.0.0.1", demo: true, lake: lake, dataDir: dir, dataSet: true, logLevel: "error"}
 		go func() { done <- run(ctx, c, out) }()
 		var addr string
 		for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
@@ -108,6 +115,9 @@ func TestDemoPrintedQueriesRun(t *testing.T) {
 		}
 		if !strings.Contains(explain, "unionRead=yes") {
 			t.Errorf("the printed EXPLAIN shows no union read:\n%s", explain)
+		}
+		if strings.Contains(explain, "lakeFormat=iceberg") != (lake == "iceberg") || !strings.Contains(text, map[string]string{"paimon": "a Paimon lake", "iceberg": "an Iceberg lake"}[lake]) {
+			t.Errorf("--lake %s: the welcome text or EXPLAIN names another lake:\n%s\n%s", lake, text, explain)
 		}
 		// Every demo table reads the same under required and auto as under
 		// disabled.

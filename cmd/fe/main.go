@@ -50,7 +50,9 @@ type config struct {
 	dataDir   string
 	backends  []string
 	demo      bool
-	logLevel  string
+	// lake is the demo cluster's datalake.format: paimon or iceberg.
+	lake     string
+	logLevel string
 	// beHTTPPort is the HTTP port of the BE inside this process (Stream Load).
 	beHTTPPort int
 	// memLimit caps what all queries hold together (bytes); maxConns and
@@ -80,6 +82,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.dataDir, "data-dir", "", "directory for internal-catalog table data (default <meta-dir>/data); with --demo, the directory for everything the demo keeps")
 	fs.StringVar(&be, "be", "", "comma-separated BE Flight addresses host:port; none runs a BE inside the FE (BEs started with --fe register themselves too)")
 	fs.BoolVar(&c.demo, "demo", false, "start an emulated Fluss cluster with a tiered sample, a BE and the FE, with a fluss catalog over it")
+	fs.StringVar(&c.lake, "lake", "paimon", "with --demo, the lake format the emulated cluster tiers into: paimon or iceberg")
 	fs.StringVar(&c.logLevel, "log-level", "info", "log level: debug, info, warn, error")
 	fs.IntVar(&c.beHTTPPort, "be-http-port", 8040, "HTTP port of the BE inside this process, where Stream Loads are redirected (without --be; 0 picks a free one, -1 disables)")
 	memLimit := fs.String("mem-limit", "80%", "memory all queries may hold together (Doris mem_limit): a percentage of the machine's (or cgroup's) memory, or bytes with K/M/G/T; the query that would pass it fails")
@@ -89,7 +92,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.tlsCert, "tls-cert", "", "PEM certificate (chain) for TLS on the MySQL port; with --tls-key, clients may connect with SSL and users created REQUIRE SSL must")
 	fs.StringVar(&c.tlsKey, "tls-key", "", "PEM private key of --tls-cert")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: fe [--query-port 9030] [--http-port 8030] [--flight-sql-port 8070] [--meta-dir DIR] [--data-dir DIR] [--be host:port,...] [--demo]")
+		fmt.Fprintln(fs.Output(), "Usage: fe [--query-port 9030] [--http-port 8030] [--flight-sql-port 8070] [--meta-dir DIR] [--data-dir DIR] [--be host:port,...] [--demo [--lake paimon|iceberg]]")
 		fmt.Fprintln(fs.Output(), "The root user's password is read from $INLET_ROOT_PASSWORD (empty by default);")
 		fmt.Fprintln(fs.Output(), "the FE↔BE cluster secret from $INLET_CLUSTER_SECRET, else <meta-dir>/cluster_secret (made on first start).")
 		fs.PrintDefaults()
@@ -102,6 +105,11 @@ func parseFlags(args []string) (config, error) {
 	}
 	if c.queryPort < 0 || c.queryPort > 65535 {
 		return c, fmt.Errorf("--query-port %d is not a port", c.queryPort)
+	}
+	switch c.lake = strings.ToLower(c.lake); c.lake {
+	case "", "paimon", "iceberg":
+	default:
+		return c, fmt.Errorf("--lake %q: the demo tiers into paimon or iceberg", c.lake)
 	}
 	if c.httpPort < -1 || c.httpPort > 65535 {
 		return c, fmt.Errorf("--http-port %d is not a port", c.httpPort)
@@ -188,7 +196,7 @@ func run(ctx context.Context, c config, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if demo, err = startDemoCluster(ctx, root, log); err != nil {
+		if demo, err = startDemoCluster(ctx, root, c.lake, log); err != nil {
 			return err
 		}
 		defer demo.Close()
