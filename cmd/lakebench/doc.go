@@ -26,6 +26,15 @@
 // --flight puts the BE behind an Arrow Flight server on loopback, reached
 // as a BE in its own process (cmd/be) is, so the transport is measured too.
 //
+// With --lake iceberg (iceberg.go) the same rows are also written as an
+// Iceberg table by iceberg-go (DIR/ice_N_F, a Hadoop-catalog warehouse:
+// format v2, ZSTD, F data files, one commit); Inlet's side is lake/iceberg
+// over it (one split per data file; the k < 100 filter is applied above
+// the reader, whose predicate only prunes), DuckDB reads its data files,
+// and the Paimon reader on the Paimon table of the same rows runs beside
+// it in every run: the last two columns are its time and its time over
+// the Iceberg path's.
+//
 // What must stay true:
 //   - Every answer is checked: Inlet's against the closed forms derived from
 //     the generator's definition (genValue), and DuckDB's against Inlet's; a

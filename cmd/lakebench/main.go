@@ -31,6 +31,7 @@ type config struct {
 	only    string // run only the query of this name (empty: all)
 	sql     bool   // through the FE, a BE and a MySQL client (sql.go)
 	flight  bool   // with sql: the BE behind Arrow Flight on loopback
+	lake    string // paimon, or iceberg (iceberg.go): the Iceberg reader, the Paimon one beside it
 }
 
 func main() {
@@ -43,6 +44,7 @@ func main() {
 	flag.StringVar(&c.only, "query", "", "run only the query of this name, e.g. \"sum(v) WHERE k < 100\"")
 	flag.BoolVar(&c.sql, "sql", false, "read through the whole SQL path: a MySQL client, the FE with a type=paimon catalog and a BE in this process")
 	flag.BoolVar(&c.flight, "flight", false, "with --sql: reach the BE over Arrow Flight on loopback, as a BE in its own process is reached")
+	flag.StringVar(&c.lake, "lake", "paimon", "paimon, or iceberg: the same rows also as an Iceberg table, read by lake/iceberg, with the Paimon reader's time beside it")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	memprofile := flag.String("memprofile", "", "write an allocation profile (every allocation sampled) to this file at the end")
 	flag.Parse()
@@ -96,6 +98,17 @@ func run(ctx context.Context, c config, w io.Writer) (*result, error) {
 	if c.rows <= 0 || c.files <= 0 || c.runs <= 0 || c.threads <= 0 {
 		return nil, fmt.Errorf("--rows, --files, --runs and --threads must be positive")
 	}
+	ice := false
+	switch c.lake {
+	case "", "paimon":
+	case "iceberg":
+		if c.sql {
+			return nil, fmt.Errorf("--lake iceberg measures the readers; it does not combine with --sql")
+		}
+		ice = true
+	default:
+		return nil, fmt.Errorf("--lake %q: paimon or iceberg", c.lake)
+	}
 	dir := c.dir
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "lakebench-")
@@ -121,6 +134,21 @@ func run(ctx context.Context, c config, w io.Writer) (*result, error) {
 	list, size, err := parquetList(ctx, dir)
 	if err != nil {
 		return nil, err
+	}
+	var wh string
+	if ice {
+		wh = icebergWarehouse(filepath.Dir(dir), c.rows, c.files)
+		if _, err := os.Stat(filepath.Join(icebergTableDir(wh), "metadata")); err != nil {
+			t0 := time.Now()
+			if err := generateIceberg(ctx, wh, c.rows, c.files, mem); err != nil {
+				return nil, fmt.Errorf("generating the Iceberg table %s: %w", wh, err)
+			}
+			fmt.Fprintf(w, "generated the same rows as an Iceberg table at %s in %v\n", wh, time.Since(t0).Round(time.Millisecond))
+		}
+		if list, size, err = icebergParquetList(ctx, wh); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(w, "Inlet is lake/iceberg over the Iceberg table; DuckDB reads its data files; after the last bar, lake/paimon over the Paimon table of the same rows and its time over Iceberg's (above 1: the Iceberg path is faster)\n")
 	}
 	res := &result{inlet: map[string][]string{}}
 	var sess *sqlSession
@@ -164,9 +192,12 @@ func run(ctx context.Context, c config, w io.Writer) (*result, error) {
 			c0 := cpuTime()
 			t0 := time.Now()
 			var got []string
-			if sess != nil {
+			switch {
+			case sess != nil:
 				got, err = sess.run(ctx, &q)
-			} else {
+			case ice:
+				got, err = runIceberg(ctx, wh, &q, c.threads, mem)
+			default:
 				got, err = runInlet(ctx, dir, &q, c.threads, mem)
 			}
 			el := time.Since(t0)
@@ -182,9 +213,10 @@ func run(ctx context.Context, c config, w io.Writer) (*result, error) {
 				res.mismatches++
 				fmt.Fprintf(w, "ERROR: %s: Inlet answered %v, the generator's definition gives %v\n", q.name, got, want)
 			}
-			if sess != nil {
+			if sess != nil || ice {
 				// The reader alone, on the same files in the same run: the
-				// SQL path's cost is the difference.
+				// SQL path's cost is the difference (with --lake iceberg:
+				// the Paimon reader on the same rows).
 				t0 := time.Now()
 				rg, err := runInlet(ctx, dir, &q, c.threads, mem)
 				if err != nil {
@@ -217,7 +249,7 @@ func run(ctx context.Context, c config, w io.Writer) (*result, error) {
 			md := median(dts)
 			line += fmt.Sprintf(" | %10.1f %10s %9.1f | %7.2f", ms(md), perSec(float64(c.rows), md), float64(size)/1e6/md.Seconds(), md.Seconds()/mi.Seconds())
 		}
-		if sess != nil {
+		if sess != nil || ice {
 			mr := median(rts)
 			line += fmt.Sprintf(" | %9.1f %7.2f", ms(mr), mr.Seconds()/mi.Seconds())
 		}

@@ -14,23 +14,30 @@ import (
 // gen.go's comment (restated, not through its helpers), and DuckDB's
 // against Inlet's.
 func TestLakebenchAnswers(t *testing.T) {
-	checkLakebench(t, false, false)
+	checkLakebench(t, false, false, "")
+}
+
+// TestLakebenchIcebergAnswers: with --lake iceberg the same rows as an
+// Iceberg table, read by lake/iceberg (the Paimon reader beside it: run
+// counts its mismatches too), answer the same sums.
+func TestLakebenchIcebergAnswers(t *testing.T) {
+	checkLakebench(t, false, false, "iceberg")
 }
 
 // TestLakebenchSQLAnswers: with --sql the same queries go through a MySQL
 // client, the FE's type=paimon catalog and a BE, and answer the same sums
 // (the reader alone, run beside them, too: run counts its mismatches).
 func TestLakebenchSQLAnswers(t *testing.T) {
-	checkLakebench(t, true, false)
+	checkLakebench(t, true, false, "")
 }
 
 // TestLakebenchFlightAnswers: the same with the BE reached over Arrow
 // Flight (--sql --flight).
 func TestLakebenchFlightAnswers(t *testing.T) {
-	checkLakebench(t, true, true)
+	checkLakebench(t, true, true, "")
 }
 
-func checkLakebench(t *testing.T, sql, flight bool) {
+func checkLakebench(t *testing.T, sql, flight bool, lake string) {
 	const n = 20_000 // 5 files of 4000 rows; 20 whole cycles of k
 	var sumV, sumVk float64
 	for i := int64(0); i < n; i++ {
@@ -53,7 +60,7 @@ func checkLakebench(t *testing.T, sql, flight bool) {
 		"sum(v) WHERE k < 100": {f(sumVk)},
 	}
 	var out bytes.Buffer
-	res, err := run(context.Background(), config{rows: n, files: 5, dir: t.TempDir(), runs: 1, threads: 2, sql: sql, flight: flight}, &out)
+	res, err := run(context.Background(), config{rows: n, files: 5, dir: t.TempDir(), runs: 1, threads: 2, sql: sql, flight: flight, lake: lake}, &out)
 	t.Log("\n" + out.String())
 	if err != nil {
 		t.Fatal(err)
