@@ -162,8 +162,12 @@ func TestFlussIcebergUnionRead(t *testing.T) {
 			if got := sortedRows(t, db, fmt.Sprintf("SELECT id, name FROM fl_dis.ice.%s", tbl)); !slices.Equal(got, model[tbl]) {
 				t.Fatalf("Fluss-only rows differ from the model\ngot:  %q\nwant: %q", got, model[tbl])
 			}
-			// A filtered read and an aggregate agree too.
-			for _, q := range []string{"SELECT id, name FROM %s.ice." + tbl + " WHERE id BETWEEN 5 AND 12", "SELECT count(*), sum(id) FROM %s.ice." + tbl} {
+			// Filtered reads (a partition column too) and an aggregate agree.
+			qs := []string{"SELECT id, name FROM %s.ice." + tbl + " WHERE id BETWEEN 5 AND 12", "SELECT count(*), sum(id) FROM %s.ice." + tbl}
+			if tbl == "logp" || tbl == "pkp" {
+				qs = append(qs, "SELECT * FROM %s.ice."+tbl+" WHERE dt = 'b' OR dt = 'y'", "SELECT dt, count(*) FROM %s.ice."+tbl+" GROUP BY dt")
+			}
+			for _, q := range qs {
 				if a, b := sortedRows(t, db, fmt.Sprintf(q, "fl_req")), sortedRows(t, db, fmt.Sprintf(q, "fl_dis")); !slices.Equal(a, b) {
 					t.Fatalf("%s: union %q, Fluss-only %q", q, a, b)
 				}
@@ -183,5 +187,31 @@ func TestFlussIcebergUnionRead(t *testing.T) {
 				t.Fatalf("%s$lake: %d rows, want 18: %q", tbl, len(lake), lake)
 			}
 		})
+	}
+}
+
+// TestFlussIcebergLakeSettings: the fluss.lake.iceberg.* overrides. A
+// warehouse where nothing was tiered fails the union read (required) and
+// $lake, naming the cause; an Iceberg catalog type other than hadoop is
+// refused by name; a bad type is refused at CREATE CATALOG.
+func TestFlussIcebergLakeSettings(t *testing.T) {
+	text, _ := icebergScenario()
+	sc, err := minifluss.ParseScenario(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := startScenarioFEOn(t, sc, "iceberg")
+	db := f.db("")
+	boot := f.cluster.BootstrapAddr()
+	mustExec(t, db,
+		fmt.Sprintf(`CREATE CATALOG ice_wrong PROPERTIES ('type'='fluss', 'fluss.bootstrap.servers'='%s', 'fluss.union_read.mode'='required', 'fluss.lake.iceberg.warehouse'='%s')`, boot, t.TempDir()),
+		fmt.Sprintf(`CREATE CATALOG ice_rest PROPERTIES ('type'='fluss', 'fluss.bootstrap.servers'='%s', 'fluss.lake.iceberg.type'='rest')`, boot),
+		fmt.Sprintf(`CREATE CATALOG ice_ok PROPERTIES ('type'='fluss', 'fluss.bootstrap.servers'='%s', 'fluss.lake.iceberg.warehouse'='%s')`, boot, f.warehouse))
+	wantMetaErr(t, db, "SELECT * FROM ice_wrong.ice.logb", "does not exist")
+	wantMetaErr(t, db, "SELECT * FROM ice_wrong.ice.`pk$lake`", "nothing has been tiered")
+	wantMetaErr(t, db, "SELECT * FROM ice_rest.ice.`logb$lake`", "Iceberg catalog type is 'rest'")
+	wantMetaErr(t, db, fmt.Sprintf(`CREATE CATALOG bad PROPERTIES ('type'='fluss', 'fluss.bootstrap.servers'='%s', 'fluss.lake.iceberg.type'='hadoopp')`, boot), "fluss.lake.iceberg.type")
+	if a, b := sortedRows(t, db, "SELECT * FROM ice_ok.ice.pk"), sortedRows(t, db, "SELECT * FROM fl_dis.ice.pk"); !slices.Equal(a, b) {
+		t.Fatalf("with the warehouse given explicitly: %q, Fluss-only %q", a, b)
 	}
 }
