@@ -10,6 +10,13 @@
 // external cluster instead, e.g. docker/; the files and expectations are
 // the same. `-update` rewrites the -- result rows for review.
 //
+// TestRegressionIceberg starts the emulator with --datalake-format iceberg
+// over the same fixtures minus the tables an Iceberg lake refuses
+// (icebergRefused) and runs the union-read, lake-only, PK and partition
+// suites (icebergSuites) with the same statements and results; blocks over
+// the refused tables, or asserting Paimon's bucketing in EXPLAIN, require
+// paimon-lake, and their Iceberg counterparts iceberg-lake.
+//
 // Suite files, parsed strictly (an error names file and line):
 //
 //	# comment

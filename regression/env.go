@@ -58,6 +58,13 @@ type Options struct {
 	Scenarios []string
 	// Logf reports progress (t.Logf).
 	Logf func(format string, args ...any)
+	// LakeFormat is the emulator's datalake.format: "" or "paimon", or
+	// "iceberg" (the same fixtures tiered into an Iceberg lake).
+	LakeFormat string
+	// DropTables are fixture tables left out of the scenarios (every
+	// statement naming db.table for one of them): those an Iceberg lake
+	// refuses, as Fluss refuses them.
+	DropTables []string
 }
 
 // Env is where suites run: an FE to talk to and the values of the
@@ -69,7 +76,8 @@ type Env struct {
 	// Caps are the capabilities suites may require: "emulator" (the
 	// fixture set is the emulator's, loaded by this runner), "real-fluss"
 	// (an external Fluss cluster), "s3" (the lake is on an object store
-	// reached with catalog credentials).
+	// reached with catalog credentials), "paimon-lake" or "iceberg-lake"
+	// (the emulator's lake format; an external cluster counts as Paimon).
 	Caps map[string]bool
 	// secrets are replaced by *** in anything the runner prints.
 	secrets []string
@@ -167,9 +175,17 @@ func Start(ctx context.Context, o Options) (*Env, error) {
 	if bs := os.Getenv(EnvBootstrap); bs != "" {
 		e.Vars["BOOTSTRAP"] = bs
 		e.Caps["real-fluss"] = true
+		e.Caps["paimon-lake"] = true
 		logf("external Fluss cluster at %s", bs)
 	} else {
 		e.Caps["emulator"] = true
+		lakeArgs := []string{}
+		if o.LakeFormat == "iceberg" {
+			e.Caps["iceberg-lake"] = true
+			lakeArgs = append(lakeArgs, "--datalake-format", "iceberg")
+		} else {
+			e.Caps["paimon-lake"] = true
+		}
 		scen := filepath.Join(o.WorkDir, "fixtures.scenario")
 		var all []byte
 		for _, s := range o.Scenarios {
@@ -179,14 +195,17 @@ func Start(ctx context.Context, o Options) (*Env, error) {
 			}
 			all = append(append(all, raw...), '\n')
 		}
+		if len(o.DropTables) > 0 {
+			all = []byte(dropStatements(string(all), o.DropTables))
+		}
 		if err := os.WriteFile(scen, all, 0o644); err != nil {
 			return nil, err
 		}
 		start := time.Now()
 		p, line, err := startProc(ctx, o.WorkDir, "minifluss", filepath.Join(bin, "minifluss"),
 			regexp.MustCompile(`^bootstrap\.servers=(\S+)`), 3*time.Minute,
-			"--data-dir", filepath.Join(o.WorkDir, "fluss"), "--lake-warehouse", filepath.Join(o.WorkDir, "lake"),
-			"--default-bucket-number", "3", "--scenario", scen)
+			append([]string{"--data-dir", filepath.Join(o.WorkDir, "fluss"), "--lake-warehouse", filepath.Join(o.WorkDir, "lake"),
+				"--default-bucket-number", "3", "--scenario", scen}, lakeArgs...)...)
 		if p != nil {
 			e.procs = append(e.procs, p)
 		}
@@ -277,6 +296,29 @@ func Start(ctx context.Context, o Options) (*Env, error) {
 	}
 	ok = true
 	return e, nil
+}
+
+// dropStatements removes from a scenario every statement (lines up to one
+// ending in ';') that names one of tables as <db>.<table>.
+func dropStatements(text string, tables []string) string {
+	named := regexp.MustCompile(`\b[A-Za-z0-9_]+\.` + "`?" + `(` + strings.Join(tables, "|") + `)\b`)
+	var out, cur []string
+	for _, line := range strings.Split(text, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if len(cur) == 0 && (trimmed == "" || strings.HasPrefix(trimmed, "--")) {
+			out = append(out, line)
+			continue
+		}
+		cur = append(cur, line)
+		if strings.HasSuffix(trimmed, ";") {
+			st := strings.Join(cur, "\n")
+			if !named.MatchString(st) {
+				out = append(out, st)
+			}
+			cur = nil
+		}
+	}
+	return strings.Join(append(out, cur...), "\n")
 }
 
 // writeClusterSecret makes the FE's cluster secret file (cmd/fe's

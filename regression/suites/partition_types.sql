@@ -98,7 +98,7 @@ SHOW PARTITIONS FROM ${ctl}.fluss_test.part_ts
 
 -- catalog fluss_required
 
--- query lake_part_int_union
+-- query lake_part_int_union requires=paimon-lake
 SELECT * FROM ${ctl}.fluss_test.lake_part_int ORDER BY id
 -- result
 1	li1a	1
@@ -111,7 +111,7 @@ lakeSplits>=2
 logRanges=1
 -- same-as fluss_disabled
 
--- query lake_part_int_tail_partition
+-- query lake_part_int_tail_partition requires=paimon-lake
 SELECT id FROM fluss_required.fluss_test.lake_part_int WHERE p_int = 1 ORDER BY id
 -- result
 1
@@ -120,20 +120,20 @@ SELECT id FROM fluss_required.fluss_test.lake_part_int WHERE p_int = 1 ORDER BY 
 -- explain
 logRanges=1
 
--- query lake_part_int_tiered_partition
+-- query lake_part_int_tiered_partition requires=paimon-lake
 SELECT id FROM fluss_required.fluss_test.lake_part_int WHERE p_int = 2
 -- result
 3
 -- explain
 logRanges=0
 
--- query lake_pk_part_int_required
+-- query lake_pk_part_int_required requires=paimon-lake
 SELECT * FROM fluss_required.fluss_test.lake_pk_part_int
 -- error cannot be read as its lake plus its
 
 -- catalog fluss_auto
 
--- query lake_pk_part_int_auto
+-- query lake_pk_part_int_auto requires=paimon-lake
 SELECT * FROM ${ctl}.fluss_test.lake_pk_part_int ORDER BY id
 -- result
 1	pi1a-hot	1
