@@ -153,7 +153,7 @@ func (c *Cluster) SetLegacySystemColumns(on bool) {
 	c.lake.cfgMu.Unlock()
 }
 
-// LakeTablePath is the Paimon table directory of a lake table in the
+// LakeTablePath is the lake table directory (Paimon, or Iceberg) of a lake table in the
 // warehouse (also for tables never tiered: it is created with the table).
 func (c *Cluster) LakeTablePath(db, tbl string) (string, error) {
 	if !c.lake.enabled() {
@@ -164,6 +164,9 @@ func (c *Cluster) LakeTablePath(db, tbl string) (string, error) {
 	t, err := c.cat.lookup(db, tbl)
 	if err != nil {
 		return "", err
+	}
+	if t.lakeIceberg() {
+		return c.lake.icebergTablePath(t), nil
 	}
 	return c.lake.lakeTablePath(t), nil
 }

@@ -116,11 +116,14 @@ func (t *Table) ScanTarget() *ScanTarget {
 	}
 }
 
-// openLake opens (once per handle) the lake table behind this table.
+// openLake opens (once per handle) the lake table behind this table. An
+// Iceberg lake table is opened again each time: it is pinned to one
+// metadata file, and the snapshot Fluss reports next may be in a newer one
+// (a Paimon table reads its snapshots by id, so one handle sees them all).
 func (t *Table) openLake(ctx context.Context) (*Lake, error) {
 	t.lakeMu.Lock()
 	defer t.lakeMu.Unlock()
-	if t.lake != nil {
+	if t.lake != nil && t.lake.Iceberg == nil {
 		return t.lake, nil
 	}
 	if !t.info.Descriptor.DatalakeEnabled() {
