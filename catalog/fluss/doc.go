@@ -10,7 +10,7 @@
 //     cluster: a catalog whose cluster is down loads, and each statement on it
 //     fails with an error naming the catalog and its bootstrap servers.
 //   - Every fluss.* property except the catalog's own (union-read settings)
-//     and the fluss.lake.paimon.* overrides reaches the client, prefix
+//     and the fluss.lake.paimon.* / fluss.lake.iceberg.* overrides reaches the client, prefix
 //     stripped; the overrides reach only the lake. Secret values (SASL
 //     password, lake credentials) never enter an error or a log line.
 //   - SHOW TABLES never lists tbl$lake / tbl$log / tbl$snapshots /
@@ -40,6 +40,12 @@
 //     configuration". REFRESH clears metadata caches, never that pin.
 //   - A lake table that cannot be found fails with an error wrapping
 //     ErrNothingTiered ("nothing has been tiered").
+//   - A table whose table.datalake.format is iceberg (lake_iceberg.go) has
+//     its lake at <warehouse>/<db>/<table> of a Hadoop catalog
+//     (table.datalake.iceberg.* with fluss.lake.iceberg.* overrides; any
+//     other Iceberg catalog type is refused by name when read), opened
+//     afresh for each plan (Lake.Iceberg is pinned to one metadata file);
+//     its tbl$snapshots is refused, and it has no lake statistics.
 //
 // Concurrency: Catalog, Database and Table are shared by all sessions and
 // safe for concurrent use.
