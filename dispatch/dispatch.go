@@ -322,7 +322,16 @@ func (m *merged) attempt(ctx context.Context, be Backend, ranges []*inletpb.Rang
 	if err != nil {
 		return err
 	}
-	defer rdr.Release()
+	added := false
+	defer func() {
+		rdr.Release()
+		if !added && m.stopping.Load() {
+			// Stopped early (LIMIT met, consumer gone): the counters of
+			// what this BE read until then still belong in the profile;
+			// a released stream's are final.
+			m.addStats(rdr.Stats(), be.Name())
+		}
+	}()
 	if err := m.setSchema(be, rdr.Schema()); err != nil {
 		return err
 	}
@@ -360,6 +369,7 @@ func (m *merged) attempt(ctx context.Context, be Backend, ranges []*inletpb.Rang
 		}
 	}
 	m.addStats(st, be.Name())
+	added = true
 	return nil
 }
 

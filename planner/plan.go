@@ -30,6 +30,10 @@ type Request struct {
 	// Limit is >= 0 only when the FE decided a row cap on the whole scan is
 	// safe; -1 means none.
 	Limit int64
+	// TopN, when set, is ORDER BY … LIMIT over the scan that every range
+	// may apply to its own rows (the FE still sorts the union); like
+	// Limit it is set only when the predicates are the whole WHERE.
+	TopN *inletpb.RangeTopN
 	// Pruned narrows struct columns by output position (nested column
 	// pruning): the BE returns only those fields, and EXPLAIN shows the
 	// pruned type.
@@ -102,21 +106,21 @@ func Plan(ctx context.Context, t catalog.Table, req Request) (res *Result, ok bo
 			return nil, false, nil
 		}
 		res, err := planFluss(ctx, st, req)
-		return res, true, err
+		return capped(res, req), true, err
 	case cice.Targeted:
 		it := tt.IcebergTarget()
 		if it == nil {
 			return nil, false, nil
 		}
 		res, err := planIcebergTable(ctx, it, req)
-		return res, true, err
+		return capped(res, req), true, err
 	case paimon.Targeted:
 		pt := tt.PaimonTarget()
 		if pt == nil {
 			return nil, false, nil
 		}
 		res, err := planPaimonTable(ctx, pt, req)
-		return res, true, err
+		return capped(res, req), true, err
 	}
 	return nil, false, nil
 }

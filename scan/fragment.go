@@ -17,6 +17,7 @@ import (
 
 	"github.com/inlet-db/inlet/catalog/fluss/client"
 	"github.com/inlet-db/inlet/catalog/fluss/record"
+	"github.com/inlet-db/inlet/exec"
 	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/internal/tzone"
 	"github.com/inlet-db/inlet/lake/iceberg"
@@ -34,7 +35,9 @@ import (
 // Arrow type otherwise). Lake and log batches therefore agree column by
 // column before keys are compared, filters run and the output is cut.
 type fragExec struct {
-	e   *Executor
+	// topKeys order each range's rows for its Top-N (Fragment.range_top_n).
+	topKeys []exec.SortKey
+	e       *Executor
 	f   *inletpb.Fragment
 	mem memory.Allocator
 	env *expr.Env
@@ -322,6 +325,11 @@ func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.
 			}
 		}
 	}
+	keys, err := topNKeys(f, fx.out)
+	if err != nil {
+		return nil, err
+	}
+	fx.topKeys = keys
 	switch len(conj) {
 	case 0:
 	case 1:

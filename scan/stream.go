@@ -102,7 +102,17 @@ func (e *Executor) start(ctx context.Context, fx *fragExec) *stream {
 					return send(item{rec: rec, rng: r.Id})
 				}
 				start := time.Now()
-				if err := fx.runRange(gctx, r, emit); err != nil {
+				if fx.topKeys != nil {
+					// The range's Top-N is all it sends, once it is read.
+					top := &rangeTop{keys: fx.topKeys, n: fx.f.RangeTopN.Limit, schema: fx.out, mem: fx.mem}
+					defer top.release()
+					if err := fx.runRange(gctx, r, func(rec arrow.RecordBatch) error { return top.add(gctx, rec) }); err != nil {
+						return err
+					}
+					if err := top.flush(gctx, emit); err != nil {
+						return err
+					}
+				} else if err := fx.runRange(gctx, r, emit); err != nil {
 					return err
 				}
 				fx.noteTiming(r, start, time.Now(), rows)
