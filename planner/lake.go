@@ -217,6 +217,9 @@ func lakeRangeOf(sp *paimon.Split, force bool, width int64) (*inletpb.Range, err
 		return nil, fmt.Errorf("planner: encode lake split %s bucket %d: %w", sp.PartitionPath, sp.Bucket, err)
 	}
 	r := &inletpb.Range{Type: inletpb.RangeType_LAKE, Bucket: sp.Bucket, LakeSplit: b, Native: sp.RawConvertible && !force, KvSnapshotId: -1}
+	// A primary-key table's data files are each sorted by key, and a merge
+	// emits in key order; several files read one after another are not.
+	r.KeyOrdered = len(sp.Files) == 1 || !sp.RawConvertible || force
 	if !sp.RawConvertible || force {
 		r.DeclaredBytes = sp.RowCount * width
 	}

@@ -60,7 +60,8 @@ func capped(res *Result, req Request) *Result {
 	}
 	f := res.Fragment
 	exact := len(f.Filters) >= len(req.Predicates)
-	if !exact || f.PartialAgg != nil {
+	off := strings.TrimSpace(req.Vars[varLimitPush]) != "" && !boolVar(req.Vars[varLimitPush])
+	if !exact || off || f.PartialAgg != nil {
 		if f.Limit >= 0 && len(req.Predicates) > 0 {
 			f.Limit = -1
 		}

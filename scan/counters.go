@@ -34,8 +34,11 @@ const (
 	cTailKeysRetained     = "FlussUnionTailKeysRetained"
 	cTailCacheHitCount    = "FlussUnionTailCacheHitCount"
 	cConnectionsOpened    = "FlussJniConnectionsOpened"
-	cHeapDeclaredBytes    = "JvmHeapDeclaredBytes"
-	cHeapWaitTime         = "JvmHeapWaitTime"
+	// cRangesStoppedEarly counts ranges a per-range Top-N stopped before
+	// their end (key-ordered lake splits: the rest sorts after).
+	cRangesStoppedEarly = "FlussRangesStoppedEarly"
+	cHeapDeclaredBytes  = "JvmHeapDeclaredBytes"
+	cHeapWaitTime       = "JvmHeapWaitTime"
 )
 
 // counters are one fragment's profile counters. A counter exists only once

@@ -38,11 +38,11 @@ type fragExec struct {
 	// topKeys order each range's rows for its Top-N (Fragment.range_top_n).
 	topKeys []exec.SortKey
 	e       *Executor
-	f   *inletpb.Fragment
-	mem memory.Allocator
-	env *expr.Env
-	ctr *counters
-	q   *queryState
+	f       *inletpb.Fragment
+	mem     memory.Allocator
+	env     *expr.Env
+	ctr     *counters
+	q       *queryState
 
 	out       *arrow.Schema
 	reads     []int // table column indexes read, distinct

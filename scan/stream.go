@@ -2,6 +2,7 @@ package scan
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -104,9 +105,16 @@ func (e *Executor) start(ctx context.Context, fx *fragExec) *stream {
 				start := time.Now()
 				if fx.topKeys != nil {
 					// The range's Top-N is all it sends, once it is read.
-					top := &rangeTop{keys: fx.topKeys, n: fx.f.RangeTopN.Limit, schema: fx.out, mem: fx.mem}
+					fx.ctr.register(cRangesStoppedEarly)
+					top := &rangeTop{keys: fx.topKeys, n: fx.f.RangeTopN.Limit, schema: fx.out, mem: fx.mem, ordered: fx.topOrdered(r)}
 					defer top.release()
-					if err := fx.runRange(gctx, r, func(rec arrow.RecordBatch) error { return top.add(gctx, rec) }); err != nil {
+					err := fx.runRange(gctx, r, func(rec arrow.RecordBatch) error { return top.add(gctx, rec) })
+					if errors.Is(err, errRangeEnough) {
+						// Key-ordered split: the rest of it sorts after.
+						fx.ctr.add(cRangesStoppedEarly, 1)
+						err = nil
+					}
+					if err != nil {
 						return err
 					}
 					if err := top.flush(gctx, emit); err != nil {

@@ -2,6 +2,7 @@ package scan
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -53,6 +54,69 @@ type rangeTop struct {
 	mem    memory.Allocator
 	held   []arrow.RecordBatch
 	rows   int64
+	// ordered is the output position of the key the range's rows ascend
+	// by (Range.key_ordered, topOrdered), or -1: then n rows are the
+	// range's Top-N and the rest of it need not be read. The order is
+	// checked on every row seen; a row out of order turns the stop off.
+	ordered int
+	last    int64
+	seen    bool
+	taken   int64
+}
+
+// errRangeEnough ends a key-ordered range's read once it holds its Top-N.
+var errRangeEnough = errors.New("scan: range holds its top-n")
+
+// topOrdered returns the output position of the Top-N's key when r's rows
+// come in ascending order of it: r is a key-ordered lake split of a
+// primary-key union read whose single integer key is the Top-N's only key,
+// ascending. Else -1.
+func (fx *fragExec) topOrdered(r *inletpb.Range) int {
+	f := fx.f
+	t := f.GetRangeTopN()
+	if !r.KeyOrdered || t == nil || len(t.Keys) != 1 || t.Keys[0].Desc || len(f.KeyColumns) != 1 {
+		return -1
+	}
+	if r.Type != inletpb.RangeType_LAKE && r.Type != inletpb.RangeType_LAKE_SUPPRESS {
+		return -1
+	}
+	c := int(t.Keys[0].Column)
+	if c < 0 || c >= len(f.Projection) || f.Projection[c] != f.KeyColumns[0] {
+		return -1
+	}
+	switch fx.out.Field(c).Type.ID() {
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64:
+		return c
+	}
+	return -1
+}
+
+// inOrder checks that rec's key column continues the ascent.
+func (t *rangeTop) inOrder(rec arrow.RecordBatch) bool {
+	col := rec.Column(t.ordered)
+	for i := 0; i < col.Len(); i++ {
+		if col.IsNull(i) {
+			return false
+		}
+		var v int64
+		switch a := col.(type) {
+		case *array.Int8:
+			v = int64(a.Value(i))
+		case *array.Int16:
+			v = int64(a.Value(i))
+		case *array.Int32:
+			v = int64(a.Value(i))
+		case *array.Int64:
+			v = a.Value(i)
+		default:
+			return false
+		}
+		if t.seen && v < t.last {
+			return false
+		}
+		t.last, t.seen = v, true
+	}
+	return true
 }
 
 const topCompactRows = 16384
@@ -63,10 +127,19 @@ func (t *rangeTop) add(ctx context.Context, rec arrow.RecordBatch) error {
 		rec.Release()
 		return nil
 	}
+	if t.ordered >= 0 && !t.inOrder(rec) {
+		t.ordered = -1
+	}
 	t.held = append(t.held, rec)
 	t.rows += rec.NumRows()
+	t.taken += rec.NumRows()
 	if t.rows > max(2*t.n, topCompactRows) {
-		return t.compact(ctx)
+		if err := t.compact(ctx); err != nil {
+			return err
+		}
+	}
+	if t.ordered >= 0 && t.taken >= t.n {
+		return errRangeEnough
 	}
 	return nil
 }

@@ -27,6 +27,12 @@ func filterIsPushed(f *bind.Filter, sc *bind.Scan) bool {
 	}
 	cols := sc.Table.Schema().Columns
 	colOf := func(e expr.Expr) (*expr.ColumnRef, string, bool) {
+		if w, ok := e.(*expr.CastExpr); ok && w.To.ID() == arrow.INT64 && isInt(w.Arg.DataType()) {
+			// int_col IN (1, 2) compares as BIGINT: a widening the BE's
+			// literal conversion to the column type agrees with, as long
+			// as the constants fit (matches checks each one).
+			e = w.Arg
+		}
 		c, ok := e.(*expr.ColumnRef)
 		if !ok || c.Index < 0 || c.Index >= len(sc.Projection) || !exactType(c.Type) {
 			return nil, "", false
@@ -47,7 +53,8 @@ func filterIsPushed(f *bind.Filter, sc *bind.Scan) bool {
 			same := true
 			for i, v := range p.Values {
 				l, err := expr.Lit(v, t)
-				if err != nil || vals[i].Value == nil || !arrow.TypeEqual(vals[i].Type, t) || !reflect.DeepEqual(l.Value, vals[i].Value) {
+				if err != nil || vals[i].Value == nil || !sameValue(l.Value, vals[i].Value) ||
+					!(arrow.TypeEqual(vals[i].Type, t) || isInt(t) && vals[i].Type.ID() == arrow.INT64) {
 					same = false
 					break
 				}
@@ -160,4 +167,37 @@ func rangeTopN(st *bind.Sort, n int64) (*bind.Scan, *inletpb.RangeTopN) {
 		top.Keys = append(top.Keys, &inletpb.SortColumn{Column: int32(pos[c.Index]), Desc: k.Desc, NullsFirst: k.NullsFirst})
 	}
 	return sc, top
+}
+
+func isInt(t arrow.DataType) bool {
+	switch t.ID() {
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64:
+		return true
+	}
+	return false
+}
+
+// sameValue compares two literal values, integers by value whatever their
+// width.
+func sameValue(a, b any) bool {
+	x, okA := asInt64(a)
+	y, okB := asInt64(b)
+	if okA || okB {
+		return okA && okB && x == y
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+func asInt64(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int8:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	}
+	return 0, false
 }

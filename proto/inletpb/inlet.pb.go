@@ -846,7 +846,12 @@ type Range struct {
 	DeclaredBytes int64 `protobuf:"varint,14,opt,name=declared_bytes,json=declaredBytes,proto3" json:"declared_bytes,omitempty"`
 	// affinity groups ranges that must run on one BE: the ranges of one
 	// (partition, bucket) share it, so a bucket's tail is read once.
-	Affinity      string `protobuf:"bytes,15,opt,name=affinity,proto3" json:"affinity,omitempty"`
+	Affinity string `protobuf:"bytes,15,opt,name=affinity,proto3" json:"affinity,omitempty"`
+	// key_ordered: a lake split whose rows come in ascending order of the
+	// table's primary key (one key-sorted data file, or a merge by key).
+	// A range Top-N ordered by that key (a single integer column) may stop
+	// reading once it has its rows.
+	KeyOrdered    bool `protobuf:"varint,16,opt,name=key_ordered,json=keyOrdered,proto3" json:"key_ordered,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -984,6 +989,13 @@ func (x *Range) GetAffinity() string {
 		return x.Affinity
 	}
 	return ""
+}
+
+func (x *Range) GetKeyOrdered() bool {
+	if x != nil {
+		return x.KeyOrdered
+	}
+	return false
 }
 
 // Tail identifies a bucket's changelog after the lake snapshot.
@@ -1719,7 +1731,7 @@ const file_inlet_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xe9\x04\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x8a\x05\n" +
 	"\x05Range\x12$\n" +
 	"\x04type\x18\x01 \x01(\x0e2\x10.inlet.RangeTypeR\x04type\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\x03R\x02id\x12#\n" +
@@ -1737,7 +1749,9 @@ const file_inlet_proto_rawDesc = "" +
 	"\x04tail\x18\f \x01(\v2\v.inlet.TailR\x04tail\x12L\n" +
 	"\x10partition_values\x18\r \x03(\v2!.inlet.Range.PartitionValuesEntryR\x0fpartitionValues\x12%\n" +
 	"\x0edeclared_bytes\x18\x0e \x01(\x03R\rdeclaredBytes\x12\x1a\n" +
-	"\baffinity\x18\x0f \x01(\tR\baffinity\x1aB\n" +
+	"\baffinity\x18\x0f \x01(\tR\baffinity\x12\x1f\n" +
+	"\vkey_ordered\x18\x10 \x01(\bR\n" +
+	"keyOrdered\x1aB\n" +
 	"\x14PartitionValuesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\x05R\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xaa\x01\n" +
