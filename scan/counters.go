@@ -27,13 +27,16 @@ const (
 	cLakeSuppressRangeNum = "FlussLakeSuppressRangeNum"
 	cLakeRangeReadTime    = "FlussLakeRangeReadTime"
 	cLakeRowsReturned     = "FlussLakeRowsReturned"
-	cTailReadTime         = "FlussUnionTailReadTime"
-	cSuppressTime         = "FlussUnionSuppressTime"
-	cSuppressedRows       = "FlussUnionSuppressedRows"
-	cTailKeysRead         = "FlussUnionTailKeysRead"
-	cTailKeysRetained     = "FlussUnionTailKeysRetained"
-	cTailCacheHitCount    = "FlussUnionTailCacheHitCount"
-	cConnectionsOpened    = "FlussJniConnectionsOpened"
+	// cLakeBytesRead is the size of the Arrow batches lake readers decoded
+	// (before suppression and filters): what a read that stops early saves.
+	cLakeBytesRead     = "FlussLakeBytesRead"
+	cTailReadTime      = "FlussUnionTailReadTime"
+	cSuppressTime      = "FlussUnionSuppressTime"
+	cSuppressedRows    = "FlussUnionSuppressedRows"
+	cTailKeysRead      = "FlussUnionTailKeysRead"
+	cTailKeysRetained  = "FlussUnionTailKeysRetained"
+	cTailCacheHitCount = "FlussUnionTailCacheHitCount"
+	cConnectionsOpened = "FlussJniConnectionsOpened"
 	// cRangesStoppedEarly counts ranges a per-range Top-N stopped before
 	// their end (key-ordered lake splits: the rest sorts after).
 	cRangesStoppedEarly = "FlussRangesStoppedEarly"

@@ -11,6 +11,7 @@ import (
 
 	"github.com/inlet-db/inlet/catalog/fluss/client"
 	"github.com/inlet-db/inlet/catalog/fluss/record"
+	"github.com/inlet-db/inlet/exec/memlimit"
 	"github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/proto/inletpb"
 	"github.com/inlet-db/inlet/unionread"
@@ -66,7 +67,7 @@ func (fx *fragExec) runRange(ctx context.Context, r *inletpb.Range, emit emitFn)
 		c.addTime(cPkTailRangeReadTime, d)
 		c.addTime(cLogReadTime, d)
 	case inletpb.RangeType_LAKE, inletpb.RangeType_LAKE_SUPPRESS:
-		c.register(cLakeReadTime, cLakeRangeNum, cLakeSuppressRangeNum, cLakeRangeReadTime, cLakeRowsReturned,
+		c.register(cLakeReadTime, cLakeRangeNum, cLakeSuppressRangeNum, cLakeRangeReadTime, cLakeRowsReturned, cLakeBytesRead,
 			cSuppressedRows, cTailKeysRead, cTailKeysRetained, cTailCacheHitCount)
 		if r.Type == inletpb.RangeType_LAKE {
 			c.add(cLakeRangeNum, 1)
@@ -328,6 +329,7 @@ func (fx *fragExec) readLake(ctx context.Context, r *inletpb.Range, emit emitFn)
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		fx.ctr.add(cLakeBytesRead, memlimit.BatchBytes(rd.RecordBatch()))
 		c, err := fx.conform(rd.RecordBatch())
 		if err != nil {
 			return fmt.Errorf("range %d: %w", r.Id, err)

@@ -2,10 +2,12 @@ package server
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/inlet-db/inlet/minifluss"
 )
@@ -220,6 +222,45 @@ func TestFlussLimitStopsEarly(t *testing.T) {
 		}
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: got %q, want %q", q, got, want)
+		}
+	}
+}
+
+// TestFlussLimitFigure prints the figure of issue 26 point 3: time and
+// rows/bytes read of a selective WHERE … LIMIT 10 and ORDER BY k LIMIT 10
+// on big_pk (a union read of INLET_LIMIT_FIGURE rows), with
+// fluss_limit_pushdown off (before) and on (after). Run with
+//
+//	INLET_LIMIT_FIGURE=1000000 go test ./fe/server/ -run TestFlussLimitFigure -v
+func TestFlussLimitFigure(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("INLET_LIMIT_FIGURE"))
+	if n <= lpTail+10 {
+		t.Skip("set INLET_LIMIT_FIGURE to the table's row count")
+	}
+	f := startLimitFE(t, n)
+	db := f.db("")
+	const runs = 5
+	for _, q := range []string{
+		"SELECT * FROM lp.lp.big_pk WHERE grp = 7 LIMIT 10",
+		"SELECT * FROM lp.lp.big_pk ORDER BY k LIMIT 10",
+		"SELECT * FROM lp.lp.big_log WHERE grp = 7 LIMIT 10",
+	} {
+		for _, on := range []string{"false", "true"} {
+			sq := strings.Replace(q, "SELECT", "SELECT /*+ SET_VAR(fluss_limit_pushdown="+on+") */", 1)
+			rows(t, db, sq) // warm the metadata caches
+			var best time.Duration
+			for i := 0; i < runs; i++ {
+				start := time.Now()
+				if got := rows(t, db, sq); len(got) != 10 {
+					t.Fatalf("%s: %d rows", sq, len(got))
+				}
+				if d := time.Since(start); i == 0 || d < best {
+					best = d
+				}
+			}
+			c := profileCounters(t, db, "FlussLakeBytesRead", "FlussLakeRowsReturned", "FlussLogRowsReturned", "FlussLogBytesFetched", "FlussRangesStoppedEarly")
+			t.Logf("%-52s pushdown=%-5s best of %d: %8.2f ms  lake bytes read %d (rows %d), log bytes fetched %d (rows %d), ranges stopped early %d",
+				q, on, runs, float64(best.Microseconds())/1000, c["FlussLakeBytesRead"], c["FlussLakeRowsReturned"], c["FlussLogBytesFetched"], c["FlussLogRowsReturned"], c["FlussRangesStoppedEarly"])
 		}
 	}
 }
