@@ -123,9 +123,12 @@ const (
 // own (partition, bucket) and emits it.
 func (p *flussPlan) lakeRanges(states []*partState, live []*client.PartitionInfo, mode bindMode) error {
 	byValues := map[string]*client.PartitionInfo{}
+	byID := map[int64]*client.PartitionInfo{}
 	for _, pi := range live {
 		byValues[strings.Join(specValues(pi), "\x00")] = pi
+		byID[pi.ID] = pi
 	}
+	tiered := p.tieredPartitions()
 	selected := map[int64]*partState{}
 	for _, s := range states {
 		selected[s.id()] = s
@@ -148,7 +151,18 @@ func (p *flussPlan) lakeRanges(states []*partState, live []*client.PartitionInfo
 				return errUnmatchedPartition(p.name, sp.PartitionPath)
 			}
 			if ok {
-				if pi, found := byValues[strings.Join(texts, "\x00")]; found {
+				if id, named := tiered[strings.Join(texts, "$")]; named {
+					// The lake snapshot names the partition these rows
+					// were tiered from: live only if Fluss still has that
+					// very partition (not one created again under the name).
+					if id == ambiguousPartition && mode != bindPlain {
+						return errAmbiguousPartition(p.name, sp.PartitionPath)
+					}
+					if pi := byID[id]; pi != nil {
+						liveMatch = true
+						s = selected[pi.ID]
+					}
+				} else if pi, found := byValues[strings.Join(texts, "\x00")]; found {
 					liveMatch = true
 					s = selected[pi.ID]
 				}
@@ -183,6 +197,33 @@ func (p *flussPlan) lakeRanges(states []*partState, live []*client.PartitionInfo
 		p.add(r)
 	}
 	return nil
+}
+
+// ambiguousPartition marks a lake partition name the snapshot records for
+// two Fluss partitions (one dropped, one created again under its name):
+// the lake's files of that partition mix both.
+const ambiguousPartition = -2
+
+// tieredPartitions maps the partition names the lake snapshot records
+// (GetLakeSnapshot's partition_name) to the Fluss partition id each was
+// tiered from; empty when the server sends no names, and then splits are
+// matched to live partitions by their values alone.
+func (p *flussPlan) tieredPartitions() map[string]int64 {
+	out := map[string]int64{}
+	if p.snap == nil {
+		return out
+	}
+	for _, b := range p.snap.Buckets {
+		if b.PartitionID == nil || b.PartitionName == "" {
+			continue
+		}
+		if id, seen := out[b.PartitionName]; seen && id != *b.PartitionID {
+			out[b.PartitionName] = ambiguousPartition
+			continue
+		}
+		out[b.PartitionName] = *b.PartitionID
+	}
+	return out
 }
 
 // bindTail turns r into LAKE_SUPPRESS when its bucket's log moved past the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -492,5 +493,47 @@ func TestE2ESASL(t *testing.T) {
 		if !tc.good && (!errors.Is(err, ErrAuthentication) || strings.Contains(err.Error(), tc.pw)) {
 			t.Fatalf("bad password error %v", err)
 		}
+	}
+}
+
+// TestE2ELakeSnapshotPartitionNames: GetLakeSnapshot's partition names
+// reach the client beside the partition ids, for a partition Fluss has
+// dropped too (the emulator keeps the names its snapshot was tiered with).
+func TestE2ELakeSnapshotPartitionNames(t *testing.T) {
+	emu := startEmulator(t, minifluss.Config{TabletServers: 1, DatalakeFormat: "paimon"})
+	ctx := context.Background()
+	spec := logSpec("lkp", 1, map[string]string{"table.datalake.enabled": "true", "table.datalake.freshness": "30s"})
+	spec.Columns = append(spec.Columns, minifluss.Column{Name: "dt", Type: typemap.String()})
+	spec.PartitionKeys = []string{"dt"}
+	mustCreate(t, emu, spec)
+	ids := map[string]int64{}
+	for _, dt := range []string{"2024-01-01", "2024-01-02"} {
+		id, err := emu.CreatePartition(ctx, "db", "lkp", map[string]string{"dt": dt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[dt] = id
+	}
+	if err := emu.SetLakeSnapshot(ctx, "db", "lkp", 3, nil, []minifluss.LakeBucketOffset{
+		{PartitionName: "2024-01-01", Bucket: 0, LogOffset: 0}, {PartitionName: "2024-01-02", Bucket: 0, LogOffset: 0}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := emu.DropPartition(ctx, "db", "lkp", map[string]string{"dt": "2024-01-02"}); err != nil {
+		t.Fatal(err)
+	}
+	cl := emuClient(t, emu)
+	snap, err := cl.LatestLakeSnapshot(ctx, TablePath{"db", "lkp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int64{}
+	for _, b := range snap.Buckets {
+		if b.PartitionID == nil {
+			t.Fatalf("bucket without partition id: %+v", b)
+		}
+		got[b.PartitionName] = *b.PartitionID
+	}
+	if !maps.Equal(got, ids) {
+		t.Fatalf("lake snapshot partitions %v, want %v", got, ids)
 	}
 }
