@@ -59,6 +59,17 @@ func capped(res *Result, req Request) *Result {
 		return res
 	}
 	f := res.Fragment
+	if len(f.LogFilterOr) > 0 {
+		var ors []string
+		for _, or := range req.OrPredicates {
+			parts := make([]string, len(or))
+			for i, p := range or {
+				parts[i] = p.String()
+			}
+			ors = append(ors, "("+strings.Join(parts, " OR ")+")")
+		}
+		res.Lines = append(res.Lines, "logFilterOr: "+strings.Join(ors, " AND ")+" (sent with log fetches only)")
+	}
 	exact := len(f.Filters) >= len(req.Predicates)
 	off := strings.TrimSpace(req.Vars[varLimitPush]) != "" && !boolVar(req.Vars[varLimitPush])
 	if !exact || off || f.PartialAgg != nil {

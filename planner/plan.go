@@ -22,6 +22,9 @@ type Request struct {
 	// planner prunes partitions and lake files with them and ships them to
 	// the BE as filters, but never drops a row that could match.
 	Predicates []catalog.Predicate
+	// OrPredicates are WHERE conjuncts that are disjunctions across
+	// columns; they reach only the Fluss log fetches (log_filter_or).
+	OrPredicates [][]catalog.Predicate
 	// Vars are the session variables in force (lower-case names, SET_VAR
 	// applied): fluss_union_read_mode, enable_jni_heap_admission,
 	// max_file_scanners_concurrency, force_jni_scanner, batch_size,

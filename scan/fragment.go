@@ -299,7 +299,15 @@ func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.
 		conj = append(conj, x)
 	}
 	if fx.info != nil && !f.GetOptions().GetLogFilterPushdownOff() {
-		fx.logFilter = fx.info.LogFilter(logConditions(f.Filters, len(fx.cols)))
+		conds := logConditions(f.Filters, len(fx.cols))
+		for _, o := range f.LogFilterOr {
+			// All branches or none: a branch left out would make the
+			// disjunction stricter than the WHERE it came from.
+			if branches := logConditions(o.Any, len(fx.cols)); len(branches) == len(o.Any) && len(branches) > 1 {
+				conds = append(conds, client.Condition{Or: branches})
+			}
+		}
+		fx.logFilter = fx.info.LogFilter(conds)
 	}
 	if len(fx.reads) == 0 && len(names) > 0 { // COUNT(*): read one column for the row counts
 		if _, err := use(0, "counted"); err != nil {
