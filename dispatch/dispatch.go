@@ -360,6 +360,19 @@ func (m *merged) attempt(ctx context.Context, be Backend, ranges []*inletpb.Rang
 	if err := rdr.Err(); err != nil {
 		return err
 	}
+	if tagged && m.base.GetLimit() >= 0 {
+		// A BE's stream that ended cleanly with ranges unfinished was cut
+		// by the fragment's LIMIT: what it sent of them is a prefix of
+		// their output and nothing is re-run, so rows held back for them
+		// (PK_FULL) are the answer's, not to be dropped.
+		for _, r := range ranges {
+			if s := states[r.GetId()]; s != nil && !s.done && len(s.held) > 0 {
+				if err := m.flushHeld(ctx, s); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	st := rdr.Stats()
 	if !tagged && st != nil {
 		for _, id := range st.GetDoneRanges() {
