@@ -27,8 +27,9 @@ const (
 	cLakeSuppressRangeNum = "FlussLakeSuppressRangeNum"
 	cLakeRangeReadTime    = "FlussLakeRangeReadTime"
 	cLakeRowsReturned     = "FlussLakeRowsReturned"
-	// cLakeBytesRead is the size of the Arrow batches lake readers decoded
-	// (before suppression and filters): what a read that stops early saves.
+	// cLakeBytesRead is the size of the Arrow batches lake readers returned
+	// (after the lake reader's own pushed predicate, before suppression and
+	// the fragment's filters): what a read that stops early saves.
 	cLakeBytesRead     = "FlussLakeBytesRead"
 	cTailReadTime      = "FlussUnionTailReadTime"
 	cSuppressTime      = "FlussUnionSuppressTime"

@@ -67,7 +67,8 @@ func startLimitFE(t *testing.T, rows int) *unionFE {
 		t.Fatal(err)
 	}
 	f := startScenarioFE(t, sc)
-	mustExec(t, f.db(""), fmt.Sprintf(`CREATE CATALOG lp PROPERTIES ('type'='fluss', 'fluss.bootstrap.servers'='%s')`, f.cluster.BootstrapAddr()))
+	mustExec(t, f.db(""), fmt.Sprintf(`CREATE CATALOG lp PROPERTIES ('type'='fluss', 'fluss.bootstrap.servers'='%s')`, f.cluster.BootstrapAddr()),
+		fmt.Sprintf(`CREATE CATALOG lpd PROPERTIES ('type'='fluss', 'fluss.bootstrap.servers'='%s', 'fluss.union_read.mode'='disabled')`, f.cluster.BootstrapAddr()))
 	return f
 }
 
@@ -149,6 +150,11 @@ func TestFlussLimitStopsEarly(t *testing.T) {
 			keep: func(k int) bool { return k == 1500 }, n: 3, explain: "limit: 3 rows after the pushed filters"},
 		{name: "pk where deleted", q: "SELECT * FROM lp.lp.big_pk WHERE k = 2005 LIMIT 3", model: pk,
 			keep: func(k int) bool { return k == 2005 }, n: 3, explain: "limit: 3 rows after the pushed filters"},
+		// Fluss alone: PK_FULL ranges (KV snapshot plus changelog).
+		{name: "pk fluss-only where limit", q: "SELECT * FROM lpd.lp.big_pk WHERE grp = 7 LIMIT 10", model: pk, keep: grp(7), n: 10,
+			explain: "limit: 10 rows after the pushed filters"},
+		{name: "pk fluss-only order by key", q: "SELECT * FROM lpd.lp.big_pk WHERE k < 3000 ORDER BY k DESC LIMIT 4", model: pk,
+			keep: func(k int) bool { return k < 3000 }, n: 4, ordered: true, desc: true, explain: "rangeTopN"},
 		{name: "log where limit", q: "SELECT * FROM lp.lp.big_log WHERE grp = 7 LIMIT 10", model: lg, keep: grp(7), n: 10,
 			explain: "limit: 10 rows after the pushed filters"},
 		{name: "pk order by key", q: "SELECT * FROM lp.lp.big_pk ORDER BY k LIMIT 10", model: pk, keep: all, n: 10, ordered: true,
@@ -239,7 +245,7 @@ func TestFlussLimitFigure(t *testing.T) {
 	}
 	f := startLimitFE(t, n)
 	db := f.db("")
-	const runs = 5
+	const runs = 9
 	for _, q := range []string{
 		"SELECT * FROM lp.lp.big_pk WHERE grp = 7 LIMIT 10",
 		"SELECT * FROM lp.lp.big_pk ORDER BY k LIMIT 10",
