@@ -161,3 +161,32 @@ select count(*), min(id), max(id) from big_log where id between 100990 and 10099
 select /*+ SET_VAR(fluss_log_filter_pushdown=false) */ count(*), min(id), max(id) from big_log where id between 100990 and 100995 or id < 3
 -- result
 8	1	100995
+
+# ---- Fluss alone (PK_FULL ranges, whose rows the FE holds until a range
+# completes): a BE that stops a range at the LIMIT still delivers its rows.
+
+-- catalog fluss_disabled
+
+-- query pk_full_limit
+select count(*), count(distinct id) from (select id from ${ctl}.fluss_test.big_pk limit 30) t
+-- result
+30	30
+
+-- query pk_full_where_limit
+select count(*), min(grp), max(grp) from (select id, grp from ${ctl}.fluss_test.big_pk where grp = 2 limit 25) t
+-- result
+25	2	2
+
+-- query pk_full_where_limit_plan
+select id from ${ctl}.fluss_test.big_pk where grp = 2 limit 25
+-- explain
+unionRead=no
+contains limit: 25 rows after the pushed filters
+
+-- query pk_full_order_limit
+select id, name from ${ctl}.fluss_test.big_pk where id between 99990 and 100003 order by id desc limit 4
+-- result
+100003	new3
+100002	new2
+100001	new1
+100000	p100000
