@@ -19,6 +19,11 @@ import (
 
 var jsonUnmarshal = json.Unmarshal
 
+// limitFirstFetch is the first fetch of a log read under a LIMIT
+// (client.LogRange.FirstFetchBytes); later fetches double up to the
+// configured size.
+const limitFirstFetch = 64 << 10
+
 // emitFn takes over one output batch. It fails when the stream no longer
 // wants rows (cancelled, or LIMIT reached).
 type emitFn func(arrow.RecordBatch) error
@@ -145,6 +150,10 @@ func (fx *fragExec) logRead(ctx context.Context, part *int64, bucket int32, star
 		}
 		lr.Projection = proj
 		lr.Filter = fx.logFilter
+		if fx.f.Limit >= 0 {
+			// The fragment may stop after a few rows: start small.
+			lr.FirstFetchBytes = limitFirstFetch
+		}
 		rd, err := fx.cl.NewLogReader(ctx, lr, fx.mem)
 		if err != nil {
 			return err

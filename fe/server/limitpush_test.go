@@ -139,6 +139,7 @@ func TestFlussLimitStopsEarly(t *testing.T) {
 		explain string // in EXPLAIN with pushdown on
 		less    bool   // the BEs read fewer rows with pushdown on
 		stopped bool   // key-ordered lake splits stopped early
+		fewer   bool   // the BEs fetch fewer log bytes with pushdown on
 	}{
 		{name: "pk where limit", q: "SELECT * FROM lp.lp.big_pk WHERE grp = 7 LIMIT 10", model: pk, keep: grp(7), n: 10,
 			explain: "limit: 10 rows after the pushed filters"},
@@ -156,7 +157,7 @@ func TestFlussLimitStopsEarly(t *testing.T) {
 		{name: "pk fluss-only order by key", q: "SELECT * FROM lpd.lp.big_pk WHERE k < 3000 ORDER BY k DESC LIMIT 4", model: pk,
 			keep: func(k int) bool { return k < 3000 }, n: 4, ordered: true, desc: true, explain: "rangeTopN"},
 		{name: "log where limit", q: "SELECT * FROM lp.lp.big_log WHERE grp = 7 LIMIT 10", model: lg, keep: grp(7), n: 10,
-			explain: "limit: 10 rows after the pushed filters"},
+			explain: "limit: 10 rows after the pushed filters", fewer: true},
 		{name: "pk order by key", q: "SELECT * FROM lp.lp.big_pk ORDER BY k LIMIT 10", model: pk, keep: all, n: 10, ordered: true,
 			explain: "rangeTopN: each range returns at most its first 10 rows by $0 ASC", less: true, stopped: true},
 		{name: "pk order by key after deletes", q: "SELECT * FROM lp.lp.big_pk WHERE k > 1995 ORDER BY k LIMIT 10", model: pk,
@@ -191,6 +192,9 @@ func TestFlussLimitStopsEarly(t *testing.T) {
 			rowsRead := func(m map[string]int64) int64 { return m["FlussLakeRowsReturned"] + m["FlussLogRowsReturned"] }
 			if c.less && rowsRead(on)*2 > rowsRead(off) {
 				t.Errorf("rows read on %d, off %d: want under half", rowsRead(on), rowsRead(off))
+			}
+			if c.fewer && on["FlussLogBytesFetched"]*2 > off["FlussLogBytesFetched"] {
+				t.Errorf("log bytes fetched on %d, off %d: want under half", on["FlussLogBytesFetched"], off["FlussLogBytesFetched"])
 			}
 			if c.stopped != (on["FlussRangesStoppedEarly"] > 0) || off["FlussRangesStoppedEarly"] != 0 {
 				t.Errorf("ranges stopped early: on %d, off %d", on["FlussRangesStoppedEarly"], off["FlussRangesStoppedEarly"])

@@ -537,3 +537,46 @@ func TestE2ELakeSnapshotPartitionNames(t *testing.T) {
 		t.Fatalf("lake snapshot partitions %v, want %v", got, ids)
 	}
 }
+
+// TestE2ELogReaderFirstFetchBytes: a reader given a small first fetch
+// reads the same rows, fetches little when stopped after its first batch,
+// and grows its fetches so a full read takes few of them.
+func TestE2ELogReaderFirstFetchBytes(t *testing.T) {
+	emu := startEmulator(t, minifluss.Config{TabletServers: 1})
+	ctx := context.Background()
+	mustCreate(t, emu, logSpec("ff", 1, nil))
+	appendBatches(t, emu, "ff", 200, 50) // 10 000 rows in 200 batches
+	cl := emuClient(t, emu)
+	info, cols, f := tableColumns(t, cl, "ff")
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	open := func(first int32) *LogReader {
+		lr, err := cl.NewLogReader(ctx, LogRange{Bucket: TableBucket{Table: TablePath{"db", "ff"}, TableID: info.TableID}, Start: 0, Stop: 10000,
+			Columns: cols, Format: f, FirstFetchBytes: first}, mem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lr
+	}
+	full := open(0)
+	ids, _, _ := readAll(t, full)
+	fullBytes, fullFetches := full.BytesFetched, full.Fetches
+	full.Release()
+	slow := open(4 << 10)
+	slowIDs, _, _ := readAll(t, slow)
+	if !slices.Equal(ids, seq(0, 10000)) || !slices.Equal(slowIDs, ids) {
+		t.Fatalf("rows differ: %d vs %d", len(ids), len(slowIDs))
+	}
+	if slow.BytesFetched != fullBytes || slow.Fetches > fullFetches+10 {
+		t.Errorf("slow start: %d bytes in %d fetches; at full size %d bytes in %d", slow.BytesFetched, slow.Fetches, fullBytes, fullFetches)
+	}
+	slow.Release()
+	first := open(4 << 10)
+	if !first.Next() {
+		t.Fatal(first.Err())
+	}
+	if first.BytesFetched*10 > fullBytes {
+		t.Errorf("stopped after the first batch, yet fetched %d of %d bytes", first.BytesFetched, fullBytes)
+	}
+	first.Release()
+}
