@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/inlet-db/inlet/proto/inletpb"
 )
 
@@ -82,6 +85,12 @@ func capped(res *Result, req Request) *Result {
 		res.Lines = append(res.Lines, fmt.Sprintf("limit: %d rows after the pushed filters; the BEs stop reading once they have them", f.Limit))
 	}
 	if t := req.TopN; t != nil && f.Limit < 0 && len(t.Keys) > 0 && t.Limit >= 0 {
+		var names []string
+		if s, err := flight.DeserializeSchema(f.OutputSchema, memory.NewGoAllocator()); err == nil {
+			for _, fld := range s.Fields() {
+				names = append(names, fld.Name)
+			}
+		}
 		var keys []string
 		for _, k := range t.Keys {
 			c := int(k.Column)
@@ -92,7 +101,11 @@ func capped(res *Result, req Request) *Result {
 			if k.Desc {
 				dir = "DESC"
 			}
-			keys = append(keys, fmt.Sprintf("$%d %s", c, dir))
+			name := fmt.Sprintf("$%d", c)
+			if c < len(names) {
+				name = "`" + strings.ReplaceAll(names[c], "`", "``") + "`"
+			}
+			keys = append(keys, name+" "+dir)
 		}
 		f.RangeTopN = t
 		res.Lines = append(res.Lines, fmt.Sprintf("rangeTopN: each range returns at most its first %d rows by %s", t.Limit, strings.Join(keys, ", ")))

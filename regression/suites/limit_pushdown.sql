@@ -29,7 +29,7 @@ select id, name from big_pk order by id limit 5
 5	hot5
 -- explain
 unionRead=yes
-contains rangeTopN: each range returns at most its first 5 rows by $0 ASC
+contains rangeTopN: each range returns at most its first 5 rows by `id` ASC
 
 -- query pk_order_limit_off
 select /*+ SET_VAR(fluss_limit_pushdown=false) */ id, name from big_pk order by id limit 5
