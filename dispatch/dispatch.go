@@ -322,7 +322,16 @@ func (m *merged) attempt(ctx context.Context, be Backend, ranges []*inletpb.Rang
 	if err != nil {
 		return err
 	}
-	defer rdr.Release()
+	added := false
+	defer func() {
+		rdr.Release()
+		if !added && m.stopping.Load() {
+			// Stopped early (LIMIT met, consumer gone): the counters of
+			// what this BE read until then still belong in the profile;
+			// a released stream's are final.
+			m.addStats(rdr.Stats(), be.Name())
+		}
+	}()
 	if err := m.setSchema(be, rdr.Schema()); err != nil {
 		return err
 	}
@@ -351,6 +360,19 @@ func (m *merged) attempt(ctx context.Context, be Backend, ranges []*inletpb.Rang
 	if err := rdr.Err(); err != nil {
 		return err
 	}
+	if tagged && m.base.GetLimit() >= 0 {
+		// A BE's stream that ended cleanly with ranges unfinished was cut
+		// by the fragment's LIMIT: what it sent of them is a prefix of
+		// their output and nothing is re-run, so rows held back for them
+		// (PK_FULL) are the answer's, not to be dropped.
+		for _, r := range ranges {
+			if s := states[r.GetId()]; s != nil && !s.done && len(s.held) > 0 {
+				if err := m.flushHeld(ctx, s); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	st := rdr.Stats()
 	if !tagged && st != nil {
 		for _, id := range st.GetDoneRanges() {
@@ -360,6 +382,7 @@ func (m *merged) attempt(ctx context.Context, be Backend, ranges []*inletpb.Rang
 		}
 	}
 	m.addStats(st, be.Name())
+	added = true
 	return nil
 }
 

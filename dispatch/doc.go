@@ -39,7 +39,9 @@
 //     the same rows in another order. Its batches are therefore held until
 //     the range completes, up to Config.HoldBytes per query; past that the
 //     range streams, and if its BE then dies the query fails with
-//     ErrBackendLost rather than risk a row twice or a row lost.
+//     ErrBackendLost rather than risk a row twice or a row lost. A BE whose
+//     stream ends cleanly with a range unfinished stopped at the LIMIT: the
+//     rows held for that range are passed on.
 //  5. Errors. A BE reports failures as an inletpb.ScanError code in the
 //     gRPC status details; the FE maps codes to the sentinels of errors.go
 //     (BackendError, errors.Is) and never parses text. An in-process

@@ -20,6 +20,7 @@ import (
 	"github.com/inlet-db/inlet/minifluss"
 	"github.com/inlet-db/inlet/proto/inletpb"
 	"github.com/inlet-db/inlet/typemap"
+	"google.golang.org/protobuf/proto"
 )
 
 // pkTable is db.kv (k BIGINT primary key, v STRING) in one bucket: keys
@@ -184,5 +185,39 @@ func TestPKFullStreamedFailsOnKill(t *testing.T) {
 	}
 	if !errors.Is(err, dispatch.ErrBackendLost) || !strings.Contains(err.Error(), "not repeatable") {
 		t.Fatalf("err = %v, want ErrBackendLost for an unrepeatable range", err)
+	}
+}
+
+// TestPKFullLimitOverFlight: a BE that stops a PK_FULL range at the
+// fragment's LIMIT ends its stream without completing the range; the rows
+// the FE held for it are still the answer's (the stream ended cleanly, so
+// nothing is re-run), never dropped.
+func TestPKFullLimitOverFlight(t *testing.T) {
+	f, want := pkTable(t, 5000)
+	a := startBE(t, testSecret)
+	d := dispatch.New(dispatch.Config{Backends: flightBackends(t, testSecret, a)})
+	for _, limit := range []int64{1, 50, 1000, 4499, 4500, 10000} {
+		g := proto.Clone(f).(*inletpb.Fragment)
+		g.QueryId = fmt.Sprintf("%s-l%d", f.QueryId, limit)
+		g.Limit = limit
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		r, err := d.Run(context.Background(), g, mem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := readAll(t, r)
+		r.Release()
+		mem.AssertSize(t, 0)
+		if err != nil {
+			t.Fatalf("limit %d: %v", limit, err)
+		}
+		if n := min(limit, int64(len(want))); int64(len(got)) != n {
+			t.Errorf("limit %d: %d rows, want %d", limit, len(got), n)
+		}
+		for _, g := range got {
+			if _, ok := slices.BinarySearch(want, g); !ok {
+				t.Fatalf("limit %d: row %q is not a table row", limit, g)
+			}
+		}
 	}
 }

@@ -392,6 +392,9 @@ func (c *Cluster) SetLakeSnapshot(ctx context.Context, db, tbl string, snapshotI
 		if p != nil {
 			id := p.ID
 			e.PartitionID = &id
+			// Kept with the offsets, as tiering keeps it, so the name is
+			// still answered once the partition is dropped.
+			e.PartitionName = p.Name
 		}
 		ls.Offsets = append(ls.Offsets, e)
 	}

@@ -183,6 +183,12 @@ func (p *flussPlan) planChangelog(ctx context.Context) (*Result, error) {
 	for _, f := range filters {
 		f.Column = int32(changelogWire(int(f.Column)))
 	}
+	ors := orFiltersFor(p.req.OrPredicates, p.st.Columns)
+	for _, o := range ors {
+		for _, f := range o.Any {
+			f.Column = int32(changelogWire(int(f.Column)))
+		}
+	}
 	p.frag = &inletpb.Fragment{
 		QueryId:      p.req.QueryID,
 		ScanId:       p.req.ScanID,
@@ -190,6 +196,7 @@ func (p *flussPlan) planChangelog(ctx context.Context) (*Result, error) {
 		OutputSchema: schema,
 		Projection:   int32s(wireProj),
 		Filters:      filters,
+		LogFilterOr:  ors,
 		Limit:        limitOf(p.req.Limit),
 		Options:      scanOptions(p.req.Vars),
 	}

@@ -25,7 +25,11 @@
 //     union; no aggregate is pushed. Under a LIMIT with no predicate, a
 //     fragment of LOG ranges with known starts keeps only the first ranges
 //     whose records reach the limit, the last cut short (capLogRanges):
-//     log offsets are dense, so records are rows.
+//     log offsets are dense, so records are rows. A LIMIT under a WHERE,
+//     or a per-range Top-N, stays in the fragment only when every
+//     predicate became a BE filter and fluss_limit_pushdown is on
+//     (capped); a lake split is marked key_ordered only when its rows
+//     come in primary-key order (one file, or a merge by key).
 //  4. tbl$changelog reads each selected bucket's log as LOG ranges from the
 //     startup position (fluss_changelog_startup_mode: earliest, latest,
 //     timestamp) to the latest offset read at planning time; WHERE bounds
@@ -36,6 +40,10 @@
 //  5. Planning touches metadata only (offsets, snapshot ids, manifests), so
 //     EXPLAIN is safe; the texts of the spec's errors are built in
 //     errors.go and nowhere else, and never carry a secret.
+//  6. Lake splits of a partitioned table are bound to the Fluss partition
+//     id the lake snapshot records under the split's partition name
+//     (GetLakeSnapshot partition_name); a name recorded for two ids (a
+//     partition dropped and created again, both tiered) is an error.
 //
 // Concurrency: Plan is safe for concurrent use; one call reads the
 // partitions of a table with bounded parallelism.

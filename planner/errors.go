@@ -123,6 +123,11 @@ func errUnmatchedPartition(table, part string) error {
 		table, part), ErrInconsistent, catalog.ErrUnsupported)
 }
 
+func errAmbiguousPartition(table, part string) error {
+	return newErr(fmt.Sprintf("Table '%s': lake partition '%s' holds rows tiered from two fluss partitions of that name (one dropped, one created again), so its rows cannot be matched to one fluss partition. Set the union read mode to disabled to read only the data in Fluss",
+		table, part), ErrInconsistent, catalog.ErrUnsupported)
+}
+
 func errSplitBucketRange(table string, bucket, count int32) error {
 	return newErr(fmt.Sprintf("The lake table of fluss table '%s' has a split in bucket %d, but the fluss table has only %d buckets. The two are not bucketed alike, so their rows cannot be matched by bucket",
 		table, bucket, count), ErrInconsistent)

@@ -145,6 +145,7 @@ func (p *flussPlan) run(ctx context.Context) (*Result, error) {
 		OutputSchema: schema,
 		Projection:   int32s(p.proj),
 		Filters:      filtersFor(p.req.Predicates, p.st.Columns),
+		LogFilterOr:  orFiltersFor(p.req.OrPredicates, p.st.Columns),
 		Limit:        limitOf(p.req.Limit),
 		Options:      scanOptions(p.req.Vars),
 	}

@@ -158,9 +158,12 @@ func (p *flussPlan) lakeSplits() ([]lakeSplit, error) {
 // own (partition, bucket) and emits it.
 func (p *flussPlan) lakeRanges(states []*partState, live []*client.PartitionInfo, mode bindMode) error {
 	byValues := map[string]*client.PartitionInfo{}
+	byID := map[int64]*client.PartitionInfo{}
 	for _, pi := range live {
 		byValues[strings.Join(specValues(pi), "\x00")] = pi
+		byID[pi.ID] = pi
 	}
+	tiered := p.tieredPartitions()
 	selected := map[int64]*partState{}
 	for _, s := range states {
 		selected[s.id()] = s
@@ -183,7 +186,18 @@ func (p *flussPlan) lakeRanges(states []*partState, live []*client.PartitionInfo
 				return errUnmatchedPartition(p.name, sp.path)
 			}
 			if texts != nil {
-				if pi, found := byValues[strings.Join(texts, "\x00")]; found {
+				if id, named := tiered[strings.Join(texts, "$")]; named {
+					// The lake snapshot names the partition these rows
+					// were tiered from: live only if Fluss still has that
+					// very partition (not one created again under the name).
+					if id == ambiguousPartition && mode != bindPlain {
+						return errAmbiguousPartition(p.name, sp.path)
+					}
+					if pi := byID[id]; pi != nil {
+						liveMatch = true
+						s = selected[pi.ID]
+					}
+				} else if pi, found := byValues[strings.Join(texts, "\x00")]; found {
 					liveMatch = true
 					s = selected[pi.ID]
 				}
@@ -220,6 +234,33 @@ func (p *flussPlan) lakeRanges(states []*partState, live []*client.PartitionInfo
 	return nil
 }
 
+// ambiguousPartition marks a lake partition name the snapshot records for
+// two Fluss partitions (one dropped, one created again under its name):
+// the lake's files of that partition mix both.
+const ambiguousPartition = -2
+
+// tieredPartitions maps the partition names the lake snapshot records
+// (GetLakeSnapshot's partition_name) to the Fluss partition id each was
+// tiered from; empty when the server sends no names, and then splits are
+// matched to live partitions by their values alone.
+func (p *flussPlan) tieredPartitions() map[string]int64 {
+	out := map[string]int64{}
+	if p.snap == nil {
+		return out
+	}
+	for _, b := range p.snap.Buckets {
+		if b.PartitionID == nil || b.PartitionName == "" {
+			continue
+		}
+		if id, seen := out[b.PartitionName]; seen && id != *b.PartitionID {
+			out[b.PartitionName] = ambiguousPartition
+			continue
+		}
+		out[b.PartitionName] = *b.PartitionID
+	}
+	return out
+}
+
 // bindTail turns r into LAKE_SUPPRESS when its bucket's log moved past the
 // lake; every way the binding could read a row twice is an error.
 func (p *flussPlan) bindTail(r *inletpb.Range, s *partState, bucket int32) error {
@@ -252,6 +293,9 @@ func lakeRangeOf(sp *paimon.Split, force bool, width int64) (*inletpb.Range, err
 		return nil, fmt.Errorf("planner: encode lake split %s bucket %d: %w", sp.PartitionPath, sp.Bucket, err)
 	}
 	r := &inletpb.Range{Type: inletpb.RangeType_LAKE, Bucket: sp.Bucket, LakeSplit: b, Native: sp.RawConvertible && !force, KvSnapshotId: -1}
+	// A primary-key table's data files are each sorted by key, and a merge
+	// emits in key order; several files read one after another are not.
+	r.KeyOrdered = len(sp.Files) == 1 || !sp.RawConvertible || force
 	if !sp.RawConvertible || force {
 		r.DeclaredBytes = sp.RowCount * width
 	}

@@ -21,6 +21,9 @@ const (
 	// varLogFilter (default on) sends the pushable filter conjuncts of LOG
 	// and PK_TAIL reads to the tablet servers (FetchLog filter_predicate).
 	varLogFilter = "fluss_log_filter_pushdown"
+	// varLimitPush (default on) lets the BEs apply a LIMIT after the pushed
+	// filters and a per-range Top-N (capped).
+	varLimitPush = "fluss_limit_pushdown"
 )
 
 // defaultFileSplitSize cuts lake files when file_split_size is 0 (auto).

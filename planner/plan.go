@@ -22,6 +22,9 @@ type Request struct {
 	// planner prunes partitions and lake files with them and ships them to
 	// the BE as filters, but never drops a row that could match.
 	Predicates []catalog.Predicate
+	// OrPredicates are WHERE conjuncts that are disjunctions across
+	// columns; they reach only the Fluss log fetches (log_filter_or).
+	OrPredicates [][]catalog.Predicate
 	// Vars are the session variables in force (lower-case names, SET_VAR
 	// applied): fluss_union_read_mode, enable_jni_heap_admission,
 	// max_file_scanners_concurrency, force_jni_scanner, batch_size,
@@ -30,6 +33,10 @@ type Request struct {
 	// Limit is >= 0 only when the FE decided a row cap on the whole scan is
 	// safe; -1 means none.
 	Limit int64
+	// TopN, when set, is ORDER BY … LIMIT over the scan that every range
+	// may apply to its own rows (the FE still sorts the union); like
+	// Limit it is set only when the predicates are the whole WHERE.
+	TopN *inletpb.RangeTopN
 	// Pruned narrows struct columns by output position (nested column
 	// pruning): the BE returns only those fields, and EXPLAIN shows the
 	// pruned type.
@@ -102,21 +109,21 @@ func Plan(ctx context.Context, t catalog.Table, req Request) (res *Result, ok bo
 			return nil, false, nil
 		}
 		res, err := planFluss(ctx, st, req)
-		return res, true, err
+		return capped(res, req), true, err
 	case cice.Targeted:
 		it := tt.IcebergTarget()
 		if it == nil {
 			return nil, false, nil
 		}
 		res, err := planIcebergTable(ctx, it, req)
-		return res, true, err
+		return capped(res, req), true, err
 	case paimon.Targeted:
 		pt := tt.PaimonTarget()
 		if pt == nil {
 			return nil, false, nil
 		}
 		res, err := planPaimonTable(ctx, pt, req)
-		return res, true, err
+		return capped(res, req), true, err
 	}
 	return nil, false, nil
 }

@@ -45,6 +45,20 @@ func filtersFor(preds []catalog.Predicate, cols []catalog.Column) []*inletpb.Fil
 	return out
 }
 
+// orFiltersFor converts the cross-column disjunctions; one whose branch
+// cannot be carried is left out whole (leaving out a branch would make the
+// disjunction stricter than the WHERE).
+func orFiltersFor(ors [][]catalog.Predicate, cols []catalog.Column) []*inletpb.FilterOr {
+	var out []*inletpb.FilterOr
+	for _, or := range ors {
+		fs := filtersFor(or, cols)
+		if len(fs) == len(or) && len(fs) > 1 {
+			out = append(out, &inletpb.FilterOr{Any: fs})
+		}
+	}
+	return out
+}
+
 func protoValue(v any) *inletpb.Value {
 	switch x := v.(type) {
 	case nil:

@@ -27,15 +27,22 @@ const (
 	cLakeSuppressRangeNum = "FlussLakeSuppressRangeNum"
 	cLakeRangeReadTime    = "FlussLakeRangeReadTime"
 	cLakeRowsReturned     = "FlussLakeRowsReturned"
-	cTailReadTime         = "FlussUnionTailReadTime"
-	cSuppressTime         = "FlussUnionSuppressTime"
-	cSuppressedRows       = "FlussUnionSuppressedRows"
-	cTailKeysRead         = "FlussUnionTailKeysRead"
-	cTailKeysRetained     = "FlussUnionTailKeysRetained"
-	cTailCacheHitCount    = "FlussUnionTailCacheHitCount"
-	cConnectionsOpened    = "FlussJniConnectionsOpened"
-	cHeapDeclaredBytes    = "JvmHeapDeclaredBytes"
-	cHeapWaitTime         = "JvmHeapWaitTime"
+	// cLakeBytesRead is the size of the Arrow batches lake readers returned
+	// (after the lake reader's own pushed predicate, before suppression and
+	// the fragment's filters): what a read that stops early saves.
+	cLakeBytesRead     = "FlussLakeBytesRead"
+	cTailReadTime      = "FlussUnionTailReadTime"
+	cSuppressTime      = "FlussUnionSuppressTime"
+	cSuppressedRows    = "FlussUnionSuppressedRows"
+	cTailKeysRead      = "FlussUnionTailKeysRead"
+	cTailKeysRetained  = "FlussUnionTailKeysRetained"
+	cTailCacheHitCount = "FlussUnionTailCacheHitCount"
+	cConnectionsOpened = "FlussJniConnectionsOpened"
+	// cRangesStoppedEarly counts ranges a per-range Top-N stopped before
+	// their end (key-ordered lake splits: the rest sorts after).
+	cRangesStoppedEarly = "FlussRangesStoppedEarly"
+	cHeapDeclaredBytes  = "JvmHeapDeclaredBytes"
+	cHeapWaitTime       = "JvmHeapWaitTime"
 )
 
 // counters are one fragment's profile counters. A counter exists only once

@@ -24,9 +24,17 @@
 //  3. A retry never repeats a row: log reads resume at the next undelivered
 //     offset; a PK_FULL read restarts only while none of its rows reached
 //     the stream; otherwise the error is returned.
-//  4. LIMIT caps the fragment's rows in total; reaching it, cancelling ctx
-//     or releasing the stream stops every reader, and every batch in flight
-//     is released (tests check the allocator returns to zero).
+//  4. LIMIT caps the fragment's rows in total (after filters: the FE sets
+//     it under a WHERE only when the filters are the whole WHERE); reaching
+//     it, cancelling ctx or releasing the stream stops every reader, and
+//     every batch in flight is released (tests check the allocator returns
+//     to zero). A range Top-N (Fragment.range_top_n, topn.go) makes each
+//     range send only its first n rows in the keys' order, once it is read;
+//     a key-ordered lake split (Range.key_ordered: one key-sorted file or a
+//     merge by key) of a union read whose Top-N is its single integer key
+//     ascending stops reading at n rows (FlussRangesStoppedEarly), the
+//     order checked on every row it read. Fragment.log_filter_or only
+//     joins the log fetch filter (rule 9); rows are never filtered by it.
 //  5. Heavy readers (declared_bytes > 0) wait for heap admission only when
 //     the fragment asks for it; admission changes timing, never results.
 //  6. A fragment naming a negative column (record.ChangelogWireColumn) is a

@@ -17,6 +17,7 @@ import (
 
 	"github.com/inlet-db/inlet/catalog/fluss/client"
 	"github.com/inlet-db/inlet/catalog/fluss/record"
+	"github.com/inlet-db/inlet/exec"
 	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/internal/tzone"
 	"github.com/inlet-db/inlet/lake/iceberg"
@@ -34,12 +35,14 @@ import (
 // Arrow type otherwise). Lake and log batches therefore agree column by
 // column before keys are compared, filters run and the output is cut.
 type fragExec struct {
-	e   *Executor
-	f   *inletpb.Fragment
-	mem memory.Allocator
-	env *expr.Env
-	ctr *counters
-	q   *queryState
+	// topKeys order each range's rows for its Top-N (Fragment.range_top_n).
+	topKeys []exec.SortKey
+	e       *Executor
+	f       *inletpb.Fragment
+	mem     memory.Allocator
+	env     *expr.Env
+	ctr     *counters
+	q       *queryState
 
 	out       *arrow.Schema
 	reads     []int // table column indexes read, distinct
@@ -296,7 +299,15 @@ func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.
 		conj = append(conj, x)
 	}
 	if fx.info != nil && !f.GetOptions().GetLogFilterPushdownOff() {
-		fx.logFilter = fx.info.LogFilter(logConditions(f.Filters, len(fx.cols)))
+		conds := logConditions(f.Filters, len(fx.cols))
+		for _, o := range f.LogFilterOr {
+			// All branches or none: a branch left out would make the
+			// disjunction stricter than the WHERE it came from.
+			if branches := logConditions(o.Any, len(fx.cols)); len(branches) == len(o.Any) && len(branches) > 1 {
+				conds = append(conds, client.Condition{Or: branches})
+			}
+		}
+		fx.logFilter = fx.info.LogFilter(conds)
 	}
 	if len(fx.reads) == 0 && len(names) > 0 { // COUNT(*): read one column for the row counts
 		if _, err := use(0, "counted"); err != nil {
@@ -322,6 +333,11 @@ func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.
 			}
 		}
 	}
+	keys, err := topNKeys(f, fx.out)
+	if err != nil {
+		return nil, err
+	}
+	fx.topKeys = keys
 	switch len(conj) {
 	case 0:
 	case 1:

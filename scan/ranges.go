@@ -11,12 +11,18 @@ import (
 
 	"github.com/inlet-db/inlet/catalog/fluss/client"
 	"github.com/inlet-db/inlet/catalog/fluss/record"
+	"github.com/inlet-db/inlet/exec/memlimit"
 	"github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/proto/inletpb"
 	"github.com/inlet-db/inlet/unionread"
 )
 
 var jsonUnmarshal = json.Unmarshal
+
+// limitFirstFetch is the first fetch of a log read under a LIMIT
+// (client.LogRange.FirstFetchBytes); later fetches double up to the
+// configured size.
+const limitFirstFetch = 64 << 10
 
 // emitFn takes over one output batch. It fails when the stream no longer
 // wants rows (cancelled, or LIMIT reached).
@@ -66,7 +72,7 @@ func (fx *fragExec) runRange(ctx context.Context, r *inletpb.Range, emit emitFn)
 		c.addTime(cPkTailRangeReadTime, d)
 		c.addTime(cLogReadTime, d)
 	case inletpb.RangeType_LAKE, inletpb.RangeType_LAKE_SUPPRESS:
-		c.register(cLakeReadTime, cLakeRangeNum, cLakeSuppressRangeNum, cLakeRangeReadTime, cLakeRowsReturned,
+		c.register(cLakeReadTime, cLakeRangeNum, cLakeSuppressRangeNum, cLakeRangeReadTime, cLakeRowsReturned, cLakeBytesRead,
 			cSuppressedRows, cTailKeysRead, cTailKeysRetained, cTailCacheHitCount)
 		if r.Type == inletpb.RangeType_LAKE {
 			c.add(cLakeRangeNum, 1)
@@ -144,6 +150,10 @@ func (fx *fragExec) logRead(ctx context.Context, part *int64, bucket int32, star
 		}
 		lr.Projection = proj
 		lr.Filter = fx.logFilter
+		if fx.f.Limit >= 0 {
+			// The fragment may stop after a few rows: start small.
+			lr.FirstFetchBytes = limitFirstFetch
+		}
 		rd, err := fx.cl.NewLogReader(ctx, lr, fx.mem)
 		if err != nil {
 			return err
@@ -328,6 +338,7 @@ func (fx *fragExec) readLake(ctx context.Context, r *inletpb.Range, emit emitFn)
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		fx.ctr.add(cLakeBytesRead, memlimit.BatchBytes(rd.RecordBatch()))
 		c, err := fx.conform(rd.RecordBatch())
 		if err != nil {
 			return fmt.Errorf("range %d: %w", r.Id, err)

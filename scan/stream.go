@@ -2,6 +2,7 @@ package scan
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -102,7 +103,24 @@ func (e *Executor) start(ctx context.Context, fx *fragExec) *stream {
 					return send(item{rec: rec, rng: r.Id})
 				}
 				start := time.Now()
-				if err := fx.runRange(gctx, r, emit); err != nil {
+				if fx.topKeys != nil {
+					// The range's Top-N is all it sends, once it is read.
+					fx.ctr.register(cRangesStoppedEarly)
+					top := &rangeTop{keys: fx.topKeys, n: fx.f.RangeTopN.Limit, schema: fx.out, mem: fx.mem, ordered: fx.topOrdered(r)}
+					defer top.release()
+					err := fx.runRange(gctx, r, func(rec arrow.RecordBatch) error { return top.add(gctx, rec) })
+					if errors.Is(err, errRangeEnough) {
+						// Key-ordered split: the rest of it sorts after.
+						fx.ctr.add(cRangesStoppedEarly, 1)
+						err = nil
+					}
+					if err != nil {
+						return err
+					}
+					if err := top.flush(gctx, emit); err != nil {
+						return err
+					}
+				} else if err := fx.runRange(gctx, r, emit); err != nil {
 					return err
 				}
 				fx.noteTiming(r, start, time.Now(), rows)

@@ -60,6 +60,10 @@ type Scan struct {
 	Vars map[string]string
 	// Predicates are WHERE conjuncts on this table, as skipping hints.
 	Predicates []catalog.Predicate
+	// OrPredicates are WHERE conjuncts that are disjunctions of simple
+	// conditions on several columns of this table (a = 1 OR b > 5): hints
+	// for the Fluss log's batch skipping only.
+	OrPredicates [][]catalog.Predicate
 	// Pruned holds, by output position, the narrowed type of a struct
 	// column read only through field accesses (nested column pruning).
 	Pruned map[int]arrow.DataType

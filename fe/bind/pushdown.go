@@ -48,6 +48,11 @@ func pushPredicates(from sql.TableExpr, input Plan, where sql.Expr, loc *time.Lo
 	if len(owner) != len(sc.cols) {
 		return
 	}
+	type pred struct {
+		scan *Scan
+		p    catalog.Predicate
+	}
+	var found []pred // what add made of the conjunct (or disjunct) at hand
 	add := func(cr *sql.ColumnRef, op string, vals ...any) {
 		i, err := sc.resolve(cr.Parts)
 		if err != nil || owner[i].scan == nil {
@@ -71,19 +76,15 @@ func pushPredicates(from sql.TableExpr, input Plan, where sql.Expr, loc *time.Lo
 				vals[k] = t.UTC().Format("2006-01-02 15:04:05.999999")
 			}
 		}
-		s.Predicates = append(s.Predicates, catalog.Predicate{Column: c.Name, Op: op, Values: vals})
+		found = append(found, pred{s, catalog.Predicate{Column: c.Name, Op: op, Values: vals}})
 	}
 	flip := map[string]string{"=": "=", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
-	for _, c := range conjuncts(where) {
-		if cr, vals, ok := orAsIn(c); ok {
-			// a = 1 OR a = 2 OR a IN (3, 4) prunes like a IN (1, 2, 3, 4).
-			add(cr, "IN", vals...)
-			continue
-		}
+	// leaf reads one simple condition into found.
+	leaf := func(c sql.Expr) {
 		switch n := c.(type) {
 		case *sql.BinaryExpr:
 			if _, ok := flip[n.Op]; !ok {
-				continue
+				return
 			}
 			if cr, ok := n.L.(*sql.ColumnRef); ok {
 				if v, ok := constant(n.R); ok {
@@ -97,7 +98,7 @@ func pushPredicates(from sql.TableExpr, input Plan, where sql.Expr, loc *time.Lo
 		case *sql.InExpr:
 			cr, ok := n.X.(*sql.ColumnRef)
 			if !ok || n.Query != nil || len(n.List) == 0 {
-				continue
+				return
 			}
 			vals := make([]any, 0, len(n.List))
 			for _, e := range n.List {
@@ -131,6 +132,37 @@ func pushPredicates(from sql.TableExpr, input Plan, where sql.Expr, loc *time.Lo
 				add(cr, ">=", lo)
 				add(cr, "<=", hi)
 			}
+		}
+	}
+	for _, c := range conjuncts(where) {
+		found = found[:0]
+		if cr, vals, ok := orAsIn(c); ok {
+			// a = 1 OR a = 2 OR a IN (3, 4) prunes like a IN (1, 2, 3, 4).
+			add(cr, "IN", vals...)
+		} else if be, ok := c.(*sql.BinaryExpr); ok && be.Op == "OR" {
+			// a = 1 OR b > 5: a disjunction across columns of one scan,
+			// each branch one simple condition (OrPredicates).
+			var ors []catalog.Predicate
+			var s *Scan
+			for _, d := range disjuncts(be) {
+				found = found[:0]
+				leaf(d)
+				if len(found) != 1 || (s != nil && found[0].scan != s) {
+					ors = nil
+					break
+				}
+				s = found[0].scan
+				ors = append(ors, found[0].p)
+			}
+			if len(ors) > 1 {
+				s.OrPredicates = append(s.OrPredicates, ors)
+			}
+			continue
+		} else {
+			leaf(c)
+		}
+		for _, f := range found {
+			f.scan.Predicates = append(f.scan.Predicates, f.p)
 		}
 	}
 }

@@ -171,6 +171,11 @@ func (b *builder) physicalNode(ctx context.Context, p bind.Plan) (exec.Operator,
 			b.st.limits[sc] = n.Offset + n.Count
 		}
 		if st, ok := n.Input.(*bind.Sort); ok && n.Count >= 0 {
+			if sc, top := rangeTopN(st, n.Offset+n.Count); sc != nil {
+				// Each range's first offset+count rows in the sort order
+				// hold the union's: the BEs send no more than that.
+				b.st.topn[sc] = top
+			}
 			in, err := b.physical(ctx, st.Input)
 			if err != nil {
 				return nil, err
@@ -183,6 +188,9 @@ func (b *builder) physicalNode(ctx context.Context, p bind.Plan) (exec.Operator,
 			// row, so the limit goes below it and the sort keeps only
 			// offset+count rows (a Top-N) instead of all of its input.
 			if st, ok := pr.Input.(*bind.Sort); ok {
+				if sc, top := rangeTopN(st, n.Offset+n.Count); sc != nil {
+					b.st.topn[sc] = top
+				}
 				in, err := b.physical(ctx, st.Input)
 				if err != nil {
 					return nil, err
@@ -230,17 +238,9 @@ func NestedPrunes(p bind.Plan) map[string]arrow.DataType {
 	return bind.NestedPrunes(p)
 }
 
-// limitedScan returns the scan directly under p when only projections lie
-// between them (a projection never drops rows), else nil.
+// limitedScan returns the scan under p when only projections (which never
+// drop rows) and a filter the BEs apply exactly lie between them, else nil.
 func limitedScan(p bind.Plan) *bind.Scan {
-	for {
-		switch n := p.(type) {
-		case *bind.Scan:
-			return n
-		case *bind.Project:
-			p = n.Input
-		default:
-			return nil
-		}
-	}
+	sc, _ := scanBelow(p)
+	return sc
 }

@@ -40,10 +40,15 @@
 //     one profile slot in its Statement; a table the planner declines
 //     leaves no slot.
 //   - A scan's counters are summed over its BEs and recorded once, when its
-//     stream ends.
+//     stream ends or is released before its end (a LIMIT met above it).
 //   - Pushing down never changes a result: a LIMIT is pushed only when
-//     nothing between it and the scan can drop rows, and an aggregate only
-//     when its partial states can carry every group and call exactly.
+//     nothing between it and the scan can drop rows other than a filter
+//     the BEs apply exactly (filterIsPushed: every conjunct is one of the
+//     scan's pushed predicates, its constant of the column's type); ORDER
+//     BY columns LIMIT n over such a scan becomes a per-range Top-N of
+//     offset+n rows while the FE still sorts and cuts the union; an
+//     aggregate is pushed only when its partial states can carry every
+//     group and call exactly.
 //   - Errors this package detects itself carry its own kinds
 //     (ErrNotSupported); fe/server maps kinds to wire codes. It imports
 //     neither fe/server nor fe/mysqlwire.

@@ -45,7 +45,8 @@ func (b *builder) planScan(ctx context.Context, n *bind.Scan) (*planner.Result, 
 	}
 	res, ok, err := planner.Plan(ctx, n.Table, planner.Request{
 		QueryID: st.id, ScanID: scanID, Columns: n.Projection, Predicates: n.Predicates,
-		Vars: n.Vars, Limit: limit, Pruned: n.Pruned, TimeTravel: n.TimeTravel,
+		Vars: n.Vars, Limit: limit, Pruned: n.Pruned, TimeTravel: n.TimeTravel, TopN: st.topn[n],
+		OrPredicates: n.OrPredicates,
 	})
 	if err != nil || !ok {
 		if !ok {

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -29,6 +30,9 @@ type Statement struct {
 	// limits are row caps the FE may push into scans (LIMIT directly over a
 	// scan with nothing in between that could drop rows).
 	limits map[*bind.Scan]int64
+	// topn are per-range Top-Ns the FE may push into scans (ORDER BY
+	// columns LIMIT over a scan, filters exact).
+	topn map[*bind.Scan]*inletpb.RangeTopN
 
 	mu    sync.Mutex
 	scans []*ScanProfile
@@ -60,7 +64,7 @@ type RangeTiming struct {
 
 // NewStatement starts the state of one statement under a new query id.
 func NewStatement() *Statement {
-	return &Statement{id: newQueryID(), limits: map[*bind.Scan]int64{}}
+	return &Statement{id: newQueryID(), limits: map[*bind.Scan]int64{}, topn: map[*bind.Scan]*inletpb.RangeTopN{}}
 }
 
 // ID is the query id: it names the statement's profile and its fragments on
@@ -86,11 +90,28 @@ func newQueryID() string {
 	return hex.EncodeToString(b[:8]) + "-" + hex.EncodeToString(b[8:])
 }
 
-// profiledReader records the fragment's counters once its stream ends.
+// profiledReader records the fragment's counters once its stream ends, or
+// once it is released before its end (a LIMIT met above the scan): the
+// counters then show how much was read before the stop.
 type profiledReader struct {
 	exec.StatsReader
 	done     func(*inletpb.ScanStats)
 	recorded bool
+	refs     atomic.Int64
+}
+
+func (p *profiledReader) Retain() {
+	p.refs.Add(1)
+	p.StatsReader.Retain()
+}
+
+func (p *profiledReader) Release() {
+	last := p.refs.Add(-1) == -1
+	p.StatsReader.Release()
+	if last && !p.recorded {
+		p.recorded = true
+		p.done(p.StatsReader.Stats())
+	}
 }
 
 func (p *profiledReader) Next() bool {

@@ -159,6 +159,21 @@ func TestFlussLogFilterPushdown(t *testing.T) {
 		{"double", "amount > 249.5 AND id < 3000", func(r logFilterRow) bool { return r.amount > 249.5 && r.id < 3000 }, true},
 		// Every batch holds every kind: nothing to skip, same rows.
 		{"not selective", "kind = 'refund'", func(r logFilterRow) bool { return r.kind == "refund" }, false},
+		// Disjunctions across columns go as one compound OR predicate.
+		{"or across columns", "id = 31234 OR day = '2024-01-20'", func(r logFilterRow) bool { return r.id == 31234 || r.day.Equal(day("2024-01-20")) }, true},
+		{"or across three columns", "note = 'note-00000042' OR id > 39990 OR day < '2024-01-02'",
+			func(r logFilterRow) bool {
+				return r.note != nil && *r.note == "note-00000042" || r.id > 39990 || r.day.Before(day("2024-01-02"))
+			}, true},
+		{"or beside a conjunct", "(id < 600 OR note IS NULL) AND id < 4000",
+			func(r logFilterRow) bool { return (r.id < 600 || r.note == nil) && r.id < 4000 }, true},
+		// One branch every batch may match: nothing to skip.
+		{"or not selective", "id = 5 OR kind = 'buy'", func(r logFilterRow) bool { return r.id == 5 || r.kind == "buy" }, false},
+		// A branch the servers cannot test (LIKE) keeps the whole OR home.
+		{"or with a like", "id = 5 OR note LIKE 'note-0003999%'",
+			func(r logFilterRow) bool {
+				return r.id == 5 || r.note != nil && strings.HasPrefix(*r.note, "note-0003999")
+			}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -186,6 +201,9 @@ func TestFlussLogFilterPushdown(t *testing.T) {
 			}
 			t.Logf("%s: bytes fetched on %d / off %d, skipped runs %d", c.name, onCtr["FlussLogBytesFetched"], offCtr["FlussLogBytesFetched"], onCtr["FlussLogBatchesSkipped"])
 		})
+	}
+	if e := strings.Join(rows(t, db, "EXPLAIN SELECT * FROM lf.lf.events WHERE id = 31234 OR day = '2024-01-20'"), "\n"); !strings.Contains(e, "logFilterOr: (`id` = 31234 OR `day` = ") {
+		t.Errorf("EXPLAIN of a cross-column OR shows no logFilterOr line:\n%s", e)
 	}
 	// tbl$changelog of the log table: its LOG ranges push the filter too.
 	// Row 31234 is in the batch of rows 31000..31499, the 32nd batch of

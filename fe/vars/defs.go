@@ -60,6 +60,10 @@ func Defs(versionComment, timeZone string) []Def {
 		// (Fluss 1.0 filter_predicate), so tablet servers skip batches whose
 		// statistics cannot match; the BE still applies the whole filter.
 		{Name: "fluss_log_filter_pushdown", Kind: Bool, Default: "true"},
+		// Let BEs stop a WHERE … LIMIT n once n rows passed the filters, and
+		// each range return only its Top-N under ORDER BY … LIMIT (stopping
+		// a key-ordered lake split early); off, the FE alone applies them.
+		{Name: "fluss_limit_pushdown", Kind: Bool, Default: "true"},
 		{Name: "file_split_size", Kind: Int, Default: "0", Min: 0, Max: maxInt},
 		{Name: "enable_prune_nested_column", Kind: Bool, Default: "true"},
 		{Name: "time_zone", Kind: String, Default: timeZone, Check: checkTimeZone},

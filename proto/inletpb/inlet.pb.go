@@ -162,7 +162,7 @@ func (x ScanError_Code) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ScanError_Code.Descriptor instead.
 func (ScanError_Code) EnumDescriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{12, 0}
+	return file_inlet_proto_rawDescGZIP(), []int{15, 0}
 }
 
 // Fragment is the work one BE does for one scan node of one query.
@@ -215,7 +215,19 @@ type Fragment struct {
 	// result_schema is the Arrow IPC schema of the batches the BE returns
 	// when it is not output_schema (a partial aggregate's group and state
 	// columns).
-	ResultSchema  []byte `protobuf:"bytes,15,opt,name=result_schema,json=resultSchema,proto3" json:"result_schema,omitempty"`
+	ResultSchema []byte `protobuf:"bytes,15,opt,name=result_schema,json=resultSchema,proto3" json:"result_schema,omitempty"`
+	// range_top_n, when set, makes every range return at most limit rows:
+	// its first rows (after filters) in the order of keys. The FE still
+	// sorts the union and cuts it; the n first rows of the union are among
+	// the ranges' n first. Only set when the filters are the whole WHERE
+	// clause and ORDER BY … LIMIT reads the scan directly.
+	RangeTopN *RangeTopN `protobuf:"bytes,16,opt,name=range_top_n,json=rangeTopN,proto3" json:"range_top_n,omitempty"`
+	// log_filter_or are WHERE conjuncts that are disjunctions across columns
+	// (a = 1 OR b > 5). They only go to the tablet servers with LOG and
+	// PK_TAIL fetches (filter_predicate, unless log_filter_pushdown_off), so
+	// they may leave out batches no disjunct can match; the BE does not
+	// filter rows by them (the FE does).
+	LogFilterOr   []*FilterOr `protobuf:"bytes,17,rep,name=log_filter_or,json=logFilterOr,proto3" json:"log_filter_or,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -355,6 +367,179 @@ func (x *Fragment) GetResultSchema() []byte {
 	return nil
 }
 
+func (x *Fragment) GetRangeTopN() *RangeTopN {
+	if x != nil {
+		return x.RangeTopN
+	}
+	return nil
+}
+
+func (x *Fragment) GetLogFilterOr() []*FilterOr {
+	if x != nil {
+		return x.LogFilterOr
+	}
+	return nil
+}
+
+// FilterOr is the disjunction of its filters.
+type FilterOr struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Any           []*Filter              `protobuf:"bytes,1,rep,name=any,proto3" json:"any,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FilterOr) Reset() {
+	*x = FilterOr{}
+	mi := &file_inlet_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FilterOr) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FilterOr) ProtoMessage() {}
+
+func (x *FilterOr) ProtoReflect() protoreflect.Message {
+	mi := &file_inlet_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FilterOr.ProtoReflect.Descriptor instead.
+func (*FilterOr) Descriptor() ([]byte, []int) {
+	return file_inlet_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *FilterOr) GetAny() []*Filter {
+	if x != nil {
+		return x.Any
+	}
+	return nil
+}
+
+// RangeTopN is ORDER BY keys LIMIT limit applied to each range's rows.
+type RangeTopN struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Keys          []*SortColumn          `protobuf:"bytes,1,rep,name=keys,proto3" json:"keys,omitempty"`
+	Limit         int64                  `protobuf:"varint,2,opt,name=limit,proto3" json:"limit,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RangeTopN) Reset() {
+	*x = RangeTopN{}
+	mi := &file_inlet_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RangeTopN) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RangeTopN) ProtoMessage() {}
+
+func (x *RangeTopN) ProtoReflect() protoreflect.Message {
+	mi := &file_inlet_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RangeTopN.ProtoReflect.Descriptor instead.
+func (*RangeTopN) Descriptor() ([]byte, []int) {
+	return file_inlet_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *RangeTopN) GetKeys() []*SortColumn {
+	if x != nil {
+		return x.Keys
+	}
+	return nil
+}
+
+func (x *RangeTopN) GetLimit() int64 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
+// SortColumn orders by an output column (position in output_schema).
+type SortColumn struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Column        int32                  `protobuf:"varint,1,opt,name=column,proto3" json:"column,omitempty"`
+	Desc          bool                   `protobuf:"varint,2,opt,name=desc,proto3" json:"desc,omitempty"`
+	NullsFirst    bool                   `protobuf:"varint,3,opt,name=nulls_first,json=nullsFirst,proto3" json:"nulls_first,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SortColumn) Reset() {
+	*x = SortColumn{}
+	mi := &file_inlet_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SortColumn) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SortColumn) ProtoMessage() {}
+
+func (x *SortColumn) ProtoReflect() protoreflect.Message {
+	mi := &file_inlet_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SortColumn.ProtoReflect.Descriptor instead.
+func (*SortColumn) Descriptor() ([]byte, []int) {
+	return file_inlet_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *SortColumn) GetColumn() int32 {
+	if x != nil {
+		return x.Column
+	}
+	return 0
+}
+
+func (x *SortColumn) GetDesc() bool {
+	if x != nil {
+		return x.Desc
+	}
+	return false
+}
+
+func (x *SortColumn) GetNullsFirst() bool {
+	if x != nil {
+		return x.NullsFirst
+	}
+	return false
+}
+
 // PartialAggregate is GROUP BY columns and aggregate calls over the
 // fragment's output columns (positions in output_schema).
 type PartialAggregate struct {
@@ -367,7 +552,7 @@ type PartialAggregate struct {
 
 func (x *PartialAggregate) Reset() {
 	*x = PartialAggregate{}
-	mi := &file_inlet_proto_msgTypes[1]
+	mi := &file_inlet_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -379,7 +564,7 @@ func (x *PartialAggregate) String() string {
 func (*PartialAggregate) ProtoMessage() {}
 
 func (x *PartialAggregate) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[1]
+	mi := &file_inlet_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -392,7 +577,7 @@ func (x *PartialAggregate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PartialAggregate.ProtoReflect.Descriptor instead.
 func (*PartialAggregate) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{1}
+	return file_inlet_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *PartialAggregate) GetGroupBy() []int32 {
@@ -429,7 +614,7 @@ type AggCall struct {
 
 func (x *AggCall) Reset() {
 	*x = AggCall{}
-	mi := &file_inlet_proto_msgTypes[2]
+	mi := &file_inlet_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -441,7 +626,7 @@ func (x *AggCall) String() string {
 func (*AggCall) ProtoMessage() {}
 
 func (x *AggCall) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[2]
+	mi := &file_inlet_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -454,7 +639,7 @@ func (x *AggCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AggCall.ProtoReflect.Descriptor instead.
 func (*AggCall) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{2}
+	return file_inlet_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *AggCall) GetFunc() string {
@@ -516,7 +701,7 @@ type FlussTable struct {
 
 func (x *FlussTable) Reset() {
 	*x = FlussTable{}
-	mi := &file_inlet_proto_msgTypes[3]
+	mi := &file_inlet_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -528,7 +713,7 @@ func (x *FlussTable) String() string {
 func (*FlussTable) ProtoMessage() {}
 
 func (x *FlussTable) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[3]
+	mi := &file_inlet_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -541,7 +726,7 @@ func (x *FlussTable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FlussTable.ProtoReflect.Descriptor instead.
 func (*FlussTable) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{3}
+	return file_inlet_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *FlussTable) GetDatabase() string {
@@ -617,7 +802,7 @@ type LakeTable struct {
 
 func (x *LakeTable) Reset() {
 	*x = LakeTable{}
-	mi := &file_inlet_proto_msgTypes[4]
+	mi := &file_inlet_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -629,7 +814,7 @@ func (x *LakeTable) String() string {
 func (*LakeTable) ProtoMessage() {}
 
 func (x *LakeTable) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[4]
+	mi := &file_inlet_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -642,7 +827,7 @@ func (x *LakeTable) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LakeTable.ProtoReflect.Descriptor instead.
 func (*LakeTable) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{4}
+	return file_inlet_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *LakeTable) GetTablePath() string {
@@ -719,14 +904,19 @@ type Range struct {
 	DeclaredBytes int64 `protobuf:"varint,14,opt,name=declared_bytes,json=declaredBytes,proto3" json:"declared_bytes,omitempty"`
 	// affinity groups ranges that must run on one BE: the ranges of one
 	// (partition, bucket) share it, so a bucket's tail is read once.
-	Affinity      string `protobuf:"bytes,15,opt,name=affinity,proto3" json:"affinity,omitempty"`
+	Affinity string `protobuf:"bytes,15,opt,name=affinity,proto3" json:"affinity,omitempty"`
+	// key_ordered: a lake split whose rows come in ascending order of the
+	// table's primary key (one key-sorted data file, or a merge by key).
+	// A range Top-N ordered by that key (a single integer column) may stop
+	// reading once it has its rows.
+	KeyOrdered    bool `protobuf:"varint,16,opt,name=key_ordered,json=keyOrdered,proto3" json:"key_ordered,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Range) Reset() {
 	*x = Range{}
-	mi := &file_inlet_proto_msgTypes[5]
+	mi := &file_inlet_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -738,7 +928,7 @@ func (x *Range) String() string {
 func (*Range) ProtoMessage() {}
 
 func (x *Range) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[5]
+	mi := &file_inlet_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -751,7 +941,7 @@ func (x *Range) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Range.ProtoReflect.Descriptor instead.
 func (*Range) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{5}
+	return file_inlet_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Range) GetType() RangeType {
@@ -859,6 +1049,13 @@ func (x *Range) GetAffinity() string {
 	return ""
 }
 
+func (x *Range) GetKeyOrdered() bool {
+	if x != nil {
+		return x.KeyOrdered
+	}
+	return false
+}
+
 // Tail identifies a bucket's changelog after the lake snapshot.
 type Tail struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -873,7 +1070,7 @@ type Tail struct {
 
 func (x *Tail) Reset() {
 	*x = Tail{}
-	mi := &file_inlet_proto_msgTypes[6]
+	mi := &file_inlet_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -885,7 +1082,7 @@ func (x *Tail) String() string {
 func (*Tail) ProtoMessage() {}
 
 func (x *Tail) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[6]
+	mi := &file_inlet_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -898,7 +1095,7 @@ func (x *Tail) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tail.ProtoReflect.Descriptor instead.
 func (*Tail) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{6}
+	return file_inlet_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Tail) GetHasPartition() bool {
@@ -950,7 +1147,7 @@ type Filter struct {
 
 func (x *Filter) Reset() {
 	*x = Filter{}
-	mi := &file_inlet_proto_msgTypes[7]
+	mi := &file_inlet_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -962,7 +1159,7 @@ func (x *Filter) String() string {
 func (*Filter) ProtoMessage() {}
 
 func (x *Filter) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[7]
+	mi := &file_inlet_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -975,7 +1172,7 @@ func (x *Filter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Filter.ProtoReflect.Descriptor instead.
 func (*Filter) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{7}
+	return file_inlet_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Filter) GetColumn() int32 {
@@ -1016,7 +1213,7 @@ type Value struct {
 
 func (x *Value) Reset() {
 	*x = Value{}
-	mi := &file_inlet_proto_msgTypes[8]
+	mi := &file_inlet_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1028,7 +1225,7 @@ func (x *Value) String() string {
 func (*Value) ProtoMessage() {}
 
 func (x *Value) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[8]
+	mi := &file_inlet_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1041,7 +1238,7 @@ func (x *Value) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Value.ProtoReflect.Descriptor instead.
 func (*Value) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{8}
+	return file_inlet_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Value) GetV() isValue_V {
@@ -1157,7 +1354,7 @@ type ScanOptions struct {
 
 func (x *ScanOptions) Reset() {
 	*x = ScanOptions{}
-	mi := &file_inlet_proto_msgTypes[9]
+	mi := &file_inlet_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1169,7 +1366,7 @@ func (x *ScanOptions) String() string {
 func (*ScanOptions) ProtoMessage() {}
 
 func (x *ScanOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[9]
+	mi := &file_inlet_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1182,7 +1379,7 @@ func (x *ScanOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanOptions.ProtoReflect.Descriptor instead.
 func (*ScanOptions) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{9}
+	return file_inlet_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ScanOptions) GetMaxConcurrency() int32 {
@@ -1247,7 +1444,7 @@ type ScanStats struct {
 
 func (x *ScanStats) Reset() {
 	*x = ScanStats{}
-	mi := &file_inlet_proto_msgTypes[10]
+	mi := &file_inlet_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1259,7 +1456,7 @@ func (x *ScanStats) String() string {
 func (*ScanStats) ProtoMessage() {}
 
 func (x *ScanStats) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[10]
+	mi := &file_inlet_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1272,7 +1469,7 @@ func (x *ScanStats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanStats.ProtoReflect.Descriptor instead.
 func (*ScanStats) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{10}
+	return file_inlet_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ScanStats) GetCounters() map[string]int64 {
@@ -1314,7 +1511,7 @@ type RangeTiming struct {
 
 func (x *RangeTiming) Reset() {
 	*x = RangeTiming{}
-	mi := &file_inlet_proto_msgTypes[11]
+	mi := &file_inlet_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1326,7 +1523,7 @@ func (x *RangeTiming) String() string {
 func (*RangeTiming) ProtoMessage() {}
 
 func (x *RangeTiming) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[11]
+	mi := &file_inlet_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1339,7 +1536,7 @@ func (x *RangeTiming) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RangeTiming.ProtoReflect.Descriptor instead.
 func (*RangeTiming) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{11}
+	return file_inlet_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *RangeTiming) GetRangeId() int64 {
@@ -1395,7 +1592,7 @@ type ScanError struct {
 
 func (x *ScanError) Reset() {
 	*x = ScanError{}
-	mi := &file_inlet_proto_msgTypes[12]
+	mi := &file_inlet_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1407,7 +1604,7 @@ func (x *ScanError) String() string {
 func (*ScanError) ProtoMessage() {}
 
 func (x *ScanError) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[12]
+	mi := &file_inlet_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1420,7 +1617,7 @@ func (x *ScanError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanError.ProtoReflect.Descriptor instead.
 func (*ScanError) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{12}
+	return file_inlet_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ScanError) GetCode() ScanError_Code {
@@ -1461,7 +1658,7 @@ type FlightMeta struct {
 
 func (x *FlightMeta) Reset() {
 	*x = FlightMeta{}
-	mi := &file_inlet_proto_msgTypes[13]
+	mi := &file_inlet_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1473,7 +1670,7 @@ func (x *FlightMeta) String() string {
 func (*FlightMeta) ProtoMessage() {}
 
 func (x *FlightMeta) ProtoReflect() protoreflect.Message {
-	mi := &file_inlet_proto_msgTypes[13]
+	mi := &file_inlet_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1486,7 +1683,7 @@ func (x *FlightMeta) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FlightMeta.ProtoReflect.Descriptor instead.
 func (*FlightMeta) Descriptor() ([]byte, []int) {
-	return file_inlet_proto_rawDescGZIP(), []int{13}
+	return file_inlet_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *FlightMeta) GetRangeId() int64 {
@@ -1521,7 +1718,7 @@ var File_inlet_proto protoreflect.FileDescriptor
 
 const file_inlet_proto_rawDesc = "" +
 	"\n" +
-	"\vinlet.proto\x12\x05inlet\"\x8e\x05\n" +
+	"\vinlet.proto\x12\x05inlet\"\xf5\x05\n" +
 	"\bFragment\x12\x19\n" +
 	"\bquery_id\x18\x01 \x01(\tR\aqueryId\x12\x17\n" +
 	"\ascan_id\x18\x02 \x01(\x05R\x06scanId\x12'\n" +
@@ -1542,10 +1739,23 @@ const file_inlet_proto_rawDesc = "" +
 	"\aoptions\x18\r \x01(\v2\x12.inlet.ScanOptionsR\aoptions\x128\n" +
 	"\vpartial_agg\x18\x0e \x01(\v2\x17.inlet.PartialAggregateR\n" +
 	"partialAgg\x12#\n" +
-	"\rresult_schema\x18\x0f \x01(\fR\fresultSchema\x1a>\n" +
+	"\rresult_schema\x18\x0f \x01(\fR\fresultSchema\x120\n" +
+	"\vrange_top_n\x18\x10 \x01(\v2\x10.inlet.RangeTopNR\trangeTopN\x123\n" +
+	"\rlog_filter_or\x18\x11 \x03(\v2\x0f.inlet.FilterOrR\vlogFilterOr\x1a>\n" +
 	"\x10PrunedTypesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\x05R\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"S\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"+\n" +
+	"\bFilterOr\x12\x1f\n" +
+	"\x03any\x18\x01 \x03(\v2\r.inlet.FilterR\x03any\"H\n" +
+	"\tRangeTopN\x12%\n" +
+	"\x04keys\x18\x01 \x03(\v2\x11.inlet.SortColumnR\x04keys\x12\x14\n" +
+	"\x05limit\x18\x02 \x01(\x03R\x05limit\"Y\n" +
+	"\n" +
+	"SortColumn\x12\x16\n" +
+	"\x06column\x18\x01 \x01(\x05R\x06column\x12\x12\n" +
+	"\x04desc\x18\x02 \x01(\bR\x04desc\x12\x1f\n" +
+	"\vnulls_first\x18\x03 \x01(\bR\n" +
+	"nullsFirst\"S\n" +
 	"\x10PartialAggregate\x12\x19\n" +
 	"\bgroup_by\x18\x01 \x03(\x05R\agroupBy\x12$\n" +
 	"\x05calls\x18\x02 \x03(\v2\x0e.inlet.AggCallR\x05calls\"x\n" +
@@ -1582,7 +1792,7 @@ const file_inlet_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xe9\x04\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x8a\x05\n" +
 	"\x05Range\x12$\n" +
 	"\x04type\x18\x01 \x01(\x0e2\x10.inlet.RangeTypeR\x04type\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\x03R\x02id\x12#\n" +
@@ -1600,7 +1810,9 @@ const file_inlet_proto_rawDesc = "" +
 	"\x04tail\x18\f \x01(\v2\v.inlet.TailR\x04tail\x12L\n" +
 	"\x10partition_values\x18\r \x03(\v2!.inlet.Range.PartitionValuesEntryR\x0fpartitionValues\x12%\n" +
 	"\x0edeclared_bytes\x18\x0e \x01(\x03R\rdeclaredBytes\x12\x1a\n" +
-	"\baffinity\x18\x0f \x01(\tR\baffinity\x1aB\n" +
+	"\baffinity\x18\x0f \x01(\tR\baffinity\x12\x1f\n" +
+	"\vkey_ordered\x18\x10 \x01(\bR\n" +
+	"keyOrdered\x1aB\n" +
 	"\x14PartitionValuesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\x05R\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xaa\x01\n" +
@@ -1686,56 +1898,63 @@ func file_inlet_proto_rawDescGZIP() []byte {
 }
 
 var file_inlet_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_inlet_proto_msgTypes = make([]protoimpl.MessageInfo, 20)
+var file_inlet_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
 var file_inlet_proto_goTypes = []any{
 	(RangeType)(0),           // 0: inlet.RangeType
 	(ScanError_Code)(0),      // 1: inlet.ScanError.Code
 	(*Fragment)(nil),         // 2: inlet.Fragment
-	(*PartialAggregate)(nil), // 3: inlet.PartialAggregate
-	(*AggCall)(nil),          // 4: inlet.AggCall
-	(*FlussTable)(nil),       // 5: inlet.FlussTable
-	(*LakeTable)(nil),        // 6: inlet.LakeTable
-	(*Range)(nil),            // 7: inlet.Range
-	(*Tail)(nil),             // 8: inlet.Tail
-	(*Filter)(nil),           // 9: inlet.Filter
-	(*Value)(nil),            // 10: inlet.Value
-	(*ScanOptions)(nil),      // 11: inlet.ScanOptions
-	(*ScanStats)(nil),        // 12: inlet.ScanStats
-	(*RangeTiming)(nil),      // 13: inlet.RangeTiming
-	(*ScanError)(nil),        // 14: inlet.ScanError
-	(*FlightMeta)(nil),       // 15: inlet.FlightMeta
-	nil,                      // 16: inlet.Fragment.PrunedTypesEntry
-	nil,                      // 17: inlet.FlussTable.ClientOptionsEntry
-	nil,                      // 18: inlet.LakeTable.StorageOptionsEntry
-	nil,                      // 19: inlet.LakeTable.OptionsEntry
-	nil,                      // 20: inlet.Range.PartitionValuesEntry
-	nil,                      // 21: inlet.ScanStats.CountersEntry
+	(*FilterOr)(nil),         // 3: inlet.FilterOr
+	(*RangeTopN)(nil),        // 4: inlet.RangeTopN
+	(*SortColumn)(nil),       // 5: inlet.SortColumn
+	(*PartialAggregate)(nil), // 6: inlet.PartialAggregate
+	(*AggCall)(nil),          // 7: inlet.AggCall
+	(*FlussTable)(nil),       // 8: inlet.FlussTable
+	(*LakeTable)(nil),        // 9: inlet.LakeTable
+	(*Range)(nil),            // 10: inlet.Range
+	(*Tail)(nil),             // 11: inlet.Tail
+	(*Filter)(nil),           // 12: inlet.Filter
+	(*Value)(nil),            // 13: inlet.Value
+	(*ScanOptions)(nil),      // 14: inlet.ScanOptions
+	(*ScanStats)(nil),        // 15: inlet.ScanStats
+	(*RangeTiming)(nil),      // 16: inlet.RangeTiming
+	(*ScanError)(nil),        // 17: inlet.ScanError
+	(*FlightMeta)(nil),       // 18: inlet.FlightMeta
+	nil,                      // 19: inlet.Fragment.PrunedTypesEntry
+	nil,                      // 20: inlet.FlussTable.ClientOptionsEntry
+	nil,                      // 21: inlet.LakeTable.StorageOptionsEntry
+	nil,                      // 22: inlet.LakeTable.OptionsEntry
+	nil,                      // 23: inlet.Range.PartitionValuesEntry
+	nil,                      // 24: inlet.ScanStats.CountersEntry
 }
 var file_inlet_proto_depIdxs = []int32{
-	5,  // 0: inlet.Fragment.fluss:type_name -> inlet.FlussTable
-	6,  // 1: inlet.Fragment.lake:type_name -> inlet.LakeTable
-	16, // 2: inlet.Fragment.pruned_types:type_name -> inlet.Fragment.PrunedTypesEntry
-	9,  // 3: inlet.Fragment.filters:type_name -> inlet.Filter
-	7,  // 4: inlet.Fragment.ranges:type_name -> inlet.Range
-	11, // 5: inlet.Fragment.options:type_name -> inlet.ScanOptions
-	3,  // 6: inlet.Fragment.partial_agg:type_name -> inlet.PartialAggregate
-	4,  // 7: inlet.PartialAggregate.calls:type_name -> inlet.AggCall
-	17, // 8: inlet.FlussTable.client_options:type_name -> inlet.FlussTable.ClientOptionsEntry
-	18, // 9: inlet.LakeTable.storage_options:type_name -> inlet.LakeTable.StorageOptionsEntry
-	19, // 10: inlet.LakeTable.options:type_name -> inlet.LakeTable.OptionsEntry
-	0,  // 11: inlet.Range.type:type_name -> inlet.RangeType
-	8,  // 12: inlet.Range.tail:type_name -> inlet.Tail
-	20, // 13: inlet.Range.partition_values:type_name -> inlet.Range.PartitionValuesEntry
-	10, // 14: inlet.Filter.values:type_name -> inlet.Value
-	21, // 15: inlet.ScanStats.counters:type_name -> inlet.ScanStats.CountersEntry
-	13, // 16: inlet.ScanStats.timings:type_name -> inlet.RangeTiming
-	1,  // 17: inlet.ScanError.code:type_name -> inlet.ScanError.Code
-	12, // 18: inlet.FlightMeta.stats:type_name -> inlet.ScanStats
-	19, // [19:19] is the sub-list for method output_type
-	19, // [19:19] is the sub-list for method input_type
-	19, // [19:19] is the sub-list for extension type_name
-	19, // [19:19] is the sub-list for extension extendee
-	0,  // [0:19] is the sub-list for field type_name
+	8,  // 0: inlet.Fragment.fluss:type_name -> inlet.FlussTable
+	9,  // 1: inlet.Fragment.lake:type_name -> inlet.LakeTable
+	19, // 2: inlet.Fragment.pruned_types:type_name -> inlet.Fragment.PrunedTypesEntry
+	12, // 3: inlet.Fragment.filters:type_name -> inlet.Filter
+	10, // 4: inlet.Fragment.ranges:type_name -> inlet.Range
+	14, // 5: inlet.Fragment.options:type_name -> inlet.ScanOptions
+	6,  // 6: inlet.Fragment.partial_agg:type_name -> inlet.PartialAggregate
+	4,  // 7: inlet.Fragment.range_top_n:type_name -> inlet.RangeTopN
+	3,  // 8: inlet.Fragment.log_filter_or:type_name -> inlet.FilterOr
+	12, // 9: inlet.FilterOr.any:type_name -> inlet.Filter
+	5,  // 10: inlet.RangeTopN.keys:type_name -> inlet.SortColumn
+	7,  // 11: inlet.PartialAggregate.calls:type_name -> inlet.AggCall
+	20, // 12: inlet.FlussTable.client_options:type_name -> inlet.FlussTable.ClientOptionsEntry
+	21, // 13: inlet.LakeTable.storage_options:type_name -> inlet.LakeTable.StorageOptionsEntry
+	22, // 14: inlet.LakeTable.options:type_name -> inlet.LakeTable.OptionsEntry
+	0,  // 15: inlet.Range.type:type_name -> inlet.RangeType
+	11, // 16: inlet.Range.tail:type_name -> inlet.Tail
+	23, // 17: inlet.Range.partition_values:type_name -> inlet.Range.PartitionValuesEntry
+	13, // 18: inlet.Filter.values:type_name -> inlet.Value
+	24, // 19: inlet.ScanStats.counters:type_name -> inlet.ScanStats.CountersEntry
+	16, // 20: inlet.ScanStats.timings:type_name -> inlet.RangeTiming
+	1,  // 21: inlet.ScanError.code:type_name -> inlet.ScanError.Code
+	15, // 22: inlet.FlightMeta.stats:type_name -> inlet.ScanStats
+	23, // [23:23] is the sub-list for method output_type
+	23, // [23:23] is the sub-list for method input_type
+	23, // [23:23] is the sub-list for extension type_name
+	23, // [23:23] is the sub-list for extension extendee
+	0,  // [0:23] is the sub-list for field type_name
 }
 
 func init() { file_inlet_proto_init() }
@@ -1743,7 +1962,7 @@ func file_inlet_proto_init() {
 	if File_inlet_proto != nil {
 		return
 	}
-	file_inlet_proto_msgTypes[8].OneofWrappers = []any{
+	file_inlet_proto_msgTypes[11].OneofWrappers = []any{
 		(*Value_IsNull)(nil),
 		(*Value_Int)(nil),
 		(*Value_Float)(nil),
@@ -1756,7 +1975,7 @@ func file_inlet_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_inlet_proto_rawDesc), len(file_inlet_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   20,
+			NumMessages:   23,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

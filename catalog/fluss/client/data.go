@@ -444,10 +444,14 @@ type LakeSnapshot struct {
 }
 
 // LakeBucketOffset is one bucket's tiered log end (LogOffset -1 if absent).
+// PartitionName is the name the lake snapshot records for PartitionID
+// ("" when the server sends none): the name of the partition the rows were
+// tiered from, which stays known after Fluss drops the partition.
 type LakeBucketOffset struct {
-	PartitionID *int64
-	Bucket      int32
-	LogOffset   int64
+	PartitionID   *int64
+	PartitionName string
+	Bucket        int32
+	LogOffset     int64
 }
 
 // LogOffset returns the tiered end offset of one bucket, if the snapshot has it.
@@ -488,7 +492,7 @@ func (c *Client) lakeSnapshot(ctx context.Context, t TablePath, req *flusspb.Get
 		if b.LogOffset != nil {
 			off = b.GetLogOffset()
 		}
-		s.Buckets = append(s.Buckets, LakeBucketOffset{PartitionID: b.PartitionId, Bucket: b.GetBucketId(), LogOffset: off})
+		s.Buckets = append(s.Buckets, LakeBucketOffset{PartitionID: b.PartitionId, PartitionName: b.GetPartitionName(), Bucket: b.GetBucketId(), LogOffset: off})
 	}
 	return s, nil
 }

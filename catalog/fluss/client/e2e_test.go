@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -493,4 +494,89 @@ func TestE2ESASL(t *testing.T) {
 			t.Fatalf("bad password error %v", err)
 		}
 	}
+}
+
+// TestE2ELakeSnapshotPartitionNames: GetLakeSnapshot's partition names
+// reach the client beside the partition ids, for a partition Fluss has
+// dropped too (the emulator keeps the names its snapshot was tiered with).
+func TestE2ELakeSnapshotPartitionNames(t *testing.T) {
+	emu := startEmulator(t, minifluss.Config{TabletServers: 1, DatalakeFormat: "paimon"})
+	ctx := context.Background()
+	spec := logSpec("lkp", 1, map[string]string{"table.datalake.enabled": "true", "table.datalake.freshness": "30s"})
+	spec.Columns = append(spec.Columns, minifluss.Column{Name: "dt", Type: typemap.String()})
+	spec.PartitionKeys = []string{"dt"}
+	mustCreate(t, emu, spec)
+	ids := map[string]int64{}
+	for _, dt := range []string{"2024-01-01", "2024-01-02"} {
+		id, err := emu.CreatePartition(ctx, "db", "lkp", map[string]string{"dt": dt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[dt] = id
+	}
+	if err := emu.SetLakeSnapshot(ctx, "db", "lkp", 3, nil, []minifluss.LakeBucketOffset{
+		{PartitionName: "2024-01-01", Bucket: 0, LogOffset: 0}, {PartitionName: "2024-01-02", Bucket: 0, LogOffset: 0}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := emu.DropPartition(ctx, "db", "lkp", map[string]string{"dt": "2024-01-02"}); err != nil {
+		t.Fatal(err)
+	}
+	cl := emuClient(t, emu)
+	snap, err := cl.LatestLakeSnapshot(ctx, TablePath{"db", "lkp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int64{}
+	for _, b := range snap.Buckets {
+		if b.PartitionID == nil {
+			t.Fatalf("bucket without partition id: %+v", b)
+		}
+		got[b.PartitionName] = *b.PartitionID
+	}
+	if !maps.Equal(got, ids) {
+		t.Fatalf("lake snapshot partitions %v, want %v", got, ids)
+	}
+}
+
+// TestE2ELogReaderFirstFetchBytes: a reader given a small first fetch
+// reads the same rows, fetches little when stopped after its first batch,
+// and grows its fetches so a full read takes few of them.
+func TestE2ELogReaderFirstFetchBytes(t *testing.T) {
+	emu := startEmulator(t, minifluss.Config{TabletServers: 1})
+	ctx := context.Background()
+	mustCreate(t, emu, logSpec("ff", 1, nil))
+	appendBatches(t, emu, "ff", 200, 50) // 10 000 rows in 200 batches
+	cl := emuClient(t, emu)
+	info, cols, f := tableColumns(t, cl, "ff")
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	open := func(first int32) *LogReader {
+		lr, err := cl.NewLogReader(ctx, LogRange{Bucket: TableBucket{Table: TablePath{"db", "ff"}, TableID: info.TableID}, Start: 0, Stop: 10000,
+			Columns: cols, Format: f, FirstFetchBytes: first}, mem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lr
+	}
+	full := open(0)
+	ids, _, _ := readAll(t, full)
+	fullBytes, fullFetches := full.BytesFetched, full.Fetches
+	full.Release()
+	slow := open(4 << 10)
+	slowIDs, _, _ := readAll(t, slow)
+	if !slices.Equal(ids, seq(0, 10000)) || !slices.Equal(slowIDs, ids) {
+		t.Fatalf("rows differ: %d vs %d", len(ids), len(slowIDs))
+	}
+	if slow.BytesFetched != fullBytes || slow.Fetches > fullFetches+10 {
+		t.Errorf("slow start: %d bytes in %d fetches; at full size %d bytes in %d", slow.BytesFetched, slow.Fetches, fullBytes, fullFetches)
+	}
+	slow.Release()
+	first := open(4 << 10)
+	if !first.Next() {
+		t.Fatal(first.Err())
+	}
+	if first.BytesFetched*10 > fullBytes {
+		t.Errorf("stopped after the first batch, yet fetched %d of %d bytes", first.BytesFetched, fullBytes)
+	}
+	first.Release()
 }

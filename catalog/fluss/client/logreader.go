@@ -53,6 +53,11 @@ type LogRange struct {
 	// delivers a subset of the range's rows that still holds every match.
 	// The caller applies its full filter to what it gets.
 	Filter *FetchFilter
+	// FirstFetchBytes, when positive and below the configured per-bucket
+	// fetch size, is the size of the first fetch; each next one asks for
+	// twice the last, up to the configured size. A reader that may be
+	// stopped early (under a LIMIT) then fetches little before it is.
+	FirstFetchBytes int32
 }
 
 // LogReader streams the records of a LogRange as Arrow record batches, in
@@ -88,6 +93,7 @@ type LogReader struct {
 	proj    *decoder // decodes pushed-down rows (ARROW + projection)
 	next    int64    // next offset to deliver
 	fetchSz int32
+	maxSz   int32 // fetchSz grows to this after each fetch (FirstFetchBytes)
 
 	cur        arrow.RecordBatch
 	curChanges []record.ChangeType
@@ -182,7 +188,10 @@ func (c *Client) NewLogReader(ctx context.Context, r LogRange, mem memory.Alloca
 	if err != nil {
 		return nil, fmt.Errorf("fluss: log range of %s: %w", r.Bucket, err)
 	}
-	lr := &LogReader{c: c, ctx: ctx, r: r, mem: mem, outSchema: schema, next: r.Start, fetchSz: c.cfg.FetchMaxBucketBytes}
+	lr := &LogReader{c: c, ctx: ctx, r: r, mem: mem, outSchema: schema, next: r.Start, fetchSz: c.cfg.FetchMaxBucketBytes, maxSz: c.cfg.FetchMaxBucketBytes}
+	if r.FirstFetchBytes > 0 && r.FirstFetchBytes < lr.fetchSz {
+		lr.fetchSz = r.FirstFetchBytes
+	}
 	lr.refs.Store(1)
 	lr.full, err = newDecoder(r.Columns, r.Format, mem)
 	if err != nil {
@@ -363,6 +372,8 @@ func (lr *LogReader) fill() error {
 			if truncated && lr.next == before {
 				// Not even one whole batch fit: ask for more bytes.
 				lr.fetchSz = growFetch(lr.fetchSz)
+			} else if lr.fetchSz < lr.maxSz {
+				lr.fetchSz = min(growFetch(lr.fetchSz), lr.maxSz)
 			}
 		}
 		if lr.next > before || len(lr.queue) > 0 || lr.next >= lr.r.Stop {
