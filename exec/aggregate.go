@@ -307,8 +307,13 @@ func (h *HashAggregate) Open(ctx context.Context, env *Env) (array.RecordReader,
 	if h.globalFold() {
 		return h.openGlobal(ctx, env)
 	}
-	if sp := spillOf(ctx); sp != nil && h.canSpill(sp) {
-		return h.openSpilling(ctx, env, sp) // spill_agg.go
+	if sp := spillOf(ctx); sp != nil {
+		if h.canSpill(sp) {
+			return h.openSpilling(ctx, env, sp) // spill_agg.go
+		}
+		if h.canSpillRows(sp) {
+			return h.openSpillingRows(ctx, env, sp) // spill_agg_rows.go
+		}
 	}
 	// The Filter right below yields selBatch values (consume reads them).
 	return openMaterialized(ctx, env, pipedSel{h.Input}, h.schema, h.compute)
