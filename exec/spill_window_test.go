@@ -23,11 +23,11 @@ func TestSpillWindow(t *testing.T) {
 			WindowCall{Func: RowNumber, Name: "rn"}, WindowCall{Func: WinSum, Arg: dv, Name: "rs"},
 			WindowCall{Func: Lag, Arg: ds, Name: "lg"}),
 			"SELECT k, s, v, row_number() OVER w, sum(v) OVER w, lag(s) OVER w FROM t WINDOW w AS (PARTITION BY k ORDER BY v)",
-			[]int64{2 << 20, 512 << 10}},
+			[]int64{2 << 20, 512 << 10}, false},
 		{"rank by s over whole partitions", win([]expr.Expr{ds}, []SortKey{{Expr: dk}}, FrameDefault,
 			WindowCall{Func: Rank, Name: "r"}, WindowCall{Func: WinCountStar, Name: "n"}),
 			"SELECT k, s, v, rank() OVER w, count(*) OVER w FROM t WINDOW w AS (PARTITION BY s ORDER BY k NULLS FIRST)",
-			[]int64{2 << 20}},
+			[]int64{2 << 20}, false},
 	})
 }
 
