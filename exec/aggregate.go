@@ -91,6 +91,9 @@ type HashAggregate struct {
 	Mode    AggMode
 
 	groupNames []string
+	// splitKeys, when set, are the keys a global aggregate that spills its
+	// rows splits them by (spill_agg_rows.go: expanded DISTINCT arguments).
+	splitKeys []expr.Expr
 	argTypes   []arrow.DataType // type each argument is cast to
 	outTypes   []arrow.DataType
 	stateTypes [][]arrow.DataType

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -24,34 +25,37 @@ func (h *HashAggregate) canSpillRows(sp *spillConfig) bool {
 	if h.Mode != AggSingle || sp.level >= spillMaxLevel {
 		return false
 	}
-	if len(h.GroupBy) > 0 {
+	if len(h.GroupBy) > 0 || h.splitKeys != nil {
 		return true
 	}
-	_, ok := h.distinctSplitKey()
-	return ok
+	return len(h.distinctArgs()) > 0
 }
 
-// distinctSplitKey is the one argument every DISTINCT aggregate of a
-// global aggregate reads, when all its aggregates combine across files
-// split by it.
-func (h *HashAggregate) distinctSplitKey() (expr.Expr, bool) {
-	var key expr.Expr
+// distinctArgs are the arguments of a global aggregate's DISTINCT
+// aggregates, each once, when all its aggregates combine across files
+// (nil otherwise).
+func (h *HashAggregate) distinctArgs() []expr.Expr {
+	var args []expr.Expr
 	for _, a := range h.Aggs {
 		switch a.Func {
 		case CountStar, Count, Sum, Min, Max:
 		default:
-			return nil, false
+			return nil
 		}
-		if !a.Distinct {
-			continue
-		}
-		if key == nil {
-			key = a.Arg
-		} else if key.String() != a.Arg.String() {
-			return nil, false
+		if a.Distinct && distinctIndex(args, a.Arg) < 0 {
+			args = append(args, a.Arg)
 		}
 	}
-	return key, key != nil
+	return args
+}
+
+func distinctIndex(args []expr.Expr, e expr.Expr) int {
+	for i, a := range args {
+		if a.String() == e.String() && arrow.TypeEqual(a.DataType(), e.DataType()) {
+			return i
+		}
+	}
+	return -1
 }
 
 // aggRowCopies: the rows held, and a state about as large (the distinct
@@ -67,12 +71,163 @@ func (h *HashAggregate) openSpillingRows(ctx context.Context, env *Env, sp *spil
 	if len(h.GroupBy) > 0 {
 		return openPartitioned(ctx, env, sp, h.Input, h.GroupBy, "agg-rows", aggRowCopies, h.schema, run)
 	}
-	key, _ := h.distinctSplitKey()
-	parts, err := openPartitioned(ctx, env, sp, h.Input, []expr.Expr{key}, "agg-distinct", aggRowCopies, h.schema, run)
+	keys, input, run := h.splitKeys, h.Input, run
+	if keys == nil {
+		args := h.distinctArgs()
+		if len(args) == 1 {
+			keys = args
+		} else {
+			var err error
+			if keys, input, run, err = h.expandDistinct(args); err != nil {
+				return nil, err
+			}
+		}
+	}
+	parts, err := openPartitioned(ctx, env, sp, input, keys, "agg-distinct", aggRowCopies, h.schema, run)
 	if err != nil {
 		return nil, err
 	}
 	return h.combineParts(ctx, env, parts)
+}
+
+// expandDistinct is the split of a global aggregate over the DISTINCT
+// values of several arguments: each input row becomes one row per
+// argument, tagged with its number, carrying that argument's value (the
+// others NULL), and the first of them also the plain aggregates'
+// arguments and a mark COUNT(*) counts. Split by (tag, values), every
+// argument's equal values meet in one file, and each file's aggregate,
+// over those columns, combines with the others' as with one argument.
+func (h *HashAggregate) expandDistinct(args []expr.Expr) ([]expr.Expr, Operator, partitionedRun, error) {
+	fields := []arrow.Field{{Name: "$tag", Type: arrow.PrimitiveTypes.Int64}}
+	for i, a := range args {
+		fields = append(fields, arrow.Field{Name: fmt.Sprintf("$d%d", i), Type: a.DataType(), Nullable: true})
+	}
+	keys := make([]expr.Expr, len(fields))
+	for i, f := range fields {
+		keys[i] = expr.Col(i, f.Name, f.Type)
+	}
+	fields = append(fields, arrow.Field{Name: "$first", Type: arrow.PrimitiveTypes.Int64, Nullable: true})
+	first := expr.Col(len(fields)-1, "$first", arrow.PrimitiveTypes.Int64)
+	var plain []expr.Expr
+	calls := make([]AggCall, len(h.Aggs))
+	for i, a := range h.Aggs {
+		c := a
+		switch {
+		case a.Distinct:
+			c.Arg = keys[1+distinctIndex(args, a.Arg)]
+		case a.Func == CountStar:
+			c.Func, c.Arg = Count, first
+		default:
+			fields = append(fields, arrow.Field{Name: fmt.Sprintf("$x%d", len(plain)), Type: a.Arg.DataType(), Nullable: true})
+			c.Arg = expr.Col(len(fields)-1, fields[len(fields)-1].Name, a.Arg.DataType())
+			plain = append(plain, a.Arg)
+		}
+		calls[i] = c
+	}
+	ex := &expandOp{input: h.Input, schema: arrow.NewSchema(fields, nil), args: args, plain: plain}
+	run := func(ctx context.Context, env *Env, in Operator) (array.RecordReader, error) {
+		a, err := NewHashAggregate(in, nil, nil, calls, AggSingle)
+		if err != nil {
+			return nil, err
+		}
+		a.splitKeys = keys
+		return a.Open(ctx, env)
+	}
+	return keys, ex, run, nil
+}
+
+// expandOp is expandDistinct's rows.
+type expandOp struct {
+	input  Operator
+	schema *arrow.Schema
+	args   []expr.Expr // one tag each
+	plain  []expr.Expr // on the first row only
+}
+
+func (e *expandOp) Schema() *arrow.Schema { return e.schema }
+func (e *expandOp) Children() []Operator  { return []Operator{e.input} }
+func (e *expandOp) Explain() string       { return "VEXPAND DISTINCT ARGUMENTS" }
+
+func (e *expandOp) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	in, err := OpenOp(ctx, env, e.input)
+	if err != nil {
+		return nil, err
+	}
+	var pending []arrow.RecordBatch
+	next := func() (arrow.RecordBatch, error) {
+		if len(pending) == 0 {
+			if !in.Next() {
+				return nil, in.Err()
+			}
+			if pending, err = e.expand(env, in.RecordBatch()); err != nil {
+				return nil, err
+			}
+		}
+		b := pending[0]
+		pending = pending[1:]
+		return b, nil
+	}
+	closeFn := func() {
+		in.Release()
+		for _, b := range pending {
+			b.Release()
+		}
+	}
+	return newPullReader(ctx, e.schema, next, closeFn), nil
+}
+
+// expand makes b's rows once per argument.
+func (e *expandOp) expand(env *Env, b arrow.RecordBatch) ([]arrow.RecordBatch, error) {
+	n := int(b.NumRows())
+	vals, err := evalKeys(env, e.args, b)
+	if err != nil {
+		return nil, err
+	}
+	defer releaseArrays(vals)
+	plain, err := evalKeys(env, e.plain, b)
+	if err != nil {
+		return nil, err
+	}
+	defer releaseArrays(plain)
+	out := make([]arrow.RecordBatch, 0, len(e.args))
+	for tag := range e.args {
+		cols := make([]arrow.Array, 0, e.schema.NumFields())
+		cols = append(cols, constInt64(env, int64(tag), n))
+		for i, v := range vals {
+			if i == tag {
+				v.Retain()
+				cols = append(cols, v)
+			} else {
+				cols = append(cols, array.MakeArrayOfNull(env.Mem, v.DataType(), n))
+			}
+		}
+		if tag == 0 {
+			cols = append(cols, constInt64(env, 1, n))
+		} else {
+			cols = append(cols, array.MakeArrayOfNull(env.Mem, arrow.PrimitiveTypes.Int64, n))
+		}
+		for _, p := range plain {
+			if tag == 0 {
+				p.Retain()
+				cols = append(cols, p)
+			} else {
+				cols = append(cols, array.MakeArrayOfNull(env.Mem, p.DataType(), n))
+			}
+		}
+		out = append(out, array.NewRecordBatch(e.schema, cols, int64(n)))
+		releaseArrays(cols)
+	}
+	return out, nil
+}
+
+func constInt64(env *Env, v int64, n int) arrow.Array {
+	bld := array.NewInt64Builder(env.Mem)
+	defer bld.Release()
+	bld.Reserve(n)
+	for range n {
+		bld.UnsafeAppend(v)
+	}
+	return bld.NewArray()
 }
 
 // combineParts folds the one-row results of the files (or of the held

@@ -206,6 +206,13 @@ func TestSpillAggregateRows(t *testing.T) {
 			AggCall{Func: Count, Arg: dk, Distinct: true, Name: "cd"}, AggCall{Func: Sum, Arg: dk, Distinct: true, Name: "sd"},
 			AggCall{Func: Sum, Arg: dv, Name: "sv"}, AggCall{Func: Count, Arg: dk, Name: "ck"}),
 			"SELECT count(DISTINCT k), sum(DISTINCT k), sum(v), count(k) FROM t", []int64{1 << 20}, false},
+		{"global distinct of k and s", agg(nil,
+			AggCall{Func: Count, Arg: dk, Distinct: true, Name: "ck"}, AggCall{Func: Count, Arg: ds, Distinct: true, Name: "cs"},
+			AggCall{Func: Sum, Arg: dk, Distinct: true, Name: "sk"}, AggCall{Func: Max, Arg: ds, Distinct: true, Name: "ms"},
+			AggCall{Func: CountStar, Name: "n"},
+			AggCall{Func: Sum, Arg: dv, Name: "sv"}, AggCall{Func: Count, Arg: ds, Name: "cs2"}, AggCall{Func: Min, Arg: dk, Name: "mk"}),
+			"SELECT count(DISTINCT k), count(DISTINCT s), sum(DISTINCT k), max(DISTINCT s), count(*), sum(v), count(s), min(k) FROM t",
+			[]int64{1 << 20}, false},
 	})
 }
 

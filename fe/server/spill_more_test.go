@@ -28,6 +28,9 @@ func TestSpillMoreOperators(t *testing.T) {
 	}{
 		{"count distinct", "SELECT count(DISTINCT pad), min(DISTINCT pad), max(DISTINCT pad), count(*) FROM big",
 			[]string{fmt.Sprintf("%d|%s|%s|%d", n, pad(0), pad(n-1), n)}},
+		// Two DISTINCT arguments: each row goes out once per argument.
+		{"distinct of two arguments", "SELECT sum(DISTINCT id), count(DISTINCT pad), count(*), max(id) FROM big",
+			[]string{fmt.Sprintf("%d|%d|%d|%d", n*(n-1)/2, n, n, n-1)}},
 		// Every value twice, in two halves of the input.
 		{"count distinct of duplicates", "SELECT count(DISTINCT pad) FROM (SELECT pad FROM big UNION ALL SELECT pad FROM big) u",
 			[]string{fmt.Sprint(n)}},
