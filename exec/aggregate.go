@@ -93,7 +93,7 @@ type HashAggregate struct {
 	groupNames []string
 	// splitKeys, when set, are the keys a global aggregate that spills its
 	// rows splits them by (spill_agg_rows.go: expanded DISTINCT arguments).
-	splitKeys []expr.Expr
+	splitKeys  []expr.Expr
 	argTypes   []arrow.DataType // type each argument is cast to
 	outTypes   []arrow.DataType
 	stateTypes [][]arrow.DataType
