@@ -279,3 +279,16 @@ func checkSpillCancel(t *testing.T, op func(Operator) Operator) {
 		t.Fatalf("left behind: %d files", len(ents))
 	}
 }
+
+// SELECT DISTINCT (the Distinct operator, and UNION through it) spills as
+// a hash aggregation over every column: NULLs are one value, duplicates
+// in every batch.
+func TestSpillDistinct(t *testing.T) {
+	checkSpillCases(t, 30000, 700, 4000, []spillCase{
+		{"distinct k, s", func(in Operator) Operator {
+			return NewDistinct(must(NewProject(in, []expr.Expr{dk, ds}, []string{"k", "s"})))
+		}, "SELECT DISTINCT k, s FROM t", []int64{1 << 20, 256 << 10}, false},
+		{"union", func(in Operator) Operator { return must(NewUnion([]Operator{in, in}, true)) },
+			"SELECT * FROM t UNION SELECT * FROM t", []int64{1 << 20}, false},
+	})
+}
