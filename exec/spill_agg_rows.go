@@ -68,8 +68,9 @@ func (h *HashAggregate) openSpillingRows(ctx context.Context, env *Env, sp *spil
 		a.Input = in
 		return a.Open(ctx, env)
 	}
+	fold := func(env *Env) (rowFolder, error) { return h.newAggState(env) }
 	if len(h.GroupBy) > 0 {
-		return openPartitioned(ctx, env, sp, h.Input, h.GroupBy, "agg-rows", aggRowCopies, h.schema, run)
+		return openPartitioned(ctx, env, sp, h.Input, h.GroupBy, "agg-rows", aggRowCopies, h.schema, run, fold)
 	}
 	keys, input, run := h.splitKeys, h.Input, run
 	if keys == nil {
@@ -78,12 +79,12 @@ func (h *HashAggregate) openSpillingRows(ctx context.Context, env *Env, sp *spil
 			keys = args
 		} else {
 			var err error
-			if keys, input, run, err = h.expandDistinct(args); err != nil {
+			if keys, input, run, fold, err = h.expandDistinct(args); err != nil {
 				return nil, err
 			}
 		}
 	}
-	parts, err := openPartitioned(ctx, env, sp, input, keys, "agg-distinct", aggRowCopies, h.schema, run)
+	parts, err := openPartitioned(ctx, env, sp, input, keys, "agg-distinct", aggRowCopies, h.schema, run, fold)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +98,7 @@ func (h *HashAggregate) openSpillingRows(ctx context.Context, env *Env, sp *spil
 // arguments and a mark COUNT(*) counts. Split by (tag, values), every
 // argument's equal values meet in one file, and each file's aggregate,
 // over those columns, combines with the others' as with one argument.
-func (h *HashAggregate) expandDistinct(args []expr.Expr) ([]expr.Expr, Operator, partitionedRun, error) {
+func (h *HashAggregate) expandDistinct(args []expr.Expr) ([]expr.Expr, Operator, partitionedRun, folderFunc, error) {
 	fields := []arrow.Field{{Name: "$tag", Type: arrow.PrimitiveTypes.Int64}}
 	for i, a := range args {
 		fields = append(fields, arrow.Field{Name: fmt.Sprintf("$d%d", i), Type: a.DataType(), Nullable: true})
@@ -125,15 +126,18 @@ func (h *HashAggregate) expandDistinct(args []expr.Expr) ([]expr.Expr, Operator,
 		calls[i] = c
 	}
 	ex := &expandOp{input: h.Input, schema: arrow.NewSchema(fields, nil), args: args, plain: plain}
+	expanded, err := NewHashAggregate(ex, nil, nil, calls, AggSingle)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	expanded.splitKeys = keys
 	run := func(ctx context.Context, env *Env, in Operator) (array.RecordReader, error) {
-		a, err := NewHashAggregate(in, nil, nil, calls, AggSingle)
-		if err != nil {
-			return nil, err
-		}
-		a.splitKeys = keys
+		a := *expanded
+		a.Input = in
 		return a.Open(ctx, env)
 	}
-	return keys, ex, run, nil
+	fold := func(env *Env) (rowFolder, error) { return expanded.newAggState(env) }
+	return keys, ex, run, fold, nil
 }
 
 // expandOp is expandDistinct's rows.

@@ -23,6 +23,23 @@ import (
 // rows, or over one file (then under the deeper ctx).
 type partitionedRun func(ctx context.Context, env *Env, in Operator) (array.RecordReader, error)
 
+// rowFolder is an operator's state that rows fold into as they are read
+// (an aggregate's groups), beside being held.
+type rowFolder interface {
+	consume(b arrow.RecordBatch) error
+	output() (arrow.RecordBatch, error)
+	release()
+}
+
+// folderFunc makes the state run would fold rows into; nil for operators
+// that need all their rows at once (a window).
+type folderFunc func(env *Env) (rowFolder, error)
+
+// foldRatio: when the held rows reach the operator's share, a state less
+// than 1/foldRatio of them (few groups, few distinct values) keeps
+// folding the rest in memory instead of sending all to disk.
+const foldRatio = 4
+
 // openPartitioned reads input at the first Next and streams run's output
 // over the held rows, or over each file in turn. Files are deleted as they
 // are read, and the rest when the reader is released, however it ends.
@@ -30,7 +47,7 @@ type partitionedRun func(ctx context.Context, env *Env, in Operator) (array.Reco
 // them (input, its own copies, its state), so the rows held stay within
 // the operator's share of the limit.
 func openPartitioned(ctx context.Context, env *Env, sp *spillConfig, input Operator, keys []expr.Expr,
-	what string, copies int64, schema *arrow.Schema, run partitionedRun) (array.RecordReader, error) {
+	what string, copies int64, schema *arrow.Schema, run partitionedRun, fold folderFunc) (array.RecordReader, error) {
 	if err := checkEnv(ctx, env); err != nil {
 		return nil, err
 	}
@@ -47,16 +64,38 @@ func openPartitioned(ctx context.Context, env *Env, sp *spillConfig, input Opera
 	}
 	var parts *partitioner
 	var cur array.RecordReader
+	var fd rowFolder
+	inMemory := false // the rest folds into fd, and nothing is held
 	part := 0
 	started := false
 	// read holds or partitions the whole input.
 	read := func() error {
-		var held int64
+		if fold != nil {
+			var err error
+			if fd, err = fold(env); err != nil {
+				return err
+			}
+		}
+		// held: the rows' bytes; state: what folding them allocated and
+		// kept; held0, state0: both after the first batch.
+		var held, state int64
+		held0, state0 := int64(-1), int64(0)
 		for in.Next() {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			b := in.RecordBatch()
+			if fd != nil {
+				u0, _, _ := memlimit.Usage(env.Mem)
+				if err := fd.consume(b); err != nil {
+					return err
+				}
+				u1, _, _ := memlimit.Usage(env.Mem)
+				state += u1 - u0
+				if inMemory {
+					continue
+				}
+			}
 			if parts != nil {
 				if err := parts.add(ctx, env, b); err != nil {
 					return err
@@ -66,7 +105,21 @@ func openPartitioned(ctx context.Context, env *Env, sp *spillConfig, input Opera
 			b.Retain()
 			buf.batches = append(buf.batches, b)
 			held += memlimit.BatchBytes(b)
+			if held0 < 0 {
+				held0, state0 = held, state
+			}
 			if spillNeeded(env, held*copies) {
+				if fd != nil {
+					// The state's growth since the first batch (not its
+					// tables' first allocation) against the rows read.
+					if (state-state0)*foldRatio < held-held0 {
+						inMemory = true
+						releaseBuf()
+						continue
+					}
+					fd.release()
+					fd = nil
+				}
 				parts = newPartitioner(sp, input.Schema(), keys, what)
 				for _, x := range buf.batches {
 					if err := parts.add(ctx, env, x); err != nil {
@@ -93,7 +146,28 @@ func openPartitioned(ctx context.Context, env *Env, sp *spillConfig, input Opera
 			if err := read(); err != nil {
 				return nil, err
 			}
-			if parts == nil {
+			switch {
+			case fd != nil:
+				// It fit, or its state was small: the state folded is the
+				// answer.
+				releaseBuf()
+				out, err := fd.output()
+				fd.release()
+				fd = nil
+				if err != nil {
+					return nil, err
+				}
+				if out != nil {
+					res := &batchesOp{schema: schema}
+					for off := int64(0); off < out.NumRows(); off += outputChunk {
+						res.batches = append(res.batches, out.NewSlice(off, min(off+outputChunk, out.NumRows())))
+					}
+					out.Release()
+					if cur, err = res.Open(ctx, env); err != nil {
+						return nil, err
+					}
+				}
+			case parts == nil:
 				// It fit: run in memory over the held rows (released as
 				// they are read).
 				if cur, err = run(withoutSpill(ctx), env, buf); err != nil {
@@ -134,6 +208,9 @@ func openPartitioned(ctx context.Context, env *Env, sp *spillConfig, input Opera
 			in.Release()
 		}
 		releaseBuf()
+		if fd != nil {
+			fd.release()
+		}
 		if cur != nil {
 			cur.Release()
 		}

@@ -237,7 +237,7 @@ func (w *Window) Open(ctx context.Context, env *Env) (array.RecordReader, error)
 				part := *w
 				part.Input = in
 				return part.Open(ctx, env)
-			})
+			}, nil)
 	}
 	return openMaterialized(ctx, env, w.Input, w.schema, w.compute)
 }
