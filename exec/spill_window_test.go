@@ -33,7 +33,28 @@ func TestSpillWindow(t *testing.T) {
 
 // A statement cancelled while a window spills leaves no file.
 func TestSpillWindowCancel(t *testing.T) {
-	checkSpillCancel(t, func(in Operator) Operator {
-		return must(NewWindow(in, []expr.Expr{dk}, []SortKey{{Expr: dv}}, []WindowCall{{Func: RowNumber, Name: "rn"}}))
+	for _, part := range [][]expr.Expr{{dk}, nil} {
+		checkSpillCancel(t, func(in Operator) Operator {
+			return must(NewWindow(in, part, []SortKey{{Expr: dv}}, []WindowCall{{Func: RowNumber, Name: "rn"}}))
+		})
+	}
+}
+
+// A window without PARTITION BY is one partition: its ranking functions
+// stream over the sort that spills, counts carried across batches, peers
+// (equal keys, NULLs among them) ranked alike, as DuckDB ranks them.
+func TestSpillWindowRankingWithoutPartition(t *testing.T) {
+	win := func(order []SortKey, calls ...WindowCall) func(Operator) Operator {
+		return func(in Operator) Operator { return must(NewWindow(in, nil, order, calls)) }
+	}
+	checkSpillCases(t, 30000, 700, 4000, []spillCase{
+		{"rank and dense_rank by k", win([]SortKey{{Expr: dk, Nulls: NullsFirst}},
+			WindowCall{Func: Rank, Name: "r"}, WindowCall{Func: DenseRank, Name: "d"}),
+			"SELECT k, s, v, rank() OVER w, dense_rank() OVER w FROM t WINDOW w AS (ORDER BY k NULLS FIRST)",
+			[]int64{2 << 20, 1 << 20}, false},
+		{"row_number by s desc, v", win([]SortKey{{Expr: ds, Desc: true, Nulls: NullsLast}, {Expr: dv}},
+			WindowCall{Func: RowNumber, Name: "rn"}, WindowCall{Func: Rank, Name: "r"}, WindowCall{Func: DenseRank, Name: "d"}),
+			"SELECT k, s, v, row_number() OVER w, rank() OVER w, dense_rank() OVER w FROM t WINDOW w AS (ORDER BY s DESC NULLS LAST, v)",
+			[]int64{1 << 20}, false},
 	})
 }

@@ -239,6 +239,9 @@ func (w *Window) Open(ctx context.Context, env *Env) (array.RecordReader, error)
 				return part.Open(ctx, env)
 			}, nil)
 	}
+	if sp := spillOf(ctx); sp != nil && w.streamsRanking() {
+		return w.openStreamingRanking(ctx, env) // spill_window.go
+	}
 	return openMaterialized(ctx, env, w.Input, w.schema, w.compute)
 }
 

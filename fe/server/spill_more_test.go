@@ -47,6 +47,10 @@ func TestSpillMoreOperators(t *testing.T) {
 		{"window", "SELECT count(*), sum(r * 100 = id - id % 100 + 100), max(r) FROM " +
 			"(SELECT id, row_number() OVER (PARTITION BY id % 100 ORDER BY pad) AS r FROM big) w",
 			[]string{fmt.Sprintf("%d|%d|%d", n, n, n/100)}},
+		// One partition of every row, in pad (= id) order: row id+1.
+		{"window without partition", "SELECT count(*), sum(r = id + 1), sum(k = id + 1), max(d) FROM " +
+			"(SELECT id, row_number() OVER (ORDER BY pad) AS r, rank() OVER (ORDER BY pad) AS k, dense_rank() OVER (ORDER BY pad) AS d FROM big) w",
+			[]string{fmt.Sprintf("%d|%d|%d|%d", n, n, n, n)}},
 		// The odd ids: 1 + 3 + … + 99999 = 50000².
 		{"not in", "SELECT count(*), sum(id) FROM big WHERE pad NOT IN (SELECT pad FROM big WHERE id % 2 = 0)",
 			[]string{fmt.Sprintf("%d|%d", n/2, 50000*50000)}},
