@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/inlet-db/inlet/exec/expr"
+	"github.com/inlet-db/inlet/exec/memlimit"
 )
 
 // Aggregates whose states do not merge (DISTINCT ones, GROUP_CONCAT,
@@ -63,6 +64,10 @@ func distinctIndex(args []expr.Expr, e expr.Expr) int {
 const aggRowCopies = 2
 
 func (h *HashAggregate) openSpillingRows(ctx context.Context, env *Env, sp *spillConfig) (array.RecordReader, error) {
+	if _, _, ok := memlimit.Usage(env.Mem); !ok {
+		// No limit to spill under.
+		return openMaterialized(ctx, env, pipedSel{h.Input}, h.schema, h.compute)
+	}
 	run := func(ctx context.Context, env *Env, in Operator) (array.RecordReader, error) {
 		a := *h
 		a.Input = in

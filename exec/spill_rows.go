@@ -51,6 +51,11 @@ func openPartitioned(ctx context.Context, env *Env, sp *spillConfig, input Opera
 	if err := checkEnv(ctx, env); err != nil {
 		return nil, err
 	}
+	if _, _, ok := memlimit.Usage(env.Mem); !ok {
+		// No limit to spill under: the operator as it runs in memory,
+		// holding nothing more.
+		return run(withoutSpill(ctx), env, input)
+	}
 	in, err := OpenOp(ctx, env, input)
 	if err != nil {
 		return nil, err

@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/exec/memlimit"
+	"github.com/inlet-db/inlet/exec/render"
 	"github.com/inlet-db/inlet/internal/duckrun"
 	"github.com/inlet-db/inlet/internal/fixtures"
 )
@@ -321,6 +322,46 @@ func TestSpillAggregateSmallStateStaysInMemory(t *testing.T) {
 		}
 		if c.inMemory && spilled != 0 || len(left) != 0 {
 			t.Fatalf("%s: spilled %d bytes, left %v", c.duck, spilled, left)
+		}
+	}
+}
+
+// Without an accounted limit there is nothing to spill under: with
+// enable_spill the operators run as in memory, hold nothing more and
+// write nothing.
+func TestSpillWithoutLimitRunsInMemory(t *testing.T) {
+	scan := lazyScan(spillSchema, dupRows(5000, 70, 400))
+	for _, op := range []Operator{
+		must(NewHashAggregate(scan, nil, nil, []AggCall{{Func: Count, Arg: dk, Distinct: true, Name: "a"}, {Func: Count, Arg: ds, Distinct: true, Name: "b"}}, AggSingle)),
+		must(NewHashAggregate(scan, []expr.Expr{dk}, []string{"k"}, []AggCall{{Func: GroupConcat, Arg: ds, Name: "g"}}, AggSingle)),
+		must(NewWindow(scan, []expr.Expr{dk}, []SortKey{{Expr: dv}}, []WindowCall{{Func: RowNumber, Name: "rn"}})),
+	} {
+		want := sortedText(run(t, op))
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		dir := t.TempDir()
+		stats := &SpillStats{}
+		rr, err := op.Open(WithSpill(context.Background(), dir, stats), &Env{Mem: mem, Now: time.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got [][]string
+		for rr.Next() {
+			b := rr.RecordBatch()
+			for i := 0; i < int(b.NumRows()); i++ {
+				row := make([]string, b.NumCols())
+				for c := range row {
+					row[c] = render.String(b.Column(c), i)
+				}
+				got = append(got, row)
+			}
+		}
+		if err := rr.Err(); err != nil {
+			t.Fatal(err)
+		}
+		rr.Release()
+		mem.AssertSize(t, 0)
+		if g := sortedText(got); !slices.Equal(g, want) || stats.Bytes.Load() != 0 {
+			t.Fatalf("%s: %d rows, want %d; spilled %d bytes", op.Explain(), len(g), len(want), stats.Bytes.Load())
 		}
 	}
 }
