@@ -35,9 +35,10 @@ type rowFolder interface {
 // that need all their rows at once (a window).
 type folderFunc func(env *Env) (rowFolder, error)
 
-// foldRatio: when the held rows reach the operator's share, a state less
-// than 1/foldRatio of them (few groups, few distinct values) keeps
-// folding the rest in memory instead of sending all to disk.
+// foldRatio: when the held rows reach the operator's share, a state that
+// grew by less than 1/foldRatio of the later half of them (few groups,
+// few distinct values) keeps folding the rest in memory instead of
+// sending all to disk.
 const foldRatio = 4
 
 // openPartitioned reads input at the first Next and streams run's output
@@ -82,9 +83,12 @@ func openPartitioned(ctx context.Context, env *Env, sp *spillConfig, input Opera
 			}
 		}
 		// held: the rows' bytes; state: what folding them allocated and
-		// kept; held0, state0: both after the first batch.
+		// kept; snap and prev: both when held last doubled, and the time
+		// before, so the state's growth is judged over the later rows,
+		// not the tables' first allocations.
 		var held, state int64
-		held0, state0 := int64(-1), int64(0)
+		snapHeld, snapState := int64(-1), int64(0)
+		prevHeld, prevState := int64(-1), int64(0)
 		for in.Next() {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -110,14 +114,17 @@ func openPartitioned(ctx context.Context, env *Env, sp *spillConfig, input Opera
 			b.Retain()
 			buf.batches = append(buf.batches, b)
 			held += memlimit.BatchBytes(b)
-			if held0 < 0 {
-				held0, state0 = held, state
+			if snapHeld < 0 || held >= 2*snapHeld {
+				prevHeld, prevState = snapHeld, snapState
+				snapHeld, snapState = held, state
 			}
 			if spillNeeded(env, held*copies) {
 				if fd != nil {
-					// The state's growth since the first batch (not its
-					// tables' first allocation) against the rows read.
-					if (state-state0)*foldRatio < held-held0 {
+					refHeld, refState := snapHeld, snapState
+					if refHeld == held {
+						refHeld, refState = prevHeld, prevState
+					}
+					if refHeld >= 0 && (state-refState)*foldRatio < held-refHeld {
 						inMemory = true
 						releaseBuf()
 						continue
