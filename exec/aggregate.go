@@ -91,6 +91,9 @@ type HashAggregate struct {
 	Mode    AggMode
 
 	groupNames []string
+	// splitKeys, when set, are the keys a global aggregate that spills its
+	// rows splits them by (spill_agg_rows.go: expanded DISTINCT arguments).
+	splitKeys  []expr.Expr
 	argTypes   []arrow.DataType // type each argument is cast to
 	outTypes   []arrow.DataType
 	stateTypes [][]arrow.DataType
@@ -307,8 +310,13 @@ func (h *HashAggregate) Open(ctx context.Context, env *Env) (array.RecordReader,
 	if h.globalFold() {
 		return h.openGlobal(ctx, env)
 	}
-	if sp := spillOf(ctx); sp != nil && h.canSpill(sp) {
-		return h.openSpilling(ctx, env, sp) // spill_agg.go
+	if sp := spillOf(ctx); sp != nil {
+		if h.canSpill(sp) {
+			return h.openSpilling(ctx, env, sp) // spill_agg.go
+		}
+		if h.canSpillRows(sp) {
+			return h.openSpillingRows(ctx, env, sp) // spill_agg_rows.go
+		}
 	}
 	// The Filter right below yields selBatch values (consume reads them).
 	return openMaterialized(ctx, env, pipedSel{h.Input}, h.schema, h.compute)

@@ -37,6 +37,14 @@ func (d *Distinct) Open(ctx context.Context, env *Env) (array.RecordReader, erro
 	if err := checkEnv(ctx, env); err != nil {
 		return nil, err
 	}
+	if spillOf(ctx) != nil {
+		// Under enable_spill: a hash aggregation over every column, whose
+		// groups spill as partial states (spill_agg.go). Rows come out when
+		// the input ends, partition by partition, not first-seen.
+		if agg, err := d.asAggregate(); err == nil {
+			return agg.Open(ctx, env)
+		}
+	}
 	in, err := OpenOp(ctx, env, d.Input)
 	if err != nil {
 		return nil, err
@@ -90,4 +98,16 @@ func (d *Distinct) Open(ctx context.Context, env *Env) (array.RecordReader, erro
 		gt.release()
 	}
 	return newPullReader(ctx, schema, next, closeFn), nil
+}
+
+// asAggregate is d as GROUP BY every column.
+func (d *Distinct) asAggregate() (Operator, error) {
+	schema := d.Schema()
+	keys := make([]expr.Expr, schema.NumFields())
+	names := make([]string, schema.NumFields())
+	for i, f := range schema.Fields() {
+		keys[i] = expr.Col(i, f.Name, f.Type)
+		names[i] = f.Name
+	}
+	return NewHashAggregate(d.Input, keys, names, nil, AggSingle)
 }

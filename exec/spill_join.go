@@ -5,6 +5,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/exec/memlimit"
 )
 
@@ -18,10 +20,27 @@ import (
 // partition they land. The output is no longer in probe-side order.
 
 // canSpill says whether the join may go to disk: it needs keys (a nested
-// loop has no partitioning) and a NOT IN join needs to see every build
-// row for its NULL rule.
+// loop has no partitioning).
+//
+// A NOT IN join's NULL rule looks at every build row: a NULL key among
+// them means no rows at all, and a probe row with a NULL key is kept only
+// when there are none. So the build side's NULL keys are looked for as it
+// is read; with one, nothing is probed; without, the probe rows with a
+// NULL key are dropped (a build side that spills is not empty) and each
+// partition pair is joined as before: its probe rows have no NULL key, its
+// build rows none either.
 func (j *HashJoin) canSpill(sp *spillConfig) bool {
-	return len(j.lk) > 0 && j.Type != NullAwareLeftAntiJoin && sp.level < spillMaxLevel
+	return len(j.lk) > 0 && sp.level < spillMaxLevel
+}
+
+// hasNullKey says whether some row of b has a NULL key (for NOT IN).
+func (j *HashJoin) hasNullKey(env *Env, keys []expr.Expr, b arrow.RecordBatch) (bool, error) {
+	ks, err := evalKeys(env, keys, b)
+	if err != nil {
+		return false, err
+	}
+	defer releaseArrays(ks)
+	return anyNullKey(ks, int(b.NumRows())) != nil, nil
 }
 
 func (j *HashJoin) openSpilling(ctx context.Context, env *Env, sp *spillConfig) (array.RecordReader, error) {
@@ -42,8 +61,19 @@ func (j *HashJoin) openSpilling(ctx context.Context, env *Env, sp *spillConfig) 
 	}
 	var held int64
 	var rp *partitioner
+	notIn := j.Type == NullAwareLeftAntiJoin
+	rightNull := false
 	for right.Next() {
 		b := right.RecordBatch()
+		if notIn && !rightNull {
+			if rightNull, err = j.hasNullKey(env, j.rk, b); err != nil {
+				releaseBuf()
+				if rp != nil {
+					rp.remove()
+				}
+				return nil, err
+			}
+		}
 		if rp != nil {
 			if err := rp.add(ctx, env, b); err != nil {
 				rp.remove()
@@ -84,6 +114,11 @@ func (j *HashJoin) openSpilling(ctx context.Context, env *Env, sp *spillConfig) 
 		rp.remove()
 		return nil, err
 	}
+	if notIn && rightNull {
+		// NOT IN a set holding NULL: no row is kept.
+		rp.remove()
+		return newPullReader(ctx, j.schema, func() (arrow.RecordBatch, error) { return nil, nil }, nil), nil
+	}
 	lp := newPartitioner(sp, j.Left.Schema(), j.lk, "join-probe")
 	if err := j.partitionLeft(ctx, env, lp); err != nil {
 		rp.remove()
@@ -100,7 +135,23 @@ func (j *HashJoin) partitionLeft(ctx context.Context, env *Env, lp *partitioner)
 	}
 	defer left.Release()
 	for left.Next() {
-		if err := lp.add(ctx, env, left.RecordBatch()); err != nil {
+		b := left.RecordBatch()
+		if j.Type == NullAwareLeftAntiJoin {
+			// NOT IN a non-empty set without NULL: a NULL probe key is
+			// never kept.
+			var err error
+			if b, err = j.dropNullKeys(ctx, env, b); err != nil {
+				return err
+			}
+			if b == nil {
+				continue
+			}
+		}
+		err := lp.add(ctx, env, b)
+		if j.Type == NullAwareLeftAntiJoin {
+			b.Release()
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -170,4 +221,29 @@ func spillSide(f *spillFile, schema *arrow.Schema) Operator {
 		return &batchesOp{schema: schema}
 	}
 	return &spillScan{file: f}
+}
+
+// dropNullKeys is b (retained) without its rows with a NULL probe key;
+// nil when none is left.
+func (j *HashJoin) dropNullKeys(ctx context.Context, env *Env, b arrow.RecordBatch) (arrow.RecordBatch, error) {
+	ks, err := evalKeys(env, j.lk, b)
+	if err != nil {
+		return nil, err
+	}
+	rows := int(b.NumRows())
+	null := anyNullKey(ks, rows)
+	releaseArrays(ks)
+	if null == nil {
+		b.Retain()
+		return b, nil
+	}
+	keep := make([]bool, rows)
+	n := 0
+	for i, isNull := range null {
+		keep[i] = !isNull
+		if !isNull {
+			n++
+		}
+	}
+	return filterRows(compute.WithAllocator(ctx, memlimit.Lenient(env.Mem)), env, b, keep, n)
 }

@@ -84,14 +84,28 @@ func (t *TopN) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
 		return nil, err
 	}
 	var out arrow.RecordBatch
+	var sorted array.RecordReader // the spilling sort the rows went to
 	done := false
-	next := func() (arrow.RecordBatch, error) {
+	var next func() (arrow.RecordBatch, error)
+	next = func() (arrow.RecordBatch, error) {
+		if sorted != nil {
+			if sorted.Next() {
+				b := sorted.RecordBatch()
+				b.Retain()
+				return b, nil
+			}
+			return nil, sorted.Err()
+		}
 		if done {
 			return nil, nil
 		}
 		done = true
 		var err error
-		out, err = t.compute(ctx, env, in, k)
+		out, sorted, err = t.compute(ctx, env, in, k)
+		if sorted != nil {
+			in = nil // the sort reads the rest of it
+			return next()
+		}
 		in.Release()
 		in = nil
 		if err != nil || out == nil {
@@ -108,11 +122,19 @@ func (t *TopN) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
 		if out != nil {
 			out.Release()
 		}
+		if sorted != nil {
+			sorted.Release()
+		}
 	}
 	return newPullReader(ctx, t.Schema(), next, closeFn), nil
 }
 
-func (t *TopN) compute(ctx context.Context, env *Env, in array.RecordReader, k int64) (arrow.RecordBatch, error) {
+// compute returns the result batch, or, when the kept rows pass the
+// operator's share of exec_mem_limit and the statement may spill, the
+// output of a spilling sort (spill_sort.go) over the kept rows and the
+// rest of in, which then owns in.
+func (t *TopN) compute(ctx context.Context, env *Env, in array.RecordReader, k int64) (arrow.RecordBatch, array.RecordReader, error) {
+	sp := spillOf(ctx)
 	h := &topHeap{}
 	var batches []arrow.RecordBatch // nil once a batch holds no heap row
 	defer func() {
@@ -133,6 +155,9 @@ func (t *TopN) compute(ctx context.Context, env *Env, in array.RecordReader, k i
 	// the statement until the end.
 	var keyBytes, charged int64
 	defer func() { memlimit.Refund(env.Mem, charged) }()
+	// compacted is the batch of heap rows the last compaction made (in
+	// heap order, not input order), -1 before one.
+	compacted := -1
 	for in.Next() {
 		b := in.RecordBatch()
 		keyCols := make([]arrow.Array, len(t.Keys))
@@ -140,7 +165,7 @@ func (t *TopN) compute(ctx context.Context, env *Env, in array.RecordReader, k i
 			a, err := key.Expr.Eval(env, b)
 			if err != nil {
 				releaseArrays(keyCols)
-				return nil, err
+				return nil, nil, err
 			}
 			keyCols[i] = a
 		}
@@ -164,10 +189,6 @@ func (t *TopN) compute(ctx context.Context, env *Env, in array.RecordReader, k i
 			seq++
 		}
 		releaseArrays(keyCols)
-		if keyBytes > charged {
-			memlimit.Charge(env.Mem, keyBytes-charged)
-			charged = keyBytes
-		}
 		if used {
 			b.Retain()
 			batches = append(batches, b)
@@ -176,11 +197,19 @@ func (t *TopN) compute(ctx context.Context, env *Env, in array.RecordReader, k i
 		} else {
 			batches = append(batches, nil)
 		}
+		if sp != nil && t.tooLarge(env, batches, held, int64(h.Len()), keyBytes) {
+			r, err := t.spillSort(ctx, env, batches, *h, compacted, in)
+			return nil, r, err
+		}
+		if keyBytes > charged {
+			memlimit.Charge(env.Mem, keyBytes-charged)
+			charged = keyBytes
+		}
 		if live > 32 || (live > 1 && held > 2*int64(h.Len())) {
 			// Too many partly used batches: gather the heap rows into one.
 			c, err := t.gather(ctx, env, batches, *h, false)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			for i, b := range batches {
 				if b != nil {
@@ -192,25 +221,27 @@ func (t *TopN) compute(ctx context.Context, env *Env, in array.RecordReader, k i
 				(*h)[i].batch = len(batches)
 				// row is rewritten by gather to the row in c.
 			}
+			compacted = len(batches)
 			batches = append(batches, c)
 			live = 1
 			held = c.NumRows()
 		}
 	}
 	if err := in.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if h.Len() == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	// Order the kept rows best first and drop the offset.
 	entries := append(topHeap(nil), *h...)
 	sortEntries(entries)
 	if int64(len(entries)) <= t.Offset {
-		return nil, nil
+		return nil, nil, nil
 	}
 	entries = entries[t.Offset:]
-	return t.gather(ctx, env, batches, entries, true)
+	out, err := t.gather(ctx, env, batches, entries, true)
+	return out, nil, err
 }
 
 func sortEntries(es topHeap) {
@@ -277,4 +308,108 @@ func (t *TopN) gather(ctx context.Context, env *Env, batches []arrow.RecordBatch
 		}
 	}
 	return out, nil
+}
+
+// tooLarge says whether the kept rows (estimated as the heap's share of
+// the batches held) and the heap's keys pass the operator's share of the
+// limit: then a sort that spills does better than the heap.
+func (t *TopN) tooLarge(env *Env, batches []arrow.RecordBatch, heldRows, heapRows, keyBytes int64) bool {
+	if heldRows == 0 || heapRows == 0 {
+		return false
+	}
+	var bytes int64
+	for _, b := range batches {
+		if b != nil {
+			bytes += memlimit.BatchBytes(b)
+		}
+	}
+	return spillNeeded(env, bytes*heapRows/heldRows+keyBytes)
+}
+
+// spillSort hands the batches holding the heap's rows, in input order
+// (so the sort keeps ties as the heap would), and the rest of in to a
+// sort that spills, under a limit of the offset and count. A row of
+// those batches not in the heap is worse than N others: it cannot come
+// out. The compacted batch is put back in input order first.
+func (t *TopN) spillSort(ctx context.Context, env *Env, batches []arrow.RecordBatch, h topHeap, compacted int, in array.RecordReader) (array.RecordReader, error) {
+	src := &chainOp{schema: t.Schema()}
+	fail := func(err error) (array.RecordReader, error) {
+		src.release()
+		return nil, err
+	}
+	for bi, b := range batches {
+		if b == nil {
+			continue
+		}
+		if bi != compacted {
+			b.Retain()
+			src.first = append(src.first, b)
+			continue
+		}
+		var mine topHeap
+		for _, e := range h {
+			if e.batch == bi {
+				mine = append(mine, e)
+			}
+		}
+		slices.SortFunc(mine, func(x, y topEntry) int { return cmp.Compare(x.seq, y.seq) })
+		idx := make([]int64, len(mine))
+		for i, e := range mine {
+			idx[i] = int64(e.row)
+		}
+		c, err := takeBatch(ctx, env, b, idx)
+		if err != nil {
+			return fail(err)
+		}
+		src.first = append(src.first, c)
+	}
+	src.rest = in
+	r, err := NewLimit(&Sort{Input: src, Keys: t.Keys}, t.Offset, t.Count).Open(ctx, env)
+	if err != nil {
+		src.rest = nil // in stays the caller's
+		return fail(err)
+	}
+	return r, nil
+}
+
+// chainOp reads its batches and then an open reader, once; it owns them.
+type chainOp struct {
+	schema *arrow.Schema
+	first  []arrow.RecordBatch
+	rest   array.RecordReader
+}
+
+func (c *chainOp) Schema() *arrow.Schema { return c.schema }
+func (c *chainOp) Children() []Operator  { return nil }
+func (c *chainOp) Explain() string       { return "VBUFFERED ROWS" }
+
+func (c *chainOp) release() {
+	for _, b := range c.first {
+		b.Release()
+	}
+	c.first = nil
+	if c.rest != nil {
+		c.rest.Release()
+		c.rest = nil
+	}
+}
+
+func (c *chainOp) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	next := func() (arrow.RecordBatch, error) {
+		if len(c.first) > 0 {
+			b := c.first[0]
+			c.first = c.first[1:]
+			return b, nil
+		}
+		if c.rest == nil || !c.rest.Next() {
+			if c.rest == nil {
+				return nil, nil
+			}
+			return nil, c.rest.Err()
+		}
+		b := c.rest.RecordBatch()
+		b.Retain()
+		return b, nil
+	}
+	return newPullReader(ctx, c.schema, next, c.release), nil
 }

@@ -223,7 +223,25 @@ func (w *Window) Explain() string {
 	return strings.Join(lines, "\n")
 }
 
+// windowRowCopies: a window holds its input, the input widened by keys
+// and arguments, that sorted, and its output.
+const windowRowCopies = 4
+
 func (w *Window) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	if sp := spillOf(ctx); sp != nil && len(w.PartitionBy) > 0 && sp.level < spillMaxLevel {
+		// Past its share of exec_mem_limit the input splits by PARTITION
+		// BY into files, each a set of whole partitions (spill_rows.go).
+		// The output comes file by file, each sorted.
+		return openPartitioned(ctx, env, sp, w.Input, w.PartitionBy, "window-rows", windowRowCopies, w.schema,
+			func(ctx context.Context, env *Env, in Operator) (array.RecordReader, error) {
+				part := *w
+				part.Input = in
+				return part.Open(ctx, env)
+			}, nil)
+	}
+	if sp := spillOf(ctx); sp != nil && w.streamsRanking() {
+		return w.openStreamingRanking(ctx, env) // spill_window.go
+	}
 	return openMaterialized(ctx, env, w.Input, w.schema, w.compute)
 }
 

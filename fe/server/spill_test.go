@@ -126,7 +126,8 @@ func TestSpillToDisk(t *testing.T) {
 	}
 }
 
-// A query killed while it spills leaves no file behind.
+// A query killed while it spills leaves no file behind: a sort, a
+// DISTINCT aggregate and a window.
 func TestSpillCancelRemovesFiles(t *testing.T) {
 	dir := t.TempDir()
 	f := startFE(t, dir, "", false)
@@ -148,40 +149,50 @@ func TestSpillCancelRemovesFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Ten times the table through a sort: far more than a KILL needs.
-	done := make(chan error, 1)
-	go func() {
-		r, err := conn.QueryContext(context.Background(), "SELECT id, pad FROM ("+strings.Repeat("SELECT id, pad FROM big UNION ALL ", 9)+"SELECT id, pad FROM big) u ORDER BY pad")
-		if err == nil {
-			for r.Next() {
+	// Ten times the table: far more than a KILL needs.
+	ten := "(" + strings.Repeat("SELECT id, pad FROM big UNION ALL ", 9) + "SELECT id, pad FROM big) u"
+	for _, q := range []string{
+		"SELECT id, pad FROM " + ten + " ORDER BY pad",
+		"SELECT id % 10, count(DISTINCT pad) FROM " + ten + " GROUP BY id % 10",
+		"SELECT count(DISTINCT pad) FROM " + ten,
+		"SELECT count(*), sum(r) FROM (SELECT row_number() OVER (PARTITION BY id % 100 ORDER BY pad) AS r FROM " + ten + ") w",
+	} {
+		t.Run(q[:40], func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() {
+				r, err := conn.QueryContext(context.Background(), q)
+				if err == nil {
+					for r.Next() {
+					}
+					err = r.Err()
+					r.Close()
+				}
+				done <- err
+			}()
+			deadline := time.Now().Add(60 * time.Second)
+			for len(spillFiles(t, root)) < 3 {
+				if time.Now().After(deadline) {
+					t.Fatal("the query never spilled")
+				}
+				select {
+				case err := <-done:
+					t.Fatalf("the query ended before it spilled: %v", err)
+				case <-time.After(5 * time.Millisecond):
+				}
 			}
-			err = r.Err()
-			r.Close()
-		}
-		done <- err
-	}()
-	deadline := time.Now().Add(60 * time.Second)
-	for len(spillFiles(t, root)) < 3 {
-		if time.Now().After(deadline) {
-			t.Fatal("the query never spilled")
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("the query ended before it spilled: %v", err)
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
-	mustExec(t, admin, fmt.Sprintf("KILL QUERY %d", id))
-	err = <-done
-	var me *mysql.MySQLError
-	if !errors.As(err, &me) || !strings.Contains(strings.ToLower(me.Message), "cancel") {
-		t.Fatalf("killed query: got %v", err)
-	}
-	if left := spillFiles(t, root); len(left) != 0 {
-		t.Errorf("left in the spill directory: %v", left)
-	}
-	if n := f.mem.CurrentAlloc(); n != 0 {
-		t.Errorf("the FE allocator holds %d bytes after the kill", n)
+			mustExec(t, admin, fmt.Sprintf("KILL QUERY %d", id))
+			err = <-done
+			var me *mysql.MySQLError
+			if !errors.As(err, &me) || !strings.Contains(strings.ToLower(me.Message), "cancel") {
+				t.Fatalf("killed query: got %v", err)
+			}
+			if left := spillFiles(t, root); len(left) != 0 {
+				t.Errorf("left in the spill directory: %v", left)
+			}
+			if n := f.mem.CurrentAlloc(); n != 0 {
+				t.Errorf("the FE allocator holds %d bytes after the kill", n)
+			}
+		})
 	}
 }
 
