@@ -76,6 +76,13 @@
 //   - Scans read the segment list as of the moment Scan is called (a
 //     snapshot), stream one batch at a time, and allocate from the request's
 //     allocator; background compaction uses the catalog's.
+//   - Every record batch written carries a zone map (zone.go: per column
+//     its NULL count and, for integer, DATE and DECIMAL columns, its
+//     bounds) in its segment's fileInfo. A scan skips, before decoding, a
+//     batch (a whole segment of a plain scan) where no row can satisfy one
+//     of the request's predicates; a merge scan skips only in pass two,
+//     after every key was read. A predicate it cannot read exactly skips
+//     nothing: a skipped batch never holds a row the WHERE clause keeps.
 //   - Names are case-sensitive (lower_case_table_names = 0), as in Doris.
 //   - Statistics are hints, never answers: the row count is the segment
 //     list's (stored versions, deletes not subtracted); ANALYZE's column

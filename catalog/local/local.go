@@ -664,8 +664,13 @@ func (t *Table) Scan(ctx context.Context, req catalog.ScanRequest) (array.Record
 		return nil, err
 	}
 	out := t.schema.Projected(req.Columns).Arrow()
+	zf := newZoneFilter(t.schema, req.Predicates)
+	if zf != nil && t.keys == nil {
+		// A segment none of whose batches can match is not even opened.
+		files = slices.DeleteFunc(files, zf.skipsAll)
+	}
 	r := &fileScan{ctx: ctx, mem: req.Mem, c: t.c, tid: t.id, table: t.name, files: files, cols: req.Columns,
-		schema: out, full: t.arrow, keys: t.keys, release: release, dels: dels, cat: t.schema, ahead: scanParallelism(req.Vars)}
+		schema: out, full: t.arrow, keys: t.keys, release: release, dels: dels, cat: t.schema, ahead: scanParallelism(req.Vars), zf: zf}
 	if t.keys != nil {
 		r.groups = bucketGroups(files, t.keys.buckets)
 	}

@@ -109,6 +109,9 @@ type fileInfo struct {
 	// Unique: no key occurs twice in the segment (a compaction output),
 	// so a bucket made of it alone needs no merge.
 	Unique bool `json:"unique,omitempty"`
+	// Zones are the zone maps of the segment's record batches, in file
+	// order (zone.go); nil for segments written before them.
+	Zones []batchZone `json:"zones,omitempty"`
 }
 
 func encodeSchema(s *arrow.Schema) ([]byte, error) {
