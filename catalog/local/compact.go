@@ -218,7 +218,7 @@ func (c *Catalog) compact(ctx context.Context, job *compactJob) error {
 		}
 	} else {
 		for _, f := range job.segs {
-			seg, err := openSegment(ctx, c.mem, c.segPath(job.tid, f), job.table, f, job.full)
+			seg, err := openSegment(ctx, c.mem, c.segPath(job.tid, f), job.table, f, job.full, nil)
 			if err != nil {
 				return err
 			}

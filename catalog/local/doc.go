@@ -62,7 +62,11 @@
 //     scan: Go code keeps such strings past the batch's release. Segments
 //     in the commit log and files that cannot be mapped are read with
 //     pread, as before. Files are never truncated or rewritten in place
-//     while mapped (that would be SIGBUS, not an error).
+//     while mapped (that would be SIGBUS, not an error). With
+//     Options.KeepMapped (the FE sets it) mappings also stay between
+//     scans, up to that many bytes (mapcache.go): the cache holds one
+//     reference, dropped when the file is swept or its table dropped,
+//     oldest first past the bound, and at Close.
 //   - Mapped bytes are not heap: what the query holds of them is charged
 //     to its account when the allocator offers ChargeExternal (exec/memlimit
 //     does), per message body, from the moment the batch is handed out

@@ -28,6 +28,7 @@ const TypeName = "internal"
 // Catalog is the internal catalog.
 type Catalog struct {
 	dir    string
+	maps   *mapCache        // nil: data files are mapped per scan
 	mem    memory.Allocator // schema decoding and background compaction; scans use the request's
 	logger *slog.Logger
 	now    func() time.Time
@@ -86,6 +87,9 @@ type Options struct {
 	// CompactAt is the number of segments in one bucket of a table that
 	// starts a background compaction; 0 means 8, negative disables it.
 	CompactAt int
+	// KeepMapped: up to this many bytes of data files stay mapped between
+	// scans (mapcache.go); 0 maps them per scan, as tests expect.
+	KeepMapped int64
 }
 
 // Open loads (or creates) the internal catalog stored in dir.
@@ -102,6 +106,7 @@ func Open(dir string, mem memory.Allocator, opts Options) (*Catalog, error) {
 	}
 	c := &Catalog{dir: dir, mem: mem, logger: opts.Logger, now: opts.Now, m: m,
 		labelKeep: opts.LabelKeep, maxLabels: opts.MaxLabels, compactAt: opts.CompactAt, inline: opts.InlineBytes, segMax: opts.SegmentBytes, ckptRecs: opts.CheckpointEvery,
+		maps:   newMapCache(opts.KeepMapped),
 		labels: map[int64]map[string]labelInfo{}, running: map[int64]map[string]int64{},
 		tlocks: map[int64]*sync.RWMutex{}, compactCh: make(chan struct{}, 1), stop: make(chan struct{})}
 	if c.logger == nil {
@@ -261,6 +266,7 @@ func (c *Catalog) Close() error {
 		c.wg.Wait()
 		c.mu.Lock()
 		c.log.close()
+		c.maps.close()
 		c.broken = fmt.Errorf("internal catalog: closed")
 		c.mu.Unlock()
 	})
@@ -331,6 +337,7 @@ func (c *Catalog) DropDatabase(ctx context.Context, name string, force bool) err
 	}
 	delete(c.labels, d.ID)
 	for _, t := range d.Tables {
+		c.maps.forget(c.tableDir(t.ID))
 		os.RemoveAll(c.tableDir(t.ID))
 	}
 	return nil
@@ -572,6 +579,7 @@ func (d *Database) DropTable(ctx context.Context, name string) error {
 				if err := c.commit(next); err != nil {
 					return err
 				}
+				c.maps.forget(c.tableDir(t.ID))
 				os.RemoveAll(c.tableDir(t.ID))
 				return nil
 			}

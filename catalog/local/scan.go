@@ -47,7 +47,7 @@ func (c *Catalog) segPath(table int64, fi fileInfo) string {
 	return filepath.Join(c.tableDir(table), fi.Name)
 }
 
-func openSegment(ctx context.Context, mem memory.Allocator, p, table string, fi fileInfo, full *arrow.Schema) (*segReader, error) {
+func openSegment(ctx context.Context, mem memory.Allocator, p, table string, fi fileInfo, full *arrow.Schema, mc *mapCache) (*segReader, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, fmt.Errorf("internal catalog: table %s: %w", table, err)
@@ -67,7 +67,7 @@ func openSegment(ctx context.Context, mem memory.Allocator, p, table string, fi 
 	if !fi.Log {
 		start := time.Now()
 		id, known := identify(f, fi)
-		if m, err := mapFile(f); err == nil {
+		if m, err := mc.get(f, p, id, known); err == nil {
 			if !known || !isVerified(id) {
 				if err := verifyBytes(ctx, m.data, fi); err != nil {
 					m.release()
@@ -337,7 +337,7 @@ func (s *fileScan) nextPlain() (arrow.RecordBatch, error) {
 		if s.seg == nil {
 			if s.pf == nil {
 				open := func(ctx context.Context, f fileInfo) (*segReader, error) {
-					seg, err := openSegment(ctx, s.mem, s.c.segPath(s.tid, f), s.table, f, s.full)
+					seg, err := openSegment(ctx, s.mem, s.c.segPath(s.tid, f), s.table, f, s.full, s.c.maps)
 					if err == nil {
 						seg.skip = s.zf.skipList(f)
 					}
@@ -479,7 +479,7 @@ func newUniqueBucket(ctx context.Context, mem memory.Allocator, c *Catalog, tid 
 	u.winners = map[string]int64{}
 	var buf []byte
 	for si, f := range segs {
-		seg, err := openSegment(ctx, mem, c.segPath(tid, f), table, f, full)
+		seg, err := openSegment(ctx, mem, c.segPath(tid, f), table, f, full, c.maps)
 		if err != nil {
 			return nil, err
 		}
@@ -526,7 +526,7 @@ func (u *uniqueBucket) next() (arrow.RecordBatch, error) {
 			if u.si >= len(u.segs) {
 				return nil, nil
 			}
-			seg, err := openSegment(u.ctx, u.mem, u.c.segPath(u.tid, u.segs[u.si]), u.table, u.segs[u.si], u.full)
+			seg, err := openSegment(u.ctx, u.mem, u.c.segPath(u.tid, u.segs[u.si]), u.table, u.segs[u.si], u.full, u.c.maps)
 			if err != nil {
 				return nil, err
 			}

@@ -24,6 +24,12 @@ import (
 	"github.com/inlet-db/inlet/internal/redact"
 )
 
+// keepMapped is how many bytes of internal-table data files stay mapped
+// between scans (local.Options.KeepMapped): address space, whose pages
+// are clean file pages the kernel may reclaim; they show in RSS as file
+// pages once touched.
+const keepMapped = 4 << 30
+
 // Options assemble a whole FE process.
 type Options struct {
 	// QueryAddr is the MySQL listen address, e.g. ":9030" or "127.0.0.1:0".
@@ -100,7 +106,7 @@ func Start(ctx context.Context, o Options) (*FE, error) {
 	}
 	// Log records quote paths and errors: URI passwords are masked.
 	log = slog.New(redact.Handler(log.Handler()))
-	internal, err := local.Open(filepath.Join(o.DataDir, "internal"), o.Mem, local.Options{Logger: log})
+	internal, err := local.Open(filepath.Join(o.DataDir, "internal"), o.Mem, local.Options{Logger: log, KeepMapped: keepMapped})
 	if err != nil {
 		return nil, err
 	}
