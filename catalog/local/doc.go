@@ -91,7 +91,9 @@
 //   - Statistics are hints, never answers: the row count is the segment
 //     list's (stored versions, deletes not subtracted); ANALYZE's column
 //     statistics (analyze.go) are one full scan's, kept by a checkpoint,
-//     stale after later loads until the next ANALYZE.
+//     stale after later loads until the next ANALYZE, which with
+//     Options.AutoAnalyze runs by itself in the background once over a
+//     tenth of a table's rows changed (autoanalyze.go).
 //
 // Concurrency: a Catalog is safe for concurrent use; DDL and the group
 // commit are serialized by one mutex, loads write their segments and scans

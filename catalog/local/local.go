@@ -59,9 +59,13 @@ type Catalog struct {
 	txn atomic.Int64 // last transaction id handed out
 
 	compactCh chan struct{}
-	stop      chan struct{}
-	wg        sync.WaitGroup
-	closeOnce sync.Once
+	// Auto analyze (autoanalyze.go).
+	autoAnalyze time.Duration
+	analyzeCh   chan struct{}
+	alocks      map[int64]*sync.Mutex // per table: ANALYZE runs take turns
+	stop        chan struct{}
+	wg          sync.WaitGroup
+	closeOnce   sync.Once
 }
 
 // Options configure Open.
@@ -87,6 +91,10 @@ type Options struct {
 	// CompactAt is the number of segments in one bucket of a table that
 	// starts a background compaction; 0 means 8, negative disables it.
 	CompactAt int
+	// AutoAnalyze: this long after a commit that adds rows, tables whose
+	// statistics are missing or stale are analysed in the background
+	// (autoanalyze.go); 0 turns it off.
+	AutoAnalyze time.Duration
 	// KeepMapped: up to this many bytes of data files stay mapped between
 	// scans (mapcache.go); 0 maps them per scan, as tests expect.
 	KeepMapped int64
@@ -106,7 +114,7 @@ func Open(dir string, mem memory.Allocator, opts Options) (*Catalog, error) {
 	}
 	c := &Catalog{dir: dir, mem: mem, logger: opts.Logger, now: opts.Now, m: m,
 		labelKeep: opts.LabelKeep, maxLabels: opts.MaxLabels, compactAt: opts.CompactAt, inline: opts.InlineBytes, segMax: opts.SegmentBytes, ckptRecs: opts.CheckpointEvery,
-		maps:   newMapCache(opts.KeepMapped),
+		maps: newMapCache(opts.KeepMapped), autoAnalyze: opts.AutoAnalyze, analyzeCh: make(chan struct{}, 1),
 		labels: map[int64]map[string]labelInfo{}, running: map[int64]map[string]int64{},
 		tlocks: map[int64]*sync.RWMutex{}, compactCh: make(chan struct{}, 1), stop: make(chan struct{})}
 	if c.logger == nil {
@@ -173,6 +181,11 @@ func Open(dir string, mem memory.Allocator, opts Options) (*Catalog, error) {
 	if c.compactAt > 0 {
 		c.wg.Add(1)
 		go c.compactor()
+	}
+	if c.autoAnalyze > 0 {
+		c.wg.Add(1)
+		go c.analyzer()
+		c.kickAnalyzer() // tables loaded before a restart
 	}
 	return c, nil
 }

@@ -76,6 +76,9 @@ type tableManifest struct {
 	Deletes []deletePred `json:"deletes,omitempty"`
 	// Stats are what the last ANALYZE TABLE computed (nil before one).
 	Stats *catalog.TableStats `json:"stats,omitempty"`
+	// StatsStored is the stored row count when Stats were computed: auto
+	// analyze compares it with the current one (autoanalyze.go).
+	StatsStored int64 `json:"stats_stored,omitempty"`
 }
 
 type columnManifest struct {

@@ -55,6 +55,11 @@ type Options struct {
 	// qe_max_connection 1024).
 	HandshakeTimeout time.Duration
 	MaxConnections   int
+	// AutoAnalyze: this long after a load, internal tables whose
+	// statistics are missing or stale are analysed in the background
+	// (Doris's enable_auto_analyze; local.Options.AutoAnalyze). 0 turns
+	// it off (tests: plans must not change under them); cmd/fe sets it.
+	AutoAnalyze time.Duration
 	// MemLimit caps what all statements hold together (Doris mem_limit,
 	// --mem-limit): the statement whose allocation would pass it fails.
 	// 0 means no cap. See ParseMemLimit.
@@ -106,7 +111,7 @@ func Start(ctx context.Context, o Options) (*FE, error) {
 	}
 	// Log records quote paths and errors: URI passwords are masked.
 	log = slog.New(redact.Handler(log.Handler()))
-	internal, err := local.Open(filepath.Join(o.DataDir, "internal"), o.Mem, local.Options{Logger: log, KeepMapped: keepMapped})
+	internal, err := local.Open(filepath.Join(o.DataDir, "internal"), o.Mem, local.Options{Logger: log, KeepMapped: keepMapped, AutoAnalyze: o.AutoAnalyze})
 	if err != nil {
 		return nil, err
 	}
