@@ -39,8 +39,11 @@ type report struct {
 	threads int
 	results []result
 	peakRSS int64 // bytes, the FE process's VmHWM
-	loadDur time.Duration
-	rows    int64
+	// rssAnon and rssFile split its RSS after the last query: the FE keeps
+	// internal tables' data files mapped, whose clean pages count in RSS.
+	rssAnon, rssFile int64
+	loadDur          time.Duration
+	rows             int64
 }
 
 func (r *report) failures() int {
@@ -94,7 +97,8 @@ func (r *report) print(w io.Writer) {
 		fmt.Fprintf(w, "geometric mean DuckDB/Inlet over %d correct queries: %.3f\n", n, math.Exp(logSum/float64(n)))
 	}
 	if r.peakRSS > 0 {
-		fmt.Fprintf(w, "FE peak RSS: %.0f MiB\n", float64(r.peakRSS)/(1<<20))
+		fmt.Fprintf(w, "FE peak RSS: %.0f MiB (after the last query: %.0f MiB anonymous, %.0f MiB mapped files)\n",
+			float64(r.peakRSS)/(1<<20), float64(r.rssAnon)/(1<<20), float64(r.rssFile)/(1<<20))
 	}
 }
 
@@ -200,6 +204,7 @@ func run(ctx context.Context, c config, log io.Writer) (*report, error) {
 		fmt.Fprintf(log, "Q%d: inlet %.1f ms, duckdb %.1f ms, %s %s\n", q, ms(median(x.inlet)), ms(median(x.duck)), x.status, x.note)
 	}
 	rep.peakRSS = fe.peakRSS()
+	rep.rssAnon, rep.rssFile = fe.status("RssAnon:"), fe.status("RssFile:")
 	return rep, nil
 }
 
@@ -450,13 +455,17 @@ func (f *feProc) open(dbName string) (*sql.DB, error) {
 }
 
 // peakRSS reads the FE process's VmHWM (Linux); 0 when unknown.
-func (f *feProc) peakRSS() int64 {
+func (f *feProc) peakRSS() int64 { return f.status("VmHWM:") }
+
+// status reads one size field of the FE process's /proc status, in
+// bytes; 0 when unknown.
+func (f *feProc) status(field string) int64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", f.cmd.Process.Pid))
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+		if v, ok := strings.CutPrefix(line, field); ok {
 			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
 			return kb << 10
 		}
