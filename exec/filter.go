@@ -82,10 +82,16 @@ type selector struct {
 }
 
 func newSelector(pred expr.Expr) *selector {
-	s := &selector{conj: expr.Conjuncts(pred)}
-	for _, c := range s.conj {
+	s := &selector{}
+	var fused []selKernel
+	s.conj, fused = fuseRanges(expr.Conjuncts(pred))
+	for k, c := range s.conj {
 		s.cols = append(s.cols, expr.Columns(c))
-		s.kern = append(s.kern, compileSelKernel(c))
+		kern := fused[k]
+		if kern == nil {
+			kern = compileSelKernel(c)
+		}
+		s.kern = append(s.kern, kern)
 	}
 	return s
 }

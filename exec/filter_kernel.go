@@ -2,6 +2,8 @@ package exec
 
 import (
 	"cmp"
+	"math"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -213,12 +215,57 @@ func selectWith[T kernelNum](op expr.CmpOp, c T, test func(T) bool, x []T, a arr
 		}
 		return out
 	}
+	if !nulls {
+		return selectRowsWith(op, c, test, x, rows, out)
+	}
 	for _, r := range rows {
-		if (!nulls || a.IsValid(int(r))) && test(x[r]) {
+		if a.IsValid(int(r)) && test(x[r]) {
 			out = append(out, r)
 		}
 	}
 	return out
+}
+
+// selectRowsWith is selectWith's loop over candidate rows of a column
+// without NULLs: one loop per operator, writing each candidate and
+// keeping it only if it passed (out may be rows[:0]: it writes behind
+// where it reads).
+func selectRowsWith[T kernelNum](op expr.CmpOp, c T, test func(T) bool, x []T, rows, out []int64) []int64 {
+	j := len(out)
+	out = slices.Grow(out, len(rows))[:j+len(rows)]
+	switch op {
+	case expr.Lt:
+		for _, r := range rows {
+			out[j] = r
+			j += b2i(x[r] < c)
+		}
+	case expr.Le:
+		for _, r := range rows {
+			out[j] = r
+			j += b2i(x[r] <= c)
+		}
+	case expr.Gt:
+		for _, r := range rows {
+			out[j] = r
+			j += b2i(x[r] > c)
+		}
+	case expr.Ge:
+		for _, r := range rows {
+			out[j] = r
+			j += b2i(x[r] >= c)
+		}
+	case expr.Eq, expr.NullSafeEq:
+		for _, r := range rows {
+			out[j] = r
+			j += b2i(x[r] == c)
+		}
+	default:
+		for _, r := range rows {
+			out[j] = r
+			j += b2i(test(x[r]))
+		}
+	}
+	return out[:j]
 }
 
 // b2i is 1 for true: the compiler makes it a flag-to-register move.
@@ -301,22 +348,6 @@ func decimalKernel(op expr.CmpOp, l, r expr.Expr) selKernel {
 		return nil
 	}
 	idx := col.Index
-	// The constant as an int64 when it is one: most values then compare
-	// as int64s.
-	c64, cSmall := int64(c.LowBits()), c.HighBits() == int64(c.LowBits())>>63
-	cmp := func(v decimal128.Num) int {
-		hi, lo := v.HighBits(), v.LowBits()
-		if cSmall && hi == int64(lo)>>63 {
-			switch x := int64(lo); {
-			case x < c64:
-				return -1
-			case x > c64:
-				return 1
-			}
-			return 0
-		}
-		return v.Cmp(c)
-	}
 	return func(b arrow.RecordBatch, rows []int64, out []int64) ([]int64, bool) {
 		if idx < 0 || int64(idx) >= b.NumCols() {
 			return nil, false
@@ -325,23 +356,87 @@ func decimalKernel(op expr.CmpOp, l, r expr.Expr) selKernel {
 		if !ok || !arrow.TypeEqual(a.DataType(), col.Type) {
 			return nil, false
 		}
-		x := a.Values()
+		return decimalSelect(op, c, a, rows, out), true
+	}
+}
+
+// decimalSelect appends the rows of a (all of them, or the candidates
+// rows) whose value v satisfies v op c; out may be rows[:0].
+//
+// The unscaled values are 128-bit, but nearly all fit in an int64: then
+// v < k is one int64 comparison, and every ordering operator is one
+// "less than" against c or c+1, maybe negated (v <= c is v < c+1, v > c
+// is not v < c+1, v >= c is not v < c). A value past the int64 range is
+// below every int64 when negative, above when not. Rows are written
+// without a branch on the outcome (see selectWith). A constant that is no
+// int64 (or is MaxInt64, whose c+1 is not) compares in 128 bits.
+func decimalSelect(op expr.CmpOp, c decimal128.Num, a *array.Decimal128, rows, out []int64) []int64 {
+	x := a.Values()
+	c64 := int64(c.LowBits())
+	cSmall := c.HighBits() == c64>>63
+	var k int64
+	var flip, eq bool
+	switch op {
+	case expr.Lt:
+		k = c64
+	case expr.Le:
+		k = c64 + 1
+	case expr.Gt:
+		k, flip = c64+1, true
+	case expr.Ge:
+		k, flip = c64, true
+	case expr.Eq, expr.NullSafeEq:
+		eq = true
+	case expr.Ne:
+		eq, flip = true, true
+	}
+	if a.NullN() > 0 || (!eq && (!cSmall || c64 == math.MaxInt64)) {
+		holds := func(v decimal128.Num) bool { return cmpHolds(op, v.Cmp(c)) }
 		nulls := a.NullN() > 0
 		if rows == nil {
 			for i, v := range x {
-				if (!nulls || a.IsValid(i)) && cmpHolds(op, cmp(v)) {
+				if (!nulls || a.IsValid(i)) && holds(v) {
 					out = append(out, int64(i))
 				}
 			}
-			return out, true
+			return out
 		}
 		for _, r := range rows {
-			if (!nulls || a.IsValid(int(r))) && cmpHolds(op, cmp(x[r])) {
+			if (!nulls || a.IsValid(int(r))) && holds(x[r]) {
 				out = append(out, r)
 			}
 		}
-		return out, true
+		return out
 	}
+	pass := func(v decimal128.Num) bool {
+		if eq {
+			return (v == c) != flip
+		}
+		lo, hi := int64(v.LowBits()), v.HighBits()
+		less := lo < k
+		if hi != lo>>63 {
+			less = hi < 0
+		}
+		return less != flip
+	}
+	if rows == nil {
+		base := len(out)
+		out = slices.Grow(out, len(x))
+		dst := out[base : base+len(x)]
+		j := 0
+		for i, v := range x {
+			dst[j] = int64(i)
+			j += b2i(pass(v))
+		}
+		return out[:base+j]
+	}
+	j := len(out)
+	out = slices.Grow(out, len(rows))[:j+len(rows)]
+	for _, r := range rows {
+		out[j] = r
+		j += b2i(pass(x[r]))
+	}
+	return out[:j]
 }
 
 // cmpHolds says whether a comparison whose sign is c satisfies op.

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -258,6 +259,10 @@ func TestSelKernelDecimal(t *testing.T) {
 				db.AppendNull()
 			case i%101 == 5:
 				db.Append(decimal128.New(int64(i%3)-1, uint64(i)*977)) // beyond int64, either sign
+			case i%211 == 7:
+				db.Append(decimal128.FromI64(math.MaxInt64)) // the int64 bounds
+			case i%211 == 8:
+				db.Append(decimal128.FromI64(math.MinInt64))
 			default:
 				db.Append(decimal128.FromI64(int64(i%200-100) * 3))
 			}
@@ -273,6 +278,12 @@ func TestSelKernelDecimal(t *testing.T) {
 			must(expr.Lit(decimal128.FromI64(5), &arrow.Decimal128Type{Precision: 3, Scale: 2})),   // 0.05
 			must(expr.Lit(decimal128.FromI64(-30), &arrow.Decimal128Type{Precision: 4, Scale: 2})), // -0.30, a value
 			must(expr.Lit(decimal128.FromI64(24), &arrow.Decimal128Type{Precision: 4, Scale: 0})),  // 24, rescaled
+			// The int64 bounds (MaxInt64's c+1 is no int64) and past them.
+			must(expr.Lit(decimal128.FromI64(math.MaxInt64), &arrow.Decimal128Type{Precision: 25, Scale: 2})),
+			must(expr.Lit(decimal128.FromI64(math.MaxInt64-1), &arrow.Decimal128Type{Precision: 25, Scale: 2})),
+			must(expr.Lit(decimal128.FromI64(math.MinInt64), &arrow.Decimal128Type{Precision: 25, Scale: 2})),
+			must(expr.Lit(decimal128.New(0, 1<<63+5), &arrow.Decimal128Type{Precision: 25, Scale: 2})),
+			must(expr.Lit(decimal128.New(-1, 1<<63-5), &arrow.Decimal128Type{Precision: 25, Scale: 2})),
 		} {
 			for _, op := range []expr.CmpOp{expr.Eq, expr.NullSafeEq, expr.Ne, expr.Lt, expr.Le, expr.Gt, expr.Ge} {
 				for _, side := range []expr.Expr{col, casted} {

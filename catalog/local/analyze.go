@@ -48,6 +48,28 @@ func (t *Table) ColumnStats(context.Context) (*catalog.TableStats, error) {
 // and a checkpoint stores them with the table's metadata. The scan takes no
 // lock, so loads go on meanwhile; the stored row count is what the scan saw.
 func (t *Table) Analyze(ctx context.Context, mem memory.Allocator) (*catalog.TableStats, error) {
+	return t.analyzeWith(ctx, mem, false)
+}
+
+// analyze is auto analyze's ANALYZE: with the catalog's allocator, and
+// only if the statistics are still stale once it has the table's turn.
+func (t *Table) analyze(ctx context.Context, onlyStale bool) (*catalog.TableStats, error) {
+	return t.analyzeWith(ctx, t.c.mem, onlyStale)
+}
+
+func (t *Table) analyzeWith(ctx context.Context, mem memory.Allocator, onlyStale bool) (*catalog.TableStats, error) {
+	l := t.c.analyzeLock(t.id)
+	l.Lock()
+	defer l.Unlock()
+	if onlyStale {
+		t.c.mu.Lock()
+		m, err := t.lookup()
+		stale := err == nil && m.statsStale()
+		t.c.mu.Unlock()
+		if !stale {
+			return nil, err
+		}
+	}
 	cols := make([]int, len(t.schema.Columns))
 	for i := range cols {
 		cols[i] = i
@@ -92,7 +114,7 @@ func (t *Table) Analyze(ctx context.Context, mem memory.Allocator) (*catalog.Tab
 		}
 		for _, tm := range nd.Tables {
 			if tm.ID == t.id {
-				tm.Stats = st
+				tm.Stats, tm.StatsStored = st, tm.storedRows()
 			}
 		}
 	}

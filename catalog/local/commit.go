@@ -350,6 +350,7 @@ func (c *Catalog) sweep() {
 		return
 	}
 	for _, p := range c.garbage {
+		c.maps.forget(p)
 		os.Remove(p)
 	}
 	c.garbage = nil

@@ -197,7 +197,7 @@ func (c *Catalog) compact(ctx context.Context, job *compactJob) error {
 		maxSeq = max(maxSeq, f.Seq)
 	}
 	if job.keys != nil {
-		u, err := newUniqueBucket(ctx, c.mem, c, job.tid, job.table, job.segs, job.full, *job.keys)
+		u, err := newUniqueBucket(ctx, c.mem, c, job.tid, job.table, job.segs, job.full, *job.keys, nil)
 		if err != nil {
 			return err
 		}
@@ -218,7 +218,7 @@ func (c *Catalog) compact(ctx context.Context, job *compactJob) error {
 		}
 	} else {
 		for _, f := range job.segs {
-			seg, err := openSegment(ctx, c.mem, c.segPath(job.tid, f), job.table, f, job.full)
+			seg, err := openSegment(ctx, c.mem, c.segPath(job.tid, f), job.table, f, job.full, nil)
 			if err != nil {
 				return err
 			}

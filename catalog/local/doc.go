@@ -62,7 +62,11 @@
 //     scan: Go code keeps such strings past the batch's release. Segments
 //     in the commit log and files that cannot be mapped are read with
 //     pread, as before. Files are never truncated or rewritten in place
-//     while mapped (that would be SIGBUS, not an error).
+//     while mapped (that would be SIGBUS, not an error). With
+//     Options.KeepMapped (the FE sets it) mappings also stay between
+//     scans, up to that many bytes (mapcache.go): the cache holds one
+//     reference, dropped when the file is swept or its table dropped,
+//     oldest first past the bound, and at Close.
 //   - Mapped bytes are not heap: what the query holds of them is charged
 //     to its account when the allocator offers ChargeExternal (exec/memlimit
 //     does), per message body, from the moment the batch is handed out
@@ -76,11 +80,20 @@
 //   - Scans read the segment list as of the moment Scan is called (a
 //     snapshot), stream one batch at a time, and allocate from the request's
 //     allocator; background compaction uses the catalog's.
+//   - Every record batch written carries a zone map (zone.go: per column
+//     its NULL count and, for integer, DATE and DECIMAL columns, its
+//     bounds) in its segment's fileInfo. A scan skips, before decoding, a
+//     batch (a whole segment of a plain scan) where no row can satisfy one
+//     of the request's predicates; a merge scan skips only in pass two,
+//     after every key was read. A predicate it cannot read exactly skips
+//     nothing: a skipped batch never holds a row the WHERE clause keeps.
 //   - Names are case-sensitive (lower_case_table_names = 0), as in Doris.
 //   - Statistics are hints, never answers: the row count is the segment
 //     list's (stored versions, deletes not subtracted); ANALYZE's column
 //     statistics (analyze.go) are one full scan's, kept by a checkpoint,
-//     stale after later loads until the next ANALYZE.
+//     stale after later loads until the next ANALYZE, which with
+//     Options.AutoAnalyze runs by itself in the background once over a
+//     tenth of a table's rows changed (autoanalyze.go).
 //
 // Concurrency: a Catalog is safe for concurrent use; DDL and the group
 // commit are serialized by one mutex, loads write their segments and scans

@@ -125,6 +125,9 @@ func (t *Table) load(ctx context.Context, r array.RecordReader, opts catalog.Loa
 		return catalog.LoadResult{}, err
 	}
 	ok = true
+	if w.rows > 0 {
+		c.kickAnalyzer()
+	}
 	return catalog.LoadResult{TxnID: txn, Rows: w.rows}, nil
 }
 

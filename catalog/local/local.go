@@ -28,6 +28,7 @@ const TypeName = "internal"
 // Catalog is the internal catalog.
 type Catalog struct {
 	dir    string
+	maps   *mapCache        // nil: data files are mapped per scan
 	mem    memory.Allocator // schema decoding and background compaction; scans use the request's
 	logger *slog.Logger
 	now    func() time.Time
@@ -58,9 +59,13 @@ type Catalog struct {
 	txn atomic.Int64 // last transaction id handed out
 
 	compactCh chan struct{}
-	stop      chan struct{}
-	wg        sync.WaitGroup
-	closeOnce sync.Once
+	// Auto analyze (autoanalyze.go).
+	autoAnalyze time.Duration
+	analyzeCh   chan struct{}
+	alocks      map[int64]*sync.Mutex // per table: ANALYZE runs take turns
+	stop        chan struct{}
+	wg          sync.WaitGroup
+	closeOnce   sync.Once
 }
 
 // Options configure Open.
@@ -86,6 +91,13 @@ type Options struct {
 	// CompactAt is the number of segments in one bucket of a table that
 	// starts a background compaction; 0 means 8, negative disables it.
 	CompactAt int
+	// AutoAnalyze: this long after a commit that adds rows, tables whose
+	// statistics are missing or stale are analysed in the background
+	// (autoanalyze.go); 0 turns it off.
+	AutoAnalyze time.Duration
+	// KeepMapped: up to this many bytes of data files stay mapped between
+	// scans (mapcache.go); 0 maps them per scan, as tests expect.
+	KeepMapped int64
 }
 
 // Open loads (or creates) the internal catalog stored in dir.
@@ -102,6 +114,7 @@ func Open(dir string, mem memory.Allocator, opts Options) (*Catalog, error) {
 	}
 	c := &Catalog{dir: dir, mem: mem, logger: opts.Logger, now: opts.Now, m: m,
 		labelKeep: opts.LabelKeep, maxLabels: opts.MaxLabels, compactAt: opts.CompactAt, inline: opts.InlineBytes, segMax: opts.SegmentBytes, ckptRecs: opts.CheckpointEvery,
+		maps: newMapCache(opts.KeepMapped), autoAnalyze: opts.AutoAnalyze, analyzeCh: make(chan struct{}, 1),
 		labels: map[int64]map[string]labelInfo{}, running: map[int64]map[string]int64{},
 		tlocks: map[int64]*sync.RWMutex{}, compactCh: make(chan struct{}, 1), stop: make(chan struct{})}
 	if c.logger == nil {
@@ -168,6 +181,11 @@ func Open(dir string, mem memory.Allocator, opts Options) (*Catalog, error) {
 	if c.compactAt > 0 {
 		c.wg.Add(1)
 		go c.compactor()
+	}
+	if c.autoAnalyze > 0 {
+		c.wg.Add(1)
+		go c.analyzer()
+		c.kickAnalyzer() // tables loaded before a restart
 	}
 	return c, nil
 }
@@ -261,6 +279,7 @@ func (c *Catalog) Close() error {
 		c.wg.Wait()
 		c.mu.Lock()
 		c.log.close()
+		c.maps.close()
 		c.broken = fmt.Errorf("internal catalog: closed")
 		c.mu.Unlock()
 	})
@@ -331,6 +350,7 @@ func (c *Catalog) DropDatabase(ctx context.Context, name string, force bool) err
 	}
 	delete(c.labels, d.ID)
 	for _, t := range d.Tables {
+		c.maps.forget(c.tableDir(t.ID))
 		os.RemoveAll(c.tableDir(t.ID))
 	}
 	return nil
@@ -572,6 +592,7 @@ func (d *Database) DropTable(ctx context.Context, name string) error {
 				if err := c.commit(next); err != nil {
 					return err
 				}
+				c.maps.forget(c.tableDir(t.ID))
 				os.RemoveAll(c.tableDir(t.ID))
 				return nil
 			}
@@ -664,8 +685,13 @@ func (t *Table) Scan(ctx context.Context, req catalog.ScanRequest) (array.Record
 		return nil, err
 	}
 	out := t.schema.Projected(req.Columns).Arrow()
+	zf := newZoneFilter(t.schema, req.Predicates)
+	if zf != nil && t.keys == nil {
+		// A segment none of whose batches can match is not even opened.
+		files = slices.DeleteFunc(files, zf.skipsAll)
+	}
 	r := &fileScan{ctx: ctx, mem: req.Mem, c: t.c, tid: t.id, table: t.name, files: files, cols: req.Columns,
-		schema: out, full: t.arrow, keys: t.keys, release: release, dels: dels, cat: t.schema, ahead: scanParallelism(req.Vars)}
+		schema: out, full: t.arrow, keys: t.keys, release: release, dels: dels, cat: t.schema, ahead: scanParallelism(req.Vars), zf: zf}
 	if t.keys != nil {
 		r.groups = bucketGroups(files, t.keys.buckets)
 	}

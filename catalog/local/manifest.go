@@ -76,6 +76,9 @@ type tableManifest struct {
 	Deletes []deletePred `json:"deletes,omitempty"`
 	// Stats are what the last ANALYZE TABLE computed (nil before one).
 	Stats *catalog.TableStats `json:"stats,omitempty"`
+	// StatsStored is the stored row count when Stats were computed: auto
+	// analyze compares it with the current one (autoanalyze.go).
+	StatsStored int64 `json:"stats_stored,omitempty"`
 }
 
 type columnManifest struct {
@@ -109,6 +112,9 @@ type fileInfo struct {
 	// Unique: no key occurs twice in the segment (a compaction output),
 	// so a bucket made of it alone needs no merge.
 	Unique bool `json:"unique,omitempty"`
+	// Zones are the zone maps of the segment's record batches, in file
+	// order (zone.go); nil for segments written before them.
+	Zones []batchZone `json:"zones,omitempty"`
 }
 
 func encodeSchema(s *arrow.Schema) ([]byte, error) {

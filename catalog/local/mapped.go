@@ -282,6 +282,15 @@ func (s *mappedSegment) next() (arrow.RecordBatch, *bodyRef, error) {
 	return rec, s.msgs.body, nil
 }
 
+// skip passes over the next message (a record batch a zone filter
+// skips) without decoding it; at the end it does nothing.
+func (s *mappedSegment) skip() error {
+	if _, err := s.msgs.Message(); err != nil && err != io.EOF {
+		return err
+	}
+	return nil
+}
+
 func (s *mappedSegment) close() {
 	s.rd.Release() // releases msgs too
 }

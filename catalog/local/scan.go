@@ -32,6 +32,11 @@ type segReader struct {
 	bi     int
 	fi     fileInfo
 	p      string
+	// skip, per batch, says the scan's zone filter skips it (nil: none).
+	skip []bool
+	// row is the ordinal within the segment of the first row of the batch
+	// last returned; next that of the batch after it (skipped ones count).
+	row, nextRow int64
 }
 
 // segPath is where a segment's bytes live.
@@ -42,7 +47,7 @@ func (c *Catalog) segPath(table int64, fi fileInfo) string {
 	return filepath.Join(c.tableDir(table), fi.Name)
 }
 
-func openSegment(ctx context.Context, mem memory.Allocator, p, table string, fi fileInfo, full *arrow.Schema) (*segReader, error) {
+func openSegment(ctx context.Context, mem memory.Allocator, p, table string, fi fileInfo, full *arrow.Schema, mc *mapCache) (*segReader, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, fmt.Errorf("internal catalog: table %s: %w", table, err)
@@ -62,7 +67,7 @@ func openSegment(ctx context.Context, mem memory.Allocator, p, table string, fi 
 	if !fi.Log {
 		start := time.Now()
 		id, known := identify(f, fi)
-		if m, err := mapFile(f); err == nil {
+		if m, err := mc.get(f, p, id, known); err == nil {
 			if !known || !isVerified(id) {
 				if err := verifyBytes(ctx, m.data, fi); err != nil {
 					m.release()
@@ -121,6 +126,13 @@ func openSegment(ctx context.Context, mem memory.Allocator, p, table string, fi 
 func (s *segReader) next(table string) (arrow.RecordBatch, error) {
 	if s.mapped != nil {
 		for {
+			if s.skips() {
+				if err := s.mapped.skip(); err != nil {
+					return nil, fmt.Errorf("%w: table %s file %s batch %d: %v", ErrCorrupt, table, s.p, s.bi, err)
+				}
+				s.bi++
+				continue
+			}
 			rec, ref, err := s.mapped.next()
 			if err != nil {
 				return nil, fmt.Errorf("%w: table %s file %s batch %d: %v", ErrCorrupt, table, s.p, s.bi, err)
@@ -136,10 +148,15 @@ func (s *segReader) next(table string) (arrow.RecordBatch, error) {
 			if s.charge != nil {
 				chargeMapped(s.charge, ref, rec)
 			}
+			s.row, s.nextRow = s.nextRow, s.nextRow+rec.NumRows()
 			return rec, nil
 		}
 	}
 	for s.bi < s.fr.NumRecords() {
+		if s.skips() {
+			s.bi++
+			continue
+		}
 		rec, err := s.fr.RecordBatchAt(s.bi)
 		if err != nil {
 			return nil, fmt.Errorf("%w: table %s file %s batch %d: %v", ErrCorrupt, table, s.p, s.bi, err)
@@ -149,9 +166,21 @@ func (s *segReader) next(table string) (arrow.RecordBatch, error) {
 			rec.Release()
 			continue
 		}
+		s.row, s.nextRow = s.nextRow, s.nextRow+rec.NumRows()
 		return rec, nil
 	}
 	return nil, nil
+}
+
+// skips says whether the zone filter skips batch bi, and if so counts its
+// rows as read. The zone maps name every batch the writer wrote, none of
+// them empty, so positions agree with the file's.
+func (s *segReader) skips() bool {
+	if s.bi >= len(s.skip) || !s.skip[s.bi] {
+		return false
+	}
+	s.nextRow += s.fi.Zones[s.bi].Rows
+	return true
 }
 
 func chargeMapped(c externalCharger, ref *bodyRef, rec arrow.RecordBatch) {
@@ -197,6 +226,7 @@ type fileScan struct {
 	release func()
 	dels    []deletePred   // DELETE predicates (tables without UNIQUE KEY)
 	cat     catalog.Schema // the table's schema, for dels
+	zf      *zoneFilter    // the request's predicates over zone maps; nil: none
 
 	seg    *segReader
 	pf     *prefetcher[*segReader]    // plain scan: segments opened ahead
@@ -307,7 +337,11 @@ func (s *fileScan) nextPlain() (arrow.RecordBatch, error) {
 		if s.seg == nil {
 			if s.pf == nil {
 				open := func(ctx context.Context, f fileInfo) (*segReader, error) {
-					return openSegment(ctx, s.mem, s.c.segPath(s.tid, f), s.table, f, s.full)
+					seg, err := openSegment(ctx, s.mem, s.c.segPath(s.tid, f), s.table, f, s.full, s.c.maps)
+					if err == nil {
+						seg.skip = s.zf.skipList(f)
+					}
+					return seg, err
 				}
 				s.pf = newPrefetcher(s.ctx, s.ahead, s.files, open, (*segReader).close)
 			}
@@ -355,7 +389,7 @@ func (s *fileScan) nextMerged() (arrow.RecordBatch, error) {
 					}
 				}
 				open := func(ctx context.Context, g []fileInfo) (*uniqueBucket, error) {
-					return newUniqueBucket(ctx, s.mem, s.c, s.tid, s.table, g, s.full, *s.keys)
+					return newUniqueBucket(ctx, s.mem, s.c, s.tid, s.table, g, s.full, *s.keys, s.zf)
 				}
 				s.mpf = newPrefetcher(s.ctx, s.ahead, groups, open, (*uniqueBucket).close)
 			}
@@ -426,15 +460,18 @@ type uniqueBucket struct {
 	winners map[string]int64 // key → seg<<40 | row; -1 deleted
 	si      int
 	seg     *segReader
-	base    int64 // row ordinal of the next batch within seg
+	// zf skips batches in pass two only: pass one must see every key, and
+	// a batch none of whose rows match the scan's predicates holds no row
+	// to return, whether or not its rows are the latest of their keys.
+	zf      *zoneFilter
 	passthr bool
 	aliased bool // the last batch returned points into a mapping
 }
 
 const deleted = -1
 
-func newUniqueBucket(ctx context.Context, mem memory.Allocator, c *Catalog, tid int64, table string, segs []fileInfo, full *arrow.Schema, keys keyCoder) (*uniqueBucket, error) {
-	u := &uniqueBucket{ctx: ctx, mem: mem, c: c, tid: tid, table: table, segs: segs, full: full, keys: keys}
+func newUniqueBucket(ctx context.Context, mem memory.Allocator, c *Catalog, tid int64, table string, segs []fileInfo, full *arrow.Schema, keys keyCoder, zf *zoneFilter) (*uniqueBucket, error) {
+	u := &uniqueBucket{ctx: ctx, mem: mem, c: c, tid: tid, table: table, segs: segs, full: full, keys: keys, zf: zf}
 	if len(segs) == 1 && segs[0].Unique && !segs[0].Delete {
 		u.passthr = true
 		return u, nil
@@ -442,7 +479,7 @@ func newUniqueBucket(ctx context.Context, mem memory.Allocator, c *Catalog, tid 
 	u.winners = map[string]int64{}
 	var buf []byte
 	for si, f := range segs {
-		seg, err := openSegment(ctx, mem, c.segPath(tid, f), table, f, full)
+		seg, err := openSegment(ctx, mem, c.segPath(tid, f), table, f, full, c.maps)
 		if err != nil {
 			return nil, err
 		}
@@ -489,11 +526,12 @@ func (u *uniqueBucket) next() (arrow.RecordBatch, error) {
 			if u.si >= len(u.segs) {
 				return nil, nil
 			}
-			seg, err := openSegment(u.ctx, u.mem, u.c.segPath(u.tid, u.segs[u.si]), u.table, u.segs[u.si], u.full)
+			seg, err := openSegment(u.ctx, u.mem, u.c.segPath(u.tid, u.segs[u.si]), u.table, u.segs[u.si], u.full, u.c.maps)
 			if err != nil {
 				return nil, err
 			}
-			u.seg, u.base = seg, 0
+			seg.skip = u.zf.skipList(u.segs[u.si])
+			u.seg = seg
 		}
 		rec, err := u.seg.next(u.table)
 		if err != nil {
@@ -513,13 +551,12 @@ func (u *uniqueBucket) next() (arrow.RecordBatch, error) {
 		keep := 0
 		for i := 0; i < int(rec.NumRows()); i++ {
 			buf = u.keys.encode(rec, i, buf)
-			ok := u.winners[string(buf)] == int64(u.si)<<40|(u.base+int64(i))
+			ok := u.winners[string(buf)] == int64(u.si)<<40|(u.seg.row+int64(i))
 			if ok {
 				keep++
 			}
 			mb.Append(ok)
 		}
-		u.base += rec.NumRows()
 		mask := mb.NewArray()
 		mb.Release()
 		switch keep {

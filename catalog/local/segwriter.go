@@ -62,6 +62,7 @@ type segWriter struct {
 	segMax int64
 	del    bool // tombstone segments
 	unique bool // compaction output: keys unique within each segment
+	zones  bool // keep zone maps (zonesWanted)
 
 	next  int
 	open  map[int]*openSeg
@@ -77,10 +78,11 @@ type openSeg struct {
 	sum    *crcWriter
 	w      *ipc.FileWriter
 	rows   int64
+	zones  []batchZone // nil when the schema gets none (zonesWanted)
 }
 
 func (c *Catalog) newSegWriter(tid int64, prefix string, schema *arrow.Schema) *segWriter {
-	return &segWriter{dir: c.tableDir(tid), prefix: prefix, schema: schema, mem: c.mem, inline: c.inline, segMax: c.segMax, open: map[int]*openSeg{}}
+	return &segWriter{dir: c.tableDir(tid), prefix: prefix, schema: schema, mem: c.mem, inline: c.inline, segMax: c.segMax, open: map[int]*openSeg{}, zones: zonesWanted(schema)}
 }
 
 func (s *segWriter) write(bucket int, rec arrow.RecordBatch) error {
@@ -111,6 +113,9 @@ func (s *segWriter) write(bucket int, rec arrow.RecordBatch) error {
 	if err := o.w.Write(rec); err != nil {
 		return fmt.Errorf("internal catalog: write segment: %w", err)
 	}
+	if s.zones {
+		o.zones = append(o.zones, zoneOf(rec))
+	}
 	o.rows += rec.NumRows()
 	s.rows += rec.NumRows()
 	if o.sum.n >= s.segMax {
@@ -128,7 +133,7 @@ func (s *segWriter) closeSeg(o *openSeg) error {
 		return fmt.Errorf("internal catalog: close segment: %w", err)
 	}
 	crc := o.sum.crc
-	fi := fileInfo{Rows: o.rows, Bytes: o.sum.n, CRC32C: &crc, Bucket: o.bucket, Delete: s.del, Unique: s.unique}
+	fi := fileInfo{Rows: o.rows, Bytes: o.sum.n, CRC32C: &crc, Bucket: o.bucket, Delete: s.del, Unique: s.unique, Zones: o.zones}
 	if o.sp.f == nil {
 		fi.Log = true
 		s.data = append(s.data, o.sp.buf.Bytes())

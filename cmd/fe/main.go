@@ -60,6 +60,8 @@ type config struct {
 	memLimit         int64
 	maxConns         int
 	handshakeTimeout time.Duration
+	// autoAnalyze: delay of the background ANALYZE after loads (0: off).
+	autoAnalyze time.Duration
 	// metaSet and dataSet tell whether the flags were given (the demo
 	// picks its own directories otherwise).
 	metaSet, dataSet bool
@@ -88,6 +90,7 @@ func parseFlags(args []string) (config, error) {
 	memLimit := fs.String("mem-limit", "80%", "memory all queries may hold together (Doris mem_limit): a percentage of the machine's (or cgroup's) memory, or bytes with K/M/G/T; the query that would pass it fails")
 	fs.IntVar(&c.maxConns, "max-connections", 1024, "most open MySQL connections, logged in or not (Doris qe_max_connection); past it clients get error 1040")
 	fs.DurationVar(&c.handshakeTimeout, "handshake-timeout", 10*time.Second, "time a new connection has to log in before it is closed")
+	fs.DurationVar(&c.autoAnalyze, "auto-analyze-delay", 30*time.Second, "after a load, internal tables whose statistics are missing or stale (over 10% of rows changed) are analysed in the background this long after; 0 turns auto analyze off")
 	fs.IntVar(&c.flightSQLPort, "flight-sql-port", 8070, "Arrow Flight SQL port (Doris arrow_flight_sql_port): the same users, statements and privileges as the MySQL port, results as Arrow batches; TLS only with --tls-cert; -1 disables it")
 	fs.StringVar(&c.tlsCert, "tls-cert", "", "PEM certificate (chain) for TLS on the MySQL port; with --tls-key, clients may connect with SSL and users created REQUIRE SSL must")
 	fs.StringVar(&c.tlsKey, "tls-key", "", "PEM private key of --tls-cert")
@@ -271,6 +274,7 @@ func run(ctx context.Context, c config, out io.Writer) error {
 		MaxConnections:   c.maxConns,
 		HandshakeTimeout: c.handshakeTimeout,
 		TLSConfig:        tlsConfig,
+		AutoAnalyze:      c.autoAnalyze,
 	})
 	if err != nil {
 		return err

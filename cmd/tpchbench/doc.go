@@ -13,7 +13,10 @@
 // query, it runs Inlet (through go-sql-driver) and DuckDB in turn --runs
 // times, compares the first answers (internal/tpch.Compare) and prints per
 // query the medians, DuckDB/Inlet, the geometric mean over the queries
-// answered correctly, and the FE process's peak RSS (VmHWM).
+// answered correctly, and the FE process's peak RSS (VmHWM) with its RSS
+// after the last query split into anonymous and mapped-file pages (the FE
+// keeps internal tables' data files mapped). The log gives each table's
+// Stream Load rate and ANALYZE time.
 //
 // --explain DIR writes each query's EXPLAIN VERBOSE to DIR/qNN.txt first.
 //

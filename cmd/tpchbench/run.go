@@ -39,8 +39,11 @@ type report struct {
 	threads int
 	results []result
 	peakRSS int64 // bytes, the FE process's VmHWM
-	loadDur time.Duration
-	rows    int64
+	// rssAnon and rssFile split its RSS after the last query: the FE keeps
+	// internal tables' data files mapped, whose clean pages count in RSS.
+	rssAnon, rssFile int64
+	loadDur          time.Duration
+	rows             int64
 }
 
 func (r *report) failures() int {
@@ -94,7 +97,8 @@ func (r *report) print(w io.Writer) {
 		fmt.Fprintf(w, "geometric mean DuckDB/Inlet over %d correct queries: %.3f\n", n, math.Exp(logSum/float64(n)))
 	}
 	if r.peakRSS > 0 {
-		fmt.Fprintf(w, "FE peak RSS: %.0f MiB\n", float64(r.peakRSS)/(1<<20))
+		fmt.Fprintf(w, "FE peak RSS: %.0f MiB (after the last query: %.0f MiB anonymous, %.0f MiB mapped files)\n",
+			float64(r.peakRSS)/(1<<20), float64(r.rssAnon)/(1<<20), float64(r.rssFile)/(1<<20))
 	}
 }
 
@@ -155,7 +159,7 @@ func run(ctx context.Context, c config, log io.Writer) (*report, error) {
 		}
 		qdbName = flussCatalog + "." + lakeDB
 	default:
-		if rep.rows, err = loadInlet(ctx, db, fe, data); err != nil {
+		if rep.rows, err = loadInlet(ctx, db, fe, data, log); err != nil {
 			return nil, err
 		}
 	}
@@ -200,6 +204,7 @@ func run(ctx context.Context, c config, log io.Writer) (*report, error) {
 		fmt.Fprintf(log, "Q%d: inlet %.1f ms, duckdb %.1f ms, %s %s\n", q, ms(median(x.inlet)), ms(median(x.duck)), x.status, x.note)
 	}
 	rep.peakRSS = fe.peakRSS()
+	rep.rssAnon, rep.rssFile = fe.status("RssAnon:"), fe.status("RssFile:")
 	return rep, nil
 }
 
@@ -295,8 +300,8 @@ func queryText(ctx context.Context, db *sql.DB, q string) ([][]*string, error) {
 }
 
 // loadInlet creates the tables, Stream Loads every file and analyses
-// each table.
-func loadInlet(ctx context.Context, db *sql.DB, fe *feProc, data string) (int64, error) {
+// each table, logging each table's load and ANALYZE times.
+func loadInlet(ctx context.Context, db *sql.DB, fe *feProc, data string, log io.Writer) (int64, error) {
 	if _, err := db.ExecContext(ctx, "CREATE DATABASE IF NOT EXISTS tpch"); err != nil {
 		return 0, err
 	}
@@ -315,16 +320,21 @@ func loadInlet(ctx context.Context, db *sql.DB, fe *feProc, data string) (int64,
 		if _, err := db.ExecContext(ctx, ddl); err != nil {
 			return 0, fmt.Errorf("%s: %w", ddl, err)
 		}
+		t0 := time.Now()
 		n, err := fe.streamLoad(ctx, "tpch", t.Name, filepath.Join(data, t.Name+".tbl"))
 		if err != nil {
 			return 0, fmt.Errorf("stream load %s: %w", t.Name, err)
 		}
+		loadDur := time.Since(t0)
 		total += n
 		// Statistics for the optimizer's join order, as a Doris user runs
 		// ANALYZE (or auto analyze does) after loading.
 		// An FE without ANALYZE (an older --fe-bin, for comparisons) runs
 		// the queries without statistics.
+		t1 := time.Now()
 		db.ExecContext(ctx, "ANALYZE TABLE tpch."+t.Name+" WITH SYNC")
+		fmt.Fprintf(log, "loaded %s: %d rows in %s (%.2f M rows/s), ANALYZE %s\n", t.Name, n, loadDur.Round(time.Millisecond),
+			float64(n)/loadDur.Seconds()/1e6, time.Since(t1).Round(time.Millisecond))
 	}
 	return total, nil
 }
@@ -445,13 +455,17 @@ func (f *feProc) open(dbName string) (*sql.DB, error) {
 }
 
 // peakRSS reads the FE process's VmHWM (Linux); 0 when unknown.
-func (f *feProc) peakRSS() int64 {
+func (f *feProc) peakRSS() int64 { return f.status("VmHWM:") }
+
+// status reads one size field of the FE process's /proc status, in
+// bytes; 0 when unknown.
+func (f *feProc) status(field string) int64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", f.cmd.Process.Pid))
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+		if v, ok := strings.CutPrefix(line, field); ok {
 			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
 			return kb << 10
 		}

@@ -24,6 +24,12 @@ import (
 	"github.com/inlet-db/inlet/internal/redact"
 )
 
+// keepMapped is how many bytes of internal-table data files stay mapped
+// between scans (local.Options.KeepMapped): address space, whose pages
+// are clean file pages the kernel may reclaim; they show in RSS as file
+// pages once touched.
+const keepMapped = 4 << 30
+
 // Options assemble a whole FE process.
 type Options struct {
 	// QueryAddr is the MySQL listen address, e.g. ":9030" or "127.0.0.1:0".
@@ -49,6 +55,11 @@ type Options struct {
 	// qe_max_connection 1024).
 	HandshakeTimeout time.Duration
 	MaxConnections   int
+	// AutoAnalyze: this long after a load, internal tables whose
+	// statistics are missing or stale are analysed in the background
+	// (Doris's enable_auto_analyze; local.Options.AutoAnalyze). 0 turns
+	// it off (tests: plans must not change under them); cmd/fe sets it.
+	AutoAnalyze time.Duration
 	// MemLimit caps what all statements hold together (Doris mem_limit,
 	// --mem-limit): the statement whose allocation would pass it fails.
 	// 0 means no cap. See ParseMemLimit.
@@ -100,7 +111,7 @@ func Start(ctx context.Context, o Options) (*FE, error) {
 	}
 	// Log records quote paths and errors: URI passwords are masked.
 	log = slog.New(redact.Handler(log.Handler()))
-	internal, err := local.Open(filepath.Join(o.DataDir, "internal"), o.Mem, local.Options{Logger: log})
+	internal, err := local.Open(filepath.Join(o.DataDir, "internal"), o.Mem, local.Options{Logger: log, KeepMapped: keepMapped, AutoAnalyze: o.AutoAnalyze})
 	if err != nil {
 		return nil, err
 	}

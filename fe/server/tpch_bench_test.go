@@ -1,0 +1,86 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/internal/tpch"
+)
+
+// BenchmarkTPCHLoaded runs TPC-H queries in this process over an FE's
+// directories that cmd/tpchbench loaded (copy its run-* work directory
+// while it runs, after the load), so a CPU profile of the engine is one
+// flag away:
+//
+//	INLET_TPCH_WORK=/tmp/tpch/run-123 INLET_TPCH_Q=6 \
+//	  go test -run '^$' -bench TPCHLoaded -cpuprofile /tmp/q6.prof ./fe/server
+//
+// INLET_TPCH_Q is a comma-separated list of query numbers (default 6),
+// INLET_TPCH_SF the scale factor the data was generated at (Q11's
+// fraction; default 1). Skipped without INLET_TPCH_WORK.
+func BenchmarkTPCHLoaded(b *testing.B) {
+	work := os.Getenv("INLET_TPCH_WORK")
+	if work == "" {
+		b.Skip("INLET_TPCH_WORK is not set")
+	}
+	sf := 1.0
+	if v := os.Getenv("INLET_TPCH_SF"); v != "" {
+		var err error
+		if sf, err = strconv.ParseFloat(v, 64); err != nil {
+			b.Fatal(err)
+		}
+	}
+	qs := []int{6}
+	if v := os.Getenv("INLET_TPCH_Q"); v != "" {
+		qs = nil
+		for _, s := range strings.Split(v, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || n < 1 || n > tpch.NumQueries {
+				b.Fatalf("INLET_TPCH_Q: %q is not a query number", s)
+			}
+			qs = append(qs, n)
+		}
+	}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	fe, err := Start(context.Background(), Options{QueryAddr: "127.0.0.1:0", MetaDir: work + "/meta", DataDir: work + "/data", Mem: mem})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		fe.Close()
+		mem.AssertSize(b, 0)
+	})
+	db, err := sql.Open("mysql", "root@tcp("+fe.Addr().String()+")/tpch")
+	if err != nil {
+		b.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	b.Cleanup(func() { db.Close() })
+	for _, q := range qs {
+		b.Run("Q"+strconv.Itoa(q), func(b *testing.B) {
+			text := tpch.Query(q, sf)
+			// The machine is shared: CPU time per query is the figure to
+			// compare between builds, wall time only on a quiet one.
+			cpu0 := cpuTime()
+			defer func() { b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op") }()
+			for i := 0; i < b.N; i++ {
+				r, err := db.Query(text)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for r.Next() {
+				}
+				if err := r.Err(); err != nil {
+					b.Fatal(err)
+				}
+				r.Close()
+			}
+		})
+	}
+}
