@@ -12,10 +12,17 @@ import (
 // TestColumnStatsFromLake: a tiered table reports its lake half's
 // manifest statistics (values derived by hand from the two tiered rows);
 // $log reports none; once the log tail outgrows a tenth of the lake, the
-// bounds stop being used for ranges.
+// bounds stop being used for ranges. The same on a Paimon lake and an
+// Iceberg lake (the Iceberg manifests' bounds and counts).
 func TestColumnStatsFromLake(t *testing.T) {
+	for _, format := range []string{"paimon", "iceberg"} {
+		t.Run(format, func(t *testing.T) { testColumnStatsFromLake(t, format) })
+	}
+}
+
+func testColumnStatsFromLake(t *testing.T, format string) {
 	ctx := context.Background()
-	mc, err := minifluss.Start(ctx, minifluss.Config{DataDir: t.TempDir(), DatalakeFormat: "paimon", TabletServers: 1,
+	mc, err := minifluss.Start(ctx, minifluss.Config{DataDir: t.TempDir(), DatalakeFormat: format, TabletServers: 1,
 		Lake: minifluss.LakeConfig{Warehouse: t.TempDir()}})
 	if err != nil {
 		t.Fatal(err)
