@@ -35,7 +35,9 @@ import (
 // fluss-offsets path. Primary-key tables are merge-on-read: a key whose
 // round starts with anything but +I (it may exist in the lake) gets an
 // equality delete on the primary key, and its last image, unless a
-// delete, is written as a data row.
+// delete, is written as a data row. ARRAY, MAP and ROW columns become
+// Iceberg list, map and struct columns, their leaves mapped as top-level
+// columns are (retypeNested converts the batches).
 
 // flussMessage is an error whose text is Fluss's own message, verbatim.
 type flussMessage string
@@ -74,8 +76,40 @@ func (r *lakeRuntime) icebergTablePath(t *table) string {
 
 // icebergType maps a Fluss type as FlussDataTypeToIcebergDataType does, for
 // the types the emulator tiers.
-func icebergType(ft typemap.DataType) (iceberg.Type, error) {
+func icebergType(ft typemap.DataType, nextID *int) (iceberg.Type, error) {
 	switch ft.Root {
+	case typemap.RootArray:
+		id := newID(nextID)
+		et, err := icebergType(*ft.Elem, nextID)
+		if err != nil {
+			return nil, err
+		}
+		return &iceberg.ListType{ElementID: id, Element: et, ElementRequired: !ft.Elem.Nullable}, nil
+	case typemap.RootMap:
+		kid, vid := newID(nextID), newID(nextID)
+		kt, err := icebergType(*ft.Key, nextID)
+		if err != nil {
+			return nil, err
+		}
+		vt, err := icebergType(*ft.Value, nextID)
+		if err != nil {
+			return nil, err
+		}
+		return &iceberg.MapType{KeyID: kid, KeyType: kt, ValueID: vid, ValueType: vt, ValueRequired: !ft.Value.Nullable}, nil
+	case typemap.RootRow:
+		st := &iceberg.StructType{}
+		ids := make([]int, len(ft.Fields))
+		for i := range ft.Fields {
+			ids[i] = newID(nextID)
+		}
+		for i, f := range ft.Fields {
+			t, err := icebergType(f.Type, nextID)
+			if err != nil {
+				return nil, fmt.Errorf("ROW field %s: %w", f.Name, err)
+			}
+			st.FieldList = append(st.FieldList, iceberg.NestedField{ID: ids[i], Name: f.Name, Type: t, Required: !f.Type.Nullable})
+		}
+		return st, nil
 	case typemap.RootBoolean:
 		return iceberg.PrimitiveTypes.Bool, nil
 	case typemap.RootTinyInt, typemap.RootSmallInt, typemap.RootInt:
@@ -111,10 +145,21 @@ func icebergType(ft typemap.DataType) (iceberg.Type, error) {
 	return nil, fmt.Errorf("type %s is not tiered into Iceberg by the emulator", ft)
 }
 
+// newID hands out the next nested field id.
+func newID(next *int) int {
+	id := *next
+	*next++
+	return id
+}
+
 // icebergSchema is the lake schema of t: field ids 1.. in column order
-// (what a fresh Iceberg table assigns), identifier fields = primary key.
+// (what a fresh Iceberg table assigns), then the system columns, then the
+// fields inside ARRAY, MAP and ROW columns (the catalog may renumber them
+// at creation; the tiering uses the ids of the created table).
+// Identifier fields = primary key.
 func icebergSchema(t *table) (*iceberg.Schema, error) {
 	n := len(t.Desc.Schema.Columns)
+	nextID := n + 4
 	fields := make([]iceberg.NestedField, 0, n+3)
 	for i, col := range t.Desc.Schema.Columns {
 		for _, s := range icebergSystemColumns {
@@ -122,7 +167,7 @@ func icebergSchema(t *table) (*iceberg.Schema, error) {
 				return nil, flussMessage(fmt.Sprintf("Column '%s' conflicts with a reserved system column name.", col.Name))
 			}
 		}
-		it, err := icebergType(t.types[i])
+		it, err := icebergType(t.types[i], &nextID)
 		if err != nil {
 			return nil, fmt.Errorf("column %s: %w", col.Name, err)
 		}
@@ -316,7 +361,7 @@ func newIceConverter(t *table, tbl *icetable.Table, mem memory.Allocator) (*iceC
 		if err != nil {
 			return nil, err
 		}
-		if !arrow.TypeEqual(at, as.Field(i).Type) {
+		if !arrow.TypeEqual(at, as.Field(i).Type, arrow.CheckMetadata()) {
 			cv.castOpts[i] = compute.SafeCastOptions(as.Field(i).Type)
 		}
 	}
@@ -374,6 +419,10 @@ func (cv *iceConverter) convert(ctx context.Context, rec arrow.RecordBatch, buck
 // castColumn converts a Fluss column to its Iceberg type: Arrow's cast
 // kernels, except BINARY(n) (fixed width) which Iceberg stores as binary.
 func castColumn(ctx context.Context, src arrow.Array, opts *compute.CastOptions, mem memory.Allocator) (arrow.Array, error) {
+	switch to := opts.ToType.(type) {
+	case *arrow.ListType, *arrow.MapType, *arrow.StructType:
+		return retypeNested(ctx, src, to, mem)
+	}
 	if fx, ok := src.(*array.FixedSizeBinary); ok && opts.ToType.ID() == arrow.BINARY {
 		b := array.NewBinaryBuilder(mem, arrow.BinaryTypes.Binary)
 		defer b.Release()
@@ -387,6 +436,55 @@ func castColumn(ctx context.Context, src arrow.Array, opts *compute.CastOptions,
 		return b.NewArray(), nil
 	}
 	return compute.CastArray(compute.WithAllocator(ctx, mem), src, opts)
+}
+
+// retypeNested gives a Fluss ARRAY, MAP or ROW column the lake's nested
+// Arrow type (element names, field ids, widened leaves): the same offsets
+// and validity with the children converted. Children are taken unsliced
+// (ArrayData.Children), so the parent's offset still applies.
+func retypeNested(ctx context.Context, src arrow.Array, to arrow.DataType, mem memory.Allocator) (arrow.Array, error) {
+	if arrow.TypeEqual(src.DataType(), to, arrow.CheckMetadata()) {
+		src.Retain()
+		return src, nil
+	}
+	var kids []arrow.DataType
+	switch dt := to.(type) {
+	case *arrow.ListType:
+		kids = []arrow.DataType{dt.Elem()}
+	case *arrow.MapType:
+		kids = []arrow.DataType{dt.Elem()}
+	case *arrow.StructType:
+		for _, f := range dt.Fields() {
+			kids = append(kids, f.Type)
+		}
+	default:
+		return castColumn(ctx, src, compute.SafeCastOptions(to), mem)
+	}
+	d := src.Data()
+	if len(d.Children()) != len(kids) || src.DataType().ID() != to.ID() {
+		return nil, fmt.Errorf("cannot tier %s as Iceberg %s", src.DataType(), to)
+	}
+	children := make([]arrow.ArrayData, len(kids))
+	for i, kt := range kids {
+		c := array.MakeFromData(d.Children()[i])
+		out, err := retypeNested(ctx, c, kt, mem)
+		c.Release()
+		if err != nil {
+			for _, done := range children[:i] {
+				done.Release()
+			}
+			return nil, err
+		}
+		children[i] = out.Data()
+		children[i].Retain()
+		out.Release()
+	}
+	nd := array.NewData(to, d.Len(), d.Buffers(), children, d.NullN(), d.Offset())
+	for _, c := range children {
+		c.Release()
+	}
+	defer nd.Release()
+	return array.MakeFromData(nd), nil
 }
 
 // iceRound collects the files of one tiering round of an Iceberg table.

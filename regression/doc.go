@@ -12,8 +12,8 @@
 //
 // TestRegressionIceberg starts the emulator with --datalake-format iceberg
 // over the same fixtures minus the tables an Iceberg lake refuses
-// (icebergRefused) and runs the union-read, lake-only, PK and partition
-// suites (icebergSuites) with the same statements and results; blocks over
+// (icebergRefused) and runs the union-read, lake-only, PK, partition and
+// nested-type suites (icebergSuites) with the same statements and results; blocks over
 // the refused tables, or asserting Paimon's bucketing in EXPLAIN, require
 // paimon-lake, and their Iceberg counterparts iceberg-lake.
 //

@@ -61,17 +61,17 @@ func TestRegression(t *testing.T) {
 }
 
 // icebergRefused are the fixture tables an Iceberg lake refuses, as Fluss's
-// IcebergLakeCatalog does (INT partition keys, more than one bucket key) or
-// the emulator's Iceberg tiering does (nested types).
-var icebergRefused = []string{"lake_types", "lake_nested", "lake_part_int", "lake_pk_part_int", "lake_pk_comma", "lake_pk_ltz"}
+// IcebergLakeCatalog does: INT partition keys, more than one bucket key
+// (composite primary keys).
+var icebergRefused = []string{"lake_part_int", "lake_pk_part_int", "lake_pk_comma", "lake_pk_ltz"}
 
-// icebergSuites are the union-read, lake-only, primary-key and partition
-// suites, run on an Iceberg lake too.
+// icebergSuites are the union-read, lake-only, primary-key, partition and
+// nested-type suites, run on an Iceberg lake too.
 var icebergSuites = []string{"lake_only", "lake_pk", "lake_pk_merge", "log_table", "pk_table", "read_modes", "partition_types",
-	"test_fluss_lake_only", "test_fluss_lake_pk"}
+	"test_fluss_lake_only", "test_fluss_lake_pk", "nested_types", "nested_column_pruning", "array_functions", "test_fluss_nested_types", "test_fluss_nested_column_pruning"}
 
-// TestRegressionIceberg runs the union-read, lake-only, PK and partition
-// suites against the emulator tiering the same fixtures into Iceberg
+// TestRegressionIceberg runs the union-read, lake-only, PK, partition and
+// nested-type suites against the emulator tiering the same fixtures into Iceberg
 // (minus the tables Iceberg refuses): the same statements must give the
 // same results; blocks over the refused tables, or asserting what only a
 // Paimon lake has, require paimon-lake.

@@ -11,7 +11,9 @@ import (
 
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/catalog/fluss/client"
+	icesys "github.com/inlet-db/inlet/catalog/iceberg/systable"
 	"github.com/inlet-db/inlet/catalog/paimon/systable"
+	"github.com/inlet-db/inlet/lake/iceberg"
 	"github.com/inlet-db/inlet/lake/paimon"
 )
 
@@ -255,7 +257,18 @@ func (d *Database) Table(ctx context.Context, name string) (catalog.Table, error
 				return nil, err
 			}
 			if l0.Iceberg != nil {
-				return nil, catalog.Errorf(catalog.ErrUnsupported, "Sys table '%s' is not served for a table on an Iceberg lake", name)
+				// The Iceberg table's own snapshots, reopened at each scan
+				// (an Iceberg lake handle is pinned to one metadata file).
+				return icesys.NewSnapshots(name, func(ctx context.Context) (*iceberg.Table, error) {
+					l, err := lt.openLake(ctx)
+					if err != nil {
+						return nil, err
+					}
+					if l.Iceberg == nil {
+						return nil, fmt.Errorf("fluss: table %s: its lake is no longer Iceberg", path)
+					}
+					return l.Iceberg, nil
+				}), nil
 			}
 			return systable.NewSnapshots(name, func(ctx context.Context) (*paimon.Table, error) {
 				l, err := lt.openLake(ctx)

@@ -20,7 +20,8 @@
 //     (record.ChangelogColumns, NOT NULL) before the table's columns, and
 //     no primary key (a key repeats in a changelog). tbl$lake and tbl$log carry exactly the table's columns and
 //     types; tbl$snapshots is the lake table's snapshot list (Paimon's
-//     columns, served in the FE by catalog/paimon/systable).
+//     columns, served in the FE by catalog/paimon/systable; Iceberg's on
+//     an Iceberg lake, by catalog/iceberg/systable).
 //   - Only tbl$lake may be read at an older snapshot (FOR VERSION/TIME AS
 //     OF); the table itself and tbl$log refuse it (CanTimeTravel). Such a
 //     read has the columns of that snapshot's lake schema (SchemaAsOf,
@@ -45,7 +46,8 @@
 //     (table.datalake.iceberg.* with fluss.lake.iceberg.* overrides; any
 //     other Iceberg catalog type is refused by name when read), opened
 //     afresh for each plan (Lake.Iceberg is pinned to one metadata file);
-//     its tbl$snapshots is refused, and it has no lake statistics.
+//     its tbl$snapshots lists the Iceberg table's snapshots and its
+//     column statistics come from the Iceberg manifests.
 //
 // Concurrency: Catalog, Database and Table are shared by all sessions and
 // safe for concurrent use.

@@ -5,13 +5,16 @@ import (
 
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/catalog/paimon/lakestats"
+	"github.com/inlet-db/inlet/lake/iceberg"
+	lake "github.com/inlet-db/inlet/lake/paimon"
 )
 
 var _ catalog.ColumnStatser = (*Table)(nil)
 
 // ColumnStats implements catalog.ColumnStatser: a tiered table's column
 // statistics are its lake half's, from the latest Paimon snapshot's
-// manifests (lakestats.Latest); the rows of the log tail are not in them,
+// manifests (lakestats.Latest) or the current Iceberg snapshot's
+// (icebergStats); the rows of the log tail are not in them,
 // and the optimizer scales distinct counts of key-like columns by the row
 // count (RowCount) over the statistics' rows, and past a tenth of the
 // lake's rows in the tail the bounds are not used for ranges. A table without a lake, its
@@ -25,15 +28,22 @@ func (t *Table) ColumnStats(ctx context.Context) (*catalog.TableStats, error) {
 		return empty, nil
 	}
 	l, err := t.openLake(ctx)
-	if err != nil || l.Table == nil {
-		// No statistics from an Iceberg lake yet: best effort.
-		return empty, nil
-	}
-	schema, err := l.Table.LatestSchema(ctx)
 	if err != nil {
 		return empty, nil
 	}
-	ts, err := lakestats.Latest(ctx, l.Table, schema.Fields)
+	var ts *catalog.TableStats
+	switch {
+	case l.Iceberg != nil:
+		ts, err = icebergStats(ctx, l.Iceberg)
+	case l.Table != nil:
+		var schema *lake.TableSchema
+		if schema, err = l.Table.LatestSchema(ctx); err != nil {
+			return empty, nil
+		}
+		ts, err = lakestats.Latest(ctx, l.Table, schema.Fields)
+	default:
+		return empty, nil
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -53,4 +63,22 @@ func (t *Table) ColumnStats(ctx context.Context) (*catalog.TableStats, error) {
 		return wide, nil
 	}
 	return ts, nil
+}
+
+// icebergStats are the statistics of the current snapshot of an Iceberg
+// lake half, summarized by lake/iceberg and estimated as a Paimon lake's
+// (lakestats.Summarized); the Fluss system columns are among them.
+func icebergStats(ctx context.Context, t *iceberg.Table) (*catalog.TableStats, error) {
+	snap, ok := t.CurrentSnapshot()
+	if !ok {
+		return &catalog.TableStats{Columns: map[string]catalog.ColumnStats{}}, nil
+	}
+	fields, err := t.Fields()
+	if err != nil {
+		return nil, err
+	}
+	return lakestats.Summarized(ctx, t.Dir(), snap.ID, fields, func(ctx context.Context) (*lake.Summary, int64, error) {
+		sum, err := t.Summarize(ctx, snap.ID)
+		return sum, snap.TimestampMs, err
+	})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/catalog/iceberg/systable"
 	cpaimon "github.com/inlet-db/inlet/catalog/paimon"
 	"github.com/inlet-db/inlet/fileio"
 	lake "github.com/inlet-db/inlet/lake/iceberg"
@@ -196,14 +197,15 @@ func (d *Database) ListTables(ctx context.Context) ([]string, error) {
 // tbl$snapshots is served.
 func (d *Database) Table(ctx context.Context, name string) (catalog.Table, error) {
 	if i := strings.IndexByte(name, '$'); i >= 0 {
-		if name[i+1:] != snapshotsSuffix {
+		if name[i+1:] != systable.SnapshotsSuffix {
 			return nil, catalog.Errorf(catalog.ErrNotFound, "Unknown sys table '%s'", name)
 		}
 		base, err := d.Table(ctx, name[:i])
 		if err != nil {
 			return nil, err
 		}
-		return &snapshotsTable{name: name, lake: base.(*Table).lake}, nil
+		lt := base.(*Table).lake
+		return systable.NewSnapshots(name, func(context.Context) (*lake.Table, error) { return lt, nil }), nil
 	}
 	path := fileio.Join(d.dir(), name)
 	t, err := lake.OpenDir(ctx, d.cat.fs, path)

@@ -4,7 +4,10 @@
 // directories, tables the directories below them holding metadata/. Reads
 // are planned by the planner into LAKE ranges from a table's IcebergTarget
 // and executed by a BE through lake/iceberg; this package only describes
-// tables, and serves tbl$snapshots.
+// tables, serves tbl$snapshots, and reports statistics for planning: the
+// row count from the current snapshot's summary and column statistics
+// from its manifests (lake/iceberg Summarize, estimated by
+// catalog/paimon/lakestats as for Paimon tables).
 //
 // What must stay true:
 //   - Validation and Open do no I/O; every listing and table lookup reads

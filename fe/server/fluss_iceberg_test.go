@@ -191,6 +191,27 @@ func TestFlussIcebergUnionRead(t *testing.T) {
 				// 20 keys, 3 and 4 deleted before the second round.
 				t.Fatalf("%s$lake: %d rows, want 18: %q", tbl, len(lake), lake)
 			}
+			// tbl$snapshots lists the Iceberg table's snapshots: one per
+			// tiering round, committed by the tiering with the offsets
+			// file; the first is the first round's rows.
+			snaps := rows(t, db, fmt.Sprintf("SELECT snapshot_id, parent_id IS NULL, summary FROM fl_auto.ice.`%s$snapshots` ORDER BY committed_at, snapshot_id", tbl))
+			if len(snaps) != 2 {
+				t.Fatalf("%s$snapshots: %q, want two snapshots (two rounds)", tbl, snaps)
+			}
+			for i, r := range snaps {
+				c := strings.SplitN(r, "|", 3)
+				if root := map[bool]string{true: "1", false: "0"}[i == 0]; c[1] != root || !strings.Contains(c[2], `"commit-user":"__fluss_lake_tiering"`) || !strings.Contains(c[2], `"fluss-offsets":`) {
+					t.Fatalf("%s$snapshots row %d: %q", tbl, i, r)
+				}
+			}
+			first := strings.SplitN(snaps[0], "|", 2)[0]
+			want := "30" // log tables: ids 1..30 in the first round
+			if strings.HasPrefix(tbl, "pk") {
+				want = "19" // 20 keys, 3 deleted
+			}
+			if got := rows(t, db, fmt.Sprintf("SELECT count(*) FROM fl_auto.ice.`%s$lake` FOR VERSION AS OF %s", tbl, first)); !slices.Equal(got, []string{want}) {
+				t.Fatalf("%s$lake at the first snapshot %s: %q, want %s", tbl, first, got, want)
+			}
 		})
 	}
 }

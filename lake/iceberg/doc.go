@@ -10,7 +10,9 @@
 // directory) → Table.Plan(ctx, ScanOptions) → Plan.Splits →
 // Plan.Open(ctx, &split, mem, ReadOptions) → array.RecordReader. A reader
 // that gets splits from elsewhere opens the same metadata file (OpenIn)
-// and builds Table.ReadPlan(snapshot).
+// and builds Table.ReadPlan(snapshot). Table.Summarize folds a snapshot's
+// manifest entries (record counts, null counts, bounds) into column
+// summaries for the optimizer, reading no data file.
 //
 // What is read: format v1 and v2 tables (and v3 tables that use none of
 // the refused features), any partition spec, one split per data file,

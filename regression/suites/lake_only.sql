@@ -25,7 +25,7 @@ SELECT name FROM ${ctl}.fluss_test.`lake_log$lake` WHERE id >= 3 ORDER BY name
 lake3
 lake4
 
--- query lake_types requires=paimon-lake
+-- query lake_types
 SELECT id, f_boolean, f_tinyint, f_smallint, f_int, f_bigint, f_float, f_double, f_decimal, f_char, f_string, hex(f_binary), hex(f_bytes), f_date, f_timestamp, f_timestamp_ltz, f_array, f_map, f_row FROM ${ctl}.fluss_test.`lake_types$lake`
 -- result
 1	1	1	2	3	4	1.5	2.5	123.4567	char1	string1	010203	0A0B	2026-01-01	2026-01-01 01:02:03.456789	2026-01-01 01:02:03.456	[1, 2, 3]	{"k1":1, "k2":2}	{"r_int":1, "r_string":"nested1"}

@@ -39,7 +39,7 @@ SELECT COUNT(*), SUM(id) FROM ${ctl}.fluss_test.`big_log$lake`
 -- result
 100000	5000050000
 
--- query types_via_log requires=paimon-lake
+-- query types_via_log
 SELECT * FROM ${ctl}.fluss_test.`lake_types$log`
 -- result
 2	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N	\N

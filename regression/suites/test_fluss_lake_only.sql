@@ -54,7 +54,7 @@ id	int	Yes	true	\N
 name	text	Yes	true	\N	
 price	decimal(10,2)	Yes	true	\N	
 
--- query desc_lake_types requires=paimon-lake
+-- query desc_lake_types
 desc lake_types
 -- result
 id	int	Yes	true	\N	
@@ -78,7 +78,7 @@ f_map	map<text,int>	Yes	true	\N
 f_row	struct<r_int:int,r_string:text>	Yes	true	\N	
 
 # Type parity: the same names and types as desc_lake_types, no column more.
--- query desc_lake_types_lake requires=paimon-lake
+-- query desc_lake_types_lake
 desc lake_types$lake
 -- result
 id	int	Yes	true	\N	NONE
@@ -103,7 +103,7 @@ f_row	struct<r_int:int,r_string:text>	Yes	true	\N	NONE
 
 # Doris's .out rows, printed as the MySQL protocol does (booleans 1/0,
 # datetimes with a space where Doris's runner prints Java's T).
--- query lake_types_row requires=paimon-lake
+-- query lake_types_row
 select id, f_boolean, f_tinyint, f_smallint, f_int, f_bigint, f_float, f_double,
        f_decimal, f_char, f_string, hex(f_binary) as f_binary_hex,
        hex(f_bytes) as f_bytes_hex, f_date, f_timestamp, f_timestamp_ltz,
@@ -113,7 +113,7 @@ from lake_types$lake
 -- result sorted
 1	1	1	2	3	4	1.5	2.5	123.4567	char1	string1	010203	0A0B	2026-01-01	2026-01-01 01:02:03.456789	2026-01-01 09:02:03.456	[1, 2, 3]	["k1", "k2"]	[1, 2]	{"r_int":1, "r_string":"nested1"}
 
--- query lake_types_count requires=paimon-lake
+-- query lake_types_count
 select count(*) from lake_types$lake
 -- result sorted
 1
@@ -202,8 +202,8 @@ pk_nested
 pk_part
 pk_types
 
-# On an Iceberg lake the tables Fluss refuses to tier into Iceberg (nested types,
-# INT partition keys, more than one bucket key) are not created.
+# On an Iceberg lake the tables Fluss refuses to tier into Iceberg (INT
+# partition keys, more than one bucket key) are not created.
 -- query tables_iceberg requires=iceberg-lake
 show tables
 -- result sorted
@@ -212,11 +212,13 @@ big_pk
 lake_cold
 lake_empty
 lake_log
+lake_nested
 lake_part
 lake_pk
 lake_pk_cold
 lake_pk_multi
 lake_pk_part
+lake_types
 lake_untiered
 log_basic
 log_comma_part

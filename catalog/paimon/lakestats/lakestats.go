@@ -32,19 +32,34 @@ func Latest(ctx context.Context, t *lake.Table, fields []lake.DataField) (*catal
 	if id == 0 {
 		return &catalog.TableStats{Columns: map[string]catalog.ColumnStats{}}, nil
 	}
-	key := summaryKey{path: t.Path(), snapshot: id}
+	return Summarized(ctx, t.Path(), id, fields, func(ctx context.Context) (*lake.Summary, int64, error) {
+		snap, err := t.Snapshot(ctx, id)
+		if err != nil {
+			return nil, 0, err
+		}
+		sum, err := t.Summarize(ctx, snap)
+		return sum, snap.TimeMillis, err
+	})
+}
+
+// Summarized is Latest for a lake whose manifests are summarized by
+// summarize (an Iceberg table's, lake/iceberg's Table.Summarize, in
+// lake/paimon's terms): the statistics of the snapshot id of the table at
+// path, kept in the same cache. summarize returns the summary and the
+// snapshot's commit time (Unix milliseconds); it runs only for a snapshot
+// not in the cache. Snapshot ids must name immutable snapshots of that
+// path.
+func Summarized(ctx context.Context, path string, id int64, fields []lake.DataField,
+	summarize func(context.Context) (*lake.Summary, int64, error)) (*catalog.TableStats, error) {
+	key := summaryKey{path: path, snapshot: id}
 	if ts, ok := summaries.get(key); ok {
 		return ts, nil
 	}
-	snap, err := t.Snapshot(ctx, id)
+	sum, updated, err := summarize(ctx)
 	if err != nil {
 		return nil, err
 	}
-	sum, err := t.Summarize(ctx, snap)
-	if err != nil {
-		return nil, err
-	}
-	ts := &catalog.TableStats{Rows: sum.Rows, UpdatedMS: snap.TimeMillis, Columns: map[string]catalog.ColumnStats{}}
+	ts := &catalog.TableStats{Rows: sum.Rows, UpdatedMS: updated, Columns: map[string]catalog.ColumnStats{}}
 	for _, f := range fields {
 		s, ok := sum.Columns[f.Name]
 		if !ok {

@@ -1,4 +1,4 @@
-package iceberg
+package systable
 
 import (
 	"context"
@@ -14,13 +14,22 @@ import (
 	lake "github.com/inlet-db/inlet/lake/iceberg"
 )
 
-const snapshotsSuffix = "snapshots"
+// SnapshotsSuffix is the sys table suffix served: tbl$snapshots.
+const SnapshotsSuffix = "snapshots"
 
 // snapshotsTable is tbl$snapshots with the columns of Doris's (and
 // Iceberg's) snapshots metadata table; summary is its JSON text.
 type snapshotsTable struct {
 	name string
-	lake *lake.Table
+	open func(context.Context) (*lake.Table, error)
+}
+
+// NewSnapshots is the tbl$snapshots table name of the Iceberg table open
+// returns; open runs at each scan, so a caller that reopens its table per
+// read (a Fluss lake half, which tiering keeps committing to) lists the
+// snapshots of the metadata current then.
+func NewSnapshots(name string, open func(context.Context) (*lake.Table, error)) catalog.Table {
+	return &snapshotsTable{name: name, open: open}
 }
 
 var snapshotColumns = []catalog.Column{
@@ -38,7 +47,7 @@ func (s *snapshotsTable) Schema() catalog.Schema {
 	return catalog.Schema{Columns: append([]catalog.Column(nil), snapshotColumns...)}
 }
 
-// Scan lists the snapshots of the metadata file the table was opened at,
+// Scan lists the snapshots of the metadata file the table is opened at,
 // by commit time; committed_at is wall-clock time in the session zone.
 func (s *snapshotsTable) Scan(ctx context.Context, req catalog.ScanRequest) (array.RecordReader, error) {
 	if req.Mem == nil {
@@ -57,10 +66,14 @@ func (s *snapshotsTable) Scan(ctx context.Context, req catalog.ScanRequest) (arr
 		fs[i] = arrow.Field{Name: col.Name, Type: col.Type, Nullable: col.Nullable}
 	}
 	schema := arrow.NewSchema(fs, nil)
+	lt, err := s.open(ctx)
+	if err != nil {
+		return nil, err
+	}
 	loc := tzone.LocationOrUTC(req.Vars["time_zone"])
 	b := array.NewRecordBuilder(req.Mem, schema)
 	defer b.Release()
-	for _, sn := range s.lake.Snapshots() {
+	for _, sn := range lt.Snapshots() {
 		for i, c := range cols {
 			fb := b.Field(i)
 			switch c {
