@@ -170,7 +170,7 @@ func (s *aggState) consume(b arrow.RecordBatch) error {
 		argIn := in
 		if s.d64 != nil && s.d64[i] != nil {
 			if vals, valid, ok := s.d64[i].Eval(&s.frame); ok {
-				acc.(dec64Folder).updateI64(s.gids, vals, valid, sel)
+				acc.(dec64Folder).updateI64(s.gids, vals, valid, sel, s.d64[i].Bits(&s.frame))
 				if dec64Hook != nil {
 					dec64Hook()
 				}
