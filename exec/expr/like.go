@@ -53,6 +53,24 @@ func (l *LikeExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) 
 		return nil, err
 	}
 	defer sa.Release()
+	if l.compiled != nil {
+		// A constant pattern: no column of it per batch (Q13's NOT LIKE
+		// built one of 1.5 M copies).
+		ss := sa.(*array.String)
+		n := ss.Len()
+		b := array.NewBooleanBuilder(env.Mem)
+		defer b.Release()
+		b.Reserve(n)
+		nulls := ss.NullN() > 0
+		for i := range n {
+			if nulls && ss.IsNull(i) {
+				b.UnsafeAppendBoolToBitmap(false)
+				continue
+			}
+			b.UnsafeAppend(likeMatch(ss.Value(i), l.compiled) != l.Negated)
+		}
+		return b.NewArray(), nil
+	}
 	pa, err := l.Pattern.Eval(env, batch)
 	if err != nil {
 		return nil, err
