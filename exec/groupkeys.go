@@ -140,18 +140,22 @@ func (g *groupTable) ids(keys []arrow.Array, rows int, out []uint32) []uint32 {
 		clear(out)
 		return out
 	}
-	for k, c := range g.cols {
-		c.bind(keys[k])
-	}
-	g.reserve(rows)
 	if g.pk != nil {
+		for k, c := range g.cols {
+			c.(*strKeyCol).bindRaw(keys[k])
+		}
 		if g.pk.pack(g.cols, nil, rows) {
-			g.packedIDs(out, nil)
+			g.reserve(rows)
+			g.packedIDs(out)
 			g.charge()
 			return out
 		}
 		g.unpack()
 	}
+	for k, c := range g.cols {
+		c.bind(keys[k])
+	}
+	g.reserve(rows)
 	if g.fixed != nil {
 		g.fixedIDs(out)
 	} else {
@@ -451,23 +455,11 @@ func (g *groupTable) lookup(keys []arrow.Array, rows int) []int32 {
 		}
 		return out
 	}
+	if g.pk != nil {
+		g.unpack() // lookups serve joins, whose tables are never packed
+	}
 	for k, c := range g.cols {
 		c.bind(keys[k])
-	}
-	if p := g.pk; p != nil {
-		packs := p.pack(g.cols, nil, rows)
-		for i, w := range p.words[:rows] {
-			out[i] = -1
-			if !packs && g.longRow(i) {
-				continue // longer than every stored key
-			}
-			if p.t != nil {
-				if id, ok := p.t.get(int64(w)); ok {
-					out[i] = int32(id)
-				}
-			}
-		}
-		return out
 	}
 	if c := g.fixed; c != nil {
 		for i, v := range c.cur {

@@ -58,51 +58,79 @@ func newPackedKeys(types []arrow.DataType) *packedKeys {
 }
 
 // pack computes the packed key of the bound batch's rows (sel: those rows,
-// in order; nil: every row) into p.words; false when a value is longer
-// than the fields hold (the words of such rows are meaningless, the
-// others' right).
+// in order; nil: every row) into p.words, straight from the columns'
+// offsets and bytes (bindRaw: no per-row heads); false when a value is
+// longer than the fields hold (the words of such rows are meaningless).
 func (p *packedKeys) pack(cols []keyCol, sel []int64, rows int) bool {
 	if cap(p.words) < rows {
 		p.words = make([]uint64, rows)
 	}
 	w := p.words[:rows]
 	clear(w)
-	maxLen, lb := p.maxLen, p.lenBit
 	long := false
 	for _, kc := range cols {
 		c := kc.(*strKeyCol)
-		ln, hd := c.curLen, c.curHead
-		if sel == nil {
-			for i := range w {
-				n := ln[i] + 1 // nullLen+1 wraps to 0: NULL's field is 0
-				long = long || (n > maxLen+1)
-				w[i] = w[i]<<p.width | hd[i]<<lb | uint64(n)
-			}
+		if c.o32 != nil {
+			long = packOffsets(w, sel, c.o32, c, p) || long
 		} else {
-			for i, r := range sel[:rows] {
-				n := ln[r] + 1
-				long = long || (n > maxLen+1)
-				w[i] = w[i]<<p.width | hd[r]<<lb | uint64(n)
-			}
+			long = packOffsets(w, sel, c.o64, c, p) || long
 		}
 	}
 	return !long
 }
 
-// longRow says whether row i of the bound batch has a value longer than
-// the fields hold.
-func (g *groupTable) longRow(i int) bool {
-	for _, c := range g.cols {
-		if n := c.(*strKeyCol).curLen[i]; n != nullLen && n > g.pk.maxLen {
-			return true
-		}
+// packOffsets shifts every word of w left by a field and puts row r's
+// field of column c in: its length+1 (0 for NULL) and its bytes. True
+// when a value is longer than the fields hold.
+func packOffsets[T int32 | int64](w []uint64, sel []int64, offs []T, c *strKeyCol, p *packedKeys) bool {
+	data, base := c.data, c.base
+	maxLen, lb, width := int64(p.maxLen), p.lenBit, p.width
+	var nulls arrow.Array
+	if c.arr.NullN() > 0 {
+		nulls = c.arr
 	}
-	return false
+	long := false
+	for i := range w {
+		r := i
+		if sel != nil {
+			r = int(sel[i])
+		}
+		from, to := int64(offs[r])-base, int64(offs[r+1])-base
+		var f uint64
+		switch {
+		case nulls != nil && nulls.IsNull(r):
+		case to-from > maxLen:
+			long = true
+		default:
+			f = head8(data, int(from), int(to))<<lb | uint64(to-from+1)
+		}
+		w[i] = w[i]<<width | f
+	}
+	return long
 }
 
-// packedIDs assigns the rows' groups from p.words; row i of the batch is
-// the table's bound row sel[i] (sel nil: i).
-func (g *groupTable) packedIDs(out []uint32, sel []int64) {
+// addPacked stores the key packed in word w as the next group's, in
+// every column (as strKeyCol.add would from the row).
+func (g *groupTable) addPacked(w uint64) {
+	p := g.pk
+	fieldMask := uint64(1)<<p.width - 1
+	lenMask := uint64(1)<<p.lenBit - 1
+	k := len(g.cols)
+	for j, kc := range g.cols {
+		c := kc.(*strKeyCol)
+		f := w >> (uint(k-1-j) * p.width) & fieldMask
+		h := strHead{head: f >> p.lenBit, n: nullLen}
+		if n1 := f & lenMask; n1 > 0 {
+			h.n = uint32(n1 - 1)
+		}
+		c.offs = append(c.offs, len(c.arena))
+		c.keys = append(c.keys, h)
+	}
+	g.n++
+}
+
+// packedIDs assigns the rows' groups from p.words.
+func (g *groupTable) packedIDs(out []uint32) {
 	p := g.pk
 	t := p.t
 	if t == nil {
@@ -122,11 +150,7 @@ func (g *groupTable) packedIDs(out []uint32, sel []int64) {
 		}
 		id, inserted := t.getOrInsert(int64(w), uint32(g.n))
 		if inserted {
-			r := i
-			if sel != nil {
-				r = int(sel[i])
-			}
-			g.newGroup(r)
+			g.addPacked(w)
 		}
 		out[i] = id
 		last, lastID, have = w, id, true
@@ -144,7 +168,7 @@ func (g *groupTable) idsSel(keys []arrow.Array, sel []int64, out []uint32) ([]ui
 	}
 	rows := len(sel)
 	for k, c := range g.cols {
-		c.bind(keys[k])
+		c.(*strKeyCol).bindRaw(keys[k])
 	}
 	if !g.pk.pack(g.cols, sel, rows) {
 		g.unpack()
@@ -155,7 +179,7 @@ func (g *groupTable) idsSel(keys []arrow.Array, sel []int64, out []uint32) ([]ui
 	}
 	out = out[:rows]
 	g.reserve(rows)
-	g.packedIDs(out, sel)
+	g.packedIDs(out)
 	g.charge()
 	return out, true
 }
