@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -330,4 +331,45 @@ func BenchmarkQ1Strings(b *testing.B) {
 		drainCtx(b, ctx, agg)
 	}
 	reportRows(b, 1<<20, cpu0)
+}
+
+// TestSpillAggregatePackedKeys: groups of two short string keys (packed)
+// spill past a small exec_mem_limit and come out as in memory, the NULL
+// groups included, with no file left behind.
+func TestSpillAggregatePackedKeys(t *testing.T) {
+	s := sch("a", expr.StringT(), "b", expr.StringT(), "v", expr.Int64T())
+	var groups [][][]any
+	var g [][]any
+	for i := range 60000 {
+		var a, b any = strconv.FormatInt(int64(i%20000), 36), strconv.Itoa(i % 7)
+		if i%97 == 0 {
+			a = nil
+		}
+		if i%89 == 0 {
+			b = nil
+		}
+		g = append(g, []any{a, b, int64(i)})
+		if len(g) == 500 {
+			groups, g = append(groups, g), nil
+		}
+	}
+	col := func(i int) expr.Expr { return expr.Col(i, s.Field(i).Name, s.Field(i).Type) }
+	agg := must(NewHashAggregate(lazyScan(s, groups), []expr.Expr{col(0), col(1)}, []string{"a", "b"},
+		[]AggCall{{Func: CountStar, Name: "n"}, {Func: Sum, Arg: col(2), Name: "sv"}, {Func: Max, Arg: col(2), Name: "mx"}}, AggSingle))
+	want := sortedText(run(t, agg))
+	if len(want) < 20000 {
+		t.Fatalf("%d groups in memory, want at least 20000", len(want))
+	}
+	for _, limit := range []int64{2 << 20, 1 << 20} {
+		got, spilled, left := runSpill(t, agg, limit)
+		if spilled == 0 {
+			t.Fatalf("limit %d: nothing spilled", limit)
+		}
+		if g := sortedText(got); !slices.Equal(g, want) {
+			t.Fatalf("limit %d: %d groups, want %d", limit, len(g), len(want))
+		}
+		if len(left) > 0 {
+			t.Fatalf("left behind: %v", left)
+		}
+	}
 }
