@@ -238,6 +238,10 @@ type decSumAcc struct {
 	// lane holds, per group, the part of a DECIMAL (not LARGEINT) sum not
 	// yet added to s, summed in int64 while it fits (agg_decimal.go).
 	lane []int64
+	// room: while positive, every lane is within 2^62-room of zero, so
+	// values adding up to room in magnitude fold without an overflow
+	// check (agg_dec64.go); 0 when unknown.
+	room uint64
 }
 
 func (a *decSumAcc) overflowed() bool {

@@ -1,6 +1,8 @@
 package exec
 
 import (
+	mbits "math/bits"
+
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/inlet-db/inlet/exec/expr"
 )
@@ -16,9 +18,33 @@ import (
 
 // dec64Folder is an accumulator that folds int64-lane DECIMAL values:
 // vals and valid are indexed by row, gids by position in sel (nil: every
-// row, in order).
+// row, in order); every |vals[r]| is below 2^bits (64: no bound).
 type dec64Folder interface {
-	updateI64(gids []uint32, vals []int64, valid []bool, sel []int64)
+	updateI64(gids []uint32, vals []int64, valid []bool, sel []int64, bits int)
+}
+
+// laneRoomMax is the room of lanes just settled: every lane stays below
+// 2^62 in magnitude while what a batch may add is taken from the room.
+const laneRoomMax = 1 << 62
+
+// uncheckedRoom returns how much n values below 2^bits may add to one
+// lane, settling every lane first when the room left is short and
+// settling costs no more than the batch (few groups), and whether that
+// fits the room: the rows then fold with no overflow check.
+func (a *decSumAcc) uncheckedRoom(n, bits int) bool {
+	if bits+mbits.Len(uint(n)) > 62 {
+		return false
+	}
+	need := uint64(n) << bits
+	if need > a.room && len(a.lane) <= n {
+		a.settle()
+		a.room = laneRoomMax
+	}
+	if need > a.room {
+		return false
+	}
+	a.room -= need
+	return true
 }
 
 // dec64Program returns the int64 program of an aggregate's argument, or
@@ -44,13 +70,32 @@ func dec64Program(a AggCall, acc accumulator, arg expr.Expr) *expr.Dec64 {
 	return expr.CompileDec64(arg)
 }
 
-func (a *decSumAcc) updateI64(gids []uint32, vals []int64, valid []bool, sel []int64) {
+func (a *decSumAcc) updateI64(gids []uint32, vals []int64, valid []bool, sel []int64, bits int) {
 	a.lane = growTo(a.lane, len(a.s))
 	if g, ok := oneGroup(gids); ok && valid == nil {
+		a.room = 0
 		a.foldI64(g, vals, sel, len(gids))
 		return
 	}
 	lane, seen := a.lane, a.seen
+	if a.uncheckedRoom(len(gids), bits) {
+		if sel == nil {
+			vals = vals[:len(gids)]
+		}
+		for j, g := range gids {
+			r := j
+			if sel != nil {
+				r = int(sel[j])
+			}
+			if valid != nil && !valid[r] {
+				continue
+			}
+			lane[g] += vals[r]
+			seen[g] = true
+		}
+		return
+	}
+	a.room = 0 // the checked adds below may leave a lane anywhere
 	for j, g := range gids {
 		r := j
 		if sel != nil {
@@ -99,8 +144,8 @@ func (a *decSumAcc) foldI64(g uint32, vals []int64, sel []int64, n int) {
 	a.seen[g] = true
 }
 
-func (a *avgAcc) updateI64(gids []uint32, vals []int64, valid []bool, sel []int64) {
-	a.sum.(*decSumAcc).updateI64(gids, vals, valid, sel)
+func (a *avgAcc) updateI64(gids []uint32, vals []int64, valid []bool, sel []int64, bits int) {
+	a.sum.(*decSumAcc).updateI64(gids, vals, valid, sel, bits)
 	c := a.count.c
 	if valid == nil {
 		if g, ok := oneGroup(gids); ok {

@@ -33,6 +33,7 @@ func addOverflows(x, y, sum int64) bool {
 // updateLane is update for a DECIMAL (not LARGEINT) sum.
 func (a *decSumAcc) updateLane(gids []uint32, d *array.Decimal128, rows int) {
 	a.lane = growTo(a.lane, len(a.s))
+	a.room = 0
 	if g, ok := oneGroup(gids[:rows]); ok {
 		a.foldLane(g, d, nil, rows)
 		return
@@ -63,6 +64,7 @@ func (a *decSumAcc) updateLane(gids []uint32, d *array.Decimal128, rows int) {
 // local int64 until it would overflow.
 func (a *decSumAcc) foldLane(g uint32, d *array.Decimal128, sel []int64, n int) {
 	a.lane = growTo(a.lane, len(a.s))
+	a.room = 0
 	vals := d.Values()
 	nulls := d.NullN() > 0
 	acc, seen := a.lane[g], false

@@ -208,7 +208,7 @@ func (f *globalFolder) fold(b arrow.RecordBatch) error {
 				m = len(rows)
 			}
 			f.zeros = growTo(f.zeros, m)
-			acc.(dec64Folder).updateI64(f.zeros[:m], vals, valid, rows)
+			acc.(dec64Folder).updateI64(f.zeros[:m], vals, valid, rows, f.st.d64[i].Bits(&f.st.frame))
 			if dec64Hook != nil {
 				dec64Hook()
 			}

@@ -100,33 +100,55 @@ func (s *aggState) consume(b arrow.RecordBatch) error {
 	h, env := s.h, s.env
 	full, in := b, b
 	var sel []int64
+	grouped := false
 	if sb, ok := b.(*selBatch); ok {
 		full, sel = sb.RecordBatch, sb.sel
 		// Few rows selected: copying them costs less than computing the
 		// int64-lane arguments over every row.
 		sparse := len(sel)*2 < int(full.NumRows())
-		g, err := gatherRows(s.kctx, env, full, sel, s.gatherCols(sparse))
-		if err != nil {
-			return err
+		if !sparse && s.keysInPlace() {
+			keys := make([]arrow.Array, 0, len(h.GroupBy))
+			for _, g := range h.GroupBy {
+				c := g.(*expr.ColumnRef)
+				if c.Index >= 0 && int64(c.Index) < full.NumCols() && arrow.TypeEqual(full.Column(c.Index).DataType(), c.Type) {
+					keys = append(keys, full.Column(c.Index))
+				}
+			}
+			if len(keys) == len(h.GroupBy) { // else Eval below says what is wrong
+				s.gids, grouped = s.gt.idsSel(keys, sel, s.gids)
+			}
+			if grouped && packedSelHook != nil {
+				packedSelHook()
+			}
 		}
-		defer g.Release()
-		in = g
-		if sparse {
-			full, sel = g, nil
+		if !grouped {
+			g, err := gatherRows(s.kctx, env, full, sel, s.gatherCols(sparse))
+			if err != nil {
+				return err
+			}
+			defer g.Release()
+			in = g
+			if sparse {
+				full, sel = g, nil
+			}
 		}
 	}
 	rows := int(in.NumRows())
-	keys := make([]arrow.Array, 0, len(h.GroupBy))
-	for _, g := range h.GroupBy {
-		k, err := g.Eval(env, in)
-		if err != nil {
-			releaseArrays(keys)
-			return err
+	if grouped {
+		rows = len(sel)
+	} else {
+		keys := make([]arrow.Array, 0, len(h.GroupBy))
+		for _, g := range h.GroupBy {
+			k, err := g.Eval(env, in)
+			if err != nil {
+				releaseArrays(keys)
+				return err
+			}
+			keys = append(keys, k)
 		}
-		keys = append(keys, k)
+		s.gids = s.gt.ids(keys, rows, s.gids)
+		releaseArrays(keys)
 	}
-	s.gids = s.gt.ids(keys, rows, s.gids)
-	releaseArrays(keys)
 	s.chargeAccs()
 	if s.d64 != nil {
 		s.frame.Reset(full)
@@ -148,7 +170,7 @@ func (s *aggState) consume(b arrow.RecordBatch) error {
 		argIn := in
 		if s.d64 != nil && s.d64[i] != nil {
 			if vals, valid, ok := s.d64[i].Eval(&s.frame); ok {
-				acc.(dec64Folder).updateI64(s.gids, vals, valid, sel)
+				acc.(dec64Folder).updateI64(s.gids, vals, valid, sel, s.d64[i].Bits(&s.frame))
 				if dec64Hook != nil {
 					dec64Hook()
 				}
@@ -173,6 +195,32 @@ func (s *aggState) consume(b arrow.RecordBatch) error {
 	}
 	return nil
 }
+
+// keysInPlace says whether consume may group a selBatch's rows in the
+// whole batch, copying nothing: the keys are columns of the input packed
+// into words (groupkeys_packed.go), and every argument folds on int64
+// lanes, which read the whole batch at the selected rows too (a batch
+// whose lanes decline copies the argument's columns then).
+func (s *aggState) keysInPlace() bool {
+	if s.h.Mode == AggFinal || s.gt.pk == nil {
+		return false
+	}
+	for _, g := range s.h.GroupBy {
+		if _, ok := g.(*expr.ColumnRef); !ok {
+			return false
+		}
+	}
+	for i, e := range s.argExprs {
+		if e != nil && (s.d64 == nil || s.d64[i] == nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// packedSelHook, set by tests, is called for every batch consume groups
+// in place.
+var packedSelHook func()
 
 // gatherCols are the columns consume copies from a selBatch: those the
 // group keys and the arguments without an int64-lane program read, or

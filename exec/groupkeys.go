@@ -32,6 +32,10 @@ type groupTable struct {
 	directOff bool  // the values outgrew directMax: ints serves for good
 	nullGID   int64 // group id of the NULL key, -1 if none yet
 
+	// keys of short strings only, while they stay short
+	// (groupkeys_packed.go); nil otherwise
+	pk *packedKeys
+
 	// any other key
 	str    *strKeyCol // the key when it is one string column
 	slots  []uint64   // hash>>32 << 32 | id+1; 0 is an empty slot
@@ -88,7 +92,10 @@ func newGroupTable(mem memory.Allocator, types []arrow.DataType, keepKeys bool) 
 		g.fixed, _ = g.cols[0].(*fixedKeyCol)
 		g.str, _ = g.cols[0].(*strKeyCol)
 	}
-	if g.fixed == nil {
+	if keepKeys {
+		g.pk = newPackedKeys(types)
+	}
+	if g.fixed == nil && g.pk == nil {
 		g.slots = make([]uint64, 1<<10)
 		g.mask = 1<<10 - 1
 	}
@@ -132,6 +139,18 @@ func (g *groupTable) ids(keys []arrow.Array, rows int, out []uint32) []uint32 {
 		}
 		clear(out)
 		return out
+	}
+	if g.pk != nil {
+		for k, c := range g.cols {
+			c.(*strKeyCol).bindRaw(keys[k])
+		}
+		if g.pk.pack(g.cols, nil, rows) {
+			g.reserve(rows)
+			g.packedIDs(out)
+			g.charge()
+			return out
+		}
+		g.unpack()
 	}
 	for k, c := range g.cols {
 		c.bind(keys[k])
@@ -399,8 +418,14 @@ func (g *groupTable) grow() {
 	size := len(g.slots) * 2
 	old := int64(len(g.slots)) * slotBytes
 	g.chargeNow(int64(size) * slotBytes) // before the allocation: see groupgrow.go
-	g.slots = make([]uint64, size)
 	defer g.chargeNow(-old)
+	g.rehash(size)
+}
+
+// rehash makes size slots (charged by the caller) and slots every group
+// in from its hash.
+func (g *groupTable) rehash(size int) {
+	g.slots = make([]uint64, size)
 	g.mask = uint64(size - 1)
 	for id, hv := range g.ghash {
 		p := hv & g.mask
@@ -429,6 +454,9 @@ func (g *groupTable) lookup(keys []arrow.Array, rows int) []int32 {
 			out[i] = int32(g.n) - 1 // the one group, or -1 when empty
 		}
 		return out
+	}
+	if g.pk != nil {
+		g.unpack() // lookups serve joins, whose tables are never packed
 	}
 	for k, c := range g.cols {
 		c.bind(keys[k])

@@ -372,6 +372,13 @@ func head8(data []byte, from, to int) uint64 {
 }
 
 func (c *strKeyCol) bind(a arrow.Array) {
+	c.bindRaw(a)
+	c.fillHeads(a)
+}
+
+// bindRaw is bind without the rows' lengths and heads (packed keys read
+// the offsets themselves).
+func (c *strKeyCol) bindRaw(a arrow.Array) {
 	c.arr, c.o32, c.o64, c.fsb = a, nil, nil, nil
 	switch x := a.(type) {
 	case *array.String:
@@ -391,7 +398,6 @@ func (c *strKeyCol) bind(a arrow.Array) {
 	case c.o64 != nil:
 		c.base = c.o64[0]
 	}
-	c.fillHeads(a)
 }
 
 // fillHeads computes every row's length and head.

@@ -137,6 +137,10 @@ type d64Vals struct {
 	v     []int64
 	valid []bool // nil: every row valid
 	ok    bool
+	// bits bounds the bit length of every |v[i]| (NULL rows included):
+	// a step whose operands' bounds keep it within 62 bits and its
+	// type's precision runs without a check per row.
+	bits int
 	// ownsValid: valid is this step's own slice, not an operand's.
 	ownsValid bool
 }
@@ -190,6 +194,15 @@ func (p *Dec64) Eval(f *Dec64Frame) (vals []int64, valid []bool, ok bool) {
 	return r.v, r.valid, r.ok
 }
 
+// Bits bounds the bit length of every |value| Eval returned for the
+// frame's batch (64: no bound known).
+func (p *Dec64) Bits(f *Dec64Frame) int {
+	if r, ok := f.vals[p.root.key]; ok && r.ok {
+		return r.bits
+	}
+	return 64
+}
+
 func (f *Dec64Frame) eval(n *d64Node) d64Vals {
 	if r, seen := f.vals[n.key]; seen {
 		return r
@@ -218,14 +231,16 @@ func (f *Dec64Frame) column(n *d64Node) d64Vals {
 	}
 	src := a.Values()
 	out := f.ints(len(src))
-	bad := false
+	var bad int64
+	var mag uint64
 	for i, x := range src {
-		hi, lo := x.HighBits(), x.LowBits()
+		hi, lo := x.HighBits(), int64(x.LowBits())
 		// hi must be lo's sign extension.
-		bad = bad || hi != int64(lo)>>63
-		out[i] = int64(lo)
+		bad |= hi ^ lo>>63
+		out[i] = lo
+		mag |= uint64((lo ^ lo>>63) - lo>>63)
 	}
-	r := d64Vals{v: out, ok: true}
+	r := d64Vals{v: out, ok: true, bits: bits.Len64(mag)}
 	if a.NullN() > 0 {
 		valid := f.bools(len(src))
 		for i := range valid {
@@ -235,17 +250,17 @@ func (f *Dec64Frame) column(n *d64Node) d64Vals {
 			}
 		}
 		r.valid, r.ownsValid = valid, true
-		if bad {
+		if bad != 0 {
 			// Recheck: only a valid row's value must fit.
-			bad = false
+			bad = 0
 			for i, x := range src {
-				if valid[i] {
-					bad = bad || x.HighBits() != int64(x.LowBits())>>63
+				if valid[i] && x.HighBits() != int64(x.LowBits())>>63 {
+					bad = 1
 				}
 			}
 		}
 	}
-	if bad {
+	if bad != 0 {
 		f.free = append(f.free, out)
 		if r.valid != nil {
 			f.freeB = append(f.freeB, r.valid)
@@ -274,18 +289,33 @@ func (f *Dec64Frame) op(n *d64Node) d64Vals {
 		rows = len(r.v)
 	}
 	out := f.ints(rows)
-	var bad bool
+	lb, rb := l.bits, r.bits
+	if n.l.kind == d64Lit {
+		lb = litBits(lc)
+	}
+	if n.r.kind == d64Lit {
+		rb = litBits(rc)
+	}
+	bits := 64
 	switch n.op {
 	case Add, Sub:
-		bad = addSub64(out, l.v, r.v, lc, rc, n)
+		if b := max(lb+litBits(n.m1), rb+litBits(n.m2)) + 1; b <= 62 && fitsBound(b, n.bound) {
+			bits = b
+			addSub64Fast(out, l.v, r.v, lc, rc, n)
+		} else if addSub64(out, l.v, r.v, lc, rc, n) {
+			f.free = append(f.free, out)
+			return d64Vals{}
+		}
 	case Mul:
-		bad = mul64(out, l.v, r.v, lc, rc, n.bound)
+		if b := lb + rb; b <= 62 && fitsBound(b, n.bound) {
+			bits = b
+			mul64Fast(out, l.v, r.v, lc, rc)
+		} else if mul64(out, l.v, r.v, lc, rc, n.bound) {
+			f.free = append(f.free, out)
+			return d64Vals{}
+		}
 	}
-	if bad {
-		f.free = append(f.free, out)
-		return d64Vals{}
-	}
-	res := d64Vals{v: out, ok: true}
+	res := d64Vals{v: out, ok: true, bits: bits}
 	switch {
 	case l.valid != nil && r.valid != nil:
 		res.valid, res.ownsValid = f.bools(rows), true
@@ -298,6 +328,97 @@ func (f *Dec64Frame) op(n *d64Node) d64Vals {
 		res.valid = r.valid
 	}
 	return res
+}
+
+// litBits is the bit length of |c|.
+func litBits(c int64) int {
+	if c == math.MinInt64 {
+		return 64
+	}
+	if c < 0 {
+		c = -c
+	}
+	return bits.Len64(uint64(c))
+}
+
+// fitsBound says whether every value of at most b bits (b <= 62) is
+// within a step's bound: |v| < 2^b <= bound.
+func fitsBound(b int, bound int64) bool { return int64(1)<<b <= bound }
+
+// addSub64Fast is addSub64 when the operands' bounds keep every result
+// within the int64 lane and the bound: no check per row.
+func addSub64Fast(out, xs, ys []int64, xc, yc int64, n *d64Node) {
+	m1, m2 := n.m1, n.m2
+	if n.op == Sub {
+		m2 = -m2
+	}
+	switch {
+	case xs != nil && ys != nil:
+		ys = ys[:len(xs)]
+		out = out[:len(xs)]
+		if m1 == 1 && m2 == 1 {
+			for i, x := range xs {
+				out[i] = x + ys[i]
+			}
+			return
+		}
+		for i, x := range xs {
+			out[i] = x*m1 + ys[i]*m2
+		}
+	case xs != nil:
+		c := yc * m2
+		out = out[:len(xs)]
+		if m1 == 1 {
+			for i, x := range xs {
+				out[i] = x + c
+			}
+			return
+		}
+		for i, x := range xs {
+			out[i] = x*m1 + c
+		}
+	default:
+		c := xc * m1
+		out = out[:len(ys)]
+		if m2 == 1 || m2 == -1 {
+			if m2 == -1 {
+				for i, y := range ys {
+					out[i] = c - y
+				}
+				return
+			}
+			for i, y := range ys {
+				out[i] = c + y
+			}
+			return
+		}
+		for i, y := range ys {
+			out[i] = c + y*m2
+		}
+	}
+}
+
+// mul64Fast is mul64 when the operands' bounds keep every product within
+// the int64 lane and the bound.
+func mul64Fast(out, xs, ys []int64, xc, yc int64) {
+	switch {
+	case xs != nil && ys != nil:
+		ys = ys[:len(xs)]
+		out = out[:len(xs)]
+		for i, x := range xs {
+			out[i] = x * ys[i]
+		}
+	case xs != nil:
+		out = out[:len(xs)]
+		for i, x := range xs {
+			out[i] = x * yc
+		}
+	default:
+		out = out[:len(ys)]
+		for i, y := range ys {
+			out[i] = xc * y
+		}
+	}
 }
 
 // addSub64 computes x·m1 ± y·m2 (xs or ys nil: the constant xc or yc)

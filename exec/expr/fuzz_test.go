@@ -74,3 +74,60 @@ func likeToRegexp(p string, esc rune) string {
 	}
 	return sb.String()
 }
+
+// TestLikePercentSegments: patterns of literals and % only take the
+// substring search (segs); every pattern over {a, b, %} up to 6 long
+// against every string over {a, b} up to 6 long, checked with a regexp,
+// plus Q13's pattern, multi-byte characters and an escaped %.
+func TestLikePercentSegments(t *testing.T) {
+	words := func(alpha string, maxLen int) []string {
+		out := []string{""}
+		for cur := []string{""}; maxLen > 0; maxLen-- {
+			var next []string
+			for _, w := range cur {
+				for _, r := range alpha {
+					next = append(next, w+string(r))
+				}
+			}
+			out = append(out, next...)
+			cur = next
+		}
+		return out
+	}
+	check := func(s, p string) {
+		t.Helper()
+		got := likeMatch(s, compileLike(p, '\\'))
+		re := regexp.MustCompile("(?s)^" + likeToRegexp(p, '\\') + "$")
+		if want := re.MatchString(s); got != want {
+			t.Fatalf("%q LIKE %q = %v, regexp says %v", s, p, got, want)
+		}
+	}
+	segPatterns := 0
+	strs := words("ab", 6)
+	for _, p := range words("ab%", 6) {
+		if compileLike(p, '\\').segs != nil {
+			segPatterns++
+		}
+		for _, s := range strs {
+			check(s, p)
+		}
+	}
+	if segPatterns == 0 {
+		t.Fatal("no pattern took the segment search")
+	}
+	for _, c := range [][2]string{
+		{"carefully special deposits wake requests", "%special%requests%"},
+		{"requests are special", "%special%requests%"},
+		{"specialrequests", "%special%requests%"},
+		{"special requests", "special%requests"},
+		{"special requests!", "special%requests"},
+		{"héé-é", "h%é%é"},
+		{"héé", "h%é%é"},
+		{"50% off", `50\%%off`},
+		{"50x off", `50\%%off`},
+		{"abab", "ab%ab"},
+		{"aba", "ab%ba"},
+	} {
+		check(c[0], c[1])
+	}
+}

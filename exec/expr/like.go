@@ -53,6 +53,24 @@ func (l *LikeExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) 
 		return nil, err
 	}
 	defer sa.Release()
+	if l.compiled != nil {
+		// A constant pattern: no column of it per batch (Q13's NOT LIKE
+		// built one of 1.5 M copies).
+		ss := sa.(*array.String)
+		n := ss.Len()
+		b := array.NewBooleanBuilder(env.Mem)
+		defer b.Release()
+		b.Reserve(n)
+		nulls := ss.NullN() > 0
+		for i := range n {
+			if nulls && ss.IsNull(i) {
+				b.UnsafeAppendBoolToBitmap(false)
+				continue
+			}
+			b.UnsafeAppend(likeMatch(ss.Value(i), l.compiled) != l.Negated)
+		}
+		return b.NewArray(), nil
+	}
 	pa, err := l.Pattern.Eval(env, batch)
 	if err != nil {
 		return nil, err
@@ -87,6 +105,9 @@ type likePattern struct {
 	simple               bool
 	lit                  string
 	anyPrefix, anySuffix bool
+	// segs: no _ but inner %s (Q13's '%special%requests%'): the literal
+	// runs between the %s, found in order by substring search.
+	segs []string
 }
 
 type likeUnit struct {
@@ -134,7 +155,52 @@ func compileLike(p string, esc rune) *likePattern {
 		sb.WriteRune(x.r)
 	}
 	lp.lit = sb.String()
+	if !lp.simple {
+		lp.segs = percentSegments(u)
+	}
 	return lp
+}
+
+// percentSegments returns the literal runs of a pattern of literals and
+// % only (nil if it has a _), the first and last possibly empty (the
+// pattern starts or ends with %).
+func percentSegments(u []likeUnit) []string {
+	segs := []string{}
+	var sb strings.Builder
+	for _, x := range u {
+		switch x.kind {
+		case '_':
+			return nil
+		case '%':
+			segs = append(segs, sb.String())
+			sb.Reset()
+		default:
+			sb.WriteRune(x.r)
+		}
+	}
+	return append(segs, sb.String())
+}
+
+// segmentsMatch matches s against first%mid...%last: s starts with the
+// first run and ends with the last, and the others occur in order
+// between them without overlapping. Taking each run's leftmost
+// occurrence leaves the most room for the rest, so it finds a match if
+// there is one. Bytes stand for characters: a UTF-8 run found in UTF-8
+// text starts and ends on character boundaries.
+func segmentsMatch(s string, segs []string) bool {
+	first, last := segs[0], segs[len(segs)-1]
+	if !strings.HasPrefix(s, first) {
+		return false
+	}
+	pos := len(first)
+	for _, seg := range segs[1 : len(segs)-1] {
+		i := strings.Index(s[pos:], seg)
+		if i < 0 {
+			return false
+		}
+		pos += i + len(seg)
+	}
+	return len(s)-len(last) >= pos && strings.HasSuffix(s, last)
 }
 
 // likeMatch reports whether s matches the pattern. The general case is the
@@ -151,6 +217,9 @@ func likeMatch(s string, p *likePattern) bool {
 			return strings.HasPrefix(s, p.lit)
 		}
 		return s == p.lit
+	}
+	if p.segs != nil {
+		return segmentsMatch(s, p.segs)
 	}
 	u := p.units
 	si, pi := 0, 0
