@@ -34,10 +34,18 @@ const (
 	// input ends, every right row no pair matched, with NULL left columns.
 	// Each input is read once.
 	FullOuterJoin
+	// RightOuterJoin keeps every right (build) row: the pairs that match,
+	// then, after the left input ends, the right rows no pair matched,
+	// with NULL left columns. It lets a LEFT JOIN whose preserved side is
+	// the small one build on it and stream the large side (fe/physical).
+	RightOuterJoin
 )
 
+// keepsBuild says whether the join emits the build rows no pair matched.
+func (j JoinType) keepsBuild() bool { return j == FullOuterJoin || j == RightOuterJoin }
+
 func (j JoinType) String() string {
-	return [...]string{"INNER JOIN", "LEFT OUTER JOIN", "LEFT SEMI JOIN", "LEFT ANTI JOIN", "NULL AWARE LEFT ANTI JOIN", "FULL OUTER JOIN"}[j]
+	return [...]string{"INNER JOIN", "LEFT OUTER JOIN", "LEFT SEMI JOIN", "LEFT ANTI JOIN", "NULL AWARE LEFT ANTI JOIN", "FULL OUTER JOIN", "RIGHT OUTER JOIN"}[j]
 }
 
 // HashJoin joins Left (the probe side, streamed) with Right (the build
@@ -95,7 +103,7 @@ func NewHashJoin(left, right Operator, typ JoinType, leftKeys, rightKeys []expr.
 		j.lk, j.rk = append(j.lk, l), append(j.rk, r)
 	}
 	fields := append([]arrow.Field{}, left.Schema().Fields()...)
-	if typ == FullOuterJoin {
+	if typ == FullOuterJoin || typ == RightOuterJoin {
 		for i := range fields {
 			fields[i].Nullable = true
 		}
@@ -109,7 +117,7 @@ func NewHashJoin(left, right Operator, typ JoinType, leftKeys, rightKeys []expr.
 		return nil, errorf(ErrPlan, "join predicate %s is not boolean", residual)
 	}
 	switch typ {
-	case InnerJoin, LeftOuterJoin, FullOuterJoin:
+	case InnerJoin, LeftOuterJoin, FullOuterJoin, RightOuterJoin:
 		j.schema = j.joined
 	default:
 		j.schema = left.Schema()
@@ -195,7 +203,7 @@ func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
 		return side, nil
 	}
 	side.rows = int(side.batch.NumRows())
-	if j.Type == FullOuterJoin {
+	if j.Type.keepsBuild() {
 		side.matched = make([]bool, side.rows)
 	}
 	keys, err := evalKeys(env, j.rk, side.batch)
@@ -353,7 +361,7 @@ func (j *HashJoin) openHash(ctx context.Context, env *Env) (array.RecordReader, 
 	next := func() (arrow.RecordBatch, error) {
 		for {
 			if leftDone {
-				if j.Type != FullOuterJoin {
+				if !j.Type.keepsBuild() {
 					return nil, nil
 				}
 				return j.unmatched(kctx, env, side, &tail)
@@ -471,7 +479,7 @@ func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arro
 			}
 		}
 		return filterRows(kctx, env, b, sel, n)
-	case InnerJoin:
+	case InnerJoin, RightOuterJoin:
 		kl, kr := li[:0:0], ri[:0:0]
 		if residual == nil {
 			kl, kr = li, ri

@@ -138,7 +138,9 @@ func (j *HashJoin) AddRuntimeFilters(rfs ...*RuntimeFilter) error {
 	if len(rfs) == 0 {
 		return nil
 	}
-	if j.Type != InnerJoin && j.Type != LeftSemiJoin {
+	// Joins that drop the probe rows without a match: a filter drops
+	// only those sooner.
+	if j.Type != InnerJoin && j.Type != LeftSemiJoin && j.Type != RightOuterJoin {
 		return errorf(ErrPlan, "runtime filter on a %s", j.Type)
 	}
 	for _, rf := range rfs {
