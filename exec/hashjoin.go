@@ -68,8 +68,11 @@ type HashJoin struct {
 	// filters are the runtime filters the build side publishes
 	// (runtimefilter.go).
 	filters []*RuntimeFilter
-	joined  *arrow.Schema
-	schema  *arrow.Schema
+	// probeFilters are published from the probe side's keys, which is
+	// then read first, for the build side's scan (probefirst.go).
+	probeFilters []*RuntimeFilter
+	joined       *arrow.Schema
+	schema       *arrow.Schema
 }
 
 // NewHashJoin type-checks the keys (each pair is compared in its common
@@ -142,6 +145,9 @@ func (j *HashJoin) Explain() string {
 		lines = append(lines, "other join predicates: "+j.Residual.String())
 	}
 	if l := j.rfExplain(); l != "" {
+		lines = append(lines, l)
+	}
+	if l := j.probeRFExplain(); l != "" {
 		lines = append(lines, l)
 	}
 	return strings.Join(lines, "\n")
@@ -335,6 +341,9 @@ func (j *HashJoin) Open(ctx context.Context, env *Env) (array.RecordReader, erro
 
 // openHash joins in memory.
 func (j *HashJoin) openHash(ctx context.Context, env *Env) (array.RecordReader, error) {
+	if len(j.probeFilters) > 0 {
+		return j.openProbeFirst(ctx, env)
+	}
 	side, err := j.build(ctx, env)
 	if err != nil {
 		return nil, err

@@ -41,8 +41,10 @@ func (k RFKind) String() string {
 // RuntimeFilter is made by a hash join from its build side once that side
 // is read, and applied by a scan below the join's probe side: probe rows
 // whose key cannot match any build row are dropped before they reach the
-// operators between the scan and the join. Only inner and semi joins make
-// them (a probe row without a match is never output there); the planner
+// operators between the scan and the join. Only inner, semi and right
+// outer joins make them (a probe row without a match is never output
+// there), and the probe-side filters of probefirst.go go the other way,
+// from the probe keys to the build side's scan; the planner
 // places them only through operators that pass the key column through
 // unchanged and drop rows only by themselves (filters, projections, inner
 // joins, the preserved side of outer joins, the probe side of semi joins).

@@ -188,6 +188,7 @@ func (b *builder) join(ctx context.Context, n *bind.Join) (exec.Operator, error)
 		return b.rightOuter(ctx, n)
 	}
 	rfs := b.planFilters(n)
+	prfs := b.planProbeFilters(n)
 	left, err := b.physical(ctx, n.Left)
 	if err != nil {
 		return nil, err
@@ -249,6 +250,9 @@ func (b *builder) join(ctx context.Context, n *bind.Join) (exec.Operator, error)
 		return nil, err
 	}
 	if err := j.AddRuntimeFilters(rfs...); err != nil {
+		return nil, err
+	}
+	if err := j.AddProbeSideFilters(prfs...); err != nil {
 		return nil, err
 	}
 	return conform(j, n.Out)
