@@ -106,3 +106,42 @@ func TestFullOuterJoinEmptyAndLarge(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestRightOuterJoin: the pairs that match in left order, then the right
+// (build) rows no pair matched with NULL left columns; left rows without
+// a match are dropped (the full join's rows above, less those). Each
+// input is read once.
+func TestRightOuterJoin(t *testing.T) {
+	lk := []expr.Expr{expr.Col(0, "id", expr.Int64T())}
+	rk := []expr.Expr{expr.Col(0, "rid", expr.Int32T())}
+	gtV := must(expr.Cmp(expr.Gt, expr.Col(3, "v", expr.Int64T()), expr.Int(10)))
+	// left (id, name): (1,a) (2,b) (NULL,n) | (3,c) (1,a2)
+	// right (rid, v): (1,10) (3,30) (1,11) | (NULL,99) (4,40)
+	for _, c := range []struct {
+		name string
+		res  expr.Expr
+		want []string
+	}{
+		{"keys", nil, []string{"1|a|1|10", "1|a|1|11", "3|c|3|30", "1|a2|1|10", "1|a2|1|11", "NULL|NULL|NULL|99", "NULL|NULL|4|40"}},
+		// v > 10 fails every pair with (1,10), which is then unmatched.
+		{"keys and filter", gtV, []string{"1|a|1|11", "3|c|3|30", "1|a2|1|11", "NULL|NULL|1|10", "NULL|NULL|NULL|99", "NULL|NULL|4|40"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			left, right := joinInputs()
+			var nl, nr int
+			j := must(NewHashJoin(opens{left, &nl}, opens{right, &nr}, RightOuterJoin, lk, rk, c.res))
+			wantRows(t, run(t, j), c.want...)
+			if nl != 1 || nr != 1 {
+				t.Errorf("inputs opened %d and %d times, want once each", nl, nr)
+			}
+		})
+	}
+	left, right := joinInputs()
+	j := must(NewHashJoin(left, right, RightOuterJoin, lk, rk, nil))
+	if ex := j.Explain(); !strings.Contains(ex, "join op: RIGHT OUTER JOIN") {
+		t.Errorf("explain: %s", ex)
+	}
+	if err := j.AddRuntimeFilters(&RuntimeFilter{Kind: RFMinMax}); err != nil {
+		t.Errorf("a right outer join drops unmatched probe rows, so it takes runtime filters: %v", err)
+	}
+}

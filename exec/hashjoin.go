@@ -34,10 +34,18 @@ const (
 	// input ends, every right row no pair matched, with NULL left columns.
 	// Each input is read once.
 	FullOuterJoin
+	// RightOuterJoin keeps every right (build) row: the pairs that match,
+	// then, after the left input ends, the right rows no pair matched,
+	// with NULL left columns. It lets a LEFT JOIN whose preserved side is
+	// the small one build on it and stream the large side (fe/physical).
+	RightOuterJoin
 )
 
+// keepsBuild says whether the join emits the build rows no pair matched.
+func (j JoinType) keepsBuild() bool { return j == FullOuterJoin || j == RightOuterJoin }
+
 func (j JoinType) String() string {
-	return [...]string{"INNER JOIN", "LEFT OUTER JOIN", "LEFT SEMI JOIN", "LEFT ANTI JOIN", "NULL AWARE LEFT ANTI JOIN", "FULL OUTER JOIN"}[j]
+	return [...]string{"INNER JOIN", "LEFT OUTER JOIN", "LEFT SEMI JOIN", "LEFT ANTI JOIN", "NULL AWARE LEFT ANTI JOIN", "FULL OUTER JOIN", "RIGHT OUTER JOIN"}[j]
 }
 
 // HashJoin joins Left (the probe side, streamed) with Right (the build
@@ -60,8 +68,11 @@ type HashJoin struct {
 	// filters are the runtime filters the build side publishes
 	// (runtimefilter.go).
 	filters []*RuntimeFilter
-	joined  *arrow.Schema
-	schema  *arrow.Schema
+	// probeFilters are published from the probe side's keys, which is
+	// then read first, for the build side's scan (probefirst.go).
+	probeFilters []*RuntimeFilter
+	joined       *arrow.Schema
+	schema       *arrow.Schema
 }
 
 // NewHashJoin type-checks the keys (each pair is compared in its common
@@ -95,7 +106,7 @@ func NewHashJoin(left, right Operator, typ JoinType, leftKeys, rightKeys []expr.
 		j.lk, j.rk = append(j.lk, l), append(j.rk, r)
 	}
 	fields := append([]arrow.Field{}, left.Schema().Fields()...)
-	if typ == FullOuterJoin {
+	if typ == FullOuterJoin || typ == RightOuterJoin {
 		for i := range fields {
 			fields[i].Nullable = true
 		}
@@ -109,7 +120,7 @@ func NewHashJoin(left, right Operator, typ JoinType, leftKeys, rightKeys []expr.
 		return nil, errorf(ErrPlan, "join predicate %s is not boolean", residual)
 	}
 	switch typ {
-	case InnerJoin, LeftOuterJoin, FullOuterJoin:
+	case InnerJoin, LeftOuterJoin, FullOuterJoin, RightOuterJoin:
 		j.schema = j.joined
 	default:
 		j.schema = left.Schema()
@@ -134,6 +145,9 @@ func (j *HashJoin) Explain() string {
 		lines = append(lines, "other join predicates: "+j.Residual.String())
 	}
 	if l := j.rfExplain(); l != "" {
+		lines = append(lines, l)
+	}
+	if l := j.probeRFExplain(); l != "" {
 		lines = append(lines, l)
 	}
 	return strings.Join(lines, "\n")
@@ -195,7 +209,7 @@ func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
 		return side, nil
 	}
 	side.rows = int(side.batch.NumRows())
-	if j.Type == FullOuterJoin {
+	if j.Type.keepsBuild() {
 		side.matched = make([]bool, side.rows)
 	}
 	keys, err := evalKeys(env, j.rk, side.batch)
@@ -327,6 +341,9 @@ func (j *HashJoin) Open(ctx context.Context, env *Env) (array.RecordReader, erro
 
 // openHash joins in memory.
 func (j *HashJoin) openHash(ctx context.Context, env *Env) (array.RecordReader, error) {
+	if len(j.probeFilters) > 0 {
+		return j.openProbeFirst(ctx, env)
+	}
 	side, err := j.build(ctx, env)
 	if err != nil {
 		return nil, err
@@ -353,7 +370,7 @@ func (j *HashJoin) openHash(ctx context.Context, env *Env) (array.RecordReader, 
 	next := func() (arrow.RecordBatch, error) {
 		for {
 			if leftDone {
-				if j.Type != FullOuterJoin {
+				if !j.Type.keepsBuild() {
 					return nil, nil
 				}
 				return j.unmatched(kctx, env, side, &tail)
@@ -471,7 +488,7 @@ func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arro
 			}
 		}
 		return filterRows(kctx, env, b, sel, n)
-	case InnerJoin:
+	case InnerJoin, RightOuterJoin:
 		kl, kr := li[:0:0], ri[:0:0]
 		if residual == nil {
 			kl, kr = li, ri

@@ -366,7 +366,7 @@ func (p pipedSel) Open(ctx context.Context, env *Env) (array.RecordReader, error
 // outer join (whose probes mark the build rows they matched), and has
 // build rows.
 func (j *HashJoin) probeParallel(ctx context.Context, side *buildSide) bool {
-	return parallelism(ctx) > 1 && len(j.lk) > 0 && j.Type != FullOuterJoin && side.rows > 0
+	return parallelism(ctx) > 1 && len(j.lk) > 0 && !j.Type.keepsBuild() && side.rows > 0
 }
 
 // openParallel streams the join with the left input's Filter and Project

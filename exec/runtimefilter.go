@@ -41,8 +41,10 @@ func (k RFKind) String() string {
 // RuntimeFilter is made by a hash join from its build side once that side
 // is read, and applied by a scan below the join's probe side: probe rows
 // whose key cannot match any build row are dropped before they reach the
-// operators between the scan and the join. Only inner and semi joins make
-// them (a probe row without a match is never output there); the planner
+// operators between the scan and the join. Only inner, semi and right
+// outer joins make them (a probe row without a match is never output
+// there), and the probe-side filters of probefirst.go go the other way,
+// from the probe keys to the build side's scan; the planner
 // places them only through operators that pass the key column through
 // unchanged and drop rows only by themselves (filters, projections, inner
 // joins, the preserved side of outer joins, the probe side of semi joins).
@@ -138,7 +140,9 @@ func (j *HashJoin) AddRuntimeFilters(rfs ...*RuntimeFilter) error {
 	if len(rfs) == 0 {
 		return nil
 	}
-	if j.Type != InnerJoin && j.Type != LeftSemiJoin {
+	// Joins that drop the probe rows without a match: a filter drops
+	// only those sooner.
+	if j.Type != InnerJoin && j.Type != LeftSemiJoin && j.Type != RightOuterJoin {
 		return errorf(ErrPlan, "runtime filter on a %s", j.Type)
 	}
 	for _, rf := range rfs {
@@ -239,12 +243,32 @@ func (rf *RuntimeFilter) fill(st *rfState, env *Env, keys []arrow.Array, rows, d
 
 // hashKeys hashes each row of a the way the join's tables do.
 func hashKeys(a arrow.Array) []uint64 {
+	// The common key columns without NULLs in one pass, with no widened
+	// copy: the same values as fixedKeyCol's bind and hash below.
+	if a.NullN() == 0 {
+		switch x := a.(type) {
+		case *array.Int64:
+			return hashInts(x.Int64Values())
+		case *array.Int32:
+			return hashInts(x.Int32Values())
+		case *array.Date32:
+			return hashInts(arrow.Int32Traits.CastFromBytes(arrow.Date32Traits.CastToBytes(x.Date32Values())))
+		}
+	}
 	c := newKeyCol(a.DataType())
 	c.bind(a)
 	h := make([]uint64, a.Len())
 	c.hash(h)
 	for i := range h {
 		h[i] = mix64(h[i])
+	}
+	return h
+}
+
+func hashInts[T int32 | int64](vs []T) []uint64 {
+	h := make([]uint64, len(vs))
+	for i, v := range vs {
+		h[i] = mix64(mix64(uint64(int64(v))))
 	}
 	return h
 }

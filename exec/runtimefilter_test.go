@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/inlet-db/inlet/exec/expr"
 )
 
@@ -113,5 +115,34 @@ func TestRuntimeFilterRefused(t *testing.T) {
 		if err := j.AddRuntimeFilters(&RuntimeFilter{Kind: RFIn}); err == nil {
 			t.Errorf("%s took a runtime filter", jt)
 		}
+	}
+}
+
+// TestHashKeysFastPath: the one-pass hashes of integer and date keys
+// equal the key columns' general path (fixedKeyCol), which the filters
+// were filled with before.
+func TestHashKeysFastPath(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	general := func(a arrow.Array) []uint64 {
+		c := newKeyCol(a.DataType())
+		c.bind(a)
+		h := make([]uint64, a.Len())
+		c.hash(h)
+		for i := range h {
+			h[i] = mix64(h[i])
+		}
+		return h
+	}
+	i64 := array.NewInt64Builder(mem)
+	i64.AppendValues([]int64{0, -1, 1 << 40, 7}, nil)
+	i32 := array.NewInt32Builder(mem)
+	i32.AppendValues([]int32{0, -1, 1 << 30, 7}, nil)
+	d32 := array.NewDate32Builder(mem)
+	d32.AppendValues([]arrow.Date32{0, -1, 19000, 7}, nil)
+	for _, a := range []arrow.Array{i64.NewArray(), i32.NewArray(), d32.NewArray()} {
+		if got, want := hashKeys(a), general(a); !slices.Equal(got, want) {
+			t.Errorf("%s: %v, want %v", a.DataType(), got, want)
+		}
+		a.Release()
 	}
 }

@@ -188,7 +188,7 @@ func (j *HashJoin) joinPartitions(ctx context.Context, env *Env, sp *spillConfig
 			}
 			lf, rf := lp.take(part), rp.take(part)
 			part++
-			if lf == nil && (rf == nil || j.Type != FullOuterJoin) {
+			if lf == nil && (rf == nil || !j.Type.keepsBuild()) {
 				// No probe rows: nothing comes out but a full join's build rows.
 				if rf != nil {
 					rf.remove()

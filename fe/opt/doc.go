@@ -31,6 +31,10 @@
 // Before estimating, column = constant filters of an input are copied
 // through the region's column equalities to the other inputs (a = b AND
 // b = 5 gives a = 5), where they are implied, so they filter early.
+// Column equalities linking three or more inputs form equivalence classes
+// whose missing pairs are added as join edges (a = b AND b = c gives
+// a = c: Q5's customer joins nation on c_nationkey), estimated as one
+// class and applied as one hash key per join (equiv.go).
 //
 // Semi and anti joins keep the share of left rows whose keys the right
 // side's distinct keys cover (the smaller set of values taken as

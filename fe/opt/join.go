@@ -135,6 +135,10 @@ type cond struct {
 	e     expr.Expr // the condition when r is nil
 	leafs uint64    // the inputs it reads
 	refs  []*expr.ColumnRef
+	// cls is the equivalence class of a column equality (original or
+	// derived) whose columns the region's equalities make equal across
+	// three or more inputs; nil for every other condition.
+	cls *eqClass
 }
 
 // region is a tree of inner joins taken apart.
@@ -285,6 +289,7 @@ func (o *optimizer) region(p bind.Plan) bind.Plan {
 		c.leafs = r.leafsOf(c.refs)
 	}
 	r.transitive()
+	classes := r.deriveEquivalences()
 	stats := make([]*relStat, n)
 	for i, l := range r.leaves {
 		stats[i] = o.est.stats(l)
@@ -320,6 +325,9 @@ func (o *optimizer) region(p bind.Plan) bind.Plan {
 	}
 	o.compositeKeys(r, colStats, rows, condSel)
 	backoff(r.conds, condSel)
+	for _, cl := range classes {
+		cl.ndvs(colStats, rows)
+	}
 	var neighbours = make([]uint64, n)
 	for _, c := range r.conds {
 		if c.r != nil && bits.OnesCount64(c.leafs) == 2 {
@@ -335,9 +343,12 @@ func (o *optimizer) region(p bind.Plan) bind.Plan {
 			v *= rows[bits.TrailingZeros64(m)]
 		}
 		for k, c := range r.conds {
-			if bits.OnesCount64(c.leafs) > 1 && c.leafs&set == c.leafs {
+			if c.cls == nil && bits.OnesCount64(c.leafs) > 1 && c.leafs&set == c.leafs {
 				v *= condSel[k]
 			}
+		}
+		for _, cl := range classes {
+			v *= cl.sel(set)
 		}
 		return math.Max(v, 1)
 	}
@@ -758,11 +769,21 @@ func (o *optimizer) build(r *region, t *tree, root bind.Plan) bind.Plan {
 		out := append(append([]bind.Column{}, l.plan.Columns()...), rt.plan.Columns()...)
 		j := &bind.Join{Kind: bind.CrossJoin, Left: l.plan, Right: rt.plan, Out: out}
 		cols := append(append([]int{}, l.cols...), rt.cols...)
+		// One equality per equivalence class joins two parts: each part's
+		// columns of the class are equal already (by the same rule below
+		// it), so the class's other equalities between them are implied.
+		keyed := map[*eqClass]bool{}
 		for k, c := range r.conds {
 			if placed[k] || c.leafs&t.set != c.leafs {
 				continue
 			}
 			placed[k] = true
+			if c.cls != nil {
+				if keyed[c.cls] {
+					continue
+				}
+				keyed[c.cls] = true
+			}
 			j.Kind = bind.InnerJoin
 			if c.r != nil {
 				ll, rl := r.leafsOf(refsOf(c.l, nil)), r.leafsOf(refsOf(c.r, nil))

@@ -91,9 +91,11 @@ func TestTPCHOrderSF1(t *testing.T) {
 		// query (fe/bind's correlation domain).
 		{2, "(((supplier (partsupp part)) (nation region)) ((supplier (partsupp part)) (nation region)))"},
 		{3, "(lineitem (orders customer))"},
-		// The Asian suppliers, then the year's orders build; customer joins
-		// last on (c_custkey, c_nationkey).
-		{5, "(((lineitem (supplier (nation region))) orders) customer)"},
+		// c_nationkey = s_nationkey = n_nationkey links customer to nation:
+		// the Asian customers (30 K) build under the year's orders, which
+		// build under lineitem; supplier joins last on (s_suppkey,
+		// s_nationkey).
+		{5, "((lineitem (orders (customer (nation region)))) supplier)"},
 		{7, "((lineitem (supplier nation)) (orders (customer nation)))"},
 		// One part type's lineitems build under the two years of orders,
 		// customers probe them; the 25-row nation n2 joins last.

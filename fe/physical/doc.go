@@ -23,7 +23,13 @@
 // Aggregates that occur twice with the same subtree (a view read twice,
 // TPC-H Q15) are built once and read through a VSHARED node (shared.go). A published min/max over an integer or text column also
 // reaches the probe scan's BEs as a range filter. Semi and anti joins hash
-// only the build columns their keys and residual read.
+// only the build columns their keys and residual read. A LEFT JOIN whose
+// right side is estimated at four times its left or more runs as the
+// executor's RIGHT OUTER JOIN of the swapped inputs, building the small
+// preserved side and filtering the large one at its scan (more.go). A
+// semi, anti or inner join of an estimated small probe side with a build
+// side ten times larger or more reads the probe side first and filters the
+// build side's scan by its keys ("probe-side runtime filters" in EXPLAIN).
 //
 // It also owns the per-statement state fragments need (Statement): the
 // query id that names the statement in profiles and on the BEs, the scans

@@ -195,6 +195,61 @@ func (b *builder) planFilters(n *bind.Join) []*exec.RuntimeFilter {
 	return out
 }
 
+// Probe-side filters. A semi or anti join (or an inner join left as
+// bound) whose probe side is estimated small and whose build side is
+// probeFirstMinRatio times larger or more reads its probe side first and
+// publishes filters of its keys to the build side's scan (exec's
+// probefirst.go): TPC-H Q21's EXISTS and NOT EXISTS hash every lineitem
+// row for 25 K candidates otherwise. The same share rule as above keeps a
+// filter that would drop too little away; the probe side is held in
+// memory meanwhile, hence its bound.
+const (
+	probeFirstMaxRows  = 200000
+	probeFirstMinRatio = 10
+)
+
+// planProbeFilters makes the probe-side filters of join n, before its
+// inputs are built.
+func (b *builder) planProbeFilters(n *bind.Join) []*exec.RuntimeFilter {
+	if len(b.cfg.RuntimeFilters.Types) == 0 || len(n.LeftKeys) == 0 || len(n.LeftKeys) != len(n.RightKeys) {
+		return nil
+	}
+	switch n.Kind {
+	case bind.InnerJoin, bind.LeftSemiJoin, bind.LeftAntiJoin:
+	default:
+		return nil
+	}
+	l, lok := b.cfg.Estimates[n.Left]
+	r, rok := b.cfg.Estimates[n.Right]
+	if !lok || !rok || l > probeFirstMaxRows || r < probeFirstMinRatio*max(l, 1) {
+		return nil
+	}
+	swapped := &bind.Join{Kind: bind.InnerJoin, Left: n.Right, Right: n.Left, LeftKeys: n.RightKeys, RightKeys: n.LeftKeys}
+	var out []*exec.RuntimeFilter
+	for i, k := range n.RightKeys {
+		if b.cfg.MatchShare != nil {
+			if share, ok := b.cfg.MatchShare(swapped, i); ok && share > rfMaxShare {
+				continue
+			}
+		}
+		idx, casts, ok := peelCasts(k, nil)
+		if !ok {
+			continue
+		}
+		sc, col, casts, _, ok := b.filterTarget(n.Right, idx, casts)
+		if !ok {
+			continue
+		}
+		for _, kind := range b.cfg.RuntimeFilters.Types {
+			rf := &exec.RuntimeFilter{Kind: kind, Key: i, Target: sc.Out[col].Name, MaxIn: b.cfg.RuntimeFilters.MaxIn}
+			b.st.addFilter(rf)
+			b.rfTargets[sc] = append(b.rfTargets[sc], exec.ScanFilter{RF: rf, Column: col, Casts: casts})
+			out = append(out, rf)
+		}
+	}
+	return out
+}
+
 // filterTarget follows output column idx of p down to the scan column it
 // is read from unchanged, through operators that never let a row reach
 // the join's probe keys other than as the scan produced its key: filters,
