@@ -337,7 +337,7 @@ func (p *flussPlan) planChangelog(ctx context.Context) (*Result, error) {
 		extra = append(extra, l)
 	}
 	if len(retained) > 0 {
-		extra = append(extra, fmt.Sprintf("changelog: %d bucket(s) start at the earliest offset fluss still holds; older changes were deleted by log retention: %s",
+		extra = append(extra, fmt.Sprintf(what+": %d bucket(s) start at the earliest offset fluss still holds; older changes were deleted by log retention: %s",
 			len(retained), strings.Join(retained, ", ")))
 	}
 	res := p.result()
