@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/catalog/fluss"
 	"github.com/inlet-db/inlet/catalog/fluss/client"
 	"github.com/inlet-db/inlet/catalog/fluss/record"
 	"github.com/inlet-db/inlet/internal/tzone"
@@ -52,6 +53,24 @@ func changelogWire(c int) int {
 	}
 	return c - metaCount
 }
+
+// ---- tbl$binlog ----------------------------------------------------------------
+//
+// tbl$binlog (Fluss's $binlog virtual table, primary-key tables only) plans
+// exactly as tbl$changelog; the fragment carries ScanOptions.binlog and the
+// BE folds each range's records: +I an insert, -D a delete, a -U and the +U
+// after it one update at the +U's offset. A range that starts between a -U
+// and its +U (startup mode latest or timestamp at that point) yields an
+// update whose before is NULL; a -U with no +U after it in the range, an
+// update whose after is NULL: the row is kept, never dropped silently.
+//
+// Offset bounds from WHERE are widened by one record on each side for the
+// read, so the -U of an update at the bound is still paired; the BE's filter
+// on the folded rows then keeps exactly the rows WHERE asks for.
+
+// binlogWire maps a binlog target column (metadata, before, after) to its
+// fragment column number.
+func binlogWire(c int) int { return record.BinlogWireColumn(c) }
 
 type startup struct {
 	mode string
@@ -167,6 +186,11 @@ func parseInstantMillis(s string, loc *time.Location) (int64, bool) {
 }
 
 func (p *flussPlan) planChangelog(ctx context.Context) (*Result, error) {
+	binlog := p.st.Mode == fluss.ReadBinlog
+	wire, what := changelogWire, "changelog"
+	if binlog {
+		wire, what = binlogWire, "binlog"
+	}
 	st, err := changelogStartup(p.req.Vars)
 	if err != nil {
 		return nil, err
@@ -177,16 +201,34 @@ func (p *flussPlan) planChangelog(ctx context.Context) (*Result, error) {
 	}
 	wireProj := make([]int, len(p.proj))
 	for i, c := range p.proj {
-		wireProj[i] = changelogWire(c)
+		wireProj[i] = wire(c)
 	}
 	filters := filtersFor(p.req.Predicates, p.st.Columns)
-	for _, f := range filters {
-		f.Column = int32(changelogWire(int(f.Column)))
+	limit := limitOf(p.req.Limit)
+	if binlog {
+		// Only the metadata columns are filtered on the BE; a condition on
+		// an image is the FE's, so a row cap there could cut rows too soon.
+		kept := filters[:0]
+		for _, f := range filters {
+			if int(f.Column) < metaCount {
+				kept = append(kept, f)
+			}
+		}
+		if len(kept) < len(filters) || len(kept) < len(p.req.Predicates) {
+			limit = -1
+		}
+		filters = kept
 	}
-	ors := orFiltersFor(p.req.OrPredicates, p.st.Columns)
-	for _, o := range ors {
-		for _, f := range o.Any {
-			f.Column = int32(changelogWire(int(f.Column)))
+	for _, f := range filters {
+		f.Column = int32(wire(int(f.Column)))
+	}
+	var ors []*inletpb.FilterOr
+	if !binlog {
+		ors = orFiltersFor(p.req.OrPredicates, p.st.Columns)
+		for _, o := range ors {
+			for _, f := range o.Any {
+				f.Column = int32(wire(int(f.Column)))
+			}
 		}
 	}
 	p.frag = &inletpb.Fragment{
@@ -197,13 +239,22 @@ func (p *flussPlan) planChangelog(ctx context.Context) (*Result, error) {
 		Projection:   int32s(wireProj),
 		Filters:      filters,
 		LogFilterOr:  ors,
-		Limit:        limitOf(p.req.Limit),
+		Limit:        limit,
 		Options:      scanOptions(p.req.Vars),
 	}
+	p.frag.Options.Binlog = binlog
 	p.counts.Mode = p.mode.String()
-	p.counts.ReadMode = "changelog"
+	p.counts.ReadMode = what
 
 	bounds := metadataBounds(p.req.Predicates, p.req.Vars)
+	if binlog {
+		if bounds.minOffset > 0 {
+			bounds.minOffset--
+		}
+		if bounds.maxOffset >= 0 {
+			bounds.maxOffset++
+		}
+	}
 	_, selected, err := p.partitions(ctx)
 	if err != nil {
 		return nil, err
@@ -213,7 +264,7 @@ func (p *flussPlan) planChangelog(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	var extra []string
-	extra = append(extra, "changelog: startupMode="+st.String())
+	extra = append(extra, what+": startupMode="+st.String())
 	var pushed []string
 	if bounds.minOffset >= 0 {
 		pushed = append(pushed, fmt.Sprintf("_log_offset>=%d", bounds.minOffset))
@@ -280,17 +331,19 @@ func (p *flussPlan) planChangelog(ctx context.Context) (*Result, error) {
 	if len(pushed) > 0 {
 		extra[0] += ", pushedStart=" + strings.Join(pushed, " AND ")
 	}
-	if l := p.capLogRanges(); l != "" {
+	if binlog {
+		// A LIMIT counts folded rows, not records: no range is cut.
+	} else if l := p.capLogRanges(); l != "" {
 		extra = append(extra, l)
 	}
 	if len(retained) > 0 {
-		extra = append(extra, fmt.Sprintf("changelog: %d bucket(s) start at the earliest offset fluss still holds; older changes were deleted by log retention: %s",
+		extra = append(extra, fmt.Sprintf(what+": %d bucket(s) start at the earliest offset fluss still holds; older changes were deleted by log retention: %s",
 			len(retained), strings.Join(retained, ", ")))
 	}
 	res := p.result()
 	for i, l := range res.Lines {
 		if strings.HasPrefix(l, "TABLE: ") {
-			res.Lines[i] += "$changelog"
+			res.Lines[i] += "$" + what
 		}
 	}
 	// Insert the changelog lines after the flussScan line, and show the

@@ -37,6 +37,9 @@
 //     stop) to offsets no matching row can lie outside of, and a start
 //     below the earliest offset Fluss still holds becomes that offset, said
 //     in EXPLAIN. Metadata columns travel as negative column numbers.
+//     tbl$binlog plans the same ranges (offset bounds widened by one record
+//     each side so an update keeps its -U) with ScanOptions.binlog set; no
+//     LIMIT cuts its ranges, and only metadata-column filters reach the BE.
 //  5. Planning touches metadata only (offsets, snapshot ids, manifests), so
 //     EXPLAIN is safe; the texts of the spec's errors are built in
 //     errors.go and nowhere else, and never carry a secret.

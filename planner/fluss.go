@@ -131,7 +131,7 @@ func (p *flussPlan) run(ctx context.Context) (*Result, error) {
 	if p.req.TimeTravel != nil {
 		return nil, errTimeTravelFluss(p.name, p.st.Mode)
 	}
-	if p.st.Mode == fluss.ReadChangelog {
+	if p.st.Mode == fluss.ReadChangelog || p.st.Mode == fluss.ReadBinlog {
 		return p.planChangelog(ctx)
 	}
 	schema, err := outputSchema(p.st.Columns, p.proj, p.req.Pruned)

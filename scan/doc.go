@@ -41,7 +41,9 @@
 //     tbl$changelog read: LOG ranges only; each row's _change_type,
 //     _log_offset (its batch's first offset plus its place) and
 //     _commit_timestamp (its batch's) are built next to the reader, before
-//     filters run.
+//     filters run. With ScanOptions.binlog the records are folded first
+//     (scan/binlog.go: one pending -U at most, carried across batches) and
+//     -4/-5 are the before/after STRUCT images.
 //  7. Counters are registered only for the range kinds actually read; times
 //     are in nanoseconds. FlussJniConnectionsOpened is the growth of the
 //     shared pool's opened-connection count while the fragment ran (other

@@ -64,6 +64,10 @@ type fragExec struct {
 	// position, the metadata column index, or -1 for a table column.
 	changelog bool
 	meta      []int
+	// binlog is ScanOptions.binlog (tbl$binlog): the changelog's records
+	// are folded into insert/update/delete rows; meta 3 and 4 are the
+	// before and after images (record.BinlogImageIndex).
+	binlog bool
 	// tableReads are the table columns among reads, in read order.
 	tableReads []int
 
@@ -223,12 +227,24 @@ func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.
 	// The read layout.
 	index := map[int]int{}
 	metaCols := record.ChangelogColumns()
+	metaCount := len(metaCols)
+	fx.binlog = f.GetOptions().GetBinlog() && fx.info != nil
+	if f.GetOptions().GetBinlog() && fx.info == nil {
+		return nil, fmt.Errorf("%w: fragment %s: binlog read without a Fluss table", ErrInvalid, f.QueryId)
+	}
 	use := func(c int, what string) (int, error) {
 		if p, ok := index[c]; ok {
 			return p, nil
 		}
 		name, typ, mi := "", arrow.DataType(nil), -1
-		if i, ok := record.ChangelogMetaIndex(c); ok && fx.info != nil {
+		if i, ok := record.BinlogImageIndex(c); ok && fx.binlog {
+			t, err := typemap.ArrowType(record.BinlogColumns(fx.cols)[metaCount+i].Type)
+			if err != nil {
+				return 0, err
+			}
+			name, typ, mi = record.BinlogColumns(nil)[metaCount+i].Name, t, metaCount+i
+			fx.changelog = true
+		} else if i, ok := record.ChangelogMetaIndex(c); ok && fx.info != nil {
 			t, err := typemap.ArrowType(metaCols[i].Type)
 			if err != nil {
 				return 0, err
@@ -310,7 +326,11 @@ func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.
 		fx.logFilter = fx.info.LogFilter(conds)
 	}
 	if len(fx.reads) == 0 && len(names) > 0 { // COUNT(*): read one column for the row counts
-		if _, err := use(0, "counted"); err != nil {
+		counted := 0
+		if fx.binlog { // the folded rows are counted, not the records
+			counted = record.ChangelogWireColumn(0)
+		}
+		if _, err := use(counted, "counted"); err != nil {
 			return nil, err
 		}
 	}
@@ -325,6 +345,14 @@ func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.
 				fx.hexPos = append(fx.hexPos, p)
 			}
 		}
+	}
+	if fx.binlog {
+		for _, m := range fx.meta {
+			if m < 0 {
+				return nil, fmt.Errorf("%w: fragment %s: a binlog read names table columns (only metadata, before and after)", ErrInvalid, f.QueryId)
+			}
+		}
+		fx.changelog = true
 	}
 	if fx.changelog {
 		for _, r := range f.Ranges {

@@ -198,6 +198,9 @@ func sleep(ctx context.Context, d time.Duration) error {
 
 func (fx *fragExec) readLog(ctx context.Context, r *inletpb.Range, emit emitFn) error {
 	part := partOf(r.HasPartition, r.PartitionId)
+	if fx.binlog {
+		return fx.readBinlog(ctx, r, emit)
+	}
 	if fx.changelog {
 		return fx.readChangelog(ctx, r, emit)
 	}

@@ -220,6 +220,7 @@ const (
 	sysLake      = "lake"
 	sysLog       = "log"
 	sysChangelog = "changelog"
+	sysBinlog    = "binlog"
 )
 
 // Table implements catalog.Database: name is a table, its tbl$changelog, or
@@ -242,6 +243,15 @@ func (d *Database) Table(ctx context.Context, name string) (catalog.Table, error
 		// Every table has a log, so every table has a changelog, tiered or
 		// not (Fluss's $changelog virtual table).
 		return newTable(d.cat, info, name, ReadChangelog)
+	}
+	if isSys && sys == sysBinlog {
+		// Only a primary-key table has update images to pair (Fluss's
+		// $binlog virtual table is defined for primary-key tables only).
+		if len(info.Descriptor.Schema.PrimaryKey) == 0 {
+			return nil, catalog.Errorf(catalog.ErrUnsupported, "Table %s.%s is a log table: %s$binlog exists only for primary-key tables (%s$changelog reads its log)",
+				d.name, base, base, base)
+		}
+		return newTable(d.cat, info, name, ReadBinlog)
 	}
 	if isSys {
 		desc := info.Descriptor

@@ -18,7 +18,10 @@
 //     ("Unknown sys table '<name>'" otherwise), tbl$changelog on every
 //     table: Fluss's _change_type, _log_offset, _commit_timestamp
 //     (record.ChangelogColumns, NOT NULL) before the table's columns, and
-//     no primary key (a key repeats in a changelog). tbl$lake and tbl$log carry exactly the table's columns and
+//     no primary key (a key repeats in a changelog). tbl$binlog resolves
+//     on primary-key tables only (a log table is refused by name): the
+//     same metadata columns, then `before` and `after`, ROWs of all the
+//     table's columns (record.BinlogColumns). tbl$lake and tbl$log carry exactly the table's columns and
 //     types; tbl$snapshots is the lake table's snapshot list (Paimon's
 //     columns, served in the FE by catalog/paimon/systable; Iceberg's on
 //     an Iceberg lake, by catalog/iceberg/systable).

@@ -24,7 +24,7 @@ var _ catalog.ColumnStatser = (*Table)(nil)
 // Fluss tables do not take).
 func (t *Table) ColumnStats(ctx context.Context) (*catalog.TableStats, error) {
 	empty := &catalog.TableStats{Columns: map[string]catalog.ColumnStats{}}
-	if t.mode == ReadLog || t.mode == ReadChangelog || !t.info.Descriptor.DatalakeEnabled() {
+	if t.mode == ReadLog || t.mode == ReadChangelog || t.mode == ReadBinlog || !t.info.Descriptor.DatalakeEnabled() {
 		return empty, nil
 	}
 	l, err := t.openLake(ctx)

@@ -45,6 +45,14 @@ func newTable(c *Catalog, info *client.TableInfo, name string, mode ReadMode) (*
 	o := typemap.EngineOptions{MapVarbinary: c.cfg.Options.MapVarbinary, MapTimestampTZ: c.cfg.Options.MapTimestampTZ}
 	sc := info.Descriptor.Schema
 	t := &Table{cat: c, info: info, name: name, mode: mode, fcols: sc.TypeColumns()}
+	if mode == ReadBinlog {
+		for i, mc := range record.BinlogColumns(t.fcols) {
+			col := EngineColumn(mc.Name, mc.Type, "", o)
+			col.Nullable, col.Key = i >= len(record.ChangelogColumns()), false
+			t.cols = append(t.cols, col)
+		}
+		return t, nil
+	}
 	if mode == ReadChangelog {
 		for _, mc := range record.ChangelogColumns() {
 			col := EngineColumn(mc.Name, mc.Type, "", o)
@@ -201,7 +209,7 @@ func (t *Table) Spec() catalog.TableSpec {
 // primary-key table, none for a log table. tbl$changelog has none: it holds
 // every change of a key, so the key repeats.
 func (t *Table) PrimaryKey() []string {
-	if t.mode == ReadChangelog {
+	if t.mode == ReadChangelog || t.mode == ReadBinlog {
 		return nil
 	}
 	return slices.Clone(t.info.Descriptor.Schema.PrimaryKey)
@@ -222,7 +230,7 @@ func (t *Table) Refresh(context.Context) error {
 // or the handle is tbl$log or tbl$changelog (the whole table's count would be wrong by orders
 // of magnitude for the log tail).
 func (t *Table) RowCount(ctx context.Context) (int64, error) {
-	if t.mode == ReadLog || t.mode == ReadChangelog {
+	if t.mode == ReadLog || t.mode == ReadChangelog || t.mode == ReadBinlog {
 		return -1, nil
 	}
 	var parts []*int64

@@ -28,6 +28,10 @@ const (
 	// ReadChangelog reads tbl$changelog: every bucket's log as change
 	// records, the metadata columns (record.ChangelogColumns) first.
 	ReadChangelog
+	// ReadBinlog reads tbl$binlog of a primary-key table: the log folded
+	// into insert/update/delete rows with before/after images
+	// (record.BinlogColumns).
+	ReadBinlog
 )
 
 // Union-read modes (fluss.union_read.mode, fluss_union_read_mode).

@@ -1348,8 +1348,13 @@ type ScanOptions struct {
 	// tablet servers return every batch (default: the pushable conjuncts of
 	// filters are sent).
 	LogFilterPushdownOff bool `protobuf:"varint,6,opt,name=log_filter_pushdown_off,json=logFilterPushdownOff,proto3" json:"log_filter_pushdown_off,omitempty"`
-	unknownFields        protoimpl.UnknownFields
-	sizeCache            protoimpl.SizeCache
+	// binlog marks a tbl$binlog read: LOG ranges whose records are folded
+	// into insert/update/delete rows (a -U with the +U after it is one
+	// update); metadata columns are the negative numbers of
+	// record.ChangelogWireColumn, -4 is `before`, -5 is `after`.
+	Binlog        bool `protobuf:"varint,7,opt,name=binlog,proto3" json:"binlog,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ScanOptions) Reset() {
@@ -1420,6 +1425,13 @@ func (x *ScanOptions) GetForceMergeReader() bool {
 func (x *ScanOptions) GetLogFilterPushdownOff() bool {
 	if x != nil {
 		return x.LogFilterPushdownOff
+	}
+	return false
+}
+
+func (x *ScanOptions) GetBinlog() bool {
+	if x != nil {
+		return x.Binlog
 	}
 	return false
 }
@@ -1833,7 +1845,7 @@ const file_inlet_proto_rawDesc = "" +
 	"\x05float\x18\x03 \x01(\x01H\x00R\x05float\x12\x14\n" +
 	"\x04bool\x18\x04 \x01(\bH\x00R\x04bool\x12\x14\n" +
 	"\x04text\x18\x05 \x01(\tH\x00R\x04textB\x03\n" +
-	"\x01v\"\xfe\x01\n" +
+	"\x01v\"\x96\x02\n" +
 	"\vScanOptions\x12'\n" +
 	"\x0fmax_concurrency\x18\x01 \x01(\x05R\x0emaxConcurrency\x12%\n" +
 	"\x0eheap_admission\x18\x02 \x01(\bR\rheapAdmission\x12\x1d\n" +
@@ -1841,7 +1853,8 @@ const file_inlet_proto_rawDesc = "" +
 	"batch_size\x18\x03 \x01(\x05R\tbatchSize\x12\x1b\n" +
 	"\ttime_zone\x18\x04 \x01(\tR\btimeZone\x12,\n" +
 	"\x12force_merge_reader\x18\x05 \x01(\bR\x10forceMergeReader\x125\n" +
-	"\x17log_filter_pushdown_off\x18\x06 \x01(\bR\x14logFilterPushdownOff\"\xd3\x01\n" +
+	"\x17log_filter_pushdown_off\x18\x06 \x01(\bR\x14logFilterPushdownOff\x12\x16\n" +
+	"\x06binlog\x18\a \x01(\bR\x06binlog\"\xd3\x01\n" +
 	"\tScanStats\x12:\n" +
 	"\bcounters\x18\x01 \x03(\v2\x1e.inlet.ScanStats.CountersEntryR\bcounters\x12\x1f\n" +
 	"\vdone_ranges\x18\x02 \x03(\x03R\n" +
