@@ -339,8 +339,17 @@ func (j *HashJoin) Open(ctx context.Context, env *Env) (array.RecordReader, erro
 	return j.openHash(ctx, env)
 }
 
-// openHash joins in memory.
+// openHash joins in memory; runs of small output batches come out
+// merged (coalesce.go).
 func (j *HashJoin) openHash(ctx context.Context, env *Env) (array.RecordReader, error) {
+	r, err := j.openHashBatches(ctx, env)
+	if err != nil {
+		return nil, err
+	}
+	return coalesce(ctx, env, r), nil
+}
+
+func (j *HashJoin) openHashBatches(ctx context.Context, env *Env) (array.RecordReader, error) {
 	if len(j.probeFilters) > 0 {
 		return j.openProbeFirst(ctx, env)
 	}
@@ -438,13 +447,21 @@ func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arro
 	}
 	// The pairs, their flags and the per-row marks, while the batch is probed.
 	defer chargeGo(env, int64(cap(li)+cap(ri))*8+int64(len(li))+int64(rows)*7)()
-	keep := make([]bool, len(li))
-	for i := range keep {
-		keep[i] = true
-	}
 	residual := j.Residual
 	if side.residualDone {
 		residual = nil
+	}
+	if residual == nil && side.matched == nil && (j.Type == InnerJoin || j.Type == RightOuterJoin) {
+		// Every candidate pair is kept and no row needs marking: a
+		// selective join (Q17) skips the per-row flags of each batch.
+		if len(li) == 0 {
+			return nil, nil
+		}
+		return j.gatherPairs(kctx, env, side, b, li, ri, nil, nil)
+	}
+	keep := make([]bool, len(li))
+	for i := range keep {
+		keep[i] = true
 	}
 	if len(li) > 0 && residual != nil {
 		// Only the columns the residual reads are copied for it; the
@@ -614,7 +631,9 @@ func (j *HashJoin) gatherPairs(kctx context.Context, env *Env, side *buildSide, 
 		cols = append(cols, a)
 	}
 	nl := int(left.NumCols())
-	for c, f := range j.Right.Schema().Fields() {
+	rs := j.Right.Schema()
+	for c := range rs.NumFields() {
+		f := rs.Field(c)
 		var a arrow.Array
 		var err error
 		switch {
