@@ -197,7 +197,7 @@ func (c *Catalog) compact(ctx context.Context, job *compactJob) error {
 		maxSeq = max(maxSeq, f.Seq)
 	}
 	if job.keys != nil {
-		u, err := newUniqueBucket(ctx, c.mem, c, job.tid, job.table, job.segs, job.full, *job.keys, nil)
+		u, err := newUniqueBucket(ctx, c.mem, c, job.tid, job.table, job.segs, job.full, *job.keys, nil, nil)
 		if err != nil {
 			return err
 		}
@@ -218,7 +218,7 @@ func (c *Catalog) compact(ctx context.Context, job *compactJob) error {
 		}
 	} else {
 		for _, f := range job.segs {
-			seg, err := openSegment(ctx, c.mem, c.segPath(job.tid, f), job.table, f, job.full, nil)
+			seg, err := openSegment(ctx, c.mem, c.segPath(job.tid, f), job.table, f, job.full, nil, nil)
 			if err != nil {
 				return err
 			}
@@ -238,7 +238,7 @@ func (c *Catalog) compact(ctx context.Context, job *compactJob) error {
 				// DELETE predicates newer than the segment apply now; the
 				// output keeps the inputs' highest Seq, so the ones it
 				// is older than still apply on read.
-				drop, err := deleteMask(ctx, c.mem, rec, f.Seq, job.dels, job.cat)
+				drop, err := deleteMask(ctx, c.mem, rec, f.Seq, job.dels, job.cat, nil)
 				if err == nil {
 					rec, err = dropMasked(ctx, c.mem, rec, drop)
 				} else {

@@ -122,7 +122,8 @@ func constArray(mem memory.Allocator, typ arrow.DataType, s string) (arrow.Array
 
 // deleteMask marks the rows of rec (from a segment committed at seq) that
 // a later delete removes; nil when none applies.
-func deleteMask(ctx context.Context, mem memory.Allocator, rec arrow.RecordBatch, seq int64, dels []deletePred, full catalog.Schema) ([]bool, error) {
+// rec holds the columns of pick (nil: all of full's).
+func deleteMask(ctx context.Context, mem memory.Allocator, rec arrow.RecordBatch, seq int64, dels []deletePred, full catalog.Schema, pick *colPick) ([]bool, error) {
 	var out []bool
 	for _, d := range dels {
 		if d.Seq <= seq {
@@ -136,6 +137,9 @@ func deleteMask(ctx context.Context, mem memory.Allocator, rec arrow.RecordBatch
 			ci := full.Index(p.Column)
 			if ci < 0 {
 				return nil, fmt.Errorf("%w: delete predicate on unknown column %s", ErrCorrupt, p.Column)
+			}
+			if ci = pick.index(ci); ci < 0 {
+				return nil, fmt.Errorf("internal catalog: delete predicate column %s not read", p.Column)
 			}
 			m, err := evalPred(ctx, mem, rec.Column(ci), p)
 			if err != nil {

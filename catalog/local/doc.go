@@ -67,6 +67,12 @@
 //     scans, up to that many bytes (mapcache.go): the cache holds one
 //     reference, dropped when the file is swept or its table dropped,
 //     oldest first past the bound, and at Close.
+//   - A scan of some columns decodes only those of each mapped batch
+//     (pick.go), plus the UNIQUE KEY columns a merge compares (its first
+//     pass reads nothing else) and the columns DELETE predicates test:
+//     straight from the record batch message's buffer list, each buffer
+//     checked against the body. Tables with a nested or dictionary column,
+//     and pread segments, decode whole batches and project them.
 //   - Mapped bytes are not heap: what the query holds of them is charged
 //     to its account when the allocator offers ChargeExternal (exec/memlimit
 //     does), per message body, from the moment the batch is handed out

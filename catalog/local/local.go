@@ -691,12 +691,39 @@ func (t *Table) Scan(ctx context.Context, req catalog.ScanRequest) (array.Record
 		files = slices.DeleteFunc(files, zf.skipsAll)
 	}
 	r := &fileScan{ctx: ctx, mem: req.Mem, c: t.c, tid: t.id, table: t.name, files: files, cols: req.Columns,
-		schema: out, full: t.arrow, keys: t.keys, release: release, dels: dels, cat: t.schema, ahead: scanParallelism(req.Vars), zf: zf}
+		pick: t.scanPick(req.Columns, dels), schema: out, full: t.arrow, keys: t.keys, release: release, dels: dels, cat: t.schema, ahead: scanParallelism(req.Vars), zf: zf}
 	if t.keys != nil {
 		r.groups = bucketGroups(files, t.keys.buckets)
 	}
 	r.refs.Store(1)
 	return r, nil
+}
+
+// scanPick is the columns a scan of cols decodes: cols, the UNIQUE KEY
+// columns the merge compares, the columns DELETE predicates test; nil
+// (every column) when cols is nil.
+func (t *Table) scanPick(cols []int, dels []deletePred) *colPick {
+	if cols == nil {
+		return nil
+	}
+	need := make([]bool, len(t.schema.Columns))
+	for _, c := range cols {
+		need[c] = true
+	}
+	if t.keys != nil {
+		for _, c := range t.keys.cols {
+			need[c] = true
+		}
+	}
+	for _, d := range dels {
+		for _, p := range d.Preds {
+			// An unknown column is reported by deleteMask.
+			if i := t.schema.Index(p.Column); i >= 0 {
+				need[i] = true
+			}
+		}
+	}
+	return newColPick(t.arrow, need)
 }
 
 // snapshot returns the table's current segments and a func to call when

@@ -131,6 +131,8 @@ type mappedMessages struct {
 	pos, end int
 	cur      *ipc.Message
 	body     *bodyRef // of cur
+	meta     []byte   // of cur: its flatbuffer
+	bodyBuf  *memory.Buffer
 	refs     atomic.Int64
 }
 
@@ -167,7 +169,7 @@ func (r *mappedMessages) Release() {
 func (r *mappedMessages) Message() (*ipc.Message, error) {
 	if r.cur != nil {
 		r.cur.Release()
-		r.cur, r.body = nil, nil
+		r.cur, r.body, r.meta, r.bodyBuf = nil, nil, nil, nil
 	}
 	d := r.m.data[:r.end]
 	if r.pos == r.end {
@@ -207,7 +209,7 @@ func (r *mappedMessages) Message() (*ipc.Message, error) {
 	r.pos += int(bl)
 	r.cur = ipc.NewMessage(meta, body)
 	body.Release() // the message holds it now
-	r.body = ref
+	r.body, r.meta, r.bodyBuf = ref, meta.Bytes(), body
 	return r.cur, nil
 }
 
@@ -279,6 +281,26 @@ func (s *mappedSegment) next() (arrow.RecordBatch, *bodyRef, error) {
 	}
 	rec := s.rd.RecordBatch()
 	rec.Retain()
+	return rec, s.msgs.body, nil
+}
+
+// nextPicked is next decoding only p's columns (p.flat, not nil): the
+// batch holds slices of the message body, as arrow's reader's would.
+func (s *mappedSegment) nextPicked(p *colPick) (arrow.RecordBatch, *bodyRef, error) {
+	msg, err := s.msgs.Message()
+	if err == io.EOF {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if msg.Type() != ipc.MessageRecordBatch {
+		return nil, nil, errNotRecordBatch
+	}
+	rec, err := p.decodeFlat(s.msgs.meta, s.msgs.bodyBuf)
+	if err != nil {
+		return nil, nil, err
+	}
 	return rec, s.msgs.body, nil
 }
 

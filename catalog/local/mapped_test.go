@@ -457,7 +457,7 @@ func TestMappedBytesCharged(t *testing.T) {
 }
 
 // FuzzMappedSegment feeds arbitrary bytes, seeded with a real segment, to
-// the zero-copy segment reader: batches or an error, never a panic or a
+// the zero-copy segment reader (whole batches and single columns): batches or an error, never a panic or a
 // read outside the bytes, and no reference left behind.
 func FuzzMappedSegment(f *testing.F) {
 	mem := memory.NewGoAllocator()
@@ -478,17 +478,29 @@ func FuzzMappedSegment(f *testing.F) {
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 		m := newMapping(b, nil)
 		base := m.refs.Load()
-		s, err := openMapped(m, mem, full)
-		if err == nil {
+		// Whole batches, then each column alone (decoded column-wise).
+		var err error
+		for _, pick := range []*colPick{nil, pickOf(full, []int{0}), pickOf(full, []int{1})} {
+			var s *mappedSegment
+			if s, err = openMapped(m, mem, full); err != nil {
+				break
+			}
 			for range 1000 {
 				var rec arrow.RecordBatch
-				rec, _, err = s.next()
+				if pick == nil {
+					rec, _, err = s.next()
+				} else {
+					rec, _, err = s.nextPicked(pick)
+				}
 				if err != nil || rec == nil {
 					break
 				}
 				rec.Release()
 			}
 			s.close()
+			if err != nil {
+				break
+			}
 		}
 		// A batch whose decoding failed half way leaves the buffers arrow
 		// had already sliced unreleased (arrow recovers the panic and drops

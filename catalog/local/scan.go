@@ -29,6 +29,7 @@ type segReader struct {
 	mapped *mappedSegment  // mapped mode
 	m      *mapping        // mapped mode: the reader's own reference
 	charge externalCharger // mapped mode: the statement account, if any
+	pick   *colPick        // the columns next decodes; nil: all
 	bi     int
 	fi     fileInfo
 	p      string
@@ -47,7 +48,7 @@ func (c *Catalog) segPath(table int64, fi fileInfo) string {
 	return filepath.Join(c.tableDir(table), fi.Name)
 }
 
-func openSegment(ctx context.Context, mem memory.Allocator, p, table string, fi fileInfo, full *arrow.Schema, mc *mapCache) (*segReader, error) {
+func openSegment(ctx context.Context, mem memory.Allocator, p, table string, fi fileInfo, full *arrow.Schema, mc *mapCache, pick *colPick) (*segReader, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, fmt.Errorf("internal catalog: table %s: %w", table, err)
@@ -82,7 +83,7 @@ func openSegment(ctx context.Context, mem memory.Allocator, p, table string, fi 
 			if err == nil {
 				f.Close() // the mapping stays
 				cg, _ := mem.(externalCharger)
-				return &segReader{mapped: ms, m: m, charge: cg, fi: fi, p: name}, nil
+				return &segReader{mapped: ms, m: m, charge: cg, pick: pick, fi: fi, p: name}, nil
 			}
 			m.release()
 			if err != errSchemaDiffers {
@@ -115,10 +116,11 @@ func openSegment(ctx context.Context, mem memory.Allocator, p, table string, fi 
 		f.Close()
 		return nil, fmt.Errorf("%w: table %s file %s: schema differs from the table's", ErrCorrupt, table, name)
 	}
-	return &segReader{f: f, fr: fr, fi: fi, p: name}, nil
+	return &segReader{f: f, fr: fr, pick: pick, fi: fi, p: name}, nil
 }
 
-// next returns the next batch (the caller releases it), or nil at the end.
+// next returns the next batch (the caller releases it), or nil at the end:
+// the columns of s.pick.
 // A mapped batch is charged to the statement account (when the allocator
 // is one) until its last array is released: the query holds those bytes
 // as it would hold a copy. The charge may panic as a refused allocation
@@ -133,7 +135,17 @@ func (s *segReader) next(table string) (arrow.RecordBatch, error) {
 				s.bi++
 				continue
 			}
-			rec, ref, err := s.mapped.next()
+			var rec arrow.RecordBatch
+			var ref *bodyRef
+			var err error
+			if s.pick != nil && s.pick.flat {
+				rec, ref, err = s.mapped.nextPicked(s.pick)
+			} else {
+				rec, ref, err = s.mapped.next()
+				if rec != nil {
+					rec = s.pick.project(rec)
+				}
+			}
 			if err != nil {
 				return nil, fmt.Errorf("%w: table %s file %s batch %d: %v", ErrCorrupt, table, s.p, s.bi, err)
 			}
@@ -161,6 +173,7 @@ func (s *segReader) next(table string) (arrow.RecordBatch, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: table %s file %s batch %d: %v", ErrCorrupt, table, s.p, s.bi, err)
 		}
+		rec = s.pick.project(rec)
 		s.bi++
 		if rec.NumRows() == 0 {
 			rec.Release()
@@ -220,6 +233,7 @@ type fileScan struct {
 	table   string
 	files   []fileInfo
 	cols    []int
+	pick    *colPick // what segments decode: cols, keys, delete columns
 	schema  *arrow.Schema
 	full    *arrow.Schema
 	keys    *keyCoder // nil: no merge
@@ -312,7 +326,7 @@ func (s *fileScan) Next() bool {
 	if s.cols != nil {
 		cols := make([]arrow.Array, len(s.cols))
 		for i, c := range s.cols {
-			cols[i] = rec.Column(c)
+			cols[i] = rec.Column(s.pick.index(c))
 		}
 		p := array.NewRecordBatch(s.schema, cols, rec.NumRows())
 		rec.Release()
@@ -337,7 +351,7 @@ func (s *fileScan) nextPlain() (arrow.RecordBatch, error) {
 		if s.seg == nil {
 			if s.pf == nil {
 				open := func(ctx context.Context, f fileInfo) (*segReader, error) {
-					seg, err := openSegment(ctx, s.mem, s.c.segPath(s.tid, f), s.table, f, s.full, s.c.maps)
+					seg, err := openSegment(ctx, s.mem, s.c.segPath(s.tid, f), s.table, f, s.full, s.c.maps, s.pick)
 					if err == nil {
 						seg.skip = s.zf.skipList(f)
 					}
@@ -360,7 +374,7 @@ func (s *fileScan) nextPlain() (arrow.RecordBatch, error) {
 			s.seg = nil
 			continue
 		}
-		drop, err := deleteMask(s.ctx, s.mem, rec, s.seg.fi.Seq, s.dels, s.cat)
+		drop, err := deleteMask(s.ctx, s.mem, rec, s.seg.fi.Seq, s.dels, s.cat, s.pick)
 		if err != nil {
 			rec.Release()
 			return nil, err
@@ -389,7 +403,7 @@ func (s *fileScan) nextMerged() (arrow.RecordBatch, error) {
 					}
 				}
 				open := func(ctx context.Context, g []fileInfo) (*uniqueBucket, error) {
-					return newUniqueBucket(ctx, s.mem, s.c, s.tid, s.table, g, s.full, *s.keys, s.zf)
+					return newUniqueBucket(ctx, s.mem, s.c, s.tid, s.table, g, s.full, *s.keys, s.zf, s.pick)
 				}
 				s.mpf = newPrefetcher(s.ctx, s.ahead, groups, open, (*uniqueBucket).close)
 			}
@@ -456,7 +470,8 @@ type uniqueBucket struct {
 	table   string
 	segs    []fileInfo
 	full    *arrow.Schema
-	keys    keyCoder
+	keys    keyCoder         // as positions in pick's batches
+	pick    *colPick         // pass two's columns (pass one reads the keys only)
 	winners map[string]int64 // key → seg<<40 | row; -1 deleted
 	si      int
 	seg     *segReader
@@ -470,16 +485,20 @@ type uniqueBucket struct {
 
 const deleted = -1
 
-func newUniqueBucket(ctx context.Context, mem memory.Allocator, c *Catalog, tid int64, table string, segs []fileInfo, full *arrow.Schema, keys keyCoder, zf *zoneFilter) (*uniqueBucket, error) {
-	u := &uniqueBucket{ctx: ctx, mem: mem, c: c, tid: tid, table: table, segs: segs, full: full, keys: keys, zf: zf}
+// pick is the columns the bucket's batches carry (nil: all); it must
+// include the key columns.
+func newUniqueBucket(ctx context.Context, mem memory.Allocator, c *Catalog, tid int64, table string, segs []fileInfo, full *arrow.Schema, keys keyCoder, zf *zoneFilter, pick *colPick) (*uniqueBucket, error) {
+	u := &uniqueBucket{ctx: ctx, mem: mem, c: c, tid: tid, table: table, segs: segs, full: full, keys: keys.remap(pick), pick: pick, zf: zf}
 	if len(segs) == 1 && segs[0].Unique && !segs[0].Delete {
 		u.passthr = true
 		return u, nil
 	}
 	u.winners = map[string]int64{}
 	var buf []byte
+	kp := pickOf(full, keys.cols)
+	keys = keys.remap(kp)
 	for si, f := range segs {
-		seg, err := openSegment(ctx, mem, c.segPath(tid, f), table, f, full, c.maps)
+		seg, err := openSegment(ctx, mem, c.segPath(tid, f), table, f, full, c.maps, kp)
 		if err != nil {
 			return nil, err
 		}
@@ -526,7 +545,7 @@ func (u *uniqueBucket) next() (arrow.RecordBatch, error) {
 			if u.si >= len(u.segs) {
 				return nil, nil
 			}
-			seg, err := openSegment(u.ctx, u.mem, u.c.segPath(u.tid, u.segs[u.si]), u.table, u.segs[u.si], u.full, u.c.maps)
+			seg, err := openSegment(u.ctx, u.mem, u.c.segPath(u.tid, u.segs[u.si]), u.table, u.segs[u.si], u.full, u.c.maps, u.pick)
 			if err != nil {
 				return nil, err
 			}
