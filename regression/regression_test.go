@@ -65,10 +65,12 @@ func TestRegression(t *testing.T) {
 // (composite primary keys).
 var icebergRefused = []string{"lake_part_int", "lake_pk_part_int", "lake_pk_comma", "lake_pk_ltz"}
 
-// icebergSuites are the union-read, lake-only, primary-key, partition and
-// nested-type suites, run on an Iceberg lake too.
+// icebergSuites are the union-read, lake-only, primary-key, partition,
+// nested-type, $changelog/$binlog and LIMIT-pushdown suites, run on an
+// Iceberg lake too (blocks that list every fixture table need paimon-lake).
 var icebergSuites = []string{"lake_only", "lake_pk", "lake_pk_merge", "log_table", "pk_table", "read_modes", "partition_types",
-	"test_fluss_lake_only", "test_fluss_lake_pk", "nested_types", "nested_column_pruning", "array_functions", "test_fluss_nested_types", "test_fluss_nested_column_pruning"}
+	"test_fluss_lake_only", "test_fluss_lake_pk", "nested_types", "nested_column_pruning", "array_functions", "test_fluss_nested_types", "test_fluss_nested_column_pruning",
+	"fluss_changelog", "fluss_binlog", "limit_pushdown"}
 
 // TestRegressionIceberg runs the union-read, lake-only, PK, partition and
 // nested-type suites against the emulator tiering the same fixtures into Iceberg

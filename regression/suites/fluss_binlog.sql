@@ -133,7 +133,7 @@ after	struct<id:int,name:text>	Yes	false	\N
 show create table `lake_pk$binlog`
 -- contains `before` struct<id:int,name:text>
 
--- query not_listed
+-- query not_listed requires=paimon-lake
 show tables like 'lake_pk%'
 -- result sorted
 lake_pk

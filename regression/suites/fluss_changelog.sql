@@ -205,7 +205,7 @@ show create table `lake_pk$changelog`
 -- contains `_change_type` text NOT NULL
 -- contains `_commit_timestamp` datetime(3) NOT NULL
 
--- query not_listed
+-- query not_listed requires=paimon-lake
 show tables like 'lake_pk%'
 -- result sorted
 lake_pk
