@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"github.com/inlet-db/inlet/internal/fixtures"
 )
 
 // rssOf reads a process' resident set from /proc: its anonymous part
@@ -56,7 +58,7 @@ func rssOf(pid int) (anon, file int64, err error) {
 // counting them and the heap passed the soft limit (354 MiB here).
 func TestMemLimitFlagHoldsRSS(t *testing.T) {
 	if _, _, err := rssOf(os.Getpid()); err != nil {
-		t.Skipf("no /proc: %v", err)
+		fixtures.Unavailable(t, "no /proc: %v", err)
 	}
 	const memLimit = 256 << 20
 	feBin := buildBin(t, ".")
