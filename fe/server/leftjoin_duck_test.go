@@ -1,15 +1,9 @@
 package server
 
 import (
-	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/inlet-db/inlet/internal/duckrun"
-	"github.com/inlet-db/inlet/internal/fixtures"
 )
 
 // TestLeftJoinBuildsPreservedVsDuckDB: a LEFT JOIN of a small table with
@@ -25,53 +19,15 @@ func TestLeftJoinBuildsPreservedVsDuckDB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts DuckDB")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	d, err := duckrun.Start(ctx, 1)
-	if err != nil {
-		fixtures.Unavailable(t, "DuckDB: %v", err)
-	}
-	defer d.Close()
-	f := startFE(t, t.TempDir(), "", false)
-	db := f.db("")
-	mustExec(t, db, "CREATE DATABASE lj", "USE lj")
-	null := func(i, m, r int, v string) string {
-		if i%m == r {
-			return "NULL"
-		}
-		return v
-	}
-	tables := []struct {
-		name, cols string
-		rows       int
-		row        func(i int) string
-	}{
+	tables := []duckTable{
 		// dim: keys 0..2999 step 1 (NULL every 97th); big's keys cover 0..3999,
 		// so some dim rows have no partner and some big rows none either.
-		{"dim", "k INT, a INT", 3000, func(i int) string { return fmt.Sprintf("(%s, %d)", null(i, 97, 5, fmt.Sprint(i)), i%7) }},
+		{"dim", "k INT, a INT", 3000, func(i int) string { return fmt.Sprintf("(%s, %d)", nullEvery(i, 97, 5, fmt.Sprint(i)), i%7) }},
 		{"big", "bk INT, b INT, c VARCHAR(10)", 40000, func(i int) string {
-			return fmt.Sprintf("(%s, %d, '%c')", null(i, 89, 3, fmt.Sprint(i*7919%4001)), i%13, 'p'+i%5)
+			return fmt.Sprintf("(%s, %d, '%c')", nullEvery(i, 89, 3, fmt.Sprint(i*7919%4001)), i%13, 'p'+i%5)
 		}},
 	}
-	for _, tb := range tables {
-		mustExec(t, db, "CREATE TABLE "+tb.name+" ("+tb.cols+") DISTRIBUTED BY HASH("+strings.Fields(tb.cols)[0]+") BUCKETS 1")
-		if _, _, err := d.Run("CREATE TABLE " + tb.name + " (" + strings.ReplaceAll(strings.ReplaceAll(tb.cols, "INT", "INTEGER"), "VARCHAR(10)", "VARCHAR") + ")"); err != nil {
-			t.Fatal(err)
-		}
-		var vals []string
-		for i := range tb.rows {
-			vals = append(vals, tb.row(i))
-			if len(vals) == 5000 || i == tb.rows-1 {
-				ins := "INSERT INTO " + tb.name + " VALUES " + strings.Join(vals, ", ")
-				mustExec(t, db, ins)
-				if _, _, err := d.Run(ins); err != nil {
-					t.Fatal(err)
-				}
-				vals = vals[:0]
-			}
-		}
-		mustExec(t, db, "ANALYZE TABLE "+tb.name)
-	}
+	db, d := startJoinDuck(t, "lj", tables)
 	const flipped, probeFirst = "RIGHT OUTER JOIN", "probe-side runtime filters"
 	for _, c := range []struct {
 		name, q    string
@@ -93,13 +49,6 @@ func TestLeftJoinBuildsPreservedVsDuckDB(t *testing.T) {
 		if c.want != "" && !strings.Contains(ex, c.want) || c.deny != "" && strings.Contains(ex, c.deny) {
 			t.Errorf("%s: plan must have %q and not %q:\n%s", c.name, c.want, c.deny, ex)
 		}
-		got := rows(t, db, c.q)
-		want := duckText(t, d, c.q)
-		slices.Sort(got)
-		slices.Sort(want)
-		if !slices.Equal(got, want) {
-			t.Errorf("%s: inlet %d rows, DuckDB %d; first differences:\n%s%s", c.name, len(got), len(want),
-				firstDiffs("Inlet", got, want, 4), firstDiffs("DuckDB", want, got, 4))
-		}
+		sameRowsAsDuck(t, db, d, c.name, c.q)
 	}
 }
