@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -61,25 +60,9 @@ func (m *binlogModel) want(table string, keep func(blRow) bool) []string {
 // TestFlussBinlog reads tbl$binlog of a primary-key table of two buckets
 // and of a partitioned one, and checks every answer against the model.
 func TestFlussBinlog(t *testing.T) {
-	ctx := context.Background()
-	var now atomic.Int64
 	base := time.Date(2024, 3, 1, 9, 0, 0, 0, time.UTC)
-	c, err := minifluss.Start(ctx, minifluss.Config{DataDir: t.TempDir(), TabletServers: 1, DefaultBucketNumber: 1,
-		Now: func() time.Time { return time.UnixMilli(now.Load()) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	run := func(src string) {
-		t.Helper()
-		sc, err := minifluss.ParseScenario(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sc.Run(ctx, c); err != nil {
-			t.Fatal(err)
-		}
-	}
+	c, now, run := startClockedFluss(t)
+	ctx := context.Background()
 	run(`CREATE DATABASE bl;
 CREATE TABLE bl.acct (id INT NOT NULL, name STRING, bal INT, PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket.num' = '2');
 CREATE TABLE bl.part (id INT NOT NULL, dt STRING NOT NULL, v STRING, PRIMARY KEY (id, dt) NOT ENFORCED) PARTITIONED BY (dt) WITH ('bucket.num' = '2');

@@ -87,12 +87,13 @@ func (m *changelogModel) want(table string, keep func(clRow) bool) []string {
 // startChangelogFE starts an emulated cluster on a settable clock, writes
 // the history below through scenario statements (recording each write in
 // the model), and an FE with a catalog `cl` over it.
-func startChangelogFE(t *testing.T) (*testFE, *minifluss.Cluster, *changelogModel, []time.Time) {
+// startClockedFluss starts an emulator whose commit timestamps read now
+// (ms), and run applies a scenario script to it, for tests whose model
+// needs each write's commit time.
+func startClockedFluss(t *testing.T) (*minifluss.Cluster, *atomic.Int64, func(src string)) {
 	t.Helper()
 	ctx := context.Background()
-	var now atomic.Int64
-	base := time.Date(2024, 1, 15, 10, 30, 0, 0, time.UTC)
-	now.Store(base.UnixMilli())
+	now := new(atomic.Int64)
 	c, err := minifluss.Start(ctx, minifluss.Config{DataDir: t.TempDir(), TabletServers: 1, DefaultBucketNumber: 1,
 		Now: func() time.Time { return time.UnixMilli(now.Load()) }})
 	if err != nil {
@@ -109,6 +110,15 @@ func startChangelogFE(t *testing.T) (*testFE, *minifluss.Cluster, *changelogMode
 			t.Fatal(err)
 		}
 	}
+	return c, now, run
+}
+
+func startChangelogFE(t *testing.T) (*testFE, *minifluss.Cluster, *changelogModel, []time.Time) {
+	t.Helper()
+	base := time.Date(2024, 1, 15, 10, 30, 0, 0, time.UTC)
+	c, now, run := startClockedFluss(t)
+	ctx := context.Background()
+	now.Store(base.UnixMilli())
 	run(`CREATE DATABASE cl;
 CREATE TABLE cl.orders (order_id INT NOT NULL, customer STRING, amount DECIMAL(10, 2), PRIMARY KEY (order_id) NOT ENFORCED) WITH ('bucket.num' = '1');
 CREATE TABLE cl.clicks (event_id INT, user_id INT, kind STRING) WITH ('bucket.num' = '2');
