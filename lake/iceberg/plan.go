@@ -52,6 +52,12 @@ type Split struct {
 	Size      int64  `json:"size"`
 	Records   int64  `json:"records"`
 	Partition string `json:"partition,omitempty"`
+	// Format is the manifest's file_format (PARQUET or ORC; "" reads as
+	// PARQUET, what planners before ORC sent).
+	Format string `json:"format,omitempty"`
+	// Identity holds the identity partition values of an ORC data file,
+	// read for a column the file lacks (see IdentityValue).
+	Identity []IdentityValue `json:"identity,omitempty"`
 	// PosDeletes and EqDeletes are the delete files that apply.
 	PosDeletes []DeleteFile `json:"pos,omitempty"`
 	EqDeletes  []DeleteFile `json:"eq,omitempty"`
@@ -67,6 +73,7 @@ type DeleteFile struct {
 	Path    string `json:"path"`
 	Size    int64  `json:"size"`
 	Records int64  `json:"records"`
+	Format  string `json:"format,omitempty"`
 	// EqualityIDs are the field ids an equality delete compares.
 	EqualityIDs []int `json:"eq_ids,omitempty"`
 }
@@ -149,13 +156,16 @@ func (t *Table) splitOf(task table.FileScanTask) (Split, error) {
 	if err := t.checkFormat("data", df); err != nil {
 		return Split{}, err
 	}
-	sp := Split{Path: df.FilePath(), Size: df.FileSizeBytes(), Records: df.Count(), Partition: t.partitionText(df)}
+	sp := Split{Path: df.FilePath(), Size: df.FileSizeBytes(), Records: df.Count(), Partition: t.partitionText(df), Format: formatOf(df)}
+	if df.FileFormat() == iceberg.OrcFile {
+		sp.Identity = t.identityValues(df)
+	}
 	sp.FlussBucket, sp.FlussPartition, sp.FlussLayoutOK = t.flussLayout(df)
 	for _, d := range task.DeleteFiles {
 		if err := t.checkFormat("position delete", d); err != nil {
 			return Split{}, err
 		}
-		sp.PosDeletes = append(sp.PosDeletes, DeleteFile{Path: d.FilePath(), Size: d.FileSizeBytes(), Records: d.Count()})
+		sp.PosDeletes = append(sp.PosDeletes, DeleteFile{Path: d.FilePath(), Size: d.FileSizeBytes(), Records: d.Count(), Format: formatOf(d)})
 	}
 	for _, d := range task.EqualityDeleteFiles {
 		if err := t.checkFormat("equality delete", d); err != nil {
@@ -164,17 +174,27 @@ func (t *Table) splitOf(task table.FileScanTask) (Split, error) {
 		if len(d.EqualityFieldIDs()) == 0 {
 			return Split{}, fmt.Errorf("%w: Iceberg table %s: equality delete file %s names no equality fields", ErrCorrupt, t.Name, d.FilePath())
 		}
-		sp.EqDeletes = append(sp.EqDeletes, DeleteFile{Path: d.FilePath(), Size: d.FileSizeBytes(), Records: d.Count(),
+		sp.EqDeletes = append(sp.EqDeletes, DeleteFile{Path: d.FilePath(), Size: d.FileSizeBytes(), Records: d.Count(), Format: formatOf(d),
 			EqualityIDs: append([]int(nil), d.EqualityFieldIDs()...)})
 	}
 	return sp, nil
 }
 
 func (t *Table) checkFormat(kind string, df iceberg.DataFile) error {
-	if df.FileFormat() != iceberg.ParquetFile {
-		return fmt.Errorf("%w: Iceberg table %s: %s file %s is %s; only Parquet files are read", ErrUnsupported, t.Name, kind, df.FilePath(), df.FileFormat())
+	switch df.FileFormat() {
+	case iceberg.ParquetFile, iceberg.OrcFile:
+		return nil
 	}
-	return nil
+	return fmt.Errorf("%w: Iceberg table %s: %s file %s is %s; only Parquet and ORC files are read", ErrUnsupported, t.Name, kind, df.FilePath(), df.FileFormat())
+}
+
+// formatOf is the split's Format of df: "" for Parquet, so splits of
+// Parquet tables encode as before.
+func formatOf(df iceberg.DataFile) string {
+	if df.FileFormat() == iceberg.ParquetFile {
+		return ""
+	}
+	return string(df.FileFormat())
 }
 
 // partitionText renders a data file's partition as name=value/..., in spec

@@ -138,8 +138,8 @@ func (p *Plan) Open(ctx context.Context, s *Split, mem memory.Allocator, ro Read
 		}
 		r.eq = append(r.eq, g)
 	}
-	r.fr, err = paimon.OpenDataFile(ctx, mem, paimon.DataFileRead{FS: p.Table.fs, Path: p.Table.rel.apply(s.Path), Size: s.Size,
-		FileFields: p.Fields, Want: needed, Predicate: p.Predicate, BatchSize: ro.BatchSize, Buffers: ro.Buffers})
+	r.fr, err = p.openFile(ctx, mem, fileRead{path: s.Path, size: s.Size, format: s.Format, want: needed, fileFields: p.Fields, consts: s.Identity,
+		pred: p.Predicate, batch: ro.BatchSize, bufs: ro.Buffers})
 	if err != nil {
 		return nil, fmt.Errorf("iceberg table %s: %w", p.Table.Name, err)
 	}
@@ -208,7 +208,7 @@ func (p *Plan) equalityKeys(ctx context.Context, d DeleteFile, fields []paimon.D
 }
 
 func (p *Plan) eachBatch(ctx context.Context, d DeleteFile, fields []paimon.DataField, mem memory.Allocator, fn func(arrow.RecordBatch) error) error {
-	fr, err := paimon.OpenDataFile(ctx, mem, paimon.DataFileRead{FS: p.Table.fs, Path: p.Table.rel.apply(d.Path), Size: d.Size, FileFields: fields, Want: fields})
+	fr, err := p.openFile(ctx, mem, fileRead{path: d.Path, size: d.Size, format: d.Format, want: fields})
 	if err != nil {
 		return fmt.Errorf("iceberg table %s: delete file: %w", p.Table.Name, err)
 	}
@@ -293,7 +293,7 @@ type reader struct {
 	split   *Split
 	mem     memory.Allocator
 	schema  *arrow.Schema
-	fr      *paimon.DataFileReader
+	fr      fileReader
 	outCols []int
 	deleted map[int64]struct{}
 	eq      []eqGroup

@@ -1,0 +1,157 @@
+package iceberg
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/inlet-db/inlet/lake/orc"
+	"github.com/inlet-db/inlet/lake/paimon"
+)
+
+// stripeBound decides from an ORC stripe's column statistics whether the
+// predicate may hold for one of its rows. It only ever answers "no" when
+// the statistics prove it: integer columns against integer literals,
+// float/double against numbers, strings against strings, NULL tests by
+// counts. Anything else (dates, decimals, timestamps, a column the file
+// lacks, statistics the writer left out) keeps the stripe.
+type stripeBound struct {
+	of   *orc.File
+	want []paimon.DataField
+	cols []int // root field index per batch position
+	src  []int // batch position per wanted field, -1 when absent
+}
+
+func (b *stripeBound) mayMatch(p *paimon.Predicate, st orc.StripeInfo) bool {
+	if p == nil || st.Stats == nil {
+		return true
+	}
+	switch p.Op {
+	case paimon.OpAnd:
+		for _, c := range p.Children {
+			if !b.mayMatch(c, st) {
+				return false
+			}
+		}
+		return true
+	case paimon.OpOr:
+		for _, c := range p.Children {
+			if b.mayMatch(c, st) {
+				return true
+			}
+		}
+		return len(p.Children) == 0
+	}
+	w, cs, ok := b.stats(p.Field, st)
+	if !ok || !cs.HasNumValues {
+		return true
+	}
+	rows := int64(st.NumRows)
+	nonNull := int64(cs.NumValues)
+	switch p.Op {
+	case paimon.OpIsNull:
+		return nonNull < rows
+	case paimon.OpIsNotNull:
+		return nonNull > 0
+	case paimon.OpEq, paimon.OpLt, paimon.OpLe, paimon.OpGt, paimon.OpGe:
+		if nonNull == 0 {
+			return false // every value is NULL: no comparison holds
+		}
+		return rangeMay(p.Op, p.Value, w, cs)
+	case paimon.OpIn:
+		if nonNull == 0 {
+			return false
+		}
+		for _, v := range p.Values {
+			if v == nil || rangeMay(paimon.OpEq, v, w, cs) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// stats finds the statistics of the wanted column name in the stripe.
+func (b *stripeBound) stats(name string, st orc.StripeInfo) (paimon.DataField, orc.ColumnStats, bool) {
+	for i, w := range b.want {
+		if !strings.EqualFold(w.Name, name) || b.src[i] < 0 {
+			continue
+		}
+		fl := b.of.Schema().Field(b.cols[b.src[i]])
+		v, ok := fl.Metadata.GetValue(orc.MetaColumnID)
+		if !ok {
+			return w, orc.ColumnStats{}, false
+		}
+		id, err := strconv.Atoi(v)
+		if err != nil || id < 0 || id >= len(st.Stats) {
+			return w, orc.ColumnStats{}, false
+		}
+		return w, st.Stats[id], true
+	}
+	return paimon.DataField{}, orc.ColumnStats{}, false
+}
+
+// rangeMay: may some value in [min, max] satisfy "value op lit"?
+func rangeMay(op paimon.Op, lit any, w paimon.DataField, cs orc.ColumnStats) bool {
+	switch w.Type.Root {
+	case paimon.TinyInt, paimon.SmallInt, paimon.Int, paimon.BigInt:
+		v, ok := lit.(int64)
+		if !ok || cs.Int == nil || !cs.Int.HasMin || !cs.Int.HasMax {
+			return true
+		}
+		return cmpMay(op, order(cs.Int.Min, v), order(cs.Int.Max, v))
+	case paimon.Float, paimon.Double:
+		var v float64
+		switch x := lit.(type) {
+		case float64:
+			v = x
+		case int64:
+			v = float64(x)
+			if int64(v) != x {
+				return true
+			}
+		default:
+			return true
+		}
+		if cs.Double == nil || !cs.Double.HasMin || !cs.Double.HasMax || math.IsNaN(v) ||
+			math.IsNaN(cs.Double.Min) || math.IsNaN(cs.Double.Max) {
+			return true
+		}
+		return cmpMay(op, order(cs.Double.Min, v), order(cs.Double.Max, v))
+	case paimon.VarChar, paimon.Char:
+		v, ok := lit.(string)
+		if !ok || cs.String == nil || !cs.String.HasMin || !cs.String.HasMax {
+			return true
+		}
+		return cmpMay(op, strings.Compare(cs.String.Min, v), strings.Compare(cs.String.Max, v))
+	}
+	return true
+}
+
+func order[T int64 | float64](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// cmpMay: given min compared to lit (lo) and max compared to lit (hi).
+func cmpMay(op paimon.Op, lo, hi int) bool {
+	switch op {
+	case paimon.OpEq:
+		return lo <= 0 && hi >= 0
+	case paimon.OpLt:
+		return lo < 0
+	case paimon.OpLe:
+		return lo <= 0
+	case paimon.OpGt:
+		return hi > 0
+	case paimon.OpGe:
+		return hi >= 0
+	}
+	return true
+}
