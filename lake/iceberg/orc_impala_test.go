@@ -2,6 +2,7 @@ package iceberg
 
 import (
 	"context"
+	"encoding/hex"
 	"fmt"
 	"slices"
 	"strings"
@@ -95,6 +96,10 @@ func renderValue(a arrow.Array, i int) string {
 	case *array.Timestamp:
 		u := x.DataType().(*arrow.TimestampType).Unit
 		return x.Value(i).ToTime(u).UTC().Format("2006-01-02 15:04:05.999999999")
+	case *array.Time32:
+		return x.Value(i).ToTime(x.DataType().(*arrow.Time32Type).Unit).Format("15:04:05.000")
+	case *array.Binary:
+		return hex.EncodeToString(x.Value(i))
 	case *array.Decimal128:
 		s := x.DataType().(*arrow.Decimal128Type).Scale
 		return x.Value(i).ToString(s)

@@ -16,10 +16,9 @@ import (
 // counts. Anything else (dates, decimals, timestamps, a column the file
 // lacks, statistics the writer left out) keeps the stripe.
 type stripeBound struct {
-	of   *orc.File
-	want []paimon.DataField
-	cols []int // root field index per batch position
-	src  []int // batch position per wanted field, -1 when absent
+	of     *orc.File
+	fields []paimon.DataField // the table's, by which predicates name columns
+	column func(id int) int   // root field index of a field id, or -1
 }
 
 func (b *stripeBound) mayMatch(p *paimon.Predicate, st orc.StripeInfo) bool {
@@ -74,11 +73,15 @@ func (b *stripeBound) mayMatch(p *paimon.Predicate, st orc.StripeInfo) bool {
 
 // stats finds the statistics of the wanted column name in the stripe.
 func (b *stripeBound) stats(name string, st orc.StripeInfo) (paimon.DataField, orc.ColumnStats, bool) {
-	for i, w := range b.want {
-		if !strings.EqualFold(w.Name, name) || b.src[i] < 0 {
+	for _, w := range b.fields {
+		c := -1
+		if strings.EqualFold(w.Name, name) {
+			c = b.column(w.ID)
+		}
+		if c < 0 {
 			continue
 		}
-		fl := b.of.Schema().Field(b.cols[b.src[i]])
+		fl := b.of.Schema().Field(c)
 		v, ok := fl.Metadata.GetValue(orc.MetaColumnID)
 		if !ok {
 			return w, orc.ColumnStats{}, false

@@ -153,7 +153,11 @@ func (p *Plan) openORC(ctx context.Context, mem memory.Allocator, r fileRead) (*
 	var start int64
 	var b *stripeBound
 	if r.pred != nil {
-		b = &stripeBound{of: o.of, want: r.want, cols: o.cols, src: o.src}
+		all := r.fileFields
+		if all == nil {
+			all = r.want
+		}
+		b = &stripeBound{of: o.of, fields: all, column: func(id int) int { return o.fileColumn(fields, id) }}
 	}
 	for i, st := range o.of.Stripes() {
 		if b == nil || b.mayMatch(r.pred, st) {

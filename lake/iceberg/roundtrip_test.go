@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	ice "github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/catalog/hadoop"
 	icetable "github.com/apache/iceberg-go/table"
 
@@ -280,16 +281,16 @@ func TestRowGroupPruning(t *testing.T) {
 	}
 }
 
-// TestRefusesORC: a table listing an ORC data file is refused at
+// TestRefusesAvro: a table listing an Avro data file is refused at
 // planning, naming the table and the file; the snapshot before it reads.
-func TestRefusesORC(t *testing.T) {
+func TestRefusesAvro(t *testing.T) {
 	ctx := context.Background()
 	wh := t.TempDir()
 	if err := icebergtest.Bulk(ctx, wh, "db", "t", 10); err != nil {
 		t.Fatal(err)
 	}
-	path, err := icebergtest.AddORCFile(ctx, wh, "db", "t")
-	if err != nil {
+	path := filepath.Join(wh, "db", "t", "data", "added.avro")
+	if err := icebergtest.AddFile(ctx, wh, "db", "t", path, ice.AvroFile, 3, 1024); err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(wh, "db", "t")
@@ -298,9 +299,9 @@ func TestRefusesORC(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = tbl.Plan(ctx, iceberg.ScanOptions{})
-	if !errors.Is(err, iceberg.ErrUnsupported) || !strings.Contains(err.Error(), "data file "+path+" is ORC; only Parquet files are read") ||
+	if !errors.Is(err, iceberg.ErrUnsupported) || !strings.Contains(err.Error(), "data file "+path+" is AVRO; only Parquet and ORC files are read") ||
 		!strings.Contains(err.Error(), dir) {
-		t.Fatalf("plan with an ORC file: %v", err)
+		t.Fatalf("plan with an Avro file: %v", err)
 	}
 	snaps := tbl.Snapshots()
 	if _, err := tbl.Plan(ctx, iceberg.ScanOptions{SnapshotID: snaps[0].ID}); err != nil {

@@ -219,28 +219,46 @@ func Bulk(ctx context.Context, warehouse, ns, name string, n int64) error {
 	return nil
 }
 
-// AddORCFile commits a data file entry of format ORC (the file itself is
-// not written: a reader that refuses ORC must do so from the manifest) to
-// the unpartitioned table warehouse/<ns>/<name>.
-func AddORCFile(ctx context.Context, warehouse, ns, name string) (string, error) {
+// AddFile commits a data file entry for path (written or not: a reader
+// that refuses a format must do so from the manifest) of the given format,
+// record count and size to the unpartitioned table warehouse/<ns>/<name>.
+func AddFile(ctx context.Context, warehouse, ns, name, path string, format iceberg.FileFormat, records, size int64) error {
+	cat, err := hadoop.NewCatalog("test", warehouse, iceberg.Properties{})
+	if err != nil {
+		return err
+	}
+	defer cat.Close()
+	tbl, err := cat.LoadTable(ctx, table.Identifier{ns, name})
+	if err != nil {
+		return err
+	}
+	b, err := iceberg.NewDataFileBuilder(tbl.Spec(), iceberg.EntryContentData, path, format, nil, nil, nil, records, size)
+	if err != nil {
+		return err
+	}
+	txn := tbl.NewTransaction()
+	if err := txn.AddDataFiles(ctx, []iceberg.DataFile{b.Build()}, nil); err != nil {
+		return err
+	}
+	_, err = txn.Commit(ctx)
+	return err
+}
+
+// Create creates the unpartitioned table warehouse/<ns>/<name> with sc.
+func Create(ctx context.Context, warehouse, ns, name string, sc *iceberg.Schema) (location string, err error) {
 	cat, err := hadoop.NewCatalog("test", warehouse, iceberg.Properties{})
 	if err != nil {
 		return "", err
 	}
 	defer cat.Close()
-	tbl, err := cat.LoadTable(ctx, table.Identifier{ns, name})
+	if ok, _ := cat.CheckNamespaceExists(ctx, table.Identifier{ns}); !ok {
+		if err := cat.CreateNamespace(ctx, table.Identifier{ns}, nil); err != nil {
+			return "", err
+		}
+	}
+	tbl, err := cat.CreateTable(ctx, table.Identifier{ns, name}, sc)
 	if err != nil {
 		return "", err
 	}
-	path := tbl.Location() + "/data/added.orc"
-	b, err := iceberg.NewDataFileBuilder(tbl.Spec(), iceberg.EntryContentData, path, iceberg.OrcFile, nil, nil, nil, 3, 1024)
-	if err != nil {
-		return "", err
-	}
-	txn := tbl.NewTransaction()
-	if err := txn.AddDataFiles(ctx, []iceberg.DataFile{b.Build()}, nil); err != nil {
-		return "", err
-	}
-	_, err = txn.Commit(ctx)
-	return path, err
+	return tbl.Location(), nil
 }
