@@ -67,7 +67,7 @@ func layers() []layer {
 		// 1. Codecs and formats.
 		{pkgs: "catalog/fluss/record/...", ours: with("proto/flusspb"), why: "§3 layer 1: catalog/fluss/record → proto/flusspb, typemap"},
 		{pkgs: "lake/...", ours: with("lake/...", "fileio"), why: "§3 layer 1: lake/paimon (with its ORC reader lake/orc and its subpackages) → fileio, typemap"},
-		{pkgs: "lake/iceberg/...", ours: with("lake/paimon", "fileio"), why: "§3 layer 1 (issue 28): lake/iceberg reads metadata through iceberg-go and data files through lake/paimon's Parquet path (fileio for storage); it knows no catalog"},
+		{pkgs: "lake/iceberg/...", ours: with("lake/paimon", "lake/orc", "fileio"), why: "§3 layer 1 (issue 28): lake/iceberg reads metadata through iceberg-go, Parquet data files through lake/paimon's Parquet path and ORC data files through lake/orc (fileio for storage); it knows no catalog"},
 		{pkgs: "lake/orc/...", ours: with("fileio"), why: "§3 layer 1: lake/orc is the format reader under lake/paimon and must not import it"},
 		{pkgs: "unionread/...", ours: leaves(), why: "§3 layer 1: unionread → typemap"},
 

@@ -4,7 +4,21 @@
 // data files and prunes partitions and files by the manifests' partition
 // values and column bounds), the Parquet data and delete files through
 // lake/paimon's Parquet path (OpenDataFile: lake/parquetpage's page
-// decoder, pqarrow where it cannot, columns matched by field id).
+// decoder, pqarrow where it cannot, columns matched by field id), the ORC
+// ones through lake/orc (orcread.go): the format is the manifest entry's
+// file_format, never the file name (migrated Hive files have none).
+//
+// ORC files: columns and struct fields are matched by the iceberg.id type
+// attribute; a file with no ids (a Hive table migrated in place) is matched
+// by the table property schema.name-mapping.default, else by the current
+// schema's names. List and map children are matched by position. A
+// column the file lacks reads as its identity partition value when the
+// data file has one (the split carries them, Split.Identity), else NULL.
+// File types are promoted to the table's (int→long, float→double, decimal
+// precision widening; time and timestamps to the engine's units) and any
+// other difference is refused naming the column. The predicate prunes
+// stripes by their statistics (orcprune.go: integer, floating point and
+// string columns, NULL counts).
 //
 // Use: Open (a metadata file) or OpenDir (a Hadoop catalog table
 // directory) → Table.Plan(ctx, ScanOptions) → Plan.Splits →
@@ -22,8 +36,8 @@
 // committed at or before it) and by branch or tag name.
 //
 // What is refused, with an error wrapping ErrUnsupported that names the
-// table and file or column: deletion vectors (v3 Puffin), ORC and Avro data
-// or delete files, columns with v3 initial defaults, and types with no
+// table and file or column: deletion vectors (v3 Puffin), Avro data or
+// delete files, columns with v3 initial defaults, and types with no
 // engine counterpart (variant, geometry, geography, unknown). Row lineage
 // columns (_row_id, ...) are never produced.
 //

@@ -138,8 +138,12 @@ func writeTypesORC(t *testing.T, path string) {
 		appendOr(fb(4), func() { fb(4).(*array.Int32Builder).Append(map[bool]int32{false: 7, true: -7}[neg]) })
 		appendOr(fb(5), func() { fb(5).(*array.Float32Builder).Append(map[bool]float32{false: 1.5, true: -0.25}[neg]) })
 		appendOr(fb(6), func() { fb(6).(*array.Float32Builder).Append(map[bool]float32{false: 1.1, true: -3.5}[neg]) })
-		appendOr(fb(7), func() { fb(7).(*array.Decimal128Builder).Append(decimal128.FromI64(map[bool]int64{false: 12345, true: -99999}[neg])) })
-		appendOr(fb(8), func() { fb(8).(*array.Date32Builder).Append(arrow.Date32(map[bool]int32{false: 19000, true: -25567}[neg])) })
+		appendOr(fb(7), func() {
+			fb(7).(*array.Decimal128Builder).Append(decimal128.FromI64(map[bool]int64{false: 12345, true: -99999}[neg]))
+		})
+		appendOr(fb(8), func() {
+			fb(8).(*array.Date32Builder).Append(arrow.Date32(map[bool]int32{false: 19000, true: -25567}[neg]))
+		})
 		appendOr(fb(9), func() { fb(9).(*array.Int64Builder).Append(map[bool]int64{false: 45296789000, true: 0}[neg]) })
 		appendOr(fb(10), func() {
 			fb(10).(*array.TimestampBuilder).Append(arrow.Timestamp(map[bool]int64{false: ts("2024-02-29 23:59:59.123456"), true: ts("1900-01-01 12:34:56.000001")}[neg]))
