@@ -502,6 +502,15 @@ func (rd *iceRound) writeData(batches []arrow.RecordBatch) error {
 	if len(batches) == 0 {
 		return nil
 	}
+	if icebergORC(rd.tbl) {
+		files, err := rd.writeORC(batches, rd.cv.schema, iceberg.EntryContentData, nil)
+		if err != nil {
+			return err
+		}
+		rd.data = append(rd.data, files...)
+		rd.files += len(files)
+		return nil
+	}
 	seq := func(yield func(arrow.RecordBatch, error) bool) {
 		for i, b := range batches {
 			if !yield(b, nil) {
@@ -526,6 +535,16 @@ func (rd *iceRound) writeData(batches []arrow.RecordBatch) error {
 func (rd *iceRound) writeDeletes(txn *icetable.Transaction, keys arrow.RecordBatch) error {
 	defer keys.Release()
 	if keys.NumRows() == 0 {
+		return nil
+	}
+	if icebergORC(rd.tbl) {
+		keys.Retain() // writeORC releases what it is given
+		files, err := rd.writeORC([]arrow.RecordBatch{keys}, rd.cv.delSch, iceberg.EntryContentEqDeletes, rd.cv.delIDs)
+		if err != nil {
+			return err
+		}
+		rd.dels = append(rd.dels, files...)
+		rd.files += len(files)
 		return nil
 	}
 	var seq iter.Seq2[arrow.RecordBatch, error] = func(yield func(arrow.RecordBatch, error) bool) { yield(keys, nil) }
