@@ -3,6 +3,7 @@ package iceberg
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,7 +78,7 @@ func meta(id int, kv ...string) arrow.Metadata {
 // in another order, s under its old name, i/d/dec at narrower types
 // (l is an ORC int, d a float, dec decimal(5,2)), the struct's fields
 // reversed, no "added". Each row goes to its own stripe.
-func writeTypesORC(t *testing.T, path string) {
+func writeTypesORC(t testing.TB, path string) {
 	t.Helper()
 	ts := func(s string) int64 {
 		v, err := time.Parse("2006-01-02 15:04:05.999999", s)
@@ -305,5 +306,95 @@ func TestORCTypesAndEvolution(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%+v: got %q want %q", c.pred, got, want)
 		}
+	}
+}
+
+// TestORCBadFiles: a data file that is not what the manifest describes
+// fails naming the table, the file and (for a type) the column.
+func TestORCBadFiles(t *testing.T) {
+	ctx := context.Background()
+	wh := t.TempDir()
+	loc, err := icebergtest.Create(ctx, wh, "db", "t", orcTypesSchema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc = strings.TrimPrefix(loc, "file://")
+	if err := os.MkdirAll(filepath.Join(loc, "data"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(loc, "data", "f.orc")
+	writeTypesORC(t, path)
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A file whose column 3 (i, int) holds strings.
+	strPath := filepath.Join(loc, "data", "s.orc")
+	{
+		sc := arrow.NewSchema([]arrow.Field{{Name: "i", Type: arrow.BinaryTypes.String, Nullable: true, Metadata: meta(3)}}, nil)
+		f, err := os.Create(strPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := orc.NewWriter(f, sc, orc.WriterOptions{Mem: memory.NewGoAllocator()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := array.NewRecordBuilder(memory.NewGoAllocator(), sc)
+		b.Field(0).(*array.StringBuilder).Append("x")
+		rec := b.NewRecordBatch()
+		if err := w.Write(rec); err != nil {
+			t.Fatal(err)
+		}
+		rec.Release()
+		b.Release()
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	tbl, err := OpenDir(ctx, fileio.Local{}, filepath.Join(wh, "db", "t"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := tbl.ReadPlan(0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		bytes  []byte
+		split  Split
+		cols   []string
+		target error
+		text   string
+	}{
+		{"size differs", good, Split{Path: path, Format: "ORC", Size: int64(len(good)) + 1, Records: 3}, nil, ErrCorrupt, "its manifest records"},
+		{"rows differ", good, Split{Path: path, Format: "ORC", Records: 4}, nil, ErrCorrupt, "holds 3 rows, its manifest records 4"},
+		{"truncated", good[:len(good)-10], Split{Path: path, Format: "ORC", Records: 3}, nil, ErrCorrupt, path},
+		{"not ORC", []byte("PAR1 not an orc file at all"), Split{Path: path, Format: "ORC", Records: 3}, nil, ErrCorrupt, path},
+		{"wrong type", nil, Split{Path: strPath, Format: "ORC", Records: 1}, []string{"i"}, ErrUnsupported, "column i"},
+		{"Avro", good, Split{Path: path, Format: "AVRO", Records: 3}, nil, ErrUnsupported, "is AVRO; only Parquet and ORC"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.bytes != nil {
+				if err := os.WriteFile(path, c.bytes, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			rd, err := plan.Open(ctx, &c.split, mem, ReadOptions{Columns: c.cols})
+			if err == nil {
+				for rd.Next() {
+				}
+				err = rd.Err()
+				rd.Release()
+			}
+			if !errors.Is(err, c.target) || !strings.Contains(err.Error(), c.text) || !strings.Contains(err.Error(), c.split.Path) {
+				t.Fatalf("err = %v, want %v naming %q and the file", err, c.target, c.text)
+			}
+		})
 	}
 }

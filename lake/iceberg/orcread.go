@@ -32,10 +32,12 @@ type fileReader interface {
 
 // fileRead is what openFile needs of one file.
 type fileRead struct {
-	path   string // as the metadata records it (errors name it)
-	size   int64
-	format string // manifest file_format; "" is Parquet (older planners)
-	want   []paimon.DataField
+	path string // as the metadata records it (errors name it)
+	size int64
+	// records is the manifest's record_count (0: unknown).
+	records int64
+	format  string // manifest file_format; "" is Parquet (older planners)
+	want    []paimon.DataField
 	// fileFields are the fields a Parquet file is matched by (see
 	// paimon.DataFileRead); want when nil.
 	fileFields []paimon.DataField
@@ -90,7 +92,10 @@ type orcFile struct {
 	starts  []int64
 	si      int
 	rr      array.RecordReader
-	pos     int64
+	// nullLeft counts the rows of the current stripe still to emit when
+	// no column is read.
+	nullLeft int64
+	pos      int64
 }
 
 func (p *Plan) openORC(ctx context.Context, mem memory.Allocator, r fileRead) (*orcFile, error) {
@@ -111,6 +116,12 @@ func (p *Plan) openORC(ctx context.Context, mem memory.Allocator, r fileRead) (*
 	}
 	if o.of, err = orc.Open(f, f.Size(), orc.WithName(r.path)); err != nil {
 		return nil, fmt.Errorf("%w: Iceberg table %s: ORC file %s: %v", ErrCorrupt, p.Table.Name, r.path, err)
+	}
+	// The manifest's record_count is required: a file holding another
+	// number of rows is not the file the metadata describes (and a footer
+	// claiming rows it has no data for is not believed).
+	if r.records > 0 && o.of.NumRows() != r.records {
+		return nil, fmt.Errorf("%w: Iceberg table %s: ORC file %s holds %d rows, its manifest records %d", ErrCorrupt, p.Table.Name, r.path, o.of.NumRows(), r.records)
 	}
 	if o.out, err = paimon.ArrowSchema(r.want); err != nil {
 		return nil, err
@@ -237,12 +248,29 @@ func (o *orcFile) Close() {
 	}
 }
 
+func (o *orcFile) batchSize() int {
+	if o.batch > 0 {
+		return o.batch
+	}
+	return orc.DefaultBatchSize
+}
+
 // Next returns the next batch in the wanted fields' types and the file
 // position of its first row; nil at the end.
 func (o *orcFile) Next() (arrow.RecordBatch, int64, error) {
 	for {
 		if err := o.ctx.Err(); err != nil {
 			return nil, 0, err
+		}
+		if o.nullLeft > 0 {
+			// No wanted column is in the file: NULL (or constant) rows,
+			// a batch at a time.
+			n := min(o.nullLeft, int64(o.batchSize()))
+			rec, err := o.conform(nil, n)
+			p := o.pos
+			o.pos += n
+			o.nullLeft -= n
+			return rec, p, err
 		}
 		if o.rr == nil {
 			if o.si >= len(o.stripes) {
@@ -252,9 +280,8 @@ func (o *orcFile) Next() (arrow.RecordBatch, int64, error) {
 			o.pos = o.starts[o.si]
 			o.si++
 			if len(o.cols) == 0 {
-				n := int64(o.of.Stripes()[si].NumRows)
-				rec, err := o.conform(nil, n)
-				return rec, o.pos, err
+				o.nullLeft = int64(o.of.Stripes()[si].NumRows)
+				continue
 			}
 			rr, err := o.of.NewRecordReader(o.ctx, orc.ReadOptions{Columns: o.cols, Stripes: []int{si}, BatchSize: o.batch, Mem: o.mem, TimestampUnit: o.unit})
 			if err != nil {

@@ -138,7 +138,7 @@ func (p *Plan) Open(ctx context.Context, s *Split, mem memory.Allocator, ro Read
 		}
 		r.eq = append(r.eq, g)
 	}
-	r.fr, err = p.openFile(ctx, mem, fileRead{path: s.Path, size: s.Size, format: s.Format, want: needed, fileFields: p.Fields, consts: s.Identity,
+	r.fr, err = p.openFile(ctx, mem, fileRead{path: s.Path, size: s.Size, records: s.Records, format: s.Format, want: needed, fileFields: p.Fields, consts: s.Identity,
 		pred: p.Predicate, batch: ro.BatchSize, bufs: ro.Buffers})
 	if err != nil {
 		return nil, fmt.Errorf("iceberg table %s: %w", p.Table.Name, err)
@@ -208,7 +208,7 @@ func (p *Plan) equalityKeys(ctx context.Context, d DeleteFile, fields []paimon.D
 }
 
 func (p *Plan) eachBatch(ctx context.Context, d DeleteFile, fields []paimon.DataField, mem memory.Allocator, fn func(arrow.RecordBatch) error) error {
-	fr, err := p.openFile(ctx, mem, fileRead{path: d.Path, size: d.Size, format: d.Format, want: fields})
+	fr, err := p.openFile(ctx, mem, fileRead{path: d.Path, size: d.Size, records: d.Records, format: d.Format, want: fields})
 	if err != nil {
 		return fmt.Errorf("iceberg table %s: delete file: %w", p.Table.Name, err)
 	}
