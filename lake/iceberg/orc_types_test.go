@@ -3,6 +3,7 @@ package iceberg
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -289,7 +290,16 @@ func TestORCTypesAndEvolution(t *testing.T) {
 		{paimon.Or(paimon.Eq("s", "h\u00e9llo3"), paimon.Lt("d", -1.0)), []int{3}},
 		{paimon.In("i", int64(5), int64(-2147483648)), []int{3}},
 		{paimon.Eq("id", int64(9)), nil},
-		{paimon.Eq("day", "2022-01-08"), []int{1, 2, 3}}, // dates never prune
+		{paimon.Eq("day", "2022-01-08"), []int{1}},
+		{paimon.Lt("day", int64(0)), []int{3}},
+		{paimon.Gt("dec", "100"), []int{1}},
+		{paimon.Le("dec", "-999.99"), []int{3}},
+		{paimon.Eq("id", float64(2)), []int{2}},       // as JSON decodes it
+		{paimon.Eq("id", json.Number("3")), []int{3}}, // as a UseNumber decoder does
+		{paimon.Eq("f", 1.5), []int{1}},
+		{paimon.Eq("f", 1.1), []int{1, 2, 3}},                           // not a float32: never prunes
+		{paimon.Eq("ts", "1900-01-01 12:34:56.000001"), []int{1, 2, 3}}, // timestamps never prune
+		{paimon.Eq("b", true), []int{1, 2, 3}},                          // booleans never prune
 	}
 	for _, c := range prune {
 		keep := map[int]bool{}

@@ -1,9 +1,12 @@
 package iceberg
 
 import (
+	"encoding/json"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/inlet-db/inlet/lake/orc"
 	"github.com/inlet-db/inlet/lake/paimon"
@@ -11,10 +14,10 @@ import (
 
 // stripeBound decides from an ORC stripe's column statistics whether the
 // predicate may hold for one of its rows. It only ever answers "no" when
-// the statistics prove it: integer columns against integer literals,
-// float/double against numbers, strings against strings, NULL tests by
-// counts. Anything else (dates, decimals, timestamps, a column the file
-// lacks, statistics the writer left out) keeps the stripe.
+// the statistics prove it: integer, date, decimal, float/double and
+// string columns against literals that convert exactly, NULL tests by
+// counts. Anything else (timestamps, booleans, a column the file lacks,
+// statistics the writer left out) keeps the stripe.
 type stripeBound struct {
 	of     *orc.File
 	fields []paimon.DataField // the table's, by which predicates name columns
@@ -95,33 +98,49 @@ func (b *stripeBound) stats(name string, st orc.StripeInfo) (paimon.DataField, o
 	return paimon.DataField{}, orc.ColumnStats{}, false
 }
 
-// rangeMay: may some value in [min, max] satisfy "value op lit"?
+// rangeMay: may some value in [min, max] satisfy "value op lit"? Literals
+// come as the planner built them or as JSON decoded them (float64,
+// json.Number); dates as days or 'YYYY-MM-DD', decimals as text.
 func rangeMay(op paimon.Op, lit any, w paimon.DataField, cs orc.ColumnStats) bool {
 	switch w.Type.Root {
 	case paimon.TinyInt, paimon.SmallInt, paimon.Int, paimon.BigInt:
-		v, ok := lit.(int64)
+		v, ok := asInt(lit)
 		if !ok || cs.Int == nil || !cs.Int.HasMin || !cs.Int.HasMax {
 			return true
 		}
 		return cmpMay(op, order(cs.Int.Min, v), order(cs.Int.Max, v))
-	case paimon.Float, paimon.Double:
-		var v float64
-		switch x := lit.(type) {
-		case float64:
-			v = x
-		case int64:
-			v = float64(x)
-			if int64(v) != x {
-				return true
-			}
-		default:
+	case paimon.Date:
+		v, ok := asInt(lit)
+		if s, isStr := lit.(string); isStr {
+			d, err := time.Parse("2006-01-02", s)
+			v, ok = d.Unix()/86400, err == nil
+		}
+		if !ok || cs.Date == nil || !cs.Date.HasMin || !cs.Date.HasMax {
 			return true
 		}
-		if cs.Double == nil || !cs.Double.HasMin || !cs.Double.HasMax || math.IsNaN(v) ||
+		return cmpMay(op, order(int64(cs.Date.Min), v), order(int64(cs.Date.Max), v))
+	case paimon.Float, paimon.Double:
+		v, ok := asFloat(lit)
+		if !ok || cs.Double == nil || !cs.Double.HasMin || !cs.Double.HasMax || math.IsNaN(v) ||
 			math.IsNaN(cs.Double.Min) || math.IsNaN(cs.Double.Max) {
 			return true
 		}
+		if w.Type.Root == paimon.Float && float64(float32(v)) != v {
+			return true // the column's values are float32s: compare exactly or not at all
+		}
 		return cmpMay(op, order(cs.Double.Min, v), order(cs.Double.Max, v))
+	case paimon.Decimal:
+		s, ok := lit.(string)
+		if !ok || cs.Decimal == nil || cs.Decimal.Min == "" || cs.Decimal.Max == "" {
+			return true
+		}
+		v, ok1 := new(big.Rat).SetString(s)
+		lo, ok2 := new(big.Rat).SetString(cs.Decimal.Min)
+		hi, ok3 := new(big.Rat).SetString(cs.Decimal.Max)
+		if !ok1 || !ok2 || !ok3 {
+			return true
+		}
+		return cmpMay(op, lo.Cmp(v), hi.Cmp(v))
 	case paimon.VarChar, paimon.Char:
 		v, ok := lit.(string)
 		if !ok || cs.String == nil || !cs.String.HasMin || !cs.String.HasMax {
@@ -130,6 +149,39 @@ func rangeMay(op paimon.Op, lit any, w paimon.DataField, cs orc.ColumnStats) boo
 		return cmpMay(op, strings.Compare(cs.String.Min, v), strings.Compare(cs.String.Max, v))
 	}
 	return true
+}
+
+// asInt is an integer literal exactly, or false.
+func asInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case int:
+		return int64(x), true
+	case float64:
+		if x >= -(1<<63) && x < 1<<63 && x == math.Trunc(x) {
+			return int64(x), true
+		}
+	case json.Number:
+		i, err := x.Int64()
+		return i, err == nil
+	}
+	return 0, false
+}
+
+// asFloat is a numeric literal exactly as a float64, or false.
+func asFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int64:
+		f := float64(x)
+		return f, int64(f) == x
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
+	}
+	return 0, false
 }
 
 func order[T int64 | float64](a, b T) int {
