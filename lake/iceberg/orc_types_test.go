@@ -408,3 +408,111 @@ func TestORCBadFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestORCNameMapping reads ORC files without iceberg.id attributes (what
+// a Hive table migrated in place holds): through the table's
+// schema.name-mapping.default, whose aliases resolve renamed columns and
+// nested fields inside a list and a map, and, without the property,
+// through the current schema's names. Expected rows by hand from what the
+// file holds.
+func TestORCNameMapping(t *testing.T) {
+	sc := ice.NewSchema(0,
+		ice.NestedField{ID: 1, Name: "id", Type: ice.PrimitiveTypes.Int64},
+		ice.NestedField{ID: 2, Name: "tags", Type: &ice.ListType{ElementID: 3, Element: &ice.StructType{FieldList: []ice.NestedField{
+			{ID: 4, Name: "a", Type: ice.PrimitiveTypes.Int32}, {ID: 5, Name: "b", Type: ice.PrimitiveTypes.String}}}}},
+		ice.NestedField{ID: 6, Name: "m", Type: &ice.MapType{KeyID: 7, KeyType: ice.PrimitiveTypes.String, ValueID: 8,
+			ValueType: &ice.StructType{FieldList: []ice.NestedField{{ID: 9, Name: "c", Type: ice.PrimitiveTypes.Int64}}}}},
+	)
+	mapping := `[{"field-id":1,"names":["id"]},
+		{"field-id":2,"names":["tags","old_tags"],"fields":[{"field-id":3,"names":["element"],"fields":[
+			{"field-id":4,"names":["a","old_a"]},{"field-id":5,"names":["b"]}]}]},
+		{"field-id":6,"names":["m"],"fields":[{"field-id":7,"names":["key"]},{"field-id":8,"names":["value"],"fields":[
+			{"field-id":9,"names":["c","old_c"]}]}]}]`
+	for _, c := range []struct {
+		name      string
+		mapping   string
+		fileNames [4]string // tags, tags.element.a, m.value.c, id
+		want      []string
+	}{
+		{"mapping with aliases", mapping, [4]string{"old_tags", "old_a", "old_c", "id"}, []string{"1,[(10 x)],{k:(100)}", "2,[],{}"}},
+		{"current names", "", [4]string{"tags", "a", "c", "id"}, []string{"1,[(10 x)],{k:(100)}", "2,[],{}"}},
+		// Without the property the aliases mean nothing: only m (same
+		// name) is found, and its value's old_c is not c.
+		{"no match", "", [4]string{"old_tags", "old_a", "old_c", "ident"}, []string{"NULL,NULL,{k:(NULL)}", "NULL,NULL,{}"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := context.Background()
+			wh := t.TempDir()
+			loc, err := icebergtest.Create(ctx, wh, "db", "t", sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.mapping != "" {
+				if err := icebergtest.SetProperties(ctx, wh, "db", "t", map[string]string{"schema.name-mapping.default": c.mapping}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			loc = strings.TrimPrefix(loc, "file://")
+			if err := os.MkdirAll(filepath.Join(loc, "data"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(loc, "data", "000000_0") // a Hive file name: no extension
+			elem := arrow.StructOf(arrow.Field{Name: "b", Type: arrow.BinaryTypes.String, Nullable: true},
+				arrow.Field{Name: c.fileNames[1], Type: arrow.PrimitiveTypes.Int32, Nullable: true})
+			val := arrow.StructOf(arrow.Field{Name: c.fileNames[2], Type: arrow.PrimitiveTypes.Int64, Nullable: true})
+			fsc := arrow.NewSchema([]arrow.Field{
+				{Name: c.fileNames[0], Type: arrow.ListOf(elem), Nullable: true},
+				{Name: "m", Type: arrow.MapOf(arrow.BinaryTypes.String, val), Nullable: true},
+				{Name: c.fileNames[3], Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+			}, nil)
+			mem := memory.NewGoAllocator()
+			b := array.NewRecordBuilder(mem, fsc)
+			lb := b.Field(0).(*array.ListBuilder)
+			sb := lb.ValueBuilder().(*array.StructBuilder)
+			mb := b.Field(1).(*array.MapBuilder)
+			vb := mb.ItemBuilder().(*array.StructBuilder)
+			lb.Append(true)
+			sb.Append(true)
+			sb.FieldBuilder(0).(*array.StringBuilder).Append("x")
+			sb.FieldBuilder(1).(*array.Int32Builder).Append(10)
+			mb.Append(true)
+			mb.KeyBuilder().(*array.StringBuilder).Append("k")
+			vb.Append(true)
+			vb.FieldBuilder(0).(*array.Int64Builder).Append(100)
+			b.Field(2).(*array.Int64Builder).Append(1)
+			lb.Append(true)
+			mb.Append(true)
+			b.Field(2).(*array.Int64Builder).Append(2)
+			rec := b.NewRecordBatch()
+			b.Release()
+			f, err := os.Create(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := orc.NewWriter(f, fsc, orc.WriterOptions{Mem: mem})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Write(rec); err != nil {
+				t.Fatal(err)
+			}
+			rec.Release()
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+			st, _ := os.Stat(path)
+			if err := icebergtest.AddFile(ctx, wh, "db", "t", path, ice.OrcFile, 2, st.Size()); err != nil {
+				t.Fatal(err)
+			}
+			tbl, err := OpenDir(ctx, fileio.Local{}, filepath.Join(wh, "db", "t"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := readRows(t, tbl, ScanOptions{}, nil)
+			if !slices.Equal(got, sorted(c.want...)) {
+				t.Fatalf("got %q want %q", got, c.want)
+			}
+		})
+	}
+}

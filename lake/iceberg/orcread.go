@@ -222,19 +222,26 @@ func (t *Table) nameMapping() []iceberg.MappedField {
 	if nm := t.tbl.Metadata().NameMapping(); nm != nil {
 		return nm
 	}
-	var build func(fs []iceberg.NestedField) []iceberg.MappedField
-	build = func(fs []iceberg.NestedField) []iceberg.MappedField {
-		out := make([]iceberg.MappedField, len(fs))
-		for i, f := range fs {
-			id := f.ID
-			out[i] = iceberg.MappedField{Names: []string{f.Name}, FieldID: &id}
-			if st, ok := f.Type.(*iceberg.StructType); ok {
-				out[i].Fields = build(st.FieldList)
-			}
-		}
-		return out
+	var ofType func(t iceberg.Type) []iceberg.MappedField
+	entry := func(name string, id int, t iceberg.Type) iceberg.MappedField {
+		return iceberg.MappedField{Names: []string{name}, FieldID: &id, Fields: ofType(t)}
 	}
-	return build(t.tbl.Schema().Fields())
+	ofType = func(t iceberg.Type) []iceberg.MappedField {
+		switch x := t.(type) {
+		case *iceberg.StructType:
+			var out []iceberg.MappedField
+			for _, f := range x.FieldList {
+				out = append(out, entry(f.Name, f.ID, f.Type))
+			}
+			return out
+		case *iceberg.ListType:
+			return []iceberg.MappedField{entry("element", x.ElementID, x.Element)}
+		case *iceberg.MapType:
+			return []iceberg.MappedField{entry("key", x.KeyID, x.KeyType), entry("value", x.ValueID, x.ValueType)}
+		}
+		return nil
+	}
+	return ofType(&iceberg.StructType{FieldList: t.tbl.Schema().Fields()})
 }
 
 func (o *orcFile) Close() {
@@ -324,7 +331,7 @@ func (o *orcFile) conform(in arrow.RecordBatch, n int64) (arrow.RecordBatch, err
 		switch {
 		case o.src[i] >= 0:
 			fl := in.Schema().Field(o.src[i])
-			a, err := o.convert(in.Column(o.src[i]), fl, w.Type, dst, o.mapped)
+			a, err := o.convert(in.Column(o.src[i]), fl, w.Type, dst, o.mappedChildren(fl.Name, o.mapped))
 			if err != nil {
 				return nil, fmt.Errorf("ORC file %s: column %s: %w", o.path, w.Name, err)
 			}
@@ -342,15 +349,16 @@ func (o *orcFile) conform(in arrow.RecordBatch, n int64) (arrow.RecordBatch, err
 	return array.NewRecordBatch(o.out, cols, n), nil
 }
 
-// mappedChildren is the name mapping of the children of the file field
-// whose mapping entry is among mapped.
-func (o *orcFile) mappedChildren(fl arrow.Field, mapped []iceberg.MappedField) []iceberg.MappedField {
+// mappedChildren is the name mapping of the children of the field named
+// name among mapped (a list's child is "element", a map's "key" and
+// "value"); nil for files with ids.
+func (o *orcFile) mappedChildren(name string, mapped []iceberg.MappedField) []iceberg.MappedField {
 	if o.byID {
 		return nil
 	}
 	for _, m := range mapped {
 		for _, n := range m.Names {
-			if n == fl.Name {
+			if n == name {
 				return m.Fields
 			}
 		}
@@ -360,8 +368,9 @@ func (o *orcFile) mappedChildren(fl arrow.Field, mapped []iceberg.MappedField) [
 
 // convert returns arr (file field fl) as the table type want/dst: struct
 // fields matched by id, lists and maps child by child, primitives
-// relabelled or cast.
-func (o *orcFile) convert(arr arrow.Array, fl arrow.Field, want paimon.DataType, dst arrow.DataType, mapped []iceberg.MappedField) (arrow.Array, error) {
+// relabelled or cast. names is the name mapping of fl's children (files
+// without ids).
+func (o *orcFile) convert(arr arrow.Array, fl arrow.Field, want paimon.DataType, dst arrow.DataType, names []iceberg.MappedField) (arrow.Array, error) {
 	switch want.Root {
 	case paimon.Row:
 		st, ok := arr.(*array.Struct)
@@ -373,7 +382,6 @@ func (o *orcFile) convert(arr arrow.Array, fl arrow.Field, want paimon.DataType,
 			return nil, fmt.Errorf("%w: sliced struct batch", ErrCorrupt)
 		}
 		ft := st.DataType().(*arrow.StructType)
-		inner := o.mappedChildren(fl, mapped)
 		kids := make([]arrow.ArrayData, len(want.Fields))
 		defer func() {
 			for _, k := range kids {
@@ -385,7 +393,7 @@ func (o *orcFile) convert(arr arrow.Array, fl arrow.Field, want paimon.DataType,
 		for i, wf := range want.Fields {
 			c := -1
 			for j, cf := range ft.Fields() {
-				if o.fieldID(cf, inner) == wf.ID {
+				if o.fieldID(cf, names) == wf.ID {
 					c = j
 					break
 				}
@@ -395,7 +403,7 @@ func (o *orcFile) convert(arr arrow.Array, fl arrow.Field, want paimon.DataType,
 				ka = array.MakeArrayOfNull(o.mem, dt.Field(i).Type, st.Len())
 			} else {
 				var err error
-				if ka, err = o.convert(st.Field(c), ft.Field(c), wf.Type, dt.Field(i).Type, inner); err != nil {
+				if ka, err = o.convert(st.Field(c), ft.Field(c), wf.Type, dt.Field(i).Type, o.mappedChildren(ft.Field(c).Name, names)); err != nil {
 					return nil, fmt.Errorf("field %s: %w", wf.Name, err)
 				}
 			}
@@ -412,7 +420,7 @@ func (o *orcFile) convert(arr arrow.Array, fl arrow.Field, want paimon.DataType,
 		if !ok || !ok2 {
 			return nil, fmt.Errorf("%w: file type %s is not a list", ErrUnsupported, arr.DataType())
 		}
-		el, err := o.convert(l.ListValues(), l.DataType().(*arrow.ListType).ElemField(), *want.Element, dt.Elem(), nil)
+		el, err := o.convert(l.ListValues(), l.DataType().(*arrow.ListType).ElemField(), *want.Element, dt.Elem(), o.mappedChildren("element", names))
 		if err != nil {
 			return nil, fmt.Errorf("element: %w", err)
 		}
@@ -427,12 +435,12 @@ func (o *orcFile) convert(arr arrow.Array, fl arrow.Field, want paimon.DataType,
 			return nil, fmt.Errorf("%w: file type %s is not a map", ErrUnsupported, arr.DataType())
 		}
 		mt := m.DataType().(*arrow.MapType)
-		k, err := o.convert(m.Keys(), mt.KeyField(), *want.Key, dt.KeyType(), nil)
+		k, err := o.convert(m.Keys(), mt.KeyField(), *want.Key, dt.KeyType(), o.mappedChildren("key", names))
 		if err != nil {
 			return nil, fmt.Errorf("key: %w", err)
 		}
 		defer k.Release()
-		v, err := o.convert(m.Items(), mt.ItemField(), *want.Value, dt.ItemType(), nil)
+		v, err := o.convert(m.Items(), mt.ItemField(), *want.Value, dt.ItemType(), o.mappedChildren("value", names))
 		if err != nil {
 			return nil, fmt.Errorf("value: %w", err)
 		}

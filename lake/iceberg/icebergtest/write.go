@@ -262,3 +262,22 @@ func Create(ctx context.Context, warehouse, ns, name string, sc *iceberg.Schema)
 	}
 	return tbl.Location(), nil
 }
+
+// SetProperties sets table properties of warehouse/<ns>/<name>.
+func SetProperties(ctx context.Context, warehouse, ns, name string, props map[string]string) error {
+	cat, err := hadoop.NewCatalog("test", warehouse, iceberg.Properties{})
+	if err != nil {
+		return err
+	}
+	defer cat.Close()
+	tbl, err := cat.LoadTable(ctx, table.Identifier{ns, name})
+	if err != nil {
+		return err
+	}
+	txn := tbl.NewTransaction()
+	if err := txn.SetProperties(props); err != nil {
+		return err
+	}
+	_, err = txn.Commit(ctx)
+	return err
+}
