@@ -11,14 +11,19 @@
 // ORC files: columns and struct fields are matched by the iceberg.id type
 // attribute; a file with no ids (a Hive table migrated in place) is matched
 // by the table property schema.name-mapping.default, else by the current
-// schema's names. List and map children are matched by position. A
+// schema's names (in both, a list's child is "element", a map's "key"
+// and "value"). List and map children are matched by position. A
 // column the file lacks reads as its identity partition value when the
 // data file has one (the split carries them, Split.Identity), else NULL.
 // File types are promoted to the table's (int→long, float→double, decimal
 // precision widening; time and timestamps to the engine's units) and any
 // other difference is refused naming the column. The predicate prunes
-// stripes by their statistics (orcprune.go: integer, floating point and
-// string columns, NULL counts).
+// stripes by their statistics (orcprune.go: integer, date, decimal,
+// floating point and string columns, NULL counts; never timestamps or
+// booleans). An ORC file must hold the manifest's record_count rows. The
+// identity partition values are not applied to Parquet files (lake/paimon's
+// reader cannot tell an absent column from a NULL one): a migrated Hive
+// Parquet table reads its directory-only partition columns as NULL.
 //
 // Use: Open (a metadata file) or OpenDir (a Hadoop catalog table
 // directory) → Table.Plan(ctx, ScanOptions) → Plan.Splits →
@@ -47,7 +52,7 @@
 //     position delete files name for exactly that file path, minus the rows
 //     whose equality columns equal a row of one of its equality delete
 //     files. Paths are compared as the metadata records them.
-//  2. The predicate only prunes (partitions, files); it never filters rows,
+//  2. The predicate only prunes (partitions, files, row groups, stripes); it never filters rows,
 //     and a part that does not translate exactly to an Iceberg expression is
 //     left out (AND) or drops the whole filter (OR).
 //  3. A table directory whose metadata records another location is read
