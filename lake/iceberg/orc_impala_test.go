@@ -279,7 +279,8 @@ func elems(a arrow.Array, r int) []elem {
 // Iceberg trusts the manifest list. So the data files come from the
 // snapshot before the deletes and every delete file of the table is
 // attached to every split, which the spec allows (a position delete names
-// its data file by path). The delete files name their data files as the
+// its data file by path; a data file added in a snapshot that also adds
+// deletes is given as a split by hand). The delete files name their data files as the
 // deployed table did (hdfs://localhost:20500/test-warehouse/...), while
 // Impala's loader strips the scheme and authority from the committed
 // metadata; the splits take the deployed form back, as an exact path match
@@ -290,9 +291,10 @@ func TestImpalaORCPositionDeletes(t *testing.T) {
 		snap    int64
 		deletes []string
 		want    []string
+		extra   []string // data files added with the deletes, as splits by hand
 	}{
 		{"iceberg_v2_positional_delete_all_rows_orc", 4807054508647143162,
-			[]string{"00000-0-delete-boroknagyz_20220830153733_8f03a46b-e4a5-4643-896b-a1cc5b09cf2b-job_16618645111571_0002-00001.orc"}, nil},
+			[]string{"00000-0-delete-boroknagyz_20220830153733_8f03a46b-e4a5-4643-896b-a1cc5b09cf2b-job_16618645111571_0002-00001.orc"}, nil, nil},
 		{"iceberg_v2_partitioned_position_deletes_orc", 5416468273053855108, []string{
 			"action=click/00000-0-delete-boroknagyz_20220830173925_010bf879-cf2f-4209-a70b-1a8309657106-job_16618645111571_0006-00002.orc",
 			"action=download/00000-0-delete-boroknagyz_20220830173925_010bf879-cf2f-4209-a70b-1a8309657106-job_16618645111571_0006-00003.orc",
@@ -300,7 +302,12 @@ func TestImpalaORCPositionDeletes(t *testing.T) {
 			[]string{"6,Alex,view,2020-01-01 09:00:00", "20,Alex,view,2020-01-01 09:00:00", "4,Alex,view,2020-01-01 09:00:00",
 				"18,Alan,click,2020-01-01 10:00:00", "12,Alan,click,2020-01-01 10:00:00", "10,Alan,click,2020-01-01 10:00:00",
 				"2,Lisa,download,2020-01-01 11:00:00", "14,Lisa,download,2020-01-01 11:00:00", "8,Lisa,download,2020-01-01 11:00:00",
-				"16,Lisa,download,2020-01-01 11:00:00"}},
+				"16,Lisa,download,2020-01-01 11:00:00"}, nil},
+		{"iceberg_v2_positional_not_all_data_files_have_delete_files_orc", 8476486151350891395, []string{
+			"00000-0-delete-boroknagyz_20220830155337_fcbda57d-f37d-48cd-afe4-28d0bad0a4c0-job_16618645111571_0004-00001.orc",
+			"00000-0-delete-boroknagyz_20220830155430_32c848c9-37ad-4f77-a0fd-0a254d15246c-job_16618645111571_0004-00001.orc"},
+			[]string{"1,a", "2,b", "3,c", "5,X", "4,d", "6,f"},
+			[]string{"00000-0-data-boroknagyz_20220830155411_eee97f13-df3d-408c-bcff-8e3b0dcf8fa7-job_16618645111570_0004-00001.orc"}},
 	}
 	for _, c := range cases {
 		t.Run(c.table, func(t *testing.T) {
@@ -320,8 +327,12 @@ func TestImpalaORCPositionDeletes(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
 			var got []string
-			for i := range plan.Splits {
-				sp := plan.Splits[i]
+			splits := slices.Clone(plan.Splits)
+			for _, e := range c.extra {
+				splits = append(splits, Split{Path: dataDir[len(deployed):] + e, Format: "ORC", Records: 3})
+			}
+			for i := range splits {
+				sp := splits[i]
 				sp.Path = deployed + sp.Path
 				if sp.Format != "ORC" {
 					t.Fatalf("split format %q", sp.Format)
