@@ -137,8 +137,8 @@ func layers() []layer {
 		{pkgs: "cmd/tablebench", ours: with("fe/server", "catalog/..."), why: "layer 7 (not in §3, issue 14): the internal-table scan benchmark starts an FE in-process, loads bench.t through the catalog API and queries it over MySQL, against DuckDB"},
 
 		// Beside the stack.
-		{pkgs: "minifluss/...", ours: with("minifluss/...", "proto/flusspb", "proto/flussapi", "catalog/fluss/record", "lake/paimon", "lake/paimon/writer", "fileio"),
-			why: "§3: minifluss → proto/flusspb (and proto/flussapi), catalog/fluss/record, lake/paimon (and its writer), fileio"},
+		{pkgs: "minifluss/...", ours: with("minifluss/...", "proto/flusspb", "proto/flussapi", "catalog/fluss/record", "lake/paimon", "lake/paimon/writer", "lake/orc", "fileio"),
+			why: "§3: minifluss → proto/flusspb (and proto/flussapi), catalog/fluss/record, lake/paimon (and its writer), lake/orc (ORC files of Iceberg tables with write.format.default=orc, which iceberg-go cannot write), fileio"},
 		{pkgs: "regression/...", ours: []string{}, why: "§3: regression imports no Inlet package"},
 		{pkgs: "docker/...", ours: []string{}, why: "docker holds no Go code of use"},
 	}
