@@ -516,3 +516,43 @@ func TestORCNameMapping(t *testing.T) {
 		})
 	}
 }
+
+// TestORCCancel: a read whose context ends stops with the context's error.
+func TestORCCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	wh := t.TempDir()
+	loc, err := icebergtest.Create(ctx, wh, "db", "t", orcTypesSchema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc = strings.TrimPrefix(loc, "file://")
+	if err := os.MkdirAll(filepath.Join(loc, "data"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(loc, "data", "f.orc")
+	writeTypesORC(t, path)
+	tbl, err := OpenDir(ctx, fileio.Local{}, filepath.Join(wh, "db", "t"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := tbl.ReadPlan(0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rd, err := plan.Open(ctx, &Split{Path: path, Format: "ORC", Records: 3}, mem, ReadOptions{BatchSize: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Release()
+	if !rd.Next() {
+		t.Fatalf("first batch: %v", rd.Err())
+	}
+	cancel()
+	for rd.Next() {
+	}
+	if !errors.Is(rd.Err(), context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", rd.Err())
+	}
+}

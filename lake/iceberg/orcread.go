@@ -2,6 +2,7 @@ package iceberg
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -115,7 +116,10 @@ func (p *Plan) openORC(ctx context.Context, mem memory.Allocator, r fileRead) (*
 		return nil, fmt.Errorf("%w: Iceberg table %s: ORC file %s has %d bytes, its manifest records %d", ErrCorrupt, p.Table.Name, r.path, f.Size(), r.size)
 	}
 	if o.of, err = orc.Open(f, f.Size(), orc.WithName(r.path)); err != nil {
-		return nil, fmt.Errorf("%w: Iceberg table %s: ORC file %s: %v", ErrCorrupt, p.Table.Name, r.path, err)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("%w: Iceberg table %s: ORC file %s: %v", orcKind(err), p.Table.Name, r.path, err)
 	}
 	// The manifest's record_count is required: a file holding another
 	// number of rows is not the file the metadata describes (and a footer
@@ -255,6 +259,16 @@ func (o *orcFile) Close() {
 	}
 }
 
+// orcKind classifies a lake/orc error as this package's: a feature it
+// does not read (column encryption, ...) is ErrUnsupported, anything
+// else about the bytes ErrCorrupt.
+func orcKind(err error) error {
+	if errors.Is(err, orc.ErrUnsupported) {
+		return ErrUnsupported
+	}
+	return ErrCorrupt
+}
+
 func (o *orcFile) batchSize() int {
 	if o.batch > 0 {
 		return o.batch
@@ -292,7 +306,7 @@ func (o *orcFile) Next() (arrow.RecordBatch, int64, error) {
 			}
 			rr, err := o.of.NewRecordReader(o.ctx, orc.ReadOptions{Columns: o.cols, Stripes: []int{si}, BatchSize: o.batch, Mem: o.mem, TimestampUnit: o.unit})
 			if err != nil {
-				return nil, 0, fmt.Errorf("%w: ORC file %s stripe %d: %v", ErrCorrupt, o.path, si, err)
+				return nil, 0, fmt.Errorf("%w: ORC file %s stripe %d: %v", orcKind(err), o.path, si, err)
 			}
 			o.rr = rr
 		}
@@ -301,7 +315,10 @@ func (o *orcFile) Next() (arrow.RecordBatch, int64, error) {
 			o.rr.Release()
 			o.rr = nil
 			if err != nil {
-				return nil, 0, fmt.Errorf("%w: ORC file %s: %v", ErrCorrupt, o.path, err)
+				if cerr := o.ctx.Err(); cerr != nil {
+					return nil, 0, cerr
+				}
+				return nil, 0, fmt.Errorf("%w: ORC file %s: %v", orcKind(err), o.path, err)
 			}
 			continue
 		}
