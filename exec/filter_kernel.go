@@ -27,6 +27,9 @@ type selKernel func(b arrow.RecordBatch, rows []int64, out []int64) ([]int64, bo
 // compileSelKernel returns the kernel for conjunct c, nil when c is not of
 // a form it serves.
 func compileSelKernel(c expr.Expr) selKernel {
+	if in, ok := c.(*expr.InExpr); ok {
+		return inKernel(in)
+	}
 	cmp, ok := c.(*expr.CmpExpr)
 	if !ok {
 		return nil
@@ -454,6 +457,49 @@ func cmpHolds(op expr.CmpOp, c int) bool {
 		return c > 0
 	case expr.Ge:
 		return c >= 0
+	}
+	return false
+}
+
+// inKernel selects the rows where a constant IN (NOT IN) list holds for a
+// column, or for a cast of one that keeps its values (Q16's CAST(p_size
+// AS BIGINT) IN (...)): the column's own values are probed.
+func inKernel(in *expr.InExpr) selKernel {
+	arg := in.Arg
+	if cast, ok := arg.(*expr.CastExpr); ok && castKeeps(cast.Arg.DataType(), cast.To) {
+		arg = cast.Arg
+	}
+	col, ok := arg.(*expr.ColumnRef)
+	if !ok {
+		return nil
+	}
+	idx := col.Index
+	return func(b arrow.RecordBatch, rows []int64, out []int64) ([]int64, bool) {
+		if idx < 0 || int64(idx) >= b.NumCols() {
+			return nil, false
+		}
+		a := b.Column(idx)
+		if !arrow.TypeEqual(a.DataType(), col.Type) {
+			return nil, false
+		}
+		return in.SelectIn(a, rows, out)
+	}
+}
+
+// castKeeps says whether a cast from one type to the other keeps every
+// value as it is stored: an integer to BIGINT, a DECIMAL to one of the
+// same scale and no less precision.
+func castKeeps(from, to arrow.DataType) bool {
+	if fd, ok := from.(*arrow.Decimal128Type); ok {
+		td, ok := to.(*arrow.Decimal128Type)
+		return ok && td.Scale == fd.Scale && td.Precision >= fd.Precision
+	}
+	if to.ID() != arrow.INT64 {
+		return false
+	}
+	switch from.ID() {
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.UINT8, arrow.UINT16, arrow.UINT32:
+		return true
 	}
 	return false
 }

@@ -1,0 +1,299 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+
+	"github.com/inlet-db/inlet/exec/expr"
+)
+
+// inTable is the table the IN tests read, built the same way in Go and in
+// DuckDB: column, type, Go value of row i (nil: NULL), DuckDB expression
+// of row i (over range(n) r(i)).
+var inStrings = []string{"", "A", "MAIL", "SHIP", "MAIL ", "AIR REG", "REG AIR", "SM CASE", "MED PACK", "LONGER THAN EIGHT", "LONGER THAN EIGHX", "RAIL", "TRUCK", "FOB"}
+
+type inCol struct {
+	name, duckType, duck string
+	typ                  arrow.DataType
+	val                  func(i int) any
+}
+
+func inCols() []inCol {
+	return []inCol{
+		{"i8", "TINYINT", "CASE WHEN i % 11 = 5 THEN NULL ELSE CAST(i % 13 - 6 AS TINYINT) END", arrow.PrimitiveTypes.Int8, func(i int) any {
+			if i%11 == 5 {
+				return nil
+			}
+			return int64(i%13 - 6)
+		}},
+		{"i32", "INTEGER", "CASE WHEN i % 7 = 3 THEN NULL ELSE CAST(i % 50 AS INTEGER) END", expr.Int32T(), func(i int) any {
+			if i%7 == 3 {
+				return nil
+			}
+			return int64(i % 50)
+		}},
+		{"i32nn", "INTEGER", "CAST(i % 50 AS INTEGER)", expr.Int32T(), func(i int) any { return int64(i % 50) }},
+		{"i64", "BIGINT", "CAST(i % 40 AS BIGINT) * 100000000000 - 7", expr.Int64T(), func(i int) any { return int64(i%40)*100000000000 - 7 }},
+		{"d", "DATE", "CASE WHEN i % 9 = 1 THEN NULL ELSE DATE '1970-01-01' + CAST(9000 + i % 30 AS INTEGER) END", arrow.FixedWidthTypes.Date32, func(i int) any {
+			if i%9 == 1 {
+				return nil
+			}
+			return arrow.Date32(9000 + i%30)
+		}},
+		{"dec", "DECIMAL(12,2)", "CASE WHEN i % 10 = 0 THEN NULL ELSE CAST((i % 25) * 0.25 AS DECIMAL(12,2)) END", expr.DecimalT(12, 2), func(i int) any {
+			if i%10 == 0 {
+				return nil
+			}
+			return decimal128.FromI64(int64(i%25) * 25)
+		}},
+		{"s", "VARCHAR", fmt.Sprintf("CASE WHEN i %% 8 = 6 THEN NULL ELSE ([%s])[1 + i %% %d] END", duckStrList(inStrings), len(inStrings)), expr.StringT(), func(i int) any {
+			if i%8 == 6 {
+				return nil
+			}
+			return inStrings[i%len(inStrings)]
+		}},
+		{"snn", "VARCHAR", fmt.Sprintf("([%s])[1 + i %% %d]", duckStrList(inStrings), len(inStrings)), expr.StringT(), func(i int) any { return inStrings[i%len(inStrings)] }},
+		{"f", "DOUBLE", "CASE WHEN i % 6 = 2 THEN NULL ELSE (i % 10) / 2.0 END", expr.Float64T(), func(i int) any {
+			if i%6 == 2 {
+				return nil
+			}
+			return float64(i%10) / 2
+		}},
+	}
+}
+
+func duckStrList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = "'" + s + "'"
+	}
+	return strings.Join(q, ", ")
+}
+
+// inCase is one IN predicate: the column, the list as SQL and as Inlet
+// constants, and whether a selection kernel must serve it.
+type inCase struct {
+	col    string
+	not    bool
+	sql    string
+	list   []expr.Expr
+	kernel bool
+}
+
+func inCases(t *testing.T) []inCase {
+	i := func(v int64) expr.Expr { return expr.Int(v) }
+	s := func(v string) expr.Expr { return expr.Str(v) }
+	dec := func(v string) expr.Expr { return must(expr.Decimal(v)) }
+	date := func(days int) expr.Expr { return must(expr.Lit(arrow.Date32(days), expr.Date32T())) }
+	null := expr.Null(expr.NullT())
+	var long []expr.Expr
+	var longSQL []string
+	for k := 0; k < 20; k++ {
+		v := fmt.Sprintf("X%d", k)
+		if k < len(inStrings) {
+			v = inStrings[k]
+		}
+		long = append(long, s(v))
+		longSQL = append(longSQL, "'"+v+"'")
+	}
+	var many []expr.Expr
+	var manySQL []string
+	for k := int64(0); k < 12; k++ {
+		many = append(many, i(k*300000000000-7))
+		manySQL = append(manySQL, fmt.Sprint(k*300000000000-7))
+	}
+	cases := []inCase{
+		{col: "i32", sql: "3, 7, 7, 49", list: []expr.Expr{i(3), i(7), i(7), i(49)}, kernel: true},
+		{col: "i32", sql: "3, NULL", list: []expr.Expr{i(3), null}, kernel: true},
+		{col: "i32nn", sql: "3, NULL", list: []expr.Expr{i(3), null}, kernel: true},
+		{col: "i32", sql: "-5, 1000000", list: []expr.Expr{i(-5), i(1000000)}, kernel: true},
+		{col: "i32nn", sql: "0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12", list: []expr.Expr{i(0), i(1), i(2), i(3), i(4), i(5), i(6), i(7), i(8), i(9), i(10), i(11), i(12)}, kernel: true},
+		{col: "i8", sql: "300, 5, -6", list: []expr.Expr{i(300), i(5), i(-6)}, kernel: true}, // a cast to BIGINT
+		{col: "i8", sql: "NULL", list: []expr.Expr{null}},
+		{col: "i64", sql: "-7, 299999999993, 3899999999993, -1", list: []expr.Expr{i(-7), i(299999999993), i(3899999999993), i(-1)}, kernel: true},
+		{col: "i64", sql: strings.Join(manySQL, ", "), list: many, kernel: true},
+		{col: "d", sql: "DATE '1994-08-23', DATE '1994-09-10', DATE '2000-01-01'", list: []expr.Expr{date(9000), date(9018), date(10957)}, kernel: true},
+		{col: "dec", sql: "1.25, 2.50, 3, 2.5", list: []expr.Expr{dec("1.25"), dec("2.50"), i(3), dec("2.5")}, kernel: true},
+		{col: "dec", sql: "0.25, NULL", list: []expr.Expr{dec("0.25"), null}, kernel: true},
+		{col: "s", sql: "'MAIL', 'SHIP'", list: []expr.Expr{s("MAIL"), s("SHIP")}, kernel: true},
+		{col: "snn", sql: "'MAIL', 'SHIP', 'MAIL'", list: []expr.Expr{s("MAIL"), s("SHIP"), s("MAIL")}, kernel: true},
+		{col: "s", sql: "'', 'LONGER THAN EIGHT', 'MED PACK', 'SM CAS'", list: []expr.Expr{s(""), s("LONGER THAN EIGHT"), s("MED PACK"), s("SM CAS")}, kernel: true},
+		{col: "s", sql: "'MAIL', NULL", list: []expr.Expr{s("MAIL"), null}, kernel: true},
+		{col: "snn", sql: strings.Join(longSQL, ", "), list: long, kernel: true},
+		{col: "f", sql: "1.5, 2, 9", list: []expr.Expr{must(expr.Lit(1.5, expr.Float64T())), i(2), i(9)}},
+	}
+	var out []inCase
+	for _, c := range cases {
+		out = append(out, c)
+		c.not = true
+		out = append(out, c)
+	}
+	return out
+}
+
+// TestInKernels: x [NOT] IN (constant list) over every type the compiled
+// probes serve (and one they do not), with NULLs in the column and in the
+// list, duplicates, long lists and constants of other types, gives
+// DuckDB's answer row by row through Eval, the same answer as the list
+// spelled as ORs of =, and selects through the filter's kernel (alone and
+// after another conjunct) exactly the rows where it is TRUE.
+func TestInKernels(t *testing.T) {
+	const n = 3000
+	cols := inCols()
+	fields := []any{"id", expr.Int64T()}
+	idx := map[string]int{}
+	for k, c := range cols {
+		fields = append(fields, c.name, c.typ)
+		idx[c.name] = k + 1
+	}
+	s := sch(fields...)
+	var data [][]any
+	for r := 0; r < n; r++ {
+		row := []any{int64(r)}
+		for _, c := range cols {
+			row = append(row, c.val(r))
+		}
+		data = append(data, row)
+	}
+	env, mem := newEnv(t)
+	b := mkBatch(mem, s, data)
+	defer b.Release()
+
+	d := spillDuck(t)
+	var sel []string
+	for _, c := range cols {
+		sel = append(sel, fmt.Sprintf("CAST(%s AS %s) AS %s", c.duck, c.duckType, c.name))
+	}
+	duckRows(t, d, fmt.Sprintf("CREATE OR REPLACE TABLE in_t AS SELECT i AS id, %s FROM range(%d) r(i)", strings.Join(sel, ", "), n))
+	// The same table on both sides, checked on every column.
+	for _, c := range cols {
+		want := duckRows(t, d, fmt.Sprintf("SELECT count(*), count(%[1]s), count(DISTINCT %[1]s) FROM in_t", c.name))
+		got := [3]int{n, 0, 0}
+		seen := map[any]bool{}
+		for r := 0; r < n; r++ {
+			if v := c.val(r); v != nil {
+				got[1]++
+				seen[v] = true
+			}
+		}
+		got[2] = len(seen)
+		if fmt.Sprint(want[0]) != fmt.Sprintf("[%d %d %d]", got[0], got[1], got[2]) {
+			t.Fatalf("column %s: DuckDB has %v, Go %v", c.name, want[0], got)
+		}
+	}
+
+	for _, tc := range inCases(t) {
+		kw := "IN"
+		if tc.not {
+			kw = "NOT IN"
+		}
+		name := fmt.Sprintf("%s %s (%s)", tc.col, kw, tc.sql)
+		t.Run(name, func(t *testing.T) {
+			k := idx[tc.col]
+			col := expr.Col(k, tc.col, s.Field(k).Type)
+			pred := must(expr.In(col, tc.list, tc.not))
+			var ors []expr.Expr
+			for _, x := range tc.list {
+				ors = append(ors, must(expr.Cmp(expr.Eq, col, x)))
+			}
+			ref := must(expr.Or(ors...))
+			if tc.not {
+				ref = must(expr.Not(ref))
+			}
+			got := boolTexts(t, env, pred, b)
+			if want := boolTexts(t, env, ref, b); !slices.Equal(got, want) {
+				t.Fatalf("Eval differs from the ORs of = at row %d: %s, want %s", firstDiff(got, want), got[firstDiff(got, want)], want[firstDiff(got, want)])
+			}
+			// A slice of the batch (arrays with an offset) reads the same.
+			part := b.NewSlice(17, n-5)
+			gotPart := boolTexts(t, env, pred, part)
+			part.Release()
+			if !slices.Equal(gotPart, got[17:n-5]) {
+				t.Fatalf("over a slice from row 17: row %d differs", 17+firstDiff(gotPart, got[17:n-5]))
+			}
+			duck := duckRows(t, d, fmt.Sprintf("SELECT %s %s (%s) FROM in_t ORDER BY id", tc.col, kw, tc.sql))
+			for r := range got {
+				w := strings.ToUpper(duck[r][0])
+				if got[r] != w {
+					t.Fatalf("row %d (%v): %s, DuckDB says %s", r, data[r][k], got[r], w)
+				}
+			}
+			for _, after := range []bool{false, true} {
+				p := pred
+				if after {
+					mod := must(expr.Arith(expr.Mod, expr.Col(0, "id", expr.Int64T()), expr.Int(3)))
+					p = must(expr.And(must(expr.Cmp(expr.Ne, mod, expr.Int(0))), pred))
+				}
+				sl := newSelector(p)
+				if tc.kernel && sl.kern[len(sl.kern)-1] == nil {
+					t.Fatalf("%s: no kernel", pred)
+				}
+				var scratch []int64
+				rows, all, err := sl.selectRows(context.Background(), env, b, &scratch)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if all {
+					rows = nil
+					for r := 0; r < n; r++ {
+						rows = append(rows, int64(r))
+					}
+				}
+				var want []int64
+				for r := range got {
+					if got[r] == "TRUE" && !(after && r%3 == 0) {
+						want = append(want, int64(r))
+					}
+				}
+				if !slices.Equal(rows, want) {
+					t.Fatalf("after=%v: selected %d rows %v…, want %d %v…", after, len(rows), head(rows), len(want), head(want))
+				}
+			}
+		})
+	}
+	t.Run("empty list", func(t *testing.T) {
+		if _, err := expr.In(expr.Col(1, "i8", arrow.PrimitiveTypes.Int8), nil, false); !errors.Is(err, expr.ErrArity) {
+			t.Fatalf("IN (): %v, want an arity error", err)
+		}
+	})
+}
+
+// boolTexts evaluates a boolean e over b: TRUE, FALSE or NULL per row.
+func boolTexts(t *testing.T, env *Env, e expr.Expr, b arrow.RecordBatch) []string {
+	t.Helper()
+	a, err := e.Eval(env, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Release()
+	m := a.(*array.Boolean)
+	out := make([]string, m.Len())
+	for i := range out {
+		switch {
+		case m.IsNull(i):
+			out[i] = "NULL"
+		case m.Value(i):
+			out[i] = "TRUE"
+		default:
+			out[i] = "FALSE"
+		}
+	}
+	return out
+}
+
+func firstDiff(a, b []string) int {
+	for i := range a {
+		if i >= len(b) || a[i] != b[i] {
+			return i
+		}
+	}
+	return len(a)
+}
