@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -296,4 +297,106 @@ func firstDiff(a, b []string) int {
 		}
 	}
 	return len(a)
+}
+
+// TestColumnsKernel: column op column over every type the kernel serves,
+// NULLs on either side or none, NaN among doubles, alone and after
+// another conjunct, selects the rows where a row-by-row reading of SQL's
+// rules (NULL never selected, NaN unequal to everything) says TRUE.
+func TestColumnsKernel(t *testing.T) {
+	const n = 2000
+	types := []arrow.DataType{arrow.PrimitiveTypes.Int8, arrow.PrimitiveTypes.Int16, expr.Int32T(), expr.Int64T(), expr.Float64T(), arrow.FixedWidthTypes.Date32}
+	ops := []struct {
+		op   expr.CmpOp
+		test func(a, b float64) bool
+	}{
+		{expr.Eq, func(a, b float64) bool { return a == b }},
+		{expr.Ne, func(a, b float64) bool { return a != b }},
+		{expr.Lt, func(a, b float64) bool { return a < b }},
+		{expr.Le, func(a, b float64) bool { return a <= b }},
+		{expr.Gt, func(a, b float64) bool { return a > b }},
+		{expr.Ge, func(a, b float64) bool { return a >= b }},
+	}
+	num := func(i, mod int) float64 { return float64(i*7%mod - mod/2) }
+	for _, typ := range types {
+		for _, nulls := range []string{"none", "left", "both"} {
+			isNull := func(i int, right bool) bool {
+				return nulls == "both" && i%5 == 1 || nulls == "left" && !right && i%4 == 2 || nulls == "both" && right && i%6 == 3
+			}
+			x := func(i int) float64 { return num(i, 9) }
+			y := func(i int) float64 { return num(i, 7) }
+			nan := func(i int) bool { return typ.ID() == arrow.FLOAT64 && i%13 == 0 }
+			goVal := func(v float64) any {
+				switch typ.ID() {
+				case arrow.FLOAT64:
+					return v
+				case arrow.DATE32:
+					return arrow.Date32(20000 + int32(v))
+				}
+				return int64(v)
+			}
+			var data [][]any
+			for i := 0; i < n; i++ {
+				var a, b any = goVal(x(i)), goVal(y(i))
+				if nan(i) {
+					a = math.NaN()
+				}
+				if isNull(i, false) {
+					a = nil
+				}
+				if isNull(i, true) {
+					b = nil
+				}
+				data = append(data, []any{a, b, int64(i)})
+			}
+			s := sch("a", typ, "b", typ, "id", expr.Int64T())
+			env, mem := newEnv(t)
+			bt := mkBatch(mem, s, data)
+			for _, o := range ops {
+				for _, after := range []bool{false, true} {
+					t.Run(fmt.Sprintf("%s/nulls=%s/%s/after=%v", typ, nulls, o.op, after), func(t *testing.T) {
+						c := must(expr.Cmp(o.op, expr.Col(0, "a", typ), expr.Col(1, "b", typ)))
+						pred := c
+						if after {
+							mod := must(expr.Arith(expr.Mod, expr.Col(2, "id", expr.Int64T()), expr.Int(3)))
+							pred = must(expr.And(must(expr.Cmp(expr.Ne, mod, expr.Int(0))), c))
+						}
+						sel := newSelector(pred)
+						if sel.kern[len(sel.kern)-1] == nil {
+							t.Fatalf("%s: no kernel", c)
+						}
+						var scratch []int64
+						rows, all, err := sel.selectRows(context.Background(), env, bt, &scratch)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if all {
+							rows = nil
+							for i := 0; i < n; i++ {
+								rows = append(rows, int64(i))
+							}
+						}
+						var want []int64
+						for i := 0; i < n; i++ {
+							if isNull(i, false) || isNull(i, true) || (after && i%3 == 0) {
+								continue
+							}
+							a := x(i)
+							if nan(i) {
+								a = math.NaN()
+							}
+							if o.test(a, y(i)) {
+								want = append(want, int64(i))
+							}
+						}
+						if !slices.Equal(rows, want) {
+							t.Fatalf("selected %d rows %v…, want %d %v…", len(rows), head(rows), len(want), head(want))
+						}
+					})
+				}
+			}
+			bt.Release()
+			mem.AssertSize(t, 0)
+		}
+	}
 }
