@@ -260,12 +260,77 @@ func TestInKernels(t *testing.T) {
 			}
 		})
 	}
+	// ORs of conjunctions whose every conjunct has a kernel (Q19's shape)
+	// select the rows DuckDB finds TRUE.
+	i32 := expr.Col(idx["i32"], "i32", expr.Int32T())
+	str := expr.Col(idx["s"], "s", expr.StringT())
+	dc := expr.Col(idx["dec"], "dec", expr.DecimalT(12, 2))
+	dt := expr.Col(idx["d"], "d", arrow.FixedWidthTypes.Date32)
+	wide := must(expr.Cast(dc, expr.DecimalT(21, 2)))
+	cmp := func(op expr.CmpOp, l, r expr.Expr) expr.Expr { return must(expr.Cmp(op, l, r)) }
+	and := func(xs ...expr.Expr) expr.Expr { return must(expr.And(xs...)) }
+	ors := []struct {
+		sql  string
+		pred expr.Expr
+	}{
+		{"(s IN ('MAIL', 'SHIP') AND i32 >= 10 AND i32 <= 30) OR (CAST(dec AS DECIMAL(21,2)) >= 1.00 AND CAST(dec AS DECIMAL(21,2)) <= 2.50) OR d = DATE '1994-08-25'",
+			must(expr.Or(
+				and(must(expr.In(str, []expr.Expr{expr.Str("MAIL"), expr.Str("SHIP")}, false)), cmp(expr.Ge, i32, expr.Int(10)), cmp(expr.Le, i32, expr.Int(30))),
+				and(cmp(expr.Ge, wide, must(expr.Decimal("1.00"))), cmp(expr.Le, wide, must(expr.Decimal("2.50")))),
+				cmp(expr.Eq, dt, must(expr.Lit(arrow.Date32(9002), expr.Date32T())))))},
+		{"i32 NOT IN (1, 2, NULL) OR s = 'FOB' OR i32 < 0",
+			must(expr.Or(must(expr.In(i32, []expr.Expr{expr.Int(1), expr.Int(2), null0()}, true)), cmp(expr.Eq, str, expr.Str("FOB")), cmp(expr.Lt, i32, expr.Int(0))))},
+		{"(i32 > 40 AND s <> 'RAIL') OR (i32 > 45 AND i32 < 48)",
+			must(expr.Or(and(cmp(expr.Gt, i32, expr.Int(40)), cmp(expr.Ne, str, expr.Str("RAIL"))), and(cmp(expr.Gt, i32, expr.Int(45)), cmp(expr.Lt, i32, expr.Int(48)))))},
+	}
+	for _, o := range ors {
+		t.Run(o.sql, func(t *testing.T) {
+			var want []int64
+			for _, r := range duckRows(t, d, "SELECT id FROM in_t WHERE "+o.sql+" ORDER BY id") {
+				var v int64
+				fmt.Sscan(r[0], &v)
+				want = append(want, v)
+			}
+			if txt := boolTexts(t, env, o.pred, b); slices.Index(txt, "TRUE") < 0 && len(want) > 0 {
+				t.Fatalf("Eval finds no TRUE row, DuckDB %d", len(want))
+			}
+			sl := newSelector(o.pred)
+			if sl.kern[0] == nil {
+				t.Fatalf("%s: no kernel", o.pred)
+			}
+			var scratch []int64
+			rows, _, err := sl.selectRows(context.Background(), env, b, &scratch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(rows, want) {
+				t.Fatalf("selected %d rows %v…, DuckDB %d %v…", len(rows), head(rows), len(want), head(want))
+			}
+			// After another kernel (a selection to start from).
+			sl = newSelector(must(expr.And(cmp(expr.Lt, expr.Col(0, "id", expr.Int64T()), expr.Int(n/2)), o.pred)))
+			rows, _, err = sl.selectRows(context.Background(), env, b, &scratch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var half []int64
+			for _, r := range want {
+				if r < n/2 {
+					half = append(half, r)
+				}
+			}
+			if !slices.Equal(rows, half) {
+				t.Fatalf("after id < %d: selected %d rows %v…, DuckDB %d %v…", n/2, len(rows), head(rows), len(half), head(half))
+			}
+		})
+	}
 	t.Run("empty list", func(t *testing.T) {
 		if _, err := expr.In(expr.Col(1, "i8", arrow.PrimitiveTypes.Int8), nil, false); !errors.Is(err, expr.ErrArity) {
 			t.Fatalf("IN (): %v, want an arity error", err)
 		}
 	})
 }
+
+func null0() expr.Expr { return expr.Null(expr.NullT()) }
 
 // boolTexts evaluates a boolean e over b: TRUE, FALSE or NULL per row.
 func boolTexts(t *testing.T, env *Env, e expr.Expr, b arrow.RecordBatch) []string {

@@ -30,6 +30,9 @@ func compileSelKernel(c expr.Expr) selKernel {
 	if in, ok := c.(*expr.InExpr); ok {
 		return inKernel(in)
 	}
+	if k := orKernel(c); k != nil {
+		return k
+	}
 	cmp, ok := c.(*expr.CmpExpr)
 	if !ok {
 		return nil
