@@ -71,6 +71,17 @@ func compileSelKernel(c expr.Expr) selKernel {
 		if !ok {
 			return nil
 		}
+		switch op {
+		case expr.Eq, expr.NullSafeEq, expr.Ne:
+			// = 'x' selects what IN ('x') does (<=> too, the constant not
+			// being NULL), <> 'x' what NOT IN ('x') does; the IN probe
+			// compares in the column's buffers.
+			if in, err := expr.In(col, []expr.Expr{lit}, op == expr.Ne); err == nil {
+				if in, ok := in.(*expr.InExpr); ok {
+					return inKernel(in)
+				}
+			}
+		}
 		return stringKernel(op, col.Index, c)
 	}
 	// A DATE column compares with a DATE constant, numbers with numbers,
