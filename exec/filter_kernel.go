@@ -630,11 +630,38 @@ func selectCols[T kernelNum](op expr.CmpOp, x, y []T, rows, out []int64) []int64
 		}
 		return out[:j]
 	}
-	holds := pairTest[T](op)
 	out = slices.Grow(out, len(rows))[:j+len(rows)]
-	for _, r := range rows {
-		out[j] = r
-		j += b2i(holds(x[r], y[r]))
+	switch op {
+	case expr.Lt:
+		for _, r := range rows {
+			out[j] = r
+			j += b2i(x[r] < y[r])
+		}
+	case expr.Le:
+		for _, r := range rows {
+			out[j] = r
+			j += b2i(x[r] <= y[r])
+		}
+	case expr.Gt:
+		for _, r := range rows {
+			out[j] = r
+			j += b2i(x[r] > y[r])
+		}
+	case expr.Ge:
+		for _, r := range rows {
+			out[j] = r
+			j += b2i(x[r] >= y[r])
+		}
+	case expr.Eq:
+		for _, r := range rows {
+			out[j] = r
+			j += b2i(x[r] == y[r])
+		}
+	default:
+		for _, r := range rows {
+			out[j] = r
+			j += b2i(x[r] != y[r])
+		}
 	}
 	return out[:j]
 }

@@ -311,6 +311,16 @@ func selectIntHits[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | ar
 		return out[:j]
 	}
 	out = slices.Grow(out, len(rows))[:j+len(rows)]
+	if p.bits != nil {
+		lo, span, bits := p.lo, p.span, p.bits
+		for _, r := range rows {
+			d := uint64(int64(vs[r]) - lo)
+			hit := d < span && bits[d>>6]&(1<<(d&63)) != 0
+			out[j] = r
+			j += b2i(hit != neg)
+		}
+		return out[:j]
+	}
 	for _, r := range rows {
 		out[j] = r
 		j += b2i(p.hasInt(int64(vs[r])) != neg)
@@ -384,7 +394,13 @@ func selectShortStrHits(p *inProbe, data []byte, offs []int32, m int, rows, out 
 	for _, r := range rows {
 		o0 := int(offs[r])
 		n := int(offs[r+1]) - o0
-		w := loadWord(data, o0) & (^uint64(0) >> (64 - 8*uint(min(n, 8))))
+		var w uint64
+		if o0+8 <= len(data) {
+			w = binary.LittleEndian.Uint64(data[o0 : o0+8])
+		} else {
+			w = loadWord(data, o0)
+		}
+		w &= ^uint64(0) >> (64 - 8*uint(min(n, 8)))
 		hit := 0
 		for k, c := range words {
 			hit |= b2i(c == w) & b2i(wlens[k] == n)
