@@ -463,6 +463,10 @@ func (n *InExpr) evalProbe(mem memory.Allocator, arr arrow.Array) (arrow.Array, 
 		for i := range vb {
 			vb[i] = 0xFF
 		}
+		if m%8 != 0 {
+			// Bits past the last row stay clear, as a builder leaves them.
+			vb[len(vb)-1] = byte(1)<<(m%8) - 1
+		}
 	} else {
 		clear(vb)
 	}
