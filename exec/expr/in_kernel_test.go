@@ -1,7 +1,9 @@
 package expr
 
 import (
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -58,4 +60,52 @@ func BenchmarkInProbe(b *testing.B) {
 			r.Release()
 		}
 	})
+}
+
+// TestInZonedTimestamp: a TIMESTAMP WITH TIME ZONE column IN a list of
+// wall-clock constants (which only evaluation converts, in the session's
+// zone) is built as = joined by OR, not a constant set: no panic, and the
+// constants compare as the session zone reads them.
+func TestInZonedTimestamp(t *testing.T) {
+	tz := &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
+	col := Col(0, "ts", tz)
+	e, err := In(col, []Expr{Str("2024-01-02 03:04:05"), Str("2024-01-03 00:00:00")}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, isIn := e.(*InExpr); isIn {
+		t.Fatalf("%s: a constant set of wall-clock times", e)
+	}
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	b := array.NewTimestampBuilder(mem, tz)
+	for _, s := range []string{"2024-01-02T03:04:05Z", "2024-01-02T03:04:06Z", "2024-01-03T00:00:00Z"} {
+		ts, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Append(arrow.Timestamp(ts.UnixMicro()))
+	}
+	b.AppendNull()
+	a := b.NewArray()
+	b.Release()
+	rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "ts", Type: tz, Nullable: true}}, nil), []arrow.Array{a}, 4)
+	a.Release()
+	defer rec.Release()
+	out, err := e.Eval(&Env{Mem: mem, Now: time.Now(), Loc: time.UTC}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Release()
+	got := out.(*array.Boolean)
+	want := []string{"true", "false", "true", "(null)"}
+	for i, w := range want {
+		g := "(null)"
+		if got.IsValid(i) {
+			g = fmt.Sprint(got.Value(i))
+		}
+		if g != w {
+			t.Fatalf("row %d: %s, want %s", i, g, w)
+		}
+	}
 }
