@@ -222,7 +222,7 @@ func TestGlobalAggregate(t *testing.T) {
 	kPlus := mustExpr(expr.Arith(expr.Add, k, lit(int64(1), expr.Int64T())))
 	kPlusLt4 := mustExpr(expr.Cmp(expr.Lt, kPlus, lit(int64(4), expr.Int64T())))
 	sEq := mustExpr(expr.Cmp(expr.Eq, s, lit("s05", expr.StringT())))
-	or := mustExpr(expr.Or(kLt3, sEq))
+	or := mustExpr(expr.Or(kPlusLt4, sEq))
 	id := expr.Col(0, "id", expr.Int64T())
 	d := expr.Col(3, "d", expr.Float64T())
 	cmpID := func(op expr.CmpOp, x int64) expr.Expr { return mustExpr(expr.Cmp(op, id, lit(x, expr.Int64T()))) }
@@ -237,7 +237,8 @@ func TestGlobalAggregate(t *testing.T) {
 		{"k < 3 AND v > 10 (two kernels)", mustExpr(expr.And(kLt3, vGt10)), 2, func(r globalRow) bool { return r.k != nil && *r.k < 3 && r.v != nil && *r.v > 10 }},
 		{"k < 3 AND v < 5 (NULL v stored as 0)", mustExpr(expr.And(kLt3, mustExpr(expr.Cmp(expr.Lt, v, lit(int64(5), expr.Int64T()))))), 2, func(r globalRow) bool { return r.k != nil && *r.k < 3 && r.v != nil && *r.v < 5 }},
 		{"v > 10 AND k + 1 < 4 (kernel then evaluated)", mustExpr(expr.And(vGt10, kPlusLt4)), 1, func(r globalRow) bool { return r.k != nil && *r.k < 3 && r.v != nil && *r.v > 10 }},
-		{"k < 3 OR s = 's05' (evaluated)", or, 0, func(r globalRow) bool { return (r.k != nil && *r.k < 3) || r.s == "s05" }},
+		{"k + 1 < 4 OR s = 's05' (evaluated)", or, 0, func(r globalRow) bool { return (r.k != nil && *r.k < 3) || r.s == "s05" }},
+		{"k < 3 OR s = 's05' (OR kernel)", mustExpr(expr.Or(kLt3, sEq)), 1, func(r globalRow) bool { return (r.k != nil && *r.k < 3) || r.s == "s05" }},
 		{"nothing passes", mustExpr(expr.Cmp(expr.Lt, k, lit(int64(-5), expr.Int64T()))), 1, func(globalRow) bool { return false }},
 		{"everything passes", cmpID(expr.Ge, 0), 1, func(globalRow) bool { return true }},
 		{"id < 12345 (kernel, no NULLs)", cmpID(expr.Lt, 12345), 1, func(r globalRow) bool { return r.id < 12345 }},

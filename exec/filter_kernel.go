@@ -27,6 +27,12 @@ type selKernel func(b arrow.RecordBatch, rows []int64, out []int64) ([]int64, bo
 // compileSelKernel returns the kernel for conjunct c, nil when c is not of
 // a form it serves.
 func compileSelKernel(c expr.Expr) selKernel {
+	if in, ok := c.(*expr.InExpr); ok {
+		return inKernel(in)
+	}
+	if k := orKernel(c); k != nil {
+		return k
+	}
 	cmp, ok := c.(*expr.CmpExpr)
 	if !ok {
 		return nil
@@ -42,6 +48,9 @@ func compileSelKernel(c expr.Expr) selKernel {
 		op, l, r = m, r, l
 	}
 	if k := decimalKernel(op, l, r); k != nil {
+		return k
+	}
+	if k := columnsKernel(op, l, r); k != nil {
 		return k
 	}
 	col, ok := l.(*expr.ColumnRef)
@@ -61,6 +70,17 @@ func compileSelKernel(c expr.Expr) selKernel {
 		c, ok := lit.Value.(string)
 		if !ok {
 			return nil
+		}
+		switch op {
+		case expr.Eq, expr.NullSafeEq, expr.Ne:
+			// = 'x' selects what IN ('x') does (<=> too, the constant not
+			// being NULL), <> 'x' what NOT IN ('x') does; the IN probe
+			// compares in the column's buffers.
+			if in, err := expr.In(col, []expr.Expr{lit}, op == expr.Ne); err == nil {
+				if in, ok := in.(*expr.InExpr); ok {
+					return inKernel(in)
+				}
+			}
 		}
 		return stringKernel(op, col.Index, c)
 	}
@@ -456,4 +476,210 @@ func cmpHolds(op expr.CmpOp, c int) bool {
 		return c >= 0
 	}
 	return false
+}
+
+// inKernel selects the rows where a constant IN (NOT IN) list holds for a
+// column, or for a cast of one that keeps its values (Q16's CAST(p_size
+// AS BIGINT) IN (...)): the column's own values are probed.
+func inKernel(in *expr.InExpr) selKernel {
+	arg := in.Arg
+	if cast, ok := arg.(*expr.CastExpr); ok && castKeeps(cast.Arg.DataType(), cast.To) {
+		arg = cast.Arg
+	}
+	col, ok := arg.(*expr.ColumnRef)
+	if !ok {
+		return nil
+	}
+	idx := col.Index
+	return func(b arrow.RecordBatch, rows []int64, out []int64) ([]int64, bool) {
+		if idx < 0 || int64(idx) >= b.NumCols() {
+			return nil, false
+		}
+		a := b.Column(idx)
+		if !arrow.TypeEqual(a.DataType(), col.Type) {
+			return nil, false
+		}
+		return in.SelectIn(a, rows, out)
+	}
+}
+
+// castKeeps says whether a cast from one type to the other keeps every
+// value as it is stored: an integer to BIGINT, a DECIMAL to one of the
+// same scale and no less precision.
+func castKeeps(from, to arrow.DataType) bool {
+	if fd, ok := from.(*arrow.Decimal128Type); ok {
+		td, ok := to.(*arrow.Decimal128Type)
+		return ok && td.Scale == fd.Scale && td.Precision >= fd.Precision
+	}
+	if to.ID() != arrow.INT64 {
+		return false
+	}
+	switch from.ID() {
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.UINT8, arrow.UINT16, arrow.UINT32:
+		return true
+	}
+	return false
+}
+
+// columnsKernel compares two columns of one integer, DOUBLE or DATE type
+// (Q12's l_commitdate < l_receiptdate) value by value, as CmpExpr.Eval
+// does; a row where either is NULL is not selected.
+func columnsKernel(op expr.CmpOp, l, r expr.Expr) selKernel {
+	lc, ok := l.(*expr.ColumnRef)
+	rc, ok2 := r.(*expr.ColumnRef)
+	if !ok || !ok2 || !arrow.TypeEqual(lc.Type, rc.Type) {
+		return nil
+	}
+	switch op {
+	case expr.Eq, expr.Ne, expr.Lt, expr.Le, expr.Gt, expr.Ge:
+	default:
+		// <=> selects NULL <=> NULL too.
+		return nil
+	}
+	switch lc.Type.ID() {
+	case arrow.INT8:
+		return colsKernelFor(op, lc, rc, typedValues[int8, *array.Int8])
+	case arrow.INT16:
+		return colsKernelFor(op, lc, rc, typedValues[int16, *array.Int16])
+	case arrow.INT32:
+		return colsKernelFor(op, lc, rc, typedValues[int32, *array.Int32])
+	case arrow.INT64:
+		return colsKernelFor(op, lc, rc, typedValues[int64, *array.Int64])
+	case arrow.FLOAT64:
+		return colsKernelFor(op, lc, rc, typedValues[float64, *array.Float64])
+	case arrow.DATE32:
+		return colsKernelFor(op, lc, rc, typedValues[arrow.Date32, *array.Date32])
+	}
+	return nil
+}
+
+func colsKernelFor[T kernelNum](op expr.CmpOp, lc, rc *expr.ColumnRef, vals func(arrow.Array) ([]T, bool)) selKernel {
+	li, ri := lc.Index, rc.Index
+	return func(b arrow.RecordBatch, rows []int64, out []int64) ([]int64, bool) {
+		if li < 0 || ri < 0 || int64(li) >= b.NumCols() || int64(ri) >= b.NumCols() {
+			return nil, false
+		}
+		la, ra := b.Column(li), b.Column(ri)
+		x, ok := vals(la)
+		y, ok2 := vals(ra)
+		if !ok || !ok2 || len(x) != len(y) {
+			return nil, false
+		}
+		if la.NullN() > 0 || ra.NullN() > 0 {
+			holds := pairTest[T](op)
+			test := func(i int) bool {
+				return la.IsValid(i) && ra.IsValid(i) && holds(x[i], y[i])
+			}
+			if rows == nil {
+				for i := range x {
+					if test(i) {
+						out = append(out, int64(i))
+					}
+				}
+				return out, true
+			}
+			for _, r := range rows {
+				if test(int(r)) {
+					out = append(out, r)
+				}
+			}
+			return out, true
+		}
+		return selectCols(op, x, y, rows, out), true
+	}
+}
+
+// selectCols is columnsKernel's loop over columns without NULLs: one
+// loop per operator, each row written and kept only if it passed.
+func selectCols[T kernelNum](op expr.CmpOp, x, y []T, rows, out []int64) []int64 {
+	j := len(out)
+	if rows == nil {
+		out = slices.Grow(out, len(x))[:j+len(x)]
+		y = y[:len(x)]
+		switch op {
+		case expr.Lt:
+			for i := range x {
+				out[j] = int64(i)
+				j += b2i(x[i] < y[i])
+			}
+		case expr.Le:
+			for i := range x {
+				out[j] = int64(i)
+				j += b2i(x[i] <= y[i])
+			}
+		case expr.Gt:
+			for i := range x {
+				out[j] = int64(i)
+				j += b2i(x[i] > y[i])
+			}
+		case expr.Ge:
+			for i := range x {
+				out[j] = int64(i)
+				j += b2i(x[i] >= y[i])
+			}
+		case expr.Eq:
+			for i := range x {
+				out[j] = int64(i)
+				j += b2i(x[i] == y[i])
+			}
+		default:
+			for i := range x {
+				out[j] = int64(i)
+				j += b2i(x[i] != y[i])
+			}
+		}
+		return out[:j]
+	}
+	out = slices.Grow(out, len(rows))[:j+len(rows)]
+	switch op {
+	case expr.Lt:
+		for _, r := range rows {
+			out[j] = r
+			j += b2i(x[r] < y[r])
+		}
+	case expr.Le:
+		for _, r := range rows {
+			out[j] = r
+			j += b2i(x[r] <= y[r])
+		}
+	case expr.Gt:
+		for _, r := range rows {
+			out[j] = r
+			j += b2i(x[r] > y[r])
+		}
+	case expr.Ge:
+		for _, r := range rows {
+			out[j] = r
+			j += b2i(x[r] >= y[r])
+		}
+	case expr.Eq:
+		for _, r := range rows {
+			out[j] = r
+			j += b2i(x[r] == y[r])
+		}
+	default:
+		for _, r := range rows {
+			out[j] = r
+			j += b2i(x[r] != y[r])
+		}
+	}
+	return out[:j]
+}
+
+// pairTest is x op y as CmpExpr.Eval computes it (Go's operators: a NaN
+// is unequal to everything).
+func pairTest[T kernelNum](op expr.CmpOp) func(x, y T) bool {
+	switch op {
+	case expr.Eq:
+		return func(x, y T) bool { return x == y }
+	case expr.Ne:
+		return func(x, y T) bool { return x != y }
+	case expr.Lt:
+		return func(x, y T) bool { return x < y }
+	case expr.Le:
+		return func(x, y T) bool { return x <= y }
+	case expr.Gt:
+		return func(x, y T) bool { return x > y }
+	}
+	return func(x, y T) bool { return x >= y }
 }

@@ -26,8 +26,8 @@ type bound struct {
 }
 
 // boundOf reads c as a bound, when c compares an integer, DATE or DECIMAL
-// column (not a cast of one) with a constant of its own type that fits an
-// int64.
+// column (or a DECIMAL cast keeping its values) with a constant of its own
+// type that fits an int64.
 func boundOf(c expr.Expr) (bound, bool) {
 	cmp, ok := c.(*expr.CmpExpr)
 	if !ok {
@@ -41,6 +41,11 @@ func boundOf(c expr.Expr) (bound, bool) {
 			return bound{}, false
 		}
 		op, l, r = m, r, l
+	}
+	if cast, isCast := l.(*expr.CastExpr); isCast && cast.To.ID() == arrow.DECIMAL128 && castKeeps(cast.Arg.DataType(), cast.To) {
+		// Q19's CAST(l_quantity AS DECIMAL(21,2)) >= 1.00: the same
+		// unscaled values as the column's.
+		l = cast.Arg
 	}
 	col, ok := l.(*expr.ColumnRef)
 	lit, ok2 := r.(*expr.Literal)

@@ -2,7 +2,12 @@ package local
 
 import (
 	"context"
+	"errors"
+	"os"
+	"runtime"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -72,5 +77,95 @@ func TestKeepMapped(t *testing.T) {
 			}
 			c.Close()
 		})
+	}
+}
+
+// TestVerifiedOnce: the CRC-32C of a data file is computed by its first
+// scan only: a second scan of the kept mappings, and a scan through new
+// mappings of the same unchanged files (another catalog over the
+// directory), hash nothing. Damage written into a file afterwards
+// changes its identity, so the next scan hashes it again and fails with
+// an error naming the file.
+func TestVerifiedOnce(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("files are known unchanged by their change time on Linux only (verified_other.go)")
+	}
+	defer func(w time.Duration) { verifyRacyWindow = w }(verifyRacyWindow)
+	verifyRacyWindow = 0
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dir := t.TempDir()
+	opts := Options{InlineBytes: -1, SegmentBytes: 8 << 10, CompactAt: -1, KeepMapped: 1 << 30}
+	c, d := openDB(t, dir, mem, opts)
+	tb, err := d.(catalog.TableCreator).CreateTable(context.Background(), catalog.TableSpec{Name: "t", Schema: testSchema()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 3000
+	appendIDs(t, tb, mem, 0, n)
+	files := dataFiles(t, dir)
+	var size int64
+	for _, f := range files {
+		st, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size += st.Size()
+	}
+	time.Sleep(30 * time.Millisecond) // past the file system's time stamp granularity
+	scan := func(tb catalog.Table) int64 {
+		t.Helper()
+		h0 := hashedBytes.Load()
+		if ids, _ := collect(t, tb, nil, mem); len(ids) != n {
+			t.Fatalf("%d rows, want %d", len(ids), n)
+		}
+		return hashedBytes.Load() - h0
+	}
+	if h := scan(tb); h != size {
+		t.Fatalf("first scan hashed %d bytes, want the files' %d", h, size)
+	}
+	if h := scan(tb); h != 0 {
+		t.Fatalf("second scan hashed %d bytes, want none", h)
+	}
+	c.Close()
+	c, d = openDB(t, dir, mem, opts)
+	defer c.Close()
+	if tb, err = d.Table(context.Background(), "t"); err != nil {
+		t.Fatal(err)
+	}
+	if h := scan(tb); h != 0 {
+		t.Fatalf("scan through new mappings hashed %d bytes, want none", h)
+	}
+
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(string(b), "n1")
+	if i < 0 {
+		t.Fatal("no value n1… in the first file")
+	}
+	f, err := os.OpenFile(files[0], os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte("N"), int64(i)); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	h0 := hashedBytes.Load()
+	r, err := tb.Scan(context.Background(), catalog.ScanRequest{Mem: mem})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r.Next() {
+	}
+	err = r.Err()
+	r.Release()
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), files[0]) || !strings.Contains(err.Error(), "checksum mismatch") {
+		t.Fatalf("scan of a file damaged after it was verified: %v", err)
+	}
+	if hashedBytes.Load() == h0 {
+		t.Fatal("the damaged file was not hashed again")
 	}
 }

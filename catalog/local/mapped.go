@@ -91,12 +91,17 @@ func (b *bodyRef) Free([]byte) {
 	b.m.release()
 }
 
+// hashedBytes counts the bytes verifyBytes has hashed, for the tests that
+// check a file is hashed once (verified.go), not once per scan.
+var hashedBytes atomic.Int64
+
 // verifyBytes is verifyFile over bytes already in memory (mapped): the
 // same checks and messages, without copying them out.
 func verifyBytes(ctx context.Context, data []byte, fi fileInfo) error {
 	if fi.CRC32C == nil {
 		return nil
 	}
+	hashedBytes.Add(int64(len(data)))
 	if int64(len(data)) != fi.Bytes {
 		return fmt.Errorf("size %d bytes, manifest says %d", len(data), fi.Bytes)
 	}
@@ -379,7 +384,7 @@ func detach(mem memory.Allocator, rec arrow.RecordBatch) (arrow.RecordBatch, err
 				x.Retain()
 			}
 		}
-		cp, err := array.Concatenate([]arrow.Array{c}, mem)
+		cp, err := detachColumn(mem, c)
 		if err != nil {
 			for _, x := range out {
 				x.Release()
@@ -399,4 +404,46 @@ func detach(mem memory.Allocator, rec arrow.RecordBatch) (arrow.RecordBatch, err
 	}
 	rec.Release()
 	return d, nil
+}
+
+// detachColumn copies c's values to buffers from mem. A VARCHAR or
+// VARBINARY column needs only its value bytes copied: Value hands out
+// slices of them, while offsets and validity are read by value and stay
+// in the mapping, held by the new array's reference to their buffers as
+// by the old one's. Other types are copied whole.
+func detachColumn(mem memory.Allocator, c arrow.Array) (arrow.Array, error) {
+	switch c.(type) {
+	case *array.String, *array.Binary:
+	default:
+		return array.Concatenate([]arrow.Array{c}, mem)
+	}
+	d := c.Data()
+	bufs := d.Buffers()
+	if len(bufs) != 3 || bufs[1] == nil || len(d.Children()) != 0 {
+		return array.Concatenate([]arrow.Array{c}, mem)
+	}
+	offs := arrow.Int32Traits.CastFromBytes(bufs[1].Bytes())
+	if len(offs) < d.Offset()+d.Len()+1 {
+		return nil, fmt.Errorf("column of %d rows has %d offsets", d.Len(), len(offs))
+	}
+	end := int(offs[d.Offset()+d.Len()])
+	var src []byte
+	if bufs[2] != nil {
+		src = bufs[2].Bytes()
+	}
+	if end < 0 || end > len(src) {
+		return nil, fmt.Errorf("column's values end at byte %d of %d", end, len(src))
+	}
+	if start := int(offs[d.Offset()]); start > len(src)/2 {
+		// A slice far into its buffer: copy just its part (rebased).
+		return array.Concatenate([]arrow.Array{c}, mem)
+	}
+	vals := memory.NewResizableBuffer(mem)
+	vals.Resize(end)
+	copy(vals.Bytes(), src[:end])
+	nd := array.NewData(d.DataType(), d.Len(), []*memory.Buffer{bufs[0], bufs[1], vals}, nil, d.NullN(), d.Offset())
+	vals.Release()
+	out := array.MakeFromData(nd)
+	nd.Release()
+	return out, nil
 }

@@ -265,6 +265,9 @@ type InExpr struct {
 	// serves narrow integers, DATE (days) and DATETIME (microseconds).
 	floats map[float64]struct{}
 	decs   map[decimal128.Num]struct{}
+	// probe is the list compiled for the common types (in_kernel.go);
+	// nil: the maps above serve.
+	probe *inProbe
 }
 
 // In builds e IN (list), or NOT IN when not is set. Constant lists use a
@@ -285,26 +288,16 @@ func In(e Expr, list []Expr, not bool) (Expr, error) {
 		}
 	}
 	if !allLit || !comparable(t) {
-		var ors []Expr
-		for _, x := range list {
-			c, err := Cmp(Eq, e, x)
-			if err != nil {
-				return nil, err
-			}
-			ors = append(ors, c)
-		}
-		o, err := Or(ors...)
-		if err != nil {
-			return nil, err
-		}
-		if not {
-			return Not(o)
-		}
-		return o, nil
+		return inAsOr(e, list, not)
 	}
 	in := &InExpr{Arg: coerce(e, t), Negated: not, set: map[any]struct{}{}}
 	for _, x := range list {
-		l := coerce(x, t).(*Literal)
+		l, ok := coerce(x, t).(*Literal)
+		if !ok {
+			// A constant only evaluation can convert (wall-clock time in
+			// the session's zone): compare one by one.
+			return inAsOr(e, list, not)
+		}
 		in.List = append(in.List, l)
 		if l.Value == nil {
 			in.hasNull = true
@@ -341,7 +334,28 @@ func In(e Expr, list []Expr, not bool) (Expr, error) {
 			in.strs[v.(string)] = struct{}{}
 		}
 	}
+	in.probe = compileInProbe(in)
 	return in, nil
+}
+
+// inAsOr is e IN (list) as a chain of = joined by OR (NOT of it when not).
+func inAsOr(e Expr, list []Expr, not bool) (Expr, error) {
+	var ors []Expr
+	for _, x := range list {
+		c, err := Cmp(Eq, e, x)
+		if err != nil {
+			return nil, err
+		}
+		ors = append(ors, c)
+	}
+	o, err := Or(ors...)
+	if err != nil {
+		return nil, err
+	}
+	if not {
+		return Not(o)
+	}
+	return o, nil
 }
 
 func (n *InExpr) DataType() arrow.DataType { return BoolT() }
@@ -370,6 +384,9 @@ func (n *InExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error) {
 		return nil, err
 	}
 	defer arr.Release()
+	if out, ok := n.evalProbe(env.Mem, arr); ok {
+		return out, nil
+	}
 	var lookup func(i int) (hit, null bool)
 	switch x := arr.(type) {
 	case *array.Int64:
