@@ -33,6 +33,9 @@ type aggState struct {
 	kctx    context.Context
 	need    []int
 	needAll []int
+	// share: the state is one of share workers of a partitioned
+	// aggregate, each fed its rows of every batch (agg_part.go).
+	share int
 }
 
 func (h *HashAggregate) newAggState(env *Env) (*aggState, error) {
@@ -105,7 +108,8 @@ func (s *aggState) consume(b arrow.RecordBatch) error {
 		full, sel = sb.RecordBatch, sb.sel
 		// Few rows selected: copying them costs less than computing the
 		// int64-lane arguments over every row.
-		sparse := len(sel)*2 < int(full.NumRows())
+		// A worker of a partitioned aggregate expects 1/share of the rows.
+		sparse := len(sel)*2*max(s.share, 1) < int(full.NumRows())
 		if !sparse && s.keysInPlace() {
 			keys := make([]arrow.Array, 0, len(h.GroupBy))
 			for _, g := range h.GroupBy {
@@ -198,11 +202,12 @@ func (s *aggState) consume(b arrow.RecordBatch) error {
 
 // keysInPlace says whether consume may group a selBatch's rows in the
 // whole batch, copying nothing: the keys are columns of the input packed
-// into words (groupkeys_packed.go), and every argument folds on int64
+// into words (groupkeys_packed.go) or one fixed-width column (idsSel),
+// and every argument folds on int64
 // lanes, which read the whole batch at the selected rows too (a batch
 // whose lanes decline copies the argument's columns then).
 func (s *aggState) keysInPlace() bool {
-	if s.h.Mode == AggFinal || s.gt.pk == nil {
+	if s.h.Mode == AggFinal || (s.gt.pk == nil && s.gt.fixed == nil) {
 		return false
 	}
 	for _, g := range s.h.GroupBy {
