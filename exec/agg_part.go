@@ -33,6 +33,9 @@ func (h *HashAggregate) partitioned(workers int) bool {
 	return workers > 1 && len(h.GroupBy) > 0 && h.estGroups >= aggPartMinGroups
 }
 
+// aggPartHook, set by tests, is called by every routed aggregate.
+var aggPartHook func()
+
 // partRouter splits batches by key hash into the workers' shares.
 type partRouter struct {
 	h       *HashAggregate
@@ -141,6 +144,9 @@ const partSeed = 0x5851F42D4C957F2D
 // computeParts is compute for a partitioned aggregate: the result is one
 // batch per worker (nil entries for none).
 func (h *HashAggregate) computeParts(ctx context.Context, env *Env, in array.RecordReader, workers int) ([]arrow.RecordBatch, error) {
+	if aggPartHook != nil {
+		aggPartHook()
+	}
 	r := h.newPartRouter(env, workers)
 	defer r.gt.release()
 	var helpers []*aggHelper
