@@ -20,34 +20,48 @@ import (
 // merge after, as no group lives in two workers; and the workers' results
 // are the output, one batch each, built in parallel. A group's rows reach
 // its worker in input order, so GROUP_CONCAT, ANY_VALUE and DISTINCT keep
-// their meaning. The optimizer's group estimate decides (SetEstimate): a
-// table that will hold few groups keeps agg_run.go's way.
+// their meaning.
+//
+// When does it route? An aggregate whose partial states merge starts on
+// one table as before (agg_run.go's compute), and past aggParallelAfter
+// rows, if the groups are many for the rows read, routes the rest and at
+// the end routes the first table's groups, as partial states, to their
+// workers (routeStates). One whose states do not merge (DISTINCT,
+// GROUP_CONCAT, ...) cannot do that, and routes from the first row when
+// the optimizer expects many groups (SetEstimate, aggPartMinGroups).
 
-// aggPartMinGroups is the group estimate from which the aggregate routes
-// rows to per-core tables. A variable for tests.
+// aggPartMinGroups is the group estimate from which an aggregate whose
+// states do not merge routes its rows from the start. A variable for
+// tests.
 var aggPartMinGroups float64 = 1 << 16
 
-// partitioned says whether the aggregate routes its rows to workers
-// tables by key.
-func (h *HashAggregate) partitioned(workers int) bool {
-	return workers > 1 && len(h.GroupBy) > 0 && h.estGroups >= aggPartMinGroups
+// routeFromStart says whether the aggregate routes its rows to the
+// workers' tables by key from the first row.
+func (h *HashAggregate) routeFromStart(workers int) bool {
+	return workers > 1 && len(h.GroupBy) > 0 && !h.statesMerge() && h.estGroups >= aggPartMinGroups
 }
 
-// aggPartHook, set by tests, is called by every routed aggregate.
+// aggPartHook, set by tests, is called by every routing aggregate.
 var aggPartHook func()
 
-// partRouter splits batches by key hash into the workers' shares.
+// partRouter splits batches by key hash into the workers' shares and
+// feeds them.
 type partRouter struct {
 	h       *HashAggregate
 	env     *Env
 	kctx    context.Context
 	gt      *groupTable // the key columns, bound per batch for hashing
-	n       int         // workers
-	inPlace bool        // every key is a column of the input: hash it where it is
-	cols    []int       // the columns keys and arguments read
+	workers []*aggHelper
+	inPlace bool  // every key is a column of the input: hash it where it is
+	cols    []int // the columns keys and arguments read
 }
 
-func (h *HashAggregate) newPartRouter(env *Env, workers int) *partRouter {
+// startRouting starts n workers, their tables sized for the optimizer's
+// group estimate.
+func (h *HashAggregate) startRouting(ctx context.Context, env *Env, n int) (*partRouter, error) {
+	if aggPartHook != nil {
+		aggPartHook()
+	}
 	types := make([]arrow.DataType, len(h.GroupBy))
 	inPlace := true
 	var es []expr.Expr
@@ -67,14 +81,35 @@ func (h *HashAggregate) newPartRouter(env *Env, workers int) *partRouter {
 	if h.Mode == AggFinal {
 		cols = nil // the states are read by position
 	}
-	return &partRouter{h: h, env: env, n: workers, inPlace: inPlace, cols: cols,
+	r := &partRouter{h: h, env: env, inPlace: inPlace, cols: cols,
 		gt:   newGroupTable(env.Mem, types, false),
 		kctx: compute.WithAllocator(context.Background(), memlimit.Lenient(env.Mem))}
+	hint := int(h.estGroups/float64(n)) + 1
+	for range n {
+		x, err := h.startHelper(ctx, env)
+		if err != nil {
+			r.close()
+			return nil, err
+		}
+		x.st.gt.hint, x.st.gt.spread, x.st.share = hint, n, n
+		r.workers = append(r.workers, x)
+	}
+	return r, nil
 }
 
-// split returns, per worker, the batch (retained, or a copy) its rows are
-// in and those rows (nil entries: none); b stays the caller's.
-func (r *partRouter) split(b arrow.RecordBatch) (arrow.RecordBatch, [][]int64, error) {
+// close stops the workers and lets their tables go.
+func (r *partRouter) close() {
+	for _, x := range r.workers {
+		x.stop()
+		x.st.release()
+	}
+	r.workers = nil
+	r.gt.release()
+}
+
+// route sends each worker its rows of b (which stays the caller's); false
+// when a worker has failed (finish returns its error).
+func (r *partRouter) route(b arrow.RecordBatch) (bool, error) {
 	full := b
 	var sel []int64
 	if sb, ok := b.(*selBatch); ok {
@@ -84,26 +119,50 @@ func (r *partRouter) split(b arrow.RecordBatch) (arrow.RecordBatch, [][]int64, e
 			// the rows first.
 			g, err := gatherRows(r.kctx, r.env, full, sel, r.cols)
 			if err != nil {
-				return nil, nil, err
+				return false, err
 			}
+			defer g.Release()
 			full, sel = g, nil
-		} else {
-			full.Retain()
 		}
-	} else {
-		full.Retain()
 	}
 	keys := make([]arrow.Array, 0, len(r.h.GroupBy))
 	defer func() { releaseArrays(keys) }()
 	for _, g := range r.h.GroupBy {
 		k, err := g.Eval(r.env, full)
 		if err != nil {
-			full.Release()
-			return nil, nil, err
+			return false, err
 		}
 		keys = append(keys, k)
 	}
-	rows := int(full.NumRows())
+	return r.send(full, keys, sel, false), nil
+}
+
+// routeStates sends each worker its groups of s (the table the aggregate
+// began on), as partial states to merge.
+func (r *partRouter) routeStates(s *aggState) (bool, error) {
+	n := s.gt.n
+	if n == 0 {
+		return true, nil
+	}
+	cols := s.gt.keyArrays()
+	defer func() { releaseArrays(cols) }()
+	fields := make([]arrow.Field, 0, len(cols))
+	for _, acc := range s.accs {
+		cols = append(cols, acc.states(s.env.Mem, n)...)
+	}
+	for _, c := range cols {
+		fields = append(fields, arrow.Field{Name: "c", Type: c.DataType(), Nullable: true})
+	}
+	b := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(n))
+	defer b.Release()
+	return r.send(b, cols[:len(r.h.GroupBy)], nil, true), nil
+}
+
+// send routes the rows sel (nil: all) of b by keys (whole-batch columns
+// of b's rows) to the workers; states says b holds partial states to
+// merge.
+func (r *partRouter) send(b arrow.RecordBatch, keys []arrow.Array, sel []int64, states bool) bool {
+	rows := int(b.NumRows())
 	for k, c := range r.gt.cols {
 		c.bind(keys[k])
 	}
@@ -117,97 +176,65 @@ func (r *partRouter) split(b arrow.RecordBatch) (arrow.RecordBatch, [][]int64, e
 	if sel != nil {
 		want = len(sel)
 	}
-	parts := make([][]int64, r.n)
-	for w := range parts {
-		parts[w] = make([]int64, 0, want/r.n+want/(4*r.n)+8)
+	w := len(r.workers)
+	parts := make([][]int64, w)
+	for i := range parts {
+		parts[i] = make([]int64, 0, want/w+want/(4*w)+8)
 	}
-	n := uint64(r.n)
+	n := uint64(w)
 	// Another mix of the hash: the workers' tables slot keys by its bits,
 	// which must not all share a value within one worker.
 	if sel != nil {
 		for _, i := range sel {
-			w := (mix64(hs[i]^partSeed) >> 32 * n) >> 32
-			parts[w] = append(parts[w], i)
+			p := (mix64(hs[i]^partSeed) >> 32 * n) >> 32
+			parts[p] = append(parts[p], i)
 		}
 	} else {
 		for i, hv := range hs[:rows] {
-			w := (mix64(hv^partSeed) >> 32 * n) >> 32
-			parts[w] = append(parts[w], int64(i))
+			p := (mix64(hv^partSeed) >> 32 * n) >> 32
+			parts[p] = append(parts[p], int64(i))
 		}
 	}
-	return full, parts, nil
+	for i, rows := range parts {
+		x := r.workers[i]
+		if x.failed.Load() {
+			return false
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		b.Retain()
+		var job arrow.RecordBatch = &selBatch{RecordBatch: b, sel: rows}
+		switch {
+		case states:
+			job = &stateBatch{selBatch{RecordBatch: b, sel: rows}}
+		case len(rows) == int(b.NumRows()):
+			job = b
+		}
+		x.in <- job
+	}
+	return true
 }
 
 // partSeed decorrelates the routing hash from the tables' own.
 const partSeed = 0x5851F42D4C957F2D
 
-// computeParts is compute for a partitioned aggregate: the result is one
-// batch per worker (nil entries for none).
-func (h *HashAggregate) computeParts(ctx context.Context, env *Env, in array.RecordReader, workers int) ([]arrow.RecordBatch, error) {
-	if aggPartHook != nil {
-		aggPartHook()
-	}
-	r := h.newPartRouter(env, workers)
-	defer r.gt.release()
-	var helpers []*aggHelper
-	defer func() {
-		for _, x := range helpers {
-			x.stop()
-			x.st.release()
-		}
-	}()
-	hint := int(h.estGroups/float64(workers)) + 1
-	for range workers {
-		x, err := h.startHelper(ctx, env)
-		if err != nil {
-			return nil, err
-		}
-		x.st.gt.hint, x.st.gt.spread, x.st.share = hint, workers, workers
-		helpers = append(helpers, x)
-	}
-	for in.Next() {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		full, parts, err := r.split(in.RecordBatch())
-		if err != nil {
-			return nil, err
-		}
-		failed := false
-		for w, rows := range parts {
-			x := helpers[w]
-			if x.failed.Load() {
-				failed = true
-				break
-			}
-			if len(rows) == 0 {
-				continue
-			}
-			full.Retain()
-			var b arrow.RecordBatch = &selBatch{RecordBatch: full, sel: rows}
-			if len(rows) == int(full.NumRows()) {
-				b = full
-			}
-			x.in <- b
-		}
-		full.Release()
-		if failed {
-			break
-		}
-	}
-	if err := in.Err(); err != nil {
-		return nil, err
-	}
-	for _, x := range helpers {
+// stateBatch is a worker's share of the partial states of the groups
+// the aggregate's first table held (routeStates).
+type stateBatch struct{ selBatch }
+
+// finish waits for the workers and returns their results (nil entries
+// for none), built in parallel.
+func (r *partRouter) finish(ctx context.Context) ([]arrow.RecordBatch, error) {
+	for _, x := range r.workers {
 		if err := x.stop(); err != nil {
 			return nil, err
 		}
 	}
-	// Each worker builds its result on its own core.
-	outs := make([]arrow.RecordBatch, len(helpers))
-	errs := make([]error, len(helpers))
+	outs := make([]arrow.RecordBatch, len(r.workers))
+	errs := make([]error, len(r.workers))
 	var wg sync.WaitGroup
-	for w, x := range helpers {
+	for w, x := range r.workers {
 		wg.Go(func() {
 			errs[w] = memlimit.Guard(func() error {
 				if err := ctx.Err(); err != nil {
@@ -231,4 +258,53 @@ func (h *HashAggregate) computeParts(ctx context.Context, env *Env, in array.Rec
 		}
 	}
 	return outs, nil
+}
+
+// routeAll routes every row of in from the first (routeFromStart).
+func (h *HashAggregate) routeAll(ctx context.Context, env *Env, in array.RecordReader, workers int) ([]arrow.RecordBatch, error) {
+	r, err := h.startRouting(ctx, env, workers)
+	if err != nil {
+		return nil, err
+	}
+	defer r.close()
+	return r.routeRest(ctx, in, nil, nil)
+}
+
+// routeRest routes first (if not nil) and the rest of in, then s's groups
+// (if not nil), and returns the workers' results.
+func (r *partRouter) routeRest(ctx context.Context, in array.RecordReader, first arrow.RecordBatch, s *aggState) ([]arrow.RecordBatch, error) {
+	ok := true
+	var err error
+	if first != nil {
+		ok, err = r.route(first)
+	}
+	for ok && err == nil && in.Next() {
+		if err = ctx.Err(); err == nil {
+			ok, err = r.route(in.RecordBatch())
+		}
+	}
+	if err == nil {
+		err = in.Err()
+	}
+	if ok && err == nil && s != nil {
+		if err = s.overflow(); err == nil {
+			_, err = r.routeStates(s)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r.finish(ctx)
+}
+
+// mergeStates folds a stateBatch's rows (group keys, then partial
+// states) into s.
+func (s *aggState) mergeStates(b *stateBatch) error {
+	g, err := gatherRows(s.kctx, s.env, b.RecordBatch, b.sel, nil)
+	if err != nil {
+		return err
+	}
+	defer g.Release()
+	s.mergeCols(g.Columns(), int(g.NumRows()))
+	return nil
 }

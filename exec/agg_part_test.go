@@ -48,16 +48,20 @@ func partInput(rows, groups, batch int) *Scan {
 	return scanOf(s, gs...)
 }
 
-// lowerPartMin lets the tests' estimates of a few thousand groups route.
+// lowerPartMin lets the tests' estimates of a few thousand groups route
+// from the start, and their merging aggregates switch to routing after
+// 500 rows.
 func lowerPartMin(t *testing.T) {
-	old := aggPartMinGroups
-	aggPartMinGroups = 100
-	t.Cleanup(func() { aggPartMinGroups = old })
+	oldMin, oldAfter := aggPartMinGroups, aggParallelAfter
+	aggPartMinGroups, aggParallelAfter = 100, 500
+	t.Cleanup(func() { aggPartMinGroups, aggParallelAfter = oldMin, oldAfter })
 }
 
-// TestPartitionedAggMatchesSerial: an aggregate whose group estimate
-// routes rows by key to per-core tables (agg_part.go) gives the serial
-// one's groups and values, for every kind of key (fixed-width, floats
+// TestPartitionedAggMatchesSerial: an aggregate that routes rows by key
+// to per-core tables (agg_part.go: from the start for DISTINCT and the
+// order-sensitive aggregates, from its second batch on for the merging
+// ones, whose first table's groups are routed as partial states at the
+// end) gives the serial one's groups and values, for every kind of key (fixed-width, floats
 // with -0 and NaN, packed and long strings, several columns, computed
 // and decimal keys, NULLs), with and without a Filter below (selBatch
 // input), several batch sizes and worker counts; GROUP_CONCAT keeps each
@@ -144,7 +148,7 @@ func TestPartitionedAggMatchesSerial(t *testing.T) {
 							}
 							sortRows(par)
 							if fmtRows(serial) != fmtRows(par) {
-								t.Fatalf("%d workers differ from serial:\n%s\n---\n%s", workers, firstRows(serial), firstRows(par))
+								t.Fatalf("%d workers differ from serial:\n%s", workers, rowDiff(serial, par))
 							}
 						}
 					})
@@ -179,6 +183,7 @@ func TestPartitionedAggPartialFinal(t *testing.T) {
 // left running.
 func TestPartitionedAggCancel(t *testing.T) {
 	manyProcs(t, 4)
+	lowerPartMin(t)
 	before := runtime.NumGoroutine()
 	env, mem := newEnv(t)
 	ctx, cancel := context.WithCancel(WithParallelism(context.Background(), 4))
@@ -313,4 +318,22 @@ func TestPartitionedAggVsDuckDB(t *testing.T) {
 			t.Fatalf("%d workers: Inlet\n%s\nDuckDB\n%s", workers, firstRows(got), firstRows(want))
 		}
 	}
+}
+
+// rowDiff shows the first rows where two sorted row sets differ.
+func rowDiff(want, got [][]string) string {
+	out := ""
+	for i := 0; i < max(len(want), len(got)) && len(out) < 2000; i++ {
+		w, g := "(none)", "(none)"
+		if i < len(want) {
+			w = fmtRows(want[i : i+1])
+		}
+		if i < len(got) {
+			g = fmtRows(got[i : i+1])
+		}
+		if w != g {
+			out += "want " + w + " got  " + g
+		}
+	}
+	return out
 }

@@ -278,6 +278,13 @@ func (s *aggState) absorb(o *aggState) error {
 		st := acc.states(s.env.Mem, n)
 		cols = append(cols, st...)
 	}
+	s.mergeCols(cols, n)
+	return nil
+}
+
+// mergeCols merges n groups' keys and partial states (cols: the key
+// columns, then each aggregate's states) into s.
+func (s *aggState) mergeCols(cols []arrow.Array, n int) {
 	nk := len(s.h.GroupBy)
 	gids := s.gt.ids(cols[:nk], n, nil)
 	s.chargeAccs()
@@ -288,7 +295,6 @@ func (s *aggState) absorb(o *aggState) error {
 		acc.merge(gids, cols[col:col+k])
 		col += k
 	}
-	return nil
 }
 
 // output builds the result batch (nil for no rows).
@@ -382,7 +388,12 @@ func (h *HashAggregate) startHelper(ctx context.Context, env *Env) (*aggHelper, 
 		for b := range w.in {
 			if w.err == nil {
 				if w.err = ctx.Err(); w.err == nil {
-					w.err = memlimit.Guard(func() error { return st.consume(b) })
+					w.err = memlimit.Guard(func() error {
+						if sb, ok := b.(*stateBatch); ok {
+							return st.mergeStates(sb)
+						}
+						return st.consume(b)
+					})
 				}
 				if w.err != nil {
 					w.failed.Store(true)
@@ -405,16 +416,22 @@ func (w *aggHelper) stop() error {
 	return w.err
 }
 
-func (h *HashAggregate) compute(ctx context.Context, env *Env, in array.RecordReader) (arrow.RecordBatch, error) {
+func (h *HashAggregate) compute(ctx context.Context, env *Env, in array.RecordReader) ([]arrow.RecordBatch, error) {
+	// parallel_pipeline_task_num = 1 keeps the aggregate on one goroutine;
+	// n allows n-1 helpers beside this one.
+	workers := parallelism(ctx)
+	if h.routeFromStart(workers) {
+		return h.routeAll(ctx, env, in, workers) // agg_part.go
+	}
 	s, err := h.newAggState(env)
 	if err != nil {
 		return nil, err
 	}
 	defer s.release()
-	// parallel_pipeline_task_num = 1 keeps the aggregate on one goroutine;
-	// n allows n-1 helpers beside this one.
-	workers := parallelism(ctx)
+	s.gt.hint = int(h.estGroups)
 	par := h.parallel() && workers > 1
+	// With many groups the rows are routed by key instead (agg_part.go).
+	route := len(h.GroupBy) != 0 && h.statesMerge() && workers > 1
 	var helpers []*aggHelper
 	stopHelpers := func() {
 		for _, x := range helpers {
@@ -426,21 +443,34 @@ func (h *HashAggregate) compute(ctx context.Context, env *Env, in array.RecordRe
 	defer stopHelpers()
 	var rows int64
 	batches := 0
+	decided := false
 	for in.Next() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		b := in.RecordBatch()
 		batches++
-		// Several tables pay off while the groups are few (each core's table
-		// stays in cache); with many, each would hold nearly all of them.
-		if par && helpers == nil && rows >= aggParallelAfter && int64(s.gt.n)*aggParallelRowsPerGroup <= rows {
-			for range workers - 1 {
-				x, err := h.startHelper(ctx, env)
-				if err != nil {
-					return nil, err
+		if !decided && (par || route) && rows >= aggParallelAfter {
+			decided = true
+			if int64(s.gt.n)*aggParallelRowsPerGroup > rows {
+				if route {
+					r, err := h.startRouting(ctx, env, workers)
+					if err != nil {
+						return nil, err
+					}
+					defer r.close()
+					return r.routeRest(ctx, in, b, s)
 				}
-				helpers = append(helpers, x)
+			} else if par {
+				// Several tables pay off while the groups are few (each
+				// core's table stays in cache).
+				for range workers - 1 {
+					x, err := h.startHelper(ctx, env)
+					if err != nil {
+						return nil, err
+					}
+					helpers = append(helpers, x)
+				}
 			}
 		}
 		rows += b.NumRows()
@@ -473,5 +503,9 @@ func (h *HashAggregate) compute(ctx context.Context, env *Env, in array.RecordRe
 		}
 	}
 	stopHelpers()
-	return s.output()
+	out, err := s.output()
+	if out == nil || err != nil {
+		return nil, err
+	}
+	return []arrow.RecordBatch{out}, nil
 }

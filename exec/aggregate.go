@@ -351,12 +351,7 @@ func (h *HashAggregate) Open(ctx context.Context, env *Env) (array.RecordReader,
 		}
 	}
 	// The Filter right below yields selBatch values (consume reads them).
-	if w := parallelism(ctx); h.partitioned(w) {
-		return openMaterializedParts(ctx, env, pipedSel{h.Input}, h.schema, func(ctx context.Context, env *Env, in array.RecordReader) ([]arrow.RecordBatch, error) {
-			return h.computeParts(ctx, env, in, w)
-		})
-	}
-	return openMaterialized(ctx, env, pipedSel{h.Input}, h.schema, h.compute)
+	return openMaterializedParts(ctx, env, pipedSel{h.Input}, h.schema, h.compute)
 }
 
 // accStateBytes approximates one group's state in one accumulator (a value
