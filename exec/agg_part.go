@@ -24,9 +24,9 @@ import (
 //
 // When does it route? An aggregate whose partial states merge starts on
 // one table as before (agg_run.go's compute), and past aggParallelAfter
-// rows, if the groups are many for the rows read, routes the rest and at
-// the end routes the first table's groups, as partial states, to their
-// workers (routeStates). One whose states do not merge (DISTINCT,
+// rows, if the groups are many for the rows read, routes that table's
+// groups, as partial states, to their workers (routeStates) and then the
+// rest of its input. One whose states do not merge (DISTINCT,
 // GROUP_CONCAT, ...) cannot do that, and routes from the first row when
 // the optimizer expects many groups (SetEstimate, aggPartMinGroups).
 
@@ -267,12 +267,12 @@ func (h *HashAggregate) routeAll(ctx context.Context, env *Env, in array.RecordR
 		return nil, err
 	}
 	defer r.close()
-	return r.routeRest(ctx, in, nil, nil)
+	return r.routeRest(ctx, in, nil)
 }
 
-// routeRest routes first (if not nil) and the rest of in, then s's groups
-// (if not nil), and returns the workers' results.
-func (r *partRouter) routeRest(ctx context.Context, in array.RecordReader, first arrow.RecordBatch, s *aggState) ([]arrow.RecordBatch, error) {
+// routeRest routes first (if not nil) and the rest of in, and returns the
+// workers' results.
+func (r *partRouter) routeRest(ctx context.Context, in array.RecordReader, first arrow.RecordBatch) ([]arrow.RecordBatch, error) {
 	ok := true
 	var err error
 	if first != nil {
@@ -285,11 +285,6 @@ func (r *partRouter) routeRest(ctx context.Context, in array.RecordReader, first
 	}
 	if err == nil {
 		err = in.Err()
-	}
-	if ok && err == nil && s != nil {
-		if err = s.overflow(); err == nil {
-			_, err = r.routeStates(s)
-		}
 	}
 	if err != nil {
 		return nil, err

@@ -459,7 +459,16 @@ func (h *HashAggregate) compute(ctx context.Context, env *Env, in array.RecordRe
 						return nil, err
 					}
 					defer r.close()
-					return r.routeRest(ctx, in, b, s)
+					// The groups so far go first (their states merge in any
+					// order): the workers' tables see the keys in input
+					// order, which keeps clustered keys direct.
+					if err := s.overflow(); err != nil {
+						return nil, err
+					}
+					if _, err := r.routeStates(s); err != nil {
+						return nil, err
+					}
+					return r.routeRest(ctx, in, b)
 				}
 			} else if par {
 				// Several tables pay off while the groups are few (each
