@@ -52,9 +52,9 @@ func partInput(rows, groups, batch int) *Scan {
 // from the start, and their merging aggregates switch to routing after
 // 500 rows.
 func lowerPartMin(t *testing.T) {
-	oldMin, oldAfter := aggPartMinGroups, aggParallelAfter
-	aggPartMinGroups, aggParallelAfter = 100, 500
-	t.Cleanup(func() { aggPartMinGroups, aggParallelAfter = oldMin, oldAfter })
+	oldMin, oldAfter, oldDirect := aggPartMinGroups, aggParallelAfter, cachedDirectMax
+	aggPartMinGroups, aggParallelAfter, cachedDirectMax = 100, 500, 0
+	t.Cleanup(func() { aggPartMinGroups, aggParallelAfter, cachedDirectMax = oldMin, oldAfter, oldDirect })
 }
 
 // TestPartitionedAggMatchesSerial: an aggregate that routes rows by key

@@ -329,6 +329,15 @@ func (g *groupTable) fitDirect(from int) {
 	g.direct, g.dbase = d, base
 }
 
+// cachedDirect says whether the table is a direct array of at most
+// cachedDirectMax entries.
+func (g *groupTable) cachedDirect() bool {
+	return g.fixed != nil && !g.directOff && g.direct != nil && len(g.direct) <= cachedDirectMax
+}
+
+// cachedDirectMax: see cachedDirect. A variable for tests.
+var cachedDirectMax = directMax
+
 func (g *groupTable) toIntTable() {
 	g.directOff = true
 	// Sized for the groups there are (and, once they are an eighth of it,
