@@ -216,29 +216,43 @@ func TestPartitionedAggCancel(t *testing.T) {
 // statement: 1 M groups under a small limit end in the memory-limit error
 // with nothing left charged, for integer and string keys; an estimate far
 // above the truth allocates nothing up front (a small input under the
-// same limit passes).
+// same limit passes, routed too).
 func TestPartitionedAggMemLimit(t *testing.T) {
 	manyProcs(t, 4)
+	lowerPartMin(t)
+	var routed atomic.Int64
+	aggPartHook = func() { routed.Add(1) }
+	t.Cleanup(func() { aggPartHook = nil })
 	wide := func(b array.Builder, i int) { b.(*array.Int64Builder).Append(int64(i) * 0x9E3779B1) }
 	narrow := func(b array.Builder, i int) { b.(*array.Int64Builder).Append(int64(i)) }
 	str := func(b array.Builder, i int) { b.(*array.StringBuilder).Append("k" + strconv.Itoa(i)) }
+	anyValue := []AggCall{{Func: CountStar, Name: "n"}, {Func: AnyValue, Arg: expr.Col(1, "v", expr.Int64T()), Name: "a"}}
+	sum := []AggCall{{Func: CountStar, Name: "n"}, {Func: Sum, Arg: expr.Col(1, "v", expr.Int64T()), Name: "s"}}
 	for _, c := range []struct {
-		name string
-		typ  arrow.DataType
-		key  func(array.Builder, int)
-		rows int
-		ok   bool
+		name  string
+		typ   arrow.DataType
+		key   func(array.Builder, int)
+		rows  int
+		aggs  []AggCall
+		limit int64
+		ok    bool
 	}{
-		{"wide-int", expr.Int64T(), wide, 1 << 20, false}, {"narrow-int", expr.Int64T(), narrow, 1 << 20, false},
-		{"string", expr.StringT(), str, 1 << 20, false},
-		{"small-wide-int", expr.Int64T(), wide, 5000, true}, {"small-string", expr.StringT(), str, 5000, true},
+		// ANY_VALUE: no merging states, so the rows are routed from the
+		// first (the estimate is large).
+		{"wide-int", expr.Int64T(), wide, 1 << 20, anyValue, 2 << 20, false},
+		{"narrow-int", expr.Int64T(), narrow, 1 << 20, anyValue, 2 << 20, false},
+		{"string", expr.StringT(), str, 1 << 20, anyValue, 2 << 20, false},
+		{"small-wide-int", expr.Int64T(), wide, 5000, anyValue, 2 << 20, true},
+		{"small-string", expr.StringT(), str, 5000, anyValue, 2 << 20, true},
+		// SUM: one table for the first batch (64 K groups), then routed.
+		{"switching-wide-int", expr.Int64T(), wide, 1 << 20, sum, 16 << 20, false},
+		{"switching-string", expr.StringT(), str, 1 << 20, sum, 16 << 20, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			parent := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer parent.AssertSize(t, 0)
-			mem := memlimit.New(parent, 2<<20, "exec_mem_limit")
-			agg := must(NewHashAggregate(genKeys(c.typ, c.rows, c.key), []expr.Expr{expr.Col(0, "k", c.typ)}, []string{"k"},
-				[]AggCall{{Func: CountStar, Name: "n"}, {Func: Sum, Arg: expr.Col(1, "v", expr.Int64T()), Name: "s"}}, AggSingle))
+			mem := memlimit.New(parent, c.limit, "exec_mem_limit")
+			agg := must(NewHashAggregate(genKeys(c.typ, c.rows, c.key), []expr.Expr{expr.Col(0, "k", c.typ)}, []string{"k"}, c.aggs, AggSingle))
 			agg.SetEstimate(1e9)
 			rr, err := agg.Open(WithParallelism(context.Background(), 4), &Env{Mem: mem})
 			n := 0
@@ -248,6 +262,9 @@ func TestPartitionedAggMemLimit(t *testing.T) {
 				}
 				err = rr.Err()
 				rr.Release()
+			}
+			if routed.Swap(0) == 0 {
+				t.Fatal("the aggregate did not route its rows")
 			}
 			if c.ok {
 				if err != nil || n != c.rows {
