@@ -33,6 +33,7 @@ type aggState struct {
 	kctx    context.Context
 	need    []int
 	needAll []int
+	argOnly []int
 	// share: the state is one of share workers of a partitioned
 	// aggregate, each fed its rows of every batch (agg_part.go).
 	share int
@@ -124,6 +125,16 @@ func (s *aggState) consume(b arrow.RecordBatch) error {
 			if grouped && packedSelHook != nil {
 				packedSelHook()
 			}
+			if cols := s.argCols(); grouped && len(cols) > 0 {
+				// The arguments not on int64 lanes read copies of their
+				// columns at the rows sel (the keys needed none).
+				g, err := gatherRows(s.kctx, env, full, sel, cols)
+				if err != nil {
+					return err
+				}
+				defer g.Release()
+				in = g
+			}
 		}
 		if !grouped {
 			g, err := gatherRows(s.kctx, env, full, sel, s.gatherCols(sparse))
@@ -201,11 +212,11 @@ func (s *aggState) consume(b arrow.RecordBatch) error {
 }
 
 // keysInPlace says whether consume may group a selBatch's rows in the
-// whole batch, copying nothing: the keys are columns of the input packed
-// into words (groupkeys_packed.go) or one fixed-width column (idsSel),
-// and every argument folds on int64
-// lanes, which read the whole batch at the selected rows too (a batch
-// whose lanes decline copies the argument's columns then).
+// whole batch, without copying the keys: they are columns of the input
+// packed into words (groupkeys_packed.go) or one fixed-width column
+// (idsSel). The arguments on int64 lanes read the whole batch at the
+// selected rows too (a batch whose lanes decline copies the argument's
+// columns then); the others read copies of their columns (argCols).
 func (s *aggState) keysInPlace() bool {
 	if s.h.Mode == AggFinal || (s.gt.pk == nil && s.gt.fixed == nil) {
 		return false
@@ -215,12 +226,22 @@ func (s *aggState) keysInPlace() bool {
 			return false
 		}
 	}
-	for i, e := range s.argExprs {
-		if e != nil && (s.d64 == nil || s.d64[i] == nil) {
-			return false
-		}
-	}
 	return true
+}
+
+// argCols are the columns the arguments without an int64-lane program
+// read (none: an empty list).
+func (s *aggState) argCols() []int {
+	if s.argOnly == nil {
+		var es []expr.Expr
+		for i, e := range s.argExprs {
+			if e != nil && (s.d64 == nil || s.d64[i] == nil) {
+				es = append(es, e)
+			}
+		}
+		s.argOnly = columnsRead(es)
+	}
+	return s.argOnly
 }
 
 // packedSelHook, set by tests, is called for every batch consume groups
