@@ -104,9 +104,10 @@ type HashAggregate struct {
 	estGroups float64
 }
 
-// SetEstimate passes the optimizer's estimate of the number of groups: a
-// large one has the rows routed by key to one table per core
-// (agg_part.go), and sizes the tables up front.
+// SetEstimate passes the optimizer's estimate of the number of groups: it
+// sizes the group tables once they hold an eighth of it (nextSize), and a
+// large one routes the rows of aggregates whose states do not merge by
+// key to one table per core from the start (agg_part.go).
 func (h *HashAggregate) SetEstimate(groups float64) { h.estGroups = groups }
 
 // NewHashAggregate type-checks the aggregates. groupNames names the group
