@@ -35,7 +35,11 @@ func growTo[E any](s []E, n int) []E {
 		return s
 	}
 	if cap(s) < n {
-		s = append(s[:cap(s)], make([]E, n-cap(s))...)
+		// At least double: append grows a large slice by a quarter, and a
+		// table of millions of groups copied its state every few batches.
+		ns := make([]E, n, max(n, 2*cap(s)))
+		copy(ns, s)
+		s = ns
 	}
 	s = s[:n]
 	return s

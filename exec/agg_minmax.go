@@ -12,8 +12,10 @@ import (
 )
 
 // Typed MIN/MAX: a value and a seen flag per group in Go slices of the
-// column's own type; nothing is boxed. NaN compares as Go compares it
-// (never less or greater), as the generic minMaxAcc did.
+// column's own type; nothing is boxed. NaN is greater than every other
+// value, as in DuckDB: with Go's comparison (never less or greater) the
+// answer depended on the order the values came in, which differs
+// between one table and several (the parallel and routed aggregates).
 
 type minMaxNum[T cmp.Ordered] struct {
 	isMax  bool
@@ -35,8 +37,9 @@ func (a *minMaxNum[T]) update(gids []uint32, arg arrow.Array, rows int) {
 		if nulls && arg.IsNull(i) {
 			continue
 		}
-		x := v[i]
-		if !a.seen[g] || (a.isMax && x > a.v[g]) || (!a.isMax && x < a.v[g]) {
+		x, y := v[i], a.v[g]
+		// x != x only for NaN.
+		if !a.seen[g] || (a.isMax && (x > y || x != x && y == y)) || (!a.isMax && (x < y || y != y && x == x)) {
 			a.v[g], a.seen[g] = x, true
 		}
 	}

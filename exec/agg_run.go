@@ -33,6 +33,10 @@ type aggState struct {
 	kctx    context.Context
 	need    []int
 	needAll []int
+	argOnly []int
+	// share: the state is one of share workers of a partitioned
+	// aggregate, each fed its rows of every batch (agg_part.go).
+	share int
 }
 
 func (h *HashAggregate) newAggState(env *Env) (*aggState, error) {
@@ -105,7 +109,8 @@ func (s *aggState) consume(b arrow.RecordBatch) error {
 		full, sel = sb.RecordBatch, sb.sel
 		// Few rows selected: copying them costs less than computing the
 		// int64-lane arguments over every row.
-		sparse := len(sel)*2 < int(full.NumRows())
+		// A worker of a partitioned aggregate expects 1/share of the rows.
+		sparse := len(sel)*2*max(s.share, 1) < int(full.NumRows())
 		if !sparse && s.keysInPlace() {
 			keys := make([]arrow.Array, 0, len(h.GroupBy))
 			for _, g := range h.GroupBy {
@@ -119,6 +124,16 @@ func (s *aggState) consume(b arrow.RecordBatch) error {
 			}
 			if grouped && packedSelHook != nil {
 				packedSelHook()
+			}
+			if cols := s.argCols(); grouped && len(cols) > 0 {
+				// The arguments not on int64 lanes read copies of their
+				// columns at the rows sel (the keys needed none).
+				g, err := gatherRows(s.kctx, env, full, sel, cols)
+				if err != nil {
+					return err
+				}
+				defer g.Release()
+				in = g
 			}
 		}
 		if !grouped {
@@ -197,12 +212,13 @@ func (s *aggState) consume(b arrow.RecordBatch) error {
 }
 
 // keysInPlace says whether consume may group a selBatch's rows in the
-// whole batch, copying nothing: the keys are columns of the input packed
-// into words (groupkeys_packed.go), and every argument folds on int64
-// lanes, which read the whole batch at the selected rows too (a batch
-// whose lanes decline copies the argument's columns then).
+// whole batch, without copying the keys: they are columns of the input
+// packed into words (groupkeys_packed.go) or one fixed-width column
+// (idsSel). The arguments on int64 lanes read the whole batch at the
+// selected rows too (a batch whose lanes decline copies the argument's
+// columns then); the others read copies of their columns (argCols).
 func (s *aggState) keysInPlace() bool {
-	if s.h.Mode == AggFinal || s.gt.pk == nil {
+	if s.h.Mode == AggFinal || (s.gt.pk == nil && s.gt.fixed == nil) {
 		return false
 	}
 	for _, g := range s.h.GroupBy {
@@ -210,12 +226,22 @@ func (s *aggState) keysInPlace() bool {
 			return false
 		}
 	}
-	for i, e := range s.argExprs {
-		if e != nil && (s.d64 == nil || s.d64[i] == nil) {
-			return false
-		}
-	}
 	return true
+}
+
+// argCols are the columns the arguments without an int64-lane program
+// read (none: an empty list).
+func (s *aggState) argCols() []int {
+	if s.argOnly == nil {
+		var es []expr.Expr
+		for i, e := range s.argExprs {
+			if e != nil && (s.d64 == nil || s.d64[i] == nil) {
+				es = append(es, e)
+			}
+		}
+		s.argOnly = columnsRead(es)
+	}
+	return s.argOnly
 }
 
 // packedSelHook, set by tests, is called for every batch consume groups
@@ -273,6 +299,13 @@ func (s *aggState) absorb(o *aggState) error {
 		st := acc.states(s.env.Mem, n)
 		cols = append(cols, st...)
 	}
+	s.mergeCols(cols, n)
+	return nil
+}
+
+// mergeCols merges n groups' keys and partial states (cols: the key
+// columns, then each aggregate's states) into s.
+func (s *aggState) mergeCols(cols []arrow.Array, n int) {
 	nk := len(s.h.GroupBy)
 	gids := s.gt.ids(cols[:nk], n, nil)
 	s.chargeAccs()
@@ -283,7 +316,6 @@ func (s *aggState) absorb(o *aggState) error {
 		acc.merge(gids, cols[col:col+k])
 		col += k
 	}
-	return nil
 }
 
 // output builds the result batch (nil for no rows).
@@ -377,7 +409,12 @@ func (h *HashAggregate) startHelper(ctx context.Context, env *Env) (*aggHelper, 
 		for b := range w.in {
 			if w.err == nil {
 				if w.err = ctx.Err(); w.err == nil {
-					w.err = memlimit.Guard(func() error { return st.consume(b) })
+					w.err = memlimit.Guard(func() error {
+						if sb, ok := b.(*stateBatch); ok {
+							return st.mergeStates(sb)
+						}
+						return st.consume(b)
+					})
 				}
 				if w.err != nil {
 					w.failed.Store(true)
@@ -400,16 +437,22 @@ func (w *aggHelper) stop() error {
 	return w.err
 }
 
-func (h *HashAggregate) compute(ctx context.Context, env *Env, in array.RecordReader) (arrow.RecordBatch, error) {
+func (h *HashAggregate) compute(ctx context.Context, env *Env, in array.RecordReader) ([]arrow.RecordBatch, error) {
+	// parallel_pipeline_task_num = 1 keeps the aggregate on one goroutine;
+	// n allows n-1 helpers beside this one.
+	workers := parallelism(ctx)
+	if h.routeFromStart(workers) {
+		return h.routeAll(ctx, env, in, workers) // agg_part.go
+	}
 	s, err := h.newAggState(env)
 	if err != nil {
 		return nil, err
 	}
 	defer s.release()
-	// parallel_pipeline_task_num = 1 keeps the aggregate on one goroutine;
-	// n allows n-1 helpers beside this one.
-	workers := parallelism(ctx)
+	s.gt.hint = int(h.estGroups)
 	par := h.parallel() && workers > 1
+	// With many groups the rows are routed by key instead (agg_part.go).
+	route := len(h.GroupBy) != 0 && h.statesMerge() && workers > 1
 	var helpers []*aggHelper
 	stopHelpers := func() {
 		for _, x := range helpers {
@@ -421,21 +464,46 @@ func (h *HashAggregate) compute(ctx context.Context, env *Env, in array.RecordRe
 	defer stopHelpers()
 	var rows int64
 	batches := 0
+	decided := false
 	for in.Next() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		b := in.RecordBatch()
 		batches++
-		// Several tables pay off while the groups are few (each core's table
-		// stays in cache); with many, each would hold nearly all of them.
-		if par && helpers == nil && rows >= aggParallelAfter && int64(s.gt.n)*aggParallelRowsPerGroup <= rows {
-			for range workers - 1 {
-				x, err := h.startHelper(ctx, env)
-				if err != nil {
-					return nil, err
+		if !decided && (par || route) && rows >= aggParallelAfter {
+			decided = true
+			if int64(s.gt.n)*aggParallelRowsPerGroup > rows {
+				// A direct array that stays in the caches (TPC-H Q13's
+				// c_custkey) groups faster on one core than rows can be
+				// routed.
+				if route && !s.gt.cachedDirect() {
+					r, err := h.startRouting(ctx, env, workers)
+					if err != nil {
+						return nil, err
+					}
+					defer r.close()
+					// The groups so far go first (their states merge in any
+					// order): the workers' tables see the keys in input
+					// order, which keeps clustered keys direct.
+					if err := s.overflow(); err != nil {
+						return nil, err
+					}
+					if _, err := r.routeStates(s); err != nil {
+						return nil, err
+					}
+					return r.routeRest(ctx, in, b)
 				}
-				helpers = append(helpers, x)
+			} else if par {
+				// Several tables pay off while the groups are few (each
+				// core's table stays in cache).
+				for range workers - 1 {
+					x, err := h.startHelper(ctx, env)
+					if err != nil {
+						return nil, err
+					}
+					helpers = append(helpers, x)
+				}
 			}
 		}
 		rows += b.NumRows()
@@ -468,5 +536,9 @@ func (h *HashAggregate) compute(ctx context.Context, env *Env, in array.RecordRe
 		}
 	}
 	stopHelpers()
-	return s.output()
+	out, err := s.output()
+	if out == nil || err != nil {
+		return nil, err
+	}
+	return []arrow.RecordBatch{out}, nil
 }

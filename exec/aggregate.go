@@ -98,7 +98,17 @@ type HashAggregate struct {
 	outTypes   []arrow.DataType
 	stateTypes [][]arrow.DataType
 	schema     *arrow.Schema
+
+	// estGroups is the optimizer's estimate of the groups (0: none), see
+	// SetEstimate.
+	estGroups float64
 }
+
+// SetEstimate passes the optimizer's estimate of the number of groups: it
+// sizes the group tables once they hold an eighth of it (nextSize), and a
+// large one routes the rows of aggregates whose states do not merge by
+// key to one table per core from the start (agg_part.go).
+func (h *HashAggregate) SetEstimate(groups float64) { h.estGroups = groups }
 
 // NewHashAggregate type-checks the aggregates. groupNames names the group
 // columns (one per GroupBy expression).
@@ -267,6 +277,20 @@ const outputChunk = 64 * 1024
 // out (aggregate, sort, window).
 func openMaterialized(ctx context.Context, env *Env, input Operator, schema *arrow.Schema,
 	compute func(ctx context.Context, env *Env, in array.RecordReader) (arrow.RecordBatch, error)) (array.RecordReader, error) {
+	return openMaterializedParts(ctx, env, input, schema, func(ctx context.Context, env *Env, in array.RecordReader) ([]arrow.RecordBatch, error) {
+		out, err := compute(ctx, env, in)
+		if out == nil || err != nil {
+			return nil, err
+		}
+		return []arrow.RecordBatch{out}, nil
+	})
+}
+
+// openMaterializedParts is openMaterialized for a compute that yields its
+// result in several batches (a partitioned aggregate's, one per worker),
+// handed out one after the other.
+func openMaterializedParts(ctx context.Context, env *Env, input Operator, schema *arrow.Schema,
+	compute func(ctx context.Context, env *Env, in array.RecordReader) ([]arrow.RecordBatch, error)) (array.RecordReader, error) {
 	if err := checkEnv(ctx, env); err != nil {
 		return nil, err
 	}
@@ -274,22 +298,29 @@ func openMaterialized(ctx context.Context, env *Env, input Operator, schema *arr
 	if err != nil {
 		return nil, err
 	}
-	var out arrow.RecordBatch
+	var outs []arrow.RecordBatch
 	var pos int64
 	computed := false
 	next := func() (arrow.RecordBatch, error) {
 		if !computed {
 			computed = true
-			out, err = compute(ctx, env, in)
+			outs, err = compute(ctx, env, in)
 			in.Release()
 			in = nil
 			if err != nil {
 				return nil, err
 			}
 		}
-		if out == nil || pos >= out.NumRows() {
+		for len(outs) > 0 && (outs[0] == nil || pos >= outs[0].NumRows()) {
+			if outs[0] != nil {
+				outs[0].Release()
+			}
+			outs, pos = outs[1:], 0
+		}
+		if len(outs) == 0 {
 			return nil, nil
 		}
+		out := outs[0]
 		end := min(pos+outputChunk, out.NumRows())
 		s := out.NewSlice(pos, end)
 		pos = end
@@ -299,8 +330,10 @@ func openMaterialized(ctx context.Context, env *Env, input Operator, schema *arr
 		if in != nil {
 			in.Release()
 		}
-		if out != nil {
-			out.Release()
+		for _, out := range outs {
+			if out != nil {
+				out.Release()
+			}
 		}
 	}
 	return newPullReader(ctx, schema, next, closeFn), nil
@@ -319,7 +352,7 @@ func (h *HashAggregate) Open(ctx context.Context, env *Env) (array.RecordReader,
 		}
 	}
 	// The Filter right below yields selBatch values (consume reads them).
-	return openMaterialized(ctx, env, pipedSel{h.Input}, h.schema, h.compute)
+	return openMaterializedParts(ctx, env, pipedSel{h.Input}, h.schema, h.compute)
 }
 
 // accStateBytes approximates one group's state in one accumulator (a value

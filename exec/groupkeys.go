@@ -37,10 +37,16 @@ type groupTable struct {
 	pk *packedKeys
 
 	// any other key
-	str    *strKeyCol // the key when it is one string column
-	slots  []uint64   // hash>>32 << 32 | id+1; 0 is an empty slot
-	mask   uint64
-	ghash  []uint64 // each group's hash, to re-slot on growth
+	str   *strKeyCol // the key when it is one string column
+	slots []uint64   // hash>>32 << 32 | id+1; 0 is an empty slot
+	mask  uint64
+	ghash []uint64 // each group's hash, to re-slot on growth
+	// hint is the number of groups expected (0: unknown), for the hash
+	// tables' growth (nextSize) and the direct array's reach (directCap).
+	hint int
+	// spread is how many tables share the key space (a partitioned
+	// aggregate's workers, agg_part.go); 0 or 1: this one holds it all.
+	spread int
 	hashes []uint64 // the batch's row hashes
 
 	// mem is the statement's account; charged the Go memory of the table
@@ -66,8 +72,15 @@ const directHardMax = 1 << 28
 // directCap is how many values the direct array may span now, with
 // batchRows rows being added.
 func (g *groupTable) directCap(batchRows int) uint64 {
-	keys := uint64(g.n + batchRows)
-	return min(max(directMax, directPerKey*keys), directHardMax)
+	keys := g.n + batchRows
+	if g.hint > keys && g.n*hintShare >= g.hint {
+		// The estimate, once an eighth of it is here (as nextSize).
+		keys = g.hint
+	}
+	// A worker of a partitioned aggregate holds a share of keys that span
+	// the whole range (agg_part.go).
+	keys *= max(g.spread, 1)
+	return min(max(directMax, directPerKey*uint64(keys)), directHardMax)
 }
 
 // Approximate Go memory per entry, for the statement's account.
@@ -225,9 +238,16 @@ func (g *groupTable) intRun(i int, out []uint32) {
 	c := g.fixed
 	cur, nulls := c.cur, c.curNull
 	t := g.ints
+	// Neighbouring rows often share a key (data clustered by it, as
+	// lineitem by l_orderkey): their id is the last one.
+	last, lastID, have := uint64(0), uint32(0), false
 	for ; i < len(cur); i++ {
 		if len(nulls) > 0 && nulls[i] {
 			out[i] = g.nullID(i)
+			continue
+		}
+		if have && cur[i] == last {
+			out[i] = lastID
 			continue
 		}
 		if t == nil { // only NULLs so far
@@ -240,6 +260,7 @@ func (g *groupTable) intRun(i int, out []uint32) {
 			g.n++
 		}
 		out[i] = id
+		last, lastID, have = cur[i], id, true
 	}
 }
 
@@ -282,9 +303,10 @@ func (g *groupTable) fitDirect(from int) {
 	// Grow by doubling so keys that creep upward batch by batch do not
 	// copy the array each time.
 	size := min(max(span, 2*uint64(len(g.direct)), 1024), limit)
-	if g.direct != nil && span > directMax && size < 2*uint64(len(g.direct)) {
-		// Past directMax the array only doubles: growing it by what the
-		// limit allows batch after batch would copy it every time.
+	if g.direct != nil && span > directMax && size < 2*uint64(len(g.direct)) && size*4 < 5*uint64(len(g.direct)) {
+		// Past directMax the array grows by at least a quarter (doubling
+		// while the limit allows): growing it by what the limit allows
+		// batch after batch would copy it every time.
 		g.toIntTable()
 		return
 	}
@@ -307,11 +329,27 @@ func (g *groupTable) fitDirect(from int) {
 	g.direct, g.dbase = d, base
 }
 
+// cachedDirect says whether the table is a direct array of at most
+// cachedDirectMax entries.
+func (g *groupTable) cachedDirect() bool {
+	return g.fixed != nil && !g.directOff && g.direct != nil && len(g.direct) <= cachedDirectMax
+}
+
+// cachedDirectMax: see cachedDirect. A variable for tests.
+var cachedDirectMax = directMax
+
 func (g *groupTable) toIntTable() {
 	g.directOff = true
-	g.chargeNow(int64(1<<10) * intSlotBytes)
-	g.ints = newIntTable()
+	// Sized for the groups there are (and, once they are an eighth of it,
+	// the estimate) at once: they all go in now.
+	size := 1 << 10
+	for size < 2*g.n {
+		size = nextSize(size, g.n, g.hint)
+	}
+	g.chargeNow(int64(size) * intSlotBytes)
+	g.ints = newIntTableSized(size)
 	g.ints.grew = g.chargeNow
+	g.ints.hint = g.hint
 	c := g.fixed
 	for id, v := range c.vals {
 		if int64(id) != g.nullGID {
@@ -415,7 +453,7 @@ func (g *groupTable) probe(out []uint32, h []uint64, base int) {
 }
 
 func (g *groupTable) grow() {
-	size := len(g.slots) * 2
+	size := nextSize(len(g.slots), g.n, g.hint)
 	old := int64(len(g.slots)) * slotBytes
 	g.chargeNow(int64(size) * slotBytes) // before the allocation: see groupgrow.go
 	defer g.chargeNow(-old)

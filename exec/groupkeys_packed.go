@@ -137,6 +137,7 @@ func (g *groupTable) packedIDs(out []uint32) {
 		g.chargeNow(int64(1<<10) * intSlotBytes)
 		t = newIntTable()
 		t.grew = g.chargeNow
+		t.hint = g.hint
 		p.t = t
 	}
 	var last uint64
@@ -158,15 +159,39 @@ func (g *groupTable) packedIDs(out []uint32) {
 }
 
 // idsSel is ids for the rows sel of keys (whole-batch columns): packed
-// keys only, so that a filtered batch is grouped without copying its
-// key columns. ok is false when the table is not packed or the batch
-// does not pack (the table then is no longer packed); nothing is added
-// then, and the caller takes the rows through ids.
+// keys or one fixed-width key only, so that a filtered batch is grouped
+// without copying its key columns. ok is false when the table is neither
+// or the batch does not pack (the table then is no longer packed);
+// nothing is added then, and the caller takes the rows through ids.
 func (g *groupTable) idsSel(keys []arrow.Array, sel []int64, out []uint32) ([]uint32, bool) {
+	rows := len(sel)
+	if g.pk == nil && g.fixed != nil {
+		// One fixed-width key: its normalised values are a copy already;
+		// keeping those of the rows sel makes them the batch.
+		c := g.fixed
+		c.bind(keys[0])
+		for i, r := range sel {
+			c.cur[i] = c.cur[r]
+		}
+		c.cur = c.cur[:rows]
+		if len(c.curNull) > 0 {
+			for i, r := range sel {
+				c.curNull[i] = c.curNull[r]
+			}
+			c.curNull = c.curNull[:rows]
+		}
+		if cap(out) < rows {
+			out = make([]uint32, rows)
+		}
+		out = out[:rows]
+		g.reserve(rows)
+		g.fixedIDs(out)
+		g.charge()
+		return out, true
+	}
 	if g.pk == nil {
 		return out, false
 	}
-	rows := len(sel)
 	for k, c := range g.cols {
 		c.(*strKeyCol).bindRaw(keys[k])
 	}

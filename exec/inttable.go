@@ -12,6 +12,9 @@ type intTable struct {
 	// grew, when set, is told of the slots' bytes before a resize
 	// allocates them and of the old ones' after (groupgrow.go).
 	grew func(delta int64)
+	// hint is how many keys the table is expected to hold (0: unknown):
+	// see nextSize.
+	hint int
 }
 
 type intSlot struct {
@@ -19,9 +22,12 @@ type intSlot struct {
 	id  uint32 // id+1; 0 marks an empty slot
 }
 
-func newIntTable() *intTable {
+func newIntTable() *intTable { return newIntTableSized(1 << 10) }
+
+// newIntTableSized makes a table of size slots (a power of two).
+func newIntTableSized(size int) *intTable {
 	t := &intTable{}
-	t.resize(1 << 10)
+	t.resize(size)
 	return t
 }
 
@@ -75,7 +81,7 @@ func (t *intTable) getOrInsert(k int64, next uint32) (id uint32, inserted bool) 
 			s.key, s.id = k, next+1
 			t.n++
 			if t.n*2 > len(t.slots) {
-				t.resize(len(t.slots) * 2)
+				t.resize(nextSize(len(t.slots), t.n, t.hint))
 			}
 			return next, true
 		}
@@ -84,3 +90,22 @@ func (t *intTable) getOrInsert(k int64, next uint32) (id uint32, inserted bool) 
 		}
 	}
 }
+
+// nextSize is the size a table of size slots holding n keys grows to:
+// twice its size, or at once the size that holds hint keys (the
+// optimizer's group estimate) at most half full once the table holds an
+// eighth of them. A table that would rehash a dozen times on its way up
+// rehashes about twice; an estimate far above the truth is never
+// allocated, as the table must first reach an eighth of it.
+func nextSize(size, n, hint int) int {
+	size *= 2
+	if hint > 0 && n*hintShare >= hint {
+		for size < 2*hint {
+			size *= 2
+		}
+	}
+	return size
+}
+
+// hintShare: see nextSize.
+const hintShare = 8

@@ -66,7 +66,7 @@ const aggRowCopies = 2
 func (h *HashAggregate) openSpillingRows(ctx context.Context, env *Env, sp *spillConfig) (array.RecordReader, error) {
 	if _, _, ok := memlimit.Usage(env.Mem); !ok {
 		// No limit to spill under.
-		return openMaterialized(ctx, env, pipedSel{h.Input}, h.schema, h.compute)
+		return openMaterializedParts(ctx, env, pipedSel{h.Input}, h.schema, h.compute)
 	}
 	run := func(ctx context.Context, env *Env, in Operator) (array.RecordReader, error) {
 		a := *h

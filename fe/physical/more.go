@@ -67,6 +67,9 @@ func (b *builder) physicalMore(ctx context.Context, p bind.Plan) (exec.Operator,
 		if err != nil {
 			return nil, err
 		}
+		if groups, ok := b.cfg.Estimates[n]; ok {
+			op.SetEstimate(groups)
+		}
 		return conform(op, n.Out)
 	case *bind.Sort:
 		in, err := b.physical(ctx, n.Input)

@@ -160,6 +160,9 @@ func (b *builder) pushedAggregate(ctx context.Context, n *bind.Aggregate, names 
 	if err != nil {
 		return nil, false, err
 	}
+	if groups, ok := b.cfg.Estimates[n]; ok {
+		final.SetEstimate(groups)
+	}
 	return final, true, nil
 }
 
