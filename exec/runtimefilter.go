@@ -87,7 +87,13 @@ type rfState struct {
 	mu       sync.Mutex
 	in       *groupTable // lookups bind its key column: under mu
 	bloom    []uint64
-	mm       *minMax
+	// bits is an exact set of integer keys, bit k-lo for key k, made
+	// instead of a bloom filter when the keys span few enough values
+	// (TPC-H's dense order, part and customer keys): a probe is one
+	// subtraction and one load, with no hash and no false positive.
+	bits   []uint64
+	bitsLo int64
+	mm     *minMax
 }
 
 // state is the filter the build side of env's execution published, nil
@@ -129,6 +135,8 @@ func (rf *RuntimeFilter) Effective() string {
 		return "min_max"
 	case st.isIn:
 		return "in"
+	case st.bits != nil:
+		return "bloom (as bitmap)"
 	}
 	return "bloom"
 }
@@ -227,6 +235,13 @@ func (rf *RuntimeFilter) fill(st *rfState, env *Env, keys []arrow.Array, rows, d
 	}
 	words := 1 << bits.Len(uint(max(64, distinct*bloomBitsPerKey/64)))
 	words = min(words, bloomMaxWords)
+	if lo, span, ok := intSpan(a); ok && span/64 < uint64(max(words, bitmapMinWords)) {
+		n := int64(8 * (span/64 + 1))
+		memlimit.Charge(env.Mem, n)
+		st.bits, st.bitsLo = make([]uint64, span/64+1), lo
+		fillBits(st.bits, lo, a)
+		return n
+	}
 	st.bloom = make([]uint64, words)
 	n := int64(8 * words)
 	memlimit.Charge(env.Mem, n)
@@ -241,7 +256,92 @@ func (rf *RuntimeFilter) fill(st *rfState, env *Env, keys []arrow.Array, rows, d
 	return n
 }
 
-// hashKeys hashes each row of a the way the join's tables do.
+// bitmapMinWords: a bitmap filter may take this many words (1 MB) even
+// where a bloom filter of the keys would be smaller; past that it takes
+// no more than the bloom filter would.
+const bitmapMinWords = 1 << 17
+
+// intSpan is the least non-NULL value of a and the span of its values
+// (greatest - least), for the integer and date types; ok is false for
+// other types and when a has no non-NULL value.
+func intSpan(a arrow.Array) (lo int64, span uint64, ok bool) {
+	switch a.DataType().ID() {
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.UINT8, arrow.UINT16, arrow.UINT32,
+		arrow.DATE32, arrow.DATE64, arrow.TIMESTAMP, arrow.TIME32, arrow.TIME64, arrow.DURATION:
+	default:
+		return 0, 0, false
+	}
+	c := newKeyCol(a.DataType()).(*fixedKeyCol)
+	c.bind(a)
+	hi := int64(0)
+	for i, v := range c.cur {
+		if len(c.curNull) > 0 && c.curNull[i] {
+			continue
+		}
+		if !ok || int64(v) < lo {
+			lo = int64(v)
+		}
+		if !ok || int64(v) > hi {
+			hi = int64(v)
+		}
+		ok = true
+	}
+	return lo, uint64(hi) - uint64(lo), ok
+}
+
+// fillBits sets the bit of every non-NULL value of a (intSpan's types,
+// all within the bitmap).
+func fillBits(bm []uint64, lo int64, a arrow.Array) {
+	c := newKeyCol(a.DataType()).(*fixedKeyCol)
+	c.bind(a)
+	for i, v := range c.cur {
+		if len(c.curNull) > 0 && c.curNull[i] {
+			continue
+		}
+		p := v - uint64(lo)
+		bm[p>>6] |= 1 << (p & 63)
+	}
+}
+
+// passBits clears keep[i] for the rows whose value of a is not in the
+// bitmap bm (from lo), returning how many it cleared. NULL rows are
+// cleared by the caller already. Int64, Int32 and Date32 are read in
+// place; the other types through a widened copy.
+func passBits(bm []uint64, lo int64, a arrow.Array, keep []bool) int {
+	size := uint64(len(bm)) * 64
+	dropped := 0
+	test := func(i int, v uint64) {
+		p := v - uint64(lo)
+		if keep[i] && (p >= size || bm[p>>6]&(1<<(p&63)) == 0) {
+			keep[i] = false
+			dropped++
+		}
+	}
+	switch x := a.(type) {
+	case *array.Int64:
+		for i, v := range x.Int64Values() {
+			test(i, uint64(v))
+		}
+	case *array.Int32:
+		for i, v := range x.Int32Values() {
+			test(i, uint64(int64(v)))
+		}
+	case *array.Date32:
+		for i, v := range x.Date32Values() {
+			test(i, uint64(int64(v)))
+		}
+	default:
+		c := newKeyCol(a.DataType()).(*fixedKeyCol)
+		c.bind(a)
+		for i, v := range c.cur {
+			test(i, v)
+		}
+	}
+	return dropped
+}
+
+// hashKeys hashes each row of a for a bloom filter (the filter's own
+// hash: fill and pass both take it from here).
 func hashKeys(a arrow.Array) []uint64 {
 	// The common key columns without NULLs in one pass, with no widened
 	// copy: the same values as fixedKeyCol's bind and hash below.
@@ -258,17 +358,14 @@ func hashKeys(a arrow.Array) []uint64 {
 	c := newKeyCol(a.DataType())
 	c.bind(a)
 	h := make([]uint64, a.Len())
-	c.hash(h)
-	for i := range h {
-		h[i] = mix64(h[i])
-	}
+	c.hash(h) // a fixed-width value v hashes to mix64(v), as in hashInts
 	return h
 }
 
 func hashInts[T int32 | int64](vs []T) []uint64 {
 	h := make([]uint64, len(vs))
 	for i, v := range vs {
-		h[i] = mix64(mix64(uint64(int64(v))))
+		h[i] = mix64(uint64(int64(v)))
 	}
 	return h
 }
@@ -337,11 +434,14 @@ func (st *rfState) pass(a arrow.Array, keep []bool) int {
 				drop(i)
 			}
 		}
+	case st.bits != nil:
+		dropped += passBits(st.bits, st.bitsLo, a, keep)
 	case st.bloom != nil:
 		mask := uint64(len(st.bloom) - 1)
 		for i, v := range hashKeys(a) {
-			if b := bloomBits(v); st.bloom[(v>>32)&mask]&b != b {
-				drop(i)
+			if b := bloomBits(v); keep[i] && st.bloom[(v>>32)&mask]&b != b {
+				keep[i] = false
+				dropped++
 			}
 		}
 	}

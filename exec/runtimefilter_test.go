@@ -128,9 +128,6 @@ func TestHashKeysFastPath(t *testing.T) {
 		c.bind(a)
 		h := make([]uint64, a.Len())
 		c.hash(h)
-		for i := range h {
-			h[i] = mix64(h[i])
-		}
 		return h
 	}
 	i64 := array.NewInt64Builder(mem)
@@ -144,5 +141,64 @@ func TestHashKeysFastPath(t *testing.T) {
 			t.Errorf("%s: %v, want %v", a.DataType(), got, want)
 		}
 		a.Release()
+	}
+}
+
+// TestRuntimeFilterBitmap: integer keys spanning few values make an exact
+// bitmap instead of a bloom filter (every row whose key no build row has
+// is dropped, none other); keys spread too wide still make a bloom filter,
+// which never drops a match.
+func TestRuntimeFilterBitmap(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		typ          arrow.DataType
+		probe, build []any
+		effective    string
+		want         []string
+		dropped      int // exact for the bitmap, at most for the bloom
+	}{
+		{"int64 dense", arrow.PrimitiveTypes.Int64, []any{-3, -2, 0, 5, 6, nil, 64, 65, 1 << 40}, []any{-2, 5, nil, 64, 5},
+			"bloom (as bitmap)", []string{"-2|-2", "5|5", "5|5", "64|64"}, 6},
+		{"int32 below and above the range", arrow.PrimitiveTypes.Int32, []any{1, 2, 3, 100, 101, 99}, []any{2, 100},
+			"bloom (as bitmap)", []string{"2|2", "100|100"}, 4},
+		{"date32", arrow.FixedWidthTypes.Date32, []any{arrow.Date32(10), arrow.Date32(11), arrow.Date32(12)}, []any{arrow.Date32(11)},
+			"bloom (as bitmap)", []string{"1970-01-12|1970-01-12"}, 2},
+		{"int16 widened", arrow.PrimitiveTypes.Int16, []any{-7, 7}, []any{-7},
+			"bloom (as bitmap)", []string{"-7|-7"}, 1},
+		{"spread too wide: bloom", arrow.PrimitiveTypes.Int64, []any{0, 1, 1 << 50}, []any{0, 1 << 50},
+			"bloom", []string{"0|0", "1125899906842624|1125899906842624"}, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rows := func(vs []any) [][]any {
+				var out [][]any
+				for _, v := range vs {
+					out = append(out, []any{v})
+				}
+				return out
+			}
+			s := sch("k", c.typ)
+			probe, build := scanOf(s, rows(c.probe)), scanOf(s, rows(c.build))
+			k := []expr.Expr{expr.Col(0, "k", c.typ)}
+			j := must(NewHashJoin(probe, build, InnerJoin, k, k, nil))
+			rf := &RuntimeFilter{Kind: RFInOrBloom, MaxIn: 0, Target: "k"}
+			if err := j.AddRuntimeFilters(rf); err != nil {
+				t.Fatal(err)
+			}
+			probe.Filters = []ScanFilter{{RF: rf, Column: 0}}
+			var got []string
+			for _, r := range run(t, j) {
+				got = append(got, strings.Join(r, "|"))
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("join rows %q, want %q", got, c.want)
+			}
+			if e := rf.Effective(); e != c.effective {
+				t.Errorf("filter took %q, want %q", e, c.effective)
+			}
+			d := int(rf.Filtered.Load())
+			if c.effective == "bloom" && d > c.dropped || c.effective != "bloom" && d != c.dropped {
+				t.Errorf("filter dropped %d rows, want %d", d, c.dropped)
+			}
+		})
 	}
 }
