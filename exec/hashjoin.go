@@ -223,6 +223,7 @@ func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
 		types[i] = k.DataType()
 	}
 	side.table = newGroupTable(env.Mem, types, false)
+	side.table.sizeHint = side.rows
 	gids := side.table.ids(keys, side.rows, nil)
 	defer chargeGo(env, int64(cap(gids))*4+2*int64(side.rows))() // gids, the NULL-key and residual marks
 	// Charged before they are allocated, so a refusal allocates nothing.
