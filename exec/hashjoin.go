@@ -71,8 +71,11 @@ type HashJoin struct {
 	// probeFilters are published from the probe side's keys, which is
 	// then read first, for the build side's scan (probefirst.go).
 	probeFilters []*RuntimeFilter
-	joined       *arrow.Schema
-	schema       *arrow.Schema
+	// outNeed are the output columns some operator above reads (nil:
+	// all), set by PruneJoinColumns; the others are placeholders.
+	outNeed []int
+	joined  *arrow.Schema
+	schema  *arrow.Schema
 }
 
 // NewHashJoin type-checks the keys (each pair is compared in its common
@@ -347,7 +350,7 @@ func (j *HashJoin) openHash(ctx context.Context, env *Env) (array.RecordReader, 
 	if err != nil {
 		return nil, err
 	}
-	return coalesce(ctx, env, r), nil
+	return coalesce(ctx, env, r, j.outNeed), nil
 }
 
 func (j *HashJoin) openHashBatches(ctx context.Context, env *Env) (array.RecordReader, error) {
@@ -458,7 +461,7 @@ func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arro
 		if len(li) == 0 {
 			return nil, nil
 		}
-		return j.gatherPairs(kctx, env, side, b, li, ri, nil, nil)
+		return j.gatherPairs(kctx, env, side, b, li, ri, nil, j.outNeed)
 	}
 	keep := make([]bool, len(li))
 	for i := range keep {
@@ -505,7 +508,7 @@ func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arro
 				n++
 			}
 		}
-		return filterRows(kctx, env, b, sel, n)
+		return filterRowsOf(kctx, env, b, sel, n, j.outNeed)
 	case InnerJoin, RightOuterJoin:
 		kl, kr := li[:0:0], ri[:0:0]
 		if residual == nil {
@@ -520,7 +523,7 @@ func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arro
 		if len(kl) == 0 {
 			return nil, nil
 		}
-		return j.gatherPairs(kctx, env, side, b, kl, kr, nil, nil)
+		return j.gatherPairs(kctx, env, side, b, kl, kr, nil, j.outNeed)
 	}
 	// Left and full outer: each left row's passing pairs, or the row once
 	// with NULLs.
@@ -539,7 +542,7 @@ func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arro
 			ol, or, orValid = append(ol, int64(r)), append(or, 0), append(orValid, false)
 		}
 	}
-	return j.gatherPairs(kctx, env, side, b, ol, or, orValid, nil)
+	return j.gatherPairs(kctx, env, side, b, ol, or, orValid, j.outNeed)
 }
 
 // tailRows bounds the rows of one batch of a full join's unmatched right
@@ -692,6 +695,12 @@ func withNulls(mem memory.Allocator, a arrow.Array, valid []bool) arrow.Array {
 
 // filterRows keeps rows of b where sel is set (n of them); nil if none.
 func filterRows(kctx context.Context, env *Env, b arrow.RecordBatch, sel []bool, n int) (arrow.RecordBatch, error) {
+	return filterRowsOf(kctx, env, b, sel, n, nil)
+}
+
+// filterRowsOf is filterRows copying only the columns cols (nil: all),
+// the others placeholders as gatherRows makes them.
+func filterRowsOf(kctx context.Context, env *Env, b arrow.RecordBatch, sel []bool, n int, cols []int) (arrow.RecordBatch, error) {
 	if n == 0 {
 		return nil, nil
 	}
@@ -707,5 +716,5 @@ func filterRows(kctx context.Context, env *Env, b arrow.RecordBatch, sel []bool,
 			rows = append(rows, int64(i))
 		}
 	}
-	return gatherRows(kctx, env, b, rows, nil)
+	return gatherRows(kctx, env, b, rows, cols)
 }
