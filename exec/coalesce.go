@@ -113,16 +113,11 @@ func coalesce(ctx context.Context, env *Env, in array.RecordReader, need []int) 
 	return newPullReader(ctx, in.Schema(), next, closeFn)
 }
 
-// mergeBatches is concatBatches with concatFast's typed copies: arrow's
+// mergeBatchesOf is concatBatches with concatFast's typed copies: arrow's
 // Concatenate costs several times more per part, and a merge here has
-// hundreds of parts of a few rows.
-func mergeBatches(env *Env, schema *arrow.Schema, bs []arrow.RecordBatch) (arrow.RecordBatch, error) {
-	return mergeBatchesOf(env, schema, bs, nil)
-}
-
-// mergeBatchesOf is mergeBatches copying only the columns need (nil:
-// all); each other column is a placeholder of the right length: a slice
-// of the first batch's column when it is long enough, else NULLs.
+// hundreds of parts of a few rows. Only the columns need (nil: all) are copied; each other column is a
+// placeholder of the right length: a slice of the first batch's column
+// when it is long enough, else NULLs.
 func mergeBatchesOf(env *Env, schema *arrow.Schema, bs []arrow.RecordBatch, need []int) (arrow.RecordBatch, error) {
 	if len(bs) == 1 {
 		bs[0].Retain()
