@@ -308,34 +308,39 @@ func fillBits(bm []uint64, lo int64, a arrow.Array) {
 // cleared by the caller already. Int64, Int32 and Date32 are read in
 // place; the other types through a widened copy.
 func passBits(bm []uint64, lo int64, a arrow.Array, keep []bool) int {
-	size := uint64(len(bm)) * 64
-	dropped := 0
-	test := func(i int, v uint64) {
-		p := v - uint64(lo)
-		if keep[i] && (p >= size || bm[p>>6]&(1<<(p&63)) == 0) {
-			keep[i] = false
-			dropped++
-		}
-	}
 	switch x := a.(type) {
 	case *array.Int64:
-		for i, v := range x.Int64Values() {
-			test(i, uint64(v))
-		}
+		return testBits(bm, uint64(lo), x.Int64Values(), keep)
 	case *array.Int32:
-		for i, v := range x.Int32Values() {
-			test(i, uint64(int64(v)))
-		}
+		return testBits(bm, uint64(lo), x.Int32Values(), keep)
 	case *array.Date32:
-		for i, v := range x.Date32Values() {
-			test(i, uint64(int64(v)))
+		return testBits(bm, uint64(lo), arrow.Int32Traits.CastFromBytes(arrow.Date32Traits.CastToBytes(x.Date32Values())), keep)
+	}
+	c := newKeyCol(a.DataType()).(*fixedKeyCol)
+	c.bind(a)
+	return testBits(bm, uint64(lo), c.cur, keep)
+}
+
+// testBits is passBits over the values: without a branch on the outcome,
+// which a filter passing one row in ten, in runs, mispredicts often.
+func testBits[T int32 | int64 | uint64](bm []uint64, lo uint64, vals []T, keep []bool) int {
+	keep = keep[:len(vals)]
+	last := uint64(len(bm) - 1)
+	size := uint64(len(bm)) * 64
+	dropped := 0
+	for i, v := range vals {
+		p := uint64(int64(v)) - lo
+		hit := bm[min(p>>6, last)] >> (p & 63) & 1
+		if p >= size {
+			hit = 0
 		}
-	default:
-		c := newKeyCol(a.DataType()).(*fixedKeyCol)
-		c.bind(a)
-		for i, v := range c.cur {
-			test(i, v)
+		var k uint64
+		if keep[i] {
+			k = 1
 		}
+		nk := k & hit
+		dropped += int(k - nk)
+		keep[i] = nk != 0
 	}
 	return dropped
 }
