@@ -424,6 +424,13 @@ func (j *HashJoin) openHashBatches(ctx context.Context, env *Env) (array.RecordR
 
 // probe joins one left batch; nil means no output rows.
 func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arrow.RecordBatch) (arrow.RecordBatch, error) {
+	return j.probeSel(kctx, env, side, b, nil)
+}
+
+// probeSel is probe over the rows of b where sel is set (nil: all), as
+// if the others were not there; only an inner or semi join, whose other
+// rows have no part in the output, takes a sel.
+func (j *HashJoin) probeSel(kctx context.Context, env *Env, side *buildSide, b arrow.RecordBatch, sel []bool) (arrow.RecordBatch, error) {
 	rows := int(b.NumRows())
 	if j.Type == NullAwareLeftAntiJoin && side.hasNull {
 		return nil, nil
@@ -438,10 +445,10 @@ func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arro
 		}
 		leftNull = anyNullKey(keys, rows)
 		var ok bool
-		if li, ri, ok = probeInts(side, keys); !ok {
+		if li, ri, ok = probeInts(side, keys, sel); !ok {
 			gids := side.table.lookup(keys, rows)
 			for r := 0; r < rows; r++ {
-				if gids[r] < 0 || (leftNull != nil && leftNull[r]) {
+				if gids[r] < 0 || (leftNull != nil && leftNull[r]) || (sel != nil && !sel[r]) {
 					continue
 				}
 				for br := side.head[gids[r]]; br >= 0; br = side.next[br] {
@@ -554,31 +561,34 @@ func (j *HashJoin) probe(kctx context.Context, env *Env, side *buildSide, b arro
 // and no group id per row, which cost most of a selective probe (Q17's 6
 // M lineitem rows against 200 parts). ok is false for any other key or
 // table; the general path serves those.
-func probeInts(side *buildSide, keys []arrow.Array) (li, ri []int64, ok bool) {
+func probeInts(side *buildSide, keys []arrow.Array, sel []bool) (li, ri []int64, ok bool) {
 	g := side.table
 	if len(keys) != 1 || keys[0].NullN() > 0 || g.fixed == nil || (g.direct == nil && g.ints == nil) {
 		return nil, nil, false
 	}
 	switch x := keys[0].(type) {
 	case *array.Int64:
-		li, ri = probeIntVals(side, x.Int64Values())
+		li, ri = probeIntVals(side, x.Int64Values(), sel)
 	case *array.Int32:
-		li, ri = probeIntVals(side, x.Int32Values())
+		li, ri = probeIntVals(side, x.Int32Values(), sel)
 	case *array.Date32:
-		li, ri = probeIntVals(side, arrow.Int32Traits.CastFromBytes(arrow.Date32Traits.CastToBytes(x.Date32Values())))
+		li, ri = probeIntVals(side, arrow.Int32Traits.CastFromBytes(arrow.Date32Traits.CastToBytes(x.Date32Values())), sel)
 	default:
 		return nil, nil, false
 	}
 	return li, ri, true
 }
 
-func probeIntVals[T int32 | int64](side *buildSide, vals []T) (li, ri []int64) {
+func probeIntVals[T int32 | int64](side *buildSide, vals []T, sel []bool) (li, ri []int64) {
 	g, head, next := side.table, side.head, side.next
+	if sel != nil {
+		sel = sel[:len(vals)]
+	}
 	if d := g.direct; d != nil {
 		base, size := g.dbase, uint64(len(d))
 		for r, v := range vals {
 			p := uint64(int64(v)) - base
-			if p >= size || d[p] == 0 {
+			if p >= size || d[p] == 0 || (sel != nil && !sel[r]) {
 				continue
 			}
 			for br := head[d[p]-1]; br >= 0; br = next[br] {
@@ -588,6 +598,9 @@ func probeIntVals[T int32 | int64](side *buildSide, vals []T) (li, ri []int64) {
 		return li, ri
 	}
 	for r, v := range vals {
+		if sel != nil && !sel[r] {
+			continue
+		}
 		id, found := g.ints.get(int64(v))
 		if !found {
 			continue

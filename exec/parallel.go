@@ -388,9 +388,26 @@ func (j *HashJoin) openParallel(ctx context.Context, env *Env, side *buildSide) 
 		v.table = side.table.probeView()
 		views[w] = &v
 	}
+	// A scan's runtime filters straight under an inner or semi join's
+	// probe: the probe skips the rows they drop instead of their being
+	// copied out first.
+	scan, _ := p.src.(*Scan)
+	if len(p.steps) > 0 || scan == nil || len(scan.Filters) == 0 || (j.Type != InnerJoin && j.Type != LeftSemiJoin) {
+		scan = nil
+	}
 	// The views share side's memory: side is released once the workers
 	// are done.
 	return parallelMap(ctx, env.Mem, in, j.schema, workers, func(w int, b arrow.RecordBatch) (arrow.RecordBatch, error) {
+		if scan != nil {
+			keep, kept := scanFilterKeep(env, scan.schema, scan.Filters, b)
+			if kept == 0 {
+				return nil, nil
+			}
+			if kept == int(b.NumRows()) {
+				keep = nil
+			}
+			return j.probeSel(kctx, env, views[w], b, keep)
+		}
 		return pre(b, func(b arrow.RecordBatch) (arrow.RecordBatch, error) {
 			x, err := p.apply(kctx, env, b, &scratch[w])
 			if err != nil || x == nil {

@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -200,5 +202,56 @@ func TestRuntimeFilterBitmap(t *testing.T) {
 				t.Errorf("filter dropped %d rows, want %d", d, c.dropped)
 			}
 		})
+	}
+}
+
+// TestRuntimeFilterThroughInnerJoin: a filter of an upper join applied by
+// the scan under a lower inner join's probe side, which the lower join's
+// probe skips in place (probeSel): the lower join yields only the rows
+// the filter keeps, and the answer is the plan's.
+func TestRuntimeFilterThroughInnerJoin(t *testing.T) {
+	ps := sch("a", arrow.PrimitiveTypes.Int64, "b", arrow.PrimitiveTypes.Int64)
+	one := sch("k", arrow.PrimitiveTypes.Int64)
+	// P: a in 0..3, b = 10*i; B1 has every a; B2 has b in {10, 30, 70}.
+	var prows [][]any
+	for i := range 8 {
+		prows = append(prows, []any{i % 4, 10 * i})
+	}
+	probe := scanOf(ps, prows[:4], prows[4:])
+	b1 := scanOf(one, [][]any{{0}, {1}, {2}, {3}})
+	b2 := scanOf(one, [][]any{{10}, {30}, {70}})
+	j1 := must(NewHashJoin(probe, b1, InnerJoin, []expr.Expr{expr.Col(0, "a", arrow.PrimitiveTypes.Int64)}, []expr.Expr{expr.Col(0, "k", arrow.PrimitiveTypes.Int64)}, nil))
+	j2 := must(NewHashJoin(j1, b2, InnerJoin, []expr.Expr{expr.Col(1, "b", arrow.PrimitiveTypes.Int64)}, []expr.Expr{expr.Col(0, "k", arrow.PrimitiveTypes.Int64)}, nil))
+	rf := &RuntimeFilter{Kind: RFInOrBloom, MaxIn: 1024, Target: "b"}
+	if err := j2.AddRuntimeFilters(rf); err != nil {
+		t.Fatal(err)
+	}
+	probe.Filters = []ScanFilter{{RF: rf, Column: 1}}
+	env, mem := newEnv(t)
+	defer mem.AssertSize(t, 0)
+	prof := NewOpProfile()
+	rr, err := OpenOp(WithOpProfile(context.Background(), prof), env, j2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for rr.Next() {
+		b := rr.RecordBatch()
+		for i := range int(b.NumRows()) {
+			got = append(got, fmt.Sprintf("%v|%v", b.Column(1).(*array.Int64).Value(i), b.Column(3).(*array.Int64).Value(i)))
+		}
+	}
+	if err := rr.Err(); err != nil {
+		t.Fatal(err)
+	}
+	rr.Release()
+	if want := []string{"10|10", "30|30", "70|70"}; !slices.Equal(got, want) {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+	if st, _ := prof.Stats(j1); st.Rows != 3 {
+		t.Errorf("the lower join yielded %d rows, want the 3 the filter keeps", st.Rows)
+	}
+	if d := rf.Filtered.Load(); d != 5 {
+		t.Errorf("filter dropped %d rows, want 5", d)
 	}
 }
