@@ -3,6 +3,8 @@ package exec
 import (
 	"context"
 	"fmt"
+	"math"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -227,6 +229,12 @@ func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
 	}
 	side.table = newGroupTable(env.Mem, types, false)
 	side.table.sizeHint = side.rows
+	if len(keys) == 1 && side.rows >= estimateFrom {
+		if n, ok := distinctEstimate(env, keys[0]); ok {
+			// Twice the keys and a little: the table never grows.
+			side.table.sizeHint = 2*n + n/16
+		}
+	}
 	gids := side.table.ids(keys, side.rows, nil)
 	defer chargeGo(env, int64(cap(gids))*4+2*int64(side.rows))() // gids, the NULL-key and residual marks
 	// Charged before they are allocated, so a refusal allocates nothing.
@@ -553,6 +561,55 @@ func (j *HashJoin) probeSel(kctx context.Context, env *Env, side *buildSide, b a
 		}
 	}
 	return j.gatherPairs(kctx, env, side, b, ol, or, orValid, j.outNeed)
+}
+
+// estimateFrom is the build size from which the join estimates its
+// distinct keys to size its table: below it, growing the table by
+// doubling costs less than the estimate.
+const estimateFrom = 1 << 16
+
+// linearBits is the bitmap of distinctEstimate: 128 KB, within a few
+// percent up to millions of distinct keys.
+const linearBits = 1 << 20
+
+// distinctEstimate estimates the distinct values of an integer or date
+// key column by linear counting (each value's hash sets one bit of a
+// bitmap; the share of bits left clear gives the count), so that the
+// build table is made the size it ends at: its last doubling copied
+// every slot of a table in the megabytes (Q3's 147 K orders). ok is
+// false for other types and when the bitmap fills.
+func distinctEstimate(env *Env, a arrow.Array) (int, bool) {
+	defer chargeGo(env, linearBits/8)()
+	bm := make([]uint64, linearBits/64)
+	set := func(v uint64) {
+		h := mix64(v) >> (64 - 20)
+		bm[h>>6] |= 1 << (h & 63)
+	}
+	switch x := a.(type) {
+	case *array.Int64:
+		for _, v := range x.Int64Values() {
+			set(uint64(v))
+		}
+	case *array.Int32:
+		for _, v := range x.Int32Values() {
+			set(uint64(v))
+		}
+	case *array.Date32:
+		for _, v := range x.Date32Values() {
+			set(uint64(v))
+		}
+	default:
+		return 0, false
+	}
+	set0 := 0
+	for _, w := range bm {
+		set0 += bits.OnesCount64(w)
+	}
+	zeros := linearBits - set0
+	if zeros < linearBits/1000 {
+		return 0, false
+	}
+	return int(-linearBits * math.Log(float64(zeros)/linearBits)), true
 }
 
 // probeInts is the candidate pairs of a single integer or date key
