@@ -206,7 +206,7 @@ func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
 	}
 	defer in.Release()
 	side := &buildSide{mem: env.Mem, filters: j.filters, env: env}
-	if side.batch, err = drainConcat(env, in, j.Right.Schema()); err != nil {
+	if side.batch, err = drainBuild(env, in, j.Right.Schema()); err != nil {
 		return nil, err
 	}
 	if side.batch == nil {
@@ -262,6 +262,37 @@ func (j *HashJoin) build(ctx context.Context, env *Env) (*buildSide, error) {
 	}
 	side.charged += j.publishFilters(env, keys, side.rows, side.table.n)
 	return side, nil
+}
+
+// drainBuild reads the build side into one batch, as drainConcat does,
+// copying with concatFast's typed loops (arrow's Concatenate was 5-9 %
+// of Q4, Q9 and Q12). The copies are counted but not refused as they are
+// made (so a refusal strands none of them); past the statement's limit
+// the build fails once they are made, as a strict copy would have.
+func drainBuild(env *Env, in array.RecordReader, schema *arrow.Schema) (arrow.RecordBatch, error) {
+	var bs []arrow.RecordBatch
+	defer func() {
+		for _, b := range bs {
+			b.Release()
+		}
+	}()
+	for in.Next() {
+		b := in.RecordBatch()
+		b.Retain()
+		bs = append(bs, b)
+	}
+	if err := in.Err(); err != nil || len(bs) == 0 {
+		return nil, err
+	}
+	out, err := mergeBatchesOf(env, schema, bs, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := memlimit.Check(env.Mem); err != nil {
+		out.Release()
+		return nil, err
+	}
+	return out, nil
 }
 
 // buildResidual tests, once per build row, a residual that reads only

@@ -2,11 +2,15 @@ package exec
 
 import (
 	"context"
+	"errors"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/inlet-db/inlet/exec/expr"
+	"github.com/inlet-db/inlet/exec/memlimit"
 )
 
 // TestDistinctEstimate: linear counting is within 5% of the distinct
@@ -81,5 +85,63 @@ func TestJoinBuildSized(t *testing.T) {
 	mem.AssertSize(t, 0)
 	if got, want := len(run(t, j)), 10000*4; got != want {
 		t.Errorf("join has %d rows, want %d", got, want)
+	}
+}
+
+// TestJoinBuildMemLimit: a join whose build side comes in many batches
+// (merged into one as they are read) at limits from its peak down: each
+// run gives the whole answer or the limit's error, holds no byte after,
+// and the lowest limits are refused.
+func TestJoinBuildMemLimit(t *testing.T) {
+	s := sch("k", arrow.PrimitiveTypes.Int64, "v", arrow.BinaryTypes.String)
+	var groups [][][]any
+	for g := range 8 {
+		var rows [][]any
+		for i := range 200 {
+			rows = append(rows, []any{g*200 + i, "value-of-some-length"})
+		}
+		groups = append(groups, rows)
+	}
+	k := []expr.Expr{expr.Col(0, "k", arrow.PrimitiveTypes.Int64)}
+	drain := func(limit int64) (rows int64, peak int64, err error) {
+		parent := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer parent.AssertSize(t, 0)
+		mem := memlimit.New(parent, limit, "exec_mem_limit")
+		j := must(NewHashJoin(scanOf(s, groups[:2]...), scanOf(s, groups...), InnerJoin, k, k, nil))
+		rr, err := j.Open(context.Background(), &Env{Mem: mem, Now: time.Now()})
+		if err == nil {
+			for rr.Next() {
+				rows += rr.RecordBatch().NumRows()
+			}
+			err = rr.Err()
+			rr.Release()
+		}
+		if errors.Is(err, memlimit.ErrExceeded) {
+			mem.Sweep()
+		}
+		if mem.Used() != 0 {
+			t.Errorf("limit %d: %d bytes still held", limit, mem.Used())
+		}
+		return rows, mem.Peak(), err
+	}
+	n, peak, err := drain(1 << 40)
+	if err != nil || n != 400 {
+		t.Fatalf("unlimited: %d rows, %v", n, err)
+	}
+	refused := 0
+	for f := int64(15); f >= 1; f-- {
+		limit := peak * f / 16
+		n, _, err := drain(limit)
+		var e *memlimit.Exceeded
+		switch {
+		case err == nil && n == 400:
+		case errors.As(err, &e) && e.Limit == limit:
+			refused++
+		default:
+			t.Fatalf("limit %d: %d rows, err %v", limit, n, err)
+		}
+	}
+	if refused == 0 {
+		t.Fatal("no limit below the peak was refused")
 	}
 }
