@@ -223,6 +223,17 @@ func (rf *RuntimeFilter) fill(st *rfState, env *Env, keys []arrow.Array, rows, d
 		return 0
 	case RFIn, RFInOrBloom:
 		if distinct <= rf.MaxIn {
+			st.isIn = true
+			// Integer keys within a small range: the same set as an
+			// exact bitmap, tested without the lock and the table's
+			// per-batch binding, which serialised the scan's workers.
+			if lo, span, ok := intSpan(a); ok && span/64 < inBitmapWords {
+				n := int64(8 * (span/64 + 1))
+				memlimit.Charge(env.Mem, n)
+				st.bits, st.bitsLo = make([]uint64, span/64+1), lo
+				fillBits(st.bits, lo, a)
+				return n
+			}
 			g := newGroupTable(env.Mem, []arrow.DataType{a.DataType()}, false)
 			g.ids([]arrow.Array{a}, a.Len(), nil)
 			st.in, st.isIn = g, true
@@ -255,6 +266,10 @@ func (rf *RuntimeFilter) fill(st *rfState, env *Env, keys []arrow.Array, rows, d
 	}
 	return n
 }
+
+// inBitmapWords bounds the bitmap an IN filter's integer keys take
+// (128 KB).
+const inBitmapWords = 1 << 14
 
 // bitmapMinWords: a bitmap filter may take this many words (1 MB) even
 // where a bloom filter of the keys would be smaller; past that it takes
@@ -426,6 +441,8 @@ func (st *rfState) pass(a arrow.Array, keep []bool) int {
 	switch {
 	case st.mm != nil:
 		st.mm.pass(a, drop)
+	case st.bits != nil:
+		dropped += passBits(st.bits, st.bitsLo, a, keep)
 	case st.isIn:
 		st.mu.Lock()
 		if st.in == nil { // released: the join is gone, its probe too
@@ -439,8 +456,6 @@ func (st *rfState) pass(a arrow.Array, keep []bool) int {
 				drop(i)
 			}
 		}
-	case st.bits != nil:
-		dropped += passBits(st.bits, st.bitsLo, a, keep)
 	case st.bloom != nil:
 		mask := uint64(len(st.bloom) - 1)
 		for i, v := range hashKeys(a) {

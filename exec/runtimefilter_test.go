@@ -35,6 +35,8 @@ func TestRuntimeFilterKinds(t *testing.T) {
 	}{
 		{"int in", arrow.PrimitiveTypes.Int64, []any{1, 2, 3, nil, 5, 1}, []any{1, 3, nil, 7, 3}, InnerJoin, RFIn, 1024,
 			[]string{"1|1", "3|3", "3|3", "1|1"}, 3},
+		{"int in, spread too wide for a bitmap", arrow.PrimitiveTypes.Int64, []any{1, 1 << 40, 5, nil}, []any{1 << 40, 1}, InnerJoin, RFIn, 1024,
+			[]string{"1|1", "1099511627776|1099511627776"}, 2},
 		{"int min_max", arrow.PrimitiveTypes.Int64, []any{1, 2, 3, nil, 5, 8, 1}, []any{1, 3, nil, 7, 3}, InnerJoin, RFMinMax, 1024,
 			[]string{"1|1", "3|3", "3|3", "1|1"}, 2},
 		{"int bloom", arrow.PrimitiveTypes.Int64, []any{1, 2, 3, nil, 5, 1}, []any{1, 3, nil, 7, 3}, InnerJoin, RFBloom, 1024,
