@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -33,8 +34,9 @@ var joinCoalesce = true
 
 // coalesce wraps in (taking it over) so that runs of batches smaller than
 // coalesceSmall rows come out concatenated, in order; larger batches and
-// the order of rows are unchanged.
-func coalesce(ctx context.Context, env *Env, in array.RecordReader) array.RecordReader {
+// the order of rows are unchanged. Only the columns need (nil: all) are
+// copied; the others are placeholders nobody reads (joinprune.go).
+func coalesce(ctx context.Context, env *Env, in array.RecordReader, need []int) array.RecordReader {
 	if !joinCoalesce {
 		return in
 	}
@@ -62,7 +64,7 @@ func coalesce(ctx context.Context, env *Env, in array.RecordReader) array.Record
 		if len(pending) == 0 {
 			return nil, nil
 		}
-		out, err := mergeBatches(env, in.Schema(), pending)
+		out, err := mergeBatchesOf(env, in.Schema(), pending, need)
 		drop()
 		return out, err
 	}
@@ -111,10 +113,12 @@ func coalesce(ctx context.Context, env *Env, in array.RecordReader) array.Record
 	return newPullReader(ctx, in.Schema(), next, closeFn)
 }
 
-// mergeBatches is concatBatches with concatFast's typed copies: arrow's
+// mergeBatchesOf is concatBatches with concatFast's typed copies: arrow's
 // Concatenate costs several times more per part, and a merge here has
-// hundreds of parts of a few rows.
-func mergeBatches(env *Env, schema *arrow.Schema, bs []arrow.RecordBatch) (arrow.RecordBatch, error) {
+// hundreds of parts of a few rows. Only the columns need (nil: all) are copied; each other column is a
+// placeholder of the right length: a slice of the first batch's column
+// when it is long enough, else NULLs.
+func mergeBatchesOf(env *Env, schema *arrow.Schema, bs []arrow.RecordBatch, need []int) (arrow.RecordBatch, error) {
 	if len(bs) == 1 {
 		bs[0].Retain()
 		return bs[0], nil
@@ -126,6 +130,14 @@ func mergeBatches(env *Env, schema *arrow.Schema, bs []arrow.RecordBatch) (arrow
 	cols := make([]arrow.Array, schema.NumFields())
 	parts := make([]arrow.Array, len(bs))
 	for c := range cols {
+		if need != nil && !slices.Contains(need, c) {
+			if first := bs[0].Column(c); int64(first.Len()) >= rows {
+				cols[c] = array.NewSlice(first, 0, rows)
+			} else {
+				cols[c] = array.MakeArrayOfNull(memlimit.Lenient(env.Mem), first.DataType(), int(rows))
+			}
+			continue
+		}
 		for k, b := range bs {
 			parts[k] = b.Column(c)
 		}

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"math"
+	"math/bits"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -31,6 +32,12 @@ type groupTable struct {
 	dbase     uint64
 	directOff bool  // the values outgrew directMax: ints serves for good
 	nullGID   int64 // group id of the NULL key, -1 if none yet
+	// sizeHint, when set, is the number of rows about to be added (a
+	// join's build side, known in advance): the intTable starts with as
+	// many slots, so that distinct keys grow it once (from half full)
+	// instead of doubling their way there from 1024, and keys with
+	// duplicates do not make it larger than twice what they need.
+	sizeHint int
 
 	// keys of short strings only, while they stay short
 	// (groupkeys_packed.go); nil otherwise
@@ -350,6 +357,9 @@ func (g *groupTable) toIntTable() {
 	g.ints = newIntTableSized(size)
 	g.ints.grew = g.chargeNow
 	g.ints.hint = g.hint
+	if size := 1 << bits.Len(uint(g.sizeHint)); size > len(g.ints.slots) {
+		g.ints.resize(size)
+	}
 	c := g.fixed
 	for id, v := range c.vals {
 		if int64(id) != g.nullGID {

@@ -87,7 +87,13 @@ type rfState struct {
 	mu       sync.Mutex
 	in       *groupTable // lookups bind its key column: under mu
 	bloom    []uint64
-	mm       *minMax
+	// bits is an exact set of integer keys, bit k-lo for key k, made
+	// instead of a bloom filter when the keys span few enough values
+	// (TPC-H's dense order, part and customer keys): a probe is one
+	// subtraction and one load, with no hash and no false positive.
+	bits   []uint64
+	bitsLo int64
+	mm     *minMax
 }
 
 // state is the filter the build side of env's execution published, nil
@@ -129,6 +135,8 @@ func (rf *RuntimeFilter) Effective() string {
 		return "min_max"
 	case st.isIn:
 		return "in"
+	case st.bits != nil:
+		return "bloom (as bitmap)"
 	}
 	return "bloom"
 }
@@ -215,6 +223,17 @@ func (rf *RuntimeFilter) fill(st *rfState, env *Env, keys []arrow.Array, rows, d
 		return 0
 	case RFIn, RFInOrBloom:
 		if distinct <= rf.MaxIn {
+			st.isIn = true
+			// Integer keys within a small range: the same set as an
+			// exact bitmap, tested without the lock and the table's
+			// per-batch binding, which serialised the scan's workers.
+			if lo, span, ok := intSpan(a); ok && span/64 < inBitmapWords {
+				n := int64(8 * (span/64 + 1))
+				memlimit.Charge(env.Mem, n)
+				st.bits, st.bitsLo = make([]uint64, span/64+1), lo
+				fillBits(st.bits, lo, a)
+				return n
+			}
 			g := newGroupTable(env.Mem, []arrow.DataType{a.DataType()}, false)
 			g.ids([]arrow.Array{a}, a.Len(), nil)
 			st.in, st.isIn = g, true
@@ -227,6 +246,13 @@ func (rf *RuntimeFilter) fill(st *rfState, env *Env, keys []arrow.Array, rows, d
 	}
 	words := 1 << bits.Len(uint(max(64, distinct*bloomBitsPerKey/64)))
 	words = min(words, bloomMaxWords)
+	if lo, span, ok := intSpan(a); ok && span/64 < uint64(max(words, bitmapMinWords)) {
+		n := int64(8 * (span/64 + 1))
+		memlimit.Charge(env.Mem, n)
+		st.bits, st.bitsLo = make([]uint64, span/64+1), lo
+		fillBits(st.bits, lo, a)
+		return n
+	}
 	st.bloom = make([]uint64, words)
 	n := int64(8 * words)
 	memlimit.Charge(env.Mem, n)
@@ -241,7 +267,101 @@ func (rf *RuntimeFilter) fill(st *rfState, env *Env, keys []arrow.Array, rows, d
 	return n
 }
 
-// hashKeys hashes each row of a the way the join's tables do.
+// inBitmapWords bounds the bitmap an IN filter's integer keys take
+// (128 KB).
+const inBitmapWords = 1 << 14
+
+// bitmapMinWords: a bitmap filter may take this many words (1 MB) even
+// where a bloom filter of the keys would be smaller; past that it takes
+// no more than the bloom filter would.
+const bitmapMinWords = 1 << 17
+
+// intSpan is the least non-NULL value of a and the span of its values
+// (greatest - least), for the integer and date types; ok is false for
+// other types and when a has no non-NULL value.
+func intSpan(a arrow.Array) (lo int64, span uint64, ok bool) {
+	switch a.DataType().ID() {
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64, arrow.UINT8, arrow.UINT16, arrow.UINT32,
+		arrow.DATE32, arrow.DATE64, arrow.TIMESTAMP, arrow.TIME32, arrow.TIME64, arrow.DURATION:
+	default:
+		return 0, 0, false
+	}
+	c := newKeyCol(a.DataType()).(*fixedKeyCol)
+	c.bind(a)
+	hi := int64(0)
+	for i, v := range c.cur {
+		if len(c.curNull) > 0 && c.curNull[i] {
+			continue
+		}
+		if !ok || int64(v) < lo {
+			lo = int64(v)
+		}
+		if !ok || int64(v) > hi {
+			hi = int64(v)
+		}
+		ok = true
+	}
+	return lo, uint64(hi) - uint64(lo), ok
+}
+
+// fillBits sets the bit of every non-NULL value of a (intSpan's types,
+// all within the bitmap).
+func fillBits(bm []uint64, lo int64, a arrow.Array) {
+	c := newKeyCol(a.DataType()).(*fixedKeyCol)
+	c.bind(a)
+	for i, v := range c.cur {
+		if len(c.curNull) > 0 && c.curNull[i] {
+			continue
+		}
+		p := v - uint64(lo)
+		bm[p>>6] |= 1 << (p & 63)
+	}
+}
+
+// passBits clears keep[i] for the rows whose value of a is not in the
+// bitmap bm (from lo), returning how many it cleared. NULL rows are
+// cleared by the caller already. Int64, Int32 and Date32 are read in
+// place; the other types through a widened copy.
+func passBits(bm []uint64, lo int64, a arrow.Array, keep []bool) int {
+	switch x := a.(type) {
+	case *array.Int64:
+		return testBits(bm, uint64(lo), x.Int64Values(), keep)
+	case *array.Int32:
+		return testBits(bm, uint64(lo), x.Int32Values(), keep)
+	case *array.Date32:
+		return testBits(bm, uint64(lo), arrow.Int32Traits.CastFromBytes(arrow.Date32Traits.CastToBytes(x.Date32Values())), keep)
+	}
+	c := newKeyCol(a.DataType()).(*fixedKeyCol)
+	c.bind(a)
+	return testBits(bm, uint64(lo), c.cur, keep)
+}
+
+// testBits is passBits over the values: without a branch on the outcome,
+// which a filter passing one row in ten, in runs, mispredicts often.
+func testBits[T int32 | int64 | uint64](bm []uint64, lo uint64, vals []T, keep []bool) int {
+	keep = keep[:len(vals)]
+	last := uint64(len(bm) - 1)
+	size := uint64(len(bm)) * 64
+	dropped := 0
+	for i, v := range vals {
+		p := uint64(int64(v)) - lo
+		hit := bm[min(p>>6, last)] >> (p & 63) & 1
+		if p >= size {
+			hit = 0
+		}
+		var k uint64
+		if keep[i] {
+			k = 1
+		}
+		nk := k & hit
+		dropped += int(k - nk)
+		keep[i] = nk != 0
+	}
+	return dropped
+}
+
+// hashKeys hashes each row of a for a bloom filter (the filter's own
+// hash: fill and pass both take it from here).
 func hashKeys(a arrow.Array) []uint64 {
 	// The common key columns without NULLs in one pass, with no widened
 	// copy: the same values as fixedKeyCol's bind and hash below.
@@ -258,17 +378,14 @@ func hashKeys(a arrow.Array) []uint64 {
 	c := newKeyCol(a.DataType())
 	c.bind(a)
 	h := make([]uint64, a.Len())
-	c.hash(h)
-	for i := range h {
-		h[i] = mix64(h[i])
-	}
+	c.hash(h) // a fixed-width value v hashes to mix64(v), as in hashInts
 	return h
 }
 
 func hashInts[T int32 | int64](vs []T) []uint64 {
 	h := make([]uint64, len(vs))
 	for i, v := range vs {
-		h[i] = mix64(mix64(uint64(int64(v))))
+		h[i] = mix64(uint64(int64(v)))
 	}
 	return h
 }
@@ -324,6 +441,8 @@ func (st *rfState) pass(a arrow.Array, keep []bool) int {
 	switch {
 	case st.mm != nil:
 		st.mm.pass(a, drop)
+	case st.bits != nil:
+		dropped += passBits(st.bits, st.bitsLo, a, keep)
 	case st.isIn:
 		st.mu.Lock()
 		if st.in == nil { // released: the join is gone, its probe too
@@ -340,8 +459,9 @@ func (st *rfState) pass(a arrow.Array, keep []bool) int {
 	case st.bloom != nil:
 		mask := uint64(len(st.bloom) - 1)
 		for i, v := range hashKeys(a) {
-			if b := bloomBits(v); st.bloom[(v>>32)&mask]&b != b {
-				drop(i)
+			if b := bloomBits(v); keep[i] && st.bloom[(v>>32)&mask]&b != b {
+				keep[i] = false
+				dropped++
 			}
 		}
 	}
@@ -511,8 +631,18 @@ func scanFilterLine(fs []ScanFilter) string {
 // applyScanFilters drops the rows of b that a published filter rules out;
 // it returns b itself (retained) when no row goes, nil when all do.
 func applyScanFilters(ctx context.Context, env *Env, schema *arrow.Schema, fs []ScanFilter, b arrow.RecordBatch) (arrow.RecordBatch, error) {
-	var keep []bool
-	kept := int(b.NumRows())
+	keep, kept := scanFilterKeep(env, schema, fs, b)
+	if kept == int(b.NumRows()) {
+		b.Retain()
+		return b, nil
+	}
+	return filterRows(compute.WithAllocator(ctx, memlimit.Lenient(env.Mem)), env, b, keep, kept)
+}
+
+// scanFilterKeep marks the rows of b no published filter rules out (keep
+// nil: every row) and counts them.
+func scanFilterKeep(env *Env, schema *arrow.Schema, fs []ScanFilter, b arrow.RecordBatch) (keep []bool, kept int) {
+	kept = int(b.NumRows())
 	// min/max first: two comparisons a row, and the rows it drops need no
 	// hash.
 	for k := range 2 {
@@ -563,9 +693,5 @@ func applyScanFilters(ctx context.Context, env *Env, schema *arrow.Schema, fs []
 			kept -= d
 		}
 	}
-	if kept == int(b.NumRows()) {
-		b.Retain()
-		return b, nil
-	}
-	return filterRows(compute.WithAllocator(ctx, memlimit.Lenient(env.Mem)), env, b, keep, kept)
+	return keep, kept
 }

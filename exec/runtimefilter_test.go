@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -33,6 +35,8 @@ func TestRuntimeFilterKinds(t *testing.T) {
 	}{
 		{"int in", arrow.PrimitiveTypes.Int64, []any{1, 2, 3, nil, 5, 1}, []any{1, 3, nil, 7, 3}, InnerJoin, RFIn, 1024,
 			[]string{"1|1", "3|3", "3|3", "1|1"}, 3},
+		{"int in, spread too wide for a bitmap", arrow.PrimitiveTypes.Int64, []any{1, 1 << 40, 5, nil}, []any{1 << 40, 1}, InnerJoin, RFIn, 1024,
+			[]string{"1|1", "1099511627776|1099511627776"}, 2},
 		{"int min_max", arrow.PrimitiveTypes.Int64, []any{1, 2, 3, nil, 5, 8, 1}, []any{1, 3, nil, 7, 3}, InnerJoin, RFMinMax, 1024,
 			[]string{"1|1", "3|3", "3|3", "1|1"}, 2},
 		{"int bloom", arrow.PrimitiveTypes.Int64, []any{1, 2, 3, nil, 5, 1}, []any{1, 3, nil, 7, 3}, InnerJoin, RFBloom, 1024,
@@ -128,9 +132,6 @@ func TestHashKeysFastPath(t *testing.T) {
 		c.bind(a)
 		h := make([]uint64, a.Len())
 		c.hash(h)
-		for i := range h {
-			h[i] = mix64(h[i])
-		}
 		return h
 	}
 	i64 := array.NewInt64Builder(mem)
@@ -144,5 +145,115 @@ func TestHashKeysFastPath(t *testing.T) {
 			t.Errorf("%s: %v, want %v", a.DataType(), got, want)
 		}
 		a.Release()
+	}
+}
+
+// TestRuntimeFilterBitmap: integer keys spanning few values make an exact
+// bitmap instead of a bloom filter (every row whose key no build row has
+// is dropped, none other); keys spread too wide still make a bloom filter,
+// which never drops a match.
+func TestRuntimeFilterBitmap(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		typ          arrow.DataType
+		probe, build []any
+		effective    string
+		want         []string
+		dropped      int // exact for the bitmap, at most for the bloom
+	}{
+		{"int64 dense", arrow.PrimitiveTypes.Int64, []any{-3, -2, 0, 5, 6, nil, 64, 65, 1 << 40}, []any{-2, 5, nil, 64, 5},
+			"bloom (as bitmap)", []string{"-2|-2", "5|5", "5|5", "64|64"}, 6},
+		{"int32 below and above the range", arrow.PrimitiveTypes.Int32, []any{1, 2, 3, 100, 101, 99}, []any{2, 100},
+			"bloom (as bitmap)", []string{"2|2", "100|100"}, 4},
+		{"date32", arrow.FixedWidthTypes.Date32, []any{arrow.Date32(10), arrow.Date32(11), arrow.Date32(12)}, []any{arrow.Date32(11)},
+			"bloom (as bitmap)", []string{"1970-01-12|1970-01-12"}, 2},
+		{"int16 widened", arrow.PrimitiveTypes.Int16, []any{-7, 7}, []any{-7},
+			"bloom (as bitmap)", []string{"-7|-7"}, 1},
+		{"spread too wide: bloom", arrow.PrimitiveTypes.Int64, []any{0, 1, 1 << 50}, []any{0, 1 << 50},
+			"bloom", []string{"0|0", "1125899906842624|1125899906842624"}, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rows := func(vs []any) [][]any {
+				var out [][]any
+				for _, v := range vs {
+					out = append(out, []any{v})
+				}
+				return out
+			}
+			s := sch("k", c.typ)
+			probe, build := scanOf(s, rows(c.probe)), scanOf(s, rows(c.build))
+			k := []expr.Expr{expr.Col(0, "k", c.typ)}
+			j := must(NewHashJoin(probe, build, InnerJoin, k, k, nil))
+			rf := &RuntimeFilter{Kind: RFInOrBloom, MaxIn: 0, Target: "k"}
+			if err := j.AddRuntimeFilters(rf); err != nil {
+				t.Fatal(err)
+			}
+			probe.Filters = []ScanFilter{{RF: rf, Column: 0}}
+			var got []string
+			for _, r := range run(t, j) {
+				got = append(got, strings.Join(r, "|"))
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("join rows %q, want %q", got, c.want)
+			}
+			if e := rf.Effective(); e != c.effective {
+				t.Errorf("filter took %q, want %q", e, c.effective)
+			}
+			d := int(rf.Filtered.Load())
+			if c.effective == "bloom" && d > c.dropped || c.effective != "bloom" && d != c.dropped {
+				t.Errorf("filter dropped %d rows, want %d", d, c.dropped)
+			}
+		})
+	}
+}
+
+// TestRuntimeFilterThroughInnerJoin: a filter of an upper join applied by
+// the scan under a lower inner join's probe side, which the lower join's
+// probe skips in place (probeSel): the lower join yields only the rows
+// the filter keeps, and the answer is the plan's.
+func TestRuntimeFilterThroughInnerJoin(t *testing.T) {
+	ps := sch("a", arrow.PrimitiveTypes.Int64, "b", arrow.PrimitiveTypes.Int64)
+	one := sch("k", arrow.PrimitiveTypes.Int64)
+	// P: a in 0..3, b = 10*i; B1 has every a; B2 has b in {10, 30, 70}.
+	var prows [][]any
+	for i := range 8 {
+		prows = append(prows, []any{i % 4, 10 * i})
+	}
+	probe := scanOf(ps, prows[:4], prows[4:])
+	b1 := scanOf(one, [][]any{{0}, {1}, {2}, {3}})
+	b2 := scanOf(one, [][]any{{10}, {30}, {70}})
+	j1 := must(NewHashJoin(probe, b1, InnerJoin, []expr.Expr{expr.Col(0, "a", arrow.PrimitiveTypes.Int64)}, []expr.Expr{expr.Col(0, "k", arrow.PrimitiveTypes.Int64)}, nil))
+	j2 := must(NewHashJoin(j1, b2, InnerJoin, []expr.Expr{expr.Col(1, "b", arrow.PrimitiveTypes.Int64)}, []expr.Expr{expr.Col(0, "k", arrow.PrimitiveTypes.Int64)}, nil))
+	rf := &RuntimeFilter{Kind: RFInOrBloom, MaxIn: 1024, Target: "b"}
+	if err := j2.AddRuntimeFilters(rf); err != nil {
+		t.Fatal(err)
+	}
+	probe.Filters = []ScanFilter{{RF: rf, Column: 1}}
+	env, mem := newEnv(t)
+	defer mem.AssertSize(t, 0)
+	prof := NewOpProfile()
+	rr, err := OpenOp(WithOpProfile(context.Background(), prof), env, j2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for rr.Next() {
+		b := rr.RecordBatch()
+		for i := range int(b.NumRows()) {
+			got = append(got, fmt.Sprintf("%v|%v", b.Column(1).(*array.Int64).Value(i), b.Column(3).(*array.Int64).Value(i)))
+		}
+	}
+	if err := rr.Err(); err != nil {
+		t.Fatal(err)
+	}
+	rr.Release()
+	if want := []string{"10|10", "30|30", "70|70"}; !slices.Equal(got, want) {
+		t.Errorf("rows %q, want %q", got, want)
+	}
+	if st, _ := prof.Stats(j1); st.Rows != 3 {
+		t.Errorf("the lower join yielded %d rows, want the 3 the filter keeps", st.Rows)
+	}
+	if d := rf.Filtered.Load(); d != 5 {
+		t.Errorf("filter dropped %d rows, want 5", d)
 	}
 }

@@ -111,7 +111,7 @@ func (s *Scan) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
 			if err := memlimit.Check(env.Mem); err != nil {
 				return nil, err
 			}
-			if len(s.Filters) > 0 {
+			if len(s.Filters) > 0 && ctx.Value(deferRFKey{}) != s {
 				out, err := applyScanFilters(ctx, env, s.schema, s.Filters, b)
 				if err != nil || out != nil {
 					return out, err

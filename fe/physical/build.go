@@ -51,6 +51,9 @@ func Build(ctx context.Context, p bind.Plan, cfg Config) (exec.Operator, error) 
 	countScans(p, b.scanUses)
 	b.shared = findShared(p)
 	op, err := b.physical(ctx, p)
+	if err == nil {
+		exec.PruneJoinColumns(op) // joins copy only the columns read above them
+	}
 	if err != nil || len(b.shared) == 0 {
 		return op, err
 	}
