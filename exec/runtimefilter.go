@@ -511,8 +511,18 @@ func scanFilterLine(fs []ScanFilter) string {
 // applyScanFilters drops the rows of b that a published filter rules out;
 // it returns b itself (retained) when no row goes, nil when all do.
 func applyScanFilters(ctx context.Context, env *Env, schema *arrow.Schema, fs []ScanFilter, b arrow.RecordBatch) (arrow.RecordBatch, error) {
-	var keep []bool
-	kept := int(b.NumRows())
+	keep, kept := scanFilterMask(env, schema, fs, b)
+	if kept == int(b.NumRows()) {
+		b.Retain()
+		return b, nil
+	}
+	return filterRows(compute.WithAllocator(ctx, memlimit.Lenient(env.Mem)), env, b, keep, kept)
+}
+
+// scanFilterMask tests b's rows against the published filters: keep says
+// which pass (nil when no filter ran), kept how many.
+func scanFilterMask(env *Env, schema *arrow.Schema, fs []ScanFilter, b arrow.RecordBatch) (keep []bool, kept int) {
+	kept = int(b.NumRows())
 	// min/max first: two comparisons a row, and the rows it drops need no
 	// hash.
 	for k := range 2 {
@@ -563,9 +573,5 @@ func applyScanFilters(ctx context.Context, env *Env, schema *arrow.Schema, fs []
 			kept -= d
 		}
 	}
-	if kept == int(b.NumRows()) {
-		b.Retain()
-		return b, nil
-	}
-	return filterRows(compute.WithAllocator(ctx, memlimit.Lenient(env.Mem)), env, b, keep, kept)
+	return keep, kept
 }
