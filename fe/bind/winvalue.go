@@ -36,10 +36,16 @@ import (
 //     reads T is a join key c = y of T's column c and another input's
 //     column, of one type that compares as it groups (no floating point);
 //     at least one such key exists, so c is never NULL in an input row;
+//   - (for speed, not exactness) the input is estimated at a tenth of T
+//     or less.
 //   - x is T's c or such a y, so x = c on every input row and the
 //     partition by x is the subquery's correlation.
 //
 // Anything else is decorrelated as before.
+
+// windowMinRatio is how many times the enclosing input's estimated rows
+// the subquery's table must hold for the window plan.
+const windowMinRatio = 10
 
 // windowValue adds the value of the correlated scalar subquery e to every
 // row of input as a window aggregate; ok is false when the shape is not
@@ -62,6 +68,17 @@ func (b *Binder) windowValue(input Plan, e *sql.Subquery) (Plan, bool) {
 	}
 	inScan, ok := mp.Input.(*Scan)
 	if !ok || len(inScan.Projection) != len(inScan.Out) || len(inScan.Predicates) > 0 || len(inScan.OrPredicates) > 0 || len(inScan.Pruned) > 0 {
+		return nil, false
+	}
+	// Few enclosing rows against the table: sorting them into partitions
+	// costs less than reading the table again. Many (Q17 over most parts)
+	// made the window twice the memory and half again the CPU.
+	if b.sess.Rows == nil {
+		return nil, false
+	}
+	nIn, ok1 := b.sess.Rows(input)
+	nT, ok2 := b.sess.Rows(inScan)
+	if !ok1 || !ok2 || nIn*windowMinRatio > nT {
 		return nil, false
 	}
 	xc := input.Columns()
