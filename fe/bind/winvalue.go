@@ -2,6 +2,7 @@ package bind
 
 import (
 	"reflect"
+	"strconv"
 
 	"github.com/apache/arrow-go/v18/arrow"
 
@@ -55,9 +56,6 @@ func (b *Binder) windowValue(input Plan, e *sql.Subquery) (Plan, bool) {
 	if !ok || !aggregateValue(sel) || len(sel.Windows) > 0 || len(sel.OrderBy) > 0 {
 		return nil, false
 	}
-	if _, isRef := sel.From.(*sql.TableRef); !isRef {
-		return nil, false
-	}
 	ib, err := b.bindInner(sel)
 	if err != nil || len(ib.corr) != 1 {
 		return nil, false
@@ -66,23 +64,27 @@ func (b *Binder) windowValue(input Plan, e *sql.Subquery) (Plan, bool) {
 	if !ok {
 		return nil, false
 	}
-	inScan, ok := mp.Input.(*Scan)
-	if !ok || len(inScan.Projection) != len(inScan.Out) || len(inScan.Predicates) > 0 || len(inScan.OrPredicates) > 0 || len(inScan.Pruned) > 0 {
-		return nil, false
-	}
-	// Few enclosing rows against the table: sorting them into partitions
-	// costs less than reading the table again. Many (Q17 over most parts)
-	// made the window twice the memory and half again the CPU.
+	innerPlan := mp.Input
+	// Few enclosing rows against the subquery's FROM: sorting them into
+	// partitions costs less than reading the FROM again. Many (Q17 over
+	// most parts) made the window twice the memory and half again the CPU.
 	if b.sess.Rows == nil {
 		return nil, false
 	}
 	nIn, ok1 := b.sess.Rows(input)
-	nT, ok2 := b.sess.Rows(inScan)
+	nT, ok2 := b.sess.Rows(innerPlan)
 	if !ok1 || !ok2 || nIn*windowMinRatio > nT {
 		return nil, false
 	}
+	// The subquery's FROM: its tables, each read once through inner joins
+	// and filters, and its conditions.
+	iw := &winWalk{inner: true, tables: map[string]*Scan{}}
+	iorg, ok := iw.walk(innerPlan, false)
+	if !ok || iw.mixed {
+		return nil, false
+	}
 	xc := input.Columns()
-	inner := &scope{cols: inScan.Columns()}
+	inner := &scope{cols: innerPlan.Columns()}
 	// The correlation: inner column = enclosing column.
 	be, ok := ib.corr[0].(*sql.BinaryExpr)
 	if !ok || be.Op != "=" {
@@ -107,33 +109,36 @@ func (b *Binder) windowValue(input Plan, e *sql.Subquery) (Plan, bool) {
 	if innerCol < 0 || !arrow.TypeEqual(inner.cols[innerCol].Type, xc[outerCol].Type) || !groupsAsCompares(xc[outerCol].Type) {
 		return nil, false
 	}
-	// The enclosing input's reads of T.
-	w := &winWalk{table: inScan}
-	org, ok := w.walk(input, false)
-	if !ok || w.scan == nil || w.uses != 1 {
+	corr, ok := iw.ident(iorg[innerCol])
+	if !ok {
 		return nil, false
 	}
-	tc := inScan.Projection[innerCol]
-	okX := org[outerCol].scan == w.scan && w.scan.Projection[org[outerCol].col] == tc
-	if len(w.keys) == 0 {
+	// The enclosing input's reads of those tables: the same conditions
+	// among them, and only corr = y to the rest.
+	w := &winWalk{tables: iw.tables, corr: corr, seen: map[string]bool{}}
+	org, ok := w.walk(input, false)
+	if !ok || len(w.seen) != len(iw.tables) || len(w.keys) == 0 || !sameConds(w.conds, iw.conds) {
 		return nil, false
+	}
+	okX := false
+	if id, isS := w.ident(org[outerCol]); isS && id == corr {
+		okX = true
 	}
 	for _, k := range w.keys {
-		if w.scan.Projection[k.t] != tc {
-			return nil, false
-		}
-		if org[outerCol] == k.other {
+		if org[outerCol] == k {
 			okX = true
 		}
 	}
 	if !okX {
 		return nil, false
 	}
-	// T's columns in the input, by table column.
-	at := map[int]int{}
+	// The FROM's columns in the input, by table column.
+	at := map[string]int{}
 	for i, o := range org {
-		if o.scan == w.scan {
-			at[w.scan.Projection[o.col]] = i
+		if id, isS := w.ident(o); isS {
+			if _, dup := at[id]; !dup {
+				at[id] = i
+			}
 		}
 	}
 	// The item's aggregates, as window calls over the input.
@@ -158,8 +163,9 @@ func (b *Binder) windowValue(input Plan, e *sql.Subquery) (Plan, bool) {
 					return false
 				}
 				arg, ok := expr.MapColumns(call.Arg, func(c *expr.ColumnRef) expr.Expr {
-					i, found := at[inScan.Projection[c.Index]]
-					if !found {
+					id, isS := iw.ident(iorg[c.Index])
+					i, found := at[id]
+					if !isS || !found {
 						return nil
 					}
 					return expr.Col(i, xc[i].Name, xc[i].Type)
@@ -238,42 +244,177 @@ func hasNil(e expr.Expr) bool {
 type origin struct {
 	scan *Scan
 	col  int
-	// derived marks a value computed from the table's columns.
+	// derived marks a value computed from the FROM's tables' columns.
 	derived bool
 }
 
-// winKey is a join key t = other of the table's column t (scan output
-// position) and another input's column.
-type winKey struct {
-	t     int
-	other origin
-}
-
-// winWalk follows an enclosing input down to the scans of one table.
+// winWalk follows a plan down to the scans of the subquery's FROM tables.
+// Over the subquery's own FROM (inner) it records every table and every
+// condition; over the enclosing input it finds those tables (each once,
+// the same read) and sorts the conditions that read them into those among
+// them (conds, compared with the FROM's) and corr = y keys to the rest.
 type winWalk struct {
-	table *Scan // the subquery's scan: the table to find
-	scan  *Scan // the input's scan of it
-	uses  int
-	keys  []winKey
+	inner  bool
+	tables map[string]*Scan // by tableKey: the FROM's scans
+	corr   string           // the correlation column's ident
+	seen   map[string]bool
+	conds  map[string]int // canonical conditions among the tables
+	keys   []origin       // y of each corr = y key
+	mixed  bool           // a condition reads the tables and anything else
 }
 
-func (w *winWalk) sameTable(s *Scan) bool {
-	t := w.table
-	return s.Table != nil && t.Table != nil && s.Catalog == t.Catalog && s.Database == t.Database && s.Table.Name() == t.Table.Name() &&
-		reflect.DeepEqual(s.TimeTravel, t.TimeTravel) && reflect.DeepEqual(s.Vars, t.Vars)
+func tableKey(s *Scan) string {
+	if s.Table == nil {
+		return ""
+	}
+	return s.Catalog + "\x00" + s.Database + "\x00" + s.Table.Name()
+}
+
+// ident names a column of one of the tables: its table and table column.
+func (w *winWalk) ident(o origin) (string, bool) {
+	if o.scan == nil || o.derived || o.col >= len(o.scan.Projection) {
+		return "", false
+	}
+	k := tableKey(o.scan)
+	if s, ok := w.tables[k]; !ok || s != o.scan && w.inner {
+		return "", false
+	} else if !w.inner && (!reflect.DeepEqual(s.TimeTravel, o.scan.TimeTravel) || !reflect.DeepEqual(s.Vars, o.scan.Vars)) {
+		// Scan predicates are skipping hints (the filters above hold the
+		// conditions, compared as such): they may differ.
+		return "", false
+	}
+	return k + "." + strconv.Itoa(o.scan.Projection[o.col]), true
+}
+
+// mine says whether o is (computed from) a column of the tables.
+func (w *winWalk) mine(o origin) bool {
+	if o.derived {
+		return true
+	}
+	if o.scan == nil {
+		return false
+	}
+	_, ok := w.tables[tableKey(o.scan)]
+	return ok
+}
+
+// canon prints e with each column as its ident; ok is false when e reads
+// a column outside the tables (or computed).
+func (w *winWalk) canon(e expr.Expr, org []origin) (string, bool) {
+	bad := false
+	m, ok := expr.MapColumns(e, func(c *expr.ColumnRef) expr.Expr {
+		if c.Index >= len(org) {
+			bad = true
+			return c
+		}
+		id, isS := w.ident(org[c.Index])
+		if !isS {
+			bad = true
+			return c
+		}
+		return expr.Col(0, id, c.Type)
+	})
+	if !ok || bad || expr.Volatile(e) {
+		return "", false
+	}
+	return m.String() + " " + e.DataType().String(), true
+}
+
+// reads says whether e reads a column of the tables.
+func (w *winWalk) reads(e expr.Expr, org []origin) bool {
+	for _, c := range columnRefs(e) {
+		if c.Index < len(org) && w.mine(org[c.Index]) {
+			return true
+		}
+	}
+	return false
+}
+
+// cond records a condition (a filter conjunct or join residual) that
+// reads the tables; only one among them alone is accepted.
+func (w *winWalk) cond(e expr.Expr, org []origin) bool {
+	for _, c := range expr.Conjuncts(e) {
+		if !w.reads(c, org) {
+			continue
+		}
+		k, ok := w.canon(c, org)
+		if !ok {
+			w.mixed = true
+			return false
+		}
+		w.addCond(k)
+	}
+	return true
+}
+
+func (w *winWalk) addCond(k string) {
+	if w.conds == nil {
+		w.conds = map[string]int{}
+	}
+	w.conds[k]++
+}
+
+// key records a join key l = r: among the tables (as a condition, sides
+// in a fixed order), or corr = y with y a plain column of the rest.
+func (w *winWalk) key(l, r expr.Expr, lo, ro []origin) bool {
+	lr, rr := w.reads(l, lo), w.reads(r, ro)
+	if !lr && !rr {
+		return true
+	}
+	lk, lok := w.canon(l, lo)
+	rk, rok := w.canon(r, ro)
+	if lok && rok {
+		if rk < lk {
+			lk, rk = rk, lk
+		}
+		w.addCond(lk + " = " + rk)
+		return true
+	}
+	if w.inner {
+		return false
+	}
+	// corr = y: one side the correlation column, the other a plain
+	// column of a table outside, of a type that groups as it compares.
+	for _, p := range [][4]any{{l, lo, r, ro}, {r, ro, l, lo}} {
+		sc, ok1 := p[0].(*expr.ColumnRef)
+		yc, ok2 := p[2].(*expr.ColumnRef)
+		so, yo := p[1].([]origin), p[3].([]origin)
+		if !ok1 || !ok2 || sc.Index >= len(so) || yc.Index >= len(yo) || !groupsAsCompares(sc.Type) || !arrow.TypeEqual(sc.Type, yc.Type) {
+			continue
+		}
+		id, isS := w.ident(so[sc.Index])
+		y := yo[yc.Index]
+		if isS && id == w.corr && y.scan != nil && !w.mine(y) {
+			w.keys = append(w.keys, y)
+			return true
+		}
+	}
+	w.mixed = true
+	return false
 }
 
 // walk returns the origins of p's columns; ok is false when p reads the
-// table in a way the rewrite cannot keep exact. below says an operator
+// tables in a way the rewrite cannot keep exact. below says an operator
 // other than an inner join, filter or projection lies above p.
 func (w *winWalk) walk(p Plan, below bool) ([]origin, bool) {
 	cols := len(p.Columns())
 	switch n := p.(type) {
 	case *Scan:
-		if w.sameTable(n) {
-			w.uses++
-			w.scan = n
-			if below || len(n.Projection) != len(n.Out) || len(n.Predicates) > 0 || len(n.OrPredicates) > 0 || len(n.Pruned) > 0 {
+		k := tableKey(n)
+		if w.inner {
+			if _, dup := w.tables[k]; dup || k == "" {
+				return nil, false
+			}
+			w.tables[k] = n
+		}
+		if _, ok := w.tables[k]; ok {
+			if !w.inner {
+				if w.seen[k] {
+					return nil, false
+				}
+				w.seen[k] = true
+			}
+			if below || len(n.Projection) != len(n.Out) || len(n.Pruned) > 0 {
 				return nil, false
 			}
 		}
@@ -284,7 +425,7 @@ func (w *winWalk) walk(p Plan, below bool) ([]origin, bool) {
 		return org, true
 	case *Filter:
 		in, ok := w.walk(n.Input, below)
-		if !ok || w.reads(n.Cond, in) {
+		if !ok || !w.cond(n.Cond, in) {
 			return nil, false
 		}
 		return in, true
@@ -303,33 +444,28 @@ func (w *winWalk) walk(p Plan, below bool) ([]origin, bool) {
 		}
 		return org, true
 	case *Join:
-		inner := n.Kind == InnerJoin || n.Kind == CrossJoin
-		l, ok := w.walk(n.Left, below || !inner)
+		innerJoin := n.Kind == InnerJoin || n.Kind == CrossJoin
+		if w.inner && !innerJoin {
+			return nil, false
+		}
+		l, ok := w.walk(n.Left, below || !innerJoin)
 		if !ok {
 			return nil, false
 		}
-		r, ok := w.walk(n.Right, below || !inner)
+		r, ok := w.walk(n.Right, below || !innerJoin)
 		if !ok {
 			return nil, false
 		}
 		both := append(append([]origin{}, l...), r...)
-		if n.Residual != nil && w.reads(n.Residual, both) {
+		if n.Residual != nil && !w.cond(n.Residual, both) {
 			return nil, false
 		}
 		for i := range n.LeftKeys {
-			lk, lt := w.keyCol(n.LeftKeys[i], l)
-			rk, rt := w.keyCol(n.RightKeys[i], r)
-			switch {
-			case !w.reads(n.LeftKeys[i], l) && !w.reads(n.RightKeys[i], r):
-			case inner && lt && rk != nil && !rt && lk != nil:
-				w.keys = append(w.keys, winKey{t: lk.col, other: *rk})
-			case inner && rt && lk != nil && !lt && rk != nil:
-				w.keys = append(w.keys, winKey{t: rk.col, other: *lk})
-			default:
+			if !w.key(n.LeftKeys[i], n.RightKeys[i], l, r) {
 				return nil, false
 			}
 		}
-		if len(n.Out) == cols && cols == len(both) {
+		if cols == len(both) {
 			return both, true
 		}
 		if cols == len(l) {
@@ -337,6 +473,9 @@ func (w *winWalk) walk(p Plan, below bool) ([]origin, bool) {
 		}
 		return make([]origin, cols), true
 	default:
+		if w.inner {
+			return nil, false
+		}
 		for _, c := range p.Children() {
 			if _, ok := w.walk(c, true); !ok {
 				return nil, false
@@ -346,26 +485,17 @@ func (w *winWalk) walk(p Plan, below bool) ([]origin, bool) {
 	}
 }
 
-// reads says whether e reads a column of the table's scan.
-func (w *winWalk) reads(e expr.Expr, org []origin) bool {
-	for _, c := range columnRefs(e) {
-		if c.Index < len(org) && (org[c.Index].derived || w.scan != nil && org[c.Index].scan == w.scan) {
-			return true
+// sameConds compares two multisets of canonical conditions.
+func sameConds(a, b map[string]int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, n := range a {
+		if b[k] != n {
+			return false
 		}
 	}
-	return false
-}
-
-// keyCol returns the origin of a join key that is a plain scan column
-// (nil otherwise) and whether it is the table's, with a type that groups
-// as it compares.
-func (w *winWalk) keyCol(e expr.Expr, org []origin) (*origin, bool) {
-	c, ok := e.(*expr.ColumnRef)
-	if !ok || c.Index >= len(org) || org[c.Index].scan == nil || !groupsAsCompares(c.Type) {
-		return nil, false
-	}
-	o := org[c.Index]
-	return &o, o.scan == w.scan
+	return true
 }
 
 // columnRefs lists the column references in e.

@@ -41,6 +41,8 @@ func TestAggregateRewritesVsDuckDB(t *testing.T) {
 			}
 			return fmt.Sprintf("(%s, %d, %s, %d)", nullEvery(i, 41, 2, fmt.Sprint(k)), i%9, nullEvery(i, 17, 4, v), i%50)
 		}},
+		// grp: one row per fact key, 40 names (Q2's part to fact's partsupp).
+		{"grp", "gk INT, name VARCHAR(10)", 800, func(i int) string { return fmt.Sprintf("(%d, 'n%d')", i, i%40) }},
 	}
 	db, d := startJoinDuck(t, "aggrw", tables)
 	const shared, window = "VSHARED", "partition by:"
@@ -70,6 +72,14 @@ func TestAggregateRewritesVsDuckDB(t *testing.T) {
 			AND v * 20 < (SELECT sum(v) FROM fact f2 WHERE f2.fk = k)`, "", window},
 		{"filtered subquery kept", `SELECT count(*) FROM fact, dim WHERE fk = k AND a = 3 AND tag = 't0'
 			AND v < (SELECT avg(v) FROM fact f2 WHERE f2.fk = k AND f2.q < 25)`, "", window},
+		// Q2's shape: the subquery's FROM is two of the enclosing tables
+		// with the same conditions, correlated to the third.
+		{"joined from", `SELECT gk, k, q, CAST(v AS DOUBLE) FROM grp, fact, dim WHERE gk = fk AND fk = k AND tag = 't1' AND name = 'n3'
+			AND v = (SELECT min(v) FROM fact f2, dim d2 WHERE f2.fk = d2.k AND d2.tag = 't1' AND f2.fk = gk)`, window, ""},
+		{"joined from, other condition kept", `SELECT gk, k, q, CAST(v AS DOUBLE) FROM grp, fact, dim WHERE gk = fk AND fk = k AND tag = 't1' AND name = 'n3'
+			AND v >= (SELECT min(v) FROM fact f2, dim d2 WHERE f2.fk = d2.k AND d2.a < 5 AND f2.fk = gk)`, "", window},
+		{"joined from, same filter on both", `SELECT count(*) FROM grp, fact, dim WHERE gk = fk AND fk = k AND tag = 't1' AND name = 'n3' AND q < 40
+			AND v >= (SELECT avg(v) FROM fact f2, dim d2 WHERE f2.fk = d2.k AND d2.tag = 't1' AND f2.q < 40 AND f2.fk = gk)`, window, ""},
 		// Most of fact joins: reading it again beats sorting it.
 		{"many enclosing rows kept", `SELECT count(*) FROM fact, dim WHERE fk = k
 			AND v < (SELECT avg(v) FROM fact f2 WHERE f2.fk = k)`, "", window},
