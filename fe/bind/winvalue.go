@@ -24,23 +24,32 @@ import (
 // (PARTITION BY p_partkey), and lineitem is read once instead of twice (as
 // Doris's AggScalarSubQueryToWindowFunction does).
 //
+// TPC-H Q2 is the same with a joined FROM: min(ps_supplycost) over
+// partsupp, supplier, nation and region of Europe per part, whose
+// enclosing query joins the same four tables under the same conditions to
+// the filtered parts.
+//
 // Exact when (windowValue checks each):
-//   - the subquery reads one table T with no filter of its own, and its
-//     WHERE is one equality of a T column c and an enclosing column x;
-//   - its item is avg, min or max calls (no DISTINCT) over T's columns in
-//     an expression of constants: each partition holds every T row with
+//   - the subquery's FROM F is inner joins and filters over tables read
+//     once each, its WHERE one equality of an F column c and an enclosing
+//     column x besides conditions among F's tables (none constant);
+//   - its item is avg, min or max calls (no DISTINCT) over F's columns in
+//     an expression of constants: each partition holds every F row with
 //     c = v the same number of times (once per row of the rest with the
 //     key v), which leaves these three unchanged (sum and count would
 //     multiply);
-//   - the enclosing input reads T once, through inner joins, filters and
-//     projections only, without scan predicates, and every condition that
-//     reads T is a join key c = y of T's column c and another input's
-//     column, of one type that compares as it groups (no floating point);
-//     at least one such key exists, so c is never NULL in an input row;
-//   - (for speed, not exactness) the input is estimated at a tenth of T
-//     or less.
-//   - x is T's c or such a y, so x = c on every input row and the
-//     partition by x is the subquery's correlation.
+//   - the enclosing input reads each of F's tables once (the same read:
+//     time travel, variables), through inner joins, filters and
+//     projections only; the conditions that read only those tables are
+//     F's, as a multiset of texts naming table and column; every other
+//     condition that reads them is a join key c = y with y a plain column
+//     of another table, of one type that compares as it groups (no
+//     floating point); at least one such key exists, so c is never NULL
+//     in an input row;
+//   - x is c itself or such a y, so x = c on every input row and the
+//     partition by x is the subquery's correlation;
+//   - (for speed, not exactness) the input is estimated at a tenth of F's
+//     rows or less.
 //
 // Anything else is decorrelated as before.
 
@@ -334,6 +343,9 @@ func (w *winWalk) reads(e expr.Expr, org []origin) bool {
 // reads the tables; only one among them alone is accepted.
 func (w *winWalk) cond(e expr.Expr, org []origin) bool {
 	for _, c := range expr.Conjuncts(e) {
+		if w.inner && len(columnRefs(c)) == 0 {
+			return false // a constant of the FROM's own (WHERE 1 = 0)
+		}
 		if !w.reads(c, org) {
 			continue
 		}

@@ -80,6 +80,8 @@ func TestAggregateRewritesVsDuckDB(t *testing.T) {
 			AND v >= (SELECT min(v) FROM fact f2, dim d2 WHERE f2.fk = d2.k AND d2.a < 5 AND f2.fk = gk)`, "", window},
 		{"joined from, same filter on both", `SELECT count(*) FROM grp, fact, dim WHERE gk = fk AND fk = k AND tag = 't1' AND name = 'n3' AND q < 40
 			AND v >= (SELECT avg(v) FROM fact f2, dim d2 WHERE f2.fk = d2.k AND d2.tag = 't1' AND f2.q < 40 AND f2.fk = gk)`, window, ""},
+		{"constant false subquery kept", `SELECT count(*) FROM fact, dim WHERE fk = k AND a = 0 AND tag = 't1'
+			AND coalesce((SELECT avg(v) FROM fact f2 WHERE f2.fk = k AND 1 = 0), 1000) > v`, "", window},
 		// Most of fact joins: reading it again beats sorting it.
 		{"many enclosing rows kept", `SELECT count(*) FROM fact, dim WHERE fk = k
 			AND v < (SELECT avg(v) FROM fact f2 WHERE f2.fk = k)`, "", window},
