@@ -392,7 +392,7 @@ func (j *HashJoin) openParallel(ctx context.Context, env *Env, side *buildSide) 
 	// probe: the probe skips the rows they drop instead of their being
 	// copied out first.
 	scan, _ := p.src.(*Scan)
-	if len(p.steps) > 0 || scan == nil || len(scan.Filters) == 0 || (j.Type != InnerJoin && j.Type != LeftSemiJoin) {
+	if len(p.steps) > 0 || scan == nil || len(scan.Filters) == 0 || scan.Pre != nil || (j.Type != InnerJoin && j.Type != LeftSemiJoin) {
 		scan = nil
 	}
 	// The views share side's memory: side is released once the workers
@@ -432,7 +432,11 @@ type deferRFKey struct{}
 // leaves b the caller's and skips fn when the filters drop every row.
 func (p *pipeline) openSource(ctx context.Context, env *Env) (in array.RecordReader, pre func(b arrow.RecordBatch, fn func(arrow.RecordBatch) (arrow.RecordBatch, error)) (arrow.RecordBatch, error), err error) {
 	s, ok := p.src.(*Scan)
-	if !ok || len(s.Filters) == 0 {
+	// A scan with a Pre predicate keeps its filters: it tests Pre first and
+	// the runtime filters only on the rows Pre keeps (Scan.preFiltered),
+	// which saves more than spreading every row's filter test over the
+	// workers (Q20's lineitem).
+	if !ok || len(s.Filters) == 0 || s.Pre != nil {
 		in, err = OpenOp(ctx, env, p.src)
 		return in, func(b arrow.RecordBatch, fn func(arrow.RecordBatch) (arrow.RecordBatch, error)) (arrow.RecordBatch, error) {
 			return fn(b)

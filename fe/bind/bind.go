@@ -60,6 +60,11 @@ type Session struct {
 	// expressions are evaluated in once (allocator, session time zone);
 	// nil leaves them unfolded.
 	Fold *expr.Env
+	// Rows estimates a plan's row count (fe/opt's estimator), for choices
+	// between equivalent plans (a correlated aggregate as a window over
+	// few enclosing rows); nil, or ok false, knows nothing, and the
+	// binder then keeps its general plan.
+	Rows func(Plan) (float64, bool)
 }
 
 // Binder binds the statements of one session.

@@ -34,8 +34,10 @@ import (
 // HAVING, DISTINCT, LIMIT, nested subqueries, correlations without an
 // equality and scalar aggregates (planExprSubqueries tries the domain
 // first for those: it hashes only the outer keys' rows of the FROM) go
-// over the domain of correlation values (lateral.go). Nothing runs per
-// row.
+// over the domain of correlation values (lateral.go). Before that, an
+// avg, min or max over the one table the enclosing rows already hold
+// every matching row of (TPC-H Q17) is a window over those rows
+// (winvalue.go). Nothing runs per row.
 
 // subqueryColName names the value column of a subquery at position i of
 // its block's input. Each name is distinct: bound expressions compare (and

@@ -270,6 +270,12 @@ func (b *Binder) planExprSubqueries(input Plan, exprs []sql.Expr, outsideAggs bo
 				continue
 			}
 		}
+		if s, ok := e.(*sql.Subquery); ok {
+			if p, ok := b.windowValue(input, s); ok {
+				input = p
+				continue
+			}
+		}
 		if s, ok := e.(*sql.Subquery); ok && aggregateValue(s.Query) && repeatable(input) {
 			// Over the domain of its correlation values: the subquery's
 			// FROM is joined with those values only and aggregated per

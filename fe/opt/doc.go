@@ -44,6 +44,13 @@
 // left one table's filtered scan, is rewritten to hash the left side's
 // keys instead (semi.go).
 //
+// Totals from groups (total.go). An aggregate without GROUP BY over the
+// same rows as a grouped aggregate elsewhere in the plan (TPC-H Q11's
+// HAVING sum > (SELECT sum … over the same FROM and WHERE)), whose calls
+// are sums of integers or decimals, mins or maxes the grouped one also
+// computes, totals a copy of the grouped aggregate instead, which
+// fe/physical computes once for both readers: the rows are joined once.
+//
 // A region is left as bound when an input's row count is unknown, or when
 // an input's table keeps column statistics but has none (an internal table
 // not analysed yet: a row count alone cannot tell a key from a low-NDV

@@ -36,6 +36,7 @@ type Estimates struct {
 // OptimizePlan is Optimize returning the estimates for further questions
 // (MatchShare).
 func OptimizePlan(ctx context.Context, p bind.Plan) (bind.Plan, *Estimates) {
+	totalsFromGroups(p)
 	o := &optimizer{est: newEstimator(ctx), uses: map[*expr.ColumnRef]int{}}
 	countUses(p, o.uses)
 	p = o.rewrite(p)

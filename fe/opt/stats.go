@@ -71,6 +71,14 @@ func (e *estimator) stats(p bind.Plan) *relStat {
 	return s
 }
 
+// EstimateRows is p's estimated row count, for the binder's choices
+// between plans (bind.Session.Rows); ok is false when a table below has
+// no row count or lacks the column statistics it keeps.
+func EstimateRows(ctx context.Context, p bind.Plan) (float64, bool) {
+	s := newEstimator(ctx).stats(p)
+	return s.rows, s.known && !s.unanalysed
+}
+
 func unknownCols(n int) []colStat { return make([]colStat, n) }
 
 func (e *estimator) compute(p bind.Plan) *relStat {

@@ -156,6 +156,10 @@ func (b *builder) physicalNode(ctx context.Context, p bind.Plan) (exec.Operator,
 		if err != nil {
 			return nil, err
 		}
+		if sc, ok := in.(*exec.Scan); ok && len(sc.Filters) > 0 {
+			// The scan tests the predicate before its runtime filters.
+			sc.Pre = n.Cond
+		}
 		return exec.NewFilter(in, n.Cond)
 	case *bind.Project:
 		in, err := b.physical(ctx, n.Input)
