@@ -151,7 +151,7 @@ func TestRawScanFilter(t *testing.T) {
 	uk := create(catalog.TableSpec{Name: "uk", Schema: rawSchema(), KeysType: "UNIQUE", KeyColumns: []string{"id"},
 		Distribution: "DISTRIBUTED BY HASH(`id`) BUCKETS 2"})
 	appendRows(uk, 0, 4000, 1)
-	appendRows(uk, 2000, 4000, 2) // ids 2000..3999 replaced
+	appendRows(uk, 2000, 4000, 2)             // ids 2000..3999 replaced
 	for _, from := range []int64{100, 3500} { // one old, one replaced range
 		dkr := rawRows(mem, from, 300, 3)
 		if _, err := uk.(catalog.KeyDeleter).DeleteKeys(ctx, dkr); err != nil {
