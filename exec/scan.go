@@ -127,12 +127,14 @@ func aliasesValues(dt arrow.DataType) bool {
 // sharesBuffer reports whether a holds any buffer of b (children and
 // dictionaries included).
 func sharesBuffer(a, b arrow.ArrayData) bool {
-	held := map[*memory.Buffer]bool{}
+	// A handful of buffers a column: a slice beats a map (per batch).
+	var store [8]*memory.Buffer
+	held := store[:0]
 	var collect func(d arrow.ArrayData)
 	collect = func(d arrow.ArrayData) {
 		for _, x := range d.Buffers() {
 			if x != nil && x.Len() > 0 {
-				held[x] = true
+				held = append(held, x)
 			}
 		}
 		for _, ch := range d.Children() {
@@ -146,7 +148,7 @@ func sharesBuffer(a, b arrow.ArrayData) bool {
 	var shares func(d arrow.ArrayData) bool
 	shares = func(d arrow.ArrayData) bool {
 		for _, x := range d.Buffers() {
-			if held[x] {
+			if x != nil && slices.Contains(held, x) {
 				return true
 			}
 		}
