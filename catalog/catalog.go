@@ -155,6 +155,18 @@ type ScanRequest struct {
 	// Predicates are WHERE conjuncts on this table's columns (see
 	// Predicate): hints for skipping data, never a filter to rely on.
 	Predicates []Predicate
+	// Raw lets a scan return batches whose buffers point into storage it
+	// gives back when the batch's arrays are released (a mapped file): the
+	// caller filters them and copies out the values it keeps before the
+	// batch goes, so rows a filter drops (and columns only it reads) are
+	// never copied. Only a RawScanner is asked for it; others ignore it.
+	Raw bool
+}
+
+// RawScanner is a Table whose Scan honours ScanRequest.Raw.
+type RawScanner interface {
+	Table
+	ScansRaw() bool
 }
 
 // Projected returns the schema of a scan with the given column indexes.

@@ -51,7 +51,7 @@ func (f *Filter) open(ctx context.Context, env *Env, schema *arrow.Schema, need 
 	if err := checkEnv(ctx, env); err != nil {
 		return nil, err
 	}
-	in, err := OpenOp(ctx, env, f.Input)
+	in, raw, err := openRaw(ctx, env, f.Input)
 	if err != nil {
 		return nil, err
 	}
@@ -61,6 +61,9 @@ func (f *Filter) open(ctx context.Context, env *Env, schema *arrow.Schema, need 
 	next := func() (arrow.RecordBatch, error) {
 		for in.Next() {
 			out, err := s.apply(kctx, env, in.RecordBatch(), need, &scratch)
+			if err == nil && out != nil && raw {
+				out, err = detachFrom(memlimit.Lenient(env.Mem), in.RecordBatch(), out, need)
+			}
 			if err != nil {
 				return nil, err
 			}

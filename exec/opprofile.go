@@ -88,6 +88,8 @@ func OpenOp(ctx context.Context, env *Env, op Operator) (array.RecordReader, err
 		key = pp.Operator
 	case pipedSel:
 		key = pp.Operator
+	case rawScan:
+		key = pp.Scan
 	}
 	c := p.counters(key)
 	start := time.Now()

@@ -43,6 +43,22 @@ type pipeline struct {
 	// selTop: a Filter as the top step yields a selBatch instead of
 	// copying the rows it keeps (for a consumer that reads selBatch).
 	selTop bool
+	// raw: src was opened raw (openRaw) under a Filter as the first step,
+	// which copies out the values it keeps (detachFrom).
+	raw bool
+}
+
+// openSrc opens the pipeline's source, raw when its first step is a
+// Filter.
+func (p *pipeline) openSrc(ctx context.Context, env *Env) (array.RecordReader, error) {
+	if len(p.steps) > 0 {
+		if _, ok := p.steps[0].(*Filter); ok {
+			in, raw, err := openRaw(ctx, env, p.src)
+			p.raw = raw
+			return in, err
+		}
+	}
+	return OpenOp(ctx, env, p.src)
 }
 
 // profile makes apply record the first n steps into the context's
@@ -120,9 +136,16 @@ func (p *pipeline) apply(kctx context.Context, env *Env, b arrow.RecordBatch, sc
 		switch s := st.(type) {
 		case *Filter:
 			if p.selTop && i == len(p.steps)-1 {
-				return p.selectTop(kctx, env, cur, p.sels[i], scratch)
+				out, err := p.selectTop(kctx, env, cur, p.sels[i], scratch)
+				if err == nil && out != nil && p.raw && i == 0 {
+					out, err = detachSel(memlimit.Lenient(env.Mem), b, out)
+				}
+				return out, err
 			}
 			out, err = p.sels[i].apply(kctx, env, cur, p.needs[i], scratch)
+			if err == nil && out != nil && p.raw && i == 0 {
+				out, err = detachFrom(memlimit.Lenient(env.Mem), b, out, p.needs[i])
+			}
 		case *Project:
 			out, err = evalBatch(env, s.schema, s.Exprs, cur)
 		}
@@ -169,6 +192,21 @@ func (p *pipeline) selectTop(kctx context.Context, env *Env, cur arrow.RecordBat
 	}
 	// rows may share the worker's scratch: the batch leaves the worker.
 	return &selBatch{RecordBatch: cur, sel: slices.Clone(rows)}, nil
+}
+
+// detachSel is detachFrom (every column) for selectTop's result, which
+// may be a selBatch over the raw batch in.
+func detachSel(mem memory.Allocator, in, out arrow.RecordBatch) (arrow.RecordBatch, error) {
+	sb, ok := out.(*selBatch)
+	if !ok {
+		return detachFrom(mem, in, out, nil)
+	}
+	d, err := detachFrom(mem, in, sb.RecordBatch, nil)
+	if err != nil {
+		return nil, err
+	}
+	sb.RecordBatch = d
+	return sb, nil
 }
 
 // mapResult is one batch's outcome in parallelMap.
@@ -437,12 +475,12 @@ func (p *pipeline) openSource(ctx context.Context, env *Env) (in array.RecordRea
 	// which saves more than spreading every row's filter test over the
 	// workers (Q20's lineitem).
 	if !ok || len(s.Filters) == 0 || s.Pre != nil {
-		in, err = OpenOp(ctx, env, p.src)
+		in, err = p.openSrc(ctx, env)
 		return in, func(b arrow.RecordBatch, fn func(arrow.RecordBatch) (arrow.RecordBatch, error)) (arrow.RecordBatch, error) {
 			return fn(b)
 		}, err
 	}
-	in, err = OpenOp(context.WithValue(ctx, deferRFKey{}, s), env, s)
+	in, err = p.openSrc(context.WithValue(ctx, deferRFKey{}, s), env)
 	return in, func(b arrow.RecordBatch, fn func(arrow.RecordBatch) (arrow.RecordBatch, error)) (arrow.RecordBatch, error) {
 		f, err := applyScanFilters(ctx, env, s.schema, s.Filters, b)
 		if err != nil || f == nil {

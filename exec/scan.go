@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -25,6 +26,195 @@ type Source interface {
 // node in EXPLAIN (the Fluss planner adds "flussScan: ...").
 type ExplainSource interface {
 	ExplainLines() []string
+}
+
+// RawSource is a Source that can hand out batches whose buffers point
+// into storage it gives back when their arrays are released (a mapped
+// file: catalog.ScanRequest.Raw). A filter right above the scan reads
+// them in place and copies out only the rows it keeps (detachFrom), where
+// Open would copy every row's strings before the filter sees them.
+type RawSource interface {
+	Source
+	// CanRaw says whether OpenRaw is available (false: call Open).
+	CanRaw() bool
+	// OpenRaw is Open with raw batches: no value read from one may be
+	// kept past its release.
+	OpenRaw(ctx context.Context, mem memory.Allocator) (array.RecordReader, error)
+}
+
+// rawScan is a Scan opened raw; only a filter that detaches what it
+// keeps (openRaw) opens one.
+type rawScan struct{ *Scan }
+
+func (r rawScan) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	return r.open(ctx, env, r.Src.(RawSource).OpenRaw)
+}
+
+// openRaw opens op, raw when it is a Scan whose source can be read so:
+// then every batch kept from it must go through detachFrom.
+func openRaw(ctx context.Context, env *Env, op Operator) (array.RecordReader, bool, error) {
+	if sc, ok := op.(*Scan); ok {
+		if rs, ok := sc.Src.(RawSource); ok && rs.CanRaw() {
+			rr, err := OpenOp(ctx, env, rawScan{sc})
+			return rr, true, err
+		}
+	}
+	rr, err := OpenOp(ctx, env, op)
+	return rr, false, err
+}
+
+// detachFrom returns out, which a filter made of the raw batch in, with
+// the columns in need (nil: all) that still share in's buffers copied to
+// mem when their values alias their buffers (strings: see aliasesValues):
+// a column the filter gathered is already a copy, one it passed through
+// (every row kept) or sliced is not. Columns not in need are read by
+// nobody and stay, holding in's storage by reference. It consumes out.
+func detachFrom(mem memory.Allocator, in, out arrow.RecordBatch, need []int) (arrow.RecordBatch, error) {
+	var cols []arrow.Array
+	for i := range int(out.NumCols()) {
+		if need != nil && !slices.Contains(need, i) {
+			continue
+		}
+		c := out.Column(i)
+		if !aliasesValues(c.DataType()) || !sharesBuffer(c.Data(), in.Column(i).Data()) {
+			continue
+		}
+		cp, err := copyValues(mem, c)
+		if err != nil {
+			releaseCols(cols)
+			out.Release()
+			return nil, err
+		}
+		if cols == nil {
+			cols = make([]arrow.Array, out.NumCols())
+		}
+		cols[i] = cp
+	}
+	if cols == nil {
+		return out, nil
+	}
+	for i := range cols {
+		if cols[i] == nil {
+			cols[i] = out.Column(i)
+			cols[i].Retain()
+		}
+	}
+	res := array.NewRecordBatch(out.Schema(), cols, out.NumRows())
+	releaseCols(cols)
+	out.Release()
+	return res, nil
+}
+
+// aliasesValues reports whether arrays of type dt hand out values that
+// point into their buffers (a string or []byte from Value), which Go code
+// may keep past the batch's release.
+func aliasesValues(dt arrow.DataType) bool {
+	switch t := dt.(type) {
+	case arrow.BinaryDataType, *arrow.FixedSizeBinaryType, arrow.BinaryViewDataType:
+		return true
+	case *arrow.DictionaryType:
+		return aliasesValues(t.ValueType)
+	case arrow.ExtensionType:
+		return aliasesValues(t.StorageType())
+	case arrow.NestedType:
+		for _, f := range t.Fields() {
+			if aliasesValues(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sharesBuffer reports whether a holds any buffer of b (children and
+// dictionaries included).
+func sharesBuffer(a, b arrow.ArrayData) bool {
+	// A handful of buffers a column: a slice beats a map (per batch).
+	var store [8]*memory.Buffer
+	held := store[:0]
+	var collect func(d arrow.ArrayData)
+	collect = func(d arrow.ArrayData) {
+		for _, x := range d.Buffers() {
+			if x != nil && x.Len() > 0 {
+				held = append(held, x)
+			}
+		}
+		for _, ch := range d.Children() {
+			collect(ch)
+		}
+		if dict := dictOf(d); dict != nil {
+			collect(dict)
+		}
+	}
+	collect(b)
+	var shares func(d arrow.ArrayData) bool
+	shares = func(d arrow.ArrayData) bool {
+		for _, x := range d.Buffers() {
+			if x != nil && slices.Contains(held, x) {
+				return true
+			}
+		}
+		for _, ch := range d.Children() {
+			if shares(ch) {
+				return true
+			}
+		}
+		if dict := dictOf(d); dict != nil {
+			return shares(dict)
+		}
+		return false
+	}
+	return shares(a)
+}
+
+// dictOf is d's dictionary, nil when it has none.
+func dictOf(d arrow.ArrayData) *array.Data {
+	if dd, ok := d.(*array.Data); ok {
+		if dict, ok := dd.Dictionary().(*array.Data); ok && dict != nil {
+			return dict
+		}
+	}
+	return nil
+}
+
+// copyValues copies c to buffers from mem. A VARCHAR or VARBINARY column
+// needs only the value bytes it uses copied: offsets and validity are read
+// by value and stay where they are, held by reference.
+func copyValues(mem memory.Allocator, c arrow.Array) (arrow.Array, error) {
+	switch c.(type) {
+	case *array.String, *array.Binary:
+	default:
+		return array.Concatenate([]arrow.Array{c}, mem)
+	}
+	d := c.Data()
+	bufs := d.Buffers()
+	if len(bufs) != 3 || bufs[1] == nil || d.Len() == 0 {
+		return array.Concatenate([]arrow.Array{c}, mem)
+	}
+	offs := arrow.Int32Traits.CastFromBytes(bufs[1].Bytes())
+	if len(offs) < d.Offset()+d.Len()+1 {
+		return nil, fmt.Errorf("string column of %d rows has %d offsets", d.Len(), len(offs))
+	}
+	start, end := int(offs[d.Offset()]), int(offs[d.Offset()+d.Len()])
+	var src []byte
+	if bufs[2] != nil {
+		src = bufs[2].Bytes()
+	}
+	if start < 0 || end < start || end > len(src) {
+		return nil, fmt.Errorf("string column's values %d..%d outside its %d bytes", start, end, len(src))
+	}
+	if start > len(src)/2 {
+		// A slice far into its buffer: copy just its part (rebased).
+		return array.Concatenate([]arrow.Array{c}, mem)
+	}
+	vals := memory.NewResizableBuffer(mem)
+	vals.Resize(end)
+	copy(vals.Bytes(), src[:end])
+	nd := array.NewData(d.DataType(), d.Len(), []*memory.Buffer{bufs[0], bufs[1], vals}, nil, d.NullN(), d.Offset())
+	vals.Release()
+	out := array.MakeFromData(nd)
+	nd.Release()
+	return out, nil
 }
 
 // SourceFunc makes a Source from a schema and an open function.
@@ -89,6 +279,10 @@ func (s *Scan) Explain() string {
 }
 
 func (s *Scan) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
+	return s.open(ctx, env, s.Src.Open)
+}
+
+func (s *Scan) open(ctx context.Context, env *Env, open func(context.Context, memory.Allocator) (array.RecordReader, error)) (array.RecordReader, error) {
 	if err := checkEnv(ctx, env); err != nil {
 		return nil, err
 	}
@@ -99,7 +293,7 @@ func (s *Scan) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
 	if len(s.Filters) > 0 {
 		sctx = context.WithValue(ctx, rfEnvKey{}, env)
 	}
-	rr, err := s.Src.Open(sctx, memlimit.Lenient(env.Mem))
+	rr, err := open(sctx, memlimit.Lenient(env.Mem))
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", s.name(), err)
 	}

@@ -670,6 +670,11 @@ func compatible(table, got *arrow.Schema) error {
 	return nil
 }
 
+// ScansRaw implements catalog.RawScanner: with ScanRequest.Raw, batches
+// read from a mapped segment keep their string values in the mapping
+// (each holds it by reference) instead of being copied out (detach).
+func (t *Table) ScansRaw() bool { return true }
+
 // Scan implements catalog.Table.
 func (t *Table) Scan(ctx context.Context, req catalog.ScanRequest) (array.RecordReader, error) {
 	if req.Mem == nil {
@@ -691,7 +696,7 @@ func (t *Table) Scan(ctx context.Context, req catalog.ScanRequest) (array.Record
 		files = slices.DeleteFunc(files, zf.skipsAll)
 	}
 	r := &fileScan{ctx: ctx, mem: req.Mem, c: t.c, tid: t.id, table: t.name, files: files, cols: req.Columns,
-		pick: t.scanPick(req.Columns, dels), schema: out, full: t.arrow, keys: t.keys, release: release, dels: dels, cat: t.schema, ahead: scanParallelism(req.Vars), zf: zf}
+		pick: t.scanPick(req.Columns, dels), schema: out, full: t.arrow, keys: t.keys, release: release, dels: dels, cat: t.schema, ahead: scanParallelism(req.Vars), zf: zf, raw: req.Raw}
 	if t.keys != nil {
 		r.groups = bucketGroups(files, t.keys.buckets)
 	}

@@ -249,8 +249,10 @@ type fileScan struct {
 	merge  *uniqueBucket
 	groups [][]fileInfo // merge scan: segments per bucket, in commit order
 	// aliased: the batch being returned points into a mapping (not a
-	// filtered copy, not pread), so Next detaches its string columns.
+	// filtered copy, not pread), so Next detaches its string columns
+	// unless raw (ScanRequest.Raw): then the caller copies what it keeps.
 	aliased bool
+	raw     bool
 	cur     arrow.RecordBatch
 	err     error
 	done    bool
@@ -334,7 +336,7 @@ func (s *fileScan) Next() bool {
 	}
 	// Strings handed out must not point into a mapping that is unmapped
 	// when the batch is released (see aliasesValues).
-	if s.aliased {
+	if s.aliased && !s.raw {
 		if rec, err = detach(s.mem, rec); err != nil {
 			return s.fail(fmt.Errorf("internal catalog: table %s: %w", s.table, err))
 		}

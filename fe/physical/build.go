@@ -103,6 +103,18 @@ func (ts *tableSource) Open(ctx context.Context, mem memory.Allocator) (array.Re
 
 func (ts *tableSource) ExplainLines() []string { return ts.lines }
 
+// CanRaw implements exec.RawSource for tables that scan raw.
+func (ts *tableSource) CanRaw() bool {
+	rs, ok := ts.t.(catalog.RawScanner)
+	return ok && rs.ScansRaw()
+}
+
+func (ts *tableSource) OpenRaw(ctx context.Context, mem memory.Allocator) (array.RecordReader, error) {
+	req := ts.req
+	req.Mem, req.Raw = mem, true
+	return ts.t.Scan(ctx, req)
+}
+
 // physical builds executor operators for a bound plan.
 func (b *builder) physical(ctx context.Context, p bind.Plan) (exec.Operator, error) {
 	if g, ok := b.shared[p]; ok {
