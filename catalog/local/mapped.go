@@ -406,11 +406,13 @@ func detach(mem memory.Allocator, rec arrow.RecordBatch) (arrow.RecordBatch, err
 	return d, nil
 }
 
-// detachColumn copies c's values to buffers from mem. A VARCHAR or
-// VARBINARY column needs only its value bytes copied: Value hands out
-// slices of them, while offsets and validity are read by value and stay
-// in the mapping, held by the new array's reference to their buffers as
-// by the old one's. Other types are copied whole.
+// detachColumn copies c to buffers from mem. A VARCHAR or VARBINARY
+// column at offset 0 is copied buffer by buffer (validity, offsets, the
+// value bytes up to the last offset) instead of by array.Concatenate,
+// which rebuilds the offsets value by value (21 % of Q19's CPU). Every
+// buffer is copied: a buffer left in the mapping would keep the whole
+// mapped batch, and its charge, alive for as long as the copy lives.
+// Other types are copied whole.
 func detachColumn(mem memory.Allocator, c arrow.Array) (arrow.Array, error) {
 	switch c.(type) {
 	case *array.String, *array.Binary:
@@ -434,15 +436,32 @@ func detachColumn(mem memory.Allocator, c arrow.Array) (arrow.Array, error) {
 	if end < 0 || end > len(src) {
 		return nil, fmt.Errorf("column's values end at byte %d of %d", end, len(src))
 	}
-	if start := int(offs[d.Offset()]); start > len(src)/2 {
-		// A slice far into its buffer: copy just its part (rebased).
+	if d.Offset() != 0 || offs[0] != 0 {
+		// A slice: Concatenate copies just its part, rebased.
 		return array.Concatenate([]arrow.Array{c}, mem)
 	}
-	vals := memory.NewResizableBuffer(mem)
-	vals.Resize(end)
-	copy(vals.Bytes(), src[:end])
-	nd := array.NewData(d.DataType(), d.Len(), []*memory.Buffer{bufs[0], bufs[1], vals}, nil, d.NullN(), d.Offset())
-	vals.Release()
+	copyBuf := func(b []byte) *memory.Buffer {
+		nb := memory.NewResizableBuffer(mem)
+		nb.Resize(len(b))
+		copy(nb.Bytes(), b)
+		return nb
+	}
+	var valid *memory.Buffer
+	if bufs[0] != nil && d.NullN() > 0 {
+		n := (d.Len() + 7) / 8
+		if bufs[0].Len() < n {
+			return nil, fmt.Errorf("column of %d rows has a validity bitmap of %d bytes", d.Len(), bufs[0].Len())
+		}
+		valid = copyBuf(bufs[0].Bytes()[:n])
+	}
+	offb := copyBuf(bufs[1].Bytes()[:(d.Len()+1)*4])
+	vals := copyBuf(src[:end])
+	nd := array.NewData(d.DataType(), d.Len(), []*memory.Buffer{valid, offb, vals}, nil, d.NullN(), 0)
+	for _, b := range []*memory.Buffer{valid, offb, vals} {
+		if b != nil {
+			b.Release()
+		}
+	}
 	out := array.MakeFromData(nd)
 	nd.Release()
 	return out, nil
