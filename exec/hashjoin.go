@@ -474,6 +474,14 @@ func (j *HashJoin) probeSel(kctx context.Context, env *Env, side *buildSide, b a
 	if j.Type == NullAwareLeftAntiJoin && side.hasNull {
 		return nil, nil
 	}
+	residual := j.Residual
+	if side.residualDone {
+		residual = nil
+	}
+	// A semi or anti join without a residual asks only whether a row has
+	// a match: its first candidate pair says so, and the rest of a long
+	// chain (Q22: every order of a customer) need not be walked.
+	first := residual == nil && side.matched == nil && (j.Type == LeftSemiJoin || j.Type == LeftAntiJoin || j.Type == NullAwareLeftAntiJoin)
 	// Candidate pairs, grouped by left row in order.
 	var li, ri []int64
 	var leftNull []bool
@@ -484,7 +492,7 @@ func (j *HashJoin) probeSel(kctx context.Context, env *Env, side *buildSide, b a
 		}
 		leftNull = anyNullKey(keys, rows)
 		var ok bool
-		if li, ri, ok = probeInts(side, keys, sel); !ok {
+		if li, ri, ok = probeInts(side, keys, sel, first); !ok {
 			gids := side.table.lookup(keys, rows)
 			for r := 0; r < rows; r++ {
 				if gids[r] < 0 || (leftNull != nil && leftNull[r]) || (sel != nil && !sel[r]) {
@@ -493,6 +501,9 @@ func (j *HashJoin) probeSel(kctx context.Context, env *Env, side *buildSide, b a
 				for br := side.head[gids[r]]; br >= 0; br = side.next[br] {
 					li = append(li, int64(r))
 					ri = append(ri, int64(br))
+					if first {
+						break
+					}
 				}
 			}
 		}
@@ -500,10 +511,6 @@ func (j *HashJoin) probeSel(kctx context.Context, env *Env, side *buildSide, b a
 	}
 	// The pairs, their flags and the per-row marks, while the batch is probed.
 	defer chargeGo(env, int64(cap(li)+cap(ri))*8+int64(len(li))+int64(rows)*7)()
-	residual := j.Residual
-	if side.residualDone {
-		residual = nil
-	}
 	if residual == nil && side.matched == nil && (j.Type == InnerJoin || j.Type == RightOuterJoin) {
 		// Every candidate pair is kept and no row needs marking: a
 		// selective join (Q17) skips the per-row flags of each batch.
@@ -649,25 +656,25 @@ func distinctEstimate(env *Env, a arrow.Array) (int, bool) {
 // and no group id per row, which cost most of a selective probe (Q17's 6
 // M lineitem rows against 200 parts). ok is false for any other key or
 // table; the general path serves those.
-func probeInts(side *buildSide, keys []arrow.Array, sel []bool) (li, ri []int64, ok bool) {
+func probeInts(side *buildSide, keys []arrow.Array, sel []bool, first bool) (li, ri []int64, ok bool) {
 	g := side.table
 	if len(keys) != 1 || keys[0].NullN() > 0 || g.fixed == nil || (g.direct == nil && g.ints == nil) {
 		return nil, nil, false
 	}
 	switch x := keys[0].(type) {
 	case *array.Int64:
-		li, ri = probeIntVals(side, x.Int64Values(), sel)
+		li, ri = probeIntVals(side, x.Int64Values(), sel, first)
 	case *array.Int32:
-		li, ri = probeIntVals(side, x.Int32Values(), sel)
+		li, ri = probeIntVals(side, x.Int32Values(), sel, first)
 	case *array.Date32:
-		li, ri = probeIntVals(side, arrow.Int32Traits.CastFromBytes(arrow.Date32Traits.CastToBytes(x.Date32Values())), sel)
+		li, ri = probeIntVals(side, arrow.Int32Traits.CastFromBytes(arrow.Date32Traits.CastToBytes(x.Date32Values())), sel, first)
 	default:
 		return nil, nil, false
 	}
 	return li, ri, true
 }
 
-func probeIntVals[T int32 | int64](side *buildSide, vals []T, sel []bool) (li, ri []int64) {
+func probeIntVals[T int32 | int64](side *buildSide, vals []T, sel []bool, first bool) (li, ri []int64) {
 	g, head, next := side.table, side.head, side.next
 	if sel != nil {
 		sel = sel[:len(vals)]
@@ -681,6 +688,9 @@ func probeIntVals[T int32 | int64](side *buildSide, vals []T, sel []bool) (li, r
 			}
 			for br := head[d[p]-1]; br >= 0; br = next[br] {
 				li, ri = append(li, int64(r)), append(ri, int64(br))
+				if first {
+					break
+				}
 			}
 		}
 		return li, ri
@@ -695,6 +705,9 @@ func probeIntVals[T int32 | int64](side *buildSide, vals []T, sel []bool) (li, r
 		}
 		for br := head[id]; br >= 0; br = next[br] {
 			li, ri = append(li, int64(r)), append(ri, int64(br))
+			if first {
+				break
+			}
 		}
 	}
 	return li, ri
