@@ -1139,8 +1139,14 @@ type Filter struct {
 	// column is the table column's index (as in projection).
 	Column int32 `protobuf:"varint,1,opt,name=column,proto3" json:"column,omitempty"`
 	// op is one of = != < <= > >= IN "NOT IN" "IS NULL" "IS NOT NULL".
-	Op            string   `protobuf:"bytes,2,opt,name=op,proto3" json:"op,omitempty"`
-	Values        []*Value `protobuf:"bytes,3,rep,name=values,proto3" json:"values,omitempty"`
+	Op     string   `protobuf:"bytes,2,opt,name=op,proto3" json:"op,omitempty"`
+	Values []*Value `protobuf:"bytes,3,rep,name=values,proto3" json:"values,omitempty"`
+	// lake_applied says the Paimon lake predicate (LakeTable.predicate)
+	// holds this filter as a leaf of its top-level AND. A Paimon reader
+	// applies that predicate exactly to every row it returns, so a BE
+	// skips the filter on the rows of LAKE and LAKE_SUPPRESS ranges (it
+	// still applies it to Fluss log and KV ranges). Never set for Iceberg.
+	LakeApplied   bool `protobuf:"varint,4,opt,name=lake_applied,json=lakeApplied,proto3" json:"lake_applied,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1194,6 +1200,13 @@ func (x *Filter) GetValues() []*Value {
 		return x.Values
 	}
 	return nil
+}
+
+func (x *Filter) GetLakeApplied() bool {
+	if x != nil {
+		return x.LakeApplied
+	}
+	return false
 }
 
 // Value is one constant of a filter.
@@ -1834,11 +1847,12 @@ const file_inlet_proto_rawDesc = "" +
 	"\x06bucket\x18\x03 \x01(\x05R\x06bucket\x12!\n" +
 	"\fstart_offset\x18\x04 \x01(\x03R\vstartOffset\x12\x1f\n" +
 	"\vstop_offset\x18\x05 \x01(\x03R\n" +
-	"stopOffset\"V\n" +
+	"stopOffset\"y\n" +
 	"\x06Filter\x12\x16\n" +
 	"\x06column\x18\x01 \x01(\x05R\x06column\x12\x0e\n" +
 	"\x02op\x18\x02 \x01(\tR\x02op\x12$\n" +
-	"\x06values\x18\x03 \x03(\v2\f.inlet.ValueR\x06values\"\x7f\n" +
+	"\x06values\x18\x03 \x03(\v2\f.inlet.ValueR\x06values\x12!\n" +
+	"\flake_applied\x18\x04 \x01(\bR\vlakeApplied\"\x7f\n" +
 	"\x05Value\x12\x19\n" +
 	"\ais_null\x18\x01 \x01(\bH\x00R\x06isNull\x12\x12\n" +
 	"\x03int\x18\x02 \x01(\x03H\x00R\x03int\x12\x16\n" +
