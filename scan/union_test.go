@@ -2,10 +2,12 @@ package scan_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"testing"
 
+	"github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/minifluss"
 	"github.com/inlet-db/inlet/proto/inletpb"
 	"github.com/inlet-db/inlet/typemap"
@@ -164,5 +166,63 @@ func TestUnionPKEqualsFlussOnly(t *testing.T) {
 	}
 	if len(ust.DoneRanges) != len(hs.unionPK(p)) {
 		t.Errorf("done ranges %v, want %d", ust.DoneRanges, len(hs.unionPK(p)))
+	}
+}
+
+// TestLakeAppliedFilter: a filter marked lake_applied is skipped on lake
+// rows only when the fragment carries a Paimon predicate (the reader then
+// applies it exactly); without one the BE still applies it, and Fluss
+// rows always get it. Expectations come from the same filter over
+// PK_FULL ranges (Fluss only, no lake).
+func TestLakeAppliedFilter(t *testing.T) {
+	hs := newHarness(t)
+	buildPKLake(t, hs, "pk", 120)
+	p := hs.planRead("pk", []string{"2024", "2025"})
+	if !p.hasLake {
+		t.Fatal("no readable lake snapshot after tiering")
+	}
+	gt := func(v int64, applied bool) []*inletpb.Filter {
+		return []*inletpb.Filter{{Column: 4, Op: ">", Values: []*inletpb.Value{{V: &inletpb.Value_Int{Int: v}}}, LakeApplied: applied}}
+	}
+	lakePred := func(v int64) []byte {
+		b, err := json.Marshal(paimon.Gt("v", v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	ff := hs.fragment(p, []int32{0, 1, 2, 4}, hs.flussPK(p))
+	ff.Filters = gt(50, false)
+	want, _ := hs.run(ff)
+	all, _ := hs.run(hs.fragment(p, []int32{0, 1, 2, 4}, hs.flussPK(p)))
+	if len(want) == 0 || len(want) >= len(all) {
+		t.Fatalf("v > 50 keeps %d of %d rows", len(want), len(all))
+	}
+	cases := []struct {
+		name    string
+		applied bool
+		pred    []byte // the lake predicate, nil for none
+		same    bool   // rows equal the Fluss-only read
+	}{
+		{"flag without lake predicate", true, nil, true},
+		{"flag with the lake leaf", true, lakePred(50), true},
+		{"no flag, weaker lake predicate", false, lakePred(0), true},
+		// The BE trusts the flag: a lake predicate weaker than the
+		// filter lets lake rows with 0 < v <= 50 through, which shows
+		// the filter is not evaluated again on lake rows.
+		{"flag, weaker lake predicate", true, lakePred(0), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := hs.fragment(p, []int32{0, 1, 2, 4}, hs.unionPK(p))
+			f.Filters = gt(50, c.applied)
+			f.Lake.Predicate = c.pred
+			got, _ := hs.run(f)
+			if c.same {
+				sameRows(t, c.name, got, want)
+			} else if len(got) <= len(want) {
+				t.Errorf("%d rows, want more than the %d of v > 50", len(got), len(want))
+			}
+		})
 	}
 }
