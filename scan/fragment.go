@@ -55,8 +55,11 @@ type fragExec struct {
 	// lakePred is pred without the filters the lake reader already
 	// applied exactly (Filter.lake_applied): the one Paimon lake ranges
 	// need. Evaluating those again cost a fifth of a TPC-H lake scan.
-	lakePred  expr.Expr
-	batchSize int
+	lakePred expr.Expr
+	// lakeRuntime are the indexes in Filters of the runtime filters the
+	// lake predicate took over (withRuntimeFilters).
+	lakeRuntime map[int]bool
+	batchSize   int
 	// hexPos are the read positions of BINARY/BYTES partition columns read
 	// as text: their value is the hex text Fluss names the partition with
 	// (the spec's partition columns), not the raw bytes.
@@ -309,7 +312,7 @@ func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.
 	var conj, lakeConj []expr.Expr
 	// Iceberg's predicate only prunes: its rows still need every filter.
 	lakeFiltered := f.Lake != nil && len(f.Lake.Predicate) > 0 && !isIceberg(f.Lake)
-	for _, flt := range f.Filters {
+	for fi, flt := range f.Filters {
 		p, err := use(int(flt.Column), "filter")
 		if err != nil {
 			return nil, err
@@ -319,7 +322,7 @@ func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.
 			return nil, fmt.Errorf("%w: fragment %s: filter on column %q: %w", ErrInvalid, f.QueryId, fx.readNames[p], err)
 		}
 		conj = append(conj, x)
-		if !lakeFiltered || !flt.GetLakeApplied() {
+		if (!lakeFiltered || !flt.GetLakeApplied()) && !fx.lakeRuntime[fi] {
 			lakeConj = append(lakeConj, x)
 		}
 	}
@@ -629,12 +632,72 @@ func (fx *fragExec) lake(ctx context.Context) (*paimon.Plan, error) {
 				return
 			}
 		}
+		if fx.f.Fluss == nil {
+			// Only a Paimon catalog's fragment: its filter columns index
+			// the lake schema itself.
+			var err error
+			if pred, err = fx.withRuntimeFilters(ctx, tbl, lt.SchemaId, pred); err != nil {
+				fx.lakeErr = fmt.Errorf("lake table %s: %w", lt.TablePath, err)
+				return
+			}
+		}
 		fx.lakePlan, fx.lakeErr = tbl.ReadPlan(ctx, lt.SchemaId, lt.Options, pred)
 		if fx.lakeErr != nil {
 			fx.lakeErr = fmt.Errorf("lake table %s: %w", lt.TablePath, fx.lakeErr)
 		}
 	})
 	return fx.lakePlan, fx.lakeErr
+}
+
+// withRuntimeFilters adds to the lake predicate the runtime min/max
+// filters on integer columns (Filter.runtime), so the reader skips row
+// groups by their statistics and drops rows before decoding the other
+// columns, and notes them in fx.lakeRuntime: the reader applies them
+// exactly, so lake rows need them no more. Integer bounds on integer
+// columns compare alike in both; anything else stays a BE filter.
+func (fx *fragExec) withRuntimeFilters(ctx context.Context, tbl *paimon.Table, schemaID int64, pred *paimon.Predicate) (*paimon.Predicate, error) {
+	var leaves []*paimon.Predicate
+	for i, flt := range fx.f.Filters {
+		if !flt.GetRuntime() || (flt.Op != ">=" && flt.Op != "<=") || len(flt.Values) != 1 {
+			continue
+		}
+		v, ok := flt.Values[0].GetV().(*inletpb.Value_Int)
+		if !ok {
+			continue
+		}
+		if len(leaves) == 0 && fx.lakeRuntime == nil {
+			fx.lakeRuntime = map[int]bool{}
+		}
+		schema, err := tbl.Schema(ctx, schemaID)
+		if err != nil {
+			return nil, err
+		}
+		if flt.Column < 0 || int(flt.Column) >= len(schema.Fields) {
+			continue // prepare reports the bad column
+		}
+		fd := schema.Fields[flt.Column]
+		switch fd.Type.Root {
+		case paimon.TinyInt, paimon.SmallInt, paimon.Int, paimon.BigInt:
+		default:
+			continue
+		}
+		if flt.Op == ">=" {
+			leaves = append(leaves, paimon.Ge(fd.Name, v.Int))
+		} else {
+			leaves = append(leaves, paimon.Le(fd.Name, v.Int))
+		}
+		fx.lakeRuntime[i] = true
+	}
+	if len(leaves) == 0 {
+		return pred, nil
+	}
+	if pred != nil {
+		leaves = append([]*paimon.Predicate{pred}, leaves...)
+	}
+	if len(leaves) == 1 {
+		return leaves[0], nil
+	}
+	return paimon.And(leaves...), nil
 }
 
 func (fx *fragExec) markDone(id int64) {

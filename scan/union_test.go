@@ -226,3 +226,64 @@ func TestLakeAppliedFilter(t *testing.T) {
 		})
 	}
 }
+
+// TestRuntimeFilterIntoLakePredicate: a Paimon catalog's fragment (no
+// Fluss table) hands the runtime min/max filters on integer columns to
+// the lake reader, which drops the rows outside before returning them
+// (FlussLakeRowsReturned counts only the rows inside); the answer is the
+// one of the same bounds as planner filters, and a bound on a text
+// column or a non-runtime filter stays the BE's (all lake rows returned).
+func TestRuntimeFilterIntoLakePredicate(t *testing.T) {
+	hs := newHarness(t)
+	buildPKLake(t, hs, "pk", 120)
+	hs.c.FreezeTiering(false)
+	if _, err := hs.c.TierLake(context.Background(), "db", "pk"); err != nil {
+		t.Fatal(err)
+	}
+	p := hs.planRead("pk", []string{"2024", "2025"})
+	if !p.hasLake {
+		t.Fatal("no readable lake snapshot after tiering")
+	}
+	var lake []*inletpb.Range
+	for _, sps := range hs.splitsOf(p) {
+		for _, sp := range sps {
+			lake = append(lake, &inletpb.Range{Type: inletpb.RangeType_LAKE, LakeSplit: sp})
+		}
+	}
+	frag := func(filters ...*inletpb.Filter) *inletpb.Fragment {
+		f := hs.fragment(p, []int32{0, 1, 2, 4}, lake)
+		f.Fluss = nil // a Paimon catalog's fragment: columns index the lake schema
+		f.Filters = filters
+		return f
+	}
+	intBound := func(op string, v int64, runtime bool) *inletpb.Filter {
+		return &inletpb.Filter{Column: 0, Op: op, Values: []*inletpb.Value{{V: &inletpb.Value_Int{Int: v}}}, Runtime: runtime}
+	}
+	all, allSt := hs.run(frag())
+	want, _ := hs.run(frag(intBound(">=", 20, false), intBound("<=", 40, false)))
+	if len(want) == 0 || len(want) >= len(all) {
+		t.Fatalf("20 <= id <= 40 keeps %d of %d rows", len(want), len(all))
+	}
+	cases := []struct {
+		name     string
+		filters  []*inletpb.Filter
+		want     []string
+		returned int64 // FlussLakeRowsReturned
+	}{
+		{"runtime int bounds", []*inletpb.Filter{intBound(">=", 20, true), intBound("<=", 40, true)}, want, int64(len(want))},
+		{"planner int bounds", []*inletpb.Filter{intBound(">=", 20, false), intBound("<=", 40, false)}, want, int64(len(all))},
+		{"runtime text bound", []*inletpb.Filter{{Column: 1, Op: ">=", Values: []*inletpb.Value{{V: &inletpb.Value_Text{Text: "k9"}}}, Runtime: true}},
+			nil, int64(len(all))},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, st := hs.run(frag(c.filters...))
+			if c.want != nil {
+				sameRows(t, c.name, got, c.want)
+			}
+			if r := st.Counters["FlussLakeRowsReturned"]; r != c.returned {
+				t.Errorf("FlussLakeRowsReturned = %d, want %d (all: %d)", r, c.returned, allSt.Counters["FlussLakeRowsReturned"])
+			}
+		})
+	}
+}
