@@ -632,14 +632,9 @@ func (fx *fragExec) lake(ctx context.Context) (*paimon.Plan, error) {
 				return
 			}
 		}
-		if fx.f.Fluss == nil {
-			// Only a Paimon catalog's fragment: its filter columns index
-			// the lake schema itself.
-			var err error
-			if pred, err = fx.withRuntimeFilters(ctx, tbl, lt.SchemaId, pred); err != nil {
-				fx.lakeErr = fmt.Errorf("lake table %s: %w", lt.TablePath, err)
-				return
-			}
+		if pred, err = fx.withRuntimeFilters(ctx, tbl, lt.SchemaId, pred); err != nil {
+			fx.lakeErr = fmt.Errorf("lake table %s: %w", lt.TablePath, err)
+			return
 		}
 		fx.lakePlan, fx.lakeErr = tbl.ReadPlan(ctx, lt.SchemaId, lt.Options, pred)
 		if fx.lakeErr != nil {
@@ -653,8 +648,10 @@ func (fx *fragExec) lake(ctx context.Context) (*paimon.Plan, error) {
 // filters on integer columns (Filter.runtime), so the reader skips row
 // groups by their statistics and drops rows before decoding the other
 // columns, and notes them in fx.lakeRuntime: the reader applies them
-// exactly, so lake rows need them no more. Integer bounds on integer
-// columns compare alike in both; anything else stays a BE filter.
+// exactly, so a Paimon catalog's lake rows need them no more (prepare
+// reads the map; a union read opens its lake plan after prepare, so its
+// BE still applies them). Integer bounds on integer columns compare
+// alike in both; anything else stays a BE filter only.
 func (fx *fragExec) withRuntimeFilters(ctx context.Context, tbl *paimon.Table, schemaID int64, pred *paimon.Predicate) (*paimon.Predicate, error) {
 	var leaves []*paimon.Predicate
 	for i, flt := range fx.f.Filters {
@@ -672,10 +669,27 @@ func (fx *fragExec) withRuntimeFilters(ctx context.Context, tbl *paimon.Table, s
 		if err != nil {
 			return nil, err
 		}
-		if flt.Column < 0 || int(flt.Column) >= len(schema.Fields) {
-			continue // prepare reports the bad column
+		var fd paimon.DataField
+		switch {
+		case fx.f.Fluss == nil:
+			// A Paimon catalog's fragment: columns index the lake schema.
+			if flt.Column < 0 || int(flt.Column) >= len(schema.Fields) {
+				continue // prepare reports the bad column
+			}
+			fd = schema.Fields[flt.Column]
+		default:
+			// A union read's: columns index the Fluss table, whose lake
+			// table names its columns alike. The lake plan is opened after
+			// prepare here, so the BE still applies the bound too.
+			if flt.Column < 0 || int(flt.Column) >= len(fx.cols) {
+				continue
+			}
+			f, ok := schema.Field(fx.cols[flt.Column].Name)
+			if !ok {
+				continue
+			}
+			fd = f
 		}
-		fd := schema.Fields[flt.Column]
 		switch fd.Type.Root {
 		case paimon.TinyInt, paimon.SmallInt, paimon.Int, paimon.BigInt:
 		default:

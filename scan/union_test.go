@@ -275,6 +275,20 @@ func TestRuntimeFilterIntoLakePredicate(t *testing.T) {
 		{"runtime text bound", []*inletpb.Filter{{Column: 1, Op: ">=", Values: []*inletpb.Value{{V: &inletpb.Value_Text{Text: "k9"}}}, Runtime: true}},
 			nil, int64(len(all))},
 	}
+	// A union read (Fluss table, lake splits and their tail) takes the
+	// runtime bounds into its lake predicate too.
+	t.Run("union read", func(t *testing.T) {
+		ff := hs.fragment(p, []int32{0, 1, 2, 4}, hs.flussPK(p))
+		ff.Filters = []*inletpb.Filter{intBound(">=", 20, false), intBound("<=", 40, false)}
+		wantU, _ := hs.run(ff)
+		fu := hs.fragment(p, []int32{0, 1, 2, 4}, hs.unionPK(p))
+		fu.Filters = []*inletpb.Filter{intBound(">=", 20, true), intBound("<=", 40, true)}
+		got, st := hs.run(fu)
+		sameRows(t, "union read", got, wantU)
+		if r := st.Counters["FlussLakeRowsReturned"]; r <= 0 || r > int64(len(want)) {
+			t.Errorf("FlussLakeRowsReturned = %d, want 1..%d", r, len(want))
+		}
+	})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got, st := hs.run(frag(c.filters...))
