@@ -43,11 +43,12 @@ func (p *flussPlan) planLake(ctx context.Context) error {
 	if lake.Iceberg != nil {
 		return p.planIcebergLake(ctx, lake)
 	}
-	plan, pred, err := planLakeTable(ctx, lake.Table, p.snap.SnapshotID, p.req.Predicates, true, fileSplitSize(p.req.Vars))
+	plan, pred, applied, err := planLakeTable(ctx, lake.Table, p.snap.SnapshotID, p.req.Predicates, true, fileSplitSize(p.req.Vars))
 	if err != nil {
 		return fmt.Errorf("planner: table %s: plan lake snapshot %d: %w", p.name, p.snap.SnapshotID, err)
 	}
 	p.lakePlan, p.lakePred = plan, pred
+	p.frag.Filters = lakeFiltersFor(p.req.Predicates, p.st.Columns, applied)
 	for _, i := range p.widthColumns() {
 		name := p.st.Columns[i].Name
 		if _, ok := plan.Schema.Field(name); !ok {
@@ -65,27 +66,29 @@ func (p *flussPlan) planLake(ctx context.Context) error {
 // after ALTER TABLE ADD COLUMN: the lake table was evolved at once, but
 // the readable snapshot may predate it); files of older schemas map by
 // field id and read the added columns as NULL.
-func planLakeTable(ctx context.Context, t *paimon.Table, snapshotID int64, preds []catalog.Predicate, latest bool, splitSize int64) (*paimon.Plan, *paimon.Predicate, error) {
-	var pred *paimon.Predicate
+//
+// applied[i] says preds[i] is a leaf of the predicate returned (nil when
+// none is): the lake readers apply it exactly to every row.
+func planLakeTable(ctx context.Context, t *paimon.Table, snapshotID int64, preds []catalog.Predicate, latest bool, splitSize int64) (plan *paimon.Plan, pred *paimon.Predicate, applied []bool, err error) {
 	var readSchema *int64
 	if len(preds) > 0 || latest {
 		schema, err := t.LatestSchema(ctx)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if len(preds) > 0 {
-			pred = lakePredicate(preds, schema.Fields)
+			pred, applied = lakePredicateOf(preds, schema.Fields)
 		}
 		if latest {
 			readSchema = &schema.ID
 		}
 	}
-	plan, err := t.Plan(ctx, paimon.ScanOptions{SnapshotID: snapshotID, Predicate: pred, ReadSchemaID: readSchema, FileSplitSize: splitSize})
+	plan, err = t.Plan(ctx, paimon.ScanOptions{SnapshotID: snapshotID, Predicate: pred, ReadSchemaID: readSchema, FileSplitSize: splitSize})
 	if err != nil && pred != nil {
-		pred = nil
+		pred, applied = nil, nil
 		plan, err = t.Plan(ctx, paimon.ScanOptions{SnapshotID: snapshotID, ReadSchemaID: readSchema, FileSplitSize: splitSize})
 	}
-	return plan, pred, err
+	return plan, pred, applied, err
 }
 
 func lakeTable(path string, storage map[string]string, plan *paimon.Plan, pred *paimon.Predicate) (*inletpb.LakeTable, error) {

@@ -97,3 +97,56 @@ func TestLimitAndFilters(t *testing.T) {
 		t.Errorf("options %v", f.Options)
 	}
 }
+
+// TestLakeAppliedFilters: a BE filter is marked lake_applied exactly when
+// its conjunct became a leaf of the Paimon predicate the lake readers
+// apply (so the BE skips it on lake rows), for a Paimon catalog table and
+// for the lake half of a Fluss union read; one Paimon cannot take (a
+// fractional constant on an INT column) stays the BE's.
+func TestLakeAppliedFilters(t *testing.T) {
+	e := testEnv(t)
+	ctx := context.Background()
+	fs := fileio.Local{}
+	lt, err := paimon.OpenTableInWarehouse(ctx, fs, e.warehouse, "fluss_test", "lake_pk_part")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols := e.target(t, "lake_pk_part", fluss.ReadDefault, fluss.Options{}, "").Columns
+	paimonTbl := &paimonTable{&cpaimon.ScanTarget{Catalog: "p", Database: "fluss_test", Table: "lake_pk_part", Lake: lt, FS: fs,
+		TablePath: lt.Path(), Columns: cols, PartitionKeys: []string{"dt"}}}
+	unionTbl := &testTable{st: e.target(t, "lake_pk", fluss.ReadDefault, fluss.Options{UnionMode: fluss.ModeRequired}, "")}
+	cases := []struct {
+		name  string
+		tbl   catalog.Table
+		preds []catalog.Predicate
+		want  []bool // per BE filter, in order
+	}{
+		{"paimon both pushed", paimonTbl, []catalog.Predicate{
+			{Column: "dt", Op: "=", Values: []any{"20260102"}}, {Column: "id", Op: ">", Values: []any{int64(1)}}}, []bool{true, true}},
+		{"paimon fraction on INT", paimonTbl, []catalog.Predicate{
+			{Column: "id", Op: ">", Values: []any{1.5}}, {Column: "dt", Op: "IN", Values: []any{"20260101", "20260102"}}}, []bool{false, true}},
+		{"paimon IS NULL", paimonTbl, []catalog.Predicate{{Column: "id", Op: "IS NOT NULL"}}, []bool{true}},
+		{"union lake half", unionTbl, []catalog.Predicate{
+			{Column: "id", Op: ">", Values: []any{int64(1)}}, {Column: "id", Op: "<", Values: []any{2.5}}}, []bool{true, false}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, ok, err := planner.Plan(ctx, c.tbl, planner.Request{Columns: []int{0}, Limit: -1, Predicates: c.preds})
+			if err != nil || !ok {
+				t.Fatal(ok, err)
+			}
+			fs := res.Fragment.Filters
+			if len(fs) != len(c.want) {
+				t.Fatalf("filters %v, want %d", fs, len(c.want))
+			}
+			for i, f := range fs {
+				if f.GetLakeApplied() != c.want[i] {
+					t.Errorf("filter %d (%v): lake_applied %v, want %v", i, f, f.GetLakeApplied(), c.want[i])
+				}
+			}
+			if len(res.Fragment.Lake.GetPredicate()) == 0 {
+				t.Errorf("no lake predicate")
+			}
+		})
+	}
+}

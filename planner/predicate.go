@@ -22,13 +22,21 @@ import (
 
 // filtersFor converts the predicates on known columns to BE filters.
 func filtersFor(preds []catalog.Predicate, cols []catalog.Column) []*inletpb.Filter {
+	return lakeFiltersFor(preds, cols, nil)
+}
+
+// lakeFiltersFor is filtersFor for a fragment with lake splits: a filter
+// whose predicate is a leaf of the Paimon predicate the readers apply
+// (lakeApplied[i], from planLakeTable) is marked, so the BE does not
+// evaluate it a second time on rows the lake reader already filtered.
+func lakeFiltersFor(preds []catalog.Predicate, cols []catalog.Column, lakeApplied []bool) []*inletpb.Filter {
 	var out []*inletpb.Filter
-	for _, p := range preds {
+	for i, p := range preds {
 		idx := catalog.Schema{Columns: cols}.Index(p.Column)
 		if idx < 0 {
 			continue
 		}
-		f := &inletpb.Filter{Column: int32(idx), Op: p.Op}
+		f := &inletpb.Filter{Column: int32(idx), Op: p.Op, LakeApplied: i < len(lakeApplied) && lakeApplied[i]}
 		ok := true
 		for _, v := range p.Values {
 			pv := protoValue(v)
@@ -78,8 +86,16 @@ func protoValue(v any) *inletpb.Value {
 // lakePredicate converts the predicates that are safe to push into Paimon
 // planning; nil when none is.
 func lakePredicate(preds []catalog.Predicate, fields []paimon.DataField) *paimon.Predicate {
+	pred, _ := lakePredicateOf(preds, fields)
+	return pred
+}
+
+// lakePredicateOf is lakePredicate that also says which predicates became
+// one of its leaves (applied[i] for preds[i]).
+func lakePredicateOf(preds []catalog.Predicate, fields []paimon.DataField) (*paimon.Predicate, []bool) {
 	var leaves []*paimon.Predicate
-	for _, p := range preds {
+	applied := make([]bool, len(preds))
+	for pi, p := range preds {
 		var f *paimon.DataField
 		for i := range fields {
 			if strings.EqualFold(fields[i].Name, p.Column) {
@@ -92,15 +108,16 @@ func lakePredicate(preds []catalog.Predicate, fields []paimon.DataField) *paimon
 		}
 		if lp := lakeLeaf(p, f.Name, f.Type); lp != nil {
 			leaves = append(leaves, lp)
+			applied[pi] = true
 		}
 	}
 	switch len(leaves) {
 	case 0:
-		return nil
+		return nil, nil
 	case 1:
-		return leaves[0]
+		return leaves[0], applied
 	}
-	return paimon.And(leaves...)
+	return paimon.And(leaves...), applied
 }
 
 func lakeLeaf(p catalog.Predicate, name string, t paimon.DataType) *paimon.Predicate {

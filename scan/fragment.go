@@ -52,7 +52,14 @@ type fragExec struct {
 	keyPos    []int // per key column: index in reads
 	keyCols   []int // key columns as table indexes
 	pred      expr.Expr
-	batchSize int
+	// lakePred is pred without the filters the lake reader already
+	// applied exactly (Filter.lake_applied): the one Paimon lake ranges
+	// need. Evaluating those again cost a fifth of a TPC-H lake scan.
+	lakePred expr.Expr
+	// lakeRuntime are the indexes in Filters of the runtime filters the
+	// lake predicate took over (withRuntimeFilters).
+	lakeRuntime map[int]bool
+	batchSize   int
 	// hexPos are the read positions of BINARY/BYTES partition columns read
 	// as text: their value is the hex text Fluss names the partition with
 	// (the spec's partition columns), not the raw bytes.
@@ -302,8 +309,10 @@ func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.
 		}
 		fx.keyPos = append(fx.keyPos, p)
 	}
-	var conj []expr.Expr
-	for _, flt := range f.Filters {
+	var conj, lakeConj []expr.Expr
+	// Iceberg's predicate only prunes: its rows still need every filter.
+	lakeFiltered := f.Lake != nil && len(f.Lake.Predicate) > 0 && !isIceberg(f.Lake)
+	for fi, flt := range f.Filters {
 		p, err := use(int(flt.Column), "filter")
 		if err != nil {
 			return nil, err
@@ -313,6 +322,9 @@ func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.
 			return nil, fmt.Errorf("%w: fragment %s: filter on column %q: %w", ErrInvalid, f.QueryId, fx.readNames[p], err)
 		}
 		conj = append(conj, x)
+		if (!lakeFiltered || !flt.GetLakeApplied()) && !fx.lakeRuntime[fi] {
+			lakeConj = append(lakeConj, x)
+		}
 	}
 	if fx.info != nil && !f.GetOptions().GetLogFilterPushdownOff() {
 		conds := logConditions(f.Filters, len(fx.cols))
@@ -366,18 +378,25 @@ func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.
 		return nil, err
 	}
 	fx.topKeys = keys
-	switch len(conj) {
-	case 0:
-	case 1:
-		fx.pred = conj[0]
-	default:
-		p, err := expr.And(conj...)
-		if err != nil {
-			return nil, fmt.Errorf("%w: fragment %s: filters: %w", ErrInvalid, f.QueryId, err)
-		}
-		fx.pred = p
+	var err2 error
+	if fx.pred, err2 = conjunction(conj); err2 != nil {
+		return nil, fmt.Errorf("%w: fragment %s: filters: %w", ErrInvalid, f.QueryId, err2)
+	}
+	if fx.lakePred, err2 = conjunction(lakeConj); err2 != nil {
+		return nil, fmt.Errorf("%w: fragment %s: filters: %w", ErrInvalid, f.QueryId, err2)
 	}
 	return fx, nil
+}
+
+// conjunction ANDs filters; nil for none.
+func conjunction(conj []expr.Expr) (expr.Expr, error) {
+	switch len(conj) {
+	case 0:
+		return nil, nil
+	case 1:
+		return conj[0], nil
+	}
+	return expr.And(conj...)
 }
 
 func compileFilter(flt *inletpb.Filter, pos int, name string, t arrow.DataType) (expr.Expr, error) {
@@ -534,14 +553,15 @@ func releaseAll(as []arrow.Array) {
 	}
 }
 
-// finish applies the pushed filters to a conformed batch and cuts it to the
+// finish applies the pushed filters (pred: fx.pred, or fx.lakePred for
+// rows a Paimon reader filtered) to a conformed batch and cuts it to the
 // output schema. It returns nil when no row is left.
-func (fx *fragExec) finish(ctx context.Context, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+func (fx *fragExec) finish(ctx context.Context, rec arrow.RecordBatch, pred expr.Expr) (arrow.RecordBatch, error) {
 	if rec.NumRows() == 0 {
 		return nil, nil
 	}
-	if fx.pred != nil {
-		m, err := fx.pred.Eval(fx.env, rec)
+	if pred != nil {
+		m, err := pred.Eval(fx.env, rec)
 		if err != nil {
 			return nil, err
 		}
@@ -612,12 +632,86 @@ func (fx *fragExec) lake(ctx context.Context) (*paimon.Plan, error) {
 				return
 			}
 		}
+		if pred, err = fx.withRuntimeFilters(ctx, tbl, lt.SchemaId, pred); err != nil {
+			fx.lakeErr = fmt.Errorf("lake table %s: %w", lt.TablePath, err)
+			return
+		}
 		fx.lakePlan, fx.lakeErr = tbl.ReadPlan(ctx, lt.SchemaId, lt.Options, pred)
 		if fx.lakeErr != nil {
 			fx.lakeErr = fmt.Errorf("lake table %s: %w", lt.TablePath, fx.lakeErr)
 		}
 	})
 	return fx.lakePlan, fx.lakeErr
+}
+
+// withRuntimeFilters adds to the lake predicate the runtime min/max
+// filters on integer columns (Filter.runtime), so the reader skips row
+// groups by their statistics and drops rows before decoding the other
+// columns, and notes them in fx.lakeRuntime: the reader applies them
+// exactly, so a Paimon catalog's lake rows need them no more (prepare
+// reads the map; a union read opens its lake plan after prepare, so its
+// BE still applies them). Integer bounds on integer columns compare
+// alike in both; anything else stays a BE filter only.
+func (fx *fragExec) withRuntimeFilters(ctx context.Context, tbl *paimon.Table, schemaID int64, pred *paimon.Predicate) (*paimon.Predicate, error) {
+	var leaves []*paimon.Predicate
+	for i, flt := range fx.f.Filters {
+		if !flt.GetRuntime() || (flt.Op != ">=" && flt.Op != "<=") || len(flt.Values) != 1 {
+			continue
+		}
+		v, ok := flt.Values[0].GetV().(*inletpb.Value_Int)
+		if !ok {
+			continue
+		}
+		if len(leaves) == 0 && fx.lakeRuntime == nil {
+			fx.lakeRuntime = map[int]bool{}
+		}
+		schema, err := tbl.Schema(ctx, schemaID)
+		if err != nil {
+			return nil, err
+		}
+		var fd paimon.DataField
+		switch {
+		case fx.f.Fluss == nil:
+			// A Paimon catalog's fragment: columns index the lake schema.
+			if flt.Column < 0 || int(flt.Column) >= len(schema.Fields) {
+				continue // prepare reports the bad column
+			}
+			fd = schema.Fields[flt.Column]
+		default:
+			// A union read's: columns index the Fluss table, whose lake
+			// table names its columns alike. The lake plan is opened after
+			// prepare here, so the BE still applies the bound too.
+			if flt.Column < 0 || int(flt.Column) >= len(fx.cols) {
+				continue
+			}
+			f, ok := schema.Field(fx.cols[flt.Column].Name)
+			if !ok {
+				continue
+			}
+			fd = f
+		}
+		switch fd.Type.Root {
+		case paimon.TinyInt, paimon.SmallInt, paimon.Int, paimon.BigInt:
+		default:
+			continue
+		}
+		if flt.Op == ">=" {
+			leaves = append(leaves, paimon.Ge(fd.Name, v.Int))
+		} else {
+			leaves = append(leaves, paimon.Le(fd.Name, v.Int))
+		}
+		fx.lakeRuntime[i] = true
+	}
+	if len(leaves) == 0 {
+		return pred, nil
+	}
+	if pred != nil {
+		leaves = append([]*paimon.Predicate{pred}, leaves...)
+	}
+	if len(leaves) == 1 {
+		return leaves[0], nil
+	}
+	return paimon.And(leaves...), nil
 }
 
 func (fx *fragExec) markDone(id int64) {

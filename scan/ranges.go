@@ -11,6 +11,7 @@ import (
 
 	"github.com/inlet-db/inlet/catalog/fluss/client"
 	"github.com/inlet-db/inlet/catalog/fluss/record"
+	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/exec/memlimit"
 	"github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/proto/inletpb"
@@ -107,6 +108,11 @@ func (fx *fragExec) bucketName(part *int64, bucket int32) string {
 // emitOut conforms a batch read in the read layout, filters and projects
 // it, and emits what is left; it returns the rows emitted.
 func (fx *fragExec) emitOut(ctx context.Context, rec arrow.RecordBatch, conformed bool, emit emitFn) (int64, error) {
+	return fx.emitWith(ctx, rec, conformed, fx.pred, emit)
+}
+
+// emitWith is emitOut with the filters pred instead of all of them.
+func (fx *fragExec) emitWith(ctx context.Context, rec arrow.RecordBatch, conformed bool, pred expr.Expr, emit emitFn) (int64, error) {
 	if !conformed {
 		c, err := fx.conform(rec)
 		if err != nil {
@@ -115,7 +121,7 @@ func (fx *fragExec) emitOut(ctx context.Context, rec arrow.RecordBatch, conforme
 		defer c.Release()
 		rec = c
 	}
-	out, err := fx.finish(ctx, rec)
+	out, err := fx.finish(ctx, rec, pred)
 	if err != nil || out == nil {
 		return 0, err
 	}
@@ -358,7 +364,9 @@ func (fx *fragExec) readLake(ctx context.Context, r *inletpb.Range, emit emitFn)
 			c = s
 		}
 		fx.ctr.add(cLakeRowsReturned, c.NumRows())
-		_, err = fx.emitOut(ctx, c, true, emit)
+		// The reader applied the lake predicate to every row: only the
+		// filters it does not hold are left.
+		_, err = fx.emitWith(ctx, c, true, fx.lakePred, emit)
 		c.Release()
 		if err != nil {
 			return err

@@ -2,10 +2,12 @@ package scan_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"testing"
 
+	"github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/minifluss"
 	"github.com/inlet-db/inlet/proto/inletpb"
 	"github.com/inlet-db/inlet/typemap"
@@ -164,5 +166,138 @@ func TestUnionPKEqualsFlussOnly(t *testing.T) {
 	}
 	if len(ust.DoneRanges) != len(hs.unionPK(p)) {
 		t.Errorf("done ranges %v, want %d", ust.DoneRanges, len(hs.unionPK(p)))
+	}
+}
+
+// TestLakeAppliedFilter: a filter marked lake_applied is skipped on lake
+// rows only when the fragment carries a Paimon predicate (the reader then
+// applies it exactly); without one the BE still applies it, and Fluss
+// rows always get it. Expectations come from the same filter over
+// PK_FULL ranges (Fluss only, no lake).
+func TestLakeAppliedFilter(t *testing.T) {
+	hs := newHarness(t)
+	buildPKLake(t, hs, "pk", 120)
+	p := hs.planRead("pk", []string{"2024", "2025"})
+	if !p.hasLake {
+		t.Fatal("no readable lake snapshot after tiering")
+	}
+	gt := func(v int64, applied bool) []*inletpb.Filter {
+		return []*inletpb.Filter{{Column: 4, Op: ">", Values: []*inletpb.Value{{V: &inletpb.Value_Int{Int: v}}}, LakeApplied: applied}}
+	}
+	lakePred := func(v int64) []byte {
+		b, err := json.Marshal(paimon.Gt("v", v))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	ff := hs.fragment(p, []int32{0, 1, 2, 4}, hs.flussPK(p))
+	ff.Filters = gt(50, false)
+	want, _ := hs.run(ff)
+	all, _ := hs.run(hs.fragment(p, []int32{0, 1, 2, 4}, hs.flussPK(p)))
+	if len(want) == 0 || len(want) >= len(all) {
+		t.Fatalf("v > 50 keeps %d of %d rows", len(want), len(all))
+	}
+	cases := []struct {
+		name    string
+		applied bool
+		pred    []byte // the lake predicate, nil for none
+		same    bool   // rows equal the Fluss-only read
+	}{
+		{"flag without lake predicate", true, nil, true},
+		{"flag with the lake leaf", true, lakePred(50), true},
+		{"no flag, weaker lake predicate", false, lakePred(0), true},
+		// The BE trusts the flag: a lake predicate weaker than the
+		// filter lets lake rows with 0 < v <= 50 through, which shows
+		// the filter is not evaluated again on lake rows.
+		{"flag, weaker lake predicate", true, lakePred(0), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := hs.fragment(p, []int32{0, 1, 2, 4}, hs.unionPK(p))
+			f.Filters = gt(50, c.applied)
+			f.Lake.Predicate = c.pred
+			got, _ := hs.run(f)
+			if c.same {
+				sameRows(t, c.name, got, want)
+			} else if len(got) <= len(want) {
+				t.Errorf("%d rows, want more than the %d of v > 50", len(got), len(want))
+			}
+		})
+	}
+}
+
+// TestRuntimeFilterIntoLakePredicate: a Paimon catalog's fragment (no
+// Fluss table) hands the runtime min/max filters on integer columns to
+// the lake reader, which drops the rows outside before returning them
+// (FlussLakeRowsReturned counts only the rows inside); the answer is the
+// one of the same bounds as planner filters, and a bound on a text
+// column or a non-runtime filter stays the BE's (all lake rows returned).
+func TestRuntimeFilterIntoLakePredicate(t *testing.T) {
+	hs := newHarness(t)
+	buildPKLake(t, hs, "pk", 120)
+	hs.c.FreezeTiering(false)
+	if _, err := hs.c.TierLake(context.Background(), "db", "pk"); err != nil {
+		t.Fatal(err)
+	}
+	p := hs.planRead("pk", []string{"2024", "2025"})
+	if !p.hasLake {
+		t.Fatal("no readable lake snapshot after tiering")
+	}
+	var lake []*inletpb.Range
+	for _, sps := range hs.splitsOf(p) {
+		for _, sp := range sps {
+			lake = append(lake, &inletpb.Range{Type: inletpb.RangeType_LAKE, LakeSplit: sp})
+		}
+	}
+	frag := func(filters ...*inletpb.Filter) *inletpb.Fragment {
+		f := hs.fragment(p, []int32{0, 1, 2, 4}, lake)
+		f.Fluss = nil // a Paimon catalog's fragment: columns index the lake schema
+		f.Filters = filters
+		return f
+	}
+	intBound := func(op string, v int64, runtime bool) *inletpb.Filter {
+		return &inletpb.Filter{Column: 0, Op: op, Values: []*inletpb.Value{{V: &inletpb.Value_Int{Int: v}}}, Runtime: runtime}
+	}
+	all, allSt := hs.run(frag())
+	want, _ := hs.run(frag(intBound(">=", 20, false), intBound("<=", 40, false)))
+	if len(want) == 0 || len(want) >= len(all) {
+		t.Fatalf("20 <= id <= 40 keeps %d of %d rows", len(want), len(all))
+	}
+	cases := []struct {
+		name     string
+		filters  []*inletpb.Filter
+		want     []string
+		returned int64 // FlussLakeRowsReturned
+	}{
+		{"runtime int bounds", []*inletpb.Filter{intBound(">=", 20, true), intBound("<=", 40, true)}, want, int64(len(want))},
+		{"planner int bounds", []*inletpb.Filter{intBound(">=", 20, false), intBound("<=", 40, false)}, want, int64(len(all))},
+		{"runtime text bound", []*inletpb.Filter{{Column: 1, Op: ">=", Values: []*inletpb.Value{{V: &inletpb.Value_Text{Text: "k9"}}}, Runtime: true}},
+			nil, int64(len(all))},
+	}
+	// A union read (Fluss table, lake splits and their tail) takes the
+	// runtime bounds into its lake predicate too.
+	t.Run("union read", func(t *testing.T) {
+		ff := hs.fragment(p, []int32{0, 1, 2, 4}, hs.flussPK(p))
+		ff.Filters = []*inletpb.Filter{intBound(">=", 20, false), intBound("<=", 40, false)}
+		wantU, _ := hs.run(ff)
+		fu := hs.fragment(p, []int32{0, 1, 2, 4}, hs.unionPK(p))
+		fu.Filters = []*inletpb.Filter{intBound(">=", 20, true), intBound("<=", 40, true)}
+		got, st := hs.run(fu)
+		sameRows(t, "union read", got, wantU)
+		if r := st.Counters["FlussLakeRowsReturned"]; r <= 0 || r > int64(len(want)) {
+			t.Errorf("FlussLakeRowsReturned = %d, want 1..%d", r, len(want))
+		}
+	})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, st := hs.run(frag(c.filters...))
+			if c.want != nil {
+				sameRows(t, c.name, got, c.want)
+			}
+			if r := st.Counters["FlussLakeRowsReturned"]; r != c.returned {
+				t.Errorf("FlussLakeRowsReturned = %d, want %d (all: %d)", r, c.returned, allSt.Counters["FlussLakeRowsReturned"])
+			}
+		})
 	}
 }

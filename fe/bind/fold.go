@@ -115,6 +115,9 @@ func constantTree(e sql.Expr) bool {
 		return constantTree(n.X)
 	case *sql.Cast:
 		return constantTree(n.X)
+	case *sql.Interval:
+		// date '1994-01-01' + interval '1' year: TPC-H's range bounds.
+		return constantTree(n.Value)
 	case *sql.FuncCall:
 		if n.Star || n.Distinct || n.Over != nil || len(n.OrderBy) > 0 || isAggName(n.Name) {
 			return false

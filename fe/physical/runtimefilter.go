@@ -362,7 +362,7 @@ func (f *fragmentSource) withRanges(ctx context.Context) *inletpb.Fragment {
 			case string:
 				v = &inletpb.Value{V: &inletpb.Value_Text{Text: x}}
 			}
-			add = append(add, &inletpb.Filter{Column: col, Op: b.op, Values: []*inletpb.Value{v}})
+			add = append(add, &inletpb.Filter{Column: col, Op: b.op, Values: []*inletpb.Value{v}, Runtime: true})
 		}
 	}
 	if len(add) == 0 {

@@ -1139,8 +1139,20 @@ type Filter struct {
 	// column is the table column's index (as in projection).
 	Column int32 `protobuf:"varint,1,opt,name=column,proto3" json:"column,omitempty"`
 	// op is one of = != < <= > >= IN "NOT IN" "IS NULL" "IS NOT NULL".
-	Op            string   `protobuf:"bytes,2,opt,name=op,proto3" json:"op,omitempty"`
-	Values        []*Value `protobuf:"bytes,3,rep,name=values,proto3" json:"values,omitempty"`
+	Op     string   `protobuf:"bytes,2,opt,name=op,proto3" json:"op,omitempty"`
+	Values []*Value `protobuf:"bytes,3,rep,name=values,proto3" json:"values,omitempty"`
+	// lake_applied says the Paimon lake predicate (LakeTable.predicate)
+	// holds this filter as a leaf of its top-level AND. A Paimon reader
+	// applies that predicate exactly to every row it returns, so a BE
+	// skips the filter on the rows of LAKE and LAKE_SUPPRESS ranges (it
+	// still applies it to Fluss log and KV ranges). Never set for Iceberg.
+	LakeApplied bool `protobuf:"varint,4,opt,name=lake_applied,json=lakeApplied,proto3" json:"lake_applied,omitempty"`
+	// runtime says the FE added this filter at run time (a join's min/max
+	// runtime filter), not the planner: a BE reading a Paimon table may
+	// add it to the lake predicate (row groups skipped by statistics, rows
+	// dropped before the other columns are decoded) when its meaning there
+	// is certain (an integer column against an integer bound).
+	Runtime       bool `protobuf:"varint,5,opt,name=runtime,proto3" json:"runtime,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1194,6 +1206,20 @@ func (x *Filter) GetValues() []*Value {
 		return x.Values
 	}
 	return nil
+}
+
+func (x *Filter) GetLakeApplied() bool {
+	if x != nil {
+		return x.LakeApplied
+	}
+	return false
+}
+
+func (x *Filter) GetRuntime() bool {
+	if x != nil {
+		return x.Runtime
+	}
+	return false
 }
 
 // Value is one constant of a filter.
@@ -1834,11 +1860,13 @@ const file_inlet_proto_rawDesc = "" +
 	"\x06bucket\x18\x03 \x01(\x05R\x06bucket\x12!\n" +
 	"\fstart_offset\x18\x04 \x01(\x03R\vstartOffset\x12\x1f\n" +
 	"\vstop_offset\x18\x05 \x01(\x03R\n" +
-	"stopOffset\"V\n" +
+	"stopOffset\"\x93\x01\n" +
 	"\x06Filter\x12\x16\n" +
 	"\x06column\x18\x01 \x01(\x05R\x06column\x12\x0e\n" +
 	"\x02op\x18\x02 \x01(\tR\x02op\x12$\n" +
-	"\x06values\x18\x03 \x03(\v2\f.inlet.ValueR\x06values\"\x7f\n" +
+	"\x06values\x18\x03 \x03(\v2\f.inlet.ValueR\x06values\x12!\n" +
+	"\flake_applied\x18\x04 \x01(\bR\vlakeApplied\x12\x18\n" +
+	"\aruntime\x18\x05 \x01(\bR\aruntime\"\x7f\n" +
 	"\x05Value\x12\x19\n" +
 	"\ais_null\x18\x01 \x01(\bH\x00R\x06isNull\x12\x12\n" +
 	"\x03int\x18\x02 \x01(\x03H\x00R\x03int\x12\x16\n" +

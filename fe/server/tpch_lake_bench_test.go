@@ -1,0 +1,98 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/catalog/paimon"
+	"github.com/inlet-db/inlet/dispatch"
+	"github.com/inlet-db/inlet/internal/tpch"
+	"github.com/inlet-db/inlet/scan"
+)
+
+// BenchmarkTPCHLake runs TPC-H queries in this process over the Paimon
+// warehouse cmd/tpchbench --source paimon wrote (<dir>/sf1/paimon), read
+// through a type=paimon catalog and an in-process BE as cmd/fe runs it
+// without --backend, so the lake path's CPU profile is one flag away:
+//
+//	INLET_TPCH_WH=/tmp/tpch/sf1/paimon INLET_TPCH_Q=1 \
+//	  go test -run '^$' -bench TPCHLake -cpuprofile /tmp/q1.prof ./fe/server
+//
+// INLET_TPCH_Q and INLET_TPCH_SF as BenchmarkTPCHLoaded. Skipped without
+// INLET_TPCH_WH.
+func BenchmarkTPCHLake(b *testing.B) {
+	wh := os.Getenv("INLET_TPCH_WH")
+	if wh == "" {
+		b.Skip("INLET_TPCH_WH is not set")
+	}
+	sf := 1.0
+	if v := os.Getenv("INLET_TPCH_SF"); v != "" {
+		var err error
+		if sf, err = strconv.ParseFloat(v, 64); err != nil {
+			b.Fatal(err)
+		}
+	}
+	qs := []int{6}
+	if v := os.Getenv("INLET_TPCH_Q"); v != "" {
+		qs = nil
+		for _, s := range strings.Split(v, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || n < 1 || n > tpch.NumQueries {
+				b.Fatalf("INLET_TPCH_Q: %q is not a query number", s)
+			}
+			qs = append(qs, n)
+		}
+	}
+	var mem memory.Allocator = memory.NewGoAllocator()
+	be := scan.NewExecutor(scan.Config{Name: "bench-be"})
+	b.Cleanup(func() { be.Close() })
+	disp := dispatch.New(dispatch.Config{Backends: []dispatch.Backend{dispatch.BackendFunc("local", be.Execute)}, Classify: scan.ErrorCode})
+	dir := b.TempDir()
+	fe, err := Start(context.Background(), Options{QueryAddr: "127.0.0.1:0", MetaDir: dir, Mem: mem,
+		Types: []catalog.Type{paimon.Type()}, Runner: disp})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { fe.Close() })
+	db, err := sql.Open("mysql", "root@tcp("+fe.Addr().String()+")/")
+	if err != nil {
+		b.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	b.Cleanup(func() { db.Close() })
+	if _, err := db.Exec("CREATE CATALOG lake PROPERTIES ('type'='paimon', 'warehouse'='" + wh + "')"); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := db.Exec("SWITCH lake"); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := db.Exec("USE tpch"); err != nil {
+		b.Fatal(err)
+	}
+	for _, q := range qs {
+		b.Run("Q"+strconv.Itoa(q), func(b *testing.B) {
+			text := tpch.Query(q, sf)
+			cpu0 := cpuTime()
+			defer func() { b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op") }()
+			for i := 0; i < b.N; i++ {
+				r, err := db.Query(text)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for r.Next() {
+				}
+				if err := r.Err(); err != nil {
+					b.Fatal(err)
+				}
+				r.Close()
+			}
+		})
+	}
+}
