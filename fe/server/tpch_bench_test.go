@@ -30,24 +30,7 @@ func BenchmarkTPCHLoaded(b *testing.B) {
 	if work == "" {
 		b.Skip("INLET_TPCH_WORK is not set")
 	}
-	sf := 1.0
-	if v := os.Getenv("INLET_TPCH_SF"); v != "" {
-		var err error
-		if sf, err = strconv.ParseFloat(v, 64); err != nil {
-			b.Fatal(err)
-		}
-	}
-	qs := []int{6}
-	if v := os.Getenv("INLET_TPCH_Q"); v != "" {
-		qs = nil
-		for _, s := range strings.Split(v, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil || n < 1 || n > tpch.NumQueries {
-				b.Fatalf("INLET_TPCH_Q: %q is not a query number", s)
-			}
-			qs = append(qs, n)
-		}
-	}
+	sf, qs := tpchBenchQueries(b)
 	// The checked allocator records a caller per allocation (runtime.Caller):
 	// ~12 % of a join query's CPU, which cmd/fe does not pay. Profiles are
 	// taken without it; INLET_TPCH_CHECK=1 puts it back to find leaks.
@@ -72,6 +55,37 @@ func BenchmarkTPCHLoaded(b *testing.B) {
 	}
 	db.SetMaxOpenConns(1)
 	b.Cleanup(func() { db.Close() })
+	runTPCHQueries(b, db, sf, qs)
+}
+
+// tpchBenchQueries reads INLET_TPCH_SF (default 1) and INLET_TPCH_Q (a
+// comma-separated list of query numbers, default 6) for the TPC-H
+// benchmarks.
+func tpchBenchQueries(b *testing.B) (sf float64, qs []int) {
+	sf = 1.0
+	if v := os.Getenv("INLET_TPCH_SF"); v != "" {
+		var err error
+		if sf, err = strconv.ParseFloat(v, 64); err != nil {
+			b.Fatal(err)
+		}
+	}
+	qs = []int{6}
+	if v := os.Getenv("INLET_TPCH_Q"); v != "" {
+		qs = nil
+		for _, s := range strings.Split(v, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || n < 1 || n > tpch.NumQueries {
+				b.Fatalf("INLET_TPCH_Q: %q is not a query number", s)
+			}
+			qs = append(qs, n)
+		}
+	}
+	return sf, qs
+}
+
+// runTPCHQueries runs each query of qs as a sub-benchmark over db,
+// reading every row, and reports CPU time per query beside wall time.
+func runTPCHQueries(b *testing.B, db *sql.DB, sf float64, qs []int) {
 	for _, q := range qs {
 		b.Run("Q"+strconv.Itoa(q), func(b *testing.B) {
 			text := tpch.Query(q, sf)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"os"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -13,7 +11,6 @@ import (
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/catalog/paimon"
 	"github.com/inlet-db/inlet/dispatch"
-	"github.com/inlet-db/inlet/internal/tpch"
 	"github.com/inlet-db/inlet/scan"
 )
 
@@ -32,24 +29,7 @@ func BenchmarkTPCHLake(b *testing.B) {
 	if wh == "" {
 		b.Skip("INLET_TPCH_WH is not set")
 	}
-	sf := 1.0
-	if v := os.Getenv("INLET_TPCH_SF"); v != "" {
-		var err error
-		if sf, err = strconv.ParseFloat(v, 64); err != nil {
-			b.Fatal(err)
-		}
-	}
-	qs := []int{6}
-	if v := os.Getenv("INLET_TPCH_Q"); v != "" {
-		qs = nil
-		for _, s := range strings.Split(v, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil || n < 1 || n > tpch.NumQueries {
-				b.Fatalf("INLET_TPCH_Q: %q is not a query number", s)
-			}
-			qs = append(qs, n)
-		}
-	}
+	sf, qs := tpchBenchQueries(b)
 	var mem memory.Allocator = memory.NewGoAllocator()
 	be := scan.NewExecutor(scan.Config{Name: "bench-be"})
 	b.Cleanup(func() { be.Close() })
@@ -76,23 +56,5 @@ func BenchmarkTPCHLake(b *testing.B) {
 	if _, err := db.Exec("USE tpch"); err != nil {
 		b.Fatal(err)
 	}
-	for _, q := range qs {
-		b.Run("Q"+strconv.Itoa(q), func(b *testing.B) {
-			text := tpch.Query(q, sf)
-			cpu0 := cpuTime()
-			defer func() { b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op") }()
-			for i := 0; i < b.N; i++ {
-				r, err := db.Query(text)
-				if err != nil {
-					b.Fatal(err)
-				}
-				for r.Next() {
-				}
-				if err := r.Err(); err != nil {
-					b.Fatal(err)
-				}
-				r.Close()
-			}
-		})
-	}
+	runTPCHQueries(b, db, sf, qs)
 }
