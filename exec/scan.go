@@ -13,6 +13,7 @@ import (
 
 	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/exec/memlimit"
+	"github.com/inlet-db/inlet/internal/arrowcopy"
 )
 
 // Source is anything that can produce a stream of batches of a fixed
@@ -65,7 +66,7 @@ func openRaw(ctx context.Context, env *Env, op Operator) (array.RecordReader, bo
 
 // detachFrom returns out, which a filter made of the raw batch in, with
 // the columns in need (nil: all) that still share in's buffers copied to
-// mem when their values alias their buffers (strings: see aliasesValues):
+// mem when their values alias their buffers (strings: see arrowcopy.AliasesValues):
 // a column the filter gathered is already a copy, one it passed through
 // (every row kept) or sliced is not. Columns not in need are read by
 // nobody and stay, holding in's storage by reference. It consumes out.
@@ -76,10 +77,10 @@ func detachFrom(mem memory.Allocator, in, out arrow.RecordBatch, need []int) (ar
 			continue
 		}
 		c := out.Column(i)
-		if !aliasesValues(c.DataType()) || !sharesBuffer(c.Data(), in.Column(i).Data()) {
+		if !arrowcopy.AliasesValues(c.DataType()) || !sharesBuffer(c.Data(), in.Column(i).Data()) {
 			continue
 		}
-		cp, err := copyValues(mem, c)
+		cp, err := arrowcopy.Column(mem, c)
 		if err != nil {
 			releaseCols(cols)
 			out.Release()
@@ -103,27 +104,6 @@ func detachFrom(mem memory.Allocator, in, out arrow.RecordBatch, need []int) (ar
 	releaseCols(cols)
 	out.Release()
 	return res, nil
-}
-
-// aliasesValues reports whether arrays of type dt hand out values that
-// point into their buffers (a string or []byte from Value), which Go code
-// may keep past the batch's release.
-func aliasesValues(dt arrow.DataType) bool {
-	switch t := dt.(type) {
-	case arrow.BinaryDataType, *arrow.FixedSizeBinaryType, arrow.BinaryViewDataType:
-		return true
-	case *arrow.DictionaryType:
-		return aliasesValues(t.ValueType)
-	case arrow.ExtensionType:
-		return aliasesValues(t.StorageType())
-	case arrow.NestedType:
-		for _, f := range t.Fields() {
-			if aliasesValues(f.Type) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // sharesBuffer reports whether a holds any buffer of b (children and
@@ -175,46 +155,6 @@ func dictOf(d arrow.ArrayData) *array.Data {
 		}
 	}
 	return nil
-}
-
-// copyValues copies c to buffers from mem. A VARCHAR or VARBINARY column
-// needs only the value bytes it uses copied: offsets and validity are read
-// by value and stay where they are, held by reference.
-func copyValues(mem memory.Allocator, c arrow.Array) (arrow.Array, error) {
-	switch c.(type) {
-	case *array.String, *array.Binary:
-	default:
-		return array.Concatenate([]arrow.Array{c}, mem)
-	}
-	d := c.Data()
-	bufs := d.Buffers()
-	if len(bufs) != 3 || bufs[1] == nil || d.Len() == 0 {
-		return array.Concatenate([]arrow.Array{c}, mem)
-	}
-	offs := arrow.Int32Traits.CastFromBytes(bufs[1].Bytes())
-	if len(offs) < d.Offset()+d.Len()+1 {
-		return nil, fmt.Errorf("string column of %d rows has %d offsets", d.Len(), len(offs))
-	}
-	start, end := int(offs[d.Offset()]), int(offs[d.Offset()+d.Len()])
-	var src []byte
-	if bufs[2] != nil {
-		src = bufs[2].Bytes()
-	}
-	if start < 0 || end < start || end > len(src) {
-		return nil, fmt.Errorf("string column's values %d..%d outside its %d bytes", start, end, len(src))
-	}
-	if start > len(src)/2 {
-		// A slice far into its buffer: copy just its part (rebased).
-		return array.Concatenate([]arrow.Array{c}, mem)
-	}
-	vals := memory.NewResizableBuffer(mem)
-	vals.Resize(end)
-	copy(vals.Bytes(), src[:end])
-	nd := array.NewData(d.DataType(), d.Len(), []*memory.Buffer{bufs[0], bufs[1], vals}, nil, d.NullN(), d.Offset())
-	vals.Release()
-	out := array.MakeFromData(nd)
-	nd.Release()
-	return out, nil
 }
 
 // SourceFunc makes a Source from a schema and an open function.

@@ -15,6 +15,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/internal/arrowcopy"
 )
 
 // mapping is the bytes of one segment file, mapped read-only (or, in
@@ -342,31 +344,6 @@ func mapFile(f *os.File) (*mapping, error) {
 var _ ipc.MessageReader = (*mappedMessages)(nil)
 var _ memory.Allocator = (*bodyRef)(nil)
 
-// aliasesValues reports whether arrays of type dt hand out values that
-// point into their buffers (a string or []byte from Value): such values are
-// kept by Go code past the batch's release — legitimately so with heap
-// buffers, which the garbage collector keeps alive. Mapped buffers are
-// unmapped at release, so these columns are copied to the heap before they
-// leave the scan; fixed-width values are returned by value and stay
-// mapped.
-func aliasesValues(dt arrow.DataType) bool {
-	switch t := dt.(type) {
-	case arrow.BinaryDataType, *arrow.FixedSizeBinaryType, arrow.BinaryViewDataType:
-		return true
-	case *arrow.DictionaryType:
-		return aliasesValues(t.ValueType)
-	case arrow.ExtensionType:
-		return aliasesValues(t.StorageType())
-	case arrow.NestedType:
-		for _, f := range t.Fields() {
-			if aliasesValues(f.Type) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // detach returns rec with every column whose values alias its buffers
 // copied into buffers from mem (rec itself when there is none); it
 // consumes rec.
@@ -374,7 +351,7 @@ func detach(mem memory.Allocator, rec arrow.RecordBatch) (arrow.RecordBatch, err
 	cols := rec.Columns()
 	var out []arrow.Array
 	for i, c := range cols {
-		if !aliasesValues(c.DataType()) {
+		if !arrowcopy.AliasesValues(c.DataType()) {
 			continue
 		}
 		if out == nil {
@@ -384,7 +361,7 @@ func detach(mem memory.Allocator, rec arrow.RecordBatch) (arrow.RecordBatch, err
 				x.Retain()
 			}
 		}
-		cp, err := detachColumn(mem, c)
+		cp, err := arrowcopy.Column(mem, c)
 		if err != nil {
 			for _, x := range out {
 				x.Release()
@@ -404,65 +381,4 @@ func detach(mem memory.Allocator, rec arrow.RecordBatch) (arrow.RecordBatch, err
 	}
 	rec.Release()
 	return d, nil
-}
-
-// detachColumn copies c to buffers from mem. A VARCHAR or VARBINARY
-// column at offset 0 is copied buffer by buffer (validity, offsets, the
-// value bytes up to the last offset) instead of by array.Concatenate,
-// which rebuilds the offsets value by value (21 % of Q19's CPU). Every
-// buffer is copied: a buffer left in the mapping would keep the whole
-// mapped batch, and its charge, alive for as long as the copy lives.
-// Other types are copied whole.
-func detachColumn(mem memory.Allocator, c arrow.Array) (arrow.Array, error) {
-	switch c.(type) {
-	case *array.String, *array.Binary:
-	default:
-		return array.Concatenate([]arrow.Array{c}, mem)
-	}
-	d := c.Data()
-	bufs := d.Buffers()
-	if len(bufs) != 3 || bufs[1] == nil || len(d.Children()) != 0 {
-		return array.Concatenate([]arrow.Array{c}, mem)
-	}
-	offs := arrow.Int32Traits.CastFromBytes(bufs[1].Bytes())
-	if len(offs) < d.Offset()+d.Len()+1 {
-		return nil, fmt.Errorf("column of %d rows has %d offsets", d.Len(), len(offs))
-	}
-	end := int(offs[d.Offset()+d.Len()])
-	var src []byte
-	if bufs[2] != nil {
-		src = bufs[2].Bytes()
-	}
-	if end < 0 || end > len(src) {
-		return nil, fmt.Errorf("column's values end at byte %d of %d", end, len(src))
-	}
-	if d.Offset() != 0 || offs[0] != 0 {
-		// A slice: Concatenate copies just its part, rebased.
-		return array.Concatenate([]arrow.Array{c}, mem)
-	}
-	copyBuf := func(b []byte) *memory.Buffer {
-		nb := memory.NewResizableBuffer(mem)
-		nb.Resize(len(b))
-		copy(nb.Bytes(), b)
-		return nb
-	}
-	var valid *memory.Buffer
-	if bufs[0] != nil && d.NullN() > 0 {
-		n := (d.Len() + 7) / 8
-		if bufs[0].Len() < n {
-			return nil, fmt.Errorf("column of %d rows has a validity bitmap of %d bytes", d.Len(), bufs[0].Len())
-		}
-		valid = copyBuf(bufs[0].Bytes()[:n])
-	}
-	offb := copyBuf(bufs[1].Bytes()[:(d.Len()+1)*4])
-	vals := copyBuf(src[:end])
-	nd := array.NewData(d.DataType(), d.Len(), []*memory.Buffer{valid, offb, vals}, nil, d.NullN(), 0)
-	for _, b := range []*memory.Buffer{valid, offb, vals} {
-		if b != nil {
-			b.Release()
-		}
-	}
-	out := array.MakeFromData(nd)
-	nd.Release()
-	return out, nil
 }

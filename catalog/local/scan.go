@@ -335,7 +335,7 @@ func (s *fileScan) Next() bool {
 		rec = p
 	}
 	// Strings handed out must not point into a mapping that is unmapped
-	// when the batch is released (see aliasesValues).
+	// when the batch is released (see arrowcopy.AliasesValues).
 	if s.aliased && !s.raw {
 		if rec, err = detach(s.mem, rec); err != nil {
 			return s.fail(fmt.Errorf("internal catalog: table %s: %w", s.table, err))
