@@ -348,18 +348,17 @@ var cachedDirectMax = directMax
 func (g *groupTable) toIntTable() {
 	g.directOff = true
 	// Sized for the groups there are (and, once they are an eighth of it,
-	// the estimate) at once: they all go in now.
+	// the estimate) at once: they all go in now; a hash join's build knows
+	// the rows about to come (sizeHint) and takes that size from the start.
 	size := 1 << 10
 	for size < 2*g.n {
 		size = nextSize(size, g.n, g.hint)
 	}
+	size = max(size, 1<<bits.Len(uint(g.sizeHint)))
 	g.chargeNow(int64(size) * intSlotBytes)
 	g.ints = newIntTableSized(size)
 	g.ints.grew = g.chargeNow
 	g.ints.hint = g.hint
-	if size := 1 << bits.Len(uint(g.sizeHint)); size > len(g.ints.slots) {
-		g.ints.resize(size)
-	}
 	c := g.fixed
 	for id, v := range c.vals {
 		if int64(id) != g.nullGID {
