@@ -4,9 +4,11 @@
 // data files and prunes partitions and files by the manifests' partition
 // values and column bounds), the Parquet data and delete files through
 // lake/paimon's Parquet path (OpenDataFile: lake/parquetpage's page
-// decoder, pqarrow where it cannot, columns matched by field id), the ORC
-// ones through lake/orc (orcread.go): the format is the manifest entry's
-// file_format, never the file name (migrated Hive files have none).
+// decoder, pqarrow where it cannot, columns matched by field id, by the
+// current schema's names in a file without ids), the ORC ones through
+// lake/orc (orcread.go): the format is the manifest entry's file_format,
+// never the file name (migrated Hive files are named 000000_0, Impala's
+// end in .parq).
 //
 // ORC files: columns and struct fields are matched by the iceberg.id type
 // attribute; a file with no ids (a Hive table migrated in place) is matched
@@ -20,10 +22,14 @@
 // other difference is refused naming the column. The predicate prunes
 // stripes by their statistics (orcprune.go: integer, date, decimal,
 // floating point and string columns, NULL counts; never timestamps or
-// booleans). An ORC file must hold the manifest's record_count rows. The
-// identity partition values are not applied to Parquet files (lake/paimon's
-// reader cannot tell an absent column from a NULL one): a migrated Hive
-// Parquet table reads its directory-only partition columns as NULL.
+// booleans). An ORC file must hold the manifest's record_count rows.
+//
+// Parquet files: a column the file lacks reads as its identity partition
+// value too (parquetread.go). lake/paimon reads an absent column as NULL;
+// a file that has the column holds the partition value in every row, so a
+// batch where the column is all NULL and the partition value is not takes
+// the partition value, and a batch mixing NULLs and values there is
+// refused as corrupt.
 //
 // Use: Open (a metadata file) or OpenDir (a Hadoop catalog table
 // directory) → Table.Plan(ctx, ScanOptions) → Plan.Splits →

@@ -54,12 +54,7 @@ type fileRead struct {
 func (p *Plan) openFile(ctx context.Context, mem memory.Allocator, r fileRead) (fileReader, error) {
 	switch iceberg.FileFormat(r.format) {
 	case "", iceberg.ParquetFile:
-		ff := r.fileFields
-		if ff == nil {
-			ff = r.want
-		}
-		return paimon.OpenDataFile(ctx, mem, paimon.DataFileRead{FS: p.Table.fs, Path: p.Table.rel.apply(r.path), Size: r.size,
-			FileFields: ff, Want: r.want, Predicate: r.pred, BatchSize: r.batch, Buffers: r.bufs})
+		return p.openParquet(ctx, mem, r)
 	case iceberg.OrcFile:
 		return p.openORC(ctx, mem, r)
 	}

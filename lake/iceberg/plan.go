@@ -55,7 +55,7 @@ type Split struct {
 	// Format is the manifest's file_format (PARQUET or ORC; "" reads as
 	// PARQUET, what planners before ORC sent).
 	Format string `json:"format,omitempty"`
-	// Identity holds the identity partition values of an ORC data file,
+	// Identity holds the identity partition values of the data file,
 	// read for a column the file lacks (see IdentityValue).
 	Identity []IdentityValue `json:"identity,omitempty"`
 	// PosDeletes and EqDeletes are the delete files that apply.
@@ -157,9 +157,7 @@ func (t *Table) splitOf(task table.FileScanTask) (Split, error) {
 		return Split{}, err
 	}
 	sp := Split{Path: df.FilePath(), Size: df.FileSizeBytes(), Records: df.Count(), Partition: t.partitionText(df), Format: formatOf(df)}
-	if df.FileFormat() == iceberg.OrcFile {
-		sp.Identity = t.identityValues(df)
-	}
+	sp.Identity = t.identityValues(df)
 	sp.FlussBucket, sp.FlussPartition, sp.FlussLayoutOK = t.flussLayout(df)
 	for _, d := range task.DeleteFiles {
 		if err := t.checkFormat("position delete", d); err != nil {

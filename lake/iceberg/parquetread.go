@@ -1,0 +1,132 @@
+package iceberg
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/fileio"
+	"github.com/inlet-db/inlet/lake/paimon"
+)
+
+// parquetSuffix is appended to the name of a Parquet file whose name does
+// not end in ".parquet" (a migrated Hive file "000000_0", Impala's
+// ".parq"): lake/paimon picks the format by the extension, Iceberg by the
+// manifest's file_format. suffixFS takes it off again before opening.
+const parquetSuffix = "#as.parquet"
+
+// suffixFS opens name without parquetSuffix.
+type suffixFS struct{ fileio.FS }
+
+func (s suffixFS) Open(ctx context.Context, name string) (fileio.File, error) {
+	return s.FS.Open(ctx, strings.TrimSuffix(name, parquetSuffix))
+}
+
+// openParquet opens one Parquet file through lake/paimon; wanted columns
+// with an identity partition value read it where the file has no value
+// (see identityFill).
+func (p *Plan) openParquet(ctx context.Context, mem memory.Allocator, r fileRead) (fileReader, error) {
+	ff := r.fileFields
+	if ff == nil {
+		ff = r.want
+	}
+	fsys, name := p.Table.fs, p.Table.rel.apply(r.path)
+	if !strings.HasSuffix(strings.ToLower(name), ".parquet") {
+		fsys, name = suffixFS{fsys}, name+parquetSuffix
+	}
+	dr, err := paimon.OpenDataFile(ctx, mem, paimon.DataFileRead{FS: fsys, Path: name, Size: r.size,
+		FileFields: ff, Want: r.want, Predicate: r.pred, BatchSize: r.batch, Buffers: r.bufs})
+	if err != nil {
+		return nil, err
+	}
+	fill := identityFill{fileReader: dr, path: r.path, want: r.want, mem: mem}
+	for i, w := range r.want {
+		for _, v := range r.consts {
+			if v.ID == w.ID && v.Kind != "" {
+				fill.cols = append(fill.cols, i)
+				fill.vals = append(fill.vals, v)
+			}
+		}
+	}
+	if len(fill.cols) == 0 {
+		return dr, nil
+	}
+	return &fill, nil
+}
+
+// identityFill gives a column the identity partition value of its data
+// file where the Parquet file has none. The spec reads a column the file
+// lacks from the partition tuple (migrated Hive files keep partition
+// columns only in directory names); lake/paimon reads an absent column as
+// NULL, and a file that has the column holds the partition value in every
+// row (that is what identity partitioning means), so an all-NULL batch of
+// a column with a non-NULL partition value is the absent column. A batch
+// mixing NULLs and values there contradicts the partition and is refused.
+type identityFill struct {
+	fileReader
+	path string
+	want []paimon.DataField
+	mem  memory.Allocator
+	cols []int           // wanted column positions with a non-NULL value
+	vals []IdentityValue // their values
+}
+
+func (f *identityFill) Next() (arrow.RecordBatch, int64, error) {
+	rec, pos, err := f.fileReader.Next()
+	if err != nil || rec == nil {
+		return rec, pos, err
+	}
+	n := rec.NumRows()
+	var cols []arrow.Array
+	for k, c := range f.cols {
+		a := rec.Column(c)
+		switch nulls := int64(a.NullN()); {
+		case nulls == 0 || n == 0:
+			continue
+		case nulls < n:
+			rec.Release()
+			releaseAll(cols)
+			return nil, 0, fmt.Errorf("%w: Parquet data file %s: column %s holds NULL and non-NULL values, but its identity partition value is not NULL",
+				ErrCorrupt, f.path, f.want[c].Name)
+		}
+		s, err := constScalar(f.vals[k], a.DataType())
+		if err == nil {
+			var c arrow.Array
+			if c, err = constColumn(s, n, f.mem); err == nil {
+				if cols == nil {
+					cols = make([]arrow.Array, rec.NumCols())
+				}
+				cols[f.cols[k]] = c
+				continue
+			}
+		}
+		rec.Release()
+		releaseAll(cols)
+		return nil, 0, fmt.Errorf("data file %s: column %s: %w", f.path, f.want[c].Name, err)
+	}
+	if cols == nil {
+		return rec, pos, nil
+	}
+	for i := range cols {
+		if cols[i] == nil {
+			cols[i] = rec.Column(i)
+			cols[i].Retain()
+		}
+	}
+	out := array.NewRecordBatch(rec.Schema(), cols, n)
+	releaseAll(cols)
+	rec.Release()
+	return out, pos, nil
+}
+
+func releaseAll(cols []arrow.Array) {
+	for _, c := range cols {
+		if c != nil {
+			c.Release()
+		}
+	}
+}
