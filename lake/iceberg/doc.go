@@ -39,6 +39,12 @@
 // manifest entries (record counts, null counts, bounds) into column
 // summaries for the optimizer, reading no data file.
 //
+// A manifest the manifest list says holds deletes is read as a delete
+// manifest even when its own Avro metadata has no "content" key (Impala
+// and Hive wrote such files; iceberg-go alone refuses them): the header is
+// served with the key added (manifesthdr.go), as Java Iceberg trusts the
+// list.
+//
 // What is read: format v1 and v2 tables (and v3 tables that use none of
 // the refused features), any partition spec, one split per data file,
 // position deletes and equality deletes (NULL equals NULL) applied to the

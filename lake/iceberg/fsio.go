@@ -44,6 +44,10 @@ type ioAdapter struct {
 	ctx  context.Context
 	fsys fileio.FS
 	rel  relocator
+	// deletes are the manifests (as the manifest list names them) the
+	// list says hold delete files: their headers get the content key
+	// when they lack it (see contentPatched).
+	deletes map[string]bool
 }
 
 var (
@@ -56,6 +60,11 @@ func (a *ioAdapter) Open(name string) (icebergio.File, error) {
 	f, err := a.fsys.Open(a.ctx, p)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	if a.deletes[name] {
+		if r, n, ok := contentPatched(f, f.Size(), "deletes"); ok {
+			return &ioFile{f: f, name: p, r: io.NewSectionReader(r, 0, n)}, nil
+		}
 	}
 	return &ioFile{f: f, name: p, r: io.NewSectionReader(f, 0, f.Size())}, nil
 }
@@ -78,7 +87,7 @@ func (f *ioFile) Read(p []byte) (int, error)                { return f.r.Read(p)
 func (f *ioFile) ReadAt(p []byte, off int64) (int, error)   { return f.r.ReadAt(p, off) }
 func (f *ioFile) Seek(off int64, whence int) (int64, error) { return f.r.Seek(off, whence) }
 func (f *ioFile) Close() error                              { return f.f.Close() }
-func (f *ioFile) Stat() (fs.FileInfo, error)                { return fileInfo{name: f.name, size: f.f.Size()}, nil }
+func (f *ioFile) Stat() (fs.FileInfo, error)                { return fileInfo{name: f.name, size: f.r.Size()}, nil }
 
 type fileInfo struct {
 	name string

@@ -120,7 +120,13 @@ func (t *Table) Plan(ctx context.Context, o ScanOptions) (*Plan, error) {
 		return p, nil
 	}
 	p.SnapshotID = snap.SnapshotID
-	tbl := t.pinned(ctx)
+	tbl, err := t.pinned(ctx, snap)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("iceberg table %s: snapshot %d: manifest list: %w", t.Name, snap.SnapshotID, err)
+	}
 	scanOpts := []table.ScanOption{table.WithSnapshotID(snap.SnapshotID)}
 	var tasks []table.FileScanTask
 	if e := icebergFilter(o.Predicate, t.tbl.Schema()); e != nil {

@@ -142,9 +142,28 @@ func (t *Table) io(ctx context.Context) table.FSysF {
 	return func(context.Context) (icebergio.IO, error) { return a, nil }
 }
 
-// pinned is the table with the file IO of ctx.
-func (t *Table) pinned(ctx context.Context) *table.Table {
-	return table.New(t.tbl.Identifier(), t.tbl.Metadata(), t.metaPath, t.io(ctx), nil)
+// pinned is the table with the file IO of ctx, for planning snap: the
+// delete manifests its manifest list names are read as delete manifests
+// even when their own metadata does not say so (see contentPatched).
+func (t *Table) pinned(ctx context.Context, snap *table.Snapshot) (*table.Table, error) {
+	a := &ioAdapter{ctx: ctx, fsys: t.fs, rel: t.rel}
+	if snap != nil && t.tbl.Metadata().Version() >= 2 {
+		// Format v1 has no delete files. The list is read again by the
+		// scan; it is one small file.
+		mfs, err := snap.Manifests(a)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range mfs {
+			if m.ManifestContent() == iceberg.ManifestContentDeletes {
+				if a.deletes == nil {
+					a.deletes = map[string]bool{}
+				}
+				a.deletes[m.FilePath()] = true
+			}
+		}
+	}
+	return table.New(t.tbl.Identifier(), t.tbl.Metadata(), t.metaPath, func(context.Context) (icebergio.IO, error) { return a, nil }, nil), nil
 }
 
 // Dir is the table directory given to OpenDir or OpenIn, "" otherwise.
