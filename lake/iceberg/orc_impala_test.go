@@ -272,8 +272,9 @@ func elems(a arrow.Array, r int) []elem {
 	return out
 }
 
-// TestImpalaORCPositionDeletes plans the snapshots that add Hive-written
-// ORC position delete files and applies them. Their delete manifests carry
+// TestImpalaPositionDeletes plans the snapshots that add Hive-written
+// ORC and Parquet position delete files (the Parquet partitioned table's
+// data files Impala wrote, named .parq) and applies them. Their delete manifests carry
 // no 'content' key-value metadata (iceberg-go alone would take them for
 // data manifests and refuse them); the manifest list says what they hold,
 // as Java Iceberg reads it. The delete files name their data files as the
@@ -281,26 +282,36 @@ func elems(a arrow.Array, r int) []elem {
 // Impala's loader strips the scheme and authority from the committed
 // metadata; the splits take the deployed form back, as an exact path match
 // requires. The rows left are Impala's SELECT * results.
-func TestImpalaORCPositionDeletes(t *testing.T) {
+func TestImpalaPositionDeletes(t *testing.T) {
+	partitioned := []string{"6,Alex,view,2020-01-01 09:00:00", "20,Alex,view,2020-01-01 09:00:00", "4,Alex,view,2020-01-01 09:00:00",
+		"18,Alan,click,2020-01-01 10:00:00", "12,Alan,click,2020-01-01 10:00:00", "10,Alan,click,2020-01-01 10:00:00",
+		"2,Lisa,download,2020-01-01 11:00:00", "14,Lisa,download,2020-01-01 11:00:00", "8,Lisa,download,2020-01-01 11:00:00",
+		"16,Lisa,download,2020-01-01 11:00:00"}
 	cases := []struct {
 		table   string
 		deletes int // the table's delete files (the fixture's data directory)
 		want    []string
+		pred    *paimon.Predicate
 	}{
-		{"iceberg_v2_positional_delete_all_rows_orc", 1, nil},
-		{"iceberg_v2_partitioned_position_deletes_orc", 3,
-			[]string{"6,Alex,view,2020-01-01 09:00:00", "20,Alex,view,2020-01-01 09:00:00", "4,Alex,view,2020-01-01 09:00:00",
-				"18,Alan,click,2020-01-01 10:00:00", "12,Alan,click,2020-01-01 10:00:00", "10,Alan,click,2020-01-01 10:00:00",
-				"2,Lisa,download,2020-01-01 11:00:00", "14,Lisa,download,2020-01-01 11:00:00", "8,Lisa,download,2020-01-01 11:00:00",
-				"16,Lisa,download,2020-01-01 11:00:00"}},
+		{"iceberg_v2_positional_delete_all_rows_orc", 1, nil, nil},
+		{"iceberg_v2_partitioned_position_deletes_orc", 3, partitioned, nil},
 		{"iceberg_v2_positional_not_all_data_files_have_delete_files_orc", 2,
-			[]string{"1,a", "2,b", "3,c", "5,X", "4,d", "6,f"}},
+			[]string{"1,a", "2,b", "3,c", "5,X", "4,d", "6,f"}, nil},
+		{"iceberg_v2_positional_delete_all_rows", 1, nil, nil},
+		{"iceberg_v2_partitioned_position_deletes", 3, partitioned, nil},
+		{"iceberg_v2_partitioned_position_deletes", 1, partitioned[3:6], paimon.Eq("action", "click")},
+		{"iceberg_v2_positional_not_all_data_files_have_delete_files", 2,
+			[]string{"1,a", "2,b", "3,c", "5,X", "4,d", "6,f"}, nil},
 	}
 	for _, c := range cases {
-		t.Run(c.table, func(t *testing.T) {
+		name := c.table
+		if c.pred != nil {
+			name += "/where"
+		}
+		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
 			tbl := impala(t, c.table)
-			plan, err := tbl.Plan(ctx, ScanOptions{})
+			plan, err := tbl.Plan(ctx, ScanOptions{Predicate: c.pred})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -316,8 +327,8 @@ func TestImpalaORCPositionDeletes(t *testing.T) {
 			for i := range plan.Splits {
 				sp := plan.Splits[i]
 				sp.Path = deployed + sp.Path
-				if sp.Format != "ORC" {
-					t.Fatalf("split format %q", sp.Format)
+				if want := map[bool]string{true: "ORC"}[strings.HasSuffix(c.table, "_orc")]; sp.Format != want {
+					t.Fatalf("split format %q, want %q", sp.Format, want)
 				}
 				sp.PosDeletes = slices.Clone(sp.PosDeletes)
 				for k := range sp.PosDeletes {
