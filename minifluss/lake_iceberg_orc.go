@@ -26,8 +26,8 @@ import (
 // iceberg.long-type TIME, timestamptz is "timestamp with local time zone".
 // iceberg-go writes Parquet only, so the emulator writes these files with
 // lake/orc and commits them like the Parquet ones; one file per partition
-// of the round. No column bounds are recorded (readers prune by stripe
-// statistics instead).
+// of the round, with the column metrics Java's ORC writer records
+// (lake_iceberg_orcmetrics.go), so readers prune ORC files by bounds.
 
 // icebergORC reports whether the lake table writes ORC.
 func icebergORC(tbl *icetable.Table) bool {
@@ -109,10 +109,20 @@ func (rd *iceRound) writeORC(batches []arrow.RecordBatch, sc *arrow.Schema, cont
 		if err != nil {
 			return nil, fmt.Errorf("ORC file %s: %w", name, err)
 		}
+		m := newFileMetrics(schema)
+		for _, r := range p.recs {
+			if err := m.add(r); err != nil {
+				return nil, fmt.Errorf("ORC file %s: metrics: %w", name, err)
+			}
+		}
+		if err := m.finish(); err != nil {
+			return nil, fmt.Errorf("ORC file %s: metrics: %w", name, err)
+		}
 		bld, err := iceberg.NewDataFileBuilder(spec, content, name, iceberg.OrcFile, p.vals, nil, nil, p.rows, size)
 		if err != nil {
 			return nil, err
 		}
+		bld = bld.ValueCounts(m.values).NullValueCounts(m.nulls).NaNValueCounts(m.nans).LowerBoundValues(m.lower).UpperBoundValues(m.upper)
 		if len(eqIDs) > 0 {
 			bld = bld.EqualityFieldIDs(eqIDs)
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/inlet-db/inlet/fileio"
 	"github.com/inlet-db/inlet/lake/iceberg"
+	"github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/typemap"
 )
 
@@ -250,6 +251,9 @@ func TestTierIcebergORC(t *testing.T) {
 			if len(got) == 0 {
 				t.Fatalf("%s %s: empty lake", stage, tbl)
 			}
+			bounded := map[string][]string{"lg": {"id", "name", "amt", "tiny", "f", "dbl", "ok", "d", "tm", "ts", "ltz", "r.x", "r.y", "__bucket", "__offset"},
+				"pk": {"k", "v", "dt", "__bucket", "__offset"}}
+			checkORCMetrics(t, ctx, wh, tbl, pq.GetSnapshotId(), oc.GetSnapshotId(), bounded[tbl])
 		}
 	}
 	appendLog(0, 40)
@@ -262,4 +266,33 @@ func TestTierIcebergORC(t *testing.T) {
 	del(4, 8)
 	tier()
 	check("round 2", true)
+	// The bounds prune: id > 45 keeps round 2's files (ids 40..69) and
+	// drops round 1's (ids 0..39), in the ORC twin as in the Parquet one.
+	splits := map[string]int{}
+	for _, suffix := range formats {
+		tbl, err := iceberg.OpenDir(ctx, fileio.Local{}, filepath.Join(wh, "db", "lg"+suffix))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, err := tbl.Plan(ctx, iceberg.ScanOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := tbl.Plan(ctx, iceberg.ScanOptions{Predicate: paimon.Gt("id", int64(45))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !plan.Pruned || len(plan.Splits) >= len(all.Splits) {
+			t.Fatalf("lg%s: id > 45 keeps %d of %d files (pruned %v)", suffix, len(plan.Splits), len(all.Splits), plan.Pruned)
+		}
+		for _, sp := range plan.Splits {
+			if sp.Records == 0 {
+				t.Fatalf("lg%s: empty split %s", suffix, sp.Path)
+			}
+		}
+		splits[suffix] = len(plan.Splits)
+	}
+	if splits["_orc"] != splits["_pq"] {
+		t.Fatalf("id > 45 keeps %d ORC files, %d Parquet files", splits["_orc"], splits["_pq"])
+	}
 }
