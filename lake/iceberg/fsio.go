@@ -1,6 +1,7 @@
 package iceberg
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -48,6 +49,8 @@ type ioAdapter struct {
 	// list says hold delete files: their headers get the content key
 	// when they lack it (see contentPatched).
 	deletes map[string]bool
+	// held are files already read (a manifest list), by name.
+	held map[string][]byte
 }
 
 var (
@@ -57,6 +60,9 @@ var (
 
 func (a *ioAdapter) Open(name string) (icebergio.File, error) {
 	p := a.rel.apply(name)
+	if b, ok := a.held[name]; ok {
+		return &ioFile{f: nopClose{}, name: p, r: io.NewSectionReader(bytes.NewReader(b), 0, int64(len(b)))}, nil
+	}
 	f, err := a.fsys.Open(a.ctx, p)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
@@ -77,8 +83,12 @@ func (a *ioAdapter) Remove(name string) error {
 	return &fs.PathError{Op: "remove", Path: name, Err: errors.ErrUnsupported}
 }
 
+type nopClose struct{}
+
+func (nopClose) Close() error { return nil }
+
 type ioFile struct {
-	f    fileio.File
+	f    io.Closer
 	name string
 	r    *io.SectionReader
 }

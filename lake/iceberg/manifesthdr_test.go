@@ -2,11 +2,15 @@ package iceberg
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
+	"sync"
 	"testing"
 
 	"github.com/apache/iceberg-go"
+
+	"github.com/inlet-db/inlet/fileio"
 )
 
 // TestContentPatched adds content=deletes to the header of an Impala delete
@@ -64,6 +68,48 @@ func TestContentPatched(t *testing.T) {
 			if _, _, err := parseAvroHeader(b); err != nil {
 				t.Errorf("%s: patched a header that does not parse", name)
 			}
+		}
+	}
+}
+
+// countFS counts the opens of each path.
+type countFS struct {
+	fileio.Local
+	mu    sync.Mutex
+	opens map[string]int
+}
+
+func (c *countFS) Open(ctx context.Context, name string) (fileio.File, error) {
+	c.mu.Lock()
+	c.opens[name]++
+	c.mu.Unlock()
+	return c.Local.Open(ctx, name)
+}
+
+// TestPlanOpensOnce: planning a v2 snapshot with deletes reads its
+// manifest list once (the delete manifests are found in it before the
+// scan, which is served the same bytes), and every manifest once.
+func TestPlanOpensOnce(t *testing.T) {
+	ctx := context.Background()
+	fsys := &countFS{opens: map[string]int{}}
+	tbl, err := OpenDir(ctx, fsys, "testdata/impala/iceberg_v2_partitioned_position_deletes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clear(fsys.opens)
+	plan, err := tbl.Plan(ctx, ScanOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Splits) != 3 {
+		t.Fatalf("%d splits", len(plan.Splits))
+	}
+	if len(fsys.opens) != 3 { // the list, the data manifest, the delete manifest
+		t.Errorf("opened %v", fsys.opens)
+	}
+	for p, n := range fsys.opens {
+		if n != 1 {
+			t.Errorf("%s opened %d times", p, n)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package iceberg
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -147,13 +148,18 @@ func (t *Table) io(ctx context.Context) table.FSysF {
 // even when their own metadata does not say so (see contentPatched).
 func (t *Table) pinned(ctx context.Context, snap *table.Snapshot) (*table.Table, error) {
 	a := &ioAdapter{ctx: ctx, fsys: t.fs, rel: t.rel}
-	if snap != nil && t.tbl.Metadata().Version() >= 2 {
-		// Format v1 has no delete files. The list is read again by the
-		// scan; it is one small file.
-		mfs, err := snap.Manifests(a)
+	if snap != nil && snap.ManifestList != "" && t.tbl.Metadata().Version() >= 2 {
+		// Format v1 has no delete files. The scan opens the list again:
+		// the adapter serves it from the bytes read here.
+		b, err := a.ReadFile(snap.ManifestList)
 		if err != nil {
 			return nil, err
 		}
+		mfs, err := iceberg.ReadManifestList(bytes.NewReader(b))
+		if err != nil {
+			return nil, err
+		}
+		a.held = map[string][]byte{snap.ManifestList: b}
 		for _, m := range mfs {
 			if m.ManifestContent() == iceberg.ManifestContentDeletes {
 				if a.deletes == nil {
