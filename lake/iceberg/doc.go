@@ -4,8 +4,10 @@
 // data files and prunes partitions and files by the manifests' partition
 // values and column bounds), the Parquet data and delete files through
 // lake/paimon's Parquet path (OpenDataFile: lake/parquetpage's page
-// decoder, pqarrow where it cannot, columns matched by field id, by the
-// current schema's names in a file without ids), the ORC ones through
+// decoder, pqarrow where it cannot, columns matched by field id; in a file
+// without ids by the table's name mapping, schema.name-mapping.default,
+// whose tables pay one more footer read per file to learn the file's
+// names, else by the current schema's names), the ORC ones through
 // lake/orc (orcread.go): the format is the manifest entry's file_format,
 // never the file name (migrated Hive files are named 000000_0, Impala's
 // end in .parq).

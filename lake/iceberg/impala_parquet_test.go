@@ -3,9 +3,11 @@ package iceberg
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -169,4 +171,96 @@ func writeIPParquet(t *testing.T, path string, p []*int32) int64 {
 		t.Fatal(err)
 	}
 	return int64(buf.Len())
+}
+
+// TestMigratedSchemaEvolution evolves iceberg_migrated_alter_test and its
+// ORC twin (a Hive file with columns int_col, string_col, double_col and
+// no field ids; rows 0,A,0.5 1,B,1.5 2,C,2.5) as Impala's
+// iceberg-migrated-table-field-id-resolution.test does and reads it under
+// each schema: the file's columns are found through the name mapping, not
+// the current names. A renamed column keeps its values (Java Iceberg adds
+// the new name to the mapping); a column dropped and added again under
+// the same name is a new field the mapping does not name, read as NULL,
+// as are columns added later (Impala's stated rows for both).
+func TestMigratedSchemaEvolution(t *testing.T) {
+	type fld struct {
+		id   int
+		name string
+		typ  string
+	}
+	cases := []struct {
+		name    string
+		fields  []fld
+		mapping map[int][]string // field id → names; nil keeps the table's
+		want    []string
+	}{
+		{name: "as migrated", fields: []fld{{1, "int_col", "int"}, {2, "string_col", "string"}, {3, "double_col", "double"}},
+			want: []string{"0,A,0.5", "1,B,1.5", "2,C,2.5"}},
+		{name: "string_col dropped", fields: []fld{{1, "int_col", "int"}, {3, "double_col", "double"}},
+			want: []string{"0,0.5", "1,1.5", "2,2.5"}},
+		{name: "string_col added again", fields: []fld{{1, "int_col", "int"}, {3, "double_col", "double"}, {4, "string_col", "string"}},
+			mapping: map[int][]string{1: {"int_col"}, 2: {"string_col"}, 3: {"double_col"}},
+			want:    []string{"0,0.5,NULL", "1,1.5,NULL", "2,2.5,NULL"}},
+		{name: "double_col renamed", fields: []fld{{1, "int_col", "int"}, {3, "renamed_double_col", "double"}, {4, "string_col", "string"}},
+			mapping: map[int][]string{1: {"int_col"}, 2: {"string_col"}, 3: {"double_col", "renamed_double_col"}},
+			want:    []string{"0,0.5,NULL", "1,1.5,NULL", "2,2.5,NULL"}},
+		{name: "double_col added again", fields: []fld{{1, "int_col", "int"}, {3, "renamed_double_col", "double"}, {4, "string_col", "string"}, {5, "double_col", "double"}},
+			mapping: map[int][]string{1: {"int_col"}, 2: {"string_col"}, 3: {"double_col", "renamed_double_col"}},
+			want:    []string{"0,0.5,NULL,NULL", "1,1.5,NULL,NULL", "2,2.5,NULL,NULL"}},
+	}
+	for _, c := range cases {
+		for _, table := range []string{"iceberg_migrated_alter_test", "iceberg_migrated_alter_test_orc"} {
+			t.Run(table+"/"+c.name, func(t *testing.T) {
+				dir := t.TempDir()
+				if err := os.CopyFS(dir, os.DirFS("testdata/impala/"+table)); err != nil {
+					t.Fatal(err)
+				}
+				raw, err := os.ReadFile(filepath.Join(dir, "metadata", "v2.metadata.json"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var md map[string]any
+				if err := json.Unmarshal(raw, &md); err != nil {
+					t.Fatal(err)
+				}
+				var fields []any
+				last := 0
+				for _, f := range c.fields {
+					fields = append(fields, map[string]any{"id": f.id, "name": f.name, "required": false, "type": f.typ})
+					last = max(last, f.id)
+				}
+				sc := map[string]any{"type": "struct", "schema-id": 1, "fields": fields}
+				md["schema"], md["schemas"], md["current-schema-id"] = sc, []any{md["schemas"].([]any)[0], sc}, 1
+				md["last-column-id"] = max(last, 3)
+				if c.mapping != nil {
+					var nm []any
+					for id := 1; id <= 5; id++ {
+						if names, ok := c.mapping[id]; ok {
+							nm = append(nm, map[string]any{"field-id": id, "names": names})
+						}
+					}
+					b, _ := json.Marshal(nm)
+					md["properties"].(map[string]any)["schema.name-mapping.default"] = string(b)
+				}
+				out, err := json.Marshal(md)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, "metadata", "v3.metadata.json"), out, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, "metadata", "version-hint.text"), []byte("3"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				tbl, err := OpenDir(context.Background(), fileio.Local{}, dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, _ := readRows(t, tbl, ScanOptions{}, nil)
+				if want := sorted(c.want...); !slices.Equal(got, want) {
+					t.Fatalf("rows\n got %q\nwant %q", got, want)
+				}
+			})
+		}
+	}
 }

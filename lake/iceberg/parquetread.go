@@ -3,11 +3,13 @@ package iceberg
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
 
 	"github.com/inlet-db/inlet/fileio"
 	"github.com/inlet-db/inlet/lake/paimon"
@@ -35,6 +37,12 @@ func (p *Plan) openParquet(ctx context.Context, mem memory.Allocator, r fileRead
 		ff = r.want
 	}
 	fsys, name := p.Table.fs, p.Table.rel.apply(r.path)
+	if r.fileFields != nil && p.Table.tbl.Metadata().NameMapping() != nil {
+		var err error
+		if ff, err = p.mappedFileFields(ctx, fsys, name, r); err != nil {
+			return nil, err
+		}
+	}
 	if !strings.HasSuffix(strings.ToLower(name), ".parquet") {
 		fsys, name = suffixFS{fsys}, name+parquetSuffix
 	}
@@ -129,4 +137,51 @@ func releaseAll(cols []arrow.Array) {
 			c.Release()
 		}
 	}
+}
+
+// mappedFileFields are the fields a data file without field ids is read
+// by, under the table's name mapping (schema.name-mapping.default, which
+// the spec makes the rule for such files): each current column under the
+// name the file gives it, one the mapping has no name of the file for
+// left out (it reads as absent). A renamed column keeps its old name in
+// the mapping; a column dropped and added again under the old name is a
+// new id the mapping does not name. A file with ids is matched by them
+// (r.fileFields as given). Only top-level columns are mapped; struct
+// fields inside are matched by id or by their current names.
+func (p *Plan) mappedFileFields(ctx context.Context, fsys fileio.FS, name string, r fileRead) ([]paimon.DataField, error) {
+	f, err := fsys.Open(ctx, name)
+	if err != nil {
+		return nil, fmt.Errorf("data file %s: %w", r.path, err)
+	}
+	defer f.Close()
+	pf, err := file.NewParquetReader(io.NewSectionReader(f, 0, f.Size()))
+	if err != nil {
+		return nil, fmt.Errorf("%w: data file %s: %v", ErrCorrupt, r.path, err)
+	}
+	defer pf.Close()
+	root := pf.MetaData().Schema.Root()
+	inFile := map[string]bool{}
+	for i := 0; i < root.NumFields(); i++ {
+		if root.Field(i).FieldID() >= 0 {
+			return r.fileFields, nil
+		}
+		inFile[root.Field(i).Name()] = true
+	}
+	names := map[int][]string{}
+	for _, m := range p.Table.nameMapping() {
+		if m.FieldID != nil {
+			names[*m.FieldID] = m.Names
+		}
+	}
+	var out []paimon.DataField
+	for _, fd := range r.fileFields {
+		for _, n := range names[fd.ID] {
+			if inFile[n] {
+				fd.Name = n
+				out = append(out, fd)
+				break
+			}
+		}
+	}
+	return out, nil
 }
