@@ -26,6 +26,12 @@
 // floating point and string columns, NULL counts; never timestamps or
 // booleans). An ORC file must hold the manifest's record_count rows.
 //
+// Parquet files: struct fields are matched by field id too (nested.go): a
+// column whose struct layout differs in some schema of the table (fields
+// moved, added, dropped) is read in the layout the file's footer gives and
+// rebuilt in the current one, a field the file lacks NULL; lake/paimon
+// alone matches them by position. Tables with no such column pay nothing.
+//
 // Parquet files: a column the file lacks reads as its identity partition
 // value too (parquetread.go). lake/paimon reads an absent column as NULL;
 // a file that has the column holds the partition value in every row, so a

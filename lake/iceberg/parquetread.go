@@ -43,15 +43,31 @@ func (p *Plan) openParquet(ctx context.Context, mem memory.Allocator, r fileRead
 			return nil, err
 		}
 	}
+	readWant, changed := r.want, []int(nil)
+	if r.fileFields != nil {
+		var err error
+		if readWant, changed, err = p.nestedLayouts(ctx, fsys, name, r.path, r.want); err != nil {
+			return nil, err
+		}
+	}
 	if !strings.HasSuffix(strings.ToLower(name), ".parquet") {
 		fsys, name = suffixFS{fsys}, name+parquetSuffix
 	}
 	dr, err := paimon.OpenDataFile(ctx, mem, paimon.DataFileRead{FS: fsys, Path: name, Size: r.size,
-		FileFields: ff, Want: r.want, Predicate: r.pred, BatchSize: r.batch, Buffers: r.bufs})
+		FileFields: ff, Want: readWant, Predicate: r.pred, BatchSize: r.batch, Buffers: r.bufs})
 	if err != nil {
 		return nil, err
 	}
-	fill := identityFill{fileReader: dr, path: r.path, want: r.want, mem: mem}
+	var fr fileReader = dr
+	if len(changed) > 0 {
+		out, err := paimon.ArrowSchema(r.want)
+		if err != nil {
+			dr.Close()
+			return nil, err
+		}
+		fr = &relayoutReader{fileReader: dr, path: r.path, cols: changed, from: readWant, to: r.want, out: out, mem: mem}
+	}
+	fill := identityFill{fileReader: fr, path: r.path, want: r.want, mem: mem}
 	for i, w := range r.want {
 		for _, v := range r.consts {
 			if v.ID == w.ID && v.Kind != "" {
@@ -61,7 +77,7 @@ func (p *Plan) openParquet(ctx context.Context, mem memory.Allocator, r fileRead
 		}
 	}
 	if len(fill.cols) == 0 {
-		return dr, nil
+		return fr, nil
 	}
 	return &fill, nil
 }
