@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
@@ -30,7 +31,8 @@ import (
 // id: a field the file lacks is NULL, one the schema dropped is left out.
 
 // shape is the struct layout of t: the ids of every struct's fields, in
-// order, nested as the type nests.
+// order, nested as the type nests, and the primitive types (a promoted
+// field inside a struct needs the same care).
 func shape(t iceberg.Type) string {
 	var b strings.Builder
 	var walk func(t iceberg.Type)
@@ -55,23 +57,28 @@ func shape(t iceberg.Type) string {
 			b.WriteByte(',')
 			walk(x.ValueType)
 			b.WriteByte('>')
+		default:
+			b.WriteString(t.String())
 		}
 	}
 	walk(t)
 	return b.String()
 }
 
-// nestedEvolved reports whether column id has another struct layout in
-// some schema of the table than in the current one.
+// nestedEvolved reports whether nested column id has another struct
+// layout or nested field type in some schema of the table than in the
+// current one.
 func (t *Table) nestedEvolved(id int) bool {
 	cur, ok := t.tbl.Schema().FindFieldByID(id)
 	if !ok {
 		return false
 	}
-	want := shape(cur.Type)
-	if want == "" {
+	switch cur.Type.(type) {
+	case *iceberg.StructType, *iceberg.ListType, *iceberg.MapType:
+	default:
 		return false
 	}
+	want := shape(cur.Type)
 	for _, sc := range t.tbl.Metadata().Schemas() {
 		if f, ok := sc.FindFieldByID(id); ok && shape(f.Type) != want {
 			return true
@@ -188,8 +195,10 @@ func (t *Table) fileLayout(cur paimon.DataType, ft arrow.DataType) (paimon.DataT
 			if err != nil {
 				return cur, err
 			}
+			// The file's name: lake/paimon converts a struct whose field
+			// types differ (a promoted field) by name.
 			nf := *df
-			nf.Type = ct
+			nf.Name, nf.Type = fc.Name, ct
 			out.Fields = append(out.Fields, nf)
 		}
 	case paimon.Array:
@@ -216,6 +225,23 @@ func (t *Table) fileLayout(cur paimon.DataType, ft arrow.DataType) (paimon.DataT
 			return cur, err
 		}
 		out.Key, out.Value = &k, &v
+	default:
+		// A promoted field is read as the file has it and widened by
+		// relayout: arrow's cast of a list of structs does not hold.
+		switch x := ft.(type) {
+		case *arrow.Int32Type:
+			if cur.Root == paimon.BigInt {
+				out.Root = paimon.Int
+			}
+		case *arrow.Float32Type:
+			if cur.Root == paimon.Double {
+				out.Root = paimon.Float
+			}
+		case *arrow.Decimal128Type:
+			if cur.Root == paimon.Decimal && int(x.Scale) == cur.Scale && int(x.Precision) < cur.Precision {
+				out.Precision = int(x.Precision)
+			}
+		}
 	}
 	return out, nil
 }
@@ -316,6 +342,13 @@ func relayout(a arrow.Array, from, to paimon.DataType, dst arrow.DataType, mem m
 		if arrow.TypeEqual(a.DataType(), dst) {
 			a.Retain()
 			return a, nil
+		}
+		if from.Root != to.Root || from.Precision != to.Precision {
+			c, err := compute.CastArray(compute.WithAllocator(context.Background(), mem), a, compute.SafeCastOptions(dst))
+			if err != nil {
+				return nil, fmt.Errorf("%w: %s does not read as %s: %v", ErrUnsupported, a.DataType(), dst, err)
+			}
+			return c, nil
 		}
 	}
 	return nil, fmt.Errorf("%w: %s does not read as %s", ErrUnsupported, a.DataType(), dst)

@@ -59,6 +59,10 @@ func TestNestedEvolution(t *testing.T) {
 		{"added", each(func(u *table.UpdateSchema, p []string) *table.UpdateSchema {
 			return u.AddColumn(path(p, "c"), iceberggo.PrimitiveTypes.Int32, "", false, nil)
 		}), `[{"id": 3, "s": {"a": 30, "b": 31, "c": 39}, "ls": [], "ms": [], "n": {"x": 36, "in": {"a": 37, "b": 38, "c": 40}}}]`},
+		{"promoted and renamed", each(func(u *table.UpdateSchema, p []string) *table.UpdateSchema {
+			return u.UpdateColumn(path(p, "a"), table.ColumnUpdate{FieldType: iceberggo.Optional[iceberggo.Type]{Valid: true, Val: iceberggo.PrimitiveTypes.Int64}}).
+				RenameColumn(path(p, "a"), "z")
+		}), `[{"id": 3, "s": {"z": 30, "b": 31}, "ls": [], "ms": [], "n": null}]`},
 		{"renamed", each(func(u *table.UpdateSchema, p []string) *table.UpdateSchema { return u.RenameColumn(path(p, "a"), "z") }), ""},
 		{"dropped", each(func(u *table.UpdateSchema, p []string) *table.UpdateSchema { return u.DeleteColumn(path(p, "a")) }),
 			`[{"id": 3, "s": {"b": 31}, "ls": [{"b": 33}], "ms": [], "n": null}]`},
