@@ -62,8 +62,12 @@
 //
 // What is refused, with an error wrapping ErrUnsupported that names the
 // table and file or column: deletion vectors (v3 Puffin), Avro data or
-// delete files, columns with v3 initial defaults, and types with no
-// engine counterpart (variant, geometry, geography, unknown). Row lineage
+// delete files, columns with v3 initial defaults, types with no engine
+// counterpart (variant, geometry, geography, unknown), and a nested column
+// whose struct fields changed in the schema history read from a Parquet
+// file without field ids (a migrated file: nested names are not mapped;
+// ORC files are). A Parquet batch whose identity partition column mixes
+// NULLs and values is refused as corrupt (ErrCorrupt). Row lineage
 // columns (_row_id, ...) are never produced.
 //
 // What must stay true:

@@ -126,6 +126,16 @@ func (p *Plan) nestedLayouts(ctx context.Context, fsys fileio.FS, name, path str
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: data file %s: %v", ErrCorrupt, path, err)
 	}
+	hasIDs := false
+	for _, f := range fsc.Fields() {
+		if _, ok := arrowFieldID(f); ok {
+			hasIDs = true
+		}
+	}
+	if !hasIDs {
+		return nil, nil, fmt.Errorf("%w: data file %s has no field ids and the struct fields of column %s changed in the table's schema history (nested name mapping is not read)",
+			ErrUnsupported, path, want[evolved[0]].Name)
+	}
 	out := append([]paimon.DataField(nil), want...)
 	var changed []int
 	for _, i := range evolved {
@@ -154,7 +164,7 @@ func arrowFieldID(f arrow.Field) (int, bool) {
 		return 0, false
 	}
 	id, err := strconv.Atoi(v)
-	return id, err == nil
+	return id, err == nil && id >= 0 // pqarrow writes -1 for a field without one
 }
 
 // fileLayout is cur with every struct's fields in the order and set of
