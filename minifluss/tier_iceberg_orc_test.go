@@ -291,6 +291,7 @@ func TestTierIcebergORC(t *testing.T) {
 			}
 		}
 		splits[suffix] = len(plan.Splits)
+		t.Logf("lg%s: id > 45 plans %d of %d files", suffix, len(plan.Splits), len(all.Splits))
 	}
 	if splits["_orc"] != splits["_pq"] {
 		t.Fatalf("id > 45 keeps %d ORC files, %d Parquet files", splits["_orc"], splits["_pq"])
