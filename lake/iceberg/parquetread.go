@@ -28,9 +28,11 @@ func (s suffixFS) Open(ctx context.Context, name string) (fileio.File, error) {
 	return s.FS.Open(ctx, strings.TrimSuffix(name, parquetSuffix))
 }
 
-// openParquet opens one Parquet file through lake/paimon; wanted columns
-// with an identity partition value read it where the file has no value
-// (see identityFill).
+// openParquet opens one Parquet file through lake/paimon. For a data
+// file (r.fileFields set): a file without field ids is matched through the
+// name mapping (mappedFileFields), nested columns whose struct layout
+// changed are rebuilt by id (nested.go), and wanted columns with an
+// identity partition value read it where the file has none (identityFill).
 func (p *Plan) openParquet(ctx context.Context, mem memory.Allocator, r fileRead) (fileReader, error) {
 	ff := r.fileFields
 	if ff == nil {
