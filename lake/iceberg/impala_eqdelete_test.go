@@ -30,6 +30,11 @@ func TestImpalaEqualityDeletes(t *testing.T) {
 			"4,str4,2023-12-24", "1,str1,2023-12-25", "222,str2,2023-12-25"}},
 		{"iceberg_v2_delete_equality_multi_eq_ids", 0, []string{"1,str1", "2222,str2", "33,str3_updated_twice", "4,str4_updated", "5,str5"}},
 		{"iceberg_v2_delete_equality_multi_eq_ids", 8127619959873391049, []string{"1,str1", "2,str2", "3,str3_updated"}},
+		// An equality delete after a column was added, and the snapshot
+		// before the column: Impala shows that snapshot's three columns,
+		// this reader the current schema's four (the new one NULL).
+		{"iceberg_v2_equality_delete_schema_evolution", 0, []string{"1,2024-03-20,str1,NULL", "44,2024-03-21,str4,4444", "5,2024-03-22,str5,NULL"}},
+		{"iceberg_v2_equality_delete_schema_evolution", 3986738438831924669, []string{"1,2024-03-20,str1,NULL", "4,2024-03-21,str4,NULL", "5,2024-03-22,str5,NULL"}},
 		{"iceberg_v2_delete_pos_and_multi_eq_ids", 0, []string{"1,str1,2020-12-01", "333333,str3,2024-01-25", "4,str4,2024-01-26", "5,str5,2024-01-27"}},
 	}
 	for _, c := range cases {
