@@ -7,8 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -251,4 +253,104 @@ func TestNestedEvolutionWithoutIDs(t *testing.T) {
 	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "column s") {
 		t.Fatalf("after the move: %q, %v; want ErrUnsupported naming column s", rows, err)
 	}
+}
+
+// TestNestedRelayoutSpeed (only with INLET_ICEBERG_NESTED_SPEED=<rows>)
+// times reading a struct column of a file written before the struct's
+// fields were moved (footer read, relayout by id) against the same read
+// before the move (lake/paimon alone). It prints figures and asserts
+// nothing about them, the machine being shared.
+func TestNestedRelayoutSpeed(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("INLET_ICEBERG_NESTED_SPEED"))
+	if n <= 0 {
+		t.Skip("set INLET_ICEBERG_NESTED_SPEED=<rows> to measure")
+	}
+	ctx := context.Background()
+	wh := t.TempDir()
+	sc := iceberggo.NewSchema(0,
+		iceberggo.NestedField{ID: 1, Name: "id", Type: iceberggo.PrimitiveTypes.Int64, Required: true},
+		iceberggo.NestedField{ID: 2, Name: "s", Type: &iceberggo.StructType{FieldList: []iceberggo.NestedField{
+			{ID: 3, Name: "a", Type: iceberggo.PrimitiveTypes.Int32}, {ID: 4, Name: "b", Type: iceberggo.PrimitiveTypes.String}}}})
+	if _, err := icebergtest.Create(ctx, wh, "db", "t", sc); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := hadoop.NewCatalog("x", wh, iceberggo.Properties{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cat.Close()
+	tbl, err := cat.LoadTable(ctx, table.Identifier{"db", "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	asc, err := table.SchemaToArrowSchema(tbl.Schema(), nil, true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := array.NewRecordBuilder(memory.DefaultAllocator, asc)
+	for i := 0; i < n; i++ {
+		b.Field(0).(*array.Int64Builder).Append(int64(i))
+		sb := b.Field(1).(*array.StructBuilder)
+		sb.Append(true)
+		sb.FieldBuilder(0).(*array.Int32Builder).Append(int32(i))
+		sb.FieldBuilder(1).(*array.StringBuilder).Append("v" + strconv.Itoa(i%1000))
+	}
+	rec := b.NewRecordBatch()
+	at := array.NewTableFromRecords(asc, []arrow.RecordBatch{rec})
+	tx := tbl.NewTransaction()
+	if err := tx.AppendTable(ctx, at, int64(n), nil); err != nil {
+		t.Fatal(err)
+	}
+	if tbl, err = tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	at.Release()
+	rec.Release()
+	b.Release()
+	read := func() time.Duration {
+		ours, err := OpenDir(ctx, fileio.Local{}, filepath.Join(wh, "db", "t"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := ours.Plan(ctx, ScanOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var best time.Duration
+		for k := 0; k < 5; k++ {
+			t0 := time.Now()
+			rows := 0
+			for i := range plan.Splits {
+				rd, err := plan.Open(ctx, &plan.Splits[i], memory.NewGoAllocator(), ReadOptions{Columns: []string{"s"}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for rd.Next() {
+					rows += int(rd.RecordBatch().NumRows())
+				}
+				if err := rd.Err(); err != nil {
+					t.Fatal(err)
+				}
+				rd.Release()
+			}
+			if d := time.Since(t0); k == 0 || d < best {
+				best = d
+			}
+			if rows != n {
+				t.Fatalf("%d rows, want %d", rows, n)
+			}
+		}
+		return best
+	}
+	before := read()
+	tx = tbl.NewTransaction()
+	if err := tx.UpdateSchema(true, false).MoveFirst([]string{"s", "b"}).Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	after := read()
+	t.Logf("%d rows of struct<a int, b string>: %v as written (lake/paimon alone), %v after s.b moved first (footer read + relayout by id), best of 5",
+		n, before, after)
 }
