@@ -8,6 +8,8 @@ import (
 	"unsafe"
 )
 
+//go:generate go run genunpack.go
+
 // rleDecoder reads the RLE/bit-packed hybrid encoding (levels, dictionary
 // indices, RLE booleans).
 type rleDecoder struct {
@@ -125,6 +127,24 @@ func (d *rleDecoder) decode(dst []uint32) error {
 			n := min(d.bpLeft, len(dst))
 			bw := int(d.bw)
 			bit := d.bpBit
+			if bit&7 == 0 && n >= 32 {
+				// Whole blocks of 32 from a byte boundary: the run holds
+				// their 4×bw bytes (nextRun counted them).
+				unpack, i := unpackers[bw], 0
+				for ; i+32 <= n; i += 32 {
+					unpack(d.b[bit>>3:], (*[32]uint32)(dst[i:i+32]))
+					bit += 32 * bw
+				}
+				d.bpBit, d.bpLeft = bit, d.bpLeft-i
+				dst = dst[i:]
+				continue
+			}
+			if n > 32 {
+				// Up to the next byte boundary (at most 7 values), then
+				// blocks.
+				for n = 1; (bit+n*bw)&7 != 0; n++ {
+				}
+			}
 			if (bit+n*bw)>>3+8 <= len(d.b) {
 				// Every 8-byte load stays inside b: no per-value check.
 				b, mask := d.b, uint64(1)<<d.bw-1
@@ -236,15 +256,16 @@ func (d *rleDecoder) decodeLevels(dst []byte) (int, error) {
 }
 
 // decodeDict fills dst with the dictionary values of the next len(dst)
-// indices, without staging the indices (dense reads of 4- and 8-byte
-// values). An index past the dictionary stops it with bad set.
+// indices, without staging more than 32 of them at a time (dense reads
+// of 4- and 8-byte values). An index past the dictionary stops it with
+// bad set.
 func decodeDict[T uint32 | uint64](d *rleDecoder, dst, dict []T) (bad int64, err error) {
-	n := uint32(len(dict))
+	var blk [32]uint32
 	for len(dst) > 0 {
 		switch {
 		case d.rleLeft > 0:
 			k := min(d.rleLeft, len(dst))
-			if d.rleVal >= n {
+			if int(d.rleVal) >= len(dict) {
 				return int64(d.rleVal), nil
 			}
 			v := dict[d.rleVal]
@@ -257,11 +278,36 @@ func decodeDict[T uint32 | uint64](d *rleDecoder, dst, dict []T) (bad int64, err
 			k := min(d.bpLeft, len(dst))
 			bw := int(d.bw)
 			bit := d.bpBit
+			if bit&7 == 0 && k >= 32 {
+				// Blocks of 32 indices unpacked with the width's kernel,
+				// each checked against the dictionary once (which also
+				// lets the compiler drop the gather's own check).
+				unpack, i := unpackers[bw], 0
+				for ; i+32 <= k; i += 32 {
+					unpack(d.b[bit>>3:], &blk)
+					out := dst[i : i+32 : i+32]
+					for j, ix := range blk {
+						if int(ix) >= len(dict) {
+							return int64(ix), nil
+						}
+						out[j] = dict[ix]
+					}
+					bit += 32 * bw
+				}
+				d.bpBit, d.bpLeft = bit, d.bpLeft-i
+				dst = dst[i:]
+				continue
+			}
+			if k > 32 {
+				// Up to the next byte boundary, then blocks.
+				for k = 1; (bit+k*bw)&7 != 0; k++ {
+				}
+			}
 			if (bit+k*bw)>>3+8 <= len(d.b) {
 				b, mask := d.b, uint64(1)<<d.bw-1
 				for i := range dst[:k] {
 					ix := uint32(binary.LittleEndian.Uint64(b[bit>>3:]) >> uint(bit&7) & mask)
-					if ix >= n {
+					if int(ix) >= len(dict) {
 						return int64(ix), nil
 					}
 					dst[i] = dict[ix]
@@ -270,7 +316,7 @@ func decodeDict[T uint32 | uint64](d *rleDecoder, dst, dict []T) (bad int64, err
 			} else {
 				for i := range dst[:k] {
 					ix := d.unpack(bit)
-					if ix >= n {
+					if int(ix) >= len(dict) {
 						return int64(ix), nil
 					}
 					dst[i] = dict[ix]

@@ -1,0 +1,351 @@
+package parquetpage
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+)
+
+// TestUnpackers checks every width's 32-value kernel against values
+// packed bit by bit here (LSB first, as the hybrid encoding packs them),
+// from random values including each width's maximum.
+func TestUnpackers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for bw := 0; bw <= 32; bw++ {
+		for trial := 0; trial < 20; trial++ {
+			var want [32]uint32
+			for i := range want {
+				if bw > 0 {
+					want[i] = uint32(rng.Uint64() & (1<<bw - 1))
+					if trial == 0 {
+						want[i] = uint32(1<<bw - 1)
+					}
+				}
+			}
+			in := make([]byte, 4*bw)
+			for i, v := range want {
+				for k := 0; k < bw; k++ {
+					if v>>k&1 == 1 {
+						bit := i*bw + k
+						in[bit/8] |= 1 << (bit % 8)
+					}
+				}
+			}
+			var got [32]uint32
+			for i := range got {
+				got[i] = 0xdeadbeef
+			}
+			unpackers[bw](in, &got)
+			if got != want {
+				t.Fatalf("width %d: got %v, want %v", bw, got, want)
+			}
+		}
+	}
+}
+
+// hybridRun is one run of a hand-built RLE/bit-packed hybrid stream.
+type hybridRun struct {
+	rle  bool
+	vals []uint32 // rle: len(vals) repeats of vals[0]
+}
+
+// encodeHybrid builds the stream; a packed run's values are padded to a
+// multiple of 8 with zeros (the padding is never read as values unless
+// the run is the last, which the caller accounts for).
+func encodeHybrid(runs []hybridRun, bw int) []byte {
+	var out []byte
+	for _, r := range runs {
+		if r.rle {
+			out = binary.AppendUvarint(out, uint64(len(r.vals))<<1)
+			for k := 0; k < (bw+7)/8; k++ {
+				out = append(out, byte(r.vals[0]>>(8*k)))
+			}
+			continue
+		}
+		groups := (len(r.vals) + 7) / 8
+		out = binary.AppendUvarint(out, uint64(groups)<<1|1)
+		packed := make([]byte, groups*bw)
+		for i, v := range r.vals {
+			for k := 0; k < bw; k++ {
+				if v>>k&1 == 1 {
+					bit := i*bw + k
+					packed[bit/8] |= 1 << (bit % 8)
+				}
+			}
+		}
+		out = append(out, packed...)
+	}
+	return out
+}
+
+// randomHybrid returns a stream of mixed runs at width bw and the values
+// it holds (packed runs of multiples of 8, so no padding is a value).
+func randomHybrid(rng *rand.Rand, bw, total int) ([]byte, []uint32) {
+	var runs []hybridRun
+	var want []uint32
+	val := func() uint32 {
+		if bw == 0 {
+			return 0
+		}
+		return uint32(rng.Uint64() & (1<<bw - 1))
+	}
+	for len(want) < total {
+		var r hybridRun
+		if rng.IntN(3) == 0 {
+			r.rle = true
+			v := val()
+			for n := 1 + rng.IntN(40); n > 0; n-- {
+				r.vals = append(r.vals, v)
+			}
+		} else {
+			for n := 8 * (1 + rng.IntN(30)); n > 0; n-- {
+				r.vals = append(r.vals, val())
+			}
+		}
+		runs = append(runs, r)
+		want = append(want, r.vals...)
+	}
+	return encodeHybrid(runs, bw), want
+}
+
+// TestHybridDecodeSplits decodes random mixed streams of every width in
+// random read sizes (so blocks start at every bit offset within runs)
+// through decode (indices) and decodeDict (8- and 4-byte gathers), and
+// compares with the values encoded.
+func TestHybridDecodeSplits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for bw := 0; bw <= 32; bw++ {
+		for trial := 0; trial < 10; trial++ {
+			data, want := randomHybrid(rng, bw, 600)
+			// Reads of 1..100 values, some long enough for blocks.
+			var sizes []int
+			for n := 0; n < len(want); {
+				k := min(len(want)-n, 1+rng.IntN(100))
+				if rng.IntN(4) == 0 {
+					k = min(len(want)-n, 32+rng.IntN(200))
+				}
+				sizes = append(sizes, k)
+				n += k
+			}
+			t.Run(fmt.Sprintf("bw%d/%d", bw, trial), func(t *testing.T) {
+				var d rleDecoder
+				if err := d.init(data, bw); err != nil {
+					t.Fatal(err)
+				}
+				var got []uint32
+				for _, k := range sizes {
+					buf := make([]uint32, k)
+					if err := d.decode(buf); err != nil {
+						t.Fatal(err)
+					}
+					got = append(got, buf...)
+				}
+				same(t, "decode", got, want)
+				// Past the end is an error, not a panic.
+				if err := d.decode(make([]uint32, 1)); err == nil {
+					t.Fatal("decoded past the stream's end")
+				}
+				if bw > 20 {
+					return // a dictionary of every index would be too large
+				}
+				// A dictionary as large as the indices go: value i is
+				// derived from i, so a wrong index shows as a wrong value.
+				maxIx := uint32(0)
+				for _, v := range want {
+					maxIx = max(maxIx, v)
+				}
+				dict64 := make([]uint64, int(maxIx)+1)
+				dict32 := make([]uint32, int(maxIx)+1)
+				for i := range dict64 {
+					dict64[i], dict32[i] = uint64(i)*0x9e3779b97f4a7c15, uint32(i)*2654435761
+				}
+				_ = d.init(data, bw)
+				var g64 []uint64
+				for _, k := range sizes {
+					buf := make([]uint64, k)
+					if bad, err := decodeDict(&d, buf, dict64); bad >= 0 || err != nil {
+						t.Fatalf("bad index %d, error %v", bad, err)
+					}
+					g64 = append(g64, buf...)
+				}
+				_ = d.init(data, bw)
+				var g32 []uint32
+				for _, k := range sizes {
+					buf := make([]uint32, k)
+					if bad, err := decodeDict(&d, buf, dict32); bad >= 0 || err != nil {
+						t.Fatalf("bad index %d, error %v", bad, err)
+					}
+					g32 = append(g32, buf...)
+				}
+				for i, v := range want {
+					if g64[i] != dict64[v] || g32[i] != dict32[v] {
+						t.Fatalf("value %d: index %d gathered %d, %d; want %d, %d", i, v, g64[i], g32[i], dict64[v], dict32[v])
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestDecodeDictBadIndex: an index past the dictionary, in an RLE run, a
+// 32-value block or a short packed run, is reported with its value.
+func TestDecodeDictBadIndex(t *testing.T) {
+	idx := make([]uint32, 64)
+	for i := range idx {
+		idx[i] = uint32(i % 5)
+	}
+	for _, tc := range []struct {
+		name string
+		data []byte
+		n    int
+		bad  int64
+	}{
+		{"rle", encodeHybrid([]hybridRun{{rle: true, vals: []uint32{7, 7, 7}}}, 4), 3, 7},
+		{"block", encodeHybrid([]hybridRun{{vals: append(idx[:40:40], 9)}}, 4), 41, 9},
+		{"block-last", encodeHybrid([]hybridRun{{vals: append(append([]uint32{}, idx[:31]...), 6)}}, 4), 32, 6},
+		{"short", encodeHybrid([]hybridRun{{vals: []uint32{1, 2, 8, 0, 0, 0, 0, 0}}}, 4), 8, 8},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var d rleDecoder
+			_ = d.init(tc.data, 4)
+			bad, err := decodeDict(&d, make([]uint64, tc.n), make([]uint64, 5))
+			if err != nil || bad != tc.bad {
+				t.Fatalf("bad %d, error %v; want bad %d", bad, err, tc.bad)
+			}
+		})
+	}
+}
+
+// TestSpreadW checks the branch-free spread against a plain reference
+// at every NULL density, including all-NULL and no-NULL segments.
+func TestSpreadW(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 2000; trial++ {
+		k := rng.IntN(80)
+		defs := make([]byte, k)
+		nullPct := rng.IntN(101)
+		var vals []uint64
+		for i := range defs {
+			if rng.IntN(100) >= nullPct {
+				defs[i] = 1
+				vals = append(vals, rng.Uint64()|1)
+			}
+		}
+		want := make([]uint64, k)
+		j := 0
+		for i, d := range defs {
+			if d == 1 {
+				want[i] = vals[j]
+				j++
+			}
+		}
+		got := make([]uint64, k)
+		for i := range got {
+			got[i] = 0xbad
+		}
+		copy(got, vals)
+		spreadW(got, defs, len(vals))
+		same(t, fmt.Sprintf("trial %d (%d rows, %d values)", trial, k, len(vals)), got, want)
+		got32 := make([]uint32, k)
+		for i := range got32 {
+			got32[i] = 0xbad
+		}
+		for i, v := range vals {
+			got32[i] = uint32(v)
+		}
+		spreadW(got32, defs, len(vals))
+		for i := range want {
+			if got32[i] != uint32(want[i]) {
+				t.Fatalf("trial %d: 32-bit row %d is %d, want %d", trial, i, got32[i], uint32(want[i]))
+			}
+		}
+	}
+}
+
+func same[T comparable](t *testing.T, what string, got, want []T) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("%s: value %d is %v, want %v", what, i, got[i], want[i])
+		}
+	}
+}
+
+// TestStringLengthsMatchPqarrow: strings and binaries of 0 to 40 bytes
+// (either side of the 16-byte word copies), required and nullable,
+// dictionary-encoded and PLAIN, short pages so values sit at a page's
+// end, read through this package and pqarrow at several batch sizes and
+// selections (diffFile).
+func TestStringLengthsMatchPqarrow(t *testing.T) {
+	sch := arrow.NewSchema([]arrow.Field{
+		{Name: "rs", Type: arrow.BinaryTypes.String},
+		{Name: "ns", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "nb", Type: arrow.BinaryTypes.Binary, Nullable: true},
+	}, nil)
+	rng := rand.New(rand.NewPCG(11, 12))
+	const rows = 4000
+	bl := array.NewRecordBuilder(memory.NewGoAllocator(), sch)
+	pool := make([][]byte, 300)
+	for i := range pool {
+		pool[i] = make([]byte, rng.IntN(41))
+		for k := range pool[i] {
+			pool[i][k] = byte('a' + rng.IntN(26))
+		}
+	}
+	for c := range sch.Fields() {
+		for i := 0; i < rows; i++ {
+			if c > 0 && rng.IntN(7) == 0 {
+				bl.Field(c).AppendNull()
+				continue
+			}
+			v := pool[rng.IntN(len(pool))]
+			switch fb := bl.Field(c).(type) {
+			case *array.StringBuilder:
+				fb.Append(string(v))
+			case *array.BinaryBuilder:
+				fb.Append(v)
+			}
+		}
+	}
+	rec := bl.NewRecordBatch()
+	bl.Release()
+	defer rec.Release()
+	for _, dict := range []bool{true, false} {
+		for _, codec := range []compress.Compression{compress.Codecs.Uncompressed, compress.Codecs.Zstd} {
+			name := fmt.Sprintf("dict%v-%s", dict, codec)
+			t.Run(name, func(t *testing.T) {
+				opts := []parquet.WriterProperty{parquet.WithDictionaryDefault(dict), parquet.WithCompression(codec),
+					parquet.WithDataPageSize(1000), parquet.WithMaxRowGroupLength(1500)}
+				for _, f := range sch.Fields() {
+					opts = append(opts, parquet.WithDictionaryCostFallbackFor(f.Name, false))
+				}
+				path := filepath.Join(t.TempDir(), name+".parquet")
+				writeFile(t, path, rec, parquet.NewWriterProperties(opts...), pqarrow.DefaultWriterProps())
+				for _, f := range sch.Fields() {
+					enc := parquet.Encodings.Plain
+					if dict {
+						enc = parquet.Encodings.RLEDict
+					}
+					requireEncodingOf(t, path, f.Name, enc)
+				}
+				for _, batch := range []int{1, 3, 777} {
+					if compared, refused := diffFile(t, path, batch); compared != 9 || refused != 0 {
+						t.Fatalf("compared %d column chunks, refused %d; want 9, 0", compared, refused)
+					}
+				}
+			})
+		}
+	}
+}
