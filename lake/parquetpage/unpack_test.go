@@ -349,3 +349,79 @@ func TestStringLengthsMatchPqarrow(t *testing.T) {
 		}
 	}
 }
+
+// FuzzHybrid decodes arbitrary bytes as RLE/bit-packed hybrid indices in
+// reads of step values through decode and decodeDict and compares them
+// with the one-value-at-a-time reader (one, which unpacks bit offsets
+// directly): the same values, an error exactly where the stream ends, the
+// first index past the dictionary reported, and no panic.
+//
+//	go test ./lake/parquetpage -run '^$' -fuzz FuzzHybrid -fuzztime 60s
+func FuzzHybrid(f *testing.F) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, bw := range []int{0, 1, 3, 8, 10, 17, 32} {
+		data, _ := randomHybrid(rng, bw, 300)
+		f.Add(data, uint8(bw), uint16(1<<min(bw, 12)), uint8(40))
+		f.Add(data, uint8(bw), uint16(5), uint8(7))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, bw uint8, dictN uint16, step uint8) {
+		w := int(bw % 33)
+		n := int(step%200) + 1
+		var ref []uint32
+		var d rleDecoder
+		_ = d.init(data, w)
+		for len(ref) < 4096 {
+			v, err := d.one()
+			if err != nil {
+				break
+			}
+			ref = append(ref, v)
+		}
+		_ = d.init(data, w)
+		for pos := 0; pos < len(ref)+n && pos < 4096; pos += n {
+			buf := make([]uint32, n)
+			err := d.decode(buf)
+			if pos+n <= len(ref) {
+				if err != nil {
+					t.Fatalf("values %d..%d: %v", pos, pos+n, err)
+				}
+				same(t, fmt.Sprintf("values %d..%d", pos, pos+n), buf, ref[pos:pos+n])
+			} else if len(ref) < 4096 {
+				if err == nil {
+					t.Fatalf("values %d..%d decoded from a stream of %d", pos, pos+n, len(ref))
+				}
+				break
+			}
+		}
+		dict := make([]uint64, dictN)
+		for i := range dict {
+			dict[i] = uint64(i)*7 + 1
+		}
+		_ = d.init(data, w)
+		for pos := 0; pos+n <= len(ref); pos += n {
+			buf := make([]uint64, n)
+			bad, err := decodeDict(&d, buf, dict)
+			if err != nil {
+				t.Fatalf("values %d..%d: %v", pos, pos+n, err)
+			}
+			first := int64(-1)
+			for _, ix := range ref[pos : pos+n] {
+				if int(ix) >= len(dict) {
+					first = int64(ix)
+					break
+				}
+			}
+			if bad != first {
+				t.Fatalf("values %d..%d: bad index %d, want %d", pos, pos+n, bad, first)
+			}
+			if bad >= 0 {
+				break
+			}
+			for i, ix := range ref[pos : pos+n] {
+				if buf[i] != dict[ix] {
+					t.Fatalf("value %d: %d, want dict[%d] = %d", pos+i, buf[i], ix, dict[ix])
+				}
+			}
+		}
+	})
+}
