@@ -1,7 +1,8 @@
 //go:build ignore
 
-// genunpack writes unpack_gen.go: one function per bit width that unpacks
-// 32 values of the RLE/bit-packed hybrid's bit-packed runs with constant
+// genunpack writes unpack_gen.go: per bit width, a function that unpacks
+// 32 values of the RLE/bit-packed hybrid's bit-packed runs, and one that
+// unpacks 32 dictionary indices and gathers their values, with constant
 // shifts and masks, so the compiler sees straight-line code.
 //
 //	go run genunpack.go
@@ -58,6 +59,49 @@ var unpackers = [33]func(in []byte, out *[32]uint32){
 			}
 		}
 		b.WriteString("}\n\n")
+	}
+	b.WriteString(`// gathers32[bw] and gathers64[bw] unpack 32 dictionary indices of width
+// bw from the first 4*bw bytes of in and write their values to out[:32],
+// checking each against the dictionary: the first index past it is
+// returned (out is then partly written), -1 when there is none.
+var gathers32 = [33]func(in []byte, dict, out []uint32) int64{
+`)
+	for w := 0; w <= 32; w++ {
+		fmt.Fprintf(&b, "gather32w%d[uint32],\n", w)
+	}
+	b.WriteString("}\n\nvar gathers64 = [33]func(in []byte, dict, out []uint64) int64{\n")
+	for w := 0; w <= 32; w++ {
+		fmt.Fprintf(&b, "gather32w%d[uint64],\n", w)
+	}
+	b.WriteString("}\n\n")
+	for w := 0; w <= 32; w++ {
+		fmt.Fprintf(&b, "func gather32w%d[T uint32 | uint64](in []byte, dict, out []T) int64 {\n", w)
+		if w == 0 {
+			b.WriteString("if len(dict) == 0 {\nreturn 0\n}\nv := dict[0]\nfor i := range out[:32] {\nout[i] = v\n}\nreturn -1\n}\n\n")
+			continue
+		}
+		fmt.Fprintf(&b, "in, out = in[:%d], out[:32]\n", 4*w)
+		for k := 0; k < w; k++ {
+			fmt.Fprintf(&b, "w%d := binary.LittleEndian.Uint32(in[%d:])\n", k, 4*k)
+		}
+		mask := uint64(1)<<w - 1
+		for i := 0; i < 32; i++ {
+			bit := i * w
+			k, s := bit/32, bit%32
+			var e string
+			switch {
+			case w == 32:
+				e = fmt.Sprintf("w%d", k)
+			case s+w == 32:
+				e = fmt.Sprintf("w%d >> %d", k, s)
+			case s+w < 32:
+				e = fmt.Sprintf("w%d >> %d & %#x", k, s, mask)
+			default:
+				e = fmt.Sprintf("(w%d>>%d | w%d<<%d) & %#x", k, s, k+1, 32-s, mask)
+			}
+			fmt.Fprintf(&b, "if v := int(%s); v < len(dict) {\nout[%d] = dict[v]\n} else {\nreturn int64(v)\n}\n", e, i)
+		}
+		b.WriteString("return -1\n}\n\n")
 	}
 	src, err := format.Source(b.Bytes())
 	if err != nil {

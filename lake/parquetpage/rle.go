@@ -256,11 +256,9 @@ func (d *rleDecoder) decodeLevels(dst []byte) (int, error) {
 }
 
 // decodeDict fills dst with the dictionary values of the next len(dst)
-// indices, without staging more than 32 of them at a time (dense reads
-// of 4- and 8-byte values). An index past the dictionary stops it with
+// indices, without staging them (dense reads of 4- and 8-byte values). An index past the dictionary stops it with
 // bad set.
 func decodeDict[T uint32 | uint64](d *rleDecoder, dst, dict []T) (bad int64, err error) {
-	var blk [32]uint32
 	for len(dst) > 0 {
 		switch {
 		case d.rleLeft > 0:
@@ -279,18 +277,14 @@ func decodeDict[T uint32 | uint64](d *rleDecoder, dst, dict []T) (bad int64, err
 			bw := int(d.bw)
 			bit := d.bpBit
 			if bit&7 == 0 && k >= 32 {
-				// Blocks of 32 indices unpacked with the width's kernel,
-				// each checked against the dictionary once (which also
-				// lets the compiler drop the gather's own check).
-				unpack, i := unpackers[bw], 0
+				// Blocks of 32 indices unpacked and gathered by the
+				// width's kernel, each index checked against the
+				// dictionary once (which also lets the compiler drop the
+				// gather's own check).
+				gather, i := gathersFor[T]()[bw], 0
 				for ; i+32 <= k; i += 32 {
-					unpack(d.b[bit>>3:], &blk)
-					out := dst[i : i+32 : i+32]
-					for j, ix := range blk {
-						if int(ix) >= len(dict) {
-							return int64(ix), nil
-						}
-						out[j] = dict[ix]
+					if bad := gather(d.b[bit>>3:], dict, dst[i:i+32]); bad >= 0 {
+						return bad, nil
 					}
 					bit += 32 * bw
 				}
@@ -333,6 +327,15 @@ func decodeDict[T uint32 | uint64](d *rleDecoder, dst, dict []T) (bad int64, err
 		}
 	}
 	return -1, nil
+}
+
+// gathersFor is the gather kernels' table for values of type T.
+func gathersFor[T uint32 | uint64]() *[33]func(in []byte, dict, out []T) int64 {
+	var z T
+	if _, ok := any(z).(uint32); ok {
+		return any(&gathers32).(*[33]func(in []byte, dict, out []T) int64)
+	}
+	return any(&gathers64).(*[33]func(in []byte, dict, out []T) int64)
 }
 
 // skip moves past the next n values without decoding them.

@@ -1725,3 +1725,5898 @@ func unpack32w32(in []byte, out *[32]uint32) {
 	out[30] = w30
 	out[31] = w31
 }
+
+// gathers32[bw] and gathers64[bw] unpack 32 dictionary indices of width
+// bw from the first 4*bw bytes of in and write their values to out[:32],
+// checking each against the dictionary: the first index past it is
+// returned (out is then partly written), -1 when there is none.
+var gathers32 = [33]func(in []byte, dict, out []uint32) int64{
+	gather32w0[uint32],
+	gather32w1[uint32],
+	gather32w2[uint32],
+	gather32w3[uint32],
+	gather32w4[uint32],
+	gather32w5[uint32],
+	gather32w6[uint32],
+	gather32w7[uint32],
+	gather32w8[uint32],
+	gather32w9[uint32],
+	gather32w10[uint32],
+	gather32w11[uint32],
+	gather32w12[uint32],
+	gather32w13[uint32],
+	gather32w14[uint32],
+	gather32w15[uint32],
+	gather32w16[uint32],
+	gather32w17[uint32],
+	gather32w18[uint32],
+	gather32w19[uint32],
+	gather32w20[uint32],
+	gather32w21[uint32],
+	gather32w22[uint32],
+	gather32w23[uint32],
+	gather32w24[uint32],
+	gather32w25[uint32],
+	gather32w26[uint32],
+	gather32w27[uint32],
+	gather32w28[uint32],
+	gather32w29[uint32],
+	gather32w30[uint32],
+	gather32w31[uint32],
+	gather32w32[uint32],
+}
+
+var gathers64 = [33]func(in []byte, dict, out []uint64) int64{
+	gather32w0[uint64],
+	gather32w1[uint64],
+	gather32w2[uint64],
+	gather32w3[uint64],
+	gather32w4[uint64],
+	gather32w5[uint64],
+	gather32w6[uint64],
+	gather32w7[uint64],
+	gather32w8[uint64],
+	gather32w9[uint64],
+	gather32w10[uint64],
+	gather32w11[uint64],
+	gather32w12[uint64],
+	gather32w13[uint64],
+	gather32w14[uint64],
+	gather32w15[uint64],
+	gather32w16[uint64],
+	gather32w17[uint64],
+	gather32w18[uint64],
+	gather32w19[uint64],
+	gather32w20[uint64],
+	gather32w21[uint64],
+	gather32w22[uint64],
+	gather32w23[uint64],
+	gather32w24[uint64],
+	gather32w25[uint64],
+	gather32w26[uint64],
+	gather32w27[uint64],
+	gather32w28[uint64],
+	gather32w29[uint64],
+	gather32w30[uint64],
+	gather32w31[uint64],
+	gather32w32[uint64],
+}
+
+func gather32w0[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	if len(dict) == 0 {
+		return 0
+	}
+	v := dict[0]
+	for i := range out[:32] {
+		out[i] = v
+	}
+	return -1
+}
+
+func gather32w1[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:4], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	if v := int(w0 >> 0 & 0x1); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 1 & 0x1); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 2 & 0x1); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 3 & 0x1); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 4 & 0x1); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 5 & 0x1); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 6 & 0x1); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 7 & 0x1); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 8 & 0x1); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 9 & 0x1); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 10 & 0x1); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 11 & 0x1); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 12 & 0x1); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 13 & 0x1); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 14 & 0x1); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 15 & 0x1); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 16 & 0x1); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 17 & 0x1); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 18 & 0x1); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 19 & 0x1); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 20 & 0x1); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 21 & 0x1); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 22 & 0x1); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 23 & 0x1); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 24 & 0x1); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 25 & 0x1); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 26 & 0x1); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 27 & 0x1); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 28 & 0x1); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 29 & 0x1); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 30 & 0x1); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 31); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w2[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:8], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	if v := int(w0 >> 0 & 0x3); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 2 & 0x3); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 4 & 0x3); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 6 & 0x3); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 8 & 0x3); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 10 & 0x3); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 12 & 0x3); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 14 & 0x3); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 16 & 0x3); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 18 & 0x3); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 20 & 0x3); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 22 & 0x3); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 24 & 0x3); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 26 & 0x3); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 28 & 0x3); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 30); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 0 & 0x3); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 2 & 0x3); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 4 & 0x3); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 6 & 0x3); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 8 & 0x3); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 10 & 0x3); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 12 & 0x3); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 14 & 0x3); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 16 & 0x3); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 18 & 0x3); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 20 & 0x3); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 22 & 0x3); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 24 & 0x3); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 26 & 0x3); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 28 & 0x3); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 30); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w3[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:12], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	if v := int(w0 >> 0 & 0x7); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 3 & 0x7); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 6 & 0x7); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 9 & 0x7); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 12 & 0x7); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 15 & 0x7); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 18 & 0x7); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 21 & 0x7); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 24 & 0x7); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 27 & 0x7); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>30 | w1<<2) & 0x7); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 1 & 0x7); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 4 & 0x7); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 7 & 0x7); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 10 & 0x7); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 13 & 0x7); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 16 & 0x7); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 19 & 0x7); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 22 & 0x7); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 25 & 0x7); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 28 & 0x7); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>31 | w2<<1) & 0x7); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 2 & 0x7); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 5 & 0x7); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 8 & 0x7); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 11 & 0x7); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 14 & 0x7); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 17 & 0x7); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 20 & 0x7); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 23 & 0x7); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 26 & 0x7); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 29); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w4[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:16], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	if v := int(w0 >> 0 & 0xf); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 4 & 0xf); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 8 & 0xf); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 12 & 0xf); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 16 & 0xf); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 20 & 0xf); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 24 & 0xf); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 28); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 0 & 0xf); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 4 & 0xf); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 8 & 0xf); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 12 & 0xf); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 16 & 0xf); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 20 & 0xf); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 24 & 0xf); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 28); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 0 & 0xf); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 4 & 0xf); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 8 & 0xf); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 12 & 0xf); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 16 & 0xf); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 20 & 0xf); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 24 & 0xf); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 28); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 0 & 0xf); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 4 & 0xf); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 8 & 0xf); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 12 & 0xf); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 16 & 0xf); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 20 & 0xf); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 24 & 0xf); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 28); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w5[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:20], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	if v := int(w0 >> 0 & 0x1f); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 5 & 0x1f); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 10 & 0x1f); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 15 & 0x1f); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 20 & 0x1f); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 25 & 0x1f); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>30 | w1<<2) & 0x1f); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 3 & 0x1f); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 8 & 0x1f); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 13 & 0x1f); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 18 & 0x1f); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 23 & 0x1f); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>28 | w2<<4) & 0x1f); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 1 & 0x1f); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 6 & 0x1f); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 11 & 0x1f); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 16 & 0x1f); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 21 & 0x1f); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 26 & 0x1f); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w2>>31 | w3<<1) & 0x1f); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 4 & 0x1f); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 9 & 0x1f); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 14 & 0x1f); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 19 & 0x1f); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 24 & 0x1f); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>29 | w4<<3) & 0x1f); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 2 & 0x1f); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 7 & 0x1f); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 12 & 0x1f); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 17 & 0x1f); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 22 & 0x1f); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 27); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w6[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:24], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	if v := int(w0 >> 0 & 0x3f); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 6 & 0x3f); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 12 & 0x3f); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 18 & 0x3f); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 24 & 0x3f); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>30 | w1<<2) & 0x3f); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 4 & 0x3f); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 10 & 0x3f); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 16 & 0x3f); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 22 & 0x3f); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>28 | w2<<4) & 0x3f); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 2 & 0x3f); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 8 & 0x3f); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 14 & 0x3f); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 20 & 0x3f); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 26); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 0 & 0x3f); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 6 & 0x3f); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 12 & 0x3f); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 18 & 0x3f); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 24 & 0x3f); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>30 | w4<<2) & 0x3f); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 4 & 0x3f); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 10 & 0x3f); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 16 & 0x3f); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 22 & 0x3f); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w4>>28 | w5<<4) & 0x3f); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 2 & 0x3f); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 8 & 0x3f); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 14 & 0x3f); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 20 & 0x3f); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 26); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w7[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:28], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	if v := int(w0 >> 0 & 0x7f); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 7 & 0x7f); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 14 & 0x7f); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 21 & 0x7f); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>28 | w1<<4) & 0x7f); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 3 & 0x7f); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 10 & 0x7f); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 17 & 0x7f); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 24 & 0x7f); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>31 | w2<<1) & 0x7f); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 6 & 0x7f); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 13 & 0x7f); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 20 & 0x7f); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w2>>27 | w3<<5) & 0x7f); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 2 & 0x7f); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 9 & 0x7f); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 16 & 0x7f); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 23 & 0x7f); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>30 | w4<<2) & 0x7f); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 5 & 0x7f); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 12 & 0x7f); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 19 & 0x7f); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w4>>26 | w5<<6) & 0x7f); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 1 & 0x7f); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 8 & 0x7f); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 15 & 0x7f); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 22 & 0x7f); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w5>>29 | w6<<3) & 0x7f); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 4 & 0x7f); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 11 & 0x7f); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 18 & 0x7f); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 25); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w8[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:32], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	if v := int(w0 >> 0 & 0xff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 8 & 0xff); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 16 & 0xff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 24); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 0 & 0xff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 8 & 0xff); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 16 & 0xff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 24); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 0 & 0xff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 8 & 0xff); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 16 & 0xff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 24); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 0 & 0xff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 8 & 0xff); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 16 & 0xff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 24); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 0 & 0xff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 8 & 0xff); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 16 & 0xff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 24); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 0 & 0xff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 8 & 0xff); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 16 & 0xff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 24); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 0 & 0xff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 8 & 0xff); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 16 & 0xff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 24); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 0 & 0xff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 8 & 0xff); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 16 & 0xff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 24); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w9[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:36], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	if v := int(w0 >> 0 & 0x1ff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 9 & 0x1ff); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 18 & 0x1ff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>27 | w1<<5) & 0x1ff); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 4 & 0x1ff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 13 & 0x1ff); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 22 & 0x1ff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>31 | w2<<1) & 0x1ff); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 8 & 0x1ff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 17 & 0x1ff); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w2>>26 | w3<<6) & 0x1ff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 3 & 0x1ff); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 12 & 0x1ff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 21 & 0x1ff); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>30 | w4<<2) & 0x1ff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 7 & 0x1ff); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 16 & 0x1ff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w4>>25 | w5<<7) & 0x1ff); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 2 & 0x1ff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 11 & 0x1ff); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 20 & 0x1ff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w5>>29 | w6<<3) & 0x1ff); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 6 & 0x1ff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 15 & 0x1ff); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w6>>24 | w7<<8) & 0x1ff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 1 & 0x1ff); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 10 & 0x1ff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 19 & 0x1ff); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w7>>28 | w8<<4) & 0x1ff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w8 >> 5 & 0x1ff); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w8 >> 14 & 0x1ff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w8 >> 23); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w10[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:40], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	w9 := binary.LittleEndian.Uint32(in[36:])
+	if v := int(w0 >> 0 & 0x3ff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 10 & 0x3ff); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 20 & 0x3ff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>30 | w1<<2) & 0x3ff); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 8 & 0x3ff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 18 & 0x3ff); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>28 | w2<<4) & 0x3ff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 6 & 0x3ff); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 16 & 0x3ff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w2>>26 | w3<<6) & 0x3ff); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 4 & 0x3ff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 14 & 0x3ff); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>24 | w4<<8) & 0x3ff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 2 & 0x3ff); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 12 & 0x3ff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 22); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 0 & 0x3ff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 10 & 0x3ff); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 20 & 0x3ff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w5>>30 | w6<<2) & 0x3ff); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 8 & 0x3ff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 18 & 0x3ff); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w6>>28 | w7<<4) & 0x3ff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 6 & 0x3ff); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 16 & 0x3ff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w7>>26 | w8<<6) & 0x3ff); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w8 >> 4 & 0x3ff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w8 >> 14 & 0x3ff); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w8>>24 | w9<<8) & 0x3ff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w9 >> 2 & 0x3ff); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w9 >> 12 & 0x3ff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w9 >> 22); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w11[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:44], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	w9 := binary.LittleEndian.Uint32(in[36:])
+	w10 := binary.LittleEndian.Uint32(in[40:])
+	if v := int(w0 >> 0 & 0x7ff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 11 & 0x7ff); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>22 | w1<<10) & 0x7ff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 1 & 0x7ff); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 12 & 0x7ff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>23 | w2<<9) & 0x7ff); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 2 & 0x7ff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 13 & 0x7ff); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w2>>24 | w3<<8) & 0x7ff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 3 & 0x7ff); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 14 & 0x7ff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>25 | w4<<7) & 0x7ff); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 4 & 0x7ff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 15 & 0x7ff); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w4>>26 | w5<<6) & 0x7ff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 5 & 0x7ff); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 16 & 0x7ff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w5>>27 | w6<<5) & 0x7ff); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 6 & 0x7ff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 17 & 0x7ff); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w6>>28 | w7<<4) & 0x7ff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 7 & 0x7ff); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 18 & 0x7ff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w7>>29 | w8<<3) & 0x7ff); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w8 >> 8 & 0x7ff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w8 >> 19 & 0x7ff); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w8>>30 | w9<<2) & 0x7ff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w9 >> 9 & 0x7ff); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w9 >> 20 & 0x7ff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w9>>31 | w10<<1) & 0x7ff); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w10 >> 10 & 0x7ff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w10 >> 21); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w12[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:48], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	w9 := binary.LittleEndian.Uint32(in[36:])
+	w10 := binary.LittleEndian.Uint32(in[40:])
+	w11 := binary.LittleEndian.Uint32(in[44:])
+	if v := int(w0 >> 0 & 0xfff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 12 & 0xfff); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>24 | w1<<8) & 0xfff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 4 & 0xfff); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 16 & 0xfff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>28 | w2<<4) & 0xfff); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 8 & 0xfff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 20); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 0 & 0xfff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 12 & 0xfff); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>24 | w4<<8) & 0xfff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 4 & 0xfff); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 16 & 0xfff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w4>>28 | w5<<4) & 0xfff); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 8 & 0xfff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 20); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 0 & 0xfff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 12 & 0xfff); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w6>>24 | w7<<8) & 0xfff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 4 & 0xfff); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 16 & 0xfff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w7>>28 | w8<<4) & 0xfff); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w8 >> 8 & 0xfff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w8 >> 20); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w9 >> 0 & 0xfff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w9 >> 12 & 0xfff); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w9>>24 | w10<<8) & 0xfff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w10 >> 4 & 0xfff); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w10 >> 16 & 0xfff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w10>>28 | w11<<4) & 0xfff); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w11 >> 8 & 0xfff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w11 >> 20); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w13[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:52], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	w9 := binary.LittleEndian.Uint32(in[36:])
+	w10 := binary.LittleEndian.Uint32(in[40:])
+	w11 := binary.LittleEndian.Uint32(in[44:])
+	w12 := binary.LittleEndian.Uint32(in[48:])
+	if v := int(w0 >> 0 & 0x1fff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 13 & 0x1fff); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>26 | w1<<6) & 0x1fff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 7 & 0x1fff); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>20 | w2<<12) & 0x1fff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 1 & 0x1fff); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 14 & 0x1fff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w2>>27 | w3<<5) & 0x1fff); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 8 & 0x1fff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>21 | w4<<11) & 0x1fff); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 2 & 0x1fff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 15 & 0x1fff); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w4>>28 | w5<<4) & 0x1fff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 9 & 0x1fff); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w5>>22 | w6<<10) & 0x1fff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 3 & 0x1fff); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 16 & 0x1fff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w6>>29 | w7<<3) & 0x1fff); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 10 & 0x1fff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w7>>23 | w8<<9) & 0x1fff); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w8 >> 4 & 0x1fff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w8 >> 17 & 0x1fff); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w8>>30 | w9<<2) & 0x1fff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w9 >> 11 & 0x1fff); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w9>>24 | w10<<8) & 0x1fff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w10 >> 5 & 0x1fff); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w10 >> 18 & 0x1fff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w10>>31 | w11<<1) & 0x1fff); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w11 >> 12 & 0x1fff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w11>>25 | w12<<7) & 0x1fff); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w12 >> 6 & 0x1fff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w12 >> 19); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w14[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:56], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	w9 := binary.LittleEndian.Uint32(in[36:])
+	w10 := binary.LittleEndian.Uint32(in[40:])
+	w11 := binary.LittleEndian.Uint32(in[44:])
+	w12 := binary.LittleEndian.Uint32(in[48:])
+	w13 := binary.LittleEndian.Uint32(in[52:])
+	if v := int(w0 >> 0 & 0x3fff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 14 & 0x3fff); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>28 | w1<<4) & 0x3fff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 10 & 0x3fff); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>24 | w2<<8) & 0x3fff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 6 & 0x3fff); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w2>>20 | w3<<12) & 0x3fff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 2 & 0x3fff); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 16 & 0x3fff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>30 | w4<<2) & 0x3fff); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 12 & 0x3fff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w4>>26 | w5<<6) & 0x3fff); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 8 & 0x3fff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w5>>22 | w6<<10) & 0x3fff); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 4 & 0x3fff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 18); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 0 & 0x3fff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 14 & 0x3fff); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w7>>28 | w8<<4) & 0x3fff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w8 >> 10 & 0x3fff); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w8>>24 | w9<<8) & 0x3fff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w9 >> 6 & 0x3fff); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w9>>20 | w10<<12) & 0x3fff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w10 >> 2 & 0x3fff); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w10 >> 16 & 0x3fff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w10>>30 | w11<<2) & 0x3fff); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w11 >> 12 & 0x3fff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w11>>26 | w12<<6) & 0x3fff); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w12 >> 8 & 0x3fff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w12>>22 | w13<<10) & 0x3fff); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w13 >> 4 & 0x3fff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w13 >> 18); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w15[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:60], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	w9 := binary.LittleEndian.Uint32(in[36:])
+	w10 := binary.LittleEndian.Uint32(in[40:])
+	w11 := binary.LittleEndian.Uint32(in[44:])
+	w12 := binary.LittleEndian.Uint32(in[48:])
+	w13 := binary.LittleEndian.Uint32(in[52:])
+	w14 := binary.LittleEndian.Uint32(in[56:])
+	if v := int(w0 >> 0 & 0x7fff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 15 & 0x7fff); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>30 | w1<<2) & 0x7fff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 13 & 0x7fff); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>28 | w2<<4) & 0x7fff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 11 & 0x7fff); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w2>>26 | w3<<6) & 0x7fff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 9 & 0x7fff); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>24 | w4<<8) & 0x7fff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 7 & 0x7fff); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w4>>22 | w5<<10) & 0x7fff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 5 & 0x7fff); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w5>>20 | w6<<12) & 0x7fff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 3 & 0x7fff); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w6>>18 | w7<<14) & 0x7fff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 1 & 0x7fff); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 16 & 0x7fff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w7>>31 | w8<<1) & 0x7fff); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w8 >> 14 & 0x7fff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w8>>29 | w9<<3) & 0x7fff); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w9 >> 12 & 0x7fff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w9>>27 | w10<<5) & 0x7fff); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w10 >> 10 & 0x7fff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w10>>25 | w11<<7) & 0x7fff); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w11 >> 8 & 0x7fff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w11>>23 | w12<<9) & 0x7fff); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w12 >> 6 & 0x7fff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w12>>21 | w13<<11) & 0x7fff); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w13 >> 4 & 0x7fff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w13>>19 | w14<<13) & 0x7fff); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w14 >> 2 & 0x7fff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w14 >> 17); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w16[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:64], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	w9 := binary.LittleEndian.Uint32(in[36:])
+	w10 := binary.LittleEndian.Uint32(in[40:])
+	w11 := binary.LittleEndian.Uint32(in[44:])
+	w12 := binary.LittleEndian.Uint32(in[48:])
+	w13 := binary.LittleEndian.Uint32(in[52:])
+	w14 := binary.LittleEndian.Uint32(in[56:])
+	w15 := binary.LittleEndian.Uint32(in[60:])
+	if v := int(w0 >> 0 & 0xffff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w0 >> 16); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 0 & 0xffff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 16); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 0 & 0xffff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 16); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 0 & 0xffff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 16); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 0 & 0xffff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 16); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 0 & 0xffff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 16); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 0 & 0xffff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 16); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 0 & 0xffff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 16); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w8 >> 0 & 0xffff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w8 >> 16); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w9 >> 0 & 0xffff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w9 >> 16); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w10 >> 0 & 0xffff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w10 >> 16); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w11 >> 0 & 0xffff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w11 >> 16); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w12 >> 0 & 0xffff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w12 >> 16); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w13 >> 0 & 0xffff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w13 >> 16); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w14 >> 0 & 0xffff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w14 >> 16); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w15 >> 0 & 0xffff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w15 >> 16); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w17[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:68], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	w9 := binary.LittleEndian.Uint32(in[36:])
+	w10 := binary.LittleEndian.Uint32(in[40:])
+	w11 := binary.LittleEndian.Uint32(in[44:])
+	w12 := binary.LittleEndian.Uint32(in[48:])
+	w13 := binary.LittleEndian.Uint32(in[52:])
+	w14 := binary.LittleEndian.Uint32(in[56:])
+	w15 := binary.LittleEndian.Uint32(in[60:])
+	w16 := binary.LittleEndian.Uint32(in[64:])
+	if v := int(w0 >> 0 & 0x1ffff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>17 | w1<<15) & 0x1ffff); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 2 & 0x1ffff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>19 | w2<<13) & 0x1ffff); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 4 & 0x1ffff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w2>>21 | w3<<11) & 0x1ffff); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 6 & 0x1ffff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>23 | w4<<9) & 0x1ffff); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 8 & 0x1ffff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w4>>25 | w5<<7) & 0x1ffff); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 10 & 0x1ffff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w5>>27 | w6<<5) & 0x1ffff); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 12 & 0x1ffff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w6>>29 | w7<<3) & 0x1ffff); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 14 & 0x1ffff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w7>>31 | w8<<1) & 0x1ffff); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w8>>16 | w9<<16) & 0x1ffff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w9 >> 1 & 0x1ffff); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w9>>18 | w10<<14) & 0x1ffff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w10 >> 3 & 0x1ffff); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w10>>20 | w11<<12) & 0x1ffff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w11 >> 5 & 0x1ffff); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w11>>22 | w12<<10) & 0x1ffff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w12 >> 7 & 0x1ffff); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w12>>24 | w13<<8) & 0x1ffff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w13 >> 9 & 0x1ffff); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w13>>26 | w14<<6) & 0x1ffff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w14 >> 11 & 0x1ffff); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w14>>28 | w15<<4) & 0x1ffff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w15 >> 13 & 0x1ffff); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w15>>30 | w16<<2) & 0x1ffff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w16 >> 15); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w18[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:72], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	w9 := binary.LittleEndian.Uint32(in[36:])
+	w10 := binary.LittleEndian.Uint32(in[40:])
+	w11 := binary.LittleEndian.Uint32(in[44:])
+	w12 := binary.LittleEndian.Uint32(in[48:])
+	w13 := binary.LittleEndian.Uint32(in[52:])
+	w14 := binary.LittleEndian.Uint32(in[56:])
+	w15 := binary.LittleEndian.Uint32(in[60:])
+	w16 := binary.LittleEndian.Uint32(in[64:])
+	w17 := binary.LittleEndian.Uint32(in[68:])
+	if v := int(w0 >> 0 & 0x3ffff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>18 | w1<<14) & 0x3ffff); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 4 & 0x3ffff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>22 | w2<<10) & 0x3ffff); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 8 & 0x3ffff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w2>>26 | w3<<6) & 0x3ffff); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 12 & 0x3ffff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>30 | w4<<2) & 0x3ffff); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w4>>16 | w5<<16) & 0x3ffff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 2 & 0x3ffff); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w5>>20 | w6<<12) & 0x3ffff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 6 & 0x3ffff); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w6>>24 | w7<<8) & 0x3ffff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 10 & 0x3ffff); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w7>>28 | w8<<4) & 0x3ffff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w8 >> 14); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w9 >> 0 & 0x3ffff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w9>>18 | w10<<14) & 0x3ffff); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w10 >> 4 & 0x3ffff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w10>>22 | w11<<10) & 0x3ffff); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w11 >> 8 & 0x3ffff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w11>>26 | w12<<6) & 0x3ffff); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w12 >> 12 & 0x3ffff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w12>>30 | w13<<2) & 0x3ffff); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w13>>16 | w14<<16) & 0x3ffff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w14 >> 2 & 0x3ffff); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w14>>20 | w15<<12) & 0x3ffff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w15 >> 6 & 0x3ffff); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w15>>24 | w16<<8) & 0x3ffff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w16 >> 10 & 0x3ffff); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w16>>28 | w17<<4) & 0x3ffff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w17 >> 14); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w19[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:76], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	w9 := binary.LittleEndian.Uint32(in[36:])
+	w10 := binary.LittleEndian.Uint32(in[40:])
+	w11 := binary.LittleEndian.Uint32(in[44:])
+	w12 := binary.LittleEndian.Uint32(in[48:])
+	w13 := binary.LittleEndian.Uint32(in[52:])
+	w14 := binary.LittleEndian.Uint32(in[56:])
+	w15 := binary.LittleEndian.Uint32(in[60:])
+	w16 := binary.LittleEndian.Uint32(in[64:])
+	w17 := binary.LittleEndian.Uint32(in[68:])
+	w18 := binary.LittleEndian.Uint32(in[72:])
+	if v := int(w0 >> 0 & 0x7ffff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>19 | w1<<13) & 0x7ffff); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 6 & 0x7ffff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>25 | w2<<7) & 0x7ffff); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 12 & 0x7ffff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w2>>31 | w3<<1) & 0x7ffff); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>18 | w4<<14) & 0x7ffff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 5 & 0x7ffff); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w4>>24 | w5<<8) & 0x7ffff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 11 & 0x7ffff); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w5>>30 | w6<<2) & 0x7ffff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w6>>17 | w7<<15) & 0x7ffff); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 4 & 0x7ffff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w7>>23 | w8<<9) & 0x7ffff); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w8 >> 10 & 0x7ffff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w8>>29 | w9<<3) & 0x7ffff); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w9>>16 | w10<<16) & 0x7ffff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w10 >> 3 & 0x7ffff); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w10>>22 | w11<<10) & 0x7ffff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w11 >> 9 & 0x7ffff); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w11>>28 | w12<<4) & 0x7ffff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w12>>15 | w13<<17) & 0x7ffff); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w13 >> 2 & 0x7ffff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w13>>21 | w14<<11) & 0x7ffff); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w14 >> 8 & 0x7ffff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w14>>27 | w15<<5) & 0x7ffff); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w15>>14 | w16<<18) & 0x7ffff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w16 >> 1 & 0x7ffff); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w16>>20 | w17<<12) & 0x7ffff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w17 >> 7 & 0x7ffff); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w17>>26 | w18<<6) & 0x7ffff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w18 >> 13); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w20[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:80], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	w9 := binary.LittleEndian.Uint32(in[36:])
+	w10 := binary.LittleEndian.Uint32(in[40:])
+	w11 := binary.LittleEndian.Uint32(in[44:])
+	w12 := binary.LittleEndian.Uint32(in[48:])
+	w13 := binary.LittleEndian.Uint32(in[52:])
+	w14 := binary.LittleEndian.Uint32(in[56:])
+	w15 := binary.LittleEndian.Uint32(in[60:])
+	w16 := binary.LittleEndian.Uint32(in[64:])
+	w17 := binary.LittleEndian.Uint32(in[68:])
+	w18 := binary.LittleEndian.Uint32(in[72:])
+	w19 := binary.LittleEndian.Uint32(in[76:])
+	if v := int(w0 >> 0 & 0xfffff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>20 | w1<<12) & 0xfffff); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 8 & 0xfffff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>28 | w2<<4) & 0xfffff); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w2>>16 | w3<<16) & 0xfffff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 4 & 0xfffff); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>24 | w4<<8) & 0xfffff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 12); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 0 & 0xfffff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w5>>20 | w6<<12) & 0xfffff); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 8 & 0xfffff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w6>>28 | w7<<4) & 0xfffff); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w7>>16 | w8<<16) & 0xfffff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w8 >> 4 & 0xfffff); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w8>>24 | w9<<8) & 0xfffff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w9 >> 12); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w10 >> 0 & 0xfffff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w10>>20 | w11<<12) & 0xfffff); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w11 >> 8 & 0xfffff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w11>>28 | w12<<4) & 0xfffff); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w12>>16 | w13<<16) & 0xfffff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w13 >> 4 & 0xfffff); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w13>>24 | w14<<8) & 0xfffff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w14 >> 12); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w15 >> 0 & 0xfffff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w15>>20 | w16<<12) & 0xfffff); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w16 >> 8 & 0xfffff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w16>>28 | w17<<4) & 0xfffff); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w17>>16 | w18<<16) & 0xfffff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w18 >> 4 & 0xfffff); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w18>>24 | w19<<8) & 0xfffff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w19 >> 12); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w21[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:84], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	w9 := binary.LittleEndian.Uint32(in[36:])
+	w10 := binary.LittleEndian.Uint32(in[40:])
+	w11 := binary.LittleEndian.Uint32(in[44:])
+	w12 := binary.LittleEndian.Uint32(in[48:])
+	w13 := binary.LittleEndian.Uint32(in[52:])
+	w14 := binary.LittleEndian.Uint32(in[56:])
+	w15 := binary.LittleEndian.Uint32(in[60:])
+	w16 := binary.LittleEndian.Uint32(in[64:])
+	w17 := binary.LittleEndian.Uint32(in[68:])
+	w18 := binary.LittleEndian.Uint32(in[72:])
+	w19 := binary.LittleEndian.Uint32(in[76:])
+	w20 := binary.LittleEndian.Uint32(in[80:])
+	if v := int(w0 >> 0 & 0x1fffff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>21 | w1<<11) & 0x1fffff); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1 >> 10 & 0x1fffff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>31 | w2<<1) & 0x1fffff); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w2>>20 | w3<<12) & 0x1fffff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 9 & 0x1fffff); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>30 | w4<<2) & 0x1fffff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w4>>19 | w5<<13) & 0x1fffff); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 8 & 0x1fffff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w5>>29 | w6<<3) & 0x1fffff); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w6>>18 | w7<<14) & 0x1fffff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 7 & 0x1fffff); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w7>>28 | w8<<4) & 0x1fffff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w8>>17 | w9<<15) & 0x1fffff); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w9 >> 6 & 0x1fffff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w9>>27 | w10<<5) & 0x1fffff); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w10>>16 | w11<<16) & 0x1fffff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w11 >> 5 & 0x1fffff); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w11>>26 | w12<<6) & 0x1fffff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w12>>15 | w13<<17) & 0x1fffff); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w13 >> 4 & 0x1fffff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w13>>25 | w14<<7) & 0x1fffff); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w14>>14 | w15<<18) & 0x1fffff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w15 >> 3 & 0x1fffff); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w15>>24 | w16<<8) & 0x1fffff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w16>>13 | w17<<19) & 0x1fffff); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w17 >> 2 & 0x1fffff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w17>>23 | w18<<9) & 0x1fffff); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w18>>12 | w19<<20) & 0x1fffff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w19 >> 1 & 0x1fffff); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w19>>22 | w20<<10) & 0x1fffff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w20 >> 11); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w22[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:88], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	w9 := binary.LittleEndian.Uint32(in[36:])
+	w10 := binary.LittleEndian.Uint32(in[40:])
+	w11 := binary.LittleEndian.Uint32(in[44:])
+	w12 := binary.LittleEndian.Uint32(in[48:])
+	w13 := binary.LittleEndian.Uint32(in[52:])
+	w14 := binary.LittleEndian.Uint32(in[56:])
+	w15 := binary.LittleEndian.Uint32(in[60:])
+	w16 := binary.LittleEndian.Uint32(in[64:])
+	w17 := binary.LittleEndian.Uint32(in[68:])
+	w18 := binary.LittleEndian.Uint32(in[72:])
+	w19 := binary.LittleEndian.Uint32(in[76:])
+	w20 := binary.LittleEndian.Uint32(in[80:])
+	w21 := binary.LittleEndian.Uint32(in[84:])
+	if v := int(w0 >> 0 & 0x3fffff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>22 | w1<<10) & 0x3fffff); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>12 | w2<<20) & 0x3fffff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 2 & 0x3fffff); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w2>>24 | w3<<8) & 0x3fffff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>14 | w4<<18) & 0x3fffff); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 4 & 0x3fffff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w4>>26 | w5<<6) & 0x3fffff); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w5>>16 | w6<<16) & 0x3fffff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 6 & 0x3fffff); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w6>>28 | w7<<4) & 0x3fffff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w7>>18 | w8<<14) & 0x3fffff); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w8 >> 8 & 0x3fffff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w8>>30 | w9<<2) & 0x3fffff); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w9>>20 | w10<<12) & 0x3fffff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w10 >> 10); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w11 >> 0 & 0x3fffff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w11>>22 | w12<<10) & 0x3fffff); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w12>>12 | w13<<20) & 0x3fffff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w13 >> 2 & 0x3fffff); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w13>>24 | w14<<8) & 0x3fffff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w14>>14 | w15<<18) & 0x3fffff); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w15 >> 4 & 0x3fffff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w15>>26 | w16<<6) & 0x3fffff); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w16>>16 | w17<<16) & 0x3fffff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w17 >> 6 & 0x3fffff); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w17>>28 | w18<<4) & 0x3fffff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w18>>18 | w19<<14) & 0x3fffff); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w19 >> 8 & 0x3fffff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w19>>30 | w20<<2) & 0x3fffff); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w20>>20 | w21<<12) & 0x3fffff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w21 >> 10); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w23[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:92], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	w9 := binary.LittleEndian.Uint32(in[36:])
+	w10 := binary.LittleEndian.Uint32(in[40:])
+	w11 := binary.LittleEndian.Uint32(in[44:])
+	w12 := binary.LittleEndian.Uint32(in[48:])
+	w13 := binary.LittleEndian.Uint32(in[52:])
+	w14 := binary.LittleEndian.Uint32(in[56:])
+	w15 := binary.LittleEndian.Uint32(in[60:])
+	w16 := binary.LittleEndian.Uint32(in[64:])
+	w17 := binary.LittleEndian.Uint32(in[68:])
+	w18 := binary.LittleEndian.Uint32(in[72:])
+	w19 := binary.LittleEndian.Uint32(in[76:])
+	w20 := binary.LittleEndian.Uint32(in[80:])
+	w21 := binary.LittleEndian.Uint32(in[84:])
+	w22 := binary.LittleEndian.Uint32(in[88:])
+	if v := int(w0 >> 0 & 0x7fffff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>23 | w1<<9) & 0x7fffff); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>14 | w2<<18) & 0x7fffff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 5 & 0x7fffff); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w2>>28 | w3<<4) & 0x7fffff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>19 | w4<<13) & 0x7fffff); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w4>>10 | w5<<22) & 0x7fffff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 1 & 0x7fffff); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w5>>24 | w6<<8) & 0x7fffff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w6>>15 | w7<<17) & 0x7fffff); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 6 & 0x7fffff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w7>>29 | w8<<3) & 0x7fffff); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w8>>20 | w9<<12) & 0x7fffff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w9>>11 | w10<<21) & 0x7fffff); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w10 >> 2 & 0x7fffff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w10>>25 | w11<<7) & 0x7fffff); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w11>>16 | w12<<16) & 0x7fffff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w12 >> 7 & 0x7fffff); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w12>>30 | w13<<2) & 0x7fffff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w13>>21 | w14<<11) & 0x7fffff); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w14>>12 | w15<<20) & 0x7fffff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w15 >> 3 & 0x7fffff); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w15>>26 | w16<<6) & 0x7fffff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w16>>17 | w17<<15) & 0x7fffff); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w17 >> 8 & 0x7fffff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w17>>31 | w18<<1) & 0x7fffff); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w18>>22 | w19<<10) & 0x7fffff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w19>>13 | w20<<19) & 0x7fffff); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w20 >> 4 & 0x7fffff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w20>>27 | w21<<5) & 0x7fffff); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w21>>18 | w22<<14) & 0x7fffff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w22 >> 9); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w24[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:96], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	w9 := binary.LittleEndian.Uint32(in[36:])
+	w10 := binary.LittleEndian.Uint32(in[40:])
+	w11 := binary.LittleEndian.Uint32(in[44:])
+	w12 := binary.LittleEndian.Uint32(in[48:])
+	w13 := binary.LittleEndian.Uint32(in[52:])
+	w14 := binary.LittleEndian.Uint32(in[56:])
+	w15 := binary.LittleEndian.Uint32(in[60:])
+	w16 := binary.LittleEndian.Uint32(in[64:])
+	w17 := binary.LittleEndian.Uint32(in[68:])
+	w18 := binary.LittleEndian.Uint32(in[72:])
+	w19 := binary.LittleEndian.Uint32(in[76:])
+	w20 := binary.LittleEndian.Uint32(in[80:])
+	w21 := binary.LittleEndian.Uint32(in[84:])
+	w22 := binary.LittleEndian.Uint32(in[88:])
+	w23 := binary.LittleEndian.Uint32(in[92:])
+	if v := int(w0 >> 0 & 0xffffff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>24 | w1<<8) & 0xffffff); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>16 | w2<<16) & 0xffffff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2 >> 8); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 0 & 0xffffff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>24 | w4<<8) & 0xffffff); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w4>>16 | w5<<16) & 0xffffff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 8); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 0 & 0xffffff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w6>>24 | w7<<8) & 0xffffff); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w7>>16 | w8<<16) & 0xffffff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w8 >> 8); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w9 >> 0 & 0xffffff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w9>>24 | w10<<8) & 0xffffff); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w10>>16 | w11<<16) & 0xffffff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w11 >> 8); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w12 >> 0 & 0xffffff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w12>>24 | w13<<8) & 0xffffff); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w13>>16 | w14<<16) & 0xffffff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w14 >> 8); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w15 >> 0 & 0xffffff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w15>>24 | w16<<8) & 0xffffff); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w16>>16 | w17<<16) & 0xffffff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w17 >> 8); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w18 >> 0 & 0xffffff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w18>>24 | w19<<8) & 0xffffff); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w19>>16 | w20<<16) & 0xffffff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w20 >> 8); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w21 >> 0 & 0xffffff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w21>>24 | w22<<8) & 0xffffff); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w22>>16 | w23<<16) & 0xffffff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w23 >> 8); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w25[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:100], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	w9 := binary.LittleEndian.Uint32(in[36:])
+	w10 := binary.LittleEndian.Uint32(in[40:])
+	w11 := binary.LittleEndian.Uint32(in[44:])
+	w12 := binary.LittleEndian.Uint32(in[48:])
+	w13 := binary.LittleEndian.Uint32(in[52:])
+	w14 := binary.LittleEndian.Uint32(in[56:])
+	w15 := binary.LittleEndian.Uint32(in[60:])
+	w16 := binary.LittleEndian.Uint32(in[64:])
+	w17 := binary.LittleEndian.Uint32(in[68:])
+	w18 := binary.LittleEndian.Uint32(in[72:])
+	w19 := binary.LittleEndian.Uint32(in[76:])
+	w20 := binary.LittleEndian.Uint32(in[80:])
+	w21 := binary.LittleEndian.Uint32(in[84:])
+	w22 := binary.LittleEndian.Uint32(in[88:])
+	w23 := binary.LittleEndian.Uint32(in[92:])
+	w24 := binary.LittleEndian.Uint32(in[96:])
+	if v := int(w0 >> 0 & 0x1ffffff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>25 | w1<<7) & 0x1ffffff); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>18 | w2<<14) & 0x1ffffff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w2>>11 | w3<<21) & 0x1ffffff); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3 >> 4 & 0x1ffffff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>29 | w4<<3) & 0x1ffffff); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w4>>22 | w5<<10) & 0x1ffffff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w5>>15 | w6<<17) & 0x1ffffff); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w6>>8 | w7<<24) & 0x1ffffff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 1 & 0x1ffffff); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w7>>26 | w8<<6) & 0x1ffffff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w8>>19 | w9<<13) & 0x1ffffff); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w9>>12 | w10<<20) & 0x1ffffff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w10 >> 5 & 0x1ffffff); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w10>>30 | w11<<2) & 0x1ffffff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w11>>23 | w12<<9) & 0x1ffffff); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w12>>16 | w13<<16) & 0x1ffffff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w13>>9 | w14<<23) & 0x1ffffff); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w14 >> 2 & 0x1ffffff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w14>>27 | w15<<5) & 0x1ffffff); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w15>>20 | w16<<12) & 0x1ffffff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w16>>13 | w17<<19) & 0x1ffffff); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w17 >> 6 & 0x1ffffff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w17>>31 | w18<<1) & 0x1ffffff); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w18>>24 | w19<<8) & 0x1ffffff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w19>>17 | w20<<15) & 0x1ffffff); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w20>>10 | w21<<22) & 0x1ffffff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w21 >> 3 & 0x1ffffff); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w21>>28 | w22<<4) & 0x1ffffff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w22>>21 | w23<<11) & 0x1ffffff); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w23>>14 | w24<<18) & 0x1ffffff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w24 >> 7); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w26[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:104], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	w9 := binary.LittleEndian.Uint32(in[36:])
+	w10 := binary.LittleEndian.Uint32(in[40:])
+	w11 := binary.LittleEndian.Uint32(in[44:])
+	w12 := binary.LittleEndian.Uint32(in[48:])
+	w13 := binary.LittleEndian.Uint32(in[52:])
+	w14 := binary.LittleEndian.Uint32(in[56:])
+	w15 := binary.LittleEndian.Uint32(in[60:])
+	w16 := binary.LittleEndian.Uint32(in[64:])
+	w17 := binary.LittleEndian.Uint32(in[68:])
+	w18 := binary.LittleEndian.Uint32(in[72:])
+	w19 := binary.LittleEndian.Uint32(in[76:])
+	w20 := binary.LittleEndian.Uint32(in[80:])
+	w21 := binary.LittleEndian.Uint32(in[84:])
+	w22 := binary.LittleEndian.Uint32(in[88:])
+	w23 := binary.LittleEndian.Uint32(in[92:])
+	w24 := binary.LittleEndian.Uint32(in[96:])
+	w25 := binary.LittleEndian.Uint32(in[100:])
+	if v := int(w0 >> 0 & 0x3ffffff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>26 | w1<<6) & 0x3ffffff); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>20 | w2<<12) & 0x3ffffff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w2>>14 | w3<<18) & 0x3ffffff); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>8 | w4<<24) & 0x3ffffff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4 >> 2 & 0x3ffffff); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w4>>28 | w5<<4) & 0x3ffffff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w5>>22 | w6<<10) & 0x3ffffff); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w6>>16 | w7<<16) & 0x3ffffff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w7>>10 | w8<<22) & 0x3ffffff); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w8 >> 4 & 0x3ffffff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w8>>30 | w9<<2) & 0x3ffffff); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w9>>24 | w10<<8) & 0x3ffffff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w10>>18 | w11<<14) & 0x3ffffff); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w11>>12 | w12<<20) & 0x3ffffff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w12 >> 6); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w13 >> 0 & 0x3ffffff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w13>>26 | w14<<6) & 0x3ffffff); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w14>>20 | w15<<12) & 0x3ffffff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w15>>14 | w16<<18) & 0x3ffffff); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w16>>8 | w17<<24) & 0x3ffffff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w17 >> 2 & 0x3ffffff); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w17>>28 | w18<<4) & 0x3ffffff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w18>>22 | w19<<10) & 0x3ffffff); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w19>>16 | w20<<16) & 0x3ffffff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w20>>10 | w21<<22) & 0x3ffffff); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w21 >> 4 & 0x3ffffff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w21>>30 | w22<<2) & 0x3ffffff); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w22>>24 | w23<<8) & 0x3ffffff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w23>>18 | w24<<14) & 0x3ffffff); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w24>>12 | w25<<20) & 0x3ffffff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w25 >> 6); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w27[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:108], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	w9 := binary.LittleEndian.Uint32(in[36:])
+	w10 := binary.LittleEndian.Uint32(in[40:])
+	w11 := binary.LittleEndian.Uint32(in[44:])
+	w12 := binary.LittleEndian.Uint32(in[48:])
+	w13 := binary.LittleEndian.Uint32(in[52:])
+	w14 := binary.LittleEndian.Uint32(in[56:])
+	w15 := binary.LittleEndian.Uint32(in[60:])
+	w16 := binary.LittleEndian.Uint32(in[64:])
+	w17 := binary.LittleEndian.Uint32(in[68:])
+	w18 := binary.LittleEndian.Uint32(in[72:])
+	w19 := binary.LittleEndian.Uint32(in[76:])
+	w20 := binary.LittleEndian.Uint32(in[80:])
+	w21 := binary.LittleEndian.Uint32(in[84:])
+	w22 := binary.LittleEndian.Uint32(in[88:])
+	w23 := binary.LittleEndian.Uint32(in[92:])
+	w24 := binary.LittleEndian.Uint32(in[96:])
+	w25 := binary.LittleEndian.Uint32(in[100:])
+	w26 := binary.LittleEndian.Uint32(in[104:])
+	if v := int(w0 >> 0 & 0x7ffffff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>27 | w1<<5) & 0x7ffffff); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>22 | w2<<10) & 0x7ffffff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w2>>17 | w3<<15) & 0x7ffffff); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>12 | w4<<20) & 0x7ffffff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w4>>7 | w5<<25) & 0x7ffffff); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5 >> 2 & 0x7ffffff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w5>>29 | w6<<3) & 0x7ffffff); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w6>>24 | w7<<8) & 0x7ffffff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w7>>19 | w8<<13) & 0x7ffffff); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w8>>14 | w9<<18) & 0x7ffffff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w9>>9 | w10<<23) & 0x7ffffff); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w10 >> 4 & 0x7ffffff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w10>>31 | w11<<1) & 0x7ffffff); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w11>>26 | w12<<6) & 0x7ffffff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w12>>21 | w13<<11) & 0x7ffffff); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w13>>16 | w14<<16) & 0x7ffffff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w14>>11 | w15<<21) & 0x7ffffff); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w15>>6 | w16<<26) & 0x7ffffff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w16 >> 1 & 0x7ffffff); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w16>>28 | w17<<4) & 0x7ffffff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w17>>23 | w18<<9) & 0x7ffffff); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w18>>18 | w19<<14) & 0x7ffffff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w19>>13 | w20<<19) & 0x7ffffff); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w20>>8 | w21<<24) & 0x7ffffff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w21 >> 3 & 0x7ffffff); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w21>>30 | w22<<2) & 0x7ffffff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w22>>25 | w23<<7) & 0x7ffffff); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w23>>20 | w24<<12) & 0x7ffffff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w24>>15 | w25<<17) & 0x7ffffff); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w25>>10 | w26<<22) & 0x7ffffff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w26 >> 5); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w28[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:112], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	w9 := binary.LittleEndian.Uint32(in[36:])
+	w10 := binary.LittleEndian.Uint32(in[40:])
+	w11 := binary.LittleEndian.Uint32(in[44:])
+	w12 := binary.LittleEndian.Uint32(in[48:])
+	w13 := binary.LittleEndian.Uint32(in[52:])
+	w14 := binary.LittleEndian.Uint32(in[56:])
+	w15 := binary.LittleEndian.Uint32(in[60:])
+	w16 := binary.LittleEndian.Uint32(in[64:])
+	w17 := binary.LittleEndian.Uint32(in[68:])
+	w18 := binary.LittleEndian.Uint32(in[72:])
+	w19 := binary.LittleEndian.Uint32(in[76:])
+	w20 := binary.LittleEndian.Uint32(in[80:])
+	w21 := binary.LittleEndian.Uint32(in[84:])
+	w22 := binary.LittleEndian.Uint32(in[88:])
+	w23 := binary.LittleEndian.Uint32(in[92:])
+	w24 := binary.LittleEndian.Uint32(in[96:])
+	w25 := binary.LittleEndian.Uint32(in[100:])
+	w26 := binary.LittleEndian.Uint32(in[104:])
+	w27 := binary.LittleEndian.Uint32(in[108:])
+	if v := int(w0 >> 0 & 0xfffffff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>28 | w1<<4) & 0xfffffff); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>24 | w2<<8) & 0xfffffff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w2>>20 | w3<<12) & 0xfffffff); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>16 | w4<<16) & 0xfffffff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w4>>12 | w5<<20) & 0xfffffff); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w5>>8 | w6<<24) & 0xfffffff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6 >> 4); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7 >> 0 & 0xfffffff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w7>>28 | w8<<4) & 0xfffffff); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w8>>24 | w9<<8) & 0xfffffff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w9>>20 | w10<<12) & 0xfffffff); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w10>>16 | w11<<16) & 0xfffffff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w11>>12 | w12<<20) & 0xfffffff); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w12>>8 | w13<<24) & 0xfffffff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w13 >> 4); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w14 >> 0 & 0xfffffff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w14>>28 | w15<<4) & 0xfffffff); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w15>>24 | w16<<8) & 0xfffffff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w16>>20 | w17<<12) & 0xfffffff); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w17>>16 | w18<<16) & 0xfffffff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w18>>12 | w19<<20) & 0xfffffff); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w19>>8 | w20<<24) & 0xfffffff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w20 >> 4); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w21 >> 0 & 0xfffffff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w21>>28 | w22<<4) & 0xfffffff); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w22>>24 | w23<<8) & 0xfffffff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w23>>20 | w24<<12) & 0xfffffff); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w24>>16 | w25<<16) & 0xfffffff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w25>>12 | w26<<20) & 0xfffffff); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w26>>8 | w27<<24) & 0xfffffff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w27 >> 4); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w29[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:116], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	w9 := binary.LittleEndian.Uint32(in[36:])
+	w10 := binary.LittleEndian.Uint32(in[40:])
+	w11 := binary.LittleEndian.Uint32(in[44:])
+	w12 := binary.LittleEndian.Uint32(in[48:])
+	w13 := binary.LittleEndian.Uint32(in[52:])
+	w14 := binary.LittleEndian.Uint32(in[56:])
+	w15 := binary.LittleEndian.Uint32(in[60:])
+	w16 := binary.LittleEndian.Uint32(in[64:])
+	w17 := binary.LittleEndian.Uint32(in[68:])
+	w18 := binary.LittleEndian.Uint32(in[72:])
+	w19 := binary.LittleEndian.Uint32(in[76:])
+	w20 := binary.LittleEndian.Uint32(in[80:])
+	w21 := binary.LittleEndian.Uint32(in[84:])
+	w22 := binary.LittleEndian.Uint32(in[88:])
+	w23 := binary.LittleEndian.Uint32(in[92:])
+	w24 := binary.LittleEndian.Uint32(in[96:])
+	w25 := binary.LittleEndian.Uint32(in[100:])
+	w26 := binary.LittleEndian.Uint32(in[104:])
+	w27 := binary.LittleEndian.Uint32(in[108:])
+	w28 := binary.LittleEndian.Uint32(in[112:])
+	if v := int(w0 >> 0 & 0x1fffffff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>29 | w1<<3) & 0x1fffffff); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>26 | w2<<6) & 0x1fffffff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w2>>23 | w3<<9) & 0x1fffffff); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>20 | w4<<12) & 0x1fffffff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w4>>17 | w5<<15) & 0x1fffffff); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w5>>14 | w6<<18) & 0x1fffffff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w6>>11 | w7<<21) & 0x1fffffff); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w7>>8 | w8<<24) & 0x1fffffff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w8>>5 | w9<<27) & 0x1fffffff); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w9 >> 2 & 0x1fffffff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w9>>31 | w10<<1) & 0x1fffffff); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w10>>28 | w11<<4) & 0x1fffffff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w11>>25 | w12<<7) & 0x1fffffff); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w12>>22 | w13<<10) & 0x1fffffff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w13>>19 | w14<<13) & 0x1fffffff); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w14>>16 | w15<<16) & 0x1fffffff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w15>>13 | w16<<19) & 0x1fffffff); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w16>>10 | w17<<22) & 0x1fffffff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w17>>7 | w18<<25) & 0x1fffffff); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w18>>4 | w19<<28) & 0x1fffffff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w19 >> 1 & 0x1fffffff); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w19>>30 | w20<<2) & 0x1fffffff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w20>>27 | w21<<5) & 0x1fffffff); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w21>>24 | w22<<8) & 0x1fffffff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w22>>21 | w23<<11) & 0x1fffffff); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w23>>18 | w24<<14) & 0x1fffffff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w24>>15 | w25<<17) & 0x1fffffff); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w25>>12 | w26<<20) & 0x1fffffff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w26>>9 | w27<<23) & 0x1fffffff); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w27>>6 | w28<<26) & 0x1fffffff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w28 >> 3); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w30[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:120], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	w9 := binary.LittleEndian.Uint32(in[36:])
+	w10 := binary.LittleEndian.Uint32(in[40:])
+	w11 := binary.LittleEndian.Uint32(in[44:])
+	w12 := binary.LittleEndian.Uint32(in[48:])
+	w13 := binary.LittleEndian.Uint32(in[52:])
+	w14 := binary.LittleEndian.Uint32(in[56:])
+	w15 := binary.LittleEndian.Uint32(in[60:])
+	w16 := binary.LittleEndian.Uint32(in[64:])
+	w17 := binary.LittleEndian.Uint32(in[68:])
+	w18 := binary.LittleEndian.Uint32(in[72:])
+	w19 := binary.LittleEndian.Uint32(in[76:])
+	w20 := binary.LittleEndian.Uint32(in[80:])
+	w21 := binary.LittleEndian.Uint32(in[84:])
+	w22 := binary.LittleEndian.Uint32(in[88:])
+	w23 := binary.LittleEndian.Uint32(in[92:])
+	w24 := binary.LittleEndian.Uint32(in[96:])
+	w25 := binary.LittleEndian.Uint32(in[100:])
+	w26 := binary.LittleEndian.Uint32(in[104:])
+	w27 := binary.LittleEndian.Uint32(in[108:])
+	w28 := binary.LittleEndian.Uint32(in[112:])
+	w29 := binary.LittleEndian.Uint32(in[116:])
+	if v := int(w0 >> 0 & 0x3fffffff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>30 | w1<<2) & 0x3fffffff); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>28 | w2<<4) & 0x3fffffff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w2>>26 | w3<<6) & 0x3fffffff); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>24 | w4<<8) & 0x3fffffff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w4>>22 | w5<<10) & 0x3fffffff); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w5>>20 | w6<<12) & 0x3fffffff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w6>>18 | w7<<14) & 0x3fffffff); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w7>>16 | w8<<16) & 0x3fffffff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w8>>14 | w9<<18) & 0x3fffffff); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w9>>12 | w10<<20) & 0x3fffffff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w10>>10 | w11<<22) & 0x3fffffff); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w11>>8 | w12<<24) & 0x3fffffff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w12>>6 | w13<<26) & 0x3fffffff); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w13>>4 | w14<<28) & 0x3fffffff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w14 >> 2); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w15 >> 0 & 0x3fffffff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w15>>30 | w16<<2) & 0x3fffffff); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w16>>28 | w17<<4) & 0x3fffffff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w17>>26 | w18<<6) & 0x3fffffff); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w18>>24 | w19<<8) & 0x3fffffff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w19>>22 | w20<<10) & 0x3fffffff); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w20>>20 | w21<<12) & 0x3fffffff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w21>>18 | w22<<14) & 0x3fffffff); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w22>>16 | w23<<16) & 0x3fffffff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w23>>14 | w24<<18) & 0x3fffffff); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w24>>12 | w25<<20) & 0x3fffffff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w25>>10 | w26<<22) & 0x3fffffff); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w26>>8 | w27<<24) & 0x3fffffff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w27>>6 | w28<<26) & 0x3fffffff); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w28>>4 | w29<<28) & 0x3fffffff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w29 >> 2); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w31[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:124], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	w9 := binary.LittleEndian.Uint32(in[36:])
+	w10 := binary.LittleEndian.Uint32(in[40:])
+	w11 := binary.LittleEndian.Uint32(in[44:])
+	w12 := binary.LittleEndian.Uint32(in[48:])
+	w13 := binary.LittleEndian.Uint32(in[52:])
+	w14 := binary.LittleEndian.Uint32(in[56:])
+	w15 := binary.LittleEndian.Uint32(in[60:])
+	w16 := binary.LittleEndian.Uint32(in[64:])
+	w17 := binary.LittleEndian.Uint32(in[68:])
+	w18 := binary.LittleEndian.Uint32(in[72:])
+	w19 := binary.LittleEndian.Uint32(in[76:])
+	w20 := binary.LittleEndian.Uint32(in[80:])
+	w21 := binary.LittleEndian.Uint32(in[84:])
+	w22 := binary.LittleEndian.Uint32(in[88:])
+	w23 := binary.LittleEndian.Uint32(in[92:])
+	w24 := binary.LittleEndian.Uint32(in[96:])
+	w25 := binary.LittleEndian.Uint32(in[100:])
+	w26 := binary.LittleEndian.Uint32(in[104:])
+	w27 := binary.LittleEndian.Uint32(in[108:])
+	w28 := binary.LittleEndian.Uint32(in[112:])
+	w29 := binary.LittleEndian.Uint32(in[116:])
+	w30 := binary.LittleEndian.Uint32(in[120:])
+	if v := int(w0 >> 0 & 0x7fffffff); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w0>>31 | w1<<1) & 0x7fffffff); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w1>>30 | w2<<2) & 0x7fffffff); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w2>>29 | w3<<3) & 0x7fffffff); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w3>>28 | w4<<4) & 0x7fffffff); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w4>>27 | w5<<5) & 0x7fffffff); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w5>>26 | w6<<6) & 0x7fffffff); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w6>>25 | w7<<7) & 0x7fffffff); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w7>>24 | w8<<8) & 0x7fffffff); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w8>>23 | w9<<9) & 0x7fffffff); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w9>>22 | w10<<10) & 0x7fffffff); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w10>>21 | w11<<11) & 0x7fffffff); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w11>>20 | w12<<12) & 0x7fffffff); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w12>>19 | w13<<13) & 0x7fffffff); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w13>>18 | w14<<14) & 0x7fffffff); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w14>>17 | w15<<15) & 0x7fffffff); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w15>>16 | w16<<16) & 0x7fffffff); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w16>>15 | w17<<17) & 0x7fffffff); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w17>>14 | w18<<18) & 0x7fffffff); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w18>>13 | w19<<19) & 0x7fffffff); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w19>>12 | w20<<20) & 0x7fffffff); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w20>>11 | w21<<21) & 0x7fffffff); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w21>>10 | w22<<22) & 0x7fffffff); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w22>>9 | w23<<23) & 0x7fffffff); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w23>>8 | w24<<24) & 0x7fffffff); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w24>>7 | w25<<25) & 0x7fffffff); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w25>>6 | w26<<26) & 0x7fffffff); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w26>>5 | w27<<27) & 0x7fffffff); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w27>>4 | w28<<28) & 0x7fffffff); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w28>>3 | w29<<29) & 0x7fffffff); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int((w29>>2 | w30<<30) & 0x7fffffff); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w30 >> 1); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
+
+func gather32w32[T uint32 | uint64](in []byte, dict, out []T) int64 {
+	in, out = in[:128], out[:32]
+	w0 := binary.LittleEndian.Uint32(in[0:])
+	w1 := binary.LittleEndian.Uint32(in[4:])
+	w2 := binary.LittleEndian.Uint32(in[8:])
+	w3 := binary.LittleEndian.Uint32(in[12:])
+	w4 := binary.LittleEndian.Uint32(in[16:])
+	w5 := binary.LittleEndian.Uint32(in[20:])
+	w6 := binary.LittleEndian.Uint32(in[24:])
+	w7 := binary.LittleEndian.Uint32(in[28:])
+	w8 := binary.LittleEndian.Uint32(in[32:])
+	w9 := binary.LittleEndian.Uint32(in[36:])
+	w10 := binary.LittleEndian.Uint32(in[40:])
+	w11 := binary.LittleEndian.Uint32(in[44:])
+	w12 := binary.LittleEndian.Uint32(in[48:])
+	w13 := binary.LittleEndian.Uint32(in[52:])
+	w14 := binary.LittleEndian.Uint32(in[56:])
+	w15 := binary.LittleEndian.Uint32(in[60:])
+	w16 := binary.LittleEndian.Uint32(in[64:])
+	w17 := binary.LittleEndian.Uint32(in[68:])
+	w18 := binary.LittleEndian.Uint32(in[72:])
+	w19 := binary.LittleEndian.Uint32(in[76:])
+	w20 := binary.LittleEndian.Uint32(in[80:])
+	w21 := binary.LittleEndian.Uint32(in[84:])
+	w22 := binary.LittleEndian.Uint32(in[88:])
+	w23 := binary.LittleEndian.Uint32(in[92:])
+	w24 := binary.LittleEndian.Uint32(in[96:])
+	w25 := binary.LittleEndian.Uint32(in[100:])
+	w26 := binary.LittleEndian.Uint32(in[104:])
+	w27 := binary.LittleEndian.Uint32(in[108:])
+	w28 := binary.LittleEndian.Uint32(in[112:])
+	w29 := binary.LittleEndian.Uint32(in[116:])
+	w30 := binary.LittleEndian.Uint32(in[120:])
+	w31 := binary.LittleEndian.Uint32(in[124:])
+	if v := int(w0); v < len(dict) {
+		out[0] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w1); v < len(dict) {
+		out[1] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w2); v < len(dict) {
+		out[2] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w3); v < len(dict) {
+		out[3] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w4); v < len(dict) {
+		out[4] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w5); v < len(dict) {
+		out[5] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w6); v < len(dict) {
+		out[6] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w7); v < len(dict) {
+		out[7] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w8); v < len(dict) {
+		out[8] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w9); v < len(dict) {
+		out[9] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w10); v < len(dict) {
+		out[10] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w11); v < len(dict) {
+		out[11] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w12); v < len(dict) {
+		out[12] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w13); v < len(dict) {
+		out[13] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w14); v < len(dict) {
+		out[14] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w15); v < len(dict) {
+		out[15] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w16); v < len(dict) {
+		out[16] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w17); v < len(dict) {
+		out[17] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w18); v < len(dict) {
+		out[18] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w19); v < len(dict) {
+		out[19] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w20); v < len(dict) {
+		out[20] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w21); v < len(dict) {
+		out[21] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w22); v < len(dict) {
+		out[22] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w23); v < len(dict) {
+		out[23] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w24); v < len(dict) {
+		out[24] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w25); v < len(dict) {
+		out[25] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w26); v < len(dict) {
+		out[26] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w27); v < len(dict) {
+		out[27] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w28); v < len(dict) {
+		out[28] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w29); v < len(dict) {
+		out[29] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w30); v < len(dict) {
+		out[30] = dict[v]
+	} else {
+		return int64(v)
+	}
+	if v := int(w31); v < len(dict) {
+		out[31] = dict[v]
+	} else {
+		return int64(v)
+	}
+	return -1
+}
