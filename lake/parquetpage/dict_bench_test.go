@@ -123,11 +123,16 @@ func BenchmarkDictKernel(b *testing.B) {
 				spread(seg, defs, m, 8)
 			}
 		})
-		// A selection of every 3rd row (dense) and every 16th (sparse).
-		for _, every := range []int{3, 16} {
+		// A selection of every 3rd row (dense), every 16th (sparse) and
+		// of runs of 100 rows in 1000 (sparse, as k < 100 selects in the
+		// lakebench table).
+		for _, every := range []int{3, 16, 1000} {
 			sel := make([]bool, n)
 			for i := range sel {
 				sel[i] = i%every == 0
+				if every == 1000 {
+					sel[i] = i%1000 < 100
+				}
 			}
 			b.Run(fmt.Sprintf("u64/bw%d/packed-sel%d", bw, every), func(b *testing.B) {
 				seg := make([]byte, 8*n)
@@ -137,7 +142,7 @@ func BenchmarkDictKernel(b *testing.B) {
 				b.SetBytes(int64(len(seg)))
 				for b.Loop() {
 					_ = r.idx.init(packed, bw)
-					if sparse(sel) {
+					if sparse(sel, 8*size) {
 						if bad, err := decodeDictSparse(&r.idx, arrow.Uint64Traits.CastFromBytes(seg), dict64, nil, sel); bad >= 0 || err != nil {
 							b.Fatal(bad, err)
 						}

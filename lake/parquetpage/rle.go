@@ -383,44 +383,43 @@ func (d *rleDecoder) one() (uint32, error) {
 // values of their indices, decoding only those and skipping the rest of
 // the segment's indices; rows not selected and NULL rows (defs[i] == 0,
 // when defs is set; they have no index) get zero. It is the gather for a
-// selection so sparse that decoding every index would dominate. An index
-// past the dictionary stops it with bad set.
+// selection so sparse that decoding every index would dominate: each run
+// of selected rows is decoded at once (decodeDict, then spread over its
+// NULLs), each run of unselected rows only counted. An index past the
+// dictionary stops it with bad set.
 func decodeDictSparse[T uint32 | uint64](d *rleDecoder, dst, dict []T, defs []byte, sel []bool) (bad int64, err error) {
-	n := uint32(len(dict))
 	sel = sel[:len(dst)]
 	if defs != nil {
 		defs = defs[:len(dst)]
 	}
-	pending := 0 // indices of unselected non-NULL rows not yet skipped
-	// selB is sel as bytes (a bool is one byte, 0 or 1): eight rows none
-	// of which is selected are one zero word, and their non-NULL count
-	// the set bits of their definition-level word.
-	var selB []byte
-	if len(sel) > 0 {
-		selB = unsafe.Slice((*byte)(unsafe.Pointer(&sel[0])), len(sel))
+	if len(sel) == 0 {
+		return -1, nil
 	}
+	// selB is sel as bytes (a bool is one byte, 0 or 1): eight rows none
+	// of which is selected are one zero word, eight all selected one
+	// word of ones.
+	selB := unsafe.Slice((*byte)(unsafe.Pointer(&sel[0])), len(sel))
+	const ones = 0x0101010101010101
+	pending := 0 // indices of unselected non-NULL rows not yet skipped
 	for i := 0; i < len(sel); {
-		if i+8 <= len(sel) && binary.LittleEndian.Uint64(selB[i:]) == 0 {
-			if defs == nil {
-				pending += 8
-			} else {
-				pending += bits.OnesCount64(binary.LittleEndian.Uint64(defs[i:]))
-			}
-			clear(dst[i : i+8])
-			i += 8
+		j := i
+		for j+8 <= len(sel) && binary.LittleEndian.Uint64(selB[j:]) == 0 {
+			j += 8
+		}
+		for j < len(sel) && !sel[j] {
+			j++
+		}
+		if j > i {
+			clear(dst[i:j])
+			pending += nonNull(defs, i, j)
+			i = j
 			continue
 		}
-		ok := sel[i]
-		if defs != nil && defs[i] == 0 {
-			dst[i] = 0
-			i++
-			continue
+		for j+8 <= len(sel) && binary.LittleEndian.Uint64(selB[j:]) == ones {
+			j += 8
 		}
-		if !ok {
-			dst[i] = 0
-			pending++
-			i++
-			continue
+		for j < len(sel) && sel[j] {
+			j++
 		}
 		if pending > 0 {
 			if err := d.skip(pending); err != nil {
@@ -428,15 +427,14 @@ func decodeDictSparse[T uint32 | uint64](d *rleDecoder, dst, dict []T, defs []by
 			}
 			pending = 0
 		}
-		ix, err := d.one()
-		if err != nil {
-			return -1, err
+		m := nonNull(defs, i, j)
+		if bad, err := decodeDict(d, dst[i:i+m], dict); bad >= 0 || err != nil {
+			return bad, err
 		}
-		if ix >= n {
-			return int64(ix), nil
+		if m < j-i {
+			spreadW(dst[i:j], defs[i:j], m)
 		}
-		dst[i] = dict[ix]
-		i++
+		i = j
 	}
 	if pending > 0 {
 		if err := d.skip(pending); err != nil {
@@ -444,4 +442,20 @@ func decodeDictSparse[T uint32 | uint64](d *rleDecoder, dst, dict []T, defs []by
 		}
 	}
 	return -1, nil
+}
+
+// nonNull counts the rows of i..j whose definition level is 1 (all of
+// them when defs is nil).
+func nonNull(defs []byte, i, j int) int {
+	if defs == nil {
+		return j - i
+	}
+	k := 0
+	for ; i+8 <= j; i += 8 {
+		k += bits.OnesCount64(binary.LittleEndian.Uint64(defs[i:]))
+	}
+	for ; i < j; i++ {
+		k += int(defs[i])
+	}
+	return k
 }

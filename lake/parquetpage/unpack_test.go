@@ -425,3 +425,39 @@ func FuzzHybrid(f *testing.F) {
 		}
 	})
 }
+
+// TestSparse checks the row and run counts behind the sparse/dense
+// choice on selections whose counts are known by construction.
+func TestSparse(t *testing.T) {
+	mk := func(n int, on func(i int) bool) []bool {
+		s := make([]bool, n)
+		for i := range s {
+			s[i] = on(i)
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		name      string
+		sel       []bool
+		dictBytes int
+		want      bool
+	}{
+		{"none", mk(1000, func(int) bool { return false }), 10, true},
+		{"all", mk(1000, func(int) bool { return true }), 10, false},
+		{"quarter", mk(1000, func(i int) bool { return i%4 == 0 }), 10, false},
+		{"every16-small-dict", mk(4096, func(i int) bool { return i%16 == 0 }), 1000, false},
+		{"every16-1MiB-dict", mk(4096, func(i int) bool { return i%16 == 0 }), 1 << 20, false},
+		{"every16-8MiB-dict", mk(4096, func(i int) bool { return i%16 == 0 }), 8 << 20, true},
+		// 100 in 1000 as 4 runs of 25: 4 runs per 1000 rows.
+		{"runs", mk(10000, func(i int) bool { return i%250 < 25 }), 1000, true},
+		// 63 runs of one row in 4096 (just under 1 in 64), then 65.
+		{"63-runs", mk(4096, func(i int) bool { return i%65 == 7 && i < 63*65 }), 1000, true},
+		{"65-runs", mk(4096, func(i int) bool { return i%63 == 7 }), 1000, false},
+		{"odd-length", mk(13, func(i int) bool { return i == 12 }), 1000, false},
+		{"odd-length-one", mk(130, func(i int) bool { return i == 129 }), 1000, true},
+	} {
+		if got := sparse(tc.sel, tc.dictBytes); got != tc.want {
+			t.Errorf("%s: sparse %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
