@@ -11,6 +11,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
@@ -55,7 +56,7 @@ func hybridRuns(idx []uint32, bw, run int) []byte {
 
 // BenchmarkDictKernel measures the dictionary index kernels on 64 Ki
 // indices of bit widths 1 to 20, bit-packed (random indices) and in RLE
-// runs of 16, gathering 8- and 4-byte values:
+// runs of 16, gathering 16-, 8- and 4-byte values (16: decimals):
 //
 //	go test ./lake/parquetpage -run '^$' -bench DictKernel -count 3
 func BenchmarkDictKernel(b *testing.B) {
@@ -75,6 +76,10 @@ func BenchmarkDictKernel(b *testing.B) {
 			dict64[i], dict32[i] = uint64(i)*3, uint32(i)*5
 		}
 		dst64, dst32 := make([]uint64, n), make([]uint32, n)
+		dict128, dst128 := make([][2]uint64, size), make([][2]uint64, n)
+		for i := range dict128 {
+			dict128[i] = [2]uint64{uint64(i), 0}
+		}
 		for _, enc := range []struct {
 			name string
 			data []byte
@@ -85,6 +90,16 @@ func BenchmarkDictKernel(b *testing.B) {
 					var d rleDecoder
 					_ = d.init(enc.data, bw)
 					if bad, err := decodeDict(&d, dst64, dict64); bad >= 0 || err != nil {
+						b.Fatal(bad, err)
+					}
+				}
+			})
+			b.Run(fmt.Sprintf("u128/bw%d/%s", bw, enc.name), func(b *testing.B) {
+				b.SetBytes(16 * n)
+				for b.Loop() {
+					var d rleDecoder
+					_ = d.init(enc.data, bw)
+					if bad, err := decodeDict(&d, dst128, dict128); bad >= 0 || err != nil {
 						b.Fatal(bad, err)
 					}
 				}
@@ -159,7 +174,8 @@ func BenchmarkDictKernel(b *testing.B) {
 
 // BenchmarkDictColumn reads 1,000,000 rows of one column written by
 // pqarrow (uncompressed, so the codec does not hide the decoding; 4 row
-// groups) dictionary-encoded and PLAIN, required and with 10 % NULLs,
+// groups; decimals stored as INT64, as the Paimon writers do)
+// dictionary-encoded and PLAIN, required and with 10 % NULLs,
 // through Reader in batches of 64 Ki rows; ns/row is the figure to
 // compare between dict and plain:
 //
@@ -175,6 +191,7 @@ func BenchmarkDictColumn(b *testing.B) {
 		{"int32", arrow.PrimitiveTypes.Int32, 1000},
 		{"float64", arrow.PrimitiveTypes.Float64, 4000},
 		{"string16", arrow.BinaryTypes.String, 50_000},
+		{"decimal15", &arrow.Decimal128Type{Precision: 15, Scale: 2}, 100_000},
 	}
 	ctx := context.Background()
 	for _, ty := range types {
@@ -197,6 +214,8 @@ func BenchmarkDictColumn(b *testing.B) {
 					fb.Append(float64(v) / 4)
 				case *array.StringBuilder:
 					fb.Append(fmt.Sprintf("s-%014d", v))
+				case *array.Decimal128Builder:
+					fb.Append(decimal128.FromI64(int64(v) * 101))
 				}
 			}
 			rec := bl.NewRecordBatch()
@@ -205,7 +224,7 @@ func BenchmarkDictColumn(b *testing.B) {
 				path := filepath.Join(b.TempDir(), "c.parquet")
 				writeFile(b, path, rec, parquet.NewWriterProperties(parquet.WithDictionaryDefault(dict),
 					parquet.WithDictionaryPageSizeLimit(8<<20), parquet.WithDictionaryCostFallbackFor("c", false), parquet.WithCompression(compress.Codecs.Uncompressed),
-					parquet.WithMaxRowGroupLength(rows/4)), pqarrow.DefaultWriterProps())
+					parquet.WithMaxRowGroupLength(rows/4), parquet.WithStoreDecimalAsInteger(true)), pqarrow.DefaultWriterProps())
 				raw, err := readAllFile(path)
 				if err != nil {
 					b.Fatal(err)

@@ -60,7 +60,7 @@ var unpackers = [33]func(in []byte, out *[32]uint32){
 		}
 		b.WriteString("}\n\n")
 	}
-	b.WriteString(`// gathers32[bw] and gathers64[bw] unpack 32 dictionary indices of width
+	b.WriteString(`// gathers32[bw], gathers64[bw] and gathers128[bw] unpack 32 dictionary indices of width
 // bw from the first 4*bw bytes of in and write their values to out[:32],
 // checking each against the dictionary: the first index past it is
 // returned (out is then partly written), -1 when there is none.
@@ -73,9 +73,13 @@ var gathers32 = [33]func(in []byte, dict, out []uint32) int64{
 	for w := 0; w <= 32; w++ {
 		fmt.Fprintf(&b, "gather32w%d[uint64],\n", w)
 	}
+	b.WriteString("}\n\nvar gathers128 = [33]func(in []byte, dict, out [][2]uint64) int64{\n")
+	for w := 0; w <= 32; w++ {
+		fmt.Fprintf(&b, "gather32w%d[[2]uint64],\n", w)
+	}
 	b.WriteString("}\n\n")
 	for w := 0; w <= 32; w++ {
-		fmt.Fprintf(&b, "func gather32w%d[T uint32 | uint64](in []byte, dict, out []T) int64 {\n", w)
+		fmt.Fprintf(&b, "func gather32w%d[T dictValue](in []byte, dict, out []T) int64 {\n", w)
 		if w == 0 {
 			b.WriteString("if len(dict) == 0 {\nreturn 0\n}\nv := dict[0]\nfor i := range out[:32] {\nout[i] = v\n}\nreturn -1\n}\n\n")
 			continue

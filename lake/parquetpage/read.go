@@ -212,6 +212,18 @@ func spread(seg, defs []byte, m, ow int) {
 	case 4:
 		spreadW(arrow.Uint32Traits.CastFromBytes(seg), defs, m)
 		return
+	case 16:
+		d := words128(seg)
+		j := m - 1
+		for i := len(defs) - 1; i > j; i-- {
+			if defs[i] != 0 {
+				d[i] = d[j]
+				j--
+			} else {
+				d[i] = [2]uint64{}
+			}
+		}
+		return
 	}
 	j := m - 1
 	for i := len(defs) - 1; i > j; i-- {
@@ -270,6 +282,8 @@ func (r *Reader) values(dst []byte, m int) error {
 			bad, err = decodeDict(&r.idx, arrow.Uint64Traits.CastFromBytes(dst)[:m], arrow.Uint64Traits.CastFromBytes(r.dictFix))
 		case 4:
 			bad, err = decodeDict(&r.idx, arrow.Uint32Traits.CastFromBytes(dst)[:m], arrow.Uint32Traits.CastFromBytes(r.dictFix))
+		case 16:
+			bad, err = decodeDict(&r.idx, words128(dst)[:m], words128(r.dictFix))
 		default:
 			idx, err := r.indices(m)
 			if err != nil {
@@ -308,6 +322,15 @@ func (r *Reader) values(dst []byte, m int) error {
 	return fmt.Errorf("encoding %d", r.enc)
 }
 
+// words128 views b (a multiple of 16 bytes, 8-byte aligned: an Arrow
+// buffer or a Go allocation of at least 16 bytes) as 16-byte values.
+func words128(b []byte) [][2]uint64 {
+	if len(b) < 16 {
+		return nil
+	}
+	return unsafe.Slice((*[2]uint64)(unsafe.Pointer(&b[0])), len(b)/16)
+}
+
 func (r *Reader) indices(m int) ([]uint32, error) {
 	if cap(r.idxBuf) < m {
 		r.idxBuf = make([]uint32, m)
@@ -324,20 +347,11 @@ func (r *Reader) badIndex(ix uint32) error {
 }
 
 // gather writes the dictionary values of idx to dst, for the widths
-// other than 4 and 8 (values decodes those straight from the indices).
+// other than 4, 8 and 16 (values decodes those straight from the
+// indices).
 func (r *Reader) gather(dst []byte, idx []uint32) error {
 	n := uint32(r.dictN)
 	ow := r.p.ow
-	if ow == 16 {
-		d, dict := arrow.Uint64Traits.CastFromBytes(dst), arrow.Uint64Traits.CastFromBytes(r.dictFix)
-		for i, ix := range idx {
-			if ix >= n {
-				return r.badIndex(ix)
-			}
-			d[2*i], d[2*i+1] = dict[2*ix], dict[2*ix+1]
-		}
-		return nil
-	}
 	for i, ix := range idx {
 		if ix >= n {
 			return r.badIndex(ix)

@@ -256,9 +256,10 @@ func (d *rleDecoder) decodeLevels(dst []byte) (int, error) {
 }
 
 // decodeDict fills dst with the dictionary values of the next len(dst)
-// indices, without staging them (dense reads of 4- and 8-byte values). An index past the dictionary stops it with
+// indices, without staging them (dense reads of 4-, 8- and 16-byte
+// values). An index past the dictionary stops it with
 // bad set.
-func decodeDict[T uint32 | uint64](d *rleDecoder, dst, dict []T) (bad int64, err error) {
+func decodeDict[T dictValue](d *rleDecoder, dst, dict []T) (bad int64, err error) {
 	for len(dst) > 0 {
 		switch {
 		case d.rleLeft > 0:
@@ -329,13 +330,22 @@ func decodeDict[T uint32 | uint64](d *rleDecoder, dst, dict []T) (bad int64, err
 	return -1, nil
 }
 
+// dictValue is a dictionary value decodeDict gathers whole: 4, 8 or 16
+// bytes (a decimal).
+type dictValue interface {
+	uint32 | uint64 | [2]uint64
+}
+
 // gathersFor is the gather kernels' table for values of type T.
-func gathersFor[T uint32 | uint64]() *[33]func(in []byte, dict, out []T) int64 {
+func gathersFor[T dictValue]() *[33]func(in []byte, dict, out []T) int64 {
 	var z T
-	if _, ok := any(z).(uint32); ok {
+	switch any(z).(type) {
+	case uint32:
 		return any(&gathers32).(*[33]func(in []byte, dict, out []T) int64)
+	case uint64:
+		return any(&gathers64).(*[33]func(in []byte, dict, out []T) int64)
 	}
-	return any(&gathers64).(*[33]func(in []byte, dict, out []T) int64)
+	return any(&gathers128).(*[33]func(in []byte, dict, out []T) int64)
 }
 
 // skip moves past the next n values without decoding them.

@@ -1726,7 +1726,7 @@ func unpack32w32(in []byte, out *[32]uint32) {
 	out[31] = w31
 }
 
-// gathers32[bw] and gathers64[bw] unpack 32 dictionary indices of width
+// gathers32[bw], gathers64[bw] and gathers128[bw] unpack 32 dictionary indices of width
 // bw from the first 4*bw bytes of in and write their values to out[:32],
 // checking each against the dictionary: the first index past it is
 // returned (out is then partly written), -1 when there is none.
@@ -1802,7 +1802,43 @@ var gathers64 = [33]func(in []byte, dict, out []uint64) int64{
 	gather32w32[uint64],
 }
 
-func gather32w0[T uint32 | uint64](in []byte, dict, out []T) int64 {
+var gathers128 = [33]func(in []byte, dict, out [][2]uint64) int64{
+	gather32w0[[2]uint64],
+	gather32w1[[2]uint64],
+	gather32w2[[2]uint64],
+	gather32w3[[2]uint64],
+	gather32w4[[2]uint64],
+	gather32w5[[2]uint64],
+	gather32w6[[2]uint64],
+	gather32w7[[2]uint64],
+	gather32w8[[2]uint64],
+	gather32w9[[2]uint64],
+	gather32w10[[2]uint64],
+	gather32w11[[2]uint64],
+	gather32w12[[2]uint64],
+	gather32w13[[2]uint64],
+	gather32w14[[2]uint64],
+	gather32w15[[2]uint64],
+	gather32w16[[2]uint64],
+	gather32w17[[2]uint64],
+	gather32w18[[2]uint64],
+	gather32w19[[2]uint64],
+	gather32w20[[2]uint64],
+	gather32w21[[2]uint64],
+	gather32w22[[2]uint64],
+	gather32w23[[2]uint64],
+	gather32w24[[2]uint64],
+	gather32w25[[2]uint64],
+	gather32w26[[2]uint64],
+	gather32w27[[2]uint64],
+	gather32w28[[2]uint64],
+	gather32w29[[2]uint64],
+	gather32w30[[2]uint64],
+	gather32w31[[2]uint64],
+	gather32w32[[2]uint64],
+}
+
+func gather32w0[T dictValue](in []byte, dict, out []T) int64 {
 	if len(dict) == 0 {
 		return 0
 	}
@@ -1813,7 +1849,7 @@ func gather32w0[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w1[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w1[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:4], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	if v := int(w0 >> 0 & 0x1); v < len(dict) {
@@ -1979,7 +2015,7 @@ func gather32w1[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w2[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w2[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:8], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -2146,7 +2182,7 @@ func gather32w2[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w3[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w3[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:12], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -2314,7 +2350,7 @@ func gather32w3[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w4[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w4[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:16], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -2483,7 +2519,7 @@ func gather32w4[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w5[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w5[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:20], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -2653,7 +2689,7 @@ func gather32w5[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w6[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w6[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:24], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -2824,7 +2860,7 @@ func gather32w6[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w7[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w7[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:28], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -2996,7 +3032,7 @@ func gather32w7[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w8[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w8[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:32], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -3169,7 +3205,7 @@ func gather32w8[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w9[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w9[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:36], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -3343,7 +3379,7 @@ func gather32w9[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w10[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w10[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:40], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -3518,7 +3554,7 @@ func gather32w10[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w11[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w11[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:44], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -3694,7 +3730,7 @@ func gather32w11[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w12[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w12[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:48], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -3871,7 +3907,7 @@ func gather32w12[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w13[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w13[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:52], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -4049,7 +4085,7 @@ func gather32w13[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w14[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w14[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:56], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -4228,7 +4264,7 @@ func gather32w14[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w15[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w15[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:60], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -4408,7 +4444,7 @@ func gather32w15[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w16[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w16[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:64], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -4589,7 +4625,7 @@ func gather32w16[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w17[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w17[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:68], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -4771,7 +4807,7 @@ func gather32w17[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w18[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w18[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:72], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -4954,7 +4990,7 @@ func gather32w18[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w19[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w19[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:76], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -5138,7 +5174,7 @@ func gather32w19[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w20[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w20[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:80], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -5323,7 +5359,7 @@ func gather32w20[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w21[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w21[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:84], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -5509,7 +5545,7 @@ func gather32w21[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w22[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w22[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:88], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -5696,7 +5732,7 @@ func gather32w22[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w23[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w23[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:92], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -5884,7 +5920,7 @@ func gather32w23[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w24[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w24[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:96], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -6073,7 +6109,7 @@ func gather32w24[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w25[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w25[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:100], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -6263,7 +6299,7 @@ func gather32w25[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w26[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w26[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:104], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -6454,7 +6490,7 @@ func gather32w26[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w27[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w27[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:108], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -6646,7 +6682,7 @@ func gather32w27[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w28[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w28[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:112], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -6839,7 +6875,7 @@ func gather32w28[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w29[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w29[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:116], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -7033,7 +7069,7 @@ func gather32w29[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w30[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w30[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:120], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -7228,7 +7264,7 @@ func gather32w30[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w31[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w31[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:124], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])
@@ -7424,7 +7460,7 @@ func gather32w31[T uint32 | uint64](in []byte, dict, out []T) int64 {
 	return -1
 }
 
-func gather32w32[T uint32 | uint64](in []byte, dict, out []T) int64 {
+func gather32w32[T dictValue](in []byte, dict, out []T) int64 {
 	in, out = in[:128], out[:32]
 	w0 := binary.LittleEndian.Uint32(in[0:])
 	w1 := binary.LittleEndian.Uint32(in[4:])

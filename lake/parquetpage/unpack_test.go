@@ -119,7 +119,7 @@ func randomHybrid(rng *rand.Rand, bw, total int) ([]byte, []uint32) {
 
 // TestHybridDecodeSplits decodes random mixed streams of every width in
 // random read sizes (so blocks start at every bit offset within runs)
-// through decode (indices) and decodeDict (8- and 4-byte gathers), and
+// through decode (indices) and decodeDict (16-, 8- and 4-byte gathers), and
 // compares with the values encoded.
 func TestHybridDecodeSplits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -185,6 +185,24 @@ func TestHybridDecodeSplits(t *testing.T) {
 						t.Fatalf("bad index %d, error %v", bad, err)
 					}
 					g32 = append(g32, buf...)
+				}
+				dict128 := make([][2]uint64, len(dict64))
+				for i := range dict128 {
+					dict128[i] = [2]uint64{dict64[i], ^dict64[i]}
+				}
+				_ = d.init(data, bw)
+				var g128 [][2]uint64
+				for _, k := range sizes {
+					buf := make([][2]uint64, k)
+					if bad, err := decodeDict(&d, buf, dict128); bad >= 0 || err != nil {
+						t.Fatalf("bad index %d, error %v", bad, err)
+					}
+					g128 = append(g128, buf...)
+				}
+				for i, v := range want {
+					if g128[i] != dict128[v] {
+						t.Fatalf("value %d: index %d gathered %v, want %v", i, v, g128[i], dict128[v])
+					}
 				}
 				for i, v := range want {
 					if g64[i] != dict64[v] || g32[i] != dict32[v] {
