@@ -479,3 +479,91 @@ func TestSparse(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDictSparse runs the sparse gather over arbitrary index bytes, NULL
+// patterns and selections (a seed expands to runs of rows) and compares
+// it with the one-value reader: selected non-NULL rows get their index's
+// value, every other row zero, the first index past the dictionary among
+// the selected rows (or an error, once the stream ends) stops it, and no
+// panic. Unselected indices are skipped, not checked.
+//
+//	go test ./lake/parquetpage -run '^$' -fuzz FuzzDictSparse -fuzztime 60s
+func FuzzDictSparse(f *testing.F) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	for _, bw := range []int{1, 4, 10} {
+		data, _ := randomHybrid(rng, bw, 600)
+		f.Add(data, uint8(bw), uint16(1<<bw), uint64(12345), uint16(500))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, bw uint8, dictN uint16, seed uint64, rows uint16) {
+		w := int(bw % 33)
+		n := int(rows % 2048)
+		pr := rand.New(rand.NewPCG(seed, 1))
+		defs := make([]byte, n)
+		sel := make([]bool, n)
+		nullable := seed&1 == 1
+		for i := 0; i < n; {
+			run := 1 + pr.IntN(40)
+			on := pr.IntN(4) == 0
+			for ; run > 0 && i < n; run-- {
+				sel[i] = on
+				defs[i] = 1
+				if nullable && pr.IntN(5) == 0 {
+					defs[i] = 0
+				}
+				i++
+			}
+		}
+		if !nullable {
+			defs = nil
+		}
+		dict := make([]uint64, dictN)
+		for i := range dict {
+			dict[i] = uint64(i)*3 + 1
+		}
+		var ref rleDecoder
+		_ = ref.init(data, w)
+		want := make([]uint64, n)
+		wantBad, wantErr := int64(-1), false
+		for i := 0; i < n; i++ {
+			if defs != nil && defs[i] == 0 {
+				continue
+			}
+			ix, err := ref.one()
+			if err != nil {
+				wantErr = true
+				break
+			}
+			if !sel[i] {
+				continue
+			}
+			if int(ix) >= len(dict) {
+				wantBad = int64(ix)
+				break
+			}
+			want[i] = dict[ix]
+		}
+		var d rleDecoder
+		_ = d.init(data, w)
+		got := make([]uint64, n)
+		for i := range got {
+			got[i] = 0xbad
+		}
+		bad, err := decodeDictSparse(&d, got, dict, defs, sel)
+		switch {
+		case wantErr:
+			// The stream ended: an error, or a bad index met first.
+			if err == nil && bad < 0 {
+				t.Fatalf("no error from a stream that ends")
+			}
+		case wantBad >= 0:
+			if err != nil || bad != wantBad {
+				t.Fatalf("bad %d, error %v; want bad %d", bad, err, wantBad)
+			}
+		default:
+			if err != nil || bad >= 0 {
+				t.Fatalf("bad %d, error %v", bad, err)
+			}
+			same(t, "rows", got, want)
+		}
+	})
+}
