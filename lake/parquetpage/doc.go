@@ -24,7 +24,8 @@
 //     checked against the dictionary once, so a dictionary-encoded column
 //     reads about as fast as a PLAIN one (BenchmarkDictColumn). The
 //     kernels are tested against bit-by-bit packing and fuzzed against
-//     the one-value reader (FuzzHybrid), besides FuzzPage.
+//     the one-value reader (FuzzHybrid, and FuzzDictSparse for the
+//     selective gather), besides FuzzPage.
 //   - ReadSelected may leave the values of unselected rows zero or empty;
 //     their NULL-ness is always the file's, and the caller must drop them.
 //
