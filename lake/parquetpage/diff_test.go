@@ -73,7 +73,7 @@ func diffFile(t *testing.T, path string, batch int) (compared, refused int) {
 			rows := int(md.RowGroup(rg).NumRows())
 			// Every row, then with a selection (ReadSelected): the
 			// selected rows' values and every row's NULL-ness must match.
-			for _, selective := range []int{0, 1, 2} {
+			for _, selective := range []int{0, 1, 2, 3} {
 				if err := rd.Reset(bytes.NewReader(raw), ch); err != nil {
 					t.Fatal(err)
 				}
@@ -85,12 +85,17 @@ func diffFile(t *testing.T, path string, batch int) (compared, refused int) {
 					if selective > 0 {
 						s = make([]bool, n)
 						for i := range s {
-							if selective == 1 {
+							switch selective {
+							case 1:
 								s[i] = (done+i)%3 != 1
-							} else {
-								// Sparse, singles and short runs: only
-								// the selected indices are decoded.
+							case 2:
+								// Sparse, singles and short runs.
 								s[i] = (done+i)%11 == 3 || (done+i)/5%13 == 0
+							default:
+								// Sparse in few runs (under one in 64
+								// rows): only the selected indices are
+								// decoded (decodeDictSparse).
+								s[i] = (done+i)%300 < 20 || (done+i)%97 == 50
 							}
 						}
 						sel = append(sel, s...)

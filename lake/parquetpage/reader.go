@@ -365,8 +365,8 @@ func (r *Reader) loadDict(raw []byte, n int) error {
 			r.dictOffs = make([]int32, n+1)
 		}
 		r.dictOffs = r.dictOffs[:n+1]
-		if cap(r.dictData) < len(raw) {
-			r.dictData = make([]byte, 0, len(raw))
+		if cap(r.dictData) < len(raw)+wordPad {
+			r.dictData = make([]byte, 0, len(raw)+wordPad)
 		}
 		d := r.dictData[:0]
 		pos := 0
@@ -384,7 +384,7 @@ func (r *Reader) loadDict(raw []byte, n int) error {
 			pos += int(l)
 		}
 		r.dictOffs[n] = int32(len(d))
-		r.dictData = d
+		r.dictData = append(d, make([]byte, wordPad)...) // see copyDict
 	} else {
 		if cap(r.dictFix) < n*r.p.ow {
 			r.dictFix = make([]byte, n*r.p.ow)

@@ -8,6 +8,8 @@ import (
 	"unsafe"
 )
 
+//go:generate go run genunpack.go
+
 // rleDecoder reads the RLE/bit-packed hybrid encoding (levels, dictionary
 // indices, RLE booleans).
 type rleDecoder struct {
@@ -125,6 +127,24 @@ func (d *rleDecoder) decode(dst []uint32) error {
 			n := min(d.bpLeft, len(dst))
 			bw := int(d.bw)
 			bit := d.bpBit
+			if bit&7 == 0 && n >= 32 {
+				// Whole blocks of 32 from a byte boundary: the run holds
+				// their 4×bw bytes (nextRun counted them).
+				unpack, i := unpackers[bw], 0
+				for ; i+32 <= n; i += 32 {
+					unpack(d.b[bit>>3:], (*[32]uint32)(dst[i:i+32]))
+					bit += 32 * bw
+				}
+				d.bpBit, d.bpLeft = bit, d.bpLeft-i
+				dst = dst[i:]
+				continue
+			}
+			if n > 32 {
+				// Up to the next byte boundary (at most 7 values), then
+				// blocks.
+				for n = 1; (bit+n*bw)&7 != 0; n++ {
+				}
+			}
 			if (bit+n*bw)>>3+8 <= len(d.b) {
 				// Every 8-byte load stays inside b: no per-value check.
 				b, mask := d.b, uint64(1)<<d.bw-1
@@ -236,15 +256,15 @@ func (d *rleDecoder) decodeLevels(dst []byte) (int, error) {
 }
 
 // decodeDict fills dst with the dictionary values of the next len(dst)
-// indices, without staging the indices (dense reads of 4- and 8-byte
-// values). An index past the dictionary stops it with bad set.
-func decodeDict[T uint32 | uint64](d *rleDecoder, dst, dict []T) (bad int64, err error) {
-	n := uint32(len(dict))
+// indices, without staging them (dense reads of 4-, 8- and 16-byte
+// values). An index past the dictionary stops it with
+// bad set.
+func decodeDict[T dictValue](d *rleDecoder, dst, dict []T) (bad int64, err error) {
 	for len(dst) > 0 {
 		switch {
 		case d.rleLeft > 0:
 			k := min(d.rleLeft, len(dst))
-			if d.rleVal >= n {
+			if int(d.rleVal) >= len(dict) {
 				return int64(d.rleVal), nil
 			}
 			v := dict[d.rleVal]
@@ -257,11 +277,32 @@ func decodeDict[T uint32 | uint64](d *rleDecoder, dst, dict []T) (bad int64, err
 			k := min(d.bpLeft, len(dst))
 			bw := int(d.bw)
 			bit := d.bpBit
+			if bit&7 == 0 && k >= 32 {
+				// Blocks of 32 indices unpacked and gathered by the
+				// width's kernel, each index checked against the
+				// dictionary once (which also lets the compiler drop the
+				// gather's own check).
+				gather, i := gathersFor[T]()[bw], 0
+				for ; i+32 <= k; i += 32 {
+					if bad := gather(d.b[bit>>3:], dict, dst[i:i+32]); bad >= 0 {
+						return bad, nil
+					}
+					bit += 32 * bw
+				}
+				d.bpBit, d.bpLeft = bit, d.bpLeft-i
+				dst = dst[i:]
+				continue
+			}
+			if k > 32 {
+				// Up to the next byte boundary, then blocks.
+				for k = 1; (bit+k*bw)&7 != 0; k++ {
+				}
+			}
 			if (bit+k*bw)>>3+8 <= len(d.b) {
 				b, mask := d.b, uint64(1)<<d.bw-1
 				for i := range dst[:k] {
 					ix := uint32(binary.LittleEndian.Uint64(b[bit>>3:]) >> uint(bit&7) & mask)
-					if ix >= n {
+					if int(ix) >= len(dict) {
 						return int64(ix), nil
 					}
 					dst[i] = dict[ix]
@@ -270,7 +311,7 @@ func decodeDict[T uint32 | uint64](d *rleDecoder, dst, dict []T) (bad int64, err
 			} else {
 				for i := range dst[:k] {
 					ix := d.unpack(bit)
-					if ix >= n {
+					if int(ix) >= len(dict) {
 						return int64(ix), nil
 					}
 					dst[i] = dict[ix]
@@ -287,6 +328,24 @@ func decodeDict[T uint32 | uint64](d *rleDecoder, dst, dict []T) (bad int64, err
 		}
 	}
 	return -1, nil
+}
+
+// dictValue is a dictionary value decodeDict gathers whole: 4, 8 or 16
+// bytes (a decimal).
+type dictValue interface {
+	uint32 | uint64 | [2]uint64
+}
+
+// gathersFor is the gather kernels' table for values of type T.
+func gathersFor[T dictValue]() *[33]func(in []byte, dict, out []T) int64 {
+	var z T
+	switch any(z).(type) {
+	case uint32:
+		return any(&gathers32).(*[33]func(in []byte, dict, out []T) int64)
+	case uint64:
+		return any(&gathers64).(*[33]func(in []byte, dict, out []T) int64)
+	}
+	return any(&gathers128).(*[33]func(in []byte, dict, out []T) int64)
 }
 
 // skip moves past the next n values without decoding them.
@@ -334,44 +393,43 @@ func (d *rleDecoder) one() (uint32, error) {
 // values of their indices, decoding only those and skipping the rest of
 // the segment's indices; rows not selected and NULL rows (defs[i] == 0,
 // when defs is set; they have no index) get zero. It is the gather for a
-// selection so sparse that decoding every index would dominate. An index
-// past the dictionary stops it with bad set.
+// selection so sparse that decoding every index would dominate: each run
+// of selected rows is decoded at once (decodeDict, then spread over its
+// NULLs), each run of unselected rows only counted. An index past the
+// dictionary stops it with bad set.
 func decodeDictSparse[T uint32 | uint64](d *rleDecoder, dst, dict []T, defs []byte, sel []bool) (bad int64, err error) {
-	n := uint32(len(dict))
 	sel = sel[:len(dst)]
 	if defs != nil {
 		defs = defs[:len(dst)]
 	}
-	pending := 0 // indices of unselected non-NULL rows not yet skipped
-	// selB is sel as bytes (a bool is one byte, 0 or 1): eight rows none
-	// of which is selected are one zero word, and their non-NULL count
-	// the set bits of their definition-level word.
-	var selB []byte
-	if len(sel) > 0 {
-		selB = unsafe.Slice((*byte)(unsafe.Pointer(&sel[0])), len(sel))
+	if len(sel) == 0 {
+		return -1, nil
 	}
+	// selB is sel as bytes (a bool is one byte, 0 or 1): eight rows none
+	// of which is selected are one zero word, eight all selected one
+	// word of ones.
+	selB := unsafe.Slice((*byte)(unsafe.Pointer(&sel[0])), len(sel))
+	const ones = 0x0101010101010101
+	pending := 0 // indices of unselected non-NULL rows not yet skipped
 	for i := 0; i < len(sel); {
-		if i+8 <= len(sel) && binary.LittleEndian.Uint64(selB[i:]) == 0 {
-			if defs == nil {
-				pending += 8
-			} else {
-				pending += bits.OnesCount64(binary.LittleEndian.Uint64(defs[i:]))
-			}
-			clear(dst[i : i+8])
-			i += 8
+		j := i
+		for j+8 <= len(sel) && binary.LittleEndian.Uint64(selB[j:]) == 0 {
+			j += 8
+		}
+		for j < len(sel) && !sel[j] {
+			j++
+		}
+		if j > i {
+			clear(dst[i:j])
+			pending += nonNull(defs, i, j)
+			i = j
 			continue
 		}
-		ok := sel[i]
-		if defs != nil && defs[i] == 0 {
-			dst[i] = 0
-			i++
-			continue
+		for j+8 <= len(sel) && binary.LittleEndian.Uint64(selB[j:]) == ones {
+			j += 8
 		}
-		if !ok {
-			dst[i] = 0
-			pending++
-			i++
-			continue
+		for j < len(sel) && sel[j] {
+			j++
 		}
 		if pending > 0 {
 			if err := d.skip(pending); err != nil {
@@ -379,15 +437,14 @@ func decodeDictSparse[T uint32 | uint64](d *rleDecoder, dst, dict []T, defs []by
 			}
 			pending = 0
 		}
-		ix, err := d.one()
-		if err != nil {
-			return -1, err
+		m := nonNull(defs, i, j)
+		if bad, err := decodeDict(d, dst[i:i+m], dict); bad >= 0 || err != nil {
+			return bad, err
 		}
-		if ix >= n {
-			return int64(ix), nil
+		if m < j-i {
+			spreadW(dst[i:j], defs[i:j], m)
 		}
-		dst[i] = dict[ix]
-		i++
+		i = j
 	}
 	if pending > 0 {
 		if err := d.skip(pending); err != nil {
@@ -395,4 +452,20 @@ func decodeDictSparse[T uint32 | uint64](d *rleDecoder, dst, dict []T, defs []by
 		}
 	}
 	return -1, nil
+}
+
+// nonNull counts the rows of i..j whose definition level is 1 (all of
+// them when defs is nil).
+func nonNull(defs []byte, i, j int) int {
+	if defs == nil {
+		return j - i
+	}
+	k := 0
+	for ; i+8 <= j; i += 8 {
+		k += bits.OnesCount64(binary.LittleEndian.Uint64(defs[i:]))
+	}
+	for ; i < j; i++ {
+		k += int(defs[i])
+	}
+	return k
 }
