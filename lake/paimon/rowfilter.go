@@ -29,24 +29,44 @@ func (b *bound) evalBatch(col func(string) arrow.Array, n int, out []bool) {
 // l_shipinstruct = ... compares only the rows l_shipmode IN (...) kept.
 func (b *bound) evalLive(col func(string) arrow.Array, n int, out, live []bool) {
 	switch b.op {
-	case OpAnd, OpOr:
-		and := b.op == OpAnd
+	case OpAnd:
+		// Fixed-width leaves first: they are cheap over every row, and the
+		// strings and subtrees after them then compare only the rows left
+		// (Q12's l_receiptdate range keeps 1/7 of the rows before
+		// l_shipmode IN (...)). Row filtering is a conjunction, so the
+		// order does not change the answer.
+		first := true
+		var tmp []bool
+		for pass := 0; pass < 2; pass++ {
+			for _, c := range b.children {
+				if c.cheap(col) != (pass == 0) {
+					continue
+				}
+				if first {
+					c.evalLive(col, n, out, live)
+					first = false
+					continue
+				}
+				if tmp == nil {
+					tmp = make([]bool, n)
+				}
+				c.evalLive(col, n, tmp, out)
+				for i, t := range tmp {
+					out[i] = out[i] && t
+				}
+			}
+		}
+		return
+	case OpOr:
 		b.children[0].evalLive(col, n, out, live)
 		if len(b.children) == 1 {
 			return
 		}
 		tmp := make([]bool, n)
 		for _, c := range b.children[1:] {
-			if and {
-				c.evalLive(col, n, tmp, out)
-				for i, t := range tmp {
-					out[i] = out[i] && t
-				}
-			} else {
-				c.evalLive(col, n, tmp, live)
-				for i, t := range tmp {
-					out[i] = out[i] || t
-				}
+			c.evalLive(col, n, tmp, live)
+			for i, t := range tmp {
+				out[i] = out[i] || t
 			}
 		}
 		return
@@ -59,6 +79,20 @@ func (b *bound) evalLive(col func(string) arrow.Array, n int, out, live []bool) 
 			out[row] = b.evalRow(get)
 		}
 	}
+}
+
+// cheap: a leaf over a fixed-width column (present in the batch), whose
+// typed loop costs little per row whether or not the row is live.
+func (b *bound) cheap(col func(string) arrow.Array) bool {
+	if b.op == OpAnd || b.op == OpOr {
+		return false
+	}
+	switch col(b.field).(type) {
+	case *array.Int8, *array.Int16, *array.Int32, *array.Int64, *array.Date32,
+		*array.Float32, *array.Float64, *array.Boolean, *array.Timestamp, *array.Decimal128:
+		return true
+	}
+	return false
 }
 
 // evalLeaf is evalLive of a leaf on a column with a typed loop; false

@@ -395,6 +395,8 @@ func TestEvalBatchStringKernels(t *testing.T) {
 		{And(In("s", "AIR", "AIR REG"), Or(Eq("b", "AIR"), Gt("i", 10))), "100000001"},
 		{Or(And(Eq("s", "MAIL"), Lt("i", 7)), And(Eq("s", "AIR"), Lt("i", 7))), "100100000"},
 		{And(Eq("s", "nothing"), Eq("b", "AIR")), "000000000"},
+		{And(Eq("s", "AIR"), Gt("i", 4)), "000000001"},
+		{And(Ne("b", "MAIL"), Or(Lt("i", 4), Eq("s", "SHIP")), IsNotNull("i")), "100000100"},
 	} {
 		bd, err := c.p.bind(fields)
 		if err != nil {
