@@ -23,8 +23,10 @@ import (
 var parquetFastPath = true
 
 // pageFiles counts files opened through the page decoder, lateFiles those
-// of them read with late materialisation (for tests).
-var pageFiles, lateFiles atomic.Int64
+// of them read with late materialisation, stagedFiles those of them whose
+// filter's variable-width columns are decoded after its fixed-width
+// leaves (for tests).
+var pageFiles, lateFiles, stagedFiles atomic.Int64
 
 // dropFiles counts the late-materialised files whose reader dropped the
 // filtered and deleted rows itself (for tests).
@@ -46,6 +48,12 @@ type pageColumns struct {
 	pred    *bound
 	predCol map[string]int
 	isPred  []bool
+	// staged: the filter is an AND with leaves over fixed-width columns
+	// and reads variable-width ones (lateVar): those are decoded only for
+	// the rows the fixed-width leaves keep (Q12: l_shipmode for the 1/7
+	// of the rows in the l_receiptdate range), not every row.
+	staged  bool
+	lateVar []bool
 
 	// drop: batches keep only the rows passing pred and not in dv; the
 	// dropped rows are counted into metrics here (fileReadSpec.dropRows).
@@ -89,8 +97,23 @@ func (pc *pageColumns) lateFilter(pred *bound, want []DataField, src []int, orde
 	pc.pred, pc.predCol = pred, cols
 	lateFiles.Add(1)
 	pc.isPred = make([]bool, len(pc.cols))
+	pc.lateVar = make([]bool, len(pc.cols))
+	vars, fixed := false, false
 	for _, c := range cols {
 		pc.isPred[c] = true
+		pc.lateVar[c] = !gathered(pc.schema.Field(c).Type)
+		vars = vars || pc.lateVar[c]
+	}
+	if pred.op == OpAnd {
+		for _, ch := range pred.children {
+			if c, ok := cols[ch.field]; ok && ch.op != OpAnd && ch.op != OpOr && !pc.lateVar[c] {
+				fixed = true
+			}
+		}
+	}
+	pc.staged = vars && fixed
+	if pc.staged {
+		stagedFiles.Add(1)
 	}
 }
 
@@ -241,6 +264,7 @@ type pageRecordReader struct {
 	err    error
 	arrays []arrow.Array
 	sel    []bool
+	sel1   []bool  // rows the filter's fixed-width leaves keep (staged reads)
 	idx    []int32 // selected rows of the batch, when dropping
 	rg     int     // current row group
 }
@@ -294,8 +318,9 @@ again:
 	if r.pc.pred != nil {
 		// The filter's columns first, then the others for the rows
 		// that pass.
+		col := func(name string) arrow.Array { return r.arrays[r.pc.predCol[name]] }
 		for c, pr := range r.prs.rs {
-			if !r.pc.isPred[c] {
+			if !r.pc.isPred[c] || r.pc.staged && r.pc.lateVar[c] {
 				continue
 			}
 			a, err := pr.ReadSelectedWith(r.ctx, int(n), nil, r.out(c))
@@ -304,11 +329,19 @@ again:
 			}
 			r.arrays[c] = a
 		}
+		if r.pc.staged {
+			if err := r.readStaged(n, col); err != nil {
+				return r.fail(err)
+			}
+		}
 		if cap(r.sel) < int(n) {
 			r.sel = make([]bool, n)
 		}
 		sel = r.sel[:n]
-		r.pc.pred.evalBatch(func(name string) arrow.Array { return r.arrays[r.pc.predCol[name]] }, int(n), sel)
+		// Exact on every row after a staged read too: a row the
+		// fixed-width leaves drop fails the AND whatever the values
+		// left unread in its variable-width cells.
+		r.pc.pred.evalBatch(col, int(n), sel)
 		if r.pc.drop {
 			pos := r.start(r.rg) + r.rows(r.rg) - r.left
 			k := r.dropRows(sel, pos)
@@ -391,6 +424,36 @@ func (r *pageRecordReader) fail(err error) bool {
 		r.err = fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	return false
+}
+
+// readStaged reads the filter's variable-width columns (pc.staged) after
+// evaluating the filter's fixed-width leaves on the columns already read:
+// only the rows those keep are materialised (ReadSelected leaves the
+// others empty), all of them when they keep every row.
+func (r *pageRecordReader) readStaged(n int64, col func(string) arrow.Array) error {
+	if cap(r.sel1) < int(n) {
+		r.sel1 = make([]bool, n)
+	}
+	sel1 := r.sel1[:n]
+	r.pc.pred.evalFixed(col, int(n), sel1)
+	all := true
+	for _, ok := range sel1 {
+		all = all && ok
+	}
+	if all {
+		sel1 = nil
+	}
+	for c, pr := range r.prs.rs {
+		if !r.pc.isPred[c] || !r.pc.lateVar[c] {
+			continue
+		}
+		a, err := pr.ReadSelectedWith(r.ctx, int(n), sel1, r.out(c))
+		if err != nil {
+			return err
+		}
+		r.arrays[c] = a
+	}
+	return nil
 }
 
 // dropRows clears in sel the rows pos.. that dv deletes, collects the
