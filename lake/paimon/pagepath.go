@@ -637,13 +637,27 @@ func compactArray(ctx context.Context, a arrow.Array, sel []bool, idx []int32, m
 	w := fw.BitWidth() / 8
 	off := d.Offset()
 	src := d.Buffers()[1].Bytes()[off*w:]
-	buf := memory.NewResizableBuffer(gmem)
-	// At the input's length: the pool reuses a buffer only at its exact
-	// size, and the decoder's full-length buffers are the ones it holds;
-	// one sized to the rows kept (a new size every batch) missed it and
-	// cost a fresh zeroed allocation per column per batch.
-	buf.Reserve(a.Len() * w)
-	buf.Resize(k * w)
+	var buf *memory.Buffer
+	if 4*k <= a.Len() {
+		// Few rows kept (Q14's month of l_shipdate keeps 1/84): a
+		// buffer of their size from mem, small to zero. At the input's
+		// length from the pool each batch downstream would hold a
+		// full-length buffer, and when a hash join's probe side waits
+		// for its build those outnumber what the pool keeps: half of
+		// Q14's allocations missed it, each a fresh zeroed full buffer.
+		gmem = mem
+		buf = memory.NewResizableBuffer(mem)
+		buf.Resize(k * w)
+	} else {
+		buf = memory.NewResizableBuffer(gmem)
+		// At the input's length: the pool reuses a buffer only at its
+		// exact size, and the decoder's full-length buffers are the
+		// ones it holds; one sized to the rows kept (a new size every
+		// batch) missed it and cost a fresh zeroed allocation per
+		// column per batch.
+		buf.Reserve(a.Len() * w)
+		buf.Resize(k * w)
+	}
 	dst := buf.Bytes()
 	switch {
 	case k >= a.Len()-a.Len()/8:
