@@ -24,8 +24,7 @@ var parquetFastPath = true
 
 // pageFiles counts files opened through the page decoder, lateFiles those
 // of them read with late materialisation, stagedFiles those of them whose
-// filter's variable-width columns are decoded after its fixed-width
-// leaves (for tests).
+// filter's columns are decoded conjunct by conjunct (for tests).
 var pageFiles, lateFiles, stagedFiles atomic.Int64
 
 // dropFiles counts the late-materialised files whose reader dropped the
@@ -48,12 +47,12 @@ type pageColumns struct {
 	pred    *bound
 	predCol map[string]int
 	isPred  []bool
-	// staged: the filter is an AND with leaves over fixed-width columns
-	// and reads variable-width ones (lateVar): those are decoded only for
-	// the rows the fixed-width leaves keep (Q12: l_shipmode for the 1/7
-	// of the rows in the l_receiptdate range), not every row.
-	staged  bool
-	lateVar []bool
+	// stages, when the filter is an AND over more than one column: its
+	// conjuncts in evaluation order, each with the columns it reads, so
+	// a column is decoded only for the rows the conjuncts before it kept
+	// (Q12: l_shipmode for the 1/7 of the rows in the l_receiptdate
+	// range; Q19: l_shipinstruct for the 2/7 with l_shipmode IN (...)).
+	stages []filterStage
 
 	// drop: batches keep only the rows passing pred and not in dv; the
 	// dropped rows are counted into metrics here (fileReadSpec.dropRows).
@@ -97,22 +96,11 @@ func (pc *pageColumns) lateFilter(pred *bound, want []DataField, src []int, orde
 	pc.pred, pc.predCol = pred, cols
 	lateFiles.Add(1)
 	pc.isPred = make([]bool, len(pc.cols))
-	pc.lateVar = make([]bool, len(pc.cols))
-	vars, fixed := false, false
 	for _, c := range cols {
 		pc.isPred[c] = true
-		pc.lateVar[c] = !gathered(pc.schema.Field(c).Type)
-		vars = vars || pc.lateVar[c]
 	}
-	if pred.op == OpAnd {
-		for _, ch := range pred.children {
-			if c, ok := cols[ch.field]; ok && ch.op != OpAnd && ch.op != OpOr && !pc.lateVar[c] {
-				fixed = true
-			}
-		}
-	}
-	pc.staged = vars && fixed
-	if pc.staged {
+	if pred.op == OpAnd && len(cols) > 1 {
+		pc.stages = filterStages(pred, cols, pc.schema)
 		stagedFiles.Add(1)
 	}
 }
@@ -264,7 +252,7 @@ type pageRecordReader struct {
 	err    error
 	arrays []arrow.Array
 	sel    []bool
-	sel1   []bool  // rows the filter's fixed-width leaves keep (staged reads)
+	tmp    []bool  // one conjunct's answer (staged filters)
 	idx    []int32 // selected rows of the batch, when dropping
 	rg     int     // current row group
 }
@@ -319,29 +307,27 @@ again:
 		// The filter's columns first, then the others for the rows
 		// that pass.
 		col := func(name string) arrow.Array { return r.arrays[r.pc.predCol[name]] }
-		for c, pr := range r.prs.rs {
-			if !r.pc.isPred[c] || r.pc.staged && r.pc.lateVar[c] {
-				continue
-			}
-			a, err := pr.ReadSelectedWith(r.ctx, int(n), nil, r.out(c))
-			if err != nil {
-				return r.fail(err)
-			}
-			r.arrays[c] = a
-		}
-		if r.pc.staged {
-			if err := r.readStaged(n, col); err != nil {
-				return r.fail(err)
-			}
-		}
 		if cap(r.sel) < int(n) {
 			r.sel = make([]bool, n)
 		}
 		sel = r.sel[:n]
-		// Exact on every row after a staged read too: a row the
-		// fixed-width leaves drop fails the AND whatever the values
-		// left unread in its variable-width cells.
-		r.pc.pred.evalBatch(col, int(n), sel)
+		if r.pc.stages != nil {
+			if err := r.evalStaged(n, col, sel); err != nil {
+				return r.fail(err)
+			}
+		} else {
+			for c, pr := range r.prs.rs {
+				if !r.pc.isPred[c] {
+					continue
+				}
+				a, err := pr.ReadSelectedWith(r.ctx, int(n), nil, r.out(c))
+				if err != nil {
+					return r.fail(err)
+				}
+				r.arrays[c] = a
+			}
+			r.pc.pred.evalBatch(col, int(n), sel)
+		}
 		if r.pc.drop {
 			pos := r.start(r.rg) + r.rows(r.rg) - r.left
 			k := r.dropRows(sel, pos)
@@ -426,32 +412,77 @@ func (r *pageRecordReader) fail(err error) bool {
 	return false
 }
 
-// readStaged reads the filter's variable-width columns (pc.staged) after
-// evaluating the filter's fixed-width leaves on the columns already read:
-// only the rows those keep are materialised (ReadSelected leaves the
-// others empty), all of them when they keep every row.
-func (r *pageRecordReader) readStaged(n int64, col func(string) arrow.Array) error {
-	if cap(r.sel1) < int(n) {
-		r.sel1 = make([]bool, n)
+// filterStage is one conjunct of a staged filter and the batch columns
+// it reads.
+type filterStage struct {
+	conj *bound
+	cols []int
+}
+
+// filterStages orders the conjuncts of pred (an AND): those over one
+// fixed-width column first (a typed loop over every row costs little and
+// usually drops most), then the others as written.
+func filterStages(pred *bound, cols map[string]int, sch *arrow.Schema) []filterStage {
+	var first, rest []filterStage
+	for _, ch := range pred.children {
+		st := filterStage{conj: ch}
+		fixed := true
+		for _, name := range ch.fieldsOrNil() {
+			c := cols[name]
+			st.cols = append(st.cols, c)
+			fixed = fixed && gathered(sch.Field(c).Type)
+		}
+		if fixed && ch.op != OpAnd && ch.op != OpOr {
+			first = append(first, st)
+		} else {
+			rest = append(rest, st)
+		}
 	}
-	sel1 := r.sel1[:n]
-	r.pc.pred.evalFixed(col, int(n), sel1)
+	return append(first, rest...)
+}
+
+// evalStaged evaluates a staged filter into sel: stage by stage, each
+// column read when the first conjunct needing it comes, for the rows the
+// conjuncts before kept (ReadSelected leaves the others' values empty).
+// The answer is exact on every row: a row leaves sel only on a conjunct
+// that saw its real values, and a later re-evaluation of the whole filter
+// on the batch (the stepper's, when the reader does not drop rows) sees
+// the same values there and drops it too.
+func (r *pageRecordReader) evalStaged(n int64, col func(string) arrow.Array, sel []bool) error {
+	for i := range sel {
+		sel[i] = true
+	}
+	if cap(r.tmp) < int(n) {
+		r.tmp = make([]bool, n)
+	}
+	tmp := r.tmp[:n]
 	all := true
-	for _, ok := range sel1 {
-		all = all && ok
-	}
-	if all {
-		sel1 = nil
-	}
-	for c, pr := range r.prs.rs {
-		if !r.pc.isPred[c] || !r.pc.lateVar[c] {
-			continue
+	for _, st := range r.pc.stages {
+		for _, c := range st.cols {
+			if r.arrays[c] != nil {
+				continue
+			}
+			var s []bool
+			if !all {
+				s = sel
+			}
+			a, err := r.prs.rs[c].ReadSelectedWith(r.ctx, int(n), s, r.out(c))
+			if err != nil {
+				return err
+			}
+			r.arrays[c] = a
 		}
-		a, err := pr.ReadSelectedWith(r.ctx, int(n), sel1, r.out(c))
-		if err != nil {
-			return err
+		var live []bool
+		if !all {
+			live = sel
 		}
-		r.arrays[c] = a
+		st.conj.evalLive(col, int(n), tmp, live)
+		all = true
+		for i, t := range tmp {
+			v := sel[i] && t
+			sel[i] = v
+			all = all && v
+		}
 	}
 	return nil
 }

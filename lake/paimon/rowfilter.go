@@ -81,29 +81,6 @@ func (b *bound) evalLive(col func(string) arrow.Array, n int, out, live []bool) 
 	}
 }
 
-// evalFixed sets out to the AND of b's cheap top-level leaves (b an AND)
-// over the columns col has now: a superset of the rows b keeps, computed
-// before the variable-width columns are decoded (col gives nil for them).
-func (b *bound) evalFixed(col func(string) arrow.Array, n int, out []bool) {
-	out = out[:n]
-	for i := range out {
-		out[i] = true
-	}
-	if b.op != OpAnd {
-		return
-	}
-	tmp := make([]bool, n)
-	for _, c := range b.children {
-		if !c.cheap(col) {
-			continue
-		}
-		c.evalLive(col, n, tmp, nil)
-		for i, t := range tmp {
-			out[i] = out[i] && t
-		}
-	}
-}
-
 // cheap: a leaf over a fixed-width column (present in the batch), whose
 // typed loop costs little per row whether or not the row is live.
 func (b *bound) cheap(col func(string) arrow.Array) bool {
