@@ -370,7 +370,15 @@ func inStrings(arr arrow.Array, values []any, n int, out, live []bool) bool {
 	return true
 }
 
+// inVarlen: lens has bit L set when a literal is L bytes long (L < 64;
+// bit 63 stands for every longer one), so most cells of a column of a few
+// distinct values are settled by their length, and the first byte
+// settles most of the rest before a full comparison.
 func inVarlen[O int32 | int64](offs []O, data []byte, lits []string, n int, out, live []bool) {
+	var lens uint64
+	for _, l := range lits {
+		lens |= 1 << min(len(l), 63)
+	}
 	base := offs[0]
 	offs = offs[:n+1]
 	out = out[:n]
@@ -383,9 +391,12 @@ func inVarlen[O int32 | int64](offs []O, data []byte, lits []string, n int, out,
 			continue
 		}
 		s, e := offs[i]-base, offs[i+1]-base
+		if lens&(1<<min(int(e-s), 63)) == 0 {
+			continue
+		}
 		cell := data[s:e]
 		for _, l := range lits {
-			if len(cell) == len(l) && string(cell) == l {
+			if len(cell) == len(l) && (len(l) == 0 || cell[0] == l[0]) && string(cell) == l {
 				out[i] = true
 				break
 			}

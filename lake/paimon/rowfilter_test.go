@@ -1,6 +1,7 @@
 package paimon
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/big"
@@ -410,6 +411,62 @@ func TestEvalBatchStringKernels(t *testing.T) {
 		for row := 0; row < n; row++ {
 			if want := bd.evalRow(func(nm string) any { return arrowValue(col(nm), row) }); got[row] != want {
 				t.Errorf("%s row %d: evalBatch %v, evalRow %v", c.p, row, got[row], want)
+			}
+		}
+	}
+}
+
+// TestInStringsLengths covers inVarlen's length mask at its edges: empty
+// cells and literals, lengths around 63 (every longer length shares one
+// bit, so a 65-byte cell passes the mask for a 64-byte literal and must
+// still not match) and cells equal to a literal but for the first byte.
+func TestInStringsLengths(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	typ, err := ParseType("STRING")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := []DataField{{ID: 0, Name: "s", Type: typ}}
+	sch, err := ArrowSchema(fields)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := func(c byte, k int) string { return string(bytes.Repeat([]byte{c}, k)) }
+	cells := []string{"", "a", "b", rep('x', 62), rep('x', 63), rep('x', 64), rep('x', 65), "y" + rep('x', 63), rep('x', 100)}
+	b := array.NewRecordBuilder(mem, sch)
+	defer b.Release()
+	for _, c := range cells {
+		b.Field(0).(*array.StringBuilder).Append(c)
+	}
+	b.Field(0).AppendNull()
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	col := func(string) arrow.Array { return rec.Column(0) }
+	n := int(rec.NumRows())
+	for _, c := range []struct {
+		lits []any
+		want string
+	}{
+		{[]any{"", "b"}, "1010000000"},
+		{[]any{rep('x', 64)}, "0000010000"},
+		{[]any{rep('x', 63), rep('x', 100)}, "0000100010"},
+		{[]any{"z" + rep('x', 63), rep('x', 65)}, "0000001000"},
+		{[]any{nil, "c"}, "0000000000"},
+	} {
+		p := In("s", c.lits...)
+		bd, err := p.bind(fields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]bool, n)
+		bd.evalBatch(col, n, got)
+		if s := bits(got); s != c.want {
+			t.Errorf("%d literals: got %s, want %s", len(c.lits), s, c.want)
+		}
+		for row := 0; row < n; row++ {
+			if want := bd.evalRow(func(string) any { return arrowValue(col(""), row) }); got[row] != want {
+				t.Errorf("row %d: evalBatch %v, evalRow %v", row, got[row], want)
 			}
 		}
 	}
