@@ -456,7 +456,7 @@ func (r *pageRecordReader) evalStaged(n int64, col func(string) arrow.Array, sel
 		r.tmp = make([]bool, n)
 	}
 	tmp := r.tmp[:n]
-	all := true
+	all, none := true, false
 	for _, st := range r.pc.stages {
 		for _, c := range st.cols {
 			if r.arrays[c] != nil {
@@ -472,16 +472,20 @@ func (r *pageRecordReader) evalStaged(n int64, col func(string) arrow.Array, sel
 			}
 			r.arrays[c] = a
 		}
+		if none {
+			continue // the columns read past the batch; nothing to test
+		}
 		var live []bool
 		if !all {
 			live = sel
 		}
 		st.conj.evalLive(col, int(n), tmp, live)
-		all = true
+		all, none = true, true
 		for i, t := range tmp {
 			v := sel[i] && t
 			sel[i] = v
 			all = all && v
+			none = none && !v
 		}
 	}
 	return nil
