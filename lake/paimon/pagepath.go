@@ -366,7 +366,9 @@ again:
 	if r.pc.drop && sel != nil {
 		k := len(r.idx)
 		for c, a := range r.arrays {
-			ca, err := compactArray(r.ctx, a, sel, r.idx, r.mem, r.out(c))
+			// The pool for every column: fixed-width values and the
+			// offsets of strings (their bytes stay in mem, see out).
+			ca, err := compactArray(r.ctx, a, sel, r.idx, r.mem, r.prs.pool.outAlloc(r.mem))
 			a.Release()
 			r.arrays[c] = ca
 			if err != nil {
@@ -583,7 +585,7 @@ func gatherValidity(d arrow.ArrayData, idx []int32, mem memory.Allocator) (*memo
 
 // compactBinary is compactArray for a STRING or BINARY column: offsets
 // rebased and value bytes copied one run of consecutive rows at a time.
-func compactBinary(a arrow.Array, idx []int32, mem memory.Allocator) arrow.Array {
+func compactBinary(a arrow.Array, idx []int32, mem, omem memory.Allocator) arrow.Array {
 	d := a.Data()
 	base := arrow.Int32Traits.CastFromBytes(d.Buffers()[1].Bytes())[d.Offset():]
 	var src []byte
@@ -597,7 +599,19 @@ func compactBinary(a arrow.Array, idx []int32, mem memory.Allocator) arrow.Array
 		}
 		total += int(base[idx[j-1]+1] - base[idx[start]])
 	}
-	offs := memory.NewResizableBuffer(mem)
+	var offs *memory.Buffer
+	if 4*len(idx) > a.Len() {
+		// Most rows kept (Q1: l_returnflag, l_linestatus): offsets at
+		// the input's length from omem (the scan's pool), reused batch
+		// after batch as compactArray's fixed-width buffers are; they
+		// were most of Q1's allocations. Go strings taken from the
+		// batch alias its bytes, never its offsets, so only the bytes
+		// must stay out of the pool.
+		offs = memory.NewResizableBuffer(omem)
+		offs.Reserve(arrow.Int32Traits.BytesRequired(a.Len() + 1))
+	} else {
+		offs = memory.NewResizableBuffer(mem)
+	}
 	offs.Resize(arrow.Int32Traits.BytesRequired(len(idx) + 1))
 	o := arrow.Int32Traits.CastFromBytes(offs.Bytes())
 	data := memory.NewResizableBuffer(mem)
@@ -658,7 +672,7 @@ func compactArray(ctx context.Context, a arrow.Array, sel []bool, idx []int32, m
 	if id := d.DataType().ID(); (id == arrow.STRING || id == arrow.BINARY) && len(d.Buffers()) == 3 {
 		// compute.FilterArray visits a string column row by row: on a
 		// range filter keeping most rows it cost more than the decoding.
-		return compactBinary(a, idx, mem), nil
+		return compactBinary(a, idx, mem, gmem), nil
 	}
 	fw, ok := d.DataType().(arrow.FixedWidthDataType)
 	if !ok || fw.BitWidth()%8 != 0 || len(d.Buffers()) != 2 || d.Buffers()[1] == nil {
