@@ -77,11 +77,17 @@ func TestCompactArray(t *testing.T) {
 							idx = append(idx, int32(i))
 						}
 					}
-					got, err := compactArray(context.Background(), a, sel, idx, mem, mem)
+					// gmem stands for the scan's pool: a sparse
+					// result must not hold a full-length buffer of it.
+					gmem := memory.NewCheckedAllocator(mem)
+					got, err := compactArray(context.Background(), a, sel, idx, mem, gmem)
 					if err != nil {
 						t.Fatal(err)
 					}
 					defer got.Release()
+					if 4*len(idx) <= n && gmem.CurrentAlloc() != 0 {
+						t.Errorf("%d of %d rows kept: %d bytes from the pool", len(idx), n, gmem.CurrentAlloc())
+					}
 					if got.Len() != len(idx) {
 						t.Fatalf("%d rows, want %d", got.Len(), len(idx))
 					}

@@ -14,6 +14,10 @@ func PageFiles() int64 { return pageFiles.Load() }
 // LateFiles is how many of those were read with late materialisation.
 func LateFiles() int64 { return lateFiles.Load() }
 
+// StagedFiles is how many of those decoded the filter's variable-width
+// columns only for the rows its fixed-width leaves kept.
+func StagedFiles() int64 { return stagedFiles.Load() }
+
 // DropFiles is how many of those dropped filtered and deleted rows in the
 // reader.
 func DropFiles() int64 { return dropFiles.Load() }

@@ -23,8 +23,9 @@ import (
 var parquetFastPath = true
 
 // pageFiles counts files opened through the page decoder, lateFiles those
-// of them read with late materialisation (for tests).
-var pageFiles, lateFiles atomic.Int64
+// of them read with late materialisation, stagedFiles those of them whose
+// filter's columns are decoded conjunct by conjunct (for tests).
+var pageFiles, lateFiles, stagedFiles atomic.Int64
 
 // dropFiles counts the late-materialised files whose reader dropped the
 // filtered and deleted rows itself (for tests).
@@ -46,6 +47,12 @@ type pageColumns struct {
 	pred    *bound
 	predCol map[string]int
 	isPred  []bool
+	// stages, when the filter is an AND over more than one column: its
+	// conjuncts in evaluation order, each with the columns it reads, so
+	// a column is decoded only for the rows the conjuncts before it kept
+	// (Q12: l_shipmode for the 1/7 of the rows in the l_receiptdate
+	// range; Q19: l_shipinstruct for the 2/7 with l_shipmode IN (...)).
+	stages []filterStage
 
 	// drop: batches keep only the rows passing pred and not in dv; the
 	// dropped rows are counted into metrics here (fileReadSpec.dropRows).
@@ -91,6 +98,10 @@ func (pc *pageColumns) lateFilter(pred *bound, want []DataField, src []int, orde
 	pc.isPred = make([]bool, len(pc.cols))
 	for _, c := range cols {
 		pc.isPred[c] = true
+	}
+	if pred.op == OpAnd && len(cols) > 1 {
+		pc.stages = filterStages(pred, cols, pc.schema)
+		stagedFiles.Add(1)
 	}
 }
 
@@ -241,6 +252,7 @@ type pageRecordReader struct {
 	err    error
 	arrays []arrow.Array
 	sel    []bool
+	tmp    []bool  // one conjunct's answer (staged filters)
 	idx    []int32 // selected rows of the batch, when dropping
 	rg     int     // current row group
 }
@@ -294,21 +306,28 @@ again:
 	if r.pc.pred != nil {
 		// The filter's columns first, then the others for the rows
 		// that pass.
-		for c, pr := range r.prs.rs {
-			if !r.pc.isPred[c] {
-				continue
-			}
-			a, err := pr.ReadSelectedWith(r.ctx, int(n), nil, r.out(c))
-			if err != nil {
-				return r.fail(err)
-			}
-			r.arrays[c] = a
-		}
+		col := func(name string) arrow.Array { return r.arrays[r.pc.predCol[name]] }
 		if cap(r.sel) < int(n) {
 			r.sel = make([]bool, n)
 		}
 		sel = r.sel[:n]
-		r.pc.pred.evalBatch(func(name string) arrow.Array { return r.arrays[r.pc.predCol[name]] }, int(n), sel)
+		if r.pc.stages != nil {
+			if err := r.evalStaged(n, col, sel); err != nil {
+				return r.fail(err)
+			}
+		} else {
+			for c, pr := range r.prs.rs {
+				if !r.pc.isPred[c] {
+					continue
+				}
+				a, err := pr.ReadSelectedWith(r.ctx, int(n), nil, r.out(c))
+				if err != nil {
+					return r.fail(err)
+				}
+				r.arrays[c] = a
+			}
+			r.pc.pred.evalBatch(col, int(n), sel)
+		}
 		if r.pc.drop {
 			pos := r.start(r.rg) + r.rows(r.rg) - r.left
 			k := r.dropRows(sel, pos)
@@ -347,7 +366,9 @@ again:
 	if r.pc.drop && sel != nil {
 		k := len(r.idx)
 		for c, a := range r.arrays {
-			ca, err := compactArray(r.ctx, a, sel, r.idx, r.mem, r.out(c))
+			// The pool for every column: fixed-width values and the
+			// offsets of strings (their bytes stay in mem, see out).
+			ca, err := compactArray(r.ctx, a, sel, r.idx, r.mem, r.prs.pool.outAlloc(r.mem))
 			a.Release()
 			r.arrays[c] = ca
 			if err != nil {
@@ -391,6 +412,85 @@ func (r *pageRecordReader) fail(err error) bool {
 		r.err = fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
 	return false
+}
+
+// filterStage is one conjunct of a staged filter and the batch columns
+// it reads.
+type filterStage struct {
+	conj *bound
+	cols []int
+}
+
+// filterStages orders the conjuncts of pred (an AND): those over one
+// fixed-width column first (a typed loop over every row costs little and
+// usually drops most), then the others as written.
+func filterStages(pred *bound, cols map[string]int, sch *arrow.Schema) []filterStage {
+	var first, rest []filterStage
+	for _, ch := range pred.children {
+		st := filterStage{conj: ch}
+		fixed := true
+		for _, name := range ch.fieldsOrNil() {
+			c := cols[name]
+			st.cols = append(st.cols, c)
+			fixed = fixed && gathered(sch.Field(c).Type)
+		}
+		if fixed && ch.op != OpAnd && ch.op != OpOr {
+			first = append(first, st)
+		} else {
+			rest = append(rest, st)
+		}
+	}
+	return append(first, rest...)
+}
+
+// evalStaged evaluates a staged filter into sel: stage by stage, each
+// column read when the first conjunct needing it comes, for the rows the
+// conjuncts before kept (ReadSelected leaves the others' values empty).
+// The answer is exact on every row: a row leaves sel only on a conjunct
+// that saw its real values, and a later re-evaluation of the whole filter
+// on the batch (the stepper's, when the reader does not drop rows) sees
+// the same values there and drops it too.
+func (r *pageRecordReader) evalStaged(n int64, col func(string) arrow.Array, sel []bool) error {
+	for i := range sel {
+		sel[i] = true
+	}
+	if cap(r.tmp) < int(n) {
+		r.tmp = make([]bool, n)
+	}
+	tmp := r.tmp[:n]
+	all, none := true, false
+	for _, st := range r.pc.stages {
+		for _, c := range st.cols {
+			if r.arrays[c] != nil {
+				continue
+			}
+			var s []bool
+			if !all {
+				s = sel
+			}
+			a, err := r.prs.rs[c].ReadSelectedWith(r.ctx, int(n), s, r.out(c))
+			if err != nil {
+				return err
+			}
+			r.arrays[c] = a
+		}
+		if none {
+			continue // the columns read past the batch; nothing to test
+		}
+		var live []bool
+		if !all {
+			live = sel
+		}
+		st.conj.evalLive(col, int(n), tmp, live)
+		all, none = true, true
+		for i, t := range tmp {
+			v := sel[i] && t
+			sel[i] = v
+			all = all && v
+			none = none && !v
+		}
+	}
+	return nil
 }
 
 // dropRows clears in sel the rows pos.. that dv deletes, collects the
@@ -485,7 +585,7 @@ func gatherValidity(d arrow.ArrayData, idx []int32, mem memory.Allocator) (*memo
 
 // compactBinary is compactArray for a STRING or BINARY column: offsets
 // rebased and value bytes copied one run of consecutive rows at a time.
-func compactBinary(a arrow.Array, idx []int32, mem memory.Allocator) arrow.Array {
+func compactBinary(a arrow.Array, idx []int32, mem, omem memory.Allocator) arrow.Array {
 	d := a.Data()
 	base := arrow.Int32Traits.CastFromBytes(d.Buffers()[1].Bytes())[d.Offset():]
 	var src []byte
@@ -499,7 +599,19 @@ func compactBinary(a arrow.Array, idx []int32, mem memory.Allocator) arrow.Array
 		}
 		total += int(base[idx[j-1]+1] - base[idx[start]])
 	}
-	offs := memory.NewResizableBuffer(mem)
+	var offs *memory.Buffer
+	if 4*len(idx) > a.Len() {
+		// Most rows kept (Q1: l_returnflag, l_linestatus): offsets at
+		// the input's length from omem (the scan's pool), reused batch
+		// after batch as compactArray's fixed-width buffers are; they
+		// were most of Q1's allocations. Go strings taken from the
+		// batch alias its bytes, never its offsets, so only the bytes
+		// must stay out of the pool.
+		offs = memory.NewResizableBuffer(omem)
+		offs.Reserve(arrow.Int32Traits.BytesRequired(a.Len() + 1))
+	} else {
+		offs = memory.NewResizableBuffer(mem)
+	}
 	offs.Resize(arrow.Int32Traits.BytesRequired(len(idx) + 1))
 	o := arrow.Int32Traits.CastFromBytes(offs.Bytes())
 	data := memory.NewResizableBuffer(mem)
@@ -560,7 +672,7 @@ func compactArray(ctx context.Context, a arrow.Array, sel []bool, idx []int32, m
 	if id := d.DataType().ID(); (id == arrow.STRING || id == arrow.BINARY) && len(d.Buffers()) == 3 {
 		// compute.FilterArray visits a string column row by row: on a
 		// range filter keeping most rows it cost more than the decoding.
-		return compactBinary(a, idx, mem), nil
+		return compactBinary(a, idx, mem, gmem), nil
 	}
 	fw, ok := d.DataType().(arrow.FixedWidthDataType)
 	if !ok || fw.BitWidth()%8 != 0 || len(d.Buffers()) != 2 || d.Buffers()[1] == nil {
@@ -574,13 +686,27 @@ func compactArray(ctx context.Context, a arrow.Array, sel []bool, idx []int32, m
 	w := fw.BitWidth() / 8
 	off := d.Offset()
 	src := d.Buffers()[1].Bytes()[off*w:]
-	buf := memory.NewResizableBuffer(gmem)
-	// At the input's length: the pool reuses a buffer only at its exact
-	// size, and the decoder's full-length buffers are the ones it holds;
-	// one sized to the rows kept (a new size every batch) missed it and
-	// cost a fresh zeroed allocation per column per batch.
-	buf.Reserve(a.Len() * w)
-	buf.Resize(k * w)
+	var buf *memory.Buffer
+	if 4*k <= a.Len() {
+		// Few rows kept (Q14's month of l_shipdate keeps 1/84): a
+		// buffer of their size from mem, small to zero. At the input's
+		// length from the pool each batch downstream would hold a
+		// full-length buffer, and when a hash join's probe side waits
+		// for its build those outnumber what the pool keeps: half of
+		// Q14's allocations missed it, each a fresh zeroed full buffer.
+		gmem = mem
+		buf = memory.NewResizableBuffer(mem)
+		buf.Resize(k * w)
+	} else {
+		buf = memory.NewResizableBuffer(gmem)
+		// At the input's length: the pool reuses a buffer only at its
+		// exact size, and the decoder's full-length buffers are the
+		// ones it holds; one sized to the rows kept (a new size every
+		// batch) missed it and cost a fresh zeroed allocation per
+		// column per batch.
+		buf.Reserve(a.Len() * w)
+		buf.Resize(k * w)
+	}
 	dst := buf.Bytes()
 	switch {
 	case k >= a.Len()-a.Len()/8:

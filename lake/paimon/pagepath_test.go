@@ -192,10 +192,21 @@ func TestLateFilterMatchesPqarrow(t *testing.T) {
 		{appendDir, paimon.And(paimon.Ge("id", int64(3000)), paimon.Eq("name", "customer-0000003002")), []string{"id", "price"}},
 		{appendDir, paimon.In("day", "2022-01-05", "2022-03-01"), []string{"name"}},
 		{dvDir, paimon.Eq("v", "v0003"), []string{"k", "w"}},
+		// Staged: the string column is decoded only for the rows the
+		// integer leaves keep (some, all, and through a deletion vector).
+		{appendDir, paimon.And(paimon.Lt("k", int32(300)), paimon.Ge("name", "customer-0000004000")), []string{"id", "price"}},
+		{appendDir, paimon.And(paimon.Ge("k", int32(0)), paimon.Ne("name", "customer-0000000005"), paimon.IsNotNull("price")), nil},
+		{dvDir, paimon.And(paimon.Lt("w", int64(40)), paimon.In("v", "v0003", "v0010", nil), paimon.Ge("k", int32(100))), []string{"k"}},
+		{dvDir, paimon.And(paimon.IsNull("v"), paimon.Gt("w", int64(50))), []string{"w", "k"}},
+		// Whole batches dropped by the first conjunct (the string column
+		// then read for no row), and a conjunct over two columns.
+		{appendDir, paimon.And(paimon.Ge("name", "customer-0000008500"), paimon.Gt("id", int64(8000))), []string{"k"}},
+		{appendDir, paimon.And(paimon.Or(paimon.IsNull("price"), paimon.Ge("name", "customer-0000006000")), paimon.Lt("day", "2022-03-01"), paimon.Ne("k", int32(7))), []string{"id"}},
 		{dvDir, paimon.Or(paimon.IsNull("v"), paimon.Lt("w", int64(3))), nil},
 	}
 	defer paimon.SetPoisonReused(paimon.SetPoisonReused(true))
 	late, drop, pooled, reused := paimon.LateFiles(), paimon.DropFiles(), paimon.PooledReaders(), paimon.ReusedBuffers()
+	staged := paimon.StagedFiles()
 	for _, c := range cases {
 		tbl, err := paimon.OpenTable(ctx, fileio.Local{}, c.dir)
 		if err != nil {
@@ -220,6 +231,9 @@ func TestLateFilterMatchesPqarrow(t *testing.T) {
 	}
 	if n := paimon.LateFiles() - late; n < int64(len(cases)) {
 		t.Errorf("late materialisation used for %d files over %d filtered reads", n, len(cases))
+	}
+	if n := paimon.StagedFiles() - staged; n < 7 {
+		t.Errorf("staged reads for %d files over 7 filtered reads that allow one", n)
 	}
 	// Every case is a raw read: the reader drops the rows itself.
 	if n := paimon.DropFiles() - drop; n < int64(len(cases)) {

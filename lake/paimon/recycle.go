@@ -48,7 +48,7 @@ type outPool struct {
 }
 
 const (
-	outPoolKeep  = 32
+	outPoolKeep  = 64
 	outPoolBytes = 16 << 20
 )
 

@@ -1,6 +1,7 @@
 package paimon
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/big"
@@ -235,4 +236,238 @@ func FuzzEvalBatch(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestEvalBatchWideDecimals drives cmpDecimals' int64 path and its
+// fallbacks: cells at and beyond the int64 range (where the high word is
+// not the low word's sign), literals next to math.MinInt64/MaxInt64 (where
+// Lt and Ge cannot become Le and Gt of f-1) and literals between two
+// units of the scale. evalRow (exact big.Rat comparison) is the reference.
+func TestEvalBatchWideDecimals(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	typ, err := ParseType("DECIMAL(38, 0)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := []DataField{{ID: 0, Name: "w", Type: typ}}
+	sch, err := ArrowSchema(fields)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big10 := func(s string) decimal128.Num {
+		v, ok := new(big.Int).SetString(s, 10)
+		if !ok {
+			t.Fatal(s)
+		}
+		return decimal128.FromBigInt(v)
+	}
+	cells := []string{"0", "1", "-1", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+		"-9223372036854775809", "18446744073709551615", "18446744073709551616", "-18446744073709551616",
+		"99999999999999999999999999999999999999", "-99999999999999999999999999999999999999", "42", ""}
+	b := array.NewRecordBuilder(mem, sch)
+	defer b.Release()
+	for _, c := range cells {
+		if c == "" {
+			b.Field(0).AppendNull()
+			continue
+		}
+		b.Field(0).(*array.Decimal128Builder).Append(big10(c))
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	col := func(string) arrow.Array { return rec.Column(0) }
+	n := int(rec.NumRows())
+	lits := []any{"0", "42", "41.5", "-0.5", "9223372036854775807", "9223372036854775806.5", "-9223372036854775808",
+		"-9223372036854775808.5", "-9223372036854775807.5", "9223372036854775808", "-9223372036854775809",
+		"18446744073709551616", "1e37"}
+	for _, l := range lits {
+		for _, op := range []Op{OpEq, OpNe, OpLt, OpLe, OpGt, OpGe} {
+			p := &Predicate{Op: op, Field: "w", Value: l}
+			t.Run(p.String(), func(t *testing.T) {
+				bd, err := p.bind(fields)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := make([]bool, n)
+				bd.evalBatch(col, n, got)
+				for row := 0; row < n; row++ {
+					if want := bd.evalRow(func(string) any { return arrowValue(col(""), row) }); got[row] != want {
+						t.Errorf("row %d (%s): evalBatch %v, evalRow %v", row, cells[row], got[row], want)
+					}
+				}
+			})
+		}
+	}
+	// Hand-derived: x < -9223372036854775808 holds only for the cells
+	// below the int64 range; x >= 41.5 for 42, MaxInt64 and everything
+	// above it.
+	for _, c := range []struct {
+		p    *Predicate
+		want string
+	}{
+		{Lt("w", "-9223372036854775808"), "00000010010100"},
+		{Ge("w", "41.5"), "00011001101010"},
+	} {
+		bd, err := c.p.bind(fields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]bool, n)
+		bd.evalBatch(col, n, got)
+		if s := bits(got); s != c.want {
+			t.Errorf("%s: got %s, want %s", c.p, s, c.want)
+		}
+	}
+}
+
+func bits(bs []bool) string {
+	s := ""
+	for _, b := range bs {
+		if b {
+			s += "1"
+		} else {
+			s += "0"
+		}
+	}
+	return s
+}
+
+// TestEvalBatchStringKernels checks the offset-based string and binary
+// loops on sliced arrays (a non-zero array offset, so the offsets do not
+// start at 0), IN lists with NULL and repeated literals, and ANDs whose
+// later string leaves only compare the rows the earlier ones kept, against
+// evalRow and a hand-derived answer.
+func TestEvalBatchStringKernels(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	var fields []DataField
+	for i, c := range []struct{ name, typ string }{{"s", "STRING"}, {"b", "BYTES"}, {"i", "INT"}} {
+		typ, err := ParseType(c.typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fields = append(fields, DataField{ID: i, Name: c.name, Type: typ})
+	}
+	sch, err := ArrowSchema(fields)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := array.NewRecordBuilder(mem, sch)
+	defer b.Release()
+	// The first three rows are sliced away below.
+	strs := []string{"AIR", "MAIL", "", "AIR", "AIR REG", "", "MAIL", "AI", "AIR REGX", "SHIP", "~", "AIR"}
+	for r, s := range strs {
+		if r == 5 {
+			for j := range fields {
+				b.Field(j).AppendNull()
+			}
+			continue
+		}
+		b.Field(0).(*array.StringBuilder).Append(s)
+		b.Field(1).(*array.BinaryBuilder).Append([]byte(s))
+		b.Field(2).(*array.Int32Builder).Append(int32(r))
+	}
+	whole := b.NewRecordBatch()
+	defer whole.Release()
+	rec := whole.NewSlice(3, int64(len(strs)))
+	defer rec.Release()
+	col := func(name string) arrow.Array {
+		for i, f := range fields {
+			if f.Name == name {
+				return rec.Column(i)
+			}
+		}
+		return nil
+	}
+	n := int(rec.NumRows())
+	// sliced rows: AIR, AIR REG, NULL, MAIL, AI, AIR REGX, SHIP, ~, AIR; i = 3..11 (NULL at 5)
+	for _, c := range []struct {
+		p    *Predicate
+		want string
+	}{
+		{In("s", "AIR", "AIR REG"), "110000001"},
+		{In("b", nil, "SHIP", "AIR", "SHIP"), "100000101"},
+		{Eq("b", "AIR REG"), "010000000"},
+		{Ne("s", "AIR"), "010111110"},
+		{Lt("s", "AIR REG"), "100010001"},
+		{Ge("b", "AIR REG"), "010101110"},
+		{And(Gt("i", 6), In("s", "AIR", "SHIP", "~"), Ne("b", "~")), "000000101"},
+		{And(In("s", "AIR", "AIR REG"), Or(Eq("b", "AIR"), Gt("i", 10))), "100000001"},
+		{Or(And(Eq("s", "MAIL"), Lt("i", 7)), And(Eq("s", "AIR"), Lt("i", 7))), "100100000"},
+		{And(Eq("s", "nothing"), Eq("b", "AIR")), "000000000"},
+		{And(Eq("s", "AIR"), Gt("i", 4)), "000000001"},
+		{And(Ne("b", "MAIL"), Or(Lt("i", 4), Eq("s", "SHIP")), IsNotNull("i")), "100000100"},
+	} {
+		bd, err := c.p.bind(fields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]bool, n)
+		bd.evalBatch(col, n, got)
+		if s := bits(got); s != c.want {
+			t.Errorf("%s: got %s, want %s", c.p, s, c.want)
+		}
+		for row := 0; row < n; row++ {
+			if want := bd.evalRow(func(nm string) any { return arrowValue(col(nm), row) }); got[row] != want {
+				t.Errorf("%s row %d: evalBatch %v, evalRow %v", c.p, row, got[row], want)
+			}
+		}
+	}
+}
+
+// TestInStringsLengths covers inVarlen's length mask at its edges: empty
+// cells and literals, lengths around 63 (every longer length shares one
+// bit, so a 65-byte cell passes the mask for a 64-byte literal and must
+// still not match) and cells equal to a literal but for the first byte.
+func TestInStringsLengths(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	typ, err := ParseType("STRING")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := []DataField{{ID: 0, Name: "s", Type: typ}}
+	sch, err := ArrowSchema(fields)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := func(c byte, k int) string { return string(bytes.Repeat([]byte{c}, k)) }
+	cells := []string{"", "a", "b", rep('x', 62), rep('x', 63), rep('x', 64), rep('x', 65), "y" + rep('x', 63), rep('x', 100)}
+	b := array.NewRecordBuilder(mem, sch)
+	defer b.Release()
+	for _, c := range cells {
+		b.Field(0).(*array.StringBuilder).Append(c)
+	}
+	b.Field(0).AppendNull()
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	col := func(string) arrow.Array { return rec.Column(0) }
+	n := int(rec.NumRows())
+	for _, c := range []struct {
+		lits []any
+		want string
+	}{
+		{[]any{"", "b"}, "1010000000"},
+		{[]any{rep('x', 64)}, "0000010000"},
+		{[]any{rep('x', 63), rep('x', 100)}, "0000100010"},
+		{[]any{"z" + rep('x', 63), rep('x', 65)}, "0000001000"},
+		{[]any{nil, "c"}, "0000000000"},
+	} {
+		p := In("s", c.lits...)
+		bd, err := p.bind(fields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]bool, n)
+		bd.evalBatch(col, n, got)
+		if s := bits(got); s != c.want {
+			t.Errorf("%d literals: got %s, want %s", len(c.lits), s, c.want)
+		}
+		for row := 0; row < n; row++ {
+			if want := bd.evalRow(func(string) any { return arrowValue(col(""), row) }); got[row] != want {
+				t.Errorf("row %d: evalBatch %v, evalRow %v", row, got[row], want)
+			}
+		}
+	}
 }
