@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/catalog/colstats"
 	"github.com/inlet-db/inlet/catalog/paimon/systable"
 	"github.com/inlet-db/inlet/fileio"
 	lake "github.com/inlet-db/inlet/lake/paimon"
@@ -155,9 +157,10 @@ func boolProp(props map[string]string, name string) (bool, error) {
 // nothing: every call reads the warehouse, so it is always current and safe
 // for concurrent use.
 type Catalog struct {
-	name string
-	cfg  *config
-	fs   fileio.FS
+	name  string
+	cfg   *config
+	fs    fileio.FS
+	stats *colstats.Store // ANALYZE TABLE's statistics, in the FE's meta dir
 }
 
 var _ catalog.Catalog = (*Catalog)(nil)
@@ -172,7 +175,11 @@ func Open(_ context.Context, props map[string]string, env catalog.Env) (catalog.
 	if err != nil {
 		return nil, catalog.Errorf(catalog.ErrInvalidProperty, "paimon catalog '%s': %v", env.Name, err)
 	}
-	return &Catalog{name: env.Name, cfg: cfg, fs: fs}, nil
+	statsDir := ""
+	if env.DataDir != "" {
+		statsDir = filepath.Join(env.DataDir, "stats")
+	}
+	return &Catalog{name: env.Name, cfg: cfg, fs: fs, stats: colstats.OpenStore(statsDir)}, nil
 }
 
 // Type implements catalog.Catalog.

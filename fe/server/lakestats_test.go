@@ -1,0 +1,319 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/catalog/fluss"
+	"github.com/inlet-db/inlet/catalog/paimon"
+	"github.com/inlet-db/inlet/dispatch"
+	"github.com/inlet-db/inlet/fileio"
+	lake "github.com/inlet-db/inlet/lake/paimon"
+	"github.com/inlet-db/inlet/lake/paimon/writer"
+	"github.com/inlet-db/inlet/scan"
+)
+
+// lakeStatsRows is the row count of the analysed Paimon table t: two
+// partitions, two data files each.
+const lakeStatsRows = 2000
+
+// lakeStatsRow is row i of t (id, k, g, s, d, amt, p): id unique; k
+// repeats 37 values and is NULL on every tenth row; g has 20 values spread
+// far apart (its bounds say 19001 distinct values); s has 50 values and is
+// NULL on every seventh row; d spans 100 days; amt 200 decimals; p is the
+// partition.
+func lakeStatsRow(i int) []any {
+	var k, s any
+	if i%10 != 3 {
+		k = int32(i % 37)
+	}
+	if i%7 != 0 {
+		s = fmt.Sprintf("v%02d", i%50)
+	}
+	p := "a"
+	if i%2 == 1 {
+		p = "b"
+	}
+	return []any{int64(i), k, int64(i%20) * 1000, s, arrow.Date32(18000 + i%100), decimal128.FromI64(int64(i%200)*125 - 5000), p}
+}
+
+// writeLakeTable writes a Paimon table db.<name> (append-only, parquet,
+// partitioned by parts) into warehouse wh, one data file per element of
+// files, in partition part(file) .
+func writeLakeTable(t *testing.T, wh, name string, fields, parts []string, files [][][]any, partOf func(rows [][]any) []any) {
+	t.Helper()
+	ctx := context.Background()
+	mem := memory.NewGoAllocator()
+	s := &lake.TableSchema{PartitionKeys: parts, Options: map[string]string{"bucket": "-1", "file.format": "parquet"}}
+	for i, f := range fields {
+		n, typ, _ := strings.Cut(f, " ")
+		ty, err := lake.ParseType(typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Fields = append(s.Fields, lake.DataField{ID: i, Name: n, Type: ty})
+	}
+	path := filepath.Join(wh, "db.db", name)
+	if err := writer.CreateTable(ctx, fileio.Local{}, path, s, time.Unix(0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	w, err := writer.Open(ctx, fileio.Local{}, path, mem, writer.Options{RowGroupRows: 256})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := lake.ArrowSchema(w.Schema().Fields)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := w.NewCommit()
+	for _, rows := range files {
+		b := array.NewRecordBuilder(mem, sc)
+		for _, r := range rows {
+			for j, v := range r {
+				switch x := v.(type) {
+				case nil:
+					b.Field(j).AppendNull()
+				case int32:
+					b.Field(j).(*array.Int32Builder).Append(x)
+				case int64:
+					b.Field(j).(*array.Int64Builder).Append(x)
+				case string:
+					b.Field(j).(*array.StringBuilder).Append(x)
+				case arrow.Date32:
+					b.Field(j).(*array.Date32Builder).Append(x)
+				case decimal128.Num:
+					b.Field(j).(*array.Decimal128Builder).Append(x)
+				default:
+					t.Fatalf("writeLakeTable: no builder for %T", v)
+				}
+			}
+		}
+		rec := b.NewRecordBatch()
+		b.Release()
+		var part []any
+		if partOf != nil {
+			part = partOf(rows)
+		}
+		fw, err := c.NewFile(ctx, part, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := fw.Write(rec, nil); err != nil {
+			t.Fatal(err)
+		}
+		rec.Release()
+		if err := fw.Close(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.Commit(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeLakeStatsTables writes t (lakeStatsRow, four files over two
+// partitions), o (1000 unique keys 0, 4, 8, …) and l (four rows per key of
+// o, so its key's bounds say 3997 distinct values where 1000 are) into
+// warehouse wh.
+func writeLakeStatsTables(t *testing.T, wh string) {
+	t.Helper()
+	files := make([][][]any, 4)
+	for i := range lakeStatsRows {
+		r := lakeStatsRow(i)
+		f := (i % 2) * 2
+		if i >= lakeStatsRows/2 {
+			f++
+		}
+		files[f] = append(files[f], r)
+	}
+	writeLakeTable(t, wh, "t", []string{"id BIGINT NOT NULL", "k INT", "g BIGINT", "s STRING", "d DATE", "amt DECIMAL(12, 2)", "p STRING NOT NULL"},
+		[]string{"p"}, files, func(rows [][]any) []any { return []any{rows[0][6]} })
+	var o, l [][]any
+	for i := range 1000 {
+		o = append(o, []any{int64(i * 4), int64(i)})
+		for j := range 4 {
+			l = append(l, []any{int64(i * 4), int64(j + i%5)})
+		}
+	}
+	writeLakeTable(t, wh, "o", []string{"ok BIGINT NOT NULL", "ov BIGINT"}, nil, [][][]any{o}, nil)
+	writeLakeTable(t, wh, "l", []string{"lk BIGINT NOT NULL", "q BIGINT"}, nil, [][][]any{l[:2000], l[2000:]}, nil)
+}
+
+// startLakeFE starts an FE with the paimon and fluss catalog types and a BE
+// in this process, its meta in dir (so a second start over dir is a
+// restart).
+func startLakeFE(t *testing.T, dir string) *testFE {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	be := scan.NewExecutor(scan.Config{Name: "test-be"})
+	t.Cleanup(func() { be.Close() })
+	disp := dispatch.New(dispatch.Config{Backends: []dispatch.Backend{dispatch.BackendFunc("local", be.Execute)}, Classify: scan.ErrorCode})
+	fe, err := Start(context.Background(), Options{QueryAddr: "127.0.0.1:0", MetaDir: dir, Mem: mem,
+		Types: []catalog.Type{paimon.Type(), fluss.Type()}, Runner: disp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tf := &testFE{t: t, dir: dir, fe: fe, mem: mem}
+	t.Cleanup(tf.stop)
+	return tf
+}
+
+// colStat is one row of SHOW COLUMN STATS: count, ndv, nulls, min, max.
+type colStat struct {
+	count, ndv, nulls int64
+	min, max          string
+}
+
+// columnStats runs SHOW COLUMN STATS name and returns its rows by column.
+func columnStats(t *testing.T, db *sql.DB, name string) map[string]colStat {
+	t.Helper()
+	out := map[string]colStat{}
+	for _, r := range rows(t, db, "SHOW COLUMN STATS "+name) {
+		f := strings.Split(r, "|")
+		n := func(i int) int64 {
+			v, err := strconv.ParseInt(f[i], 10, 64)
+			if err != nil {
+				t.Fatalf("SHOW COLUMN STATS %s: %q: %v", name, r, err)
+			}
+			return v
+		}
+		out[f[0]] = colStat{count: n(2), ndv: n(3), nulls: n(4), min: f[7], max: f[8]}
+	}
+	return out
+}
+
+// checkStats compares SHOW COLUMN STATS with want; NDVs are sketches, so
+// they may miss by tol (a share of the true count, at least 1).
+func checkStats(t *testing.T, what string, got, want map[string]colStat, tol float64) {
+	t.Helper()
+	for c, w := range want {
+		g, ok := got[c]
+		if !ok {
+			t.Errorf("%s: no statistics for column %s (got %v)", what, c, got)
+			continue
+		}
+		slack := max(1, int64(float64(w.ndv)*tol))
+		if g.count != w.count || g.nulls != w.nulls || g.min != w.min || g.max != w.max || g.ndv < w.ndv-slack || g.ndv > w.ndv+slack {
+			t.Errorf("%s: column %s: got %+v, want %+v (ndv ±%d)", what, c, g, w, slack)
+		}
+	}
+}
+
+// explainCard is the cardinality EXPLAIN q shows on the first line of the
+// operator whose header contains node.
+func explainCard(t *testing.T, db *sql.DB, q, node string) string {
+	t.Helper()
+	plan := strings.Join(rows(t, db, "EXPLAIN "+q), "\n")
+	_, rest, ok := strings.Cut(plan, node)
+	if !ok {
+		t.Fatalf("EXPLAIN %s: no %s in\n%s", q, node, plan)
+	}
+	_, rest, ok = strings.Cut(rest, "cardinality=")
+	if !ok {
+		t.Fatalf("EXPLAIN %s: no cardinality after %s in\n%s", q, node, plan)
+	}
+	card, _, _ := strings.Cut(rest, "\n")
+	return card
+}
+
+// TestAnalyzePaimonTable: ANALYZE TABLE over a type=paimon catalog table
+// (two partitions, four files, NULLs) computes per column the counts, NULLs
+// and bounds derived by hand from the rows written, and NDVs within the
+// sketch's error; SHOW COLUMN STATS shows them, the optimizer uses them (a
+// GROUP BY's estimate, a semi join's runtime filter, as in TPC-H Q18), they
+// survive a restart, ANALYZE of some columns keeps the others, DROP CATALOG
+// drops them, and bad requests name the column or table.
+func TestAnalyzePaimonTable(t *testing.T) {
+	wh, meta := t.TempDir(), t.TempDir()
+	writeLakeStatsTables(t, wh)
+	f := startLakeFE(t, meta)
+	db := f.db("")
+	mustExec(t, db, fmt.Sprintf("CREATE CATALOG lk PROPERTIES ('type'='paimon', 'warehouse'='%s')", wh))
+
+	// Hand derivation from the rows written.
+	want := map[string]colStat{}
+	{
+		distinct := make([]map[string]bool, 7)
+		nulls := make([]int64, 7)
+		for i := range distinct {
+			distinct[i] = map[string]bool{}
+		}
+		for i := range lakeStatsRows {
+			for c, v := range lakeStatsRow(i) {
+				if v == nil {
+					nulls[c]++
+					continue
+				}
+				distinct[c][fmt.Sprint(v)] = true
+			}
+		}
+		names := []string{"id", "k", "g", "s", "d", "amt", "p"}
+		bounds := [][2]string{{"0", "1999"}, {"0", "36"}, {"0", "19000"}, {"v00", "v49"}, {"2019-04-14", "2019-07-22"}, {"-50.00", "198.75"}, {"a", "b"}}
+		for c, n := range names {
+			want[n] = colStat{count: lakeStatsRows, ndv: int64(len(distinct[c])), nulls: nulls[c], min: bounds[c][0], max: bounds[c][1]}
+		}
+	}
+	if want["k"].nulls != 200 || want["s"].nulls != 286 || want["g"].ndv != 20 || want["amt"].ndv != 200 {
+		t.Fatalf("hand derivation: %+v", want)
+	}
+
+	const groupG = "SELECT g, count(*) FROM lk.db.t GROUP BY g"
+	const semi = "SELECT count(*) FROM lk.db.o WHERE ok IN (SELECT lk FROM lk.db.l GROUP BY lk HAVING sum(q) > 10)"
+	// Before ANALYZE: the bounds' estimate (19001 values between 0 and
+	// 19000, so every row), and no runtime filter on o.
+	if got := explainCard(t, db, groupG, "VAGGREGATE"); got != "2000" {
+		t.Errorf("GROUP BY g before ANALYZE: cardinality %s, want 2000", got)
+	}
+	if plan := strings.Join(rows(t, db, "EXPLAIN "+semi), "\n"); strings.Contains(plan, "runtime filters") {
+		t.Errorf("semi join before ANALYZE has a runtime filter:\n%s", plan)
+	}
+	// Keys i*4 with i%5 in {2,3,4} have sum(q) = 6+4*(i%5) > 10.
+	wantRows(t, db, semi, "600")
+
+	mustExec(t, db, "ANALYZE TABLE lk.db.t", "ANALYZE TABLE lk.db.l WITH SYNC")
+	checkStats(t, "after ANALYZE", columnStats(t, db, "lk.db.t"), want, 0.03)
+	if got := explainCard(t, db, groupG, "VAGGREGATE"); got != "20" {
+		t.Errorf("GROUP BY g after ANALYZE: cardinality %s, want 20", got)
+	}
+	if plan := strings.Join(rows(t, db, "EXPLAIN "+semi), "\n"); !strings.Contains(plan, "runtime filters") {
+		t.Errorf("semi join after ANALYZE of l has no runtime filter:\n%s", plan)
+	}
+	wantRows(t, db, semi, "600")
+
+	// Bad requests name what is wrong.
+	wantErr(t, db, "ANALYZE TABLE lk.db.t (k, nope)", 1054, "Unknown column 'nope' in 't'")
+	wantErr(t, db, "ANALYZE TABLE lk.db.`t$snapshots`", 1235, "'t$snapshots'")
+	wantErr(t, db, "ANALYZE TABLE lk.db.nope", 1146, "nope")
+
+	// A restart reads them back.
+	f.stop()
+	f = startLakeFE(t, meta)
+	db = f.db("")
+	checkStats(t, "after a restart", columnStats(t, db, "lk.db.t"), want, 0.03)
+	if got := explainCard(t, db, groupG, "VAGGREGATE"); got != "20" {
+		t.Errorf("GROUP BY g after a restart: cardinality %s, want 20", got)
+	}
+
+	// ANALYZE of one column keeps the others'.
+	mustExec(t, db, "ANALYZE TABLE lk.db.t (k)")
+	checkStats(t, "after ANALYZE (k)", columnStats(t, db, "lk.db.t"), want, 0.03)
+
+	// DROP CATALOG drops them: the same warehouse again has the
+	// manifests' estimate only.
+	mustExec(t, db, "DROP CATALOG lk", fmt.Sprintf("CREATE CATALOG lk PROPERTIES ('type'='paimon', 'warehouse'='%s')", wh))
+	if got := columnStats(t, db, "lk.db.t")["g"].ndv; got != 2000 {
+		t.Errorf("g's NDV after DROP CATALOG: %d, want the bounds' 2000", got)
+	}
+}
