@@ -7,13 +7,16 @@ import (
 )
 
 // Merge lays the statistics of an ANALYZE (analyzed) over those a lake's
-// manifests report now (manifest), for the optimizer: row counts, null
-// counts and bounds stay the manifests' (current with every snapshot),
-// widened by the analysed bounds (which may cover rows the manifests do
-// not, a Fluss log tail); the distinct counts and data sizes are the
-// analysed ones, which manifests cannot give. When the rows changed since
-// the ANALYZE, a key-like column's NDV (more than half its rows distinct)
-// and every data size are scaled by the ratio of the rows, as a key grows
+// manifests report now (manifest), for the optimizer. The distinct counts
+// and data sizes are the analysed ones, which manifests cannot give. Row
+// and null counts are those of the side that covers more rows: the
+// manifests' once the table grew since the ANALYZE (they are current with
+// every snapshot), else the analysed ones (a Fluss table's ANALYZE also
+// read the log tail its lake's manifests lack; a primary-key table's
+// manifests count stored versions, ANALYZE merged rows). Bounds are the
+// union of both, never narrower than either. When the manifests' rows
+// outgrew the analysed ones, a key-like column's NDV (more than half its
+// rows distinct) and every data size grow in proportion, as a key grows
 // with its table; other NDVs are kept, capped at the non-null rows. A
 // column only one side knows is that side's. Either argument may be nil;
 // neither is modified.
@@ -21,8 +24,26 @@ func Merge(manifest, analyzed *catalog.TableStats) *catalog.TableStats {
 	if analyzed == nil {
 		return manifest
 	}
-	if manifest == nil || manifest.Rows <= 0 {
-		return analyzed
+	if manifest == nil || manifest.Rows <= analyzed.Rows {
+		if manifest == nil || len(manifest.Columns) == 0 {
+			return analyzed
+		}
+		out := &catalog.TableStats{Rows: analyzed.Rows, UpdatedMS: analyzed.UpdatedMS, Columns: make(map[string]catalog.ColumnStats, len(analyzed.Columns))}
+		for name, a := range analyzed.Columns {
+			if m, ok := manifest.Columns[name]; ok {
+				// The manifests' text of the bounds (typed: decimals
+				// keep their scale) unless ANALYZE saw wider ones.
+				b := widen(m, a)
+				a.Min, a.Max, a.Numeric, a.Lo, a.Hi = b.Min, b.Max, b.Numeric, b.Lo, b.Hi
+			}
+			out.Columns[name] = a
+		}
+		for name, m := range manifest.Columns {
+			if _, ok := out.Columns[name]; !ok {
+				out.Columns[name] = m
+			}
+		}
+		return out
 	}
 	out := &catalog.TableStats{Rows: manifest.Rows, UpdatedMS: analyzed.UpdatedMS,
 		Columns: make(map[string]catalog.ColumnStats, max(len(manifest.Columns), len(analyzed.Columns)))}
@@ -36,7 +57,18 @@ func Merge(manifest, analyzed *catalog.TableStats) *catalog.TableStats {
 			out.Columns[name] = a
 			continue
 		}
-		out.Columns[name] = mergeColumn(m, a, ratio, analyzed.Rows)
+		cs := widen(m, a)
+		ndv := float64(a.NDV)
+		if a.NDV*2 > analyzed.Rows {
+			ndv *= ratio
+		}
+		nonNull := m.Count - m.Nulls
+		cs.NDV = int64(math.Round(math.Min(ndv, float64(nonNull))))
+		if a.NDV > 0 && nonNull > 0 {
+			cs.NDV = max(cs.NDV, 1)
+		}
+		cs.DataSize = int64(math.Round(float64(a.DataSize) * ratio))
+		out.Columns[name] = cs
 	}
 	for name, m := range manifest.Columns {
 		if _, ok := out.Columns[name]; !ok {
@@ -46,28 +78,20 @@ func Merge(manifest, analyzed *catalog.TableStats) *catalog.TableStats {
 	return out
 }
 
-func mergeColumn(m, a catalog.ColumnStats, ratio float64, analyzedRows int64) catalog.ColumnStats {
-	cs := m
-	ndv := float64(a.NDV)
-	if a.NDV*2 > analyzedRows {
-		ndv *= ratio
-	}
-	nonNull := m.Count - m.Nulls
-	cs.NDV = int64(math.Round(math.Min(ndv, float64(nonNull))))
-	if a.NDV > 0 && nonNull > 0 {
-		cs.NDV = max(cs.NDV, 1)
-	}
-	cs.DataSize = int64(math.Round(float64(a.DataSize) * ratio))
+// widen is base with its bounds widened by other's: other's when base has
+// none, the union when both are numbers. Text bounds of base are kept
+// (manifests may truncate strings, ANALYZE quotes them: not comparable).
+func widen(base, other catalog.ColumnStats) catalog.ColumnStats {
 	switch {
-	case m.Min == "" && m.Max == "":
-		cs.Min, cs.Max, cs.Numeric, cs.Lo, cs.Hi = a.Min, a.Max, a.Numeric, a.Lo, a.Hi
-	case m.Numeric && a.Numeric:
-		if a.Lo < m.Lo {
-			cs.Lo, cs.Min = a.Lo, a.Min
+	case base.Min == "" && base.Max == "":
+		base.Min, base.Max, base.Numeric, base.Lo, base.Hi = other.Min, other.Max, other.Numeric, other.Lo, other.Hi
+	case base.Numeric && other.Numeric:
+		if other.Lo < base.Lo {
+			base.Lo, base.Min = other.Lo, other.Min
 		}
-		if a.Hi > m.Hi {
-			cs.Hi, cs.Max = a.Hi, a.Max
+		if other.Hi > base.Hi {
+			base.Hi, base.Max = other.Hi, other.Max
 		}
 	}
-	return cs
+	return base
 }
