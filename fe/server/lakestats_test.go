@@ -22,6 +22,7 @@ import (
 	"github.com/inlet-db/inlet/fileio"
 	lake "github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/lake/paimon/writer"
+	"github.com/inlet-db/inlet/minifluss"
 	"github.com/inlet-db/inlet/scan"
 )
 
@@ -316,4 +317,99 @@ func TestAnalyzePaimonTable(t *testing.T) {
 	if got := columnStats(t, db, "lk.db.t")["g"].ndv; got != 2000 {
 		t.Errorf("g's NDV after DROP CATALOG: %d, want the bounds' 2000", got)
 	}
+}
+
+// flussStatsRow is row i of the analysed Fluss table (id, k, g, s, dt) as
+// SQL: id unique, k 13 values and NULL on every tenth row, g 10 values
+// 100 apart, s 20 values and NULL on every seventh row, dt two partitions.
+func flussStatsRow(i int) string {
+	k, s := fmt.Sprint(i%13), fmt.Sprintf("'v%02d'", i%20)
+	if i%10 == 3 {
+		k = "NULL"
+	}
+	if i%7 == 0 {
+		s = "NULL"
+	}
+	return fmt.Sprintf("(%d, %s, %d, %s, 'd%d')", i, k, (i%10)*100, s, i%2+1)
+}
+
+// TestAnalyzeFlussUnionRead: ANALYZE TABLE over a tiered Fluss table (two
+// partitions of two buckets, 200 rows in the Paimon lake and a log tail of
+// 100) reads lake and log once through the union read: the counts, NULLs
+// and bounds derived by hand cover all 300 rows, NDVs are within the
+// sketch's error, the optimizer's estimate follows, and the $lake view and
+// unknown columns are refused by name.
+func TestAnalyzeFlussUnionRead(t *testing.T) {
+	ctx := context.Background()
+	wh := t.TempDir()
+	cl, err := minifluss.Start(ctx, minifluss.Config{DataDir: t.TempDir(), DatalakeFormat: "paimon", TabletServers: 2,
+		DefaultBucketNumber: 2, Lake: minifluss.LakeConfig{Warehouse: wh}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.Close() })
+	run := func(src string) {
+		t.Helper()
+		sc, err := minifluss.ParseScenario(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sc.Run(ctx, cl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	values := func(from, to int) string {
+		var vs []string
+		for i := from; i < to; i++ {
+			vs = append(vs, flussStatsRow(i))
+		}
+		return strings.Join(vs, ", ")
+	}
+	run(`CREATE DATABASE st;
+CREATE TABLE st.ev (id BIGINT, k INT, g BIGINT, s STRING, dt STRING) PARTITIONED BY (dt)
+  WITH ('bucket.num' = '2', 'table.datalake.enabled' = 'true', 'table.datalake.freshness' = '30s');
+INSERT INTO st.ev VALUES ` + values(0, 200) + `;`)
+	if _, err := cl.TierLake(ctx, "st", "ev"); err != nil {
+		t.Fatal(err)
+	}
+	run(`INSERT INTO st.ev VALUES ` + values(200, 300) + `;`)
+
+	f := startLakeFE(t, t.TempDir())
+	db := f.db("")
+	mustExec(t, db, fmt.Sprintf("CREATE CATALOG fl PROPERTIES ('type'='fluss', 'fluss.bootstrap.servers'='%s')", cl.BootstrapAddr()))
+	wantRows(t, db, "SELECT count(*), count(k), count(s) FROM fl.st.ev", "300|270|257")
+	wantRows(t, db, "SELECT count(*) FROM fl.st.`ev$lake`", "200")
+
+	const groupG = "SELECT g, count(*) FROM fl.st.ev GROUP BY g"
+	if got := explainCard(t, db, groupG, "VAGGREGATE"); got == "10" {
+		t.Errorf("GROUP BY g before ANALYZE: cardinality already %s", got)
+	}
+	mustExec(t, db, "ANALYZE TABLE fl.st.ev")
+	// By hand: k NULL on i%10 == 3 (30 rows), s on i%7 == 0 (43 rows);
+	// s's 20 values all occur on rows that are not multiples of 7.
+	want := map[string]colStat{
+		"id": {count: 300, ndv: 300, nulls: 0, min: "0", max: "299"},
+		"k":  {count: 300, ndv: 13, nulls: 30, min: "0", max: "12"},
+		"g":  {count: 300, ndv: 10, nulls: 0, min: "0", max: "900"},
+		"s":  {count: 300, ndv: 20, nulls: 43},
+		"dt": {count: 300, ndv: 2, nulls: 0},
+	}
+	got := columnStats(t, db, "fl.st.ev")
+	for _, c := range []string{"s", "dt"} {
+		// String bounds: the lake's (unquoted) or ANALYZE's (quoted).
+		w := want[c]
+		w.min, w.max = got[c].min, got[c].max
+		want[c] = w
+		if strings.Trim(got[c].min, "'") != map[string]string{"s": "v00", "dt": "d1"}[c] ||
+			strings.Trim(got[c].max, "'") != map[string]string{"s": "v19", "dt": "d2"}[c] {
+			t.Errorf("column %s: bounds %s..%s", c, got[c].min, got[c].max)
+		}
+	}
+	checkStats(t, "after ANALYZE", got, want, 0.03)
+	if got := explainCard(t, db, groupG, "VAGGREGATE"); got != "10" {
+		t.Errorf("GROUP BY g after ANALYZE: cardinality %s, want 10", got)
+	}
+
+	wantErr(t, db, "ANALYZE TABLE fl.st.`ev$lake`", 1235, "analyze the table 'ev' itself")
+	wantErr(t, db, "ANALYZE TABLE fl.st.ev (id, nope)", 1054, "Unknown column 'nope' in 'ev'")
 }
