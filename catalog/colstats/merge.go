@@ -1,74 +1,35 @@
 package colstats
 
 import (
-	"math"
-
 	"github.com/inlet-db/inlet/catalog"
 )
 
 // Merge lays the statistics of an ANALYZE (analyzed) over those a lake's
-// manifests report now (manifest), for the optimizer. The distinct counts
-// and data sizes are the analysed ones, which manifests cannot give. Row
-// and null counts are those of the side that covers more rows: the
-// manifests' once the table grew since the ANALYZE (they are current with
-// every snapshot), else the analysed ones (a Fluss table's ANALYZE also
-// read the log tail its lake's manifests lack; a primary-key table's
-// manifests count stored versions, ANALYZE merged rows). Bounds are the
-// union of both, never narrower than either. When the manifests' rows
-// outgrew the analysed ones, a key-like column's NDV (more than half its
-// rows distinct) and every data size grow in proportion, as a key grows
-// with its table; other NDVs are kept, capped at the non-null rows. A
-// column only one side knows is that side's. Either argument may be nil;
-// neither is modified.
+// manifests report now (manifest), for the optimizer. An analysed column
+// keeps what ANALYZE counted (its rows, NULLs, NDV and data size, which
+// manifests cannot give or, for a Fluss table's log tail and a
+// primary-key table's stored versions, count otherwise) with its bounds
+// widened by the manifests' current ones, in the manifests' typed text
+// where those are the wider. The result's Rows are the analysed rows: the
+// optimizer scales a key-like NDV by the table's current row count
+// (catalog.RowCounter, from the manifests) over them when the table grew
+// since. A column ANALYZE did not cover is the manifests'. Either argument
+// may be nil; neither is modified.
 func Merge(manifest, analyzed *catalog.TableStats) *catalog.TableStats {
 	if analyzed == nil {
 		return manifest
 	}
-	if manifest == nil || manifest.Rows <= analyzed.Rows {
-		if manifest == nil || len(manifest.Columns) == 0 {
-			return analyzed
-		}
-		out := &catalog.TableStats{Rows: analyzed.Rows, UpdatedMS: analyzed.UpdatedMS, Columns: make(map[string]catalog.ColumnStats, len(analyzed.Columns))}
-		for name, a := range analyzed.Columns {
-			if m, ok := manifest.Columns[name]; ok {
-				// The manifests' text of the bounds (typed: decimals
-				// keep their scale) unless ANALYZE saw wider ones.
-				b := widen(m, a)
-				a.Min, a.Max, a.Numeric, a.Lo, a.Hi = b.Min, b.Max, b.Numeric, b.Lo, b.Hi
-			}
-			out.Columns[name] = a
-		}
-		for name, m := range manifest.Columns {
-			if _, ok := out.Columns[name]; !ok {
-				out.Columns[name] = m
-			}
-		}
-		return out
+	if manifest == nil || len(manifest.Columns) == 0 {
+		return analyzed
 	}
-	out := &catalog.TableStats{Rows: manifest.Rows, UpdatedMS: analyzed.UpdatedMS,
+	out := &catalog.TableStats{Rows: analyzed.Rows, UpdatedMS: analyzed.UpdatedMS,
 		Columns: make(map[string]catalog.ColumnStats, max(len(manifest.Columns), len(analyzed.Columns)))}
-	ratio := 1.0
-	if analyzed.Rows > 0 {
-		ratio = float64(manifest.Rows) / float64(analyzed.Rows)
-	}
 	for name, a := range analyzed.Columns {
-		m, ok := manifest.Columns[name]
-		if !ok {
-			out.Columns[name] = a
-			continue
+		if m, ok := manifest.Columns[name]; ok {
+			b := widen(m, a)
+			a.Min, a.Max, a.Numeric, a.Lo, a.Hi = b.Min, b.Max, b.Numeric, b.Lo, b.Hi
 		}
-		cs := widen(m, a)
-		ndv := float64(a.NDV)
-		if a.NDV*2 > analyzed.Rows {
-			ndv *= ratio
-		}
-		nonNull := m.Count - m.Nulls
-		cs.NDV = int64(math.Round(math.Min(ndv, float64(nonNull))))
-		if a.NDV > 0 && nonNull > 0 {
-			cs.NDV = max(cs.NDV, 1)
-		}
-		cs.DataSize = int64(math.Round(float64(a.DataSize) * ratio))
-		out.Columns[name] = cs
+		out.Columns[name] = a
 	}
 	for name, m := range manifest.Columns {
 		if _, ok := out.Columns[name]; !ok {
