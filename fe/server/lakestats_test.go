@@ -440,4 +440,22 @@ INSERT INTO st.ev VALUES ` + values(0, 200) + `;`)
 
 	wantErr(t, db, "ANALYZE TABLE fl.st.`ev$lake`", 1235, "analyze the table 'ev' itself")
 	wantErr(t, db, "ANALYZE TABLE fl.st.ev (id, nope)", 1054, "Unknown column 'nope' in 'ev'")
+
+	// A restart reads them back.
+	meta := f.dir
+	f.stop()
+	f = startLakeFE(t, meta)
+	db = f.db("")
+	mustExec(t, db, "SELECT 1")
+	checkStats(t, "after a restart", columnStats(t, db, "fl.st.ev"), want, 0.03)
+
+	// A table dropped and created again under the name is another table:
+	// the old one's statistics do not describe it.
+	run(`DROP TABLE st.ev;
+CREATE TABLE st.ev (id BIGINT, k INT, g BIGINT, s STRING, dt STRING) PARTITIONED BY (dt) WITH ('bucket.num' = '2');
+INSERT INTO st.ev VALUES (1, 1, 1, 'x', 'd1');`)
+	mustExec(t, db, "REFRESH CATALOG fl")
+	if got := columnStats(t, db, "fl.st.ev"); len(got) != 0 {
+		t.Errorf("statistics of the dropped table describe the new one: %v", got)
+	}
 }
