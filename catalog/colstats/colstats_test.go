@@ -178,8 +178,19 @@ func TestStore(t *testing.T) {
 	if err := os.WriteFile(p, []byte("{not json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenStore(dir).Get("db", "bad", ""); err == nil || !strings.Contains(err.Error(), p) {
+	bad := OpenStore(dir)
+	if _, err := bad.Get("db", "bad", ""); err == nil || !strings.Contains(err.Error(), p) {
 		t.Errorf("damaged file: %v", err)
+	}
+	// Reported once; an ANALYZE replaces it.
+	if got, err := bad.Get("db", "bad", ""); got != nil || err != nil {
+		t.Errorf("damaged file, again: %v %v", got, err)
+	}
+	if err := bad.Put("db", "bad", "", a); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := OpenStore(dir).Get("db", "bad", ""); got == nil || err != nil {
+		t.Errorf("replaced damaged file: %v %v", got, err)
 	}
 	// No directory: nothing kept, Put refused.
 	none := OpenStore("")

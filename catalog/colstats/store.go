@@ -59,8 +59,9 @@ func (s *Store) path(k storeKey) string {
 }
 
 // Get returns the statistics kept for db.table under tag, nil when there
-// are none (never analysed, or analysed as another incarnation). The
-// result is shared: callers must not modify it.
+// are none (never analysed, or analysed as another incarnation). A damaged
+// file is an error naming it the first time, none after. The result is
+// shared: callers must not modify it.
 func (s *Store) Get(db, table, tag string) (*catalog.TableStats, error) {
 	if s == nil || s.dir == "" {
 		return nil, nil
@@ -71,10 +72,13 @@ func (s *Store) Get(db, table, tag string) (*catalog.TableStats, error) {
 	r, ok := s.cache[k]
 	if !ok {
 		var err error
-		if r, err = s.read(k); err != nil {
+		r, err = s.read(k)
+		// A damaged file is reported once, then read as none until the
+		// next ANALYZE replaces it (or the cache is cleared).
+		s.remember(k, r)
+		if err != nil {
 			return nil, err
 		}
-		s.remember(k, r)
 	}
 	if r == nil || r.Tag != tag {
 		return nil, nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -161,6 +162,7 @@ type Catalog struct {
 	cfg   *config
 	fs    fileio.FS
 	stats *colstats.Store // ANALYZE TABLE's statistics, in the FE's meta dir
+	log   *slog.Logger
 }
 
 var _ catalog.Catalog = (*Catalog)(nil)
@@ -179,7 +181,11 @@ func Open(_ context.Context, props map[string]string, env catalog.Env) (catalog.
 	if env.DataDir != "" {
 		statsDir = filepath.Join(env.DataDir, "stats")
 	}
-	return &Catalog{name: env.Name, cfg: cfg, fs: fs, stats: colstats.OpenStore(statsDir)}, nil
+	log := env.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Catalog{name: env.Name, cfg: cfg, fs: fs, stats: colstats.OpenStore(statsDir), log: log}, nil
 }
 
 // Type implements catalog.Catalog.

@@ -16,8 +16,8 @@ var (
 // ColumnStats implements catalog.ColumnStatser: the latest snapshot's
 // manifests (lakestats.Latest) with what ANALYZE TABLE kept laid over them
 // (colstats.Merge: its distinct counts, the manifests' current rows and
-// bounds). Kept statistics that cannot be read are left out, never a
-// planning error.
+// bounds). Kept statistics that cannot be read are left out (and logged),
+// never a planning error.
 func (t *Table) ColumnStats(ctx context.Context) (*catalog.TableStats, error) {
 	ts, err := lakestats.Latest(ctx, t.lake, t.schema.Fields)
 	if err != nil {
@@ -25,6 +25,7 @@ func (t *Table) ColumnStats(ctx context.Context) (*catalog.TableStats, error) {
 	}
 	kept, err := t.cat.stats.Get(t.db, t.name, "")
 	if err != nil {
+		t.cat.log.Warn("paimon analysed statistics unavailable", "catalog", t.cat.name, "table", t.db+"."+t.name, "err", err)
 		return ts, nil
 	}
 	return colstats.Merge(ts, kept), nil
