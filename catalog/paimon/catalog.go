@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
@@ -154,15 +155,19 @@ func boolProp(props map[string]string, name string) (bool, error) {
 	return b, nil
 }
 
-// Catalog is an opened Paimon catalog over one warehouse. It caches
-// nothing: every call reads the warehouse, so it is always current and safe
-// for concurrent use.
+// Catalog is an opened Paimon catalog over one warehouse. It caches no
+// metadata that can change (only the creation time of tables' first
+// schemas, which cannot): every call reads the warehouse, so it is always
+// current and safe for concurrent use.
 type Catalog struct {
 	name  string
 	cfg   *config
 	fs    fileio.FS
 	stats *colstats.Store // ANALYZE TABLE's statistics, in the FE's meta dir
 	log   *slog.Logger
+
+	tagMu sync.Mutex
+	tags  map[tagKey]string // Table.statsTag of tables altered since creation
 }
 
 var _ catalog.Catalog = (*Catalog)(nil)
@@ -185,7 +190,8 @@ func Open(_ context.Context, props map[string]string, env catalog.Env) (catalog.
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Catalog{name: env.Name, cfg: cfg, fs: fs, stats: colstats.OpenStore(statsDir), log: log}, nil
+	return &Catalog{name: env.Name, cfg: cfg, fs: fs, stats: colstats.OpenStore(statsDir), log: log,
+		tags: map[tagKey]string{}}, nil
 }
 
 // Type implements catalog.Catalog.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -55,6 +56,12 @@ func lakeStatsRow(i int) []any {
 // files, in partition partOf(file's rows).
 func writeLakeTable(t *testing.T, wh, name string, fields, parts []string, files [][][]any, partOf func(rows [][]any) []any) {
 	t.Helper()
+	writeLakeTableAt(t, wh, name, fields, parts, files, partOf, time.Unix(0, 0))
+}
+
+// writeLakeTableAt is writeLakeTable with the schema's creation time.
+func writeLakeTableAt(t *testing.T, wh, name string, fields, parts []string, files [][][]any, partOf func(rows [][]any) []any, created time.Time) {
+	t.Helper()
 	ctx := context.Background()
 	s := &lake.TableSchema{PartitionKeys: parts, Options: map[string]string{"bucket": "-1", "file.format": "parquet"}}
 	for i, f := range fields {
@@ -65,7 +72,7 @@ func writeLakeTable(t *testing.T, wh, name string, fields, parts []string, files
 		}
 		s.Fields = append(s.Fields, lake.DataField{ID: i, Name: n, Type: ty})
 	}
-	if err := writer.CreateTable(ctx, fileio.Local{}, filepath.Join(wh, "db.db", name), s, time.Unix(0, 0)); err != nil {
+	if err := writer.CreateTable(ctx, fileio.Local{}, filepath.Join(wh, "db.db", name), s, created); err != nil {
 		t.Fatal(err)
 	}
 	appendLakeTable(t, wh, name, files, partOf)
@@ -337,6 +344,24 @@ func TestAnalyzePaimonTable(t *testing.T) {
 	}
 	if got, _ := strconv.Atoi(explainCard(t, db, "SELECT id, count(*) FROM lk.db.t GROUP BY id", "VAGGREGATE")); got < 3800 || got > 4200 {
 		t.Errorf("GROUP BY id after rows were added: cardinality %d, want about 4000", got)
+	}
+
+	// A table created again under the name (a new schema-0) is another
+	// table: the old one's statistics do not describe it.
+	writeLakeTableAt(t, wh, "o2", []string{"ok BIGINT NOT NULL"}, nil, [][][]any{{{int64(1)}}}, nil, time.Unix(0, 0))
+	mustExec(t, db, "ANALYZE TABLE lk.db.o2")
+	if got := columnStats(t, db, "lk.db.o2")["ok"].ndv; got != 1 {
+		t.Fatalf("o2 after ANALYZE: NDV %d, want 1", got)
+	}
+	if err := os.RemoveAll(filepath.Join(wh, "db.db", "o2")); err != nil {
+		t.Fatal(err)
+	}
+	// (Two commits: the manifests' statistics are cached by path and
+	// snapshot id, which a table created again reuses.)
+	writeLakeTableAt(t, wh, "o2", []string{"ok BIGINT NOT NULL"}, nil, [][][]any{{{int64(1)}}}, nil, time.Unix(100, 0))
+	appendLakeTable(t, wh, "o2", [][][]any{{{int64(5)}}}, nil)
+	if got := columnStats(t, db, "lk.db.o2")["ok"]; got.ndv != 2 || got.count != 2 {
+		t.Errorf("o2 created again: %+v, want the manifests' count 2 and NDV 2", got)
 	}
 
 	// DROP CATALOG drops them: the same warehouse again has the
