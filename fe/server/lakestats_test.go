@@ -307,6 +307,13 @@ func TestAnalyzePaimonTable(t *testing.T) {
 	}
 	wantRows(t, db, semi, "600")
 
+	// The scan is the statement's: over exec_mem_limit it fails alone,
+	// naming the limit, and keeps the statistics it had.
+	mustExec(t, db, "SET exec_mem_limit = 4096")
+	wantMemLimit(t, db, "ANALYZE TABLE lk.db.t", 4096)
+	mustExec(t, db, "SET exec_mem_limit = DEFAULT")
+	checkStats(t, "after a failed ANALYZE", columnStats(t, db, "lk.db.t"), want, 0.03)
+
 	// Bad requests name what is wrong.
 	wantErr(t, db, "ANALYZE TABLE lk.db.t (k, nope)", 1054, "Unknown column 'nope' in 't'")
 	wantErr(t, db, "ANALYZE TABLE lk.db.`t$snapshots`", 1235, "'t$snapshots'")
