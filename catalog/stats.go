@@ -54,3 +54,16 @@ type ColumnStatser interface {
 type Analyzer interface {
 	Analyze(ctx context.Context, mem memory.Allocator) (*TableStats, error)
 }
+
+// StatsKeeper is a Table that ANALYZE TABLE analyses by reading it as a
+// query does (a lake table read by BEs, a Fluss table's union read): the FE
+// scans the columns, computes their statistics and hands them to
+// KeepStats, which keeps them (surviving a restart) for ColumnStats to
+// merge with what the table reports otherwise. Columns ts does not name
+// keep their earlier statistics. AnalyzeColumns are the columns a full
+// ANALYZE reads, by name; a table that cannot be analysed in its current
+// form (a change log view) returns an error naming it.
+type StatsKeeper interface {
+	AnalyzeColumns() ([]string, error)
+	KeepStats(ctx context.Context, ts *TableStats) error
+}

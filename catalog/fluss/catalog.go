@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/catalog/colstats"
 	"github.com/inlet-db/inlet/catalog/fluss/client"
 	icesys "github.com/inlet-db/inlet/catalog/iceberg/systable"
 	"github.com/inlet-db/inlet/catalog/paimon/systable"
@@ -42,6 +44,8 @@ type Catalog struct {
 
 	lakeMu sync.Mutex
 	lake   *lakeState
+
+	stats *colstats.Store // ANALYZE TABLE's statistics, in the FE's meta dir
 }
 
 var (
@@ -65,8 +69,13 @@ func Open(_ context.Context, props map[string]string, env catalog.Env) (catalog.
 	if err != nil {
 		return nil, fmt.Errorf("fluss catalog '%s': %w", env.Name, err)
 	}
+	statsDir := ""
+	if env.DataDir != "" {
+		statsDir = filepath.Join(env.DataDir, "stats")
+	}
 	return &Catalog{name: env.Name, cfg: cfg, client: cl, log: log,
-		tables: map[string][]string{}, infos: map[client.TablePath]*client.TableInfo{}}, nil
+		tables: map[string][]string{}, infos: map[client.TablePath]*client.TableInfo{},
+		stats: colstats.OpenStore(statsDir)}, nil
 }
 
 // Type implements catalog.Catalog.

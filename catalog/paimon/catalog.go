@@ -5,14 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/catalog/colstats"
 	"github.com/inlet-db/inlet/catalog/paimon/systable"
 	"github.com/inlet-db/inlet/fileio"
 	lake "github.com/inlet-db/inlet/lake/paimon"
@@ -151,13 +155,19 @@ func boolProp(props map[string]string, name string) (bool, error) {
 	return b, nil
 }
 
-// Catalog is an opened Paimon catalog over one warehouse. It caches
-// nothing: every call reads the warehouse, so it is always current and safe
-// for concurrent use.
+// Catalog is an opened Paimon catalog over one warehouse. It caches no
+// metadata that can change (only the creation time of tables' first
+// schemas, which cannot): every call reads the warehouse, so it is always
+// current and safe for concurrent use.
 type Catalog struct {
-	name string
-	cfg  *config
-	fs   fileio.FS
+	name  string
+	cfg   *config
+	fs    fileio.FS
+	stats *colstats.Store // ANALYZE TABLE's statistics, in the FE's meta dir
+	log   *slog.Logger
+
+	tagMu sync.Mutex
+	tags  map[tagKey]string // Table.statsTag of tables altered since creation
 }
 
 var _ catalog.Catalog = (*Catalog)(nil)
@@ -172,7 +182,16 @@ func Open(_ context.Context, props map[string]string, env catalog.Env) (catalog.
 	if err != nil {
 		return nil, catalog.Errorf(catalog.ErrInvalidProperty, "paimon catalog '%s': %v", env.Name, err)
 	}
-	return &Catalog{name: env.Name, cfg: cfg, fs: fs}, nil
+	statsDir := ""
+	if env.DataDir != "" {
+		statsDir = filepath.Join(env.DataDir, "stats")
+	}
+	log := env.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Catalog{name: env.Name, cfg: cfg, fs: fs, stats: colstats.OpenStore(statsDir), log: log,
+		tags: map[tagKey]string{}}, nil
 }
 
 // Type implements catalog.Catalog.

@@ -1,8 +1,12 @@
 package paimon_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -93,6 +97,109 @@ func TestColumnStatsFromManifests(t *testing.T) {
 	} {
 		if got := ts.Columns[want.name]; got != want.cs {
 			t.Errorf("%s: %+v, want %+v", want.name, got, want.cs)
+		}
+	}
+}
+
+// TestColumnStatsFromStatisticsFile: a snapshot naming a statistics file
+// (Paimon's own ANALYZE, as Spark writes it: statistics/<name> with
+// mergedRecordCount and per column distinctCount, nullCount, avgLen) has
+// its distinct counts replace the bounds' estimates; the bounds stay the
+// manifests'; a column the file does not cover keeps the estimate; and a
+// snapshot naming a file that is not there still plans on the manifests.
+func TestColumnStatsFromStatisticsFile(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name, file string
+		want       map[string]catalog.ColumnStats
+	}{
+		{name: "stats-1", file: `{"snapshotId":1,"schemaId":0,"mergedRecordCount":6,"mergedRecordSize":600,
+  "colStats":{"k":{"colId":0,"distinctCount":2,"min":"1","max":"9","nullCount":0,"avgLen":4,"maxLen":4},
+              "s":{"colId":1,"distinctCount":3,"nullCount":2,"avgLen":5,"maxLen":7}}}`,
+			want: map[string]catalog.ColumnStats{
+				// The file's figures (6 rows as of its snapshot), the manifests' bounds.
+				"k": {Count: 6, NDV: 2, DataSize: 24, Min: "1", Max: "9", Numeric: true, Lo: 1, Hi: 9},
+				"s": {Count: 6, NDV: 3, Nulls: 2, DataSize: 20, Min: "a", Max: "c"},
+				// Not in the file: the bounds' estimate, 4 values between 10 and 13.
+				"v": {Count: 5, NDV: 4, Min: "10", Max: "13", Numeric: true, Lo: 10, Hi: 13},
+			}},
+		{name: "missing", file: "", want: map[string]catalog.ColumnStats{
+			"k": {Count: 5, NDV: 5, Min: "1", Max: "9", Numeric: true, Lo: 1, Hi: 9},
+		}},
+	} {
+		wh := t.TempDir()
+		path := filepath.Join(wh, "db.db", "t")
+		var fields []lake.DataField
+		for i, f := range []string{"k INT NOT NULL", "s STRING", "v BIGINT NOT NULL"} {
+			n, typ, _ := strings.Cut(f, " ")
+			dt, err := lake.ParseType(typ)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fields = append(fields, lake.DataField{ID: i, Name: n, Type: dt})
+		}
+		s := &lake.TableSchema{Fields: fields, Options: map[string]string{"bucket": "-1", "file.format": "parquet"}}
+		if err := writer.CreateTable(ctx, fileio.Local{}, path, s, time.Unix(0, 0)); err != nil {
+			t.Fatal(err)
+		}
+		mem := memory.NewGoAllocator()
+		w, err := writer.Open(ctx, fileio.Local{}, path, mem, writer.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cm := w.NewCommit()
+		fw, err := cm.NewFile(ctx, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := paimontest.Rows(t, mem, w.Schema(), []any{1, "a", 10}, []any{9, nil, 11}, []any{5, "c", 12}, []any{1, "a", 13}, []any{9, "c", 10})
+		if err := fw.Write(rec, nil); err != nil {
+			t.Fatal(err)
+		}
+		rec.Release()
+		if err := fw.Close(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cm.Commit(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		// Name the statistics file in the snapshot, as Paimon's ANALYZE
+		// commit (an ANALYZE snapshot) does.
+		snapPath := filepath.Join(path, "snapshot", "snapshot-1")
+		b, err := os.ReadFile(snapPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var snap map[string]any
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber() // int64 identifiers survive the round trip
+		if err := dec.Decode(&snap); err != nil {
+			t.Fatal(err)
+		}
+		snap["statistics"] = c.name
+		if b, err = json.Marshal(snap); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(snapPath, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if c.file != "" {
+			if err := os.MkdirAll(filepath.Join(path, "statistics"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(path, "statistics", c.name), []byte(c.file), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cat := open(t, map[string]string{"warehouse": wh})
+		ts, err := table(t, cat, "db", "t").(catalog.ColumnStatser).ColumnStats(ctx)
+		if err != nil || ts == nil {
+			t.Fatalf("%s: ColumnStats: %v, %v", c.name, ts, err)
+		}
+		for col, want := range c.want {
+			if got := ts.Columns[col]; got != want {
+				t.Errorf("%s: %s: %+v, want %+v", c.name, col, got, want)
+			}
 		}
 	}
 }

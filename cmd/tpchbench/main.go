@@ -30,6 +30,9 @@ type config struct {
 	feBin   string
 	explain string
 	source  string
+	// noLakeAnalyze skips ANALYZE TABLE of the lake tables (--source
+	// paimon or fluss), to measure the plans of manifest statistics alone.
+	noLakeAnalyze bool
 }
 
 func parseFlags(args []string, errOut io.Writer) (config, error) {
@@ -45,6 +48,7 @@ func parseFlags(args []string, errOut io.Writer) (config, error) {
 	fs.DurationVar(&c.timeout, "timeout", 300*time.Second, "time one query may take (Inlet's query_timeout)")
 	fs.StringVar(&c.feBin, "fe-bin", "", "path of the fe binary (default: built from ./cmd/fe)")
 	fs.StringVar(&c.explain, "explain", "", "directory to write each query's EXPLAIN VERBOSE into (qNN.txt) before running it")
+	fs.BoolVar(&c.noLakeAnalyze, "no-lake-analyze", false, "with --source paimon or fluss: do not run ANALYZE TABLE on the lake tables after creating the catalog (the plans then see the manifests' statistics only)")
 	fs.StringVar(&c.source, "source", "internal", "where the tables live: internal (Stream Load into internal tables) paimon (a Paimon warehouse read through a type=paimon catalog; DuckDB reads the same Parquet files) or fluss (the Fluss emulator's tables tiered into its Paimon lake, orders and lineitem with a log tail, read through a type=fluss catalog by union read)")
 	if err := fs.Parse(args); err != nil {
 		return c, err

@@ -94,6 +94,9 @@ func TestTPCHLakeAnswers(t *testing.T) {
 	if rep.failures() > 0 || len(rep.results) != 22 || !rep.wrote {
 		t.Errorf("TPC-H answers over the lake:\n%s", out.String())
 	}
+	if rep.analyzeFailed > 0 {
+		t.Errorf("ANALYZE of the lake tables failed:\n%s", log.String())
+	}
 	// Every table is a Paimon table with its data in Parquet files.
 	for _, tb := range tpch.Tables {
 		files, err := lakeFiles(ctx, filepath.Join(dir, "sf0.01", "paimon", lakeDB+".db", tb.Name))
@@ -129,6 +132,9 @@ func TestTPCHFlussAnswers(t *testing.T) {
 	rep.print(&out)
 	if rep.failures() > 0 || len(rep.results) != 22 {
 		t.Errorf("TPC-H answers over Fluss:\n%s", out.String())
+	}
+	if rep.analyzeFailed > 0 {
+		t.Errorf("ANALYZE of the Fluss tables failed:\n%s", log.String())
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/inlet-db/inlet/catalog"
 	"github.com/inlet-db/inlet/catalog/paimon"
 	"github.com/inlet-db/inlet/dispatch"
+	"github.com/inlet-db/inlet/internal/tpch"
 	"github.com/inlet-db/inlet/scan"
 )
 
@@ -22,8 +23,9 @@ import (
 //	INLET_TPCH_WH=/tmp/tpch/sf1/paimon INLET_TPCH_Q=1 \
 //	  go test -run '^$' -bench TPCHLake -cpuprofile /tmp/q1.prof ./fe/server
 //
-// INLET_TPCH_Q and INLET_TPCH_SF as BenchmarkTPCHLoaded. Skipped without
-// INLET_TPCH_WH.
+// INLET_TPCH_Q and INLET_TPCH_SF as BenchmarkTPCHLoaded. The tables are
+// analysed first (ANALYZE TABLE, outside the timings) unless
+// INLET_TPCH_ANALYZE=0. Skipped without INLET_TPCH_WH.
 func BenchmarkTPCHLake(b *testing.B) {
 	wh := os.Getenv("INLET_TPCH_WH")
 	if wh == "" {
@@ -55,6 +57,14 @@ func BenchmarkTPCHLake(b *testing.B) {
 	}
 	if _, err := db.Exec("USE tpch"); err != nil {
 		b.Fatal(err)
+	}
+	if os.Getenv("INLET_TPCH_ANALYZE") != "0" {
+		// As cmd/tpchbench --source paimon does, outside the timings.
+		for _, t := range tpch.Tables {
+			if _, err := db.Exec("ANALYZE TABLE " + t.Name); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 	runTPCHQueries(b, db, sf, qs)
 }

@@ -77,13 +77,15 @@ func layers() []layer {
 
 		// 3. Catalogs.
 		{pkgs: "catalog", ours: leaves(), why: "§3 layer 3: catalog → typemap"},
-		{pkgs: "catalog/fluss", ours: with("catalog", "catalog/fluss/client", "catalog/fluss/record", "lake/paimon", "lake/iceberg", "fileio", "catalog/paimon/systable", "catalog/paimon/lakestats", "catalog/iceberg/systable"),
-			why: "§3 layer 3: catalog/fluss → catalog, catalog/fluss/client, lake/paimon, typemap (plus fileio: the lake's warehouse is opened with the translated storage settings, catalog/fluss/record: the decoded table descriptor the client hands back, catalog/paimon/systable: tbl$snapshots of the lake half is the same Paimon metadata table the Paimon catalog serves, and catalog/paimon/lakestats: the lake half's column statistics from its manifests, as the Paimon catalog reports them; lake/iceberg: the lake half of a table tiered with datalake.format=iceberg, issue 28, and catalog/iceberg/systable: its tbl$snapshots, as the Iceberg catalog serves it)"},
+		{pkgs: "catalog/colstats/...", ours: with("catalog"),
+			why: "layer 3 (not in §3): ANALYZE TABLE's arithmetic (sketch, store, merge over manifest statistics) the catalogs share → catalog"},
+		{pkgs: "catalog/fluss", ours: with("catalog", "catalog/colstats", "catalog/fluss/client", "catalog/fluss/record", "lake/paimon", "lake/iceberg", "fileio", "catalog/paimon/systable", "catalog/paimon/lakestats", "catalog/iceberg/systable"),
+			why: "§3 layer 3: catalog/fluss → catalog, catalog/fluss/client, lake/paimon, typemap (plus fileio: the lake's warehouse is opened with the translated storage settings, catalog/fluss/record: the decoded table descriptor the client hands back, catalog/paimon/systable: tbl$snapshots of the lake half is the same Paimon metadata table the Paimon catalog serves, and catalog/paimon/lakestats: the lake half's column statistics from its manifests, as the Paimon catalog reports them; lake/iceberg: the lake half of a table tiered with datalake.format=iceberg, issue 28, and catalog/iceberg/systable: its tbl$snapshots, as the Iceberg catalog serves it; catalog/colstats: the statistics ANALYZE TABLE keeps for it)"},
 		{pkgs: "catalog/iceberg/...", ours: with("catalog", "catalog/iceberg/systable", "catalog/paimon", "catalog/paimon/lakestats", "lake/iceberg", "lake/paimon", "fileio"),
 			why: "§3 layer 3 (issue 28): catalog/iceberg → catalog, lake/iceberg, fileio (and catalog/paimon for its column mapping and S3 properties, so a column and a warehouse read the same through either catalog; catalog/paimon/lakestats: column statistics from manifests estimated as for Paimon; catalog/iceberg/systable: its metadata tables)"},
-		{pkgs: "catalog/paimon/...", ours: with("catalog/paimon/...", "catalog", "lake/paimon", "fileio"),
-			why: "§3 layer 3: catalog/paimon → catalog, lake/paimon, fileio"},
-		{pkgs: "catalog/local/...", ours: with("catalog", "fileio"), why: "layer 3 (not in §3): the internal catalog → catalog"},
+		{pkgs: "catalog/paimon/...", ours: with("catalog/paimon/...", "catalog", "catalog/colstats", "lake/paimon", "fileio"),
+			why: "§3 layer 3: catalog/paimon → catalog, lake/paimon, fileio (and catalog/colstats: the statistics ANALYZE TABLE keeps)"},
+		{pkgs: "catalog/local/...", ours: with("catalog", "catalog/colstats", "fileio"), why: "layer 3 (not in §3): the internal catalog → catalog (and catalog/colstats: ANALYZE's sketch, shared with the lake catalogs)"},
 		{pkgs: "catalog/manager/...", ours: with("catalog/..."), why: "layer 3 (not in §3): the catalog manager → catalog and its implementations"},
 
 		// 4. FE planning and BE execution.

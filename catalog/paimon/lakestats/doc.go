@@ -10,7 +10,8 @@
 //  1. Statistics are hints, never answers: bounds may be wider than the
 //     live rows (merged-away records, deletion vectors, Iceberg delete files), never narrower,
 //     and an NDV the manifests cannot estimate is 0 (unknown), not 1.
-//  2. No data file is read; one pass over the manifests per new snapshot,
+//  2. No data file is read; one pass over the manifests (and the
+//     statistics file a snapshot may name) per new snapshot,
 //     kept in a bounded cache keyed by table path and snapshot id, which
 //     name immutable files.
 package lakestats

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/inlet-db/inlet/catalog"
+	"github.com/inlet-db/inlet/catalog/colstats"
 	lake "github.com/inlet-db/inlet/lake/paimon"
 )
 
@@ -22,8 +23,9 @@ import (
 // otherwise: manifests carry no distinct counts. A table without a
 // snapshot has empty statistics (Rows 0), not none. Results are kept per
 // table path and snapshot id (snapshots never change), so only a new
-// snapshot costs a manifest read. The result is shared: callers must not
-// modify it.
+// snapshot costs a manifest read. When the snapshot names a statistics
+// file (Paimon's own ANALYZE), its distinct counts replace the estimates
+// (statisticsFile). The result is shared: callers must not modify it.
 func Latest(ctx context.Context, t *lake.Table, fields []lake.DataField) (*catalog.TableStats, error) {
 	id, err := t.LatestSnapshotID(ctx)
 	if err != nil {
@@ -32,14 +34,62 @@ func Latest(ctx context.Context, t *lake.Table, fields []lake.DataField) (*catal
 	if id == 0 {
 		return &catalog.TableStats{Columns: map[string]catalog.ColumnStats{}}, nil
 	}
-	return Summarized(ctx, t.Path(), id, fields, func(ctx context.Context) (*lake.Summary, int64, error) {
+	var fromFile *catalog.TableStats
+	ts, err := Summarized(ctx, t.Path(), id, fields, func(ctx context.Context) (*lake.Summary, int64, error) {
 		snap, err := t.Snapshot(ctx, id)
 		if err != nil {
 			return nil, 0, err
 		}
 		sum, err := t.Summarize(ctx, snap)
+		if err == nil {
+			fromFile = statisticsFile(ctx, t, snap, fields, sum)
+		}
 		return sum, snap.TimeMillis, err
 	})
+	if err != nil || fromFile == nil {
+		return ts, err
+	}
+	// Read with the manifests (not from the cache): kept with them.
+	ts = colstats.Merge(ts, fromFile)
+	summaries.put(summaryKey{path: t.Path(), snapshot: id}, ts)
+	return ts, nil
+}
+
+// statisticsFile is the statistics file the snapshot names (Paimon's own
+// ANALYZE, written by Spark), as analysed statistics to lay over the
+// manifests' (colstats.Merge): the columns with a distinct count, their
+// null counts (the manifests' where the file has none) and sizes. nil
+// when the snapshot names none or it cannot be read: statistics are hints,
+// and the manifests' remain.
+func statisticsFile(ctx context.Context, t *lake.Table, snap *lake.Snapshot, fields []lake.DataField, sum *lake.Summary) *catalog.TableStats {
+	st, err := t.Statistics(ctx, snap)
+	if err != nil || st == nil {
+		return nil
+	}
+	rows := sum.Rows
+	if st.MergedRecordCount != nil && *st.MergedRecordCount >= 0 {
+		rows = *st.MergedRecordCount
+	}
+	out := &catalog.TableStats{Rows: rows, UpdatedMS: snap.TimeMillis, Columns: map[string]catalog.ColumnStats{}}
+	for _, f := range fields {
+		c, ok := st.ColStats[f.Name]
+		if !ok || c.DistinctCount == nil || *c.DistinctCount < 0 {
+			continue
+		}
+		nulls := max(sum.Columns[f.Name].Nulls, 0)
+		if c.NullCount != nil && *c.NullCount >= 0 {
+			nulls = *c.NullCount
+		}
+		cs := catalog.ColumnStats{Count: rows, NDV: min(*c.DistinctCount, max(rows-nulls, 0)), Nulls: min(nulls, rows)}
+		if c.AvgLen != nil && *c.AvgLen > 0 {
+			cs.DataSize = *c.AvgLen * (rows - cs.Nulls)
+		}
+		out.Columns[f.Name] = cs
+	}
+	if len(out.Columns) == 0 {
+		return nil
+	}
+	return out
 }
 
 // Summarized is Latest for a lake whose manifests are summarized by
