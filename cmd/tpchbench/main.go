@@ -30,6 +30,9 @@ type config struct {
 	feBin   string
 	explain string
 	source  string
+	// flussDir keeps the --source fluss emulator's state (reused when
+	// complete); empty: a fresh emulator under the run's work directory.
+	flussDir string
 }
 
 func parseFlags(args []string, errOut io.Writer) (config, error) {
@@ -46,6 +49,7 @@ func parseFlags(args []string, errOut io.Writer) (config, error) {
 	fs.StringVar(&c.feBin, "fe-bin", "", "path of the fe binary (default: built from ./cmd/fe)")
 	fs.StringVar(&c.explain, "explain", "", "directory to write each query's EXPLAIN VERBOSE into (qNN.txt) before running it")
 	fs.StringVar(&c.source, "source", "internal", "where the tables live: internal (Stream Load into internal tables) paimon (a Paimon warehouse read through a type=paimon catalog; DuckDB reads the same Parquet files) or fluss (the Fluss emulator's tables tiered into its Paimon lake, orders and lineitem with a log tail, read through a type=fluss catalog by union read)")
+	fs.StringVar(&c.flussDir, "fluss-dir", "", "with --source fluss: directory keeping the emulator's state (tables, log, lake, tail files); when it holds a complete load of the same --sf it is reused and nothing is appended (default: a fresh emulator per run)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
