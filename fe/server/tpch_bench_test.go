@@ -85,10 +85,16 @@ func tpchBenchQueries(b *testing.B) (sf float64, qs []int) {
 
 // runTPCHQueries runs each query of qs as a sub-benchmark over db,
 // reading every row, and reports CPU time per query beside wall time.
+// INLET_TPCH_EXPLAIN=1 runs EXPLAIN of each instead: planning alone, with
+// every metadata round trip it makes.
 func runTPCHQueries(b *testing.B, db *sql.DB, sf float64, qs []int) {
+	explain := os.Getenv("INLET_TPCH_EXPLAIN") == "1"
 	for _, q := range qs {
 		b.Run("Q"+strconv.Itoa(q), func(b *testing.B) {
 			text := tpch.Query(q, sf)
+			if explain {
+				text = "EXPLAIN " + text
+			}
 			// The machine is shared: CPU time per query is the figure to
 			// compare between builds, wall time only on a quiet one.
 			cpu0 := cpuTime()
