@@ -223,10 +223,19 @@ func splitStats(splits []paimon.Split, force bool) []string {
 	return out
 }
 
+// splitFileSize is the bytes of the files sp reads, for EXPLAIN's
+// totalFileSize: a slice of a file (file_split_size) counts its share, so
+// the slices of one file add up to its size once, as Doris sums split
+// lengths, rather than once per slice.
 func splitFileSize(sp *paimon.Split) int64 {
 	var n int64
 	for _, f := range sp.Files {
-		n += f.Meta.FileSize
+		size := f.Meta.FileSize
+		if s := f.Slice; s != nil && s.Count > 1 && s.Index >= 0 && s.Index < s.Count {
+			i, c := int64(s.Index), int64(s.Count)
+			size = size*(i+1)/c - size*i/c
+		}
+		n += size
 	}
 	return n
 }

@@ -204,6 +204,17 @@ func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.
 		if fx.cl, err = e.clientFor(ft.ClientOptions); err != nil {
 			return nil, err
 		}
+		if hasLakeRange(f) && !isIceberg(f.Lake) {
+			// A union read's lake plan opens here, before the filters are
+			// compiled, so that the runtime bounds its reader applies
+			// exactly (withRuntimeFilters, fx.lakeRuntime) leave its lake
+			// rows' BE predicate as they do a Paimon catalog's: evaluating
+			// them again on every lake row was a tenth of a union read's
+			// TPC-H CPU. Log and tail rows keep every filter (fx.pred).
+			if _, err := fx.lake(ctx); err != nil {
+				return nil, err
+			}
+		}
 	} else {
 		var fields []paimon.DataField
 		if isIceberg(f.Lake) {
@@ -648,10 +659,11 @@ func (fx *fragExec) lake(ctx context.Context) (*paimon.Plan, error) {
 // filters on integer columns (Filter.runtime), so the reader skips row
 // groups by their statistics and drops rows before decoding the other
 // columns, and notes them in fx.lakeRuntime: the reader applies them
-// exactly, so a Paimon catalog's lake rows need them no more (prepare
-// reads the map; a union read opens its lake plan after prepare, so its
-// BE still applies them). Integer bounds on integer columns compare
-// alike in both; anything else stays a BE filter only.
+// exactly, so lake rows need them no more (prepare reads the map, and
+// opens the plan before it does, for a Paimon catalog's fragment and a
+// union read's alike; log and tail rows still get every filter). Integer
+// bounds on integer columns compare alike in both; anything else stays a
+// BE filter only.
 func (fx *fragExec) withRuntimeFilters(ctx context.Context, tbl *paimon.Table, schemaID int64, pred *paimon.Predicate) (*paimon.Predicate, error) {
 	var leaves []*paimon.Predicate
 	for i, flt := range fx.f.Filters {
@@ -679,8 +691,8 @@ func (fx *fragExec) withRuntimeFilters(ctx context.Context, tbl *paimon.Table, s
 			fd = schema.Fields[flt.Column]
 		default:
 			// A union read's: columns index the Fluss table, whose lake
-			// table names its columns alike. The lake plan is opened after
-			// prepare here, so the BE still applies the bound too.
+			// table names its columns alike (prepare opens the plan once
+			// fx.cols is known).
 			if flt.Column < 0 || int(flt.Column) >= len(fx.cols) {
 				continue
 			}
@@ -779,4 +791,14 @@ func logConditions(fs []*inletpb.Filter, ncols int) []client.Condition {
 		out = append(out, c)
 	}
 	return out
+}
+
+// hasLakeRange reports whether f reads any lake split.
+func hasLakeRange(f *inletpb.Fragment) bool {
+	for _, r := range f.Ranges {
+		if r.Type == inletpb.RangeType_LAKE || r.Type == inletpb.RangeType_LAKE_SUPPRESS {
+			return true
+		}
+	}
+	return false
 }

@@ -7,9 +7,12 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/minifluss"
 	"github.com/inlet-db/inlet/proto/inletpb"
+	"github.com/inlet-db/inlet/scan"
 	"github.com/inlet-db/inlet/typemap"
 )
 
@@ -287,6 +290,39 @@ func TestRuntimeFilterIntoLakePredicate(t *testing.T) {
 		sameRows(t, "union read", got, wantU)
 		if r := st.Counters["FlussLakeRowsReturned"]; r <= 0 || r > int64(len(want)) {
 			t.Errorf("FlussLakeRowsReturned = %d, want 1..%d", r, len(want))
+		}
+	})
+	// The bounds the lake reader took are not evaluated again on the lake
+	// rows, for a union read as for a Paimon catalog's fragment; the tail
+	// and Fluss rows keep every filter, and a bound the reader cannot take
+	// (text) stays on the lake rows too.
+	t.Run("lake rows not filtered twice", func(t *testing.T) {
+		ctx := context.Background()
+		cases := []struct {
+			name    string
+			ranges  []*inletpb.Range
+			fluss   bool
+			filters []*inletpb.Filter
+			lake    bool // the BE filters lake rows
+		}{
+			{"union, runtime int bounds", hs.unionPK(p), true, []*inletpb.Filter{intBound(">=", 20, true), intBound("<=", 40, true)}, false},
+			{"union, planner int bounds", hs.unionPK(p), true, []*inletpb.Filter{intBound(">=", 20, false), intBound("<=", 40, false)}, true},
+			{"union, runtime text bound", hs.unionPK(p), true, []*inletpb.Filter{{Column: 1, Op: ">=", Values: []*inletpb.Value{{V: &inletpb.Value_Text{Text: "k9"}}}, Runtime: true}}, true},
+			{"paimon catalog, runtime int bounds", lake, false, []*inletpb.Filter{intBound(">=", 20, true), intBound("<=", 40, true)}, false},
+		}
+		for _, c := range cases {
+			f := hs.fragment(p, []int32{0, 1, 2, 4}, c.ranges)
+			if !c.fluss {
+				f.Fluss = nil
+			}
+			f.Filters = c.filters
+			lakeF, flussF, err := scan.LakeRowsFiltered(ctx, hs.ex, f, memory.NewGoAllocator())
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			if lakeF != c.lake || !flussF {
+				t.Errorf("%s: BE filters lake rows %v, Fluss rows %v; want %v, true", c.name, lakeF, flussF, c.lake)
+			}
 		}
 	})
 	for _, c := range cases {

@@ -1,7 +1,7 @@
 // Command tpchbench runs TPC-H on Inlet's internal tables and checks every
 // answer against DuckDB on the same rows:
 //
-//	go run ./cmd/tpchbench [--sf 1] [--dir DIR] [--runs 3] [--threads 2] [--queries 1-22] [--timeout 300s] [--fe-bin PATH] [--explain DIR] [--source internal|paimon|fluss]
+//	go run ./cmd/tpchbench [--sf 1] [--dir DIR] [--runs 3] [--threads 2] [--queries 1-22] [--timeout 300s] [--fe-bin PATH] [--explain DIR] [--source internal|paimon|fluss] [--fluss-dir DIR]
 //
 // It generates the eight tables at scale factor --sf with internal/tpch
 // (kept in DIR/sf<sf>/ and reused), starts the FE binary (--fe-bin, or one
@@ -31,7 +31,11 @@
 // and tiers them into its Paimon lake, except the last 5% of orders and
 // lineitem, which stay in the log; the queries run through a type=fluss
 // catalog as union reads, and DuckDB reads the lake's data files UNION ALL
-// those tail rows.
+// those tail rows. With --fluss-dir DIR the emulator keeps its state in
+// DIR/sf<sf> (data directory, Paimon lake, tail files) and a later run
+// reopens a complete one instead of appending and tiering again (about a
+// minute at SF 1); fe/server's BenchmarkTPCHFluss profiles the same state
+// in one process.
 //
 // Inlet's time is the client's wall time including the transfer of the
 // result; DuckDB's is its own statement time inside the runner.

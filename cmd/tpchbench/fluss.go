@@ -53,15 +53,47 @@ type flussLake struct {
 	tails     map[string]string // table → file of its log-only rows, for DuckDB
 }
 
-// startFluss starts the emulator under work, creates the tables, appends
-// every row and tiers all but the tails.
-func startFluss(ctx context.Context, data, work string, log io.Writer) (*flussLake, error) {
-	fl := &flussLake{warehouse: filepath.Join(work, "lake"), tails: map[string]string{}}
+// flussLoaded marks a --fluss-dir whose load finished: its tables, log,
+// lake and tail files are whole and are reused as they are.
+const flussLoaded = "loaded"
+
+// flussLayout is where a Fluss copy under dir keeps the emulator's data
+// directory and its Paimon warehouse (BenchmarkTPCHFluss in fe/server opens
+// the same layout).
+func flussLayout(dir string) (dataDir, warehouse string) {
+	return filepath.Join(dir, "fluss"), filepath.Join(dir, "lake")
+}
+
+// startFluss starts the emulator under dir, creates the tables, appends
+// every row and tiers all but the tails. With keep, a dir holding a
+// complete earlier load is reopened instead (the emulator persists its
+// state); an incomplete one is removed and loaded again.
+func startFluss(ctx context.Context, data, dir string, keep bool, log io.Writer) (*flussLake, error) {
+	dataDir, wh := flussLayout(dir)
+	fl := &flussLake{warehouse: wh, tails: map[string]string{}}
+	marker := filepath.Join(dir, flussLoaded)
+	reuse := false
+	if keep {
+		if _, err := os.Stat(marker); err == nil {
+			reuse = true
+		} else if err := os.RemoveAll(dir); err != nil {
+			return nil, fmt.Errorf("clear %s: %w", dir, err)
+		}
+	}
 	var err error
-	fl.cluster, err = minifluss.Start(ctx, minifluss.Config{DataDir: filepath.Join(work, "fluss"), DatalakeFormat: "paimon", TabletServers: 1,
+	fl.cluster, err = minifluss.Start(ctx, minifluss.Config{DataDir: dataDir, DatalakeFormat: "paimon", TabletServers: 1,
 		Lake: minifluss.LakeConfig{Warehouse: fl.warehouse}})
 	if err != nil {
 		return nil, fmt.Errorf("start the Fluss emulator: %w", err)
+	}
+	if reuse {
+		fmt.Fprintf(log, "reusing the Fluss emulator's state in %s\n", dir)
+		for _, t := range tpch.Tables {
+			if hasTail(t.Name) {
+				fl.tails[t.Name] = filepath.Join(dir, t.Name+".tail.tbl")
+			}
+		}
+		return fl, nil
 	}
 	var ddl strings.Builder
 	ddl.WriteString("CREATE DATABASE " + lakeDB + ";\n")
@@ -83,11 +115,17 @@ func startFluss(ctx context.Context, data, work string, log io.Writer) (*flussLa
 	fmt.Fprintln(log, "appending to the Fluss log and tiering into its lake")
 	for _, t := range tpch.Tables {
 		t0 := time.Now()
-		if err := fl.load(ctx, data, work, t); err != nil {
+		if err := fl.load(ctx, data, dir, t); err != nil {
 			fl.close()
 			return nil, fmt.Errorf("load %s into the Fluss emulator: %w", t.Name, err)
 		}
 		fmt.Fprintf(log, "  %s: %s\n", t.Name, time.Since(t0).Round(time.Millisecond))
+	}
+	if keep {
+		if err := os.WriteFile(marker, nil, 0o644); err != nil {
+			fl.close()
+			return nil, err
+		}
 	}
 	return fl, nil
 }

@@ -33,6 +33,9 @@ type config struct {
 	// noLakeAnalyze skips ANALYZE TABLE of the lake tables (--source
 	// paimon or fluss), to measure the plans of manifest statistics alone.
 	noLakeAnalyze bool
+	// flussDir keeps the --source fluss emulator's state (reused when
+	// complete); empty: a fresh emulator under the run's work directory.
+	flussDir string
 }
 
 func parseFlags(args []string, errOut io.Writer) (config, error) {
@@ -50,6 +53,7 @@ func parseFlags(args []string, errOut io.Writer) (config, error) {
 	fs.StringVar(&c.explain, "explain", "", "directory to write each query's EXPLAIN VERBOSE into (qNN.txt) before running it")
 	fs.BoolVar(&c.noLakeAnalyze, "no-lake-analyze", false, "with --source paimon or fluss: do not run ANALYZE TABLE on the lake tables after creating the catalog (the plans then see the manifests' statistics only)")
 	fs.StringVar(&c.source, "source", "internal", "where the tables live: internal (Stream Load into internal tables) paimon (a Paimon warehouse read through a type=paimon catalog; DuckDB reads the same Parquet files) or fluss (the Fluss emulator's tables tiered into its Paimon lake, orders and lineitem with a log tail, read through a type=fluss catalog by union read)")
+	fs.StringVar(&c.flussDir, "fluss-dir", "", "with --source fluss: directory keeping the emulator's state (tables, log, lake, tail files); when it holds a complete load of the same --sf it is reused and nothing is appended (default: a fresh emulator per run)")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}

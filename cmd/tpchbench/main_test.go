@@ -121,7 +121,9 @@ func TestTPCHFlussAnswers(t *testing.T) {
 	fe := feBinary(ctx, t)
 	var log bytes.Buffer
 	qs, _ := parseQueries("1-22")
-	rep, err := run(ctx, config{sf: 0.01, dir: dir, runs: 1, threads: 2, queries: qs, timeout: 60 * time.Second, feBin: fe, source: sourceFluss}, &log)
+	keep := filepath.Join(dir, "fluss-state")
+	c := config{sf: 0.01, dir: dir, runs: 1, threads: 2, queries: qs, timeout: 60 * time.Second, feBin: fe, source: sourceFluss, flussDir: keep}
+	rep, err := run(ctx, c, &log)
 	if err != nil {
 		if strings.Contains(err.Error(), "DuckDB") {
 			fixtures.Unavailable(t, "%v", err)
@@ -135,6 +137,20 @@ func TestTPCHFlussAnswers(t *testing.T) {
 	}
 	if rep.analyzeFailed > 0 {
 		t.Errorf("ANALYZE of the Fluss tables failed:\n%s", log.String())
+	}
+	// --fluss-dir: a second run reopens the emulator's kept state (nothing
+	// appended or tiered again) and its union reads give the same answers.
+	log.Reset()
+	c.queries = []int{1, 3, 18}
+	rep, err = run(ctx, c, &log)
+	if err != nil {
+		t.Fatalf("second run over %s: %v\n%s", keep, err, log.String())
+	}
+	out.Reset()
+	rep.print(&out)
+	if rep.failures() > 0 || len(rep.results) != 3 || !strings.Contains(log.String(), "reusing the Fluss emulator's state") ||
+		strings.Contains(log.String(), "appending to the Fluss log") {
+		t.Errorf("second run over %s:\n%s\n%s", keep, log.String(), out.String())
 	}
 }
 

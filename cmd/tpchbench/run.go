@@ -151,7 +151,11 @@ func run(ctx context.Context, c config, log io.Writer) (*report, error) {
 		}
 		qdbName = lakeCatalog + "." + lakeDB
 	case sourceFluss:
-		if fl, err = startFluss(ctx, data, work, log); err != nil {
+		dir, keep := work, c.flussDir != ""
+		if keep {
+			dir = filepath.Join(c.flussDir, "sf"+strconv.FormatFloat(c.sf, 'g', -1, 64))
+		}
+		if fl, err = startFluss(ctx, data, dir, keep, log); err != nil {
 			return nil, err
 		}
 		defer fl.close()

@@ -85,10 +85,32 @@ func tpchBenchQueries(b *testing.B) (sf float64, qs []int) {
 
 // runTPCHQueries runs each query of qs as a sub-benchmark over db,
 // reading every row, and reports CPU time per query beside wall time.
+// INLET_TPCH_EXPLAIN=1 runs EXPLAIN of each instead: planning alone, with
+// every metadata round trip it makes. INLET_TPCH_SQL, statements separated
+// by ";", runs those instead of TPC-H queries (S1, S2, ...): one scan
+// alone, e.g. a union read's log half (lineitem$log) against its lake half
+// (lineitem$lake).
 func runTPCHQueries(b *testing.B, db *sql.DB, sf float64, qs []int) {
+	explain := os.Getenv("INLET_TPCH_EXPLAIN") == "1"
+	type query struct{ name, text string }
+	var run []query
 	for _, q := range qs {
-		b.Run("Q"+strconv.Itoa(q), func(b *testing.B) {
-			text := tpch.Query(q, sf)
+		run = append(run, query{"Q" + strconv.Itoa(q), tpch.Query(q, sf)})
+	}
+	if v := os.Getenv("INLET_TPCH_SQL"); strings.TrimSpace(v) != "" {
+		run = nil
+		for _, s := range strings.Split(v, ";") {
+			if s = strings.TrimSpace(s); s != "" {
+				run = append(run, query{"S" + strconv.Itoa(len(run)+1), s})
+			}
+		}
+	}
+	for _, q := range run {
+		b.Run(q.name, func(b *testing.B) {
+			text := q.text
+			if explain {
+				text = "EXPLAIN " + text
+			}
 			// The machine is shared: CPU time per query is the figure to
 			// compare between builds, wall time only on a quiet one.
 			cpu0 := cpuTime()
