@@ -102,6 +102,46 @@ func (pc *pageColumns) lateFilter(pred *bound, want []DataField, src []int, orde
 	if pred.op == OpAnd && len(cols) > 1 {
 		pc.stages = filterStages(pred, cols, pc.schema)
 		stagedFiles.Add(1)
+	} else if len(cols) == 1 {
+		// One column: a single stage, so a string column's filter is
+		// answered on its dictionary too.
+		for _, c := range cols {
+			pc.stages = []filterStage{{conj: pred, cols: []int{c}}}
+		}
+	}
+	for i := range pc.stages {
+		pc.stages[i].dict = dictFilter(pc.stages[i], pc.schema)
+	}
+}
+
+// dictFilter is a stage's filter answered on the dictionary of its one
+// string or binary column (nil for other stages). Evaluating the
+// conjunct on the dictionary array with the same code as on a batch
+// gives each value the answer each of its rows would get, and a NULL
+// row gets evalRow's answer for NULL: Q12's l_shipmode IN (...), Q19's
+// l_shipinstruct = ... compare a handful of strings per page instead of
+// one per row, and the strings of the rows they drop are never built.
+func dictFilter(st filterStage, sch *arrow.Schema) *parquetpage.DictFilter {
+	if len(st.cols) == 0 {
+		return nil
+	}
+	c := st.cols[0]
+	for _, o := range st.cols[1:] {
+		if o != c {
+			return nil
+		}
+	}
+	switch sch.Field(c).Type.ID() {
+	case arrow.STRING, arrow.BINARY:
+	default:
+		return nil
+	}
+	conj := st.conj
+	return &parquetpage.DictFilter{
+		Eval: func(dict arrow.Array, keep []bool) {
+			conj.evalBatch(func(string) arrow.Array { return dict }, dict.Len(), keep)
+		},
+		Null: conj.evalRow(func(string) any { return nil }),
 	}
 }
 
@@ -253,6 +293,7 @@ type pageRecordReader struct {
 	arrays []arrow.Array
 	sel    []bool
 	tmp    []bool  // one conjunct's answer (staged filters)
+	tmp2   []bool  // its answer on rows evalDict left undecided
 	idx    []int32 // selected rows of the batch, when dropping
 	rg     int     // current row group
 }
@@ -419,6 +460,7 @@ func (r *pageRecordReader) fail(err error) bool {
 type filterStage struct {
 	conj *bound
 	cols []int
+	dict *parquetpage.DictFilter // see dictFilter
 }
 
 // filterStages orders the conjuncts of pred (an AND): those over one
@@ -460,28 +502,13 @@ func (r *pageRecordReader) evalStaged(n int64, col func(string) arrow.Array, sel
 	tmp := r.tmp[:n]
 	all, none := true, false
 	for _, st := range r.pc.stages {
-		for _, c := range st.cols {
-			if r.arrays[c] != nil {
-				continue
-			}
-			var s []bool
-			if !all {
-				s = sel
-			}
-			a, err := r.prs.rs[c].ReadSelectedWith(r.ctx, int(n), s, r.out(c))
-			if err != nil {
+		if st.dict != nil && !none && r.arrays[st.cols[0]] == nil {
+			if err := r.evalDict(st, n, col, sel, all, tmp); err != nil {
 				return err
 			}
-			r.arrays[c] = a
+		} else if err := r.evalStage(st, n, col, sel, all, none, tmp); err != nil {
+			return err
 		}
-		if none {
-			continue // the columns read past the batch; nothing to test
-		}
-		var live []bool
-		if !all {
-			live = sel
-		}
-		st.conj.evalLive(col, int(n), tmp, live)
 		all, none = true, true
 		for i, t := range tmp {
 			v := sel[i] && t
@@ -490,6 +517,66 @@ func (r *pageRecordReader) evalStaged(n int64, col func(string) arrow.Array, sel
 			none = none && !v
 		}
 	}
+	return nil
+}
+
+// evalDict is a stage of evalStaged answered on its column's dictionary
+// (parquetpage.ReadFilter) into tmp. Rows of pages not dictionary-encoded
+// come back undecided with their values, and the conjunct is evaluated
+// on them as on any batch.
+func (r *pageRecordReader) evalDict(st filterStage, n int64, col func(string) arrow.Array, sel []bool, all bool, tmp []bool) error {
+	c := st.cols[0]
+	var live []bool
+	if !all {
+		live = sel
+	}
+	// Without the reader dropping rows the stepper evaluates the filter
+	// again on the batch: every live row must then hold its value.
+	a, exact, err := r.prs.rs[c].ReadFilter(r.ctx, int(n), live, st.dict, tmp, !r.pc.drop, r.out(c))
+	if err != nil {
+		return err
+	}
+	r.arrays[c] = a
+	if exact {
+		return nil
+	}
+	if cap(r.tmp2) < int(n) {
+		r.tmp2 = make([]bool, n)
+	}
+	t2 := r.tmp2[:n]
+	st.conj.evalLive(col, int(n), t2, tmp)
+	for i, t := range t2 {
+		tmp[i] = tmp[i] && t
+	}
+	return nil
+}
+
+// evalStage is a stage of evalStaged evaluated on its columns' values
+// into tmp (when none, only the columns are read past the batch).
+func (r *pageRecordReader) evalStage(st filterStage, n int64, col func(string) arrow.Array, sel []bool, all, none bool, tmp []bool) error {
+	for _, c := range st.cols {
+		if r.arrays[c] != nil {
+			continue
+		}
+		var s []bool
+		if !all {
+			s = sel
+		}
+		a, err := r.prs.rs[c].ReadSelectedWith(r.ctx, int(n), s, r.out(c))
+		if err != nil {
+			return err
+		}
+		r.arrays[c] = a
+	}
+	if none {
+		clear(tmp) // the columns read past the batch; nothing to test
+		return nil
+	}
+	var live []bool
+	if !all {
+		live = sel
+	}
+	st.conj.evalLive(col, int(n), tmp, live)
 	return nil
 }
 

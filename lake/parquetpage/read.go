@@ -406,6 +406,9 @@ func (r *Reader) readBinary(ctx context.Context, n int, vbits []byte) ([]*memory
 		o := offs[row+1 : row+1+s.k]
 		switch r.enc {
 		case encPlain:
+			if r.filt != nil {
+				r.filterOther(s)
+			}
 			// Sizes first (the lengths are checked there), so the
 			// output grows once to exactly what the segment needs.
 			vals, pos, total := r.vals, r.vpos, 0
@@ -444,11 +447,16 @@ func (r *Reader) readBinary(ctx context.Context, n int, vbits []byte) ([]*memory
 				return fail(r.errorf("%v", err))
 			}
 			var sel []bool
-			if r.sel != nil {
+			if r.filt != nil {
+				sel = r.filterDict(s, idx)
+			} else if r.sel != nil {
 				sel = r.sel[row : row+s.k]
 			}
 			d = copyDict(d, o, s.defs, sel, idx, r.dictData, do)
 		case encOffsets:
+			if r.filt != nil {
+				r.filterOther(s)
+			}
 			if r.valIdx+s.m >= len(r.binOffs) {
 				return fail(r.errorf("%d values read from a page of %d", r.valIdx+s.m, len(r.binOffs)-1))
 			}
