@@ -468,7 +468,7 @@ type filterStage struct {
 // usually drops most), then the others as written.
 func filterStages(pred *bound, cols map[string]int, sch *arrow.Schema) []filterStage {
 	var first, rest []filterStage
-	for _, ch := range pred.children {
+	for _, ch := range conjuncts(pred, nil) {
 		st := filterStage{conj: ch}
 		fixed := true
 		for _, name := range ch.fieldsOrNil() {
@@ -483,6 +483,19 @@ func filterStages(pred *bound, cols map[string]int, sch *arrow.Schema) []filterS
 		}
 	}
 	return append(first, rest...)
+}
+
+// conjuncts appends the conjuncts of b to out, nested ANDs flattened
+// (the planner's Q19 filter is ((shipmode AND shipinstruct) AND (...)):
+// one column per stage is what lets a stage be answered on a dictionary.
+func conjuncts(b *bound, out []*bound) []*bound {
+	if b.op != OpAnd {
+		return append(out, b)
+	}
+	for _, ch := range b.children {
+		out = conjuncts(ch, out)
+	}
+	return out
 }
 
 // evalStaged evaluates a staged filter into sel: stage by stage, each
