@@ -27,6 +27,11 @@ var parquetFastPath = true
 // filter's columns are decoded conjunct by conjunct (for tests).
 var pageFiles, lateFiles, stagedFiles atomic.Int64
 
+// dictBatches counts the batches whose filter stage was answered on a
+// column's dictionary, dictInexact those of them with PLAIN pages (for
+// tests).
+var dictBatches, dictInexact atomic.Int64
+
 // dropFiles counts the late-materialised files whose reader dropped the
 // filtered and deleted rows itself (for tests).
 var dropFiles atomic.Int64
@@ -550,9 +555,11 @@ func (r *pageRecordReader) evalDict(st filterStage, n int64, col func(string) ar
 		return err
 	}
 	r.arrays[c] = a
+	dictBatches.Add(1)
 	if exact {
 		return nil
 	}
+	dictInexact.Add(1)
 	if cap(r.tmp2) < int(n) {
 		r.tmp2 = make([]bool, n)
 	}
