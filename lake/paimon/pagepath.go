@@ -57,6 +57,8 @@ type pageColumns struct {
 	// a column is decoded only for the rows the conjuncts before it kept
 	// (Q12: l_shipmode for the 1/7 of the rows in the l_receiptdate
 	// range; Q19: l_shipinstruct for the 2/7 with l_shipmode IN (...)).
+	// A filter over one column is one stage, so that a string column's
+	// is answered on its dictionary (filterStage.dict) as well.
 	stages []filterStage
 
 	// drop: batches keep only the rows passing pred and not in dv; the
