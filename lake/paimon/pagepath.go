@@ -110,10 +110,13 @@ func (pc *pageColumns) lateFilter(pred *bound, want []DataField, src []int, orde
 		pc.stages = filterStages(pred, cols, pc.schema)
 		stagedFiles.Add(1)
 	} else if len(cols) == 1 {
-		// One column: a single stage, so a string column's filter is
-		// answered on its dictionary too.
+		// One string column: a single stage, so that its filter is
+		// answered on its dictionary too (other columns keep the
+		// unstaged read).
 		for _, c := range cols {
-			pc.stages = []filterStage{{conj: pred, cols: []int{c}}}
+			if st := (filterStage{conj: pred, cols: []int{c}}); dictFilter(st, pc.schema) != nil {
+				pc.stages = []filterStage{st}
+			}
 		}
 	}
 	for i := range pc.stages {
