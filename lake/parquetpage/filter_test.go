@@ -25,7 +25,7 @@ func filterWord(s string) bool { return strings.HasSuffix(s, "3") || strings.Has
 
 // filterFile writes rows strings (NULL every nullEvery-th row when
 // positive) with card distinct values and the given dictionary settings.
-func filterFile(t *testing.T, dir string, rows, card, nullEvery int, dict bool, limit int64, v parquet.DataPageVersion) string {
+func filterFile(t testing.TB, dir string, rows, card, nullEvery int, dict bool, limit int64, v parquet.DataPageVersion) string {
 	t.Helper()
 	b := array.NewStringBuilder(memory.NewGoAllocator())
 	defer b.Release()
@@ -295,4 +295,79 @@ func FuzzReadFilter(f *testing.F) {
 func compressFor(mode uint8) compress.Compression {
 	codecs := []compress.Compression{compress.Codecs.Uncompressed, compress.Codecs.Snappy, compress.Codecs.Zstd}
 	return codecs[int(mode>>3)%len(codecs)]
+}
+
+// BenchmarkDictFilter: a filter keeping 2 of 7 short strings (Q12's and
+// Q19's l_shipmode IN (...)) answered row by row on the read strings
+// versus on the dictionary by ReadFilter.
+func BenchmarkDictFilter(b *testing.B) {
+	const rows = 1 << 20
+	path := filterFile(b, b.TempDir(), rows, 7, 0, true, 1<<20, parquet.DataPageV1)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pf, err := file.NewParquetReader(bytes.NewReader(raw))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer pf.Close()
+	md := pf.MetaData()
+	keepWord := func(s string) bool { return s == "w3" || s == "w5" }
+	filt := &DictFilter{Eval: func(dict arrow.Array, keep []bool) {
+		d := dict.(*array.String)
+		for i := range keep {
+			keep[i] = keepWord(d.Value(i))
+		}
+	}}
+	for _, mode := range []string{"rows", "dict"} {
+		b.Run(mode, func(b *testing.B) {
+			mem := memory.NewGoAllocator()
+			rd, err := NewReader(Column{File: path, Name: "s", Descr: md.Schema.Column(0), Out: arrow.BinaryTypes.String}, mem)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer rd.Release()
+			pass := make([]bool, 4096)
+			kept := 0
+			for b.Loop() {
+				kept = 0
+				for rg := 0; rg < pf.NumRowGroups(); rg++ {
+					cc, _ := md.RowGroup(rg).ColumnChunk(0)
+					ch, _ := ChunkOf(cc, rg)
+					if err := rd.Reset(bytes.NewReader(raw), ch); err != nil {
+						b.Fatal(err)
+					}
+					for left := int(md.RowGroup(rg).NumRows()); left > 0; {
+						n := min(left, len(pass))
+						var a arrow.Array
+						if mode == "rows" {
+							a, err = rd.Read(context.Background(), n)
+							if err == nil {
+								s := a.(*array.String)
+								for i := 0; i < n; i++ {
+									pass[i] = keepWord(s.Value(i))
+								}
+							}
+						} else {
+							a, _, err = rd.ReadFilter(context.Background(), n, nil, filt, pass, false, mem)
+						}
+						if err != nil {
+							b.Fatal(err)
+						}
+						for _, p := range pass[:n] {
+							if p {
+								kept++
+							}
+						}
+						a.Release()
+						left -= n
+					}
+				}
+			}
+			if kept*7 < rows || kept*7 > rows*3 {
+				b.Fatalf("kept %d of %d rows", kept, rows)
+			}
+		})
+	}
 }
