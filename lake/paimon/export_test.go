@@ -18,6 +18,11 @@ func LateFiles() int64 { return lateFiles.Load() }
 // columns only for the rows its fixed-width leaves kept.
 func StagedFiles() int64 { return stagedFiles.Load() }
 
+// DictBatches is how many batches had a filter stage answered on a
+// string column's dictionary, DictInexact how many of them had pages of
+// another encoding left to the row path.
+func DictBatches() (all, inexact int64) { return dictBatches.Load(), dictInexact.Load() }
+
 // DropFiles is how many of those dropped filtered and deleted rows in the
 // reader.
 func DropFiles() int64 { return dropFiles.Load() }

@@ -27,6 +27,11 @@ var parquetFastPath = true
 // filter's columns are decoded conjunct by conjunct (for tests).
 var pageFiles, lateFiles, stagedFiles atomic.Int64
 
+// dictBatches counts the batches whose filter stage was answered on a
+// column's dictionary, dictInexact those of them with PLAIN pages (for
+// tests).
+var dictBatches, dictInexact atomic.Int64
+
 // dropFiles counts the late-materialised files whose reader dropped the
 // filtered and deleted rows itself (for tests).
 var dropFiles atomic.Int64
@@ -52,6 +57,8 @@ type pageColumns struct {
 	// a column is decoded only for the rows the conjuncts before it kept
 	// (Q12: l_shipmode for the 1/7 of the rows in the l_receiptdate
 	// range; Q19: l_shipinstruct for the 2/7 with l_shipmode IN (...)).
+	// A filter over one column is one stage, so that a string column's
+	// is answered on its dictionary (filterStage.dict) as well.
 	stages []filterStage
 
 	// drop: batches keep only the rows passing pred and not in dv; the
@@ -102,6 +109,49 @@ func (pc *pageColumns) lateFilter(pred *bound, want []DataField, src []int, orde
 	if pred.op == OpAnd && len(cols) > 1 {
 		pc.stages = filterStages(pred, cols, pc.schema)
 		stagedFiles.Add(1)
+	} else if len(cols) == 1 {
+		// One string column: a single stage, so that its filter is
+		// answered on its dictionary too (other columns keep the
+		// unstaged read).
+		for _, c := range cols {
+			if st := (filterStage{conj: pred, cols: []int{c}}); dictFilter(st, pc.schema) != nil {
+				pc.stages = []filterStage{st}
+			}
+		}
+	}
+	for i := range pc.stages {
+		pc.stages[i].dict = dictFilter(pc.stages[i], pc.schema)
+	}
+}
+
+// dictFilter is a stage's filter answered on the dictionary of its one
+// string or binary column (nil for other stages). Evaluating the
+// conjunct on the dictionary array with the same code as on a batch
+// gives each value the answer each of its rows would get, and a NULL
+// row gets evalRow's answer for NULL: Q12's l_shipmode IN (...), Q19's
+// l_shipinstruct = ... compare a handful of strings per page instead of
+// one per row, and the strings of the rows they drop are never built.
+func dictFilter(st filterStage, sch *arrow.Schema) *parquetpage.DictFilter {
+	if len(st.cols) == 0 {
+		return nil
+	}
+	c := st.cols[0]
+	for _, o := range st.cols[1:] {
+		if o != c {
+			return nil
+		}
+	}
+	switch sch.Field(c).Type.ID() {
+	case arrow.STRING, arrow.BINARY:
+	default:
+		return nil
+	}
+	conj := st.conj
+	return &parquetpage.DictFilter{
+		Eval: func(dict arrow.Array, keep []bool) {
+			conj.evalBatch(func(string) arrow.Array { return dict }, dict.Len(), keep)
+		},
+		Null: conj.evalRow(func(string) any { return nil }),
 	}
 }
 
@@ -253,6 +303,7 @@ type pageRecordReader struct {
 	arrays []arrow.Array
 	sel    []bool
 	tmp    []bool  // one conjunct's answer (staged filters)
+	tmp2   []bool  // its answer on rows evalDict left undecided
 	idx    []int32 // selected rows of the batch, when dropping
 	rg     int     // current row group
 }
@@ -419,6 +470,7 @@ func (r *pageRecordReader) fail(err error) bool {
 type filterStage struct {
 	conj *bound
 	cols []int
+	dict *parquetpage.DictFilter // see dictFilter
 }
 
 // filterStages orders the conjuncts of pred (an AND): those over one
@@ -426,7 +478,7 @@ type filterStage struct {
 // usually drops most), then the others as written.
 func filterStages(pred *bound, cols map[string]int, sch *arrow.Schema) []filterStage {
 	var first, rest []filterStage
-	for _, ch := range pred.children {
+	for _, ch := range conjuncts(pred, nil) {
 		st := filterStage{conj: ch}
 		fixed := true
 		for _, name := range ch.fieldsOrNil() {
@@ -441,6 +493,19 @@ func filterStages(pred *bound, cols map[string]int, sch *arrow.Schema) []filterS
 		}
 	}
 	return append(first, rest...)
+}
+
+// conjuncts appends the conjuncts of b to out, nested ANDs flattened
+// (the planner's Q19 filter is ((shipmode AND shipinstruct) AND (...)):
+// one column per stage is what lets a stage be answered on a dictionary.
+func conjuncts(b *bound, out []*bound) []*bound {
+	if b.op != OpAnd {
+		return append(out, b)
+	}
+	for _, ch := range b.children {
+		out = conjuncts(ch, out)
+	}
+	return out
 }
 
 // evalStaged evaluates a staged filter into sel: stage by stage, each
@@ -460,28 +525,13 @@ func (r *pageRecordReader) evalStaged(n int64, col func(string) arrow.Array, sel
 	tmp := r.tmp[:n]
 	all, none := true, false
 	for _, st := range r.pc.stages {
-		for _, c := range st.cols {
-			if r.arrays[c] != nil {
-				continue
-			}
-			var s []bool
-			if !all {
-				s = sel
-			}
-			a, err := r.prs.rs[c].ReadSelectedWith(r.ctx, int(n), s, r.out(c))
-			if err != nil {
+		if st.dict != nil && !none && r.arrays[st.cols[0]] == nil {
+			if err := r.evalDict(st, n, col, sel, all, tmp); err != nil {
 				return err
 			}
-			r.arrays[c] = a
+		} else if err := r.evalStage(st, n, col, sel, all, none, tmp); err != nil {
+			return err
 		}
-		if none {
-			continue // the columns read past the batch; nothing to test
-		}
-		var live []bool
-		if !all {
-			live = sel
-		}
-		st.conj.evalLive(col, int(n), tmp, live)
 		all, none = true, true
 		for i, t := range tmp {
 			v := sel[i] && t
@@ -490,6 +540,68 @@ func (r *pageRecordReader) evalStaged(n int64, col func(string) arrow.Array, sel
 			none = none && !v
 		}
 	}
+	return nil
+}
+
+// evalDict is a stage of evalStaged answered on its column's dictionary
+// (parquetpage.ReadFilter) into tmp. Rows of pages not dictionary-encoded
+// come back undecided with their values, and the conjunct is evaluated
+// on them as on any batch.
+func (r *pageRecordReader) evalDict(st filterStage, n int64, col func(string) arrow.Array, sel []bool, all bool, tmp []bool) error {
+	c := st.cols[0]
+	var live []bool
+	if !all {
+		live = sel
+	}
+	// Without the reader dropping rows the stepper evaluates the filter
+	// again on the batch: every live row must then hold its value.
+	a, exact, err := r.prs.rs[c].ReadFilter(r.ctx, int(n), live, st.dict, tmp, !r.pc.drop, r.out(c))
+	if err != nil {
+		return err
+	}
+	r.arrays[c] = a
+	dictBatches.Add(1)
+	if exact {
+		return nil
+	}
+	dictInexact.Add(1)
+	if cap(r.tmp2) < int(n) {
+		r.tmp2 = make([]bool, n)
+	}
+	t2 := r.tmp2[:n]
+	st.conj.evalLive(col, int(n), t2, tmp)
+	for i, t := range t2 {
+		tmp[i] = tmp[i] && t
+	}
+	return nil
+}
+
+// evalStage is a stage of evalStaged evaluated on its columns' values
+// into tmp (when none, only the columns are read past the batch).
+func (r *pageRecordReader) evalStage(st filterStage, n int64, col func(string) arrow.Array, sel []bool, all, none bool, tmp []bool) error {
+	for _, c := range st.cols {
+		if r.arrays[c] != nil {
+			continue
+		}
+		var s []bool
+		if !all {
+			s = sel
+		}
+		a, err := r.prs.rs[c].ReadSelectedWith(r.ctx, int(n), s, r.out(c))
+		if err != nil {
+			return err
+		}
+		r.arrays[c] = a
+	}
+	if none {
+		clear(tmp) // the columns read past the batch; nothing to test
+		return nil
+	}
+	var live []bool
+	if !all {
+		live = sel
+	}
+	st.conj.evalLive(col, int(n), tmp, live)
 	return nil
 }
 

@@ -28,6 +28,15 @@
 //     selective gather), besides FuzzPage.
 //   - ReadSelected may leave the values of unselected rows zero or empty;
 //     their NULL-ness is always the file's, and the caller must drop them.
+//   - ReadFilter answers a one-column filter on a byte-array column's
+//     dictionary: the caller's Eval once per dictionary page (a bool per
+//     entry, bounded by the dictionary's size), then an index lookup per
+//     row; a NULL row gets DictFilter.Null. Rows of pages in another
+//     encoding (a writer's PLAIN fallback mid-chunk) are reported
+//     undecided (exact false) with their values, never guessed. It is
+//     tested against pqarrow's values with the predicate applied row by
+//     row (TestReadFilterMatchesPqarrow, dictionary, fallback and PLAIN
+//     chunks, NULLs, selections) and fuzzed (FuzzReadFilter).
 //
 // Only what the lake needs is implemented: page headers (thrift compact, the
 // fields used here), data pages v1 and v2, dictionary pages, RLE/bit-packed

@@ -406,6 +406,9 @@ func (r *Reader) readBinary(ctx context.Context, n int, vbits []byte) ([]*memory
 		o := offs[row+1 : row+1+s.k]
 		switch r.enc {
 		case encPlain:
+			if r.filt != nil {
+				r.filterOther(s)
+			}
 			// Sizes first (the lengths are checked there), so the
 			// output grows once to exactly what the segment needs.
 			vals, pos, total := r.vals, r.vpos, 0
@@ -440,15 +443,25 @@ func (r *Reader) readBinary(ctx context.Context, n int, vbits []byte) ([]*memory
 				}
 				total += int(do[ix+1] - do[ix])
 			}
+			var sel []bool
+			if r.filt != nil {
+				// Room for the passing rows' strings only: a filter
+				// keeping 2/7 of the rows (Q19's l_shipmode) would
+				// otherwise reserve, and zero, the whole batch's.
+				if sel = r.filterDict(s, idx); sel != nil {
+					total = selectedBytes(s.defs, sel, idx, do)
+				}
+			} else if r.sel != nil {
+				sel = r.sel[row : row+s.k]
+			}
 			if err := ensure(total+wordPad, row+s.k); err != nil {
 				return fail(r.errorf("%v", err))
 			}
-			var sel []bool
-			if r.sel != nil {
-				sel = r.sel[row : row+s.k]
-			}
 			d = copyDict(d, o, s.defs, sel, idx, r.dictData, do)
 		case encOffsets:
+			if r.filt != nil {
+				r.filterOther(s)
+			}
 			if r.valIdx+s.m >= len(r.binOffs) {
 				return fail(r.errorf("%d values read from a page of %d", r.valIdx+s.m, len(r.binOffs)-1))
 			}
@@ -571,6 +584,23 @@ func copyDict(d []byte, o []int32, defs []byte, sel []bool, idx []uint32, dict [
 		o[i] = int32(p)
 	}
 	return buf[:p]
+}
+
+// selectedBytes is the length of the dictionary strings of the selected
+// rows (every index already checked; defs as copyDict takes them).
+func selectedBytes(defs []byte, sel []bool, idx []uint32, do []int32) int {
+	total, j := 0, 0
+	for i, ok := range sel {
+		if defs != nil && defs[i] == 0 {
+			continue
+		}
+		if ok {
+			ix := idx[j]
+			total += int(do[ix+1] - do[ix])
+		}
+		j++
+	}
+	return total
 }
 
 // packLevels sets the validity bits of rows row… from 0/1 definition

@@ -40,6 +40,14 @@ type Reader struct {
 	dictFix  []byte  // dictN × ow
 	dictOffs []int32 // cvBinary: dictN+1 offsets into dictData
 	dictData []byte
+	dictGen  uint64 // counts dictionaries loaded (ReadFilter's cache key)
+
+	// ReadFilter: its state during the call, and the last filter's
+	// answer per dictionary entry, for dictionary keepDict.
+	filt     *filterState
+	keep     []bool
+	keepFor  *DictFilter
+	keepDict uint64
 
 	// current data page
 	pageOff  int64  // file offset of its header
@@ -395,5 +403,6 @@ func (r *Reader) loadDict(raw []byte, n int) error {
 		}
 	}
 	r.hasDict, r.dictN = true, n
+	r.dictGen++
 	return nil
 }

@@ -37,6 +37,9 @@ type Builder struct {
 
 	// RowGroupRows caps the rows of a Parquet row group (0: 1<<20).
 	RowGroupRows int64
+	// ParquetOptions are added to the Parquet writer's properties (a
+	// small dictionary limit, say, for a chunk falling back to PLAIN).
+	ParquetOptions []parquet.WriterProperty
 }
 
 // NewBuilder writes schema-0 for the given table layout.
@@ -189,7 +192,7 @@ func (b *Builder) Commit(ctx context.Context, files []File, mem memory.Allocator
 			size, err = writeAvro(ctx, b.fs, fileio.Join(dir, meta.FileName), rec, int(min(rg, 1<<16)))
 		} else {
 			meta.FileName = b.name(prefix) + ".parquet"
-			size, err = writeParquet(ctx, b.fs, fileio.Join(dir, meta.FileName), rec, rg, mem)
+			size, err = writeParquet(ctx, b.fs, fileio.Join(dir, meta.FileName), rec, rg, b.ParquetOptions, mem)
 		}
 		rec.Release()
 		for _, a := range release {
@@ -354,7 +357,7 @@ func keyRow(cols []arrow.Array, types []paimon.DataType, i int) ([]byte, error) 
 	return paimon.SerializeRow(vals, types)
 }
 
-func writeParquet(ctx context.Context, fsys fileio.FS, path string, rec arrow.RecordBatch, rowGroup int64, mem memory.Allocator) (int64, error) {
+func writeParquet(ctx context.Context, fsys fileio.FS, path string, rec arrow.RecordBatch, rowGroup int64, opts []parquet.WriterProperty, mem memory.Allocator) (int64, error) {
 	c, ok := fsys.(fileio.Creator)
 	if !ok {
 		return 0, fmt.Errorf("paimontest: file system cannot create files")
@@ -364,8 +367,8 @@ func writeParquet(ctx context.Context, fsys fileio.FS, path string, rec arrow.Re
 		return 0, err
 	}
 	cw := &countingWriter{w: w}
-	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd), parquet.WithAllocator(mem),
-		parquet.WithMaxRowGroupLength(rowGroup))
+	props := parquet.NewWriterProperties(append([]parquet.WriterProperty{parquet.WithCompression(compress.Codecs.Zstd), parquet.WithAllocator(mem),
+		parquet.WithMaxRowGroupLength(rowGroup)}, opts...)...)
 	fw, err := pqarrow.NewFileWriter(rec.Schema(), cw, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(mem)))
 	if err != nil {
 		w.Abort()
