@@ -76,6 +76,10 @@ func (a *countAcc) update(gids []uint32, arg arrow.Array, rows int) {
 			a.c[g] += int64(rows)
 			return
 		}
+		if len(a.c) <= smallGroups {
+			countSmall(a.c, gids[:rows])
+			return
+		}
 		for _, g := range gids[:rows] {
 			a.c[g]++
 		}
