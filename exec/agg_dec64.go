@@ -162,7 +162,7 @@ func (a *avgAcc) updateI64(gids []uint32, vals []int64, valid []bool, sel []int6
 			return
 		}
 		if len(c) <= smallGroups {
-			countSmall(c, gids)
+			a.count.batch.add(c, gids)
 			return
 		}
 		for _, g := range gids {

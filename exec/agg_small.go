@@ -61,6 +61,15 @@ func sumSmall(lane []int64, gids []uint32, vals []int64, sel []int64) uint32 {
 // countSmall adds each group's number of rows in gids to c[g]. Every gid
 // is below len(c), at most smallGroups.
 func countSmall(c []int64, gids []uint32) {
+	part := countParts(gids)
+	for g := range c {
+		c[g] += part[g]
+	}
+}
+
+// countParts counts the rows of every group in gids (each below
+// smallGroups).
+func countParts(gids []uint32) [smallGroups]int64 {
 	var part [4][smallGroups]int64
 	const mask = smallGroups - 1
 	n := len(gids)
@@ -74,7 +83,36 @@ func countSmall(c []int64, gids []uint32) {
 	for ; j < n; j++ {
 		part[0][gids[j]&mask]++
 	}
+	var out [smallGroups]int64
+	for g := range out {
+		out[g] = part[0][g] + part[1][g] + part[2][g] + part[3][g]
+	}
+	return out
+}
+
+// batchCounts shares one batch's per-group row counts among the
+// COUNT(*)s and AVGs of an aggregate (Q1 has one and three), which would
+// otherwise each count them. consume clears it for every batch; the
+// counts are also tied to the gids slice they came from (its first
+// element and length), so a call with other gids counts afresh.
+type batchCounts struct {
+	ok    bool
+	first *uint32
+	n     int
+	c     [smallGroups]int64
+}
+
+// add adds each group's number of rows in gids to c[g], as countSmall;
+// b may be nil.
+func (b *batchCounts) add(c []int64, gids []uint32) {
+	if b == nil || len(gids) == 0 {
+		countSmall(c, gids)
+		return
+	}
+	if !b.ok || b.first != &gids[0] || b.n != len(gids) {
+		b.c, b.ok, b.first, b.n = countParts(gids), true, &gids[0], len(gids)
+	}
 	for g := range c {
-		c[g] += part[0][g] + part[1][g] + part[2][g] + part[3][g]
+		c[g] += b.c[g]
 	}
 }
