@@ -66,6 +66,9 @@ func oneGroup(gids []uint32) (uint32, bool) {
 type countAcc struct {
 	star bool
 	c    []int64
+	// batch, when set, is the batch's row counts shared with the
+	// aggregate's other counts (agg_small.go).
+	batch *batchCounts
 }
 
 func (a *countAcc) grow(n int) { a.c = growTo(a.c, n) }
@@ -74,6 +77,10 @@ func (a *countAcc) update(gids []uint32, arg arrow.Array, rows int) {
 	if a.star || arg.NullN() == 0 {
 		if g, ok := oneGroup(gids[:rows]); ok {
 			a.c[g] += int64(rows)
+			return
+		}
+		if len(a.c) <= smallGroups {
+			a.batch.add(a.c, gids[:rows])
 			return
 		}
 		for _, g := range gids[:rows] {

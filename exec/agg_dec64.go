@@ -79,6 +79,15 @@ func (a *decSumAcc) updateI64(gids []uint32, vals []int64, valid []bool, sel []i
 	}
 	lane, seen := a.lane, a.seen
 	if a.uncheckedRoom(len(gids), bits) {
+		if valid == nil && len(lane) <= smallGroups {
+			present := sumSmall(lane, gids, vals, sel)
+			for g := range seen[:len(lane)] {
+				if present&(1<<g) != 0 {
+					seen[g] = true
+				}
+			}
+			return
+		}
 		if sel == nil {
 			vals = vals[:len(gids)]
 		}
@@ -150,6 +159,10 @@ func (a *avgAcc) updateI64(gids []uint32, vals []int64, valid []bool, sel []int6
 	if valid == nil {
 		if g, ok := oneGroup(gids); ok {
 			c[g] += int64(len(gids))
+			return
+		}
+		if len(c) <= smallGroups {
+			a.count.batch.add(c, gids)
 			return
 		}
 		for _, g := range gids {

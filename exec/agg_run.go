@@ -37,6 +37,9 @@ type aggState struct {
 	// share: the state is one of share workers of a partitioned
 	// aggregate, each fed its rows of every batch (agg_part.go).
 	share int
+	// counts: the batch's per-group row counts, shared by the COUNTs and
+	// AVGs (agg_small.go).
+	counts batchCounts
 }
 
 func (h *HashAggregate) newAggState(env *Env) (*aggState, error) {
@@ -55,6 +58,12 @@ func (h *HashAggregate) newAggState(env *Env) (*aggState, error) {
 			return nil, err
 		}
 		s.accs[i] = acc
+		switch x := acc.(type) {
+		case *countAcc:
+			x.batch = &s.counts
+		case *avgAcc:
+			x.count.batch = &s.counts
+		}
 		if m, ok := acc.(interface{ setMem(memory.Allocator) }); ok {
 			m.setMem(env.Mem)
 		}
@@ -101,6 +110,7 @@ func (s *aggState) chargeAccs() {
 // whole batch at those rows, and only the columns the group keys and the
 // other arguments read are copied.
 func (s *aggState) consume(b arrow.RecordBatch) error {
+	s.counts.ok = false
 	h, env := s.h, s.env
 	full, in := b, b
 	var sel []int64

@@ -101,6 +101,9 @@ func packOffsets[T int32 | int64](w []uint64, sel []int64, offs []T, c *strKeyCo
 		case nulls != nil && nulls.IsNull(r):
 		case to-from > maxLen:
 			long = true
+		case to-from == 1:
+			// One byte (flags, codes): no load of 8 and mask.
+			f = uint64(data[from])<<lb | 2
 		default:
 			f = head8(data, int(from), int(to))<<lb | uint64(to-from+1)
 		}
