@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/exec/memlimit"
+	"github.com/inlet-db/inlet/internal/keybits"
 )
 
 // RFKind is the kind of a runtime filter, as Doris names them.
@@ -336,28 +337,10 @@ func passBits(bm []uint64, lo int64, a arrow.Array, keep []bool) int {
 	return testBits(bm, uint64(lo), c.cur, keep)
 }
 
-// testBits is passBits over the values: without a branch on the outcome,
-// which a filter passing one row in ten, in runs, mispredicts often.
+// testBits is passBits over the values, by keybits: the BE's filter and
+// the lake reader's test the same way.
 func testBits[T int32 | int64 | uint64](bm []uint64, lo uint64, vals []T, keep []bool) int {
-	keep = keep[:len(vals)]
-	last := uint64(len(bm) - 1)
-	size := uint64(len(bm)) * 64
-	dropped := 0
-	for i, v := range vals {
-		p := uint64(int64(v)) - lo
-		hit := bm[min(p>>6, last)] >> (p & 63) & 1
-		if p >= size {
-			hit = 0
-		}
-		var k uint64
-		if keep[i] {
-			k = 1
-		}
-		nk := k & hit
-		dropped += int(k - nk)
-		keep[i] = nk != 0
-	}
-	return dropped
+	return keybits.Keep(bm, int64(lo), vals, keep)
 }
 
 // hashKeys hashes each row of a for a bloom filter (the filter's own
@@ -608,6 +591,28 @@ func FilterRange(ctx context.Context, rf *RuntimeFilter) (lo, hi any, ok bool) {
 		return string(m.slo), string(m.shi), true
 	}
 	return nil, nil, false
+}
+
+// FilterBits is the exact key bitmap of filter rf as published for the
+// execution whose scan opens under ctx (an IN filter, or a bloom filter,
+// over integer keys spanning few values: rfState.bits), for a BE or a
+// reader to drop the rows it rules out before sending them: key k is in
+// when bit k-lo of words is set. An empty build side gives an empty set
+// (no row passes). ok is false for any other filter and one not yet
+// published. words is the filter's own: not to be changed.
+func FilterBits(ctx context.Context, rf *RuntimeFilter) (lo int64, words []uint64, ok bool) {
+	env, _ := ctx.Value(rfEnvKey{}).(*Env)
+	st := rf.state(env)
+	if env == nil || st == nil || st.disabled || rf.Kind == RFMinMax || rf.idle.Load() {
+		return 0, nil, false
+	}
+	if st.none {
+		return 0, []uint64{}, true
+	}
+	if st.bits == nil {
+		return 0, nil, false
+	}
+	return st.bitsLo, st.bits, true
 }
 
 // ScanFilter is a runtime filter a scan applies to its Column.

@@ -11,6 +11,7 @@ import (
 	"github.com/inlet-db/inlet/exec"
 	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/fe/bind"
+	"github.com/inlet-db/inlet/internal/keybits"
 	"github.com/inlet-db/inlet/planner"
 	"github.com/inlet-db/inlet/proto/inletpb"
 )
@@ -336,21 +337,37 @@ func countScans(p bind.Plan, into map[*bind.Scan]int) {
 
 // withRanges is the fragment to send: the planned one, plus a BE filter
 // col >= min AND col <= max for each min/max runtime filter already
-// published over an integer or text column read as is, so the BEs drop
-// those rows (and lake readers the row groups out of range) before
-// sending them. A filter published later is applied by the FE alone.
+// published over an integer or text column read as is, and an IN_BITS
+// filter for each one published as an exact key bitmap over an integer
+// column read as is (an IN filter, or a bloom filter, of keys spanning
+// few values), so the BEs drop those rows (and lake readers the row
+// groups out of range, and the rows not in the bitmap before the other
+// columns decode) before sending them. A filter published later is
+// applied by the FE alone, as is a bitmap past the size bounds below.
 func (f *fragmentSource) withRanges(ctx context.Context) *inletpb.Fragment {
 	frag := f.res.Fragment
 	var add []*inletpb.Filter
+	bitsBytes := 0
 	for _, sf := range f.filters {
-		if sf.RF.Kind != exec.RFMinMax || sf.Column >= len(frag.GetProjection()) || sf.Column >= f.schema.NumFields() {
-			continue
-		}
-		lo, hi, ok := exec.FilterRange(ctx, sf.RF)
-		if !ok || !sameRange(f.schema.Field(sf.Column).Type, sf.Casts, sf.RF.Type()) {
+		if sf.Column >= len(frag.GetProjection()) || sf.Column >= f.schema.NumFields() {
 			continue
 		}
 		col := frag.GetProjection()[sf.Column]
+		ct := f.schema.Field(sf.Column).Type
+		if sf.RF.Kind != exec.RFMinMax {
+			lo, words, ok := exec.FilterBits(ctx, sf.RF)
+			n := 8 * len(words)
+			if !ok || !isIntType(ct) || !sameRange(ct, sf.Casts, sf.RF.Type()) || n > maxBitsBytes || bitsBytes+n > maxFragmentBitsBytes {
+				continue
+			}
+			bitsBytes += n
+			add = append(add, &inletpb.Filter{Column: col, Op: "IN_BITS", BitsLo: lo, Bits: keybits.Encode(words), Runtime: true})
+			continue
+		}
+		lo, hi, ok := exec.FilterRange(ctx, sf.RF)
+		if !ok || !sameRange(ct, sf.Casts, sf.RF.Type()) {
+			continue
+		}
 		for _, b := range []struct {
 			op string
 			v  any
@@ -371,6 +388,22 @@ func (f *fragmentSource) withRanges(ctx context.Context) *inletpb.Fragment {
 	frag = proto.Clone(frag).(*inletpb.Fragment)
 	frag.Filters = append(frag.Filters, add...)
 	return frag
+}
+
+// The key bitmaps a fragment carries are bounded: one (1 MiB, 8 M keys'
+// span) and all of a fragment together, as the dispatcher sends the
+// fragment to every BE (and again on a retry).
+const (
+	maxBitsBytes         = 1 << 20
+	maxFragmentBitsBytes = 4 << 20
+)
+
+func isIntType(t arrow.DataType) bool {
+	switch t.ID() {
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64:
+		return true
+	}
+	return false
 }
 
 // sameRange says whether bounds compared in key type kt mean the same
