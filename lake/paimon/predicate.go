@@ -30,8 +30,8 @@ const (
 	// to the predicate it reads with, so rows whose key cannot join are
 	// dropped before the other columns decode.
 	OpInBits Op = "in_bits"
-	OpAnd       Op = "and"
-	OpOr        Op = "or"
+	OpAnd    Op = "and"
+	OpOr     Op = "or"
 )
 
 // Predicate is a filter over table columns, used both to prune partitions,
@@ -66,7 +66,7 @@ func And(ps ...*Predicate) *Predicate   { return &Predicate{Op: OpAnd, Children:
 func InBits(f string, lo int64, words []uint64) *Predicate {
 	return &Predicate{Op: OpInBits, Field: f, BitsLo: lo, Bits: words}
 }
-func Or(ps ...*Predicate) *Predicate    { return &Predicate{Op: OpOr, Children: ps} }
+func Or(ps ...*Predicate) *Predicate { return &Predicate{Op: OpOr, Children: ps} }
 
 // String renders the predicate in SQL-like form.
 func (p *Predicate) String() string {
