@@ -161,3 +161,65 @@ func intArray(mem memory.Allocator, t arrow.DataType, vs []any) arrow.Array {
 	}
 	return b.NewArray()
 }
+
+// TestFilterIntsOnBE: an IN filter of integer keys too spread for a
+// bitmap lists them (sorted, distinct, no NULL), and the BE's IN over the
+// list keeps exactly the probe rows the FE's filter keeps.
+func TestFilterIntsOnBE(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	env := &Env{Mem: mem}
+	ctx := context.WithValue(context.Background(), rfEnvKey{}, env)
+	build := intArray(mem, arrow.PrimitiveTypes.Int64, []any{int64(1) << 40, 7, nil, -int64(1) << 40, 7})
+	probe := intArray(mem, arrow.PrimitiveTypes.Int64, []any{7, 8, nil, int64(1) << 40, -int64(1) << 40, 0})
+	defer build.Release()
+	defer probe.Release()
+	rf := &RuntimeFilter{Kind: RFIn, MaxIn: 1024, typ: arrow.PrimitiveTypes.Int64}
+	rf.publish(env, []arrow.Array{build}, build.Len(), 3)
+	defer rf.release(env)
+	if _, _, ok := FilterBits(ctx, rf); ok {
+		t.Fatal("a bitmap over a span of 2^41")
+	}
+	vals, ok := FilterInts(ctx, rf)
+	if want := []int64{-1 << 40, 7, 1 << 40}; !ok || !slices.Equal(vals, want) {
+		t.Fatalf("keys %v %v, want %v", vals, ok, want)
+	}
+	fe := []bool{true, true, true, true, true, true}
+	rf.state(env).pass(probe, fe)
+	var lits []expr.Expr
+	for _, v := range vals {
+		lits = append(lits, expr.MustLit(v, arrow.PrimitiveTypes.Int64))
+	}
+	e, err := expr.In(expr.Col(0, "k", arrow.PrimitiveTypes.Int64), lits, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "k", Type: arrow.PrimitiveTypes.Int64, Nullable: true}}, nil), []arrow.Array{probe}, int64(probe.Len()))
+	defer batch.Release()
+	got, err := e.Eval(env, batch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.Release()
+	be := make([]bool, got.Len())
+	for i := range be {
+		be[i] = got.IsValid(i) && got.(*array.Boolean).Value(i)
+	}
+	want := []bool{true, false, false, true, true, false}
+	if !slices.Equal(be, fe) || !slices.Equal(fe, want) {
+		t.Errorf("BE kept %v, FE %v, want %v", be, fe, want)
+	}
+	// More keys than the list takes: none.
+	many := make([]any, maxShippedIn+1)
+	for i := range many {
+		many[i] = int64(i) << 30
+	}
+	wide := intArray(mem, arrow.PrimitiveTypes.Int64, many)
+	defer wide.Release()
+	rf2 := &RuntimeFilter{Kind: RFIn, MaxIn: 1 << 20, typ: arrow.PrimitiveTypes.Int64}
+	rf2.publish(env, []arrow.Array{wide}, wide.Len(), wide.Len())
+	defer rf2.release(env)
+	if vals, ok := FilterInts(ctx, rf2); ok {
+		t.Errorf("%d keys listed, at most %d", len(vals), maxShippedIn)
+	}
+}

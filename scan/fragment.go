@@ -400,6 +400,11 @@ func conjunction(conj []expr.Expr) (expr.Expr, error) {
 	return expr.And(conj...)
 }
 
+// lakeInMax bounds the keys of a runtime IN filter the lake predicate
+// takes: each is a pass over the rows there (and a test per row group),
+// while the BE's own IN is one hash lookup a row.
+const lakeInMax = 64
+
 // maxBitsBytes bounds one IN_BITS filter's bitmap (the FE sends at most
 // 1 MiB): a bigger one is a bad fragment, not a filter to allocate.
 const maxBitsBytes = 4 << 20
@@ -678,7 +683,20 @@ func (fx *fragExec) withRuntimeFilters(ctx context.Context, tbl *paimon.Table, s
 		}
 		var v *inletpb.Value_Int
 		var words []uint64
+		var ins []any
 		switch {
+		case flt.Op == "IN" && len(flt.Values) > 0 && len(flt.Values) <= lakeInMax:
+			for _, x := range flt.Values {
+				iv, ok := x.GetV().(*inletpb.Value_Int)
+				if !ok {
+					ins = nil
+					break
+				}
+				ins = append(ins, iv.Int)
+			}
+			if ins == nil {
+				continue
+			}
 		case flt.Op == "IN_BITS":
 			var err error
 			if words, err = keybits.Decode(flt.Bits); err != nil || len(flt.Bits) > maxBitsBytes {
@@ -726,6 +744,8 @@ func (fx *fragExec) withRuntimeFilters(ctx context.Context, tbl *paimon.Table, s
 			continue
 		}
 		switch flt.Op {
+		case "IN":
+			leaves = append(leaves, paimon.In(fd.Name, ins...))
 		case "IN_BITS":
 			leaves = append(leaves, paimon.InBits(fd.Name, flt.BitsLo, words))
 		case ">=":

@@ -284,6 +284,8 @@ func TestRuntimeFilterBitsOnBE(t *testing.T) {
 		rows = append(rows, []any{k, k % 10, s})
 	}
 	rows = append(rows, []any{nil, 0, "y"}) // a NULL key joins nothing
+	// Keys too spread for a bitmap: the BE gets them as a list.
+	rows = append(rows, []any{5_000_000, 0, "z"}, []any{9_000_000, 0, "z"}, []any{1 << 40, 0, "z"})
 	rec := paimontest.Rows(t, mem, bl.Schema(), rows...)
 	if err := bl.Commit(ctx, []paimontest.File{{Rows: rec}}, mem); err != nil {
 		t.Fatal(err)
@@ -328,18 +330,27 @@ func TestRuntimeFilterBitsOnBE(t *testing.T) {
 		}
 		return rows, st.RuntimeFilters(), sent
 	}
-	const q = "SELECT a.k, a.g FROM t a JOIN t b ON a.k = b.k WHERE b.s = 'x'"
-	want := []string{"3|3", "50|0", "51|1", "700|0"}
-	off, _, offSent := run(q, physical.RFConfig{})
-	on, rfs, onSent := run(q, physical.RFConfig{Types: []exec.RFKind{exec.RFIn}, MaxIn: 1024})
-	if !slices.Equal(off, want) || !slices.Equal(on, want) {
-		t.Errorf("answers %v with runtime filters, %v without, want %v", on, off, want)
-	}
-	if len(rfs) != 1 || rfs[0].Effective != "in" || rfs[0].Input != 4 || rfs[0].Filtered != 0 {
-		t.Errorf("the FE's filter saw %+v, want 4 rows in and none dropped", rfs)
-	}
-	// The lake rows the BE sent: the build side's 4 and the probe side's.
-	if onSent != 4+4 || offSent != 4+1001 {
-		t.Errorf("the BE sent %d lake rows with the filter (want 8), %d without (want 1005)", onSent, offSent)
+	const all = 1004
+	for _, c := range []struct {
+		s         string
+		want      []string
+		effective string
+		sent      int64 // the lake rows the BE sends: the build side's and the probe side's
+	}{
+		{"x", []string{"3|3", "50|0", "51|1", "700|0"}, "in", 4 + 4},
+		{"z", []string{"1099511627776|0", "5000000|0", "9000000|0"}, "in", 3 + 3},
+	} {
+		q := "SELECT a.k, a.g FROM t a JOIN t b ON a.k = b.k WHERE b.s = '" + c.s + "'"
+		off, _, offSent := run(q, physical.RFConfig{})
+		on, rfs, onSent := run(q, physical.RFConfig{Types: []exec.RFKind{exec.RFIn}, MaxIn: 1024})
+		if !slices.Equal(off, c.want) || !slices.Equal(on, c.want) {
+			t.Errorf("%s: answers %v with runtime filters, %v without, want %v", c.s, on, off, c.want)
+		}
+		if len(rfs) != 1 || rfs[0].Effective != c.effective || rfs[0].Input != int64(len(c.want)) || rfs[0].Filtered != 0 {
+			t.Errorf("%s: the FE's filter saw %+v, want %d rows in and none dropped", c.s, rfs, len(c.want))
+		}
+		if onSent != c.sent || offSent != int64(len(c.want))+all {
+			t.Errorf("%s: the BE sent %d lake rows with the filter (want %d), %d without (want %d)", c.s, onSent, c.sent, offSent, int64(len(c.want))+all)
+		}
 	}
 }

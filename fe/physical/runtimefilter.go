@@ -3,6 +3,7 @@ package physical
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -340,7 +341,8 @@ func countScans(p bind.Plan, into map[*bind.Scan]int) {
 // published over an integer or text column read as is, and an IN_BITS
 // filter for each one published as an exact key bitmap over an integer
 // column read as is (an IN filter, or a bloom filter, of keys spanning
-// few values), so the BEs drop those rows (and lake readers the row
+// few values), or an IN list for an IN filter of integer keys too spread
+// for a bitmap (at most 4096 of them), so the BEs drop those rows (and lake readers the row
 // groups out of range, and the rows not in the bitmap before the other
 // columns decode) before sending them. A filter published later is
 // applied by the FE alone, as is a bitmap past the size bounds below.
@@ -355,13 +357,21 @@ func (f *fragmentSource) withRanges(ctx context.Context) *inletpb.Fragment {
 		col := frag.GetProjection()[sf.Column]
 		ct := f.schema.Field(sf.Column).Type
 		if sf.RF.Kind != exec.RFMinMax {
-			lo, words, ok := exec.FilterBits(ctx, sf.RF)
-			n := 8 * len(words)
-			if !ok || !isIntType(ct) || !sameRange(ct, sf.Casts, sf.RF.Type()) || n > maxBitsBytes || bitsBytes+n > maxFragmentBitsBytes {
+			if !isIntType(ct) || !sameRange(ct, sf.Casts, sf.RF.Type()) {
 				continue
 			}
-			bitsBytes += n
-			add = append(add, &inletpb.Filter{Column: col, Op: "IN_BITS", BitsLo: lo, Bits: keybits.Encode(words), Runtime: true})
+			if lo, words, ok := exec.FilterBits(ctx, sf.RF); ok {
+				n := 8 * len(words)
+				if n > maxBitsBytes || bitsBytes+n > maxFragmentBitsBytes {
+					continue
+				}
+				bitsBytes += n
+				add = append(add, &inletpb.Filter{Column: col, Op: "IN_BITS", BitsLo: lo, Bits: keybits.Encode(words), Runtime: true})
+			} else if vals, ok := exec.FilterInts(ctx, sf.RF); ok {
+				if in := inFilter(col, ct, vals); in != nil {
+					add = append(add, in)
+				}
+			}
 			continue
 		}
 		lo, hi, ok := exec.FilterRange(ctx, sf.RF)
@@ -397,6 +407,28 @@ const (
 	maxBitsBytes         = 1 << 20
 	maxFragmentBitsBytes = 4 << 20
 )
+
+// inFilter is the BE filter col IN (vals) of an IN runtime filter's
+// integer keys, leaving out those the column's type cannot hold (no row
+// has them); nil when none is left, as the BE cannot send what matches
+// nothing any cheaper than the FE drops it.
+func inFilter(col int32, ct arrow.DataType, vals []int64) *inletpb.Filter {
+	bits := ct.(arrow.FixedWidthDataType).BitWidth()
+	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+	if bits < 64 {
+		lo, hi = -1<<(bits-1), 1<<(bits-1)-1
+	}
+	f := &inletpb.Filter{Column: col, Op: "IN", Runtime: true}
+	for _, v := range vals {
+		if v >= lo && v <= hi {
+			f.Values = append(f.Values, &inletpb.Value{V: &inletpb.Value_Int{Int: v}})
+		}
+	}
+	if len(f.Values) == 0 {
+		return nil
+	}
+	return f
+}
 
 func isIntType(t arrow.DataType) bool {
 	switch t.ID() {
