@@ -667,10 +667,10 @@ func (fx *fragExec) lake(ctx context.Context) (*paimon.Plan, error) {
 	return fx.lakePlan, fx.lakeErr
 }
 
-// withRuntimeFilters adds to the lake predicate the runtime min/max
-// filters on integer columns (Filter.runtime), so the reader skips row
-// groups by their statistics and drops rows before decoding the other
-// columns, and notes them in fx.lakeRuntime: the reader applies them
+// withRuntimeFilters adds to the lake predicate the runtime filters on
+// integer columns (Filter.runtime: min/max bounds, IN_BITS key bitmaps,
+// IN lists of at most lakeInMax keys), so the reader skips row groups by
+// their statistics and drops rows before decoding the other columns, and notes them in fx.lakeRuntime: the reader applies them
 // exactly, so a Paimon catalog's lake rows need them no more (prepare
 // reads the map; a union read opens its lake plan after prepare, so its
 // BE still applies them). Integer bounds on integer columns compare
