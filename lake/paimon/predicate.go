@@ -125,6 +125,9 @@ type bound struct {
 	children []*bound
 	bits     []uint64 // OpInBits
 	bitsLo   int64
+	// least and greatest key of bits (empty: least > greatest), found
+	// once here: mayMatch runs per row group and page.
+	bitsLeast, bitsGreatest int64
 }
 
 // Bind checks the predicate against the table columns and converts its
@@ -180,6 +183,10 @@ func (p *Predicate) bind(fields []DataField) (*bound, error) {
 			return nil, fmt.Errorf("paimon: key bitmap predicate on column %s of type %s: integer columns only", f.Name, f.Type)
 		}
 		b.bits, b.bitsLo = p.Bits, p.BitsLo
+		var ok bool
+		if b.bitsLeast, b.bitsGreatest, ok = keybits.Span(p.Bits, p.BitsLo); !ok {
+			b.bitsLeast, b.bitsGreatest = 1, 0
+		}
 	case OpIsNull, OpIsNotNull:
 	case OpIn:
 		for _, v := range p.Values {
@@ -528,7 +535,7 @@ func (b *bound) mayMatch(stats func(string) colStats, rowCount int64) bool {
 		return false
 	}
 	if b.op == OpInBits {
-		return bitsMayMatch(b.bits, b.bitsLo, s.min, s.max)
+		return bitsMayMatch(b.bits, b.bitsLo, b.bitsLeast, b.bitsGreatest, s.min, s.max)
 	}
 	if s.min == nil || s.max == nil {
 		return true
@@ -571,10 +578,9 @@ func (b *bound) mayMatch(stats func(string) colStats, rowCount int64) bool {
 // bitsMayMatch says whether a key of the set lies in [lo, hi] (the
 // statistics' bounds, nil when unknown): a word at a time, so at most the
 // set's length.
-func bitsMayMatch(words []uint64, from int64, lo, hi any) bool {
-	least, greatest, ok := keybits.Span(words, from)
-	if !ok {
-		return false
+func bitsMayMatch(words []uint64, from, least, greatest int64, lo, hi any) bool {
+	if least > greatest {
+		return false // no key
 	}
 	l, lok := lo.(int64)
 	h, hok := hi.(int64)

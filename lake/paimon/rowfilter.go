@@ -156,8 +156,14 @@ func (b *bound) evalLeaf(arr arrow.Array, n int, out, live []bool) bool {
 // column that is not a signed integer.
 func bitsLeaf(arr arrow.Array, words []uint64, lo int64, n int, out []bool) bool {
 	out = out[:n]
-	for i := range out {
-		out[i] = arr.IsValid(i)
+	if arr.NullN() == 0 {
+		for i := range out {
+			out[i] = true
+		}
+	} else {
+		for i := range out {
+			out[i] = arr.IsValid(i)
+		}
 	}
 	switch a := arr.(type) {
 	case *array.Int8:
