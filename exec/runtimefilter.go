@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -16,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/exec/memlimit"
+	"github.com/inlet-db/inlet/internal/keybits"
 )
 
 // RFKind is the kind of a runtime filter, as Doris names them.
@@ -93,7 +95,10 @@ type rfState struct {
 	// subtraction and one load, with no hash and no false positive.
 	bits   []uint64
 	bitsLo int64
-	mm     *minMax
+	// ints are an IN filter's signed integer keys, sorted, when they are
+	// too spread for bits and at most maxShippedIn (nil otherwise).
+	ints []int64
+	mm   *minMax
 }
 
 // state is the filter the build side of env's execution published, nil
@@ -237,7 +242,12 @@ func (rf *RuntimeFilter) fill(st *rfState, env *Env, keys []arrow.Array, rows, d
 			g := newGroupTable(env.Mem, []arrow.DataType{a.DataType()}, false)
 			g.ids([]arrow.Array{a}, a.Len(), nil)
 			st.in, st.isIn = g, true
-			return 0 // the table charged itself
+			// Integer keys too spread for a bitmap: their list, for a BE
+			// and a lake reader (FilterInts).
+			st.ints = distinctInts(a, min(distinct, maxShippedIn))
+			n := int64(8 * len(st.ints))
+			memlimit.Charge(env.Mem, n)
+			return n // the table charged itself
 		}
 		if rf.Kind == RFIn {
 			st.disabled = true
@@ -265,6 +275,38 @@ func (rf *RuntimeFilter) fill(st *rfState, env *Env, keys []arrow.Array, rows, d
 		st.bloom[(v>>32)&mask] |= bloomBits(v)
 	}
 	return n
+}
+
+// maxShippedIn bounds the keys of an IN filter listed for the BEs.
+const maxShippedIn = 4096
+
+// distinctInts is the sorted distinct non-NULL values of a, a signed
+// integer array with at most limit of them; nil for another type or more
+// values.
+func distinctInts(a arrow.Array, limit int) []int64 {
+	switch a.DataType().ID() {
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64:
+	default:
+		return nil
+	}
+	c := newKeyCol(a.DataType()).(*fixedKeyCol)
+	c.bind(a)
+	seen := make(map[int64]struct{}, limit)
+	for i, v := range c.cur {
+		if len(c.curNull) > 0 && c.curNull[i] {
+			continue
+		}
+		seen[int64(v)] = struct{}{}
+		if len(seen) > limit {
+			return nil
+		}
+	}
+	out := make([]int64, 0, len(seen))
+	for v := range seen {
+		out = append(out, v)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // inBitmapWords bounds the bitmap an IN filter's integer keys take
@@ -336,28 +378,10 @@ func passBits(bm []uint64, lo int64, a arrow.Array, keep []bool) int {
 	return testBits(bm, uint64(lo), c.cur, keep)
 }
 
-// testBits is passBits over the values: without a branch on the outcome,
-// which a filter passing one row in ten, in runs, mispredicts often.
+// testBits is passBits over the values, by keybits: the BE's filter and
+// the lake reader's test the same way.
 func testBits[T int32 | int64 | uint64](bm []uint64, lo uint64, vals []T, keep []bool) int {
-	keep = keep[:len(vals)]
-	last := uint64(len(bm) - 1)
-	size := uint64(len(bm)) * 64
-	dropped := 0
-	for i, v := range vals {
-		p := uint64(int64(v)) - lo
-		hit := bm[min(p>>6, last)] >> (p & 63) & 1
-		if p >= size {
-			hit = 0
-		}
-		var k uint64
-		if keep[i] {
-			k = 1
-		}
-		nk := k & hit
-		dropped += int(k - nk)
-		keep[i] = nk != 0
-	}
-	return dropped
+	return keybits.Keep(bm, int64(lo), vals, keep)
 }
 
 // hashKeys hashes each row of a for a bloom filter (the filter's own
@@ -608,6 +632,42 @@ func FilterRange(ctx context.Context, rf *RuntimeFilter) (lo, hi any, ok bool) {
 		return string(m.slo), string(m.shi), true
 	}
 	return nil, nil, false
+}
+
+// FilterBits is the exact key bitmap of filter rf as published for the
+// execution whose scan opens under ctx (an IN filter, or a bloom filter,
+// over integer keys spanning few values: rfState.bits), for a BE or a
+// reader to drop the rows it rules out before sending them: key k is in
+// when bit k-lo of words is set. An empty build side gives an empty set
+// (no row passes). ok is false for any other filter and one not yet
+// published. words is the filter's own: not to be changed.
+func FilterBits(ctx context.Context, rf *RuntimeFilter) (lo int64, words []uint64, ok bool) {
+	env, _ := ctx.Value(rfEnvKey{}).(*Env)
+	st := rf.state(env)
+	if env == nil || st == nil || st.disabled || rf.Kind == RFMinMax || rf.idle.Load() {
+		return 0, nil, false
+	}
+	if st.none {
+		return 0, []uint64{}, true
+	}
+	if st.bits == nil {
+		return 0, nil, false
+	}
+	return st.bitsLo, st.bits, true
+}
+
+// FilterInts is the key list of IN filter rf as published for the
+// execution whose scan opens under ctx, when its keys are signed integers
+// too spread for a bitmap (FilterBits) and at most maxShippedIn of them:
+// sorted, distinct, never empty. ok is false otherwise. vals is the
+// filter's own: not to be changed.
+func FilterInts(ctx context.Context, rf *RuntimeFilter) (vals []int64, ok bool) {
+	env, _ := ctx.Value(rfEnvKey{}).(*Env)
+	st := rf.state(env)
+	if env == nil || st == nil || st.disabled || !st.isIn || len(st.ints) == 0 || rf.idle.Load() {
+		return nil, false
+	}
+	return st.ints, true
 }
 
 // ScanFilter is a runtime filter a scan applies to its Column.

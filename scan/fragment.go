@@ -19,6 +19,7 @@ import (
 	"github.com/inlet-db/inlet/catalog/fluss/record"
 	"github.com/inlet-db/inlet/exec"
 	"github.com/inlet-db/inlet/exec/expr"
+	"github.com/inlet-db/inlet/internal/keybits"
 	"github.com/inlet-db/inlet/internal/tzone"
 	"github.com/inlet-db/inlet/lake/iceberg"
 	"github.com/inlet-db/inlet/lake/paimon"
@@ -410,8 +411,30 @@ func conjunction(conj []expr.Expr) (expr.Expr, error) {
 	return expr.And(conj...)
 }
 
+// lakeInMax bounds the keys of a runtime IN filter the lake predicate
+// takes: each is a pass over the rows there (and a test per row group),
+// while the BE's own IN is one hash lookup a row.
+const lakeInMax = 64
+
+// maxBitsBytes bounds one IN_BITS filter's bitmap (the FE sends at most
+// 1 MiB): a bigger one is a bad fragment, not a filter to allocate.
+const maxBitsBytes = 4 << 20
+
 func compileFilter(flt *inletpb.Filter, pos int, name string, t arrow.DataType) (expr.Expr, error) {
 	col := expr.Col(pos, name, t)
+	if flt.Op == "IN_BITS" {
+		if len(flt.Bits) > maxBitsBytes {
+			return nil, fmt.Errorf("key bitmap of %d bytes (at most %d)", len(flt.Bits), maxBitsBytes)
+		}
+		if len(flt.Values) > 0 {
+			return nil, fmt.Errorf("operator IN_BITS takes no values, got %d", len(flt.Values))
+		}
+		words, err := keybits.Decode(flt.Bits)
+		if err != nil {
+			return nil, err
+		}
+		return expr.InBits(col, flt.BitsLo, words)
+	}
 	lits := make([]expr.Expr, 0, len(flt.Values))
 	for _, v := range flt.Values {
 		var g any
@@ -655,23 +678,48 @@ func (fx *fragExec) lake(ctx context.Context) (*paimon.Plan, error) {
 	return fx.lakePlan, fx.lakeErr
 }
 
-// withRuntimeFilters adds to the lake predicate the runtime min/max
-// filters on integer columns (Filter.runtime), so the reader skips row
-// groups by their statistics and drops rows before decoding the other
-// columns, and notes them in fx.lakeRuntime: the reader applies them
-// exactly, so lake rows need them no more (prepare reads the map, and
-// opens the plan before it does, for a Paimon catalog's fragment and a
-// union read's alike; log and tail rows still get every filter). Integer
-// bounds on integer columns compare alike in both; anything else stays a
-// BE filter only.
+// withRuntimeFilters adds to the lake predicate the runtime filters on
+// integer columns (Filter.runtime: min/max bounds, IN_BITS key bitmaps,
+// IN lists of at most lakeInMax keys), so the reader skips row groups by
+// their statistics and drops rows before decoding the other columns, and
+// notes them in fx.lakeRuntime: the reader applies them exactly, so lake
+// rows need them no more (prepare reads the map, and opens the plan before
+// it does, for a Paimon catalog's fragment and a union read's alike; log
+// and tail rows still get every filter). Integer bounds on integer columns
+// compare alike in both; anything else stays a BE filter only.
 func (fx *fragExec) withRuntimeFilters(ctx context.Context, tbl *paimon.Table, schemaID int64, pred *paimon.Predicate) (*paimon.Predicate, error) {
 	var leaves []*paimon.Predicate
 	for i, flt := range fx.f.Filters {
-		if !flt.GetRuntime() || (flt.Op != ">=" && flt.Op != "<=") || len(flt.Values) != 1 {
+		if !flt.GetRuntime() {
 			continue
 		}
-		v, ok := flt.Values[0].GetV().(*inletpb.Value_Int)
-		if !ok {
+		var v *inletpb.Value_Int
+		var words []uint64
+		var ins []any
+		switch {
+		case flt.Op == "IN" && len(flt.Values) > 0 && len(flt.Values) <= lakeInMax:
+			for _, x := range flt.Values {
+				iv, ok := x.GetV().(*inletpb.Value_Int)
+				if !ok {
+					ins = nil
+					break
+				}
+				ins = append(ins, iv.Int)
+			}
+			if ins == nil {
+				continue
+			}
+		case flt.Op == "IN_BITS":
+			var err error
+			if words, err = keybits.Decode(flt.Bits); err != nil || len(flt.Bits) > maxBitsBytes {
+				continue // prepare reports it
+			}
+		case (flt.Op == ">=" || flt.Op == "<=") && len(flt.Values) == 1:
+			var ok bool
+			if v, ok = flt.Values[0].GetV().(*inletpb.Value_Int); !ok {
+				continue
+			}
+		default:
 			continue
 		}
 		if len(leaves) == 0 && fx.lakeRuntime == nil {
@@ -707,9 +755,14 @@ func (fx *fragExec) withRuntimeFilters(ctx context.Context, tbl *paimon.Table, s
 		default:
 			continue
 		}
-		if flt.Op == ">=" {
+		switch flt.Op {
+		case "IN":
+			leaves = append(leaves, paimon.In(fd.Name, ins...))
+		case "IN_BITS":
+			leaves = append(leaves, paimon.InBits(fd.Name, flt.BitsLo, words))
+		case ">=":
 			leaves = append(leaves, paimon.Ge(fd.Name, v.Int))
-		} else {
+		default:
 			leaves = append(leaves, paimon.Le(fd.Name, v.Int))
 		}
 		fx.lakeRuntime[i] = true

@@ -3,6 +3,8 @@ package physical_test
 import (
 	"context"
 	"errors"
+	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -18,7 +20,10 @@ import (
 	"github.com/inlet-db/inlet/fe/bind"
 	"github.com/inlet-db/inlet/fe/physical"
 	"github.com/inlet-db/inlet/fe/sql"
+	"github.com/inlet-db/inlet/fileio"
 	"github.com/inlet-db/inlet/internal/fixtures"
+	lakepaimon "github.com/inlet-db/inlet/lake/paimon"
+	"github.com/inlet-db/inlet/lake/paimon/paimontest"
 	"github.com/inlet-db/inlet/scan"
 )
 
@@ -246,5 +251,106 @@ func TestRuntimeFilterRangeOnBE(t *testing.T) {
 	}
 	if len(rfs) != 1 || rfs[0].Input != int64(want) || rfs[0].Filtered != 0 {
 		t.Errorf("the FE's filter saw %+v, want %d rows in (of %d) and none dropped", rfs, want, len(all))
+	}
+}
+
+// TestRuntimeFilterBitsOnBE: an IN filter of integer keys, published as an
+// exact key bitmap before the probe scan's fragment goes out, reaches the
+// BE and the lake reader (IN_BITS), so the BE sends exactly the probe rows
+// whose key is a build key, not every row between the least and greatest
+// (the FE's copy of the filter then sees those alone and drops none); the
+// join's answer is the same with runtime filters off. Table t: k = 0..999
+// (BIGINT), g = k % 10, s = 'x' for k in {3, 50, 51, 700} (the build
+// side) and 'y' elsewhere; by hand, 4 probe rows join, 698 lie in 3..700.
+func TestRuntimeFilterBitsOnBE(t *testing.T) {
+	ctx := context.Background()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	wh := t.TempDir()
+	bl, err := paimontest.NewBuilder(ctx, fileio.Local{}, filepath.Join(wh, "t.db", "t"), []lakepaimon.DataField{
+		{ID: 0, Name: "k", Type: lakepaimon.DataType{Root: lakepaimon.BigInt, Nullable: true}},
+		{ID: 1, Name: "g", Type: lakepaimon.DataType{Root: lakepaimon.Int, Nullable: true}},
+		{ID: 2, Name: "s", Type: lakepaimon.DataType{Root: lakepaimon.VarChar, Precision: math.MaxInt32, Nullable: true}},
+	}, nil, nil, map[string]string{"bucket": "-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]any
+	for k := 0; k < 1000; k++ {
+		s := "y"
+		if k == 3 || k == 50 || k == 51 || k == 700 {
+			s = "x"
+		}
+		rows = append(rows, []any{k, k % 10, s})
+	}
+	rows = append(rows, []any{nil, 0, "y"}) // a NULL key joins nothing
+	// Keys too spread for a bitmap: the BE gets them as a list.
+	rows = append(rows, []any{5_000_000, 0, "z"}, []any{9_000_000, 0, "z"}, []any{1 << 40, 0, "z"})
+	rec := paimontest.Rows(t, mem, bl.Schema(), rows...)
+	if err := bl.Commit(ctx, []paimontest.File{{Rows: rec}}, mem); err != nil {
+		t.Fatal(err)
+	}
+	rec.Release()
+	c, err := paimon.Open(ctx, map[string]string{"type": "paimon", "warehouse": wh}, catalog.Env{Name: "pc"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	l := lake{c}
+	be := scan.NewExecutor(scan.Config{Name: "test-be"})
+	disp := dispatch.New(dispatch.Config{Backends: []dispatch.Backend{dispatch.BackendFunc("local", be.Execute)}, Classify: scan.ErrorCode})
+	run := func(q string, rf physical.RFConfig) (rows []string, filters []physical.RFProfile, sent int64) {
+		t.Helper()
+		st := physical.NewStatement()
+		op, err := physical.Build(ctx, bindQuery(t, l, q), physical.Config{Mem: mem, Runner: disp, Statement: st, RuntimeFilters: rf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rr, err := op.Open(ctx, &expr.Env{Mem: mem})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rr.Next() {
+			b := rr.RecordBatch()
+			for i := 0; i < int(b.NumRows()); i++ {
+				var cells []string
+				for c := 0; c < int(b.NumCols()); c++ {
+					cells = append(cells, b.Column(c).ValueStr(i))
+				}
+				rows = append(rows, strings.Join(cells, "|"))
+			}
+		}
+		if err := rr.Err(); err != nil {
+			t.Fatal(err)
+		}
+		rr.Release()
+		slices.Sort(rows)
+		for _, sc := range st.Scans() {
+			sent += sc.Counters["FlussLakeRowsReturned"]
+		}
+		return rows, st.RuntimeFilters(), sent
+	}
+	const all = 1004
+	for _, c := range []struct {
+		s         string
+		want      []string
+		effective string
+		sent      int64 // the lake rows the BE sends: the build side's and the probe side's
+	}{
+		{"x", []string{"3|3", "50|0", "51|1", "700|0"}, "in", 4 + 4},
+		{"z", []string{"1099511627776|0", "5000000|0", "9000000|0"}, "in", 3 + 3},
+	} {
+		q := "SELECT a.k, a.g FROM t a JOIN t b ON a.k = b.k WHERE b.s = '" + c.s + "'"
+		off, _, offSent := run(q, physical.RFConfig{})
+		on, rfs, onSent := run(q, physical.RFConfig{Types: []exec.RFKind{exec.RFIn}, MaxIn: 1024})
+		if !slices.Equal(off, c.want) || !slices.Equal(on, c.want) {
+			t.Errorf("%s: answers %v with runtime filters, %v without, want %v", c.s, on, off, c.want)
+		}
+		if len(rfs) != 1 || rfs[0].Effective != c.effective || rfs[0].Input != int64(len(c.want)) || rfs[0].Filtered != 0 {
+			t.Errorf("%s: the FE's filter saw %+v, want %d rows in and none dropped", c.s, rfs, len(c.want))
+		}
+		if onSent != c.sent || offSent != int64(len(c.want))+all {
+			t.Errorf("%s: the BE sent %d lake rows with the filter (want %d), %d without (want %d)", c.s, onSent, c.sent, offSent, int64(len(c.want))+all)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package physical
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -11,6 +12,7 @@ import (
 	"github.com/inlet-db/inlet/exec"
 	"github.com/inlet-db/inlet/exec/expr"
 	"github.com/inlet-db/inlet/fe/bind"
+	"github.com/inlet-db/inlet/internal/keybits"
 	"github.com/inlet-db/inlet/planner"
 	"github.com/inlet-db/inlet/proto/inletpb"
 )
@@ -336,21 +338,46 @@ func countScans(p bind.Plan, into map[*bind.Scan]int) {
 
 // withRanges is the fragment to send: the planned one, plus a BE filter
 // col >= min AND col <= max for each min/max runtime filter already
-// published over an integer or text column read as is, so the BEs drop
-// those rows (and lake readers the row groups out of range) before
-// sending them. A filter published later is applied by the FE alone.
+// published over an integer or text column read as is, and an IN_BITS
+// filter for each one published as an exact key bitmap over an integer
+// column read as is (an IN filter, or a bloom filter, of keys spanning
+// few values), or an IN list for an IN filter of integer keys too spread
+// for a bitmap (at most 4096 of them), so the BEs drop those rows (and lake readers the row
+// groups out of range, and the rows not in the bitmap before the other
+// columns decode) before sending them. A filter published later is
+// applied by the FE alone, as is a bitmap past the size bounds below.
 func (f *fragmentSource) withRanges(ctx context.Context) *inletpb.Fragment {
 	frag := f.res.Fragment
 	var add []*inletpb.Filter
+	bitsBytes := 0
 	for _, sf := range f.filters {
-		if sf.RF.Kind != exec.RFMinMax || sf.Column >= len(frag.GetProjection()) || sf.Column >= f.schema.NumFields() {
-			continue
-		}
-		lo, hi, ok := exec.FilterRange(ctx, sf.RF)
-		if !ok || !sameRange(f.schema.Field(sf.Column).Type, sf.Casts, sf.RF.Type()) {
+		if sf.Column >= len(frag.GetProjection()) || sf.Column >= f.schema.NumFields() {
 			continue
 		}
 		col := frag.GetProjection()[sf.Column]
+		ct := f.schema.Field(sf.Column).Type
+		if sf.RF.Kind != exec.RFMinMax {
+			if !isIntType(ct) || !sameRange(ct, sf.Casts, sf.RF.Type()) {
+				continue
+			}
+			if lo, words, ok := exec.FilterBits(ctx, sf.RF); ok {
+				n := 8 * len(words)
+				if n > maxBitsBytes || bitsBytes+n > maxFragmentBitsBytes {
+					continue
+				}
+				bitsBytes += n
+				add = append(add, &inletpb.Filter{Column: col, Op: "IN_BITS", BitsLo: lo, Bits: keybits.Encode(words), Runtime: true})
+			} else if vals, ok := exec.FilterInts(ctx, sf.RF); ok {
+				if in := inFilter(col, ct, vals); in != nil {
+					add = append(add, in)
+				}
+			}
+			continue
+		}
+		lo, hi, ok := exec.FilterRange(ctx, sf.RF)
+		if !ok || !sameRange(ct, sf.Casts, sf.RF.Type()) {
+			continue
+		}
 		for _, b := range []struct {
 			op string
 			v  any
@@ -371,6 +398,44 @@ func (f *fragmentSource) withRanges(ctx context.Context) *inletpb.Fragment {
 	frag = proto.Clone(frag).(*inletpb.Fragment)
 	frag.Filters = append(frag.Filters, add...)
 	return frag
+}
+
+// The key bitmaps a fragment carries are bounded: one (1 MiB, 8 M keys'
+// span) and all of a fragment together, as the dispatcher sends the
+// fragment to every BE (and again on a retry).
+const (
+	maxBitsBytes         = 1 << 20
+	maxFragmentBitsBytes = 4 << 20
+)
+
+// inFilter is the BE filter col IN (vals) of an IN runtime filter's
+// integer keys, leaving out those the column's type cannot hold (no row
+// has them); nil when none is left, as the BE cannot send what matches
+// nothing any cheaper than the FE drops it.
+func inFilter(col int32, ct arrow.DataType, vals []int64) *inletpb.Filter {
+	bits := ct.(arrow.FixedWidthDataType).BitWidth()
+	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
+	if bits < 64 {
+		lo, hi = -1<<(bits-1), 1<<(bits-1)-1
+	}
+	f := &inletpb.Filter{Column: col, Op: "IN", Runtime: true}
+	for _, v := range vals {
+		if v >= lo && v <= hi {
+			f.Values = append(f.Values, &inletpb.Value{V: &inletpb.Value_Int{Int: v}})
+		}
+	}
+	if len(f.Values) == 0 {
+		return nil
+	}
+	return f
+}
+
+func isIntType(t arrow.DataType) bool {
+	switch t.ID() {
+	case arrow.INT8, arrow.INT16, arrow.INT32, arrow.INT64:
+		return true
+	}
+	return false
 }
 
 // sameRange says whether bounds compared in key type kt mean the same

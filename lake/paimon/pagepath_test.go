@@ -203,6 +203,9 @@ func TestLateFilterMatchesPqarrow(t *testing.T) {
 		{appendDir, paimon.And(paimon.Ge("name", "customer-0000008500"), paimon.Gt("id", int64(8000))), []string{"k"}},
 		{appendDir, paimon.And(paimon.Or(paimon.IsNull("price"), paimon.Ge("name", "customer-0000006000")), paimon.Lt("day", "2022-03-01"), paimon.Ne("k", int32(7))), []string{"id"}},
 		{dvDir, paimon.Or(paimon.IsNull("v"), paimon.Lt("w", int64(3))), nil},
+		// A join's key bitmap (runtime filter) first, then a string.
+		{appendDir, paimon.And(paimon.InBits("k", 3, keyBits(3, 3, 64, 65, 500, 999)), paimon.Ne("name", "customer-0000000003")), []string{"id", "name"}},
+		{dvDir, paimon.And(paimon.InBits("k", 100, keyBits(100, 100, 101, 163, 164, 2900)), paimon.IsNotNull("v")), []string{"v", "w"}},
 	}
 	defer paimon.SetPoisonReused(paimon.SetPoisonReused(true))
 	late, drop, pooled, reused := paimon.LateFiles(), paimon.DropFiles(), paimon.PooledReaders(), paimon.ReusedBuffers()
@@ -250,3 +253,16 @@ func TestLateFilterMatchesPqarrow(t *testing.T) {
 }
 
 func head(rows []string) []string { return rows[:min(len(rows), 5)] }
+
+// keyBits is the key bitmap of keys from lo (internal/keybits' layout).
+func keyBits(lo int64, keys ...int64) []uint64 {
+	var w []uint64
+	for _, k := range keys {
+		p := k - lo
+		for int(p/64) >= len(w) {
+			w = append(w, 0)
+		}
+		w[p/64] |= 1 << (p % 64)
+	}
+	return w
+}

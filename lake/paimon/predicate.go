@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/inlet-db/inlet/internal/keybits"
 )
 
 // Op is a predicate operator.
@@ -23,8 +25,13 @@ const (
 	OpIsNull    Op = "is_null"
 	OpIsNotNull Op = "is_not_null"
 	OpIn        Op = "in"
-	OpAnd       Op = "and"
-	OpOr        Op = "or"
+	// OpInBits is membership in an exact set of integer keys (Bits from
+	// BitsLo, internal/keybits): a join's runtime filter, which a BE adds
+	// to the predicate it reads with, so rows whose key cannot join are
+	// dropped before the other columns decode.
+	OpInBits Op = "in_bits"
+	OpAnd    Op = "and"
+	OpOr     Op = "or"
 )
 
 // Predicate is a filter over table columns, used both to prune partitions,
@@ -36,6 +43,10 @@ type Predicate struct {
 	Value    any          `json:"value,omitempty"`
 	Values   []any        `json:"values,omitempty"`
 	Children []*Predicate `json:"children,omitempty"`
+	// Bits and BitsLo are OpInBits's set: key k is in when bit k-BitsLo
+	// is set.
+	Bits   []uint64 `json:"bits,omitempty"`
+	BitsLo int64    `json:"bits_lo,omitempty"`
 }
 
 // Leaf constructors.
@@ -49,7 +60,13 @@ func IsNull(f string) *Predicate        { return &Predicate{Op: OpIsNull, Field:
 func IsNotNull(f string) *Predicate     { return &Predicate{Op: OpIsNotNull, Field: f} }
 func In(f string, vs ...any) *Predicate { return &Predicate{Op: OpIn, Field: f, Values: vs} }
 func And(ps ...*Predicate) *Predicate   { return &Predicate{Op: OpAnd, Children: ps} }
-func Or(ps ...*Predicate) *Predicate    { return &Predicate{Op: OpOr, Children: ps} }
+
+// InBits is f IN the key bitmap words from lo (OpInBits); f must be an
+// integer column (TINYINT to BIGINT). words is kept, not copied.
+func InBits(f string, lo int64, words []uint64) *Predicate {
+	return &Predicate{Op: OpInBits, Field: f, BitsLo: lo, Bits: words}
+}
+func Or(ps ...*Predicate) *Predicate { return &Predicate{Op: OpOr, Children: ps} }
 
 // String renders the predicate in SQL-like form.
 func (p *Predicate) String() string {
@@ -70,6 +87,11 @@ func (p *Predicate) String() string {
 		return p.Field + " IS NOT NULL"
 	case OpIn:
 		return fmt.Sprintf("%s IN %v", p.Field, p.Values)
+	case OpInBits:
+		if lo, hi, ok := keybits.Span(p.Bits, p.BitsLo); ok {
+			return fmt.Sprintf("%s IN BITMAP[%d..%d]", p.Field, lo, hi)
+		}
+		return p.Field + " IN BITMAP[]"
 	}
 	return fmt.Sprintf("%s %s %v", p.Field, sym[p.Op], p.Value)
 }
@@ -101,6 +123,11 @@ type bound struct {
 	value    any
 	values   []any
 	children []*bound
+	bits     []uint64 // OpInBits
+	bitsLo   int64
+	// least and greatest key of bits (empty: least > greatest), found
+	// once here: mayMatch runs per row group and page.
+	bitsLeast, bitsGreatest int64
 }
 
 // Bind checks the predicate against the table columns and converts its
@@ -123,7 +150,7 @@ func (p *Predicate) bind(fields []DataField) (*bound, error) {
 			b.children = append(b.children, cb)
 		}
 		return b, nil
-	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpIsNull, OpIsNotNull, OpIn:
+	case OpEq, OpNe, OpLt, OpLe, OpGt, OpGe, OpIsNull, OpIsNotNull, OpIn, OpInBits:
 	default:
 		return nil, fmt.Errorf("paimon: unknown predicate operator %q", p.Op)
 	}
@@ -149,6 +176,17 @@ func (p *Predicate) bind(fields []DataField) (*bound, error) {
 	}
 	var err error
 	switch p.Op {
+	case OpInBits:
+		switch f.Type.Root {
+		case TinyInt, SmallInt, Int, BigInt:
+		default:
+			return nil, fmt.Errorf("paimon: key bitmap predicate on column %s of type %s: integer columns only", f.Name, f.Type)
+		}
+		b.bits, b.bitsLo = p.Bits, p.BitsLo
+		var ok bool
+		if b.bitsLeast, b.bitsGreatest, ok = keybits.Span(p.Bits, p.BitsLo); !ok {
+			b.bitsLeast, b.bitsGreatest = 1, 0
+		}
 	case OpIsNull, OpIsNotNull:
 	case OpIn:
 		for _, v := range p.Values {
@@ -419,6 +457,10 @@ func (b *bound) evalRow(get func(string) any) bool {
 	if v == nil {
 		return false
 	}
+	if b.op == OpInBits {
+		x, ok := v.(int64)
+		return ok && keybits.Has(b.bits, b.bitsLo, x)
+	}
 	if b.op == OpIn {
 		for _, l := range b.values {
 			if c, ok := compareNorm(v, l); ok && c == 0 {
@@ -492,6 +534,9 @@ func (b *bound) mayMatch(stats func(string) colStats, rowCount int64) bool {
 	if allNull {
 		return false
 	}
+	if b.op == OpInBits {
+		return bitsMayMatch(b.bits, b.bitsLo, b.bitsLeast, b.bitsGreatest, s.min, s.max)
+	}
 	if s.min == nil || s.max == nil {
 		return true
 	}
@@ -524,6 +569,39 @@ func (b *bound) mayMatch(stats func(string) colStats, rowCount int64) bool {
 			m = cmax >= 0
 		}
 		if m {
+			return true
+		}
+	}
+	return false
+}
+
+// bitsMayMatch says whether a key of the set lies in [lo, hi] (the
+// statistics' bounds, nil when unknown): a word at a time, so at most the
+// set's length.
+func bitsMayMatch(words []uint64, from, least, greatest int64, lo, hi any) bool {
+	if least > greatest {
+		return false // no key
+	}
+	l, lok := lo.(int64)
+	h, hok := hi.(int64)
+	if !lok || !hok {
+		return true // bounds unknown or not integers
+	}
+	l, h = max(l, least), min(h, greatest)
+	if l > h {
+		return false
+	}
+	// Bits l-from .. h-from: any set?
+	a, z := uint64(l-from), uint64(h-from)
+	for w := a >> 6; w <= z>>6; w++ {
+		m := words[w]
+		if w == a>>6 {
+			m &= ^uint64(0) << (a & 63)
+		}
+		if w == z>>6 {
+			m &= ^uint64(0) >> (63 - z&63)
+		}
+		if m != 0 {
 			return true
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 
 	"github.com/inlet-db/inlet/internal/arrowval"
+	"github.com/inlet-db/inlet/internal/keybits"
 )
 
 // evalBatch evaluates the predicate on rows [0, n) of a batch into out
@@ -102,6 +103,8 @@ func (b *bound) evalLeaf(arr arrow.Array, n int, out, live []bool) bool {
 		return false
 	}
 	switch b.op {
+	case OpInBits:
+		return bitsLeaf(arr, b.bits, b.bitsLo, n, out)
 	case OpIsNull, OpIsNotNull:
 		want := b.op == OpIsNotNull
 		for i := 0; i < n; i++ {
@@ -144,6 +147,35 @@ func (b *bound) evalLeaf(arr arrow.Array, n int, out, live []bool) bool {
 				out[i] = false
 			}
 		}
+	}
+	return true
+}
+
+// bitsLeaf sets out[i] for the rows whose integer is in the key bitmap
+// (NULL never is), by keybits, as the FE's filter tests; false for a
+// column that is not a signed integer.
+func bitsLeaf(arr arrow.Array, words []uint64, lo int64, n int, out []bool) bool {
+	out = out[:n]
+	if arr.NullN() == 0 {
+		for i := range out {
+			out[i] = true
+		}
+	} else {
+		for i := range out {
+			out[i] = arr.IsValid(i)
+		}
+	}
+	switch a := arr.(type) {
+	case *array.Int8:
+		keybits.Keep(words, lo, a.Int8Values()[:n], out)
+	case *array.Int16:
+		keybits.Keep(words, lo, a.Int16Values()[:n], out)
+	case *array.Int32:
+		keybits.Keep(words, lo, a.Int32Values()[:n], out)
+	case *array.Int64:
+		keybits.Keep(words, lo, a.Int64Values()[:n], out)
+	default:
+		return false
 	}
 	return true
 }

@@ -1138,7 +1138,8 @@ type Filter struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// column is the table column's index (as in projection).
 	Column int32 `protobuf:"varint,1,opt,name=column,proto3" json:"column,omitempty"`
-	// op is one of = != < <= > >= IN "NOT IN" "IS NULL" "IS NOT NULL".
+	// op is one of = != < <= > >= IN "NOT IN" "IS NULL" "IS NOT NULL"
+	// IN_BITS.
 	Op     string   `protobuf:"bytes,2,opt,name=op,proto3" json:"op,omitempty"`
 	Values []*Value `protobuf:"bytes,3,rep,name=values,proto3" json:"values,omitempty"`
 	// lake_applied says the Paimon lake predicate (LakeTable.predicate)
@@ -1152,7 +1153,14 @@ type Filter struct {
 	// add it to the lake predicate (row groups skipped by statistics, rows
 	// dropped before the other columns are decoded) when its meaning there
 	// is certain (an integer column against an integer bound).
-	Runtime       bool `protobuf:"varint,5,opt,name=runtime,proto3" json:"runtime,omitempty"`
+	Runtime bool `protobuf:"varint,5,opt,name=runtime,proto3" json:"runtime,omitempty"`
+	// bits and bits_lo are the keys of op "IN_BITS", a join's exact key
+	// bitmap runtime filter (runtime is set): a row passes when its column,
+	// an integer read as is, is a key k with bit k-bits_lo set; NULL never
+	// passes, nor does any row when bits is empty. bits holds 64-bit words,
+	// 8 little-endian bytes each (internal/keybits).
+	BitsLo        int64  `protobuf:"varint,6,opt,name=bits_lo,json=bitsLo,proto3" json:"bits_lo,omitempty"`
+	Bits          []byte `protobuf:"bytes,7,opt,name=bits,proto3" json:"bits,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1220,6 +1228,20 @@ func (x *Filter) GetRuntime() bool {
 		return x.Runtime
 	}
 	return false
+}
+
+func (x *Filter) GetBitsLo() int64 {
+	if x != nil {
+		return x.BitsLo
+	}
+	return 0
+}
+
+func (x *Filter) GetBits() []byte {
+	if x != nil {
+		return x.Bits
+	}
+	return nil
 }
 
 // Value is one constant of a filter.
@@ -1860,13 +1882,15 @@ const file_inlet_proto_rawDesc = "" +
 	"\x06bucket\x18\x03 \x01(\x05R\x06bucket\x12!\n" +
 	"\fstart_offset\x18\x04 \x01(\x03R\vstartOffset\x12\x1f\n" +
 	"\vstop_offset\x18\x05 \x01(\x03R\n" +
-	"stopOffset\"\x93\x01\n" +
+	"stopOffset\"\xc0\x01\n" +
 	"\x06Filter\x12\x16\n" +
 	"\x06column\x18\x01 \x01(\x05R\x06column\x12\x0e\n" +
 	"\x02op\x18\x02 \x01(\tR\x02op\x12$\n" +
 	"\x06values\x18\x03 \x03(\v2\f.inlet.ValueR\x06values\x12!\n" +
 	"\flake_applied\x18\x04 \x01(\bR\vlakeApplied\x12\x18\n" +
-	"\aruntime\x18\x05 \x01(\bR\aruntime\"\x7f\n" +
+	"\aruntime\x18\x05 \x01(\bR\aruntime\x12\x17\n" +
+	"\abits_lo\x18\x06 \x01(\x03R\x06bitsLo\x12\x12\n" +
+	"\x04bits\x18\a \x01(\fR\x04bits\"\x7f\n" +
 	"\x05Value\x12\x19\n" +
 	"\ais_null\x18\x01 \x01(\bH\x00R\x06isNull\x12\x12\n" +
 	"\x03int\x18\x02 \x01(\x03H\x00R\x03int\x12\x16\n" +
