@@ -11,7 +11,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -57,6 +56,13 @@ type fragExec struct {
 	// applied exactly (Filter.lake_applied): the one Paimon lake ranges
 	// need. Evaluating those again cost a fifth of a TPC-H lake scan.
 	lakePred expr.Expr
+	// predRF and lakeRF select the rows of pred and lakePred (nil: no
+	// filter) with exec's compiled kernels rather than evaluating the
+	// whole predicate into a mask and copying every column through it.
+	predRF, lakeRF *exec.RowFilter
+	// outReads are the read positions the output keeps, distinct: the
+	// only columns a filtered batch needs gathered.
+	outReads []int
 	// lakeRuntime are the indexes in Filters of the runtime filters the
 	// lake predicate took over (withRuntimeFilters).
 	lakeRuntime map[int]bool
@@ -397,7 +403,25 @@ func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.
 	if fx.lakePred, err2 = conjunction(lakeConj); err2 != nil {
 		return nil, fmt.Errorf("%w: fragment %s: filters: %w", ErrInvalid, f.QueryId, err2)
 	}
+	if fx.pred != nil {
+		fx.predRF = exec.NewRowFilter(fx.pred)
+	}
+	if fx.lakePred != nil {
+		fx.lakeRF = exec.NewRowFilter(fx.lakePred)
+	}
+	fx.outReads = distinctInts(fx.outPos)
 	return fx, nil
+}
+
+// distinctInts returns xs without repeats, in first-seen order.
+func distinctInts(xs []int) []int {
+	out := make([]int, 0, len(xs))
+	for _, x := range xs {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // conjunction ANDs filters; nil for none.
@@ -587,40 +611,21 @@ func releaseAll(as []arrow.Array) {
 	}
 }
 
-// finish applies the pushed filters (pred: fx.pred, or fx.lakePred for
-// rows a Paimon reader filtered) to a conformed batch and cuts it to the
-// output schema. It returns nil when no row is left.
-func (fx *fragExec) finish(ctx context.Context, rec arrow.RecordBatch, pred expr.Expr) (arrow.RecordBatch, error) {
+// finish applies the pushed filters (rf: fx.predRF, or fx.lakeRF for
+// rows a Paimon reader filtered; nil: none) to a conformed batch and cuts
+// it to the output schema. It returns nil when no row is left. Only the
+// output's columns are gathered for the rows kept.
+func (fx *fragExec) finish(ctx context.Context, rec arrow.RecordBatch, rf *exec.RowFilter) (arrow.RecordBatch, error) {
 	if rec.NumRows() == 0 {
 		return nil, nil
 	}
-	if pred != nil {
-		m, err := pred.Eval(fx.env, rec)
-		if err != nil {
+	if rf != nil {
+		var scratch []int64
+		f, err := rf.Apply(ctx, fx.env, rec, fx.outReads, &scratch)
+		if err != nil || f == nil {
 			return nil, err
 		}
-		mask := m.(*array.Boolean)
-		trues := 0
-		for i := 0; i < mask.Len(); i++ {
-			if mask.IsValid(i) && mask.Value(i) {
-				trues++
-			}
-		}
-		switch trues {
-		case 0:
-			m.Release()
-			return nil, nil
-		case mask.Len():
-			m.Release()
-			rec.Retain()
-		default:
-			f, err := compute.FilterRecordBatch(compute.WithAllocator(ctx, fx.mem), rec, mask, compute.DefaultFilterOptions())
-			m.Release()
-			if err != nil {
-				return nil, err
-			}
-			rec = f
-		}
+		rec = f
 		defer rec.Release()
 	}
 	cols := make([]arrow.Array, len(fx.outPos))

@@ -11,7 +11,7 @@ import (
 
 	"github.com/inlet-db/inlet/catalog/fluss/client"
 	"github.com/inlet-db/inlet/catalog/fluss/record"
-	"github.com/inlet-db/inlet/exec/expr"
+	"github.com/inlet-db/inlet/exec"
 	"github.com/inlet-db/inlet/exec/memlimit"
 	"github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/proto/inletpb"
@@ -108,11 +108,11 @@ func (fx *fragExec) bucketName(part *int64, bucket int32) string {
 // emitOut conforms a batch read in the read layout, filters and projects
 // it, and emits what is left; it returns the rows emitted.
 func (fx *fragExec) emitOut(ctx context.Context, rec arrow.RecordBatch, conformed bool, emit emitFn) (int64, error) {
-	return fx.emitWith(ctx, rec, conformed, fx.pred, emit)
+	return fx.emitWith(ctx, rec, conformed, fx.predRF, emit)
 }
 
-// emitWith is emitOut with the filters pred instead of all of them.
-func (fx *fragExec) emitWith(ctx context.Context, rec arrow.RecordBatch, conformed bool, pred expr.Expr, emit emitFn) (int64, error) {
+// emitWith is emitOut with the filters rf instead of all of them.
+func (fx *fragExec) emitWith(ctx context.Context, rec arrow.RecordBatch, conformed bool, rf *exec.RowFilter, emit emitFn) (int64, error) {
 	if !conformed {
 		c, err := fx.conform(rec)
 		if err != nil {
@@ -121,7 +121,7 @@ func (fx *fragExec) emitWith(ctx context.Context, rec arrow.RecordBatch, conform
 		defer c.Release()
 		rec = c
 	}
-	out, err := fx.finish(ctx, rec, pred)
+	out, err := fx.finish(ctx, rec, rf)
 	if err != nil || out == nil {
 		return 0, err
 	}
@@ -366,7 +366,7 @@ func (fx *fragExec) readLake(ctx context.Context, r *inletpb.Range, emit emitFn)
 		fx.ctr.add(cLakeRowsReturned, c.NumRows())
 		// The reader applied the lake predicate to every row: only the
 		// filters it does not hold are left.
-		_, err = fx.emitWith(ctx, c, true, fx.lakePred, emit)
+		_, err = fx.emitWith(ctx, c, true, fx.lakeRF, emit)
 		c.Release()
 		if err != nil {
 			return err
