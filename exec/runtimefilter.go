@@ -367,21 +367,16 @@ func fillBits(bm []uint64, lo int64, a arrow.Array) {
 func passBits(bm []uint64, lo int64, a arrow.Array, keep []bool) int {
 	switch x := a.(type) {
 	case *array.Int64:
-		return testBits(bm, uint64(lo), x.Int64Values(), keep)
+		return keybits.Keep(bm, lo, x.Int64Values(), keep)
 	case *array.Int32:
-		return testBits(bm, uint64(lo), x.Int32Values(), keep)
+		return keybits.Keep(bm, lo, x.Int32Values(), keep)
 	case *array.Date32:
-		return testBits(bm, uint64(lo), arrow.Int32Traits.CastFromBytes(arrow.Date32Traits.CastToBytes(x.Date32Values())), keep)
+		return keybits.Keep(bm, lo, arrow.Int32Traits.CastFromBytes(arrow.Date32Traits.CastToBytes(x.Date32Values())), keep)
 	}
+	// By keybits, as the BE's filter and the lake reader's test.
 	c := newKeyCol(a.DataType()).(*fixedKeyCol)
 	c.bind(a)
-	return testBits(bm, uint64(lo), c.cur, keep)
-}
-
-// testBits is passBits over the values, by keybits: the BE's filter and
-// the lake reader's test the same way.
-func testBits[T int32 | int64 | uint64](bm []uint64, lo uint64, vals []T, keep []bool) int {
-	return keybits.Keep(bm, int64(lo), vals, keep)
+	return keybits.Keep(bm, lo, c.cur, keep)
 }
 
 // hashKeys hashes each row of a for a bloom filter (the filter's own

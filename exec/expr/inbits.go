@@ -45,19 +45,7 @@ func (b *InBitsExpr) Eval(env *Env, batch arrow.RecordBatch) (arrow.Array, error
 	}
 	defer a.Release()
 	keep := make([]bool, a.Len())
-	for i := range keep {
-		keep[i] = a.IsValid(i)
-	}
-	switch x := a.(type) {
-	case *array.Int8:
-		keybits.Keep(b.Words, b.Lo, x.Int8Values(), keep)
-	case *array.Int16:
-		keybits.Keep(b.Words, b.Lo, x.Int16Values(), keep)
-	case *array.Int32:
-		keybits.Keep(b.Words, b.Lo, x.Int32Values(), keep)
-	case *array.Int64:
-		keybits.Keep(b.Words, b.Lo, x.Int64Values(), keep)
-	default:
+	if !keybits.KeepArray(b.Words, b.Lo, a, a.Len(), keep) {
 		return nil, errorf(ErrType, "key bitmap filter on %s: got %s values", b.Arg, a.DataType())
 	}
 	out := array.NewBooleanBuilder(env.Mem)

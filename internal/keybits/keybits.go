@@ -3,6 +3,9 @@ package keybits
 import (
 	"encoding/binary"
 	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 )
 
 // Has says whether v is in the set of words from lo.
@@ -44,6 +47,36 @@ func Keep[T int8 | int16 | int32 | int64 | uint64](words []uint64, lo int64, val
 		keep[i] = nk != 0
 	}
 	return dropped
+}
+
+// KeepArray sets keep[i] (len(keep) >= n) for the first n rows of a whose
+// value is in the set: a NULL never is. ok is false, and keep unspecified,
+// when a is not a signed integer array. It is the one test the BE's
+// IN_BITS expression and the lake reader's bitmap leaf both run.
+func KeepArray(words []uint64, lo int64, a arrow.Array, n int, keep []bool) (ok bool) {
+	keep = keep[:n]
+	if a.NullN() == 0 {
+		for i := range keep {
+			keep[i] = true
+		}
+	} else {
+		for i := range keep {
+			keep[i] = a.IsValid(i)
+		}
+	}
+	switch x := a.(type) {
+	case *array.Int8:
+		Keep(words, lo, x.Int8Values()[:n], keep)
+	case *array.Int16:
+		Keep(words, lo, x.Int16Values()[:n], keep)
+	case *array.Int32:
+		Keep(words, lo, x.Int32Values()[:n], keep)
+	case *array.Int64:
+		Keep(words, lo, x.Int64Values()[:n], keep)
+	default:
+		return false
+	}
+	return true
 }
 
 // Span is the least and greatest value in the set; ok is false when it is

@@ -155,29 +155,7 @@ func (b *bound) evalLeaf(arr arrow.Array, n int, out, live []bool) bool {
 // (NULL never is), by keybits, as the FE's filter tests; false for a
 // column that is not a signed integer.
 func bitsLeaf(arr arrow.Array, words []uint64, lo int64, n int, out []bool) bool {
-	out = out[:n]
-	if arr.NullN() == 0 {
-		for i := range out {
-			out[i] = true
-		}
-	} else {
-		for i := range out {
-			out[i] = arr.IsValid(i)
-		}
-	}
-	switch a := arr.(type) {
-	case *array.Int8:
-		keybits.Keep(words, lo, a.Int8Values()[:n], out)
-	case *array.Int16:
-		keybits.Keep(words, lo, a.Int16Values()[:n], out)
-	case *array.Int32:
-		keybits.Keep(words, lo, a.Int32Values()[:n], out)
-	case *array.Int64:
-		keybits.Keep(words, lo, a.Int64Values()[:n], out)
-	default:
-		return false
-	}
-	return true
+	return keybits.KeepArray(words, lo, arr, n, out)
 }
 
 // fastType: arrays whose normalized cells evalLeaf compares itself. norm
