@@ -3,6 +3,7 @@ package iceberg
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -35,10 +36,22 @@ func TestImpalaEqualityDeletes(t *testing.T) {
 		// this reader the current schema's four (the new one NULL).
 		{"iceberg_v2_equality_delete_schema_evolution", 0, []string{"1,2024-03-20,str1,NULL", "44,2024-03-21,str4,4444", "5,2024-03-22,str5,NULL"}},
 		{"iceberg_v2_equality_delete_schema_evolution", 3986738438831924669, []string{"1,2024-03-20,str1,NULL", "4,2024-03-21,str4,NULL", "5,2024-03-22,str5,NULL"}},
+		// The equality delete holds (NULL) and (3): NULL equals NULL, so
+		// it drops (NULL,str2) of the older file and not (NULL,str5) of
+		// the newer one; the snapshot before it has all three rows.
+		{"iceberg_v2_delete_equality_nulls", 0, []string{"1,str1", "4,str4", "NULL,str5"}},
+		{"iceberg_v2_delete_equality_nulls", 4346796256488077976, []string{"1,str1", "NULL,str2", "3,str3"}},
 		{"iceberg_v2_delete_pos_and_multi_eq_ids", 0, []string{"1,str1,2020-12-01", "333333,str3,2024-01-25", "4,str4,2024-01-26", "5,str5,2024-01-27"}},
 	}
+	// Snapshots older than every equality delete of their table.
+	before := map[string]bool{"iceberg_v2_delete_equality_nulls@4346796256488077976": true}
+	// Impala's README: the nulls table's delete file was replaced by hand
+	// after the commit, so its manifest records another file's size
+	// (1589 bytes for 351); the test gives the reader the real one.
+	replaced := map[string]bool{"iceberg_v2_delete_equality_nulls": true}
 	for _, c := range cases {
-		t.Run(fmt.Sprintf("%s@%d", c.table, c.snap), func(t *testing.T) {
+		name := fmt.Sprintf("%s@%d", c.table, c.snap)
+		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
 			tbl := impala(t, c.table)
 			plan, err := tbl.Plan(ctx, ScanOptions{SnapshotID: c.snap})
@@ -59,6 +72,13 @@ func TestImpalaEqualityDeletes(t *testing.T) {
 					sp.PosDeletes[k].Path = deployed + sp.PosDeletes[k].Path
 				}
 				for k := range sp.EqDeletes {
+					if replaced[c.table] {
+						fi, err := os.Stat(tbl.rel.apply(deployed + sp.EqDeletes[k].Path))
+						if err != nil {
+							t.Fatal(err)
+						}
+						sp.EqDeletes[k].Size = fi.Size()
+					}
 					sp.EqDeletes[k].Path = deployed + sp.EqDeletes[k].Path
 				}
 				eq += len(sp.EqDeletes)
@@ -81,7 +101,7 @@ func TestImpalaEqualityDeletes(t *testing.T) {
 				}
 				rd.Release()
 			}
-			if eq == 0 {
+			if eq == 0 && !before[name] {
 				t.Error("no equality delete file applied")
 			}
 			if g, w := sorted(got...), sorted(c.want...); !slices.Equal(g, w) {
