@@ -30,7 +30,11 @@
 // column whose struct layout differs in some schema of the table (fields
 // moved, added, dropped) is read in the layout the file's footer gives and
 // rebuilt in the current one, a field the file lacks NULL; lake/paimon
-// alone matches them by position. Tables with no such column pay nothing.
+// alone matches them by position. In a file without ids (a migrated one)
+// the struct fields of such a column are matched through the name
+// mapping's nested fields (every name a field had, so a renamed field is
+// found by its old name; the current schema's names when the table has no
+// mapping). Tables with no such column pay nothing.
 //
 // Parquet files: a column the file lacks reads as its identity partition
 // value too (parquetread.go). lake/paimon reads an absent column as NULL;
@@ -63,10 +67,11 @@
 // What is refused, with an error wrapping ErrUnsupported that names the
 // table and file or column: deletion vectors (v3 Puffin), Avro data or
 // delete files, columns with v3 initial defaults, types with no engine
-// counterpart (variant, geometry, geography, unknown), and a nested column
-// whose struct fields changed in the schema history read from a Parquet
-// file without field ids (a migrated file: nested names are not mapped;
-// ORC files are). A Parquet batch whose identity partition column mixes
+// counterpart (variant, geometry, geography, unknown), and a struct
+// field of a Parquet file without field ids that the name mapping does
+// not name, in a column whose struct fields changed in the schema history
+// (the struct is read by position in the file's layout, so a field of
+// unknown type cannot be skipped). A Parquet batch whose identity partition column mixes
 // NULLs and values is refused as corrupt (ErrCorrupt). Row lineage
 // columns (_row_id, ...) are never produced.
 //

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -132,23 +133,27 @@ func (p *Plan) nestedLayouts(ctx context.Context, fsys fileio.FS, name, path str
 			hasIDs = true
 		}
 	}
+	// A file without ids (a migrated one) is matched by the name mapping
+	// down to struct fields: the mapping keeps every name a field had, so
+	// a renamed field is found by its old name.
+	var mapped []iceberg.MappedField
 	if !hasIDs {
-		return nil, nil, fmt.Errorf("%w: data file %s has no field ids and the struct fields of column %s changed in the table's schema history (nested name mapping is not read)",
-			ErrUnsupported, path, want[evolved[0]].Name)
+		mapped = p.Table.nameMapping()
 	}
 	out := append([]paimon.DataField(nil), want...)
 	var changed []int
 	for _, i := range evolved {
 		var ff *arrow.Field
+		var kids []iceberg.MappedField
 		for k := range fsc.Fields() {
-			if id, ok := arrowFieldID(fsc.Field(k)); ok && id == want[i].ID {
-				ff = &fsc.Fields()[k]
+			if id, sub, ok := fileFieldID(fsc.Field(k), mapped, hasIDs); ok && id == want[i].ID {
+				ff, kids = &fsc.Fields()[k], sub
 			}
 		}
 		if ff == nil {
-			continue // not in the file (or no ids): read as absent
+			continue // not in the file: read as absent
 		}
-		t, err := p.Table.fileLayout(want[i].Type, ff.Type)
+		t, err := p.Table.fileLayout(want[i].Type, ff.Type, kids, hasIDs)
 		if err != nil {
 			return nil, nil, fmt.Errorf("data file %s: column %s: %w", path, want[i].Name, err)
 		}
@@ -156,6 +161,34 @@ func (p *Plan) nestedLayouts(ctx context.Context, fsys fileio.FS, name, path str
 		changed = append(changed, i)
 	}
 	return out, changed, nil
+}
+
+// fileFieldID is the Iceberg field id of a file field and the name
+// mapping of its children: its Parquet field id when the file has ids,
+// else the id the mapping at this level gives its name (false when the
+// mapping has none).
+func fileFieldID(f arrow.Field, mapped []iceberg.MappedField, byID bool) (int, []iceberg.MappedField, bool) {
+	if byID {
+		id, ok := arrowFieldID(f)
+		return id, nil, ok
+	}
+	for _, m := range mapped {
+		if m.FieldID != nil && slices.Contains(m.Names, f.Name) {
+			return *m.FieldID, m.Fields, true
+		}
+	}
+	return 0, nil, false
+}
+
+// mappedChild is the mapping of a list's element or a map's key or value
+// (named so by the spec), nil when the mapping has none.
+func mappedChild(mapped []iceberg.MappedField, name string) []iceberg.MappedField {
+	for _, m := range mapped {
+		if slices.Contains(m.Names, name) {
+			return m.Fields
+		}
+	}
+	return nil
 }
 
 func arrowFieldID(f arrow.Field) (int, bool) {
@@ -168,9 +201,10 @@ func arrowFieldID(f arrow.Field) (int, bool) {
 }
 
 // fileLayout is cur with every struct's fields in the order and set of
-// the file type ft: fields matched by id, a field only the file has typed
-// as the newest schema having it defines it.
-func (t *Table) fileLayout(cur paimon.DataType, ft arrow.DataType) (paimon.DataType, error) {
+// the file type ft: fields matched by id (byID) or through the name
+// mapping mapped of this level, a field only the file has typed as the
+// newest schema having it defines it.
+func (t *Table) fileLayout(cur paimon.DataType, ft arrow.DataType, mapped []iceberg.MappedField, byID bool) (paimon.DataType, error) {
 	out := cur
 	switch cur.Root {
 	case paimon.Row:
@@ -180,9 +214,14 @@ func (t *Table) fileLayout(cur paimon.DataType, ft arrow.DataType) (paimon.DataT
 		}
 		out.Fields = nil
 		for _, fc := range st.Fields() {
-			id, ok := arrowFieldID(fc)
-			if !ok {
+			id, kids, ok := fileFieldID(fc, mapped, byID)
+			if !ok && byID {
 				return cur, fmt.Errorf("%w: struct field %s has no field id in the file", ErrUnsupported, fc.Name)
+			}
+			if !ok {
+				// The struct is read by position in the file's layout,
+				// so a field of unknown type cannot be skipped.
+				return cur, fmt.Errorf("%w: struct field %s of the file is not in the table's name mapping", ErrUnsupported, fc.Name)
 			}
 			var df *paimon.DataField
 			for k := range cur.Fields {
@@ -201,7 +240,7 @@ func (t *Table) fileLayout(cur paimon.DataType, ft arrow.DataType) (paimon.DataT
 				}
 				df = &lf
 			}
-			ct, err := t.fileLayout(df.Type, fc.Type)
+			ct, err := t.fileLayout(df.Type, fc.Type, kids, byID)
 			if err != nil {
 				return cur, err
 			}
@@ -216,7 +255,7 @@ func (t *Table) fileLayout(cur paimon.DataType, ft arrow.DataType) (paimon.DataT
 		if !ok {
 			return cur, fmt.Errorf("%w: the file's %s is not a list", ErrUnsupported, ft)
 		}
-		e, err := t.fileLayout(*cur.Element, lt.Elem())
+		e, err := t.fileLayout(*cur.Element, lt.Elem(), mappedChild(mapped, "element"), byID)
 		if err != nil {
 			return cur, err
 		}
@@ -226,11 +265,11 @@ func (t *Table) fileLayout(cur paimon.DataType, ft arrow.DataType) (paimon.DataT
 		if !ok {
 			return cur, fmt.Errorf("%w: the file's %s is not a map", ErrUnsupported, ft)
 		}
-		k, err := t.fileLayout(*cur.Key, mt.KeyType())
+		k, err := t.fileLayout(*cur.Key, mt.KeyType(), mappedChild(mapped, "key"), byID)
 		if err != nil {
 			return cur, err
 		}
-		v, err := t.fileLayout(*cur.Value, mt.ItemType())
+		v, err := t.fileLayout(*cur.Value, mt.ItemType(), mappedChild(mapped, "value"), byID)
 		if err != nil {
 			return cur, err
 		}
