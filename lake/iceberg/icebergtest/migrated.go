@@ -77,9 +77,10 @@ func Migrated(ctx context.Context, warehouse, ns, name string) error {
 		{Name: "qty", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
 		{Name: "price", Type: &arrow.Decimal128Type{Precision: 9, Scale: 2}, Nullable: true},
 	}, nil)
+	mem := memory.NewGoAllocator()
 	var files []iceberg.DataFile
 	for i, p := range MigratedPartitions {
-		rec, _, err := array.RecordFromJSON(memory.DefaultAllocator, hive, strings.NewReader(p.Rows))
+		rec, _, err := array.RecordFromJSON(mem, hive, strings.NewReader(p.Rows))
 		if err != nil {
 			return err
 		}
@@ -87,7 +88,7 @@ func Migrated(ctx context.Context, warehouse, ns, name string) error {
 		format := iceberg.ParquetFile
 		if i == len(MigratedPartitions)-1 {
 			format = iceberg.OrcFile
-			err = writeORC(&buf, rec)
+			err = writeORC(&buf, rec, mem)
 		} else {
 			err = writeParquet(&buf, rec)
 		}
@@ -155,8 +156,8 @@ func writeParquet(buf *bytes.Buffer, rec arrow.RecordBatch) error {
 	return w.Close()
 }
 
-func writeORC(buf *bytes.Buffer, rec arrow.RecordBatch) error {
-	w, err := orc.NewWriter(buf, rec.Schema(), orc.WriterOptions{Mem: memory.DefaultAllocator})
+func writeORC(buf *bytes.Buffer, rec arrow.RecordBatch, mem memory.Allocator) error {
+	w, err := orc.NewWriter(buf, rec.Schema(), orc.WriterOptions{Mem: mem})
 	if err != nil {
 		return err
 	}
