@@ -26,6 +26,17 @@ const (
 	PropCatalogType = "iceberg.catalog.type"
 	PropWarehouse   = "warehouse"
 	PropURI         = "uri"
+	// PropRESTCredential is an OAuth2 client credential ("id:secret" or
+	// a secret) exchanged at the REST server's token endpoint;
+	// PropRESTToken a bearer token used as is. Neither is ever printed.
+	PropRESTCredential = "iceberg.rest.oauth2.credential"
+	PropRESTToken      = "iceberg.rest.oauth2.token"
+)
+
+// Catalog kinds ('iceberg.catalog.type').
+const (
+	kindHadoop = "hadoop"
+	kindREST   = "rest"
 )
 
 // Type is the iceberg catalog type for the registry.
@@ -34,7 +45,11 @@ func Type() catalog.Type {
 }
 
 type config struct {
-	warehouse string
+	kind      string
+	warehouse string // hadoop: the warehouse; rest: the warehouse asked for (optional)
+	uri       string // rest: the server's base URI
+	cred      string // rest: OAuth2 credential
+	token     string // rest: bearer token
 	storage   map[string]string
 }
 
@@ -45,16 +60,24 @@ func Validate(props map[string]string) error {
 }
 
 func parse(props map[string]string) (*config, error) {
-	switch v := strings.ToLower(strings.TrimSpace(props[PropCatalogType])); v {
-	case "hadoop":
+	kind := strings.ToLower(strings.TrimSpace(props[PropCatalogType]))
+	switch kind {
+	case kindHadoop, kindREST:
 	case "":
-		return nil, catalog.Errorf(catalog.ErrInvalidProperty, "Required property '%s' is missing; expected hadoop", PropCatalogType)
-	case "rest", "hms", "glue", "dlf", "jdbc", "s3tables":
-		return nil, catalog.Errorf(catalog.ErrUnsupported, "Iceberg catalog type '%s' (property '%s') is not supported yet: only hadoop is", v, PropCatalogType)
+		return nil, catalog.Errorf(catalog.ErrInvalidProperty, "Required property '%s' is missing; expected hadoop or rest", PropCatalogType)
+	case "hms", "glue", "dlf", "jdbc", "s3tables":
+		return nil, catalog.Errorf(catalog.ErrUnsupported, "Iceberg catalog type '%s' (property '%s') is not supported yet: only hadoop and rest are", kind, PropCatalogType)
 	default:
-		return nil, catalog.Errorf(catalog.ErrInvalidProperty, "Invalid value '%s' for property '%s'; expected hadoop", props[PropCatalogType], PropCatalogType)
+		return nil, catalog.Errorf(catalog.ErrInvalidProperty, "Invalid value '%s' for property '%s'; expected hadoop or rest", props[PropCatalogType], PropCatalogType)
+	}
+	storage, err := cpaimon.StorageOptions(props)
+	if err != nil {
+		return nil, err
 	}
 	wh := strings.TrimRight(strings.TrimSpace(props[PropWarehouse]), "/")
+	if kind == kindREST {
+		return parseREST(props, wh, storage)
+	}
 	if wh == "" {
 		return nil, catalog.Errorf(catalog.ErrInvalidProperty, "Required property '%s' is missing", PropWarehouse)
 	}
@@ -63,19 +86,18 @@ func parse(props map[string]string) (*config, error) {
 	default:
 		return nil, catalog.Errorf(catalog.ErrUnsupported, "Warehouse '%s' is not supported: only local paths and s3:// locations can be read", wh)
 	}
-	storage, err := cpaimon.StorageOptions(props)
-	if err != nil {
-		return nil, err
-	}
-	return &config{warehouse: wh, storage: storage}, nil
+	return &config{kind: kind, warehouse: wh, storage: storage}, nil
 }
 
 // Check refuses a catalog whose local warehouse does not exist or is not a
 // directory; an s3:// warehouse is checked by the first query.
-func Check(_ context.Context, props map[string]string) error {
+func Check(ctx context.Context, props map[string]string) error {
 	cfg, err := parse(props)
 	if err != nil {
 		return err
+	}
+	if cfg.kind == kindREST {
+		return checkREST(ctx, cfg)
 	}
 	switch fileio.Scheme(cfg.warehouse) {
 	case "", "file":
@@ -94,11 +116,13 @@ func Check(_ context.Context, props map[string]string) error {
 	return nil
 }
 
-// Catalog is an opened Iceberg Hadoop catalog over one warehouse.
+// Catalog is an opened Iceberg catalog: a Hadoop warehouse, or a REST
+// catalog server (rest.go).
 type Catalog struct {
 	name string
 	cfg  *config
 	fs   fileio.FS
+	rest restConn
 }
 
 var _ catalog.Catalog = (*Catalog)(nil)
@@ -120,7 +144,7 @@ func Open(_ context.Context, props map[string]string, env catalog.Env) (catalog.
 func (c *Catalog) Type() string { return TypeName }
 
 // Close implements catalog.Catalog.
-func (c *Catalog) Close() error { return nil }
+func (c *Catalog) Close() error { return c.rest.close() }
 
 func (c *Catalog) list(ctx context.Context, dir string) ([]fileio.FileInfo, error) {
 	l, ok := c.fs.(fileio.Lister)
@@ -137,6 +161,9 @@ func (c *Catalog) list(ctx context.Context, dir string) ([]fileio.FileInfo, erro
 // ListDatabases lists the warehouse's namespace directories (those that
 // are not tables themselves).
 func (c *Catalog) ListDatabases(ctx context.Context) ([]string, error) {
+	if c.cfg.kind == kindREST {
+		return c.restDatabases(ctx)
+	}
 	ents, err := c.list(ctx, c.cfg.warehouse)
 	if err != nil {
 		return nil, err
@@ -153,6 +180,9 @@ func (c *Catalog) ListDatabases(ctx context.Context) ([]string, error) {
 
 // Database implements catalog.Catalog.
 func (c *Catalog) Database(ctx context.Context, name string) (catalog.Database, error) {
+	if c.cfg.kind == kindREST {
+		return c.restDatabase(ctx, name)
+	}
 	dbs, err := c.ListDatabases(ctx)
 	if err != nil {
 		return nil, err
@@ -176,6 +206,9 @@ func (d *Database) dir() string { return fileio.Join(d.cat.cfg.warehouse, d.name
 
 // ListTables lists the directories holding Iceberg metadata.
 func (d *Database) ListTables(ctx context.Context) ([]string, error) {
+	if d.cat.cfg.kind == kindREST {
+		return d.restTables(ctx)
+	}
 	ents, err := d.cat.list(ctx, d.dir())
 	if err != nil {
 		return nil, err
@@ -207,8 +240,13 @@ func (d *Database) Table(ctx context.Context, name string) (catalog.Table, error
 		lt := base.(*Table).lake
 		return systable.NewSnapshots(name, func(context.Context) (*lake.Table, error) { return lt, nil }), nil
 	}
-	path := fileio.Join(d.dir(), name)
-	t, err := lake.OpenDir(ctx, d.cat.fs, path)
+	var t *lake.Table
+	var err error
+	if d.cat.cfg.kind == kindREST {
+		t, err = d.restTable(ctx, name)
+	} else {
+		t, err = lake.OpenDir(ctx, d.cat.fs, fileio.Join(d.dir(), name))
+	}
 	if err != nil {
 		if errors.Is(err, lake.ErrNotFound) || fileio.IsNotExist(err) {
 			return nil, catalog.Errorf(catalog.ErrNotFound, "Table '%s.%s' doesn't exist", d.name, name)

@@ -88,9 +88,9 @@ func TestIcebergCatalogJavaTables(t *testing.T) {
 	if _, err := tryRows(db, "SELECT * FROM j.mydb.mytable FOR TIME AS OF '2000-01-01 00:00:00'"); err == nil || !strings.Contains(err.Error(), "has no snapshot at or before") {
 		t.Errorf("time before the first snapshot: %v", err)
 	}
-	_, err = tryRows(db, `CREATE CATALOG r PROPERTIES ('type'='iceberg', 'iceberg.catalog.type'='rest', 'uri'='http://127.0.0.1:1')`)
-	if err == nil || !strings.Contains(err.Error(), "Iceberg catalog type 'rest' (property 'iceberg.catalog.type') is not supported yet") {
-		t.Errorf("rest catalog: %v", err)
+	_, err = tryRows(db, `CREATE CATALOG h PROPERTIES ('type'='iceberg', 'iceberg.catalog.type'='hms', 'uri'='thrift://127.0.0.1:1')`)
+	if err == nil || !strings.Contains(err.Error(), "Iceberg catalog type 'hms' (property 'iceberg.catalog.type') is not supported yet: only hadoop and rest are") {
+		t.Errorf("hms catalog: %v", err)
 	}
 }
 

@@ -78,6 +78,17 @@ func orders(ctx context.Context, warehouse, ns, name, version string, full bool)
 		return nil, err
 	}
 	defer cat.Close()
+	return ordersIn(ctx, cat, ns, name, version, full)
+}
+
+// OrdersIn writes <ns>.orders as Orders does, through any iceberg-go
+// catalog (a REST catalog server: the table's files go where the server
+// places the table).
+func OrdersIn(ctx context.Context, cat catalog.Catalog, ns string) ([]int64, error) {
+	return ordersIn(ctx, cat, ns, "orders", "2", true)
+}
+
+func ordersIn(ctx context.Context, cat catalog.Catalog, ns, name, version string, full bool) ([]int64, error) {
 	if ok, _ := cat.CheckNamespaceExists(ctx, table.Identifier{ns}); !ok {
 		if err := cat.CreateNamespace(ctx, table.Identifier{ns}, nil); err != nil {
 			return nil, err
