@@ -170,6 +170,7 @@ func TestIcebergCatalogREST(t *testing.T) {
 		{"SHOW TABLES FROM r.shop", "empty,orders"},
 		{"SHOW TABLES FROM r.other", ""},
 		{"SELECT count(*) FROM r.shop.empty", "0"},
+		{"SELECT count(*) FROM r.shop.`orders$snapshots`", "4"},
 	} {
 		if got := strings.Join(rows(t, db, c.q), ","); got != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.q, got, c.want)

@@ -31,10 +31,12 @@
 // moved, added, dropped) is read in the layout the file's footer gives and
 // rebuilt in the current one, a field the file lacks NULL; lake/paimon
 // alone matches them by position. In a file without ids (a migrated one)
-// the struct fields of such a column are matched through the name
-// mapping's nested fields (every name a field had, so a renamed field is
-// found by its old name; the current schema's names when the table has no
-// mapping). Tables with no such column pay nothing.
+// the struct fields of such a column, and of every struct column when the
+// table has a name mapping (the Hive struct may have changed before the
+// migration), are matched through the name mapping's nested fields (every
+// name a field had, so a renamed field is found by its old name; the
+// current schema's names when the table has no mapping). Tables with no
+// such column pay nothing.
 //
 // Parquet files: a column the file lacks reads as its identity partition
 // value too (parquetread.go). lake/paimon reads an absent column as NULL;

@@ -104,13 +104,21 @@ func (t *Table) historicField(id int) (iceberg.NestedField, bool) {
 // layout the Parquet file name has, and the indexes changed; want itself
 // when none is evolved.
 func (p *Plan) nestedLayouts(ctx context.Context, fsys fileio.FS, name, path string, want []paimon.DataField) ([]paimon.DataField, []int, error) {
-	var evolved []int
+	// A migrated table (one with a name mapping) may hold files without
+	// ids whose structs differ from every schema of the table (the Hive
+	// struct changed before the migration): their struct columns are
+	// candidates too, kept only when the file has no ids.
+	migrated := p.Table.tbl.Metadata().NameMapping() != nil
+	var evolved, byName []int
 	for i, w := range want {
-		if p.Table.nestedEvolved(w.ID) {
+		switch {
+		case p.Table.nestedEvolved(w.ID):
 			evolved = append(evolved, i)
+		case migrated && hasStruct(w.Type):
+			byName = append(byName, i)
 		}
 	}
-	if len(evolved) == 0 {
+	if len(evolved)+len(byName) == 0 {
 		return want, nil, nil
 	}
 	f, err := fsys.Open(ctx, name)
@@ -139,6 +147,11 @@ func (p *Plan) nestedLayouts(ctx context.Context, fsys fileio.FS, name, path str
 	var mapped []iceberg.MappedField
 	if !hasIDs {
 		mapped = p.Table.nameMapping()
+		evolved = append(evolved, byName...)
+		slices.Sort(evolved)
+	}
+	if len(evolved) == 0 {
+		return want, nil, nil
 	}
 	out := append([]paimon.DataField(nil), want...)
 	var changed []int
@@ -189,6 +202,19 @@ func mappedChild(mapped []iceberg.MappedField, name string) []iceberg.MappedFiel
 		}
 	}
 	return nil
+}
+
+// hasStruct reports whether t is or holds a struct.
+func hasStruct(t paimon.DataType) bool {
+	switch t.Root {
+	case paimon.Row:
+		return true
+	case paimon.Array:
+		return hasStruct(*t.Element)
+	case paimon.Map:
+		return hasStruct(*t.Key) || hasStruct(*t.Value)
+	}
+	return false
 }
 
 func arrowFieldID(f arrow.Field) (int, bool) {
