@@ -387,8 +387,11 @@ func (b *builder) rightSemi(ctx context.Context, n *bind.Join) (exec.Operator, e
 	if err != nil {
 		return nil, err
 	}
-	nl, nr := len(n.Left.Columns()), len(n.Right.Columns())
-	residual := n.Residual
+	nl := len(n.Left.Columns())
+	// The streamed side's columns are not output: only what its keys and
+	// the residual read is carried.
+	right, rk, residual := narrowBuild(right, nl, n.RightKeys, n.Residual)
+	nr := right.Schema().NumFields()
 	rightOnly := residual != nil
 	if residual != nil {
 		for _, c := range exprColumns(residual) {
@@ -424,7 +427,7 @@ func (b *builder) rightSemi(ctx context.Context, n *bind.Join) (exec.Operator, e
 	if n.Kind == bind.LeftAntiJoin {
 		typ = exec.RightAntiJoin
 	}
-	j, err := exec.NewHashJoin(right, left, typ, n.RightKeys, n.LeftKeys, residual)
+	j, err := exec.NewHashJoin(right, left, typ, rk, n.LeftKeys, residual)
 	if err != nil {
 		return nil, err
 	}
@@ -474,7 +477,8 @@ func windowFunc(name string, star bool) (exec.WindowFunc, bool) {
 }
 
 // narrowBuild projects the build side of a semi or anti join (whose
-// output is the probe side's columns alone) to the columns its keys and
+// output is the probe side's columns alone; or the streamed side of a
+// right semi or anti join, rightSemi) to the columns its keys and
 // residual read, so the hash table holds only those; nl is the number of
 // probe columns, which the residual reads first. It returns the inputs
 // unchanged when every column is read or an expression cannot be moved.
