@@ -12,10 +12,12 @@ import (
 // executor's RIGHT OUTER JOIN of the swapped inputs, as TPC-H Q13's
 // customers and orders), with ON conditions on the large side alone
 // filtering it first and mixed ones tested on the pairs. And a semi or
-// anti join of a few filtered rows with a large table reads its probe
-// side first and filters the build side's scan by its keys (TPC-H Q21),
-// except NOT IN, whose answer a NULL build key decides. The rows must
-// equal DuckDB's, unmatched and NULL-keyed rows included.
+// anti join of a few filtered rows with a large table hashes the few rows
+// (RIGHT SEMI / RIGHT ANTI JOIN, fe/opt semi.go); with a large side
+// estimated too small for that, it reads its probe side first and filters
+// the build side's scan by its keys; NOT IN, whose answer a NULL build
+// key decides, does neither. The rows must equal DuckDB's, unmatched and
+// NULL-keyed rows included.
 func TestLeftJoinBuildsPreservedVsDuckDB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts DuckDB")
