@@ -19,12 +19,12 @@
 // operator needs a single input stream in any order; ExplainTree prints a
 // plan the Doris way.
 //
-// Runtime filters (runtimefilter.go): an inner, semi, right outer or right
-// anti HashJoin given RuntimeFilters publishes, once its build side is
-// read, a min/max, IN or bloom filter per key for that execution (keyed
-// by its Env); a Scan below
-// its probe side holding the same filters (ScanFilter) drops the rows no
-// build key can match before they reach the operators in between. A filter
+// Runtime filters (runtimefilter.go): an inner, left or right semi, right
+// anti or right outer HashJoin given RuntimeFilters publishes, once its
+// build side is read, a min/max, IN or bloom filter per key for that
+// execution (keyed by its Env); a Scan below its probe side holding the
+// same filters (ScanFilter) drops the rows no build key can match before
+// they reach the operators in between. A filter
 // not yet published passes every row, one that drops too few stops being
 // applied, and a Source can read a published range (FilterRange) to skip
 // data itself.
