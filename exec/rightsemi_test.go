@@ -222,15 +222,40 @@ func TestRightSemiAntiJoinAgainstNestedLoop(t *testing.T) {
 						left = must(NewFilter(left, notFifth))
 					}
 					want := rsNaive(typ, probe, build, nk, keep, res.pass)
-					for _, par := range []int{1, 4} {
-						name := fmt.Sprintf("%s/%s/%s/filtered=%v/par=%d", kt.name, res.name, typ, filtered, par)
-						t.Run(name, func(t *testing.T) {
-							j := must(NewHashJoin(left, scanOf(build.schema, bg...), typ, lk, rk, res.e))
-							got := runV(t, WithParallelism(context.Background(), par), j, nk)
-							if !slices.Equal(got, want) {
-								t.Fatalf("got %d rows %v\nwant %d rows %v", len(got), got, len(want), want)
-							}
-						})
+					// A runtime filter of the first key on the probe scan
+					// straight under the join: the parallel probe marks
+					// only the rows it keeps (probeMark's sel).
+					rfs := []bool{false}
+					if !filtered && kt.name != "decimal" {
+						rfs = append(rfs, true)
+					}
+					for _, withRF := range rfs {
+						for _, par := range []int{1, 4} {
+							name := fmt.Sprintf("%s/%s/%s/filtered=%v/rf=%v/par=%d", kt.name, res.name, typ, filtered, withRF, par)
+							t.Run(name, func(t *testing.T) {
+								probeOp := left
+								var rf *RuntimeFilter
+								if withRF {
+									sc := scanOf(probe.schema, pg...)
+									rf = &RuntimeFilter{Kind: RFInOrBloom, MaxIn: 1024, Target: "k0"}
+									sc.Filters = []ScanFilter{{RF: rf, Column: 0}}
+									probeOp = sc
+								}
+								j := must(NewHashJoin(probeOp, scanOf(build.schema, bg...), typ, lk, rk, res.e))
+								if rf != nil {
+									if err := j.AddRuntimeFilters(rf); err != nil {
+										t.Fatal(err)
+									}
+								}
+								got := runV(t, WithParallelism(context.Background(), par), j, nk)
+								if !slices.Equal(got, want) {
+									t.Fatalf("got %d rows %v\nwant %d rows %v", len(got), got, len(want), want)
+								}
+								if rf != nil && rf.Filtered.Load() == 0 {
+									t.Fatal("the runtime filter dropped no probe row")
+								}
+							})
+						}
 					}
 				}
 			}
