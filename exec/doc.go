@@ -11,18 +11,20 @@
 // lines through ExplainSource), Values, Filter, Project, Limit,
 // HashAggregate (AggSingle, or AggPartial + AggFinal via FinalFor), Distinct,
 // Union (ALL or DISTINCT), Sort, TopN, HashJoin (inner, left outer, full
-// outer, left semi, left anti, null-aware anti; no keys = nested loop),
+// outer, right outer, left semi, left anti, null-aware anti, right semi,
+// right anti; no keys = nested loop),
 // Window, Repeat (one projection per grouping set, under the aggregate of
 // ROLLUP/CUBE/GROUPING SETS), AssertOneRow (a scalar subquery's one-row
 // check, per key for a correlated one: MySQL's 1242 at run time). Every
 // operator needs a single input stream in any order; ExplainTree prints a
 // plan the Doris way.
 //
-// Runtime filters (runtimefilter.go): an inner or semi HashJoin given
-// RuntimeFilters publishes, once its build side is read, a min/max, IN or
-// bloom filter per key for that execution (keyed by its Env); a Scan below
-// its probe side holding the same filters (ScanFilter) drops the rows no
-// build key can match before they reach the operators in between. A filter
+// Runtime filters (runtimefilter.go): an inner, left or right semi, right
+// anti or right outer HashJoin given RuntimeFilters publishes, once its
+// build side is read, a min/max, IN or bloom filter per key for that
+// execution (keyed by its Env); a Scan below its probe side holding the
+// same filters (ScanFilter) drops the rows no build key can match before
+// they reach the operators in between. A filter
 // not yet published passes every row, one that drops too few stops being
 // applied, and a Source can read a published range (FilterRange) to skip
 // data itself.

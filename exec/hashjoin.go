@@ -41,13 +41,25 @@ const (
 	// with NULL left columns. It lets a LEFT JOIN whose preserved side is
 	// the small one build on it and stream the large side (fe/physical).
 	RightOuterJoin
+	// RightSemiJoin outputs the right (build) rows some left row matched,
+	// each once, after the left input ends (rightsemi.go): an EXISTS whose
+	// preserved side is the small one hashes it and streams the large one.
+	RightSemiJoin
+	// RightAntiJoin outputs the right (build) rows no left row matched
+	// (NOT EXISTS: a NULL key matches nothing and its row is kept).
+	RightAntiJoin
 )
 
-// keepsBuild says whether the join emits the build rows no pair matched.
+// keepsBuild says whether the join emits the build rows no pair matched
+// beside the pairs.
 func (j JoinType) keepsBuild() bool { return j == FullOuterJoin || j == RightOuterJoin }
 
+// buildOnly says whether the join outputs build rows alone, chosen by
+// whether some probe row matched them.
+func (j JoinType) buildOnly() bool { return j == RightSemiJoin || j == RightAntiJoin }
+
 func (j JoinType) String() string {
-	return [...]string{"INNER JOIN", "LEFT OUTER JOIN", "LEFT SEMI JOIN", "LEFT ANTI JOIN", "NULL AWARE LEFT ANTI JOIN", "FULL OUTER JOIN", "RIGHT OUTER JOIN"}[j]
+	return [...]string{"INNER JOIN", "LEFT OUTER JOIN", "LEFT SEMI JOIN", "LEFT ANTI JOIN", "NULL AWARE LEFT ANTI JOIN", "FULL OUTER JOIN", "RIGHT OUTER JOIN", "RIGHT SEMI JOIN", "RIGHT ANTI JOIN"}[j]
 }
 
 // HashJoin joins Left (the probe side, streamed) with Right (the build
@@ -56,8 +68,8 @@ func (j JoinType) String() string {
 // that one output batch stays near maxPairs rows), then
 // keeps pairs where Residual (over left columns followed by right columns)
 // is TRUE. NULL keys never match. Inner and outer joins output the left
-// columns then the right ones; semi and anti joins output the left
-// columns. Output follows left row order, and for one left row, right row
+// columns then the right ones; left semi and anti joins output the left
+// columns, right semi and anti joins the right ones. Output follows left row order, and for one left row, right row
 // order; a full outer join then adds the unmatched right rows in right row
 // order.
 type HashJoin struct {
@@ -88,6 +100,10 @@ func NewHashJoin(left, right Operator, typ JoinType, leftKeys, rightKeys []expr.
 	}
 	if typ == NullAwareLeftAntiJoin && residual != nil {
 		return nil, errorf(ErrUnsupported, "NOT IN join with an extra predicate")
+	}
+	if typ.buildOnly() && len(leftKeys) == 0 {
+		// Its probe would pair every row with every build row in one step.
+		return nil, errorf(ErrUnsupported, "%s without an equality key", typ)
 	}
 	j := &HashJoin{Left: left, Right: right, Type: typ, LeftKeys: leftKeys, RightKeys: rightKeys, Residual: residual}
 	for i := range leftKeys {
@@ -127,6 +143,8 @@ func NewHashJoin(left, right Operator, typ JoinType, leftKeys, rightKeys []expr.
 	switch typ {
 	case InnerJoin, LeftOuterJoin, FullOuterJoin, RightOuterJoin:
 		j.schema = j.joined
+	case RightSemiJoin, RightAntiJoin:
+		j.schema = right.Schema()
 	default:
 		j.schema = left.Schema()
 	}
@@ -298,13 +316,14 @@ func drainBuild(env *Env, in array.RecordReader, schema *arrow.Schema) (arrow.Re
 // buildResidual tests, once per build row, a residual that reads only
 // build columns (Q13's o_comment NOT LIKE '%special%requests%'), for the
 // join types where a build row failing it is as good as absent: inner,
-// left outer, semi and anti joins. It returns the rows that pass and sets
+// left outer, semi and anti joins, and right semi and anti joins (such a
+// row is in no chain, so no probe row can mark it matched). It returns the rows that pass and sets
 // side.residualDone, or nil when the residual stays with the probe (also
 // when testing it on the build rows fails: the probe then tests only
 // the pairs, as before).
 func (j *HashJoin) buildResidual(env *Env, side *buildSide) []bool {
 	switch j.Type {
-	case InnerJoin, LeftOuterJoin, LeftSemiJoin, LeftAntiJoin:
+	case InnerJoin, LeftOuterJoin, LeftSemiJoin, LeftAntiJoin, RightSemiJoin, RightAntiJoin:
 	default:
 		return nil
 	}
@@ -399,6 +418,9 @@ func (j *HashJoin) openHashBatches(ctx context.Context, env *Env) (array.RecordR
 	side, err := j.build(ctx, env)
 	if err != nil {
 		return nil, err
+	}
+	if j.Type.buildOnly() {
+		return j.openMarking(ctx, env, side) // rightsemi.go
 	}
 	if j.probeParallel(ctx, side) {
 		return j.openParallel(ctx, env, side)

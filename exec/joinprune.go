@@ -125,14 +125,17 @@ func (j *HashJoin) prune(p *pruner, need []bool) {
 	}
 	for c := range nl + nr {
 		if c >= len(j.schema.Fields()) {
-			break // semi and anti joins output the left columns only
+			break // semi and anti joins output one side's columns only
 		}
 		if need != nil && !need[c] {
 			continue
 		}
-		if c < nl {
+		switch {
+		case j.Type.buildOnly():
+			right[c] = true
+		case c < nl:
 			left[c] = true
-		} else {
+		default:
 			right[c-nl] = true
 		}
 	}

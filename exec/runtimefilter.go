@@ -155,7 +155,9 @@ func (j *HashJoin) AddRuntimeFilters(rfs ...*RuntimeFilter) error {
 	}
 	// Joins that drop the probe rows without a match: a filter drops
 	// only those sooner.
-	if j.Type != InnerJoin && j.Type != LeftSemiJoin && j.Type != RightOuterJoin {
+	switch j.Type {
+	case InnerJoin, LeftSemiJoin, RightOuterJoin, RightSemiJoin, RightAntiJoin:
+	default:
 		return errorf(ErrPlan, "runtime filter on a %s", j.Type)
 	}
 	for _, rf := range rfs {

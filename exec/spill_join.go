@@ -188,8 +188,17 @@ func (j *HashJoin) joinPartitions(ctx context.Context, env *Env, sp *spillConfig
 			}
 			lf, rf := lp.take(part), rp.take(part)
 			part++
-			if lf == nil && (rf == nil || !j.Type.keepsBuild()) {
-				// No probe rows: nothing comes out but a full join's build rows.
+			if rf == nil && j.Type.buildOnly() {
+				// No build rows: nothing comes out, and the partition's
+				// join would not read (so not delete) its probe file.
+				if lf != nil {
+					lf.remove()
+				}
+				continue
+			}
+			if lf == nil && (rf == nil || !(j.Type.keepsBuild() || j.Type == RightAntiJoin)) {
+				// No probe rows: nothing comes out but a full, right outer
+				// or right anti join's build rows.
 				if rf != nil {
 					rf.remove()
 				}

@@ -517,8 +517,18 @@ func (b *Binder) bindJoin(n *sql.Join) (Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	kind := n.Kind
+	switch kind {
+	case sql.RightSemiJoin, sql.RightAntiJoin:
+		// The right side's rows with (or without) a match on the left:
+		// the left semi (anti) join of the swapped inputs, as Doris
+		// answers it. The optimiser chooses which side the executor
+		// hashes (Join.BuildLeft).
+		l, r = r, l
+		kind = map[sql.JoinKind]sql.JoinKind{sql.RightSemiJoin: sql.LeftSemiJoin, sql.RightAntiJoin: sql.LeftAntiJoin}[kind]
+	}
 	j := &Join{Left: l, Right: r}
-	switch n.Kind {
+	switch kind {
 	case sql.InnerJoin:
 		j.Kind = InnerJoin
 	case sql.LeftJoin:

@@ -173,6 +173,12 @@ type Join struct {
 	RightKeys   []expr.Expr
 	Residual    expr.Expr
 	Out         []Column
+	// BuildLeft, set by the optimiser on a semi or anti join (not NOT IN)
+	// whose left, preserved side is estimated the smaller, has the
+	// executor hash the left input and stream the right one: Doris's
+	// RIGHT SEMI / RIGHT ANTI JOIN of the swapped inputs. The rows are the
+	// same.
+	BuildLeft bool
 }
 
 // SortKey is one ORDER BY key.
@@ -293,6 +299,9 @@ func describe(p Plan) string {
 		}
 		if n.Residual != nil {
 			s += " residual=" + n.Residual.String()
+		}
+		if n.BuildLeft {
+			s += " build=left"
 		}
 		return s
 	case *Sort:

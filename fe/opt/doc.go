@@ -39,10 +39,10 @@
 // Semi and anti joins keep the share of left rows whose keys the right
 // side's distinct keys cover (the smaller set of values taken as
 // contained in the larger). Estimates.MatchShare answers the same for a
-// join's key, for fe/physical's choice of runtime filters. A semi join
-// whose right side is estimated at four times its left or more, with the
-// left one table's filtered scan, is rewritten to hash the left side's
-// keys instead (semi.go).
+// join's key, for fe/physical's choice of runtime filters. A semi or anti
+// join whose right side is estimated at twice its left or more is marked
+// to hash its left side instead (BuildLeft: the executor's RIGHT SEMI or
+// RIGHT ANTI JOIN of the swapped inputs; semi.go).
 //
 // Totals from groups (total.go). An aggregate without GROUP BY over the
 // same rows as a grouped aggregate elsewhere in the plan (TPC-H Q11's

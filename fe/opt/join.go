@@ -40,7 +40,7 @@ func OptimizePlan(ctx context.Context, p bind.Plan) (bind.Plan, *Estimates) {
 	o := &optimizer{est: newEstimator(ctx), uses: map[*expr.ColumnRef]int{}}
 	countUses(p, o.uses)
 	p = o.rewrite(p)
-	p = o.flipSemis(p)
+	o.markBuildLeft(p)
 	rows := map[bind.Plan]float64{}
 	var walk func(p bind.Plan)
 	walk = func(p bind.Plan) {

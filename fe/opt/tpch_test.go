@@ -118,22 +118,38 @@ func TestTPCHOrderSF1(t *testing.T) {
 	}
 }
 
-// TestSemiFlipSF1: Q4's EXISTS over the quarter's late lineitems (about
-// 3.8 M rows at SF 1) is not hashed; the lineitems probe the quarter's
-// orders' keys (57 K), and the orders join the distinct keys that matched.
-func TestSemiFlipSF1(t *testing.T) {
-	p, _ := plan(t, tpchSF1(t), tpch.Query(4, 1))
-	ex := strings.Join(bind.Explain(p), "\n")
-	for _, w := range []string{
-		"INNER JOIN keys=[o_orderkey] = [l_orderkey]",
-		"Aggregate groups=[l_orderkey] aggs=[]",
-		"LEFT SEMI JOIN keys=[l_orderkey] = [o_orderkey]",
+// TestSemiBuildLeftSF1: the semi and anti joins whose preserved (left)
+// side is estimated the smaller hash it (BuildLeft: the executor's RIGHT
+// SEMI / RIGHT ANTI JOIN): Q4's quarter of orders against 3.8 M late
+// lineitems, Q21's 25 K candidate lineitems against all lineitems (EXISTS
+// and NOT EXISTS), Q22's few customers against every order, Q20's
+// Canadian suppliers against the partsupp rows that qualify. Q18's orders
+// against the few big orders' keys and Q16's NOT IN (null-aware) stay.
+func TestSemiBuildLeftSF1(t *testing.T) {
+	for _, c := range []struct {
+		q    int
+		want []string
+	}{
+		{4, []string{"LEFT SEMI JOIN keys=[o_orderkey] = [l_orderkey] build=left"}},
+		{21, []string{
+			"LEFT ANTI JOIN keys=[l_orderkey] = [l_orderkey] residual=(l3.l_suppkey != l1.l_suppkey) build=left",
+			"LEFT SEMI JOIN keys=[l_orderkey] = [l_orderkey] residual=(l2.l_suppkey != l1.l_suppkey) build=left",
+		}},
+		{22, []string{"LEFT ANTI JOIN keys=[c_custkey] = [o_custkey] build=left"}},
+		{20, []string{"LEFT SEMI JOIN keys=[s_suppkey] = [ps_suppkey] build=left", "LEFT SEMI JOIN keys=[ps_partkey] = [p_partkey]\n"}},
+		{18, []string{"LEFT SEMI JOIN keys=[o_orderkey] = [l_orderkey]\n"}},
+		{16, []string{"NULL AWARE LEFT ANTI JOIN keys=[ps_suppkey] = [s_suppkey]\n"}},
 	} {
-		if !strings.Contains(ex, w) {
-			t.Errorf("Q4 plan lacks %q:\n%s", w, ex)
+		p, _ := plan(t, tpchSF1(t), tpch.Query(c.q, 1))
+		ex := strings.Join(bind.Explain(p), "\n") + "\n"
+		for _, w := range c.want {
+			if !strings.Contains(ex, w) {
+				t.Errorf("Q%d plan lacks %q:\n%s", c.q, w, ex)
+			}
 		}
 	}
-	// At SF 0.01 no side is big enough to matter: the semi join stays.
+	// At SF 0.001 no side is big enough to matter: Q4's semi join hashes
+	// its right side as bound.
 	small := tpchSF1(t)
 	for _, tb := range small {
 		st := tb.(*statTable)
@@ -144,8 +160,8 @@ func TestSemiFlipSF1(t *testing.T) {
 			st.stats.Columns[c] = cs
 		}
 	}
-	p, _ = plan(t, small, tpch.Query(4, 1))
-	if ex := strings.Join(bind.Explain(p), "\n"); !strings.Contains(ex, "LEFT SEMI JOIN keys=[o_orderkey] = [l_orderkey]") {
-		t.Errorf("Q4 at SF 0.001 flipped:\n%s", ex)
+	p, _ := plan(t, small, tpch.Query(4, 1))
+	if ex := strings.Join(bind.Explain(p), "\n"); !strings.Contains(ex, "LEFT SEMI JOIN keys=[o_orderkey] = [l_orderkey]\n") {
+		t.Errorf("Q4 at SF 0.001 builds its left side:\n%s", ex)
 	}
 }

@@ -190,6 +190,9 @@ func (b *builder) join(ctx context.Context, n *bind.Join) (exec.Operator, error)
 	if b.buildPreserved(n) {
 		return b.rightOuter(ctx, n)
 	}
+	if n.BuildLeft && (n.Kind == bind.LeftSemiJoin || n.Kind == bind.LeftAntiJoin) && len(n.LeftKeys) > 0 {
+		return b.rightSemi(ctx, n)
+	}
 	rfs := b.planFilters(n)
 	prfs := b.planProbeFilters(n)
 	left, err := b.physical(ctx, n.Left)
@@ -367,6 +370,73 @@ func (b *builder) rightOuter(ctx context.Context, n *bind.Join) (exec.Operator, 
 	return conform(p, n.Out)
 }
 
+// rightSemi builds semi or anti join n, which the optimiser marked
+// BuildLeft (fe/opt semi.go), as the executor's RIGHT SEMI or RIGHT ANTI
+// JOIN of the swapped inputs: n's left side is hashed, its right side
+// streams. Every probe row without a match counts for nothing, in the
+// anti join too, so the streamed side takes runtime filters of the hashed
+// side's keys (those of an inner join of the swapped inputs).
+func (b *builder) rightSemi(ctx context.Context, n *bind.Join) (exec.Operator, error) {
+	swapped := &bind.Join{Kind: bind.InnerJoin, Left: n.Right, Right: n.Left, LeftKeys: n.RightKeys, RightKeys: n.LeftKeys}
+	rfs := b.planFilters(swapped)
+	left, err := b.physical(ctx, n.Left)
+	if err != nil {
+		return nil, err
+	}
+	right, err := b.physical(ctx, n.Right)
+	if err != nil {
+		return nil, err
+	}
+	nl := len(n.Left.Columns())
+	// The streamed side's columns are not output: only what its keys and
+	// the residual read is carried.
+	right, rk, residual := narrowBuild(right, nl, n.RightKeys, n.Residual)
+	nr := right.Schema().NumFields()
+	rightOnly := residual != nil
+	if residual != nil {
+		for _, c := range exprColumns(residual) {
+			rightOnly = rightOnly && c >= nl
+		}
+	}
+	switch {
+	case rightOnly:
+		// A condition on the streamed side alone filters it first: a row
+		// failing it matches nothing.
+		pred, ok := expr.MapColumns(residual, func(c *expr.ColumnRef) expr.Expr { return expr.Col(c.Index-nl, c.Name, c.Type) })
+		if !ok {
+			return nil, errorf(ErrNotSupported, "%s condition %s", n.Kind, residual)
+		}
+		if right, err = exec.NewFilter(right, pred); err != nil {
+			return nil, err
+		}
+		residual = nil
+	case residual != nil:
+		// Swapped inputs: right columns first.
+		pred, ok := expr.MapColumns(residual, func(c *expr.ColumnRef) expr.Expr {
+			if c.Index < nl {
+				return expr.Col(c.Index+nr, c.Name, c.Type)
+			}
+			return expr.Col(c.Index-nl, c.Name, c.Type)
+		})
+		if !ok {
+			return nil, errorf(ErrNotSupported, "%s condition %s", n.Kind, residual)
+		}
+		residual = pred
+	}
+	typ := exec.RightSemiJoin
+	if n.Kind == bind.LeftAntiJoin {
+		typ = exec.RightAntiJoin
+	}
+	j, err := exec.NewHashJoin(right, left, typ, rk, n.LeftKeys, residual)
+	if err != nil {
+		return nil, err
+	}
+	if err := j.AddRuntimeFilters(rfs...); err != nil {
+		return nil, err
+	}
+	return conform(j, n.Out)
+}
+
 // exprColumns lists the input columns e reads.
 func exprColumns(e expr.Expr) []int {
 	if c, ok := e.(*expr.ColumnRef); ok {
@@ -407,7 +477,8 @@ func windowFunc(name string, star bool) (exec.WindowFunc, bool) {
 }
 
 // narrowBuild projects the build side of a semi or anti join (whose
-// output is the probe side's columns alone) to the columns its keys and
+// output is the probe side's columns alone; or the streamed side of a
+// right semi or anti join, rightSemi) to the columns its keys and
 // residual read, so the hash table holds only those; nl is the number of
 // probe columns, which the residual reads first. It returns the inputs
 // unchanged when every column is read or an expression cannot be moved.

@@ -201,8 +201,10 @@ func (b *builder) planFilters(n *bind.Join) []*exec.RuntimeFilter {
 // bound) whose probe side is estimated small and whose build side is
 // probeFirstMinRatio times larger or more reads its probe side first and
 // publishes filters of its keys to the build side's scan (exec's
-// probefirst.go): TPC-H Q21's EXISTS and NOT EXISTS hash every lineitem
-// row for 25 K candidates otherwise. The same share rule as above keeps a
+// probefirst.go), so the build side hashes only the rows that can match.
+// (A semi or anti join the optimiser marked BuildLeft, TPC-H Q21's EXISTS
+// and NOT EXISTS among them, hashes its small side instead: rightSemi.)
+// The same share rule as above keeps a
 // filter that would drop too little away; the probe side is held in
 // memory meanwhile, hence its bound.
 const (

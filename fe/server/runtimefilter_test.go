@@ -178,11 +178,12 @@ func TestRuntimeFilterExplainProfile(t *testing.T) {
 	}
 }
 
-// TestSemiFlipAnswers checks the semi join that hashes the small side (a
-// big subquery against a few rows, fe/opt semi.go) on answers derived by
-// hand: duplicate left rows stay duplicated, NULL keys and keys the
-// subquery lacks go.
-func TestSemiFlipAnswers(t *testing.T) {
+// TestSemiBuildLeftAnswers checks the semi and anti joins that hash the
+// small side (a big subquery against a few rows: RIGHT SEMI / RIGHT ANTI
+// JOIN, fe/opt semi.go) on answers derived by hand: duplicate left rows
+// stay duplicated, NULL keys and keys the subquery lacks go (semi) or
+// stay (anti).
+func TestSemiBuildLeftAnswers(t *testing.T) {
 	f := startFE(t, t.TempDir(), "", false)
 	db := f.db("")
 	mustExec(t, db, "CREATE DATABASE d", "USE d",
@@ -206,9 +207,15 @@ func TestSemiFlipAnswers(t *testing.T) {
 		{"SELECT v FROM l WHERE k IN (SELECT k FROM big) ORDER BY v", []string{"10", "20", "20", "50", "70"}},
 		{"SELECT v FROM l WHERE EXISTS (SELECT 1 FROM big WHERE big.k = l.k) ORDER BY v", []string{"10", "20", "20", "50", "70"}},
 		{"SELECT v FROM l WHERE k IN (SELECT k FROM big WHERE k >= 2 AND k < 30000) ORDER BY v", []string{"20", "20", "50", "70"}},
+		{"SELECT v FROM l WHERE NOT EXISTS (SELECT 1 FROM big WHERE big.k = l.k) ORDER BY v", []string{"40", "60"}},
+		{"SELECT v FROM l WHERE NOT EXISTS (SELECT 1 FROM big WHERE big.k = l.k AND big.k <> 5) ORDER BY v", []string{"40", "50", "60"}},
 	} {
-		if p := strings.Join(rows(t, db, "EXPLAIN "+c.q), "\n"); !strings.Contains(p, "VAGGREGATE") || !strings.Contains(p, "LEFT SEMI JOIN") {
-			t.Errorf("%s: the semi join is not flipped:\n%s", c.q, p)
+		want := "RIGHT SEMI JOIN"
+		if strings.Contains(c.q, "NOT EXISTS") {
+			want = "RIGHT ANTI JOIN"
+		}
+		if p := strings.Join(rows(t, db, "EXPLAIN "+c.q), "\n"); !strings.Contains(p, want) || strings.Contains(p, "VAGGREGATE") {
+			t.Errorf("%s: the small side is not hashed:\n%s", c.q, p)
 		}
 		if got := rows(t, db, c.q); !slices.Equal(got, c.want) {
 			t.Errorf("%s: got %q, want %q", c.q, got, c.want)

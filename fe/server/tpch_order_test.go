@@ -157,6 +157,23 @@ func TestTPCHJoinOrder(t *testing.T) {
 			t.Errorf("Q%d join order:\n got %s\nwant %s", c.q, got, c.shape)
 		}
 	}
+	// The semi and anti joins whose preserved side is the small one hash
+	// it and stream the other (fe/opt semi.go): Q4's quarter of orders
+	// against the late lineitems (only their key carried), Q21's
+	// candidate lineitems against all of them, Q22's customers against
+	// every order.
+	for q, want := range map[int][]string{
+		4:  {"join op: RIGHT SEMI JOIN\n  |  equal join conjunct: (l_orderkey = o_orderkey)", "projections: l_orderkey\n"},
+		21: {"join op: RIGHT SEMI JOIN", "join op: RIGHT ANTI JOIN", "projections: l_orderkey, l_suppkey\n"},
+		22: {"join op: RIGHT ANTI JOIN\n  |  equal join conjunct: (o_custkey = c_custkey)"},
+	} {
+		p := strings.Join(rows(t, db, "EXPLAIN "+tpch.Query(q, 0.01)), "\n")
+		for _, w := range want {
+			if !strings.Contains(p, w) {
+				t.Errorf("Q%d plan lacks %q:\n%s", q, w, p)
+			}
+		}
+	}
 	for q := 1; q <= 22; q++ {
 		got := strings.Join(rows(t, db, "EXPLAIN "+tpch.Query(q, 0.01)), "\n") + "\n"
 		// Background compaction decides how many files the loads left;
