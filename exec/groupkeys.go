@@ -76,18 +76,32 @@ const directPerKey = 4
 // directHardMax bounds the direct array whatever the keys (1 GB).
 const directHardMax = 1 << 28
 
+// directTrustMax bounds the direct array the group estimate allows before
+// the groups that justify it are there (64 MB): keys read from several
+// ordered streams at once (a lake table's files, each sorted by the key)
+// span most of their range in the first batches, with few groups yet, and
+// the direct array must take that span then or never (an intTable, a
+// hashed and so cache-missing slot per group, costs TPC-H Q18's aggregate
+// of l_orderkey over the lake three times the direct array's CPU). The
+// array is sized by the keys seen, so an estimate far above the truth
+// costs at most this much, and only when the keys are spread that wide.
+const directTrustMax = 1 << 24
+
 // directCap is how many values the direct array may span now, with
-// batchRows rows being added.
-func (g *groupTable) directCap(batchRows int) uint64 {
+// batchRows rows being added. fixed says the span comes from the group
+// estimate, which stays put while the groups grow towards it: the array
+// may grow to it at once without being copied again batch after batch.
+func (g *groupTable) directCap(batchRows int) (span uint64, fixed bool) {
 	keys := g.n + batchRows
-	if g.hint > keys && g.n*hintShare >= g.hint {
-		// The estimate, once an eighth of it is here (as nextSize).
-		keys = g.hint
+	spread := uint64(max(g.spread, 1))
+	if g.hint > keys && (g.n*hintShare >= g.hint || directPerKey*uint64(g.hint)*spread <= directTrustMax) {
+		// The estimate, once an eighth of it is here (as nextSize), or
+		// from the start when the array it allows is small enough.
+		keys, fixed = g.hint, true
 	}
 	// A worker of a partitioned aggregate holds a share of keys that span
 	// the whole range (agg_part.go).
-	keys *= max(g.spread, 1)
-	return min(max(directMax, directPerKey*uint64(keys)), directHardMax)
+	return min(max(directMax, directPerKey*uint64(keys)*spread), directHardMax), fixed
 }
 
 // Approximate Go memory per entry, for the statement's account.
@@ -302,7 +316,7 @@ func (g *groupTable) fitDirect(from int) {
 		lo, hi = min(lo, int64(g.dbase)), max(hi, int64(g.dbase)+int64(len(g.direct))-1)
 	}
 	span := uint64(hi) - uint64(lo) + 1
-	limit := g.directCap(len(c.cur))
+	limit, fixed := g.directCap(len(c.cur))
 	if span == 0 || span > limit || (c.typ.ID() == arrow.FLOAT32 || c.typ.ID() == arrow.FLOAT64) {
 		g.toIntTable()
 		return
@@ -310,10 +324,11 @@ func (g *groupTable) fitDirect(from int) {
 	// Grow by doubling so keys that creep upward batch by batch do not
 	// copy the array each time.
 	size := min(max(span, 2*uint64(len(g.direct)), 1024), limit)
-	if g.direct != nil && span > directMax && size < 2*uint64(len(g.direct)) && size*4 < 5*uint64(len(g.direct)) {
+	if g.direct != nil && span > directMax && size < 2*uint64(len(g.direct)) && size*4 < 5*uint64(len(g.direct)) && !fixed {
 		// Past directMax the array grows by at least a quarter (doubling
 		// while the limit allows): growing it by what the limit allows
-		// batch after batch would copy it every time.
+		// batch after batch would copy it every time. A limit fixed by
+		// the estimate is reached once.
 		g.toIntTable()
 		return
 	}

@@ -432,3 +432,29 @@ func TestPartialAggregateOnBE(t *testing.T) {
 		}
 	}
 }
+
+// TestPartialAggregateManyGroups: an aggregate whose groups are nearly as
+// many as its rows is not split onto the BEs (each would hash every row
+// as the FE does, and the FE would merge nearly as many states again), as
+// partialPays decides from the estimates; one of few groups still is.
+// big_log's ids are 1..101000, one row each, and grp is id MOD 7, so by
+// hand: 101000 groups of one row, and 7 groups.
+func TestPartialAggregateManyGroups(t *testing.T) {
+	f := startUnionFE(t)
+	db := f.db("")
+	mustExec(t, db, "ANALYZE TABLE fl_req.fluss_test.big_log")
+	cases := []struct {
+		q, want string
+		pushed  bool
+	}{
+		{"SELECT count(*), sum(c), min(c), max(c) FROM (SELECT id, count(*) c FROM fl_req.fluss_test.big_log GROUP BY id) t", "101000|101000|1|1", false},
+		{"SELECT count(*), sum(c) FROM (SELECT grp, count(*) c FROM fl_req.fluss_test.big_log GROUP BY grp) t", "7|101000", true},
+	}
+	for _, c := range cases {
+		plan := strings.Join(rows(t, db, "EXPLAIN "+c.q), "\n")
+		if got := strings.Contains(plan, "partial aggregate on BE"); got != c.pushed {
+			t.Errorf("%s: pushed %v, want %v:\n%s", c.q, got, c.pushed, plan)
+		}
+		wantRows(t, db, c.q, c.want)
+	}
+}
