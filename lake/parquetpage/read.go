@@ -33,22 +33,19 @@ func (r *Reader) ReadSelected(ctx context.Context, n int, sel []bool) (arrow.Arr
 	if n < 0 {
 		return nil, fmt.Errorf("parquetpage: negative read of %d rows", n)
 	}
-	var valid *memory.Buffer
-	var vbits []byte
-	if r.p.optional {
-		valid = memory.NewResizableBuffer(r.mem)
-		valid.Resize(int(bitutil.BytesForBits(int64(n))))
-		vbits = valid.Bytes()
-		clear(vbits)
-	}
+	// The validity bitmap is made when the first NULL-bearing page
+	// comes (newValidity): a batch without NULLs has none.
+	r.readN, r.valid, r.vbits = n, nil, nil
 	var bufs []*memory.Buffer
 	var nulls int
 	var err error
 	if r.p.cv == cvBinary {
-		bufs, nulls, err = r.readBinary(ctx, n, vbits)
+		bufs, nulls, err = r.readBinary(ctx, n)
 	} else {
-		bufs, nulls, err = r.readFixed(ctx, n, vbits)
+		bufs, nulls, err = r.readFixed(ctx, n)
 	}
+	valid := r.valid
+	r.valid, r.vbits = nil, nil
 	if err != nil {
 		if valid != nil {
 			valid.Release()
@@ -78,8 +75,9 @@ type segment struct {
 }
 
 // next loads a page if needed and returns the next run of at most want
-// rows, with its non-NULL count; it marks valid rows in vbits.
-func (r *Reader) next(ctx context.Context, row, want int, vbits []byte) (segment, error) {
+// rows, with its non-NULL count; it marks valid rows in the read's
+// validity bitmap, once there is one.
+func (r *Reader) next(ctx context.Context, row, want int) (segment, error) {
 	if r.pageLeft == 0 {
 		if err := r.nextPage(ctx); err != nil {
 			return segment{}, err
@@ -87,16 +85,32 @@ func (r *Reader) next(ctx context.Context, row, want int, vbits []byte) (segment
 	}
 	k := min(want, r.pageLeft)
 	s := segment{row: row, k: k, m: k}
-	if r.p.optional {
+	switch {
+	case r.pageNulls:
+		if r.vbits == nil {
+			r.newValidity(row)
+		}
 		s.defs = r.defs[r.defPos : r.defPos+k]
 		r.defPos += k
-		s.m = packLevels(vbits, row, s.defs)
+		s.m = packLevels(r.vbits, row, s.defs)
+	case r.vbits != nil:
+		bitutil.SetBitsTo(r.vbits, int64(row), int64(k), true)
 	}
 	r.pageLeft -= k
 	return s, nil
 }
 
-func (r *Reader) readFixed(ctx context.Context, n int, vbits []byte) ([]*memory.Buffer, int, error) {
+// newValidity makes the read's validity bitmap when its first NULL-bearing
+// segment starts at row: the rows before it are all valid.
+func (r *Reader) newValidity(row int) {
+	r.valid = memory.NewResizableBuffer(r.mem)
+	r.valid.Resize(int(bitutil.BytesForBits(int64(r.readN))))
+	r.vbits = r.valid.Bytes()
+	clear(r.vbits)
+	bitutil.SetBitsTo(r.vbits, 0, int64(row), true)
+}
+
+func (r *Reader) readFixed(ctx context.Context, n int) ([]*memory.Buffer, int, error) {
 	ow := r.p.ow
 	var vb *memory.Buffer
 	var out []byte
@@ -118,7 +132,7 @@ func (r *Reader) readFixed(ctx context.Context, n int, vbits []byte) ([]*memory.
 	}
 	nulls := 0
 	for row := 0; row < n; {
-		s, err := r.next(ctx, row, n-row, vbits)
+		s, err := r.next(ctx, row, n-row)
 		if err != nil {
 			return fail(err)
 		}
@@ -361,7 +375,7 @@ func (r *Reader) gather(dst []byte, idx []uint32) error {
 	return nil
 }
 
-func (r *Reader) readBinary(ctx context.Context, n int, vbits []byte) ([]*memory.Buffer, int, error) {
+func (r *Reader) readBinary(ctx context.Context, n int) ([]*memory.Buffer, int, error) {
 	ob := memory.NewResizableBuffer(r.mem)
 	ob.Resize((n + 1) * 4)
 	offs := arrow.Int32Traits.CastFromBytes(ob.Bytes())
@@ -398,7 +412,7 @@ func (r *Reader) readBinary(ctx context.Context, n int, vbits []byte) ([]*memory
 	}
 	nulls := 0
 	for row := 0; row < n; {
-		s, err := r.next(ctx, row, n-row, vbits)
+		s, err := r.next(ctx, row, n-row)
 		if err != nil {
 			return fail(err)
 		}

@@ -54,17 +54,24 @@ type Reader struct {
 	pageLeft int    // values (rows) not yet read
 	nonNull  int    // non-NULL values of the page
 	valIdx   int    // non-NULL values already read
-	defs     []byte // 0/1 per row of the page
+	defs     []byte // 0/1 per row of the page, when pageNulls
 	defPos   int
-	enc      int32
-	vals     []byte
-	vpos     int
-	idx      rleDecoder
-	idxBuf   []uint32
-	tmp      []byte
-	boolOut  []byte
-	sel      []bool // ReadSelected's selection, during the call
-	delta    []byte // a DELTA_BINARY_PACKED page decoded to PLAIN
+	// pageNulls: the page has a NULL, so its levels are in defs; a page
+	// of an optional column whose levels are all 1 is read as a
+	// required column's (no levels expanded, no validity bits).
+	pageNulls bool
+	enc       int32
+	vals      []byte
+	vpos      int
+	idx       rleDecoder
+	idxBuf    []uint32
+	tmp       []byte
+	boolOut   []byte
+	sel       []bool // ReadSelected's selection, during the call
+	readN     int    // ReadSelected's row count, during the call
+	valid     *memory.Buffer
+	vbits     []byte // valid's bytes, once a page with NULLs came
+	delta     []byte // a DELTA_BINARY_PACKED page decoded to PLAIN
 
 	// a DELTA_LENGTH_BYTE_ARRAY or DELTA_BYTE_ARRAY page (encOffsets):
 	// value i is binData[binOffs[i]:binOffs[i+1]]
@@ -101,6 +108,7 @@ func (r *Reader) Retarget(col Column) error {
 	r.data, r.vals = nil, nil
 	r.hasDict, r.dictN = false, 0
 	r.pageLeft, r.defPos, r.vpos, r.valIdx, r.nonNull = 0, 0, 0, 0, 0
+	r.pageNulls = false
 	return nil
 }
 
@@ -153,6 +161,7 @@ func (r *Reader) resetBytes(ch Chunk) error {
 	r.pos, r.left = 0, ch.NumValues
 	r.hasDict, r.dictN = false, 0
 	r.pageLeft, r.defPos, r.vpos, r.valIdx, r.nonNull = 0, 0, 0, 0, 0
+	r.pageNulls = false
 	return nil
 }
 
@@ -272,6 +281,7 @@ func (r *Reader) loadData(h pageHeader, body []byte) error {
 			}
 			raw = raw[nb:]
 			r.pageLeft, r.defPos, r.valIdx, r.vpos, r.nonNull = nv, 0, 0, 0, ones
+			r.pageNulls = ones < nv
 			return r.setValues(h, raw)
 		}
 		if r.p.optional {
@@ -290,7 +300,8 @@ func (r *Reader) loadData(h pageHeader, body []byte) error {
 	}
 	r.pageLeft, r.defPos, r.valIdx, r.vpos = nv, 0, 0, 0
 	r.nonNull = nv
-	if r.p.optional {
+	r.pageNulls = false
+	if r.p.optional && !allOnes(levels, nv) {
 		if cap(r.defs) < nv {
 			r.defs = make([]byte, nv)
 		}
@@ -302,6 +313,7 @@ func (r *Reader) loadData(h pageHeader, body []byte) error {
 			return fmt.Errorf("definition levels: %w", err)
 		}
 		r.nonNull = ones
+		r.pageNulls = ones < nv
 	}
 	return r.setValues(h, raw)
 }
