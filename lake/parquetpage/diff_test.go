@@ -331,7 +331,9 @@ func TestGeneratedMatchesPqarrow(t *testing.T) {
 // validity bits), some some, and some only NULLs, and batches of several
 // sizes start in one kind of page and end in another (the validity
 // bitmap made part way through a batch must mark the rows before it
-// valid).
+// valid), or lie within one page (batches of 64 rows: PLAIN values then
+// alias the page's buffer, and must survive the reader moving on, as
+// diffFile holds every batch of a row group until it compares).
 func TestNullFreePagesMatchPqarrow(t *testing.T) {
 	sch := genSchema()
 	dir := t.TempDir()
@@ -358,7 +360,7 @@ func TestNullFreePagesMatchPqarrow(t *testing.T) {
 						parquet.WithDataPageSize(1500), parquet.WithMaxRowGroupLength(2500), parquet.WithBatchSize(100))
 					path := filepath.Join(dir, name+".parquet")
 					writeFile(t, path, rec, props, pqarrow.DefaultWriterProps())
-					for _, batch := range []int{333, 1000, 2500} {
+					for _, batch := range []int{64, 333, 1000, 2500} {
 						compared, refused := diffFile(t, path, batch)
 						if want := (rows + 2499) / 2500 * len(sch.Fields()); refused != 0 || compared != want {
 							t.Errorf("batch %d: compared %d column chunks, refused %d; want %d, 0", batch, compared, refused, want)

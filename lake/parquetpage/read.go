@@ -119,10 +119,6 @@ func (r *Reader) readFixed(ctx context.Context, n int) ([]*memory.Buffer, int, e
 			r.boolOut = make([]byte, n)
 		}
 		out = r.boolOut[:n]
-	} else {
-		vb = memory.NewResizableBuffer(r.mem)
-		vb.Resize(n * ow)
-		out = vb.Bytes()
 	}
 	fail := func(err error) ([]*memory.Buffer, int, error) {
 		if vb != nil {
@@ -135,6 +131,19 @@ func (r *Reader) readFixed(ctx context.Context, n int) ([]*memory.Buffer, int, e
 		s, err := r.next(ctx, row, n-row)
 		if err != nil {
 			return fail(err)
+		}
+		if s.k == n && s.defs == nil {
+			// The whole batch within one page and no NULL: its values
+			// may be the page's own bytes.
+			if b := r.alias(n); b != nil {
+				r.valIdx += n
+				return []*memory.Buffer{b}, 0, nil
+			}
+		}
+		if out == nil {
+			vb = memory.NewResizableBuffer(r.mem)
+			vb.Resize(n * ow)
+			out = vb.Bytes()
 		}
 		seg := out[row*ow : (row+s.k)*ow]
 		dict := s.m > 0 && (r.enc == encRLEDict || r.enc == encPlainDict) && (ow == 8 || ow == 4)
@@ -170,7 +179,8 @@ func (r *Reader) readFixed(ctx context.Context, n int) ([]*memory.Buffer, int, e
 		nulls += s.k - s.m
 		row += s.k
 	}
-	if r.p.cv == cvBool {
+	switch {
+	case r.p.cv == cvBool:
 		vb = memory.NewResizableBuffer(r.mem)
 		vb.Resize(int(bitutil.BytesForBits(int64(n))))
 		bits := vb.Bytes()
@@ -180,8 +190,32 @@ func (r *Reader) readFixed(ctx context.Context, n int) ([]*memory.Buffer, int, e
 				bitutil.SetBit(bits, i)
 			}
 		}
+	case vb == nil: // no rows
+		vb = memory.NewResizableBuffer(r.mem)
 	}
 	return []*memory.Buffer{vb}, nulls, nil
+}
+
+// alias returns the page's next n PLAIN values as a slice of the page's
+// own buffer (ownPage), keeping it alive, or nil when they are not there
+// as Arrow stores them (another encoding, a page read into the reused
+// buffer, values not aligned to their width).
+func (r *Reader) alias(n int) *memory.Buffer {
+	if !r.pageVals || r.enc != encPlain {
+		return nil
+	}
+	ow := r.p.ow
+	if len(r.vals)-r.vpos < n*ow {
+		return nil // short page: values reports it
+	}
+	pb := r.page.Bytes()
+	v := r.vals[r.vpos:]
+	off := int(uintptr(unsafe.Pointer(unsafe.SliceData(v))) - uintptr(unsafe.Pointer(unsafe.SliceData(pb))))
+	if off < 0 || off+n*ow > len(pb) || uintptr(unsafe.Pointer(unsafe.SliceData(v)))%uintptr(ow) != 0 {
+		return nil
+	}
+	r.vpos += n * ow
+	return memory.SliceBuffer(r.page, off, n*ow)
 }
 
 // sparse reports whether decoding only the selected rows' dictionary

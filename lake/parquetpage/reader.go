@@ -33,6 +33,13 @@ type Reader struct {
 	left    int64 // values of the chunk not yet in a loaded page
 	dec     decompressor
 	pageBuf *memory.Buffer
+	// A PLAIN page of values stored as Arrow stores them decompresses
+	// into page, its own buffer from pages, so that a batch within it
+	// can alias its values instead of copying them (readFixed);
+	// pageVals says r.vals lies in page.
+	pages    *pagePool
+	page     *memory.Buffer
+	pageVals bool
 
 	// dictionary, in output form
 	hasDict  bool
@@ -89,7 +96,8 @@ func NewReader(col Column, mem memory.Allocator) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Reader{col: col, p: p, mem: mem, chunk: memory.NewResizableBuffer(mem), pageBuf: memory.NewResizableBuffer(mem)}, nil
+	return &Reader{col: col, p: p, mem: mem, chunk: memory.NewResizableBuffer(mem), pageBuf: memory.NewResizableBuffer(mem),
+		pages: &pagePool{mem: mem}}, nil
 }
 
 // Retarget makes the reader read col (of another file, say) from now on,
@@ -104,6 +112,7 @@ func (r *Reader) Retarget(col Column) error {
 		return err
 	}
 	r.col, r.p = col, p
+	r.dropPage()
 	r.ch = Chunk{}
 	r.data, r.vals = nil, nil
 	r.hasDict, r.dictN = false, 0
@@ -118,6 +127,8 @@ func (r *Reader) Release() {
 		r.chunk.Release()
 		r.pageBuf.Release()
 		r.chunk, r.pageBuf = nil, nil
+		r.dropPage()
+		r.pages.close()
 	}
 	r.data, r.vals, r.dictFix, r.dictData, r.dec.buf = nil, nil, nil, nil, nil
 	r.binData, r.binBuf = nil, nil
@@ -156,6 +167,7 @@ func (r *Reader) Reset(f io.ReaderAt, ch Chunk) error {
 }
 
 func (r *Reader) resetBytes(ch Chunk) error {
+	r.dropPage()
 	r.ch = ch
 	r.dec.codec = ch.Codec
 	r.pos, r.left = 0, ch.NumValues
@@ -180,6 +192,49 @@ func (r *Reader) pageBytes(body []byte, size int, compressed bool) ([]byte, erro
 		r.dec.buf = r.pageBuf.Bytes()
 	}
 	return r.dec.decode(body, size)
+}
+
+// aliasable says whether a data page's values, decompressed, are what
+// readFixed's output holds byte for byte, so a batch may alias them: PLAIN
+// values of 4 or 8 bytes copied unconverted, in a compressed page (an
+// uncompressed one lies in the chunk's buffer, reused for the next chunk).
+func (r *Reader) aliasable(h pageHeader) bool {
+	return h.encoding == encPlain && r.p.cv == cvCopy && (r.p.ow == 4 || r.p.ow == 8) &&
+		r.dec.codec != compress.Codecs.Uncompressed && (!h.v2 || h.isCompressed)
+}
+
+// ownPage decompresses a page body into a buffer of its own (page), which
+// the batches aliasing its values keep alive after the reader moves on.
+func (r *Reader) ownPage(body []byte, size int) ([]byte, error) {
+	b := memory.NewResizableBuffer(r.pages)
+	// Rounded up so that pages of about one size reuse one buffer.
+	b.Resize((size + slack + 64<<10 - 1) &^ (64<<10 - 1))
+	saved := r.dec.buf
+	r.dec.buf = b.Bytes()
+	out, err := r.dec.decode(body, size)
+	r.dec.buf = saved
+	if err != nil {
+		b.Release()
+		return nil, err
+	}
+	if len(out) == 0 || &out[0] != &b.Bytes()[0] {
+		// Nothing to alias (an empty page), or a decoder that wrote
+		// elsewhere: read it as any other page.
+		b.Release()
+		return out, nil
+	}
+	r.page = b
+	return out, nil
+}
+
+// dropPage gives up the reader's hold on the current page's own buffer;
+// batches aliasing it keep it until they are released.
+func (r *Reader) dropPage() {
+	if r.page != nil {
+		r.page.Release()
+		r.page = nil
+	}
+	r.pageVals = false
 }
 
 // nextPage loads the next data page (reading a dictionary page first if
@@ -240,6 +295,8 @@ func (r *Reader) nextPage(ctx context.Context) error {
 
 func (r *Reader) loadData(h pageHeader, body []byte) error {
 	nv := int(h.numValues)
+	r.dropPage()
+	own := r.aliasable(h)
 	var levels, raw []byte
 	if h.v2 {
 		if h.repLen != 0 {
@@ -254,12 +311,22 @@ func (r *Reader) loadData(h pageHeader, body []byte) error {
 			return fmt.Errorf("uncompressed size %d below the levels' %d bytes", h.uncompressed, h.defLen)
 		}
 		var err error
-		if raw, err = r.pageBytes(body[h.defLen:], size, h.isCompressed); err != nil {
+		if own {
+			raw, err = r.ownPage(body[h.defLen:], size)
+		} else {
+			raw, err = r.pageBytes(body[h.defLen:], size, h.isCompressed)
+		}
+		if err != nil {
 			return err
 		}
 	} else {
 		var err error
-		if raw, err = r.pageBytes(body, int(h.uncompressed), true); err != nil {
+		if own {
+			raw, err = r.ownPage(body, int(h.uncompressed))
+		} else {
+			raw, err = r.pageBytes(body, int(h.uncompressed), true)
+		}
+		if err != nil {
 			return err
 		}
 		if r.p.optional && h.defEnc == encBitPacked {
@@ -321,6 +388,7 @@ func (r *Reader) loadData(h pageHeader, body []byte) error {
 // setValues prepares the page's values for decoding.
 func (r *Reader) setValues(h pageHeader, raw []byte) error {
 	r.enc, r.vals = h.encoding, raw
+	r.pageVals = r.page != nil && h.encoding == encPlain
 	switch h.encoding {
 	case encPlain:
 	case encPlainDict, encRLEDict:
