@@ -269,11 +269,20 @@ func (r *Reader) nextPage(ctx context.Context) error {
 			if h.encoding != encPlain && h.encoding != encPlainDict {
 				return r.errorf("dictionary page encoding %d", h.encoding)
 			}
-			raw, err := r.pageBytes(body, int(h.uncompressed), true)
+			var raw []byte
+			var err error
+			inPlace := r.p.cv == cvCopy && r.p.ow > 0 && r.dec.codec != compress.Codecs.Uncompressed
+			if inPlace {
+				// Decompressed straight into the dictionary's storage:
+				// the values are already in output form.
+				raw, err = r.dictInPlace(body, int(h.uncompressed))
+			} else {
+				raw, err = r.pageBytes(body, int(h.uncompressed), true)
+			}
 			if err != nil {
 				return r.errorf("%v", err)
 			}
-			if err := r.loadDict(raw, int(h.numValues)); err != nil {
+			if err := r.loadDict(raw, int(h.numValues), inPlace); err != nil {
 				return r.errorf("dictionary: %v", err)
 			}
 		case pageData, pageDataV2:
@@ -441,7 +450,21 @@ func (r *Reader) setValues(h pageHeader, raw []byte) error {
 	return nil
 }
 
-func (r *Reader) loadDict(raw []byte, n int) error {
+// dictInPlace decompresses a dictionary page into dictFix's storage.
+func (r *Reader) dictInPlace(body []byte, size int) ([]byte, error) {
+	if cap(r.dictFix) < size+slack {
+		r.dictFix = make([]byte, 0, size+slack+size/4)
+	}
+	saved := r.dec.buf
+	r.dec.buf = r.dictFix[:0:cap(r.dictFix)]
+	out, err := r.dec.decode(body, size)
+	r.dec.buf = saved
+	return out, err
+}
+
+// loadDict takes the dictionary page's n values from raw; inPlace says
+// raw lies in dictFix's storage, in output form (dictInPlace).
+func (r *Reader) loadDict(raw []byte, n int, inPlace bool) error {
 	if r.p.cv == cvBool {
 		return fmt.Errorf("dictionary for a boolean column")
 	}
@@ -473,6 +496,8 @@ func (r *Reader) loadDict(raw []byte, n int) error {
 		}
 		r.dictOffs[n] = int32(len(d))
 		r.dictData = append(d, make([]byte, wordPad)...) // see copyDict
+	} else if inPlace {
+		r.dictFix = raw[:n*r.p.ow]
 	} else {
 		if cap(r.dictFix) < n*r.p.ow {
 			r.dictFix = make([]byte, n*r.p.ow)
