@@ -98,3 +98,23 @@ func equal(a, b []string) bool {
 	}
 	return true
 }
+
+// TestSumInts: the four-accumulator sum over every remainder length, and
+// past int32's range, against n(n+1)/2.
+func TestSumInts(t *testing.T) {
+	for n := 0; n <= 9; n++ {
+		v32 := make([]int32, n)
+		v64 := make([]int64, n)
+		for i := range n {
+			v32[i] = int32(i + 1)
+			v64[i] = int64(i+1) << 32
+		}
+		want := int64(n * (n + 1) / 2)
+		if got := sumInts(v32); got != want {
+			t.Errorf("int32 1..%d: %d, want %d", n, got, want)
+		}
+		if got := sumInts(v64); got != want<<32 {
+			t.Errorf("int64 1..%d (<<32): %d, want %d", n, got, want<<32)
+		}
+	}
+}

@@ -193,9 +193,17 @@ func readSplit(ctx context.Context, plan *paimon.Plan, s *paimon.Split, cols []s
 func sumColumn(name string, col arrow.Array, a *acc) error {
 	switch arr := col.(type) {
 	case *array.Int64:
-		a.sumID += sumValid[int64, int64](arr.Int64Values(), arr)
+		if arr.NullN() == 0 {
+			a.sumID += sumInts(arr.Int64Values())
+		} else {
+			a.sumID += sumValid[int64, int64](arr.Int64Values(), arr)
+		}
 	case *array.Int32:
-		a.sumK += sumValid[int32, int64](arr.Int32Values(), arr)
+		if arr.NullN() == 0 {
+			a.sumK += sumInts(arr.Int32Values())
+		} else {
+			a.sumK += sumValid[int32, int64](arr.Int32Values(), arr)
+		}
 	case *array.Float64:
 		a.sumV += sumValid[float64, float64](arr.Float64Values(), arr)
 	case *array.String:
@@ -220,15 +228,24 @@ func sumColumn(name string, col arrow.Array, a *acc) error {
 			div = 1000
 		}
 		// The largest value in the column's unit, converted once (the
-		// conversion keeps order).
+		// conversion keeps order). Without NULLs a plain max loop, as
+		// an engine's max kernel runs; the NullN call is hoisted (it is
+		// a method call, too dear per row).
 		var hi int64
 		seen := false
-		for i, x := range arr.TimestampValues() {
-			if arr.NullN() > 0 && !arr.IsValid(i) {
-				continue
+		vals := arr.TimestampValues()
+		if arr.NullN() == 0 {
+			if len(vals) > 0 {
+				hi, seen = int64(vals[0]), true
+				for _, x := range vals[1:] {
+					hi = max(hi, int64(x))
+				}
 			}
-			if !seen || int64(x) > hi {
-				hi, seen = int64(x), true
+		} else {
+			for i, x := range vals {
+				if arr.IsValid(i) && (!seen || int64(x) > hi) {
+					hi, seen = int64(x), true
+				}
 			}
 		}
 		if us := hi * scale / div; seen && (!a.hasTS || us > a.maxTS) {
@@ -238,6 +255,26 @@ func sumColumn(name string, col arrow.Array, a *acc) error {
 		return fmt.Errorf("column %s: unexpected Arrow type %s", name, col.DataType())
 	}
 	return nil
+}
+
+// sumInts adds integers with four accumulators, so the adds do not wait
+// on one another, as a compiled engine's sum loop runs (integer addition
+// is associative; a float sum keeps its order, so its answer stays the
+// one DuckDB and the closed form give).
+func sumInts[T int32 | int64](vals []T) int64 {
+	var s0, s1, s2, s3 int64
+	i := 0
+	for ; i+4 <= len(vals); i += 4 {
+		v := vals[i : i+4 : i+4]
+		s0 += int64(v[0])
+		s1 += int64(v[1])
+		s2 += int64(v[2])
+		s3 += int64(v[3])
+	}
+	for ; i < len(vals); i++ {
+		s0 += int64(vals[i])
+	}
+	return s0 + s1 + s2 + s3
 }
 
 // sumValid adds the non-NULL values of vals (the values of arr).

@@ -13,7 +13,15 @@
 //   - Memory: one column chunk is read with one ReadAt into a buffer reused
 //     across row groups; pages decompress into a reused buffer; the only
 //     allocation proportional to rows read is the output arrays, and all of it
-//     comes from the allocator the caller passes in.
+//     comes from the allocator the caller passes in. Two exceptions copy
+//     nothing: a compressed PLAIN page of 4- or 8-byte values stored as Arrow
+//     stores them decompresses into a buffer of its own, and a batch lying
+//     within it without NULLs is a slice of it (the buffer lives until the
+//     page's last such batch is released, then a small per-reader pool
+//     recycles it); a dictionary page of such values decompresses straight
+//     into the dictionary. A page of an optional column whose levels are all
+//     1 is read as a required column's, and a batch gets a validity bitmap
+//     only when one of its pages has a NULL.
 //     Retarget lets a caller reuse a reader, with its buffers, for a column
 //     of another file. A ZSTD frame is never decoded past the page's size
 //     (a frame declaring more is refused first; one without a size is

@@ -33,22 +33,19 @@ func (r *Reader) ReadSelected(ctx context.Context, n int, sel []bool) (arrow.Arr
 	if n < 0 {
 		return nil, fmt.Errorf("parquetpage: negative read of %d rows", n)
 	}
-	var valid *memory.Buffer
-	var vbits []byte
-	if r.p.optional {
-		valid = memory.NewResizableBuffer(r.mem)
-		valid.Resize(int(bitutil.BytesForBits(int64(n))))
-		vbits = valid.Bytes()
-		clear(vbits)
-	}
+	// The validity bitmap is made when the first NULL-bearing page
+	// comes (newValidity): a batch without NULLs has none.
+	r.readN, r.valid, r.vbits = n, nil, nil
 	var bufs []*memory.Buffer
 	var nulls int
 	var err error
 	if r.p.cv == cvBinary {
-		bufs, nulls, err = r.readBinary(ctx, n, vbits)
+		bufs, nulls, err = r.readBinary(ctx, n)
 	} else {
-		bufs, nulls, err = r.readFixed(ctx, n, vbits)
+		bufs, nulls, err = r.readFixed(ctx, n)
 	}
+	valid := r.valid
+	r.valid, r.vbits = nil, nil
 	if err != nil {
 		if valid != nil {
 			valid.Release()
@@ -78,8 +75,9 @@ type segment struct {
 }
 
 // next loads a page if needed and returns the next run of at most want
-// rows, with its non-NULL count; it marks valid rows in vbits.
-func (r *Reader) next(ctx context.Context, row, want int, vbits []byte) (segment, error) {
+// rows, with its non-NULL count; it marks valid rows in the read's
+// validity bitmap, once there is one.
+func (r *Reader) next(ctx context.Context, row, want int) (segment, error) {
 	if r.pageLeft == 0 {
 		if err := r.nextPage(ctx); err != nil {
 			return segment{}, err
@@ -87,16 +85,32 @@ func (r *Reader) next(ctx context.Context, row, want int, vbits []byte) (segment
 	}
 	k := min(want, r.pageLeft)
 	s := segment{row: row, k: k, m: k}
-	if r.p.optional {
+	switch {
+	case r.pageNulls:
+		if r.vbits == nil {
+			r.newValidity(row)
+		}
 		s.defs = r.defs[r.defPos : r.defPos+k]
 		r.defPos += k
-		s.m = packLevels(vbits, row, s.defs)
+		s.m = packLevels(r.vbits, row, s.defs)
+	case r.vbits != nil:
+		bitutil.SetBitsTo(r.vbits, int64(row), int64(k), true)
 	}
 	r.pageLeft -= k
 	return s, nil
 }
 
-func (r *Reader) readFixed(ctx context.Context, n int, vbits []byte) ([]*memory.Buffer, int, error) {
+// newValidity makes the read's validity bitmap when its first NULL-bearing
+// segment starts at row: the rows before it are all valid.
+func (r *Reader) newValidity(row int) {
+	r.valid = memory.NewResizableBuffer(r.mem)
+	r.valid.Resize(int(bitutil.BytesForBits(int64(r.readN))))
+	r.vbits = r.valid.Bytes()
+	clear(r.vbits)
+	bitutil.SetBitsTo(r.vbits, 0, int64(row), true)
+}
+
+func (r *Reader) readFixed(ctx context.Context, n int) ([]*memory.Buffer, int, error) {
 	ow := r.p.ow
 	var vb *memory.Buffer
 	var out []byte
@@ -105,10 +119,6 @@ func (r *Reader) readFixed(ctx context.Context, n int, vbits []byte) ([]*memory.
 			r.boolOut = make([]byte, n)
 		}
 		out = r.boolOut[:n]
-	} else {
-		vb = memory.NewResizableBuffer(r.mem)
-		vb.Resize(n * ow)
-		out = vb.Bytes()
 	}
 	fail := func(err error) ([]*memory.Buffer, int, error) {
 		if vb != nil {
@@ -118,9 +128,22 @@ func (r *Reader) readFixed(ctx context.Context, n int, vbits []byte) ([]*memory.
 	}
 	nulls := 0
 	for row := 0; row < n; {
-		s, err := r.next(ctx, row, n-row, vbits)
+		s, err := r.next(ctx, row, n-row)
 		if err != nil {
 			return fail(err)
+		}
+		if s.k == n && s.defs == nil {
+			// The whole batch within one page and no NULL: its values
+			// may be the page's own bytes.
+			if b := r.alias(n); b != nil {
+				r.valIdx += n
+				return []*memory.Buffer{b}, 0, nil
+			}
+		}
+		if out == nil {
+			vb = memory.NewResizableBuffer(r.mem)
+			vb.Resize(n * ow)
+			out = vb.Bytes()
 		}
 		seg := out[row*ow : (row+s.k)*ow]
 		dict := s.m > 0 && (r.enc == encRLEDict || r.enc == encPlainDict) && (ow == 8 || ow == 4)
@@ -156,7 +179,8 @@ func (r *Reader) readFixed(ctx context.Context, n int, vbits []byte) ([]*memory.
 		nulls += s.k - s.m
 		row += s.k
 	}
-	if r.p.cv == cvBool {
+	switch {
+	case r.p.cv == cvBool:
 		vb = memory.NewResizableBuffer(r.mem)
 		vb.Resize(int(bitutil.BytesForBits(int64(n))))
 		bits := vb.Bytes()
@@ -166,8 +190,32 @@ func (r *Reader) readFixed(ctx context.Context, n int, vbits []byte) ([]*memory.
 				bitutil.SetBit(bits, i)
 			}
 		}
+	case vb == nil: // no rows
+		vb = memory.NewResizableBuffer(r.mem)
 	}
 	return []*memory.Buffer{vb}, nulls, nil
+}
+
+// alias returns the page's next n PLAIN values as a slice of the page's
+// own buffer (ownPage), keeping it alive, or nil when they are not there
+// as Arrow stores them (another encoding, a page read into the reused
+// buffer, values not aligned to their width).
+func (r *Reader) alias(n int) *memory.Buffer {
+	if !r.pageVals || r.enc != encPlain {
+		return nil
+	}
+	ow := r.p.ow
+	if len(r.vals)-r.vpos < n*ow {
+		return nil // short page: values reports it
+	}
+	pb := r.page.Bytes()
+	v := r.vals[r.vpos:]
+	off := int(uintptr(unsafe.Pointer(unsafe.SliceData(v))) - uintptr(unsafe.Pointer(unsafe.SliceData(pb))))
+	if off < 0 || off+n*ow > len(pb) || uintptr(unsafe.Pointer(unsafe.SliceData(v)))%uintptr(ow) != 0 {
+		return nil
+	}
+	r.vpos += n * ow
+	return memory.SliceBuffer(r.page, off, n*ow)
 }
 
 // sparse reports whether decoding only the selected rows' dictionary
@@ -361,7 +409,7 @@ func (r *Reader) gather(dst []byte, idx []uint32) error {
 	return nil
 }
 
-func (r *Reader) readBinary(ctx context.Context, n int, vbits []byte) ([]*memory.Buffer, int, error) {
+func (r *Reader) readBinary(ctx context.Context, n int) ([]*memory.Buffer, int, error) {
 	ob := memory.NewResizableBuffer(r.mem)
 	ob.Resize((n + 1) * 4)
 	offs := arrow.Int32Traits.CastFromBytes(ob.Bytes())
@@ -398,7 +446,7 @@ func (r *Reader) readBinary(ctx context.Context, n int, vbits []byte) ([]*memory
 	}
 	nulls := 0
 	for row := 0; row < n; {
-		s, err := r.next(ctx, row, n-row, vbits)
+		s, err := r.next(ctx, row, n-row)
 		if err != nil {
 			return fail(err)
 		}

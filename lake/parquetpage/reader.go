@@ -33,6 +33,13 @@ type Reader struct {
 	left    int64 // values of the chunk not yet in a loaded page
 	dec     decompressor
 	pageBuf *memory.Buffer
+	// A PLAIN page of values stored as Arrow stores them decompresses
+	// into page, its own buffer from pages, so that a batch within it
+	// can alias its values instead of copying them (readFixed);
+	// pageVals says r.vals lies in page.
+	pages    *pagePool
+	page     *memory.Buffer
+	pageVals bool
 
 	// dictionary, in output form
 	hasDict  bool
@@ -54,17 +61,24 @@ type Reader struct {
 	pageLeft int    // values (rows) not yet read
 	nonNull  int    // non-NULL values of the page
 	valIdx   int    // non-NULL values already read
-	defs     []byte // 0/1 per row of the page
+	defs     []byte // 0/1 per row of the page, when pageNulls
 	defPos   int
-	enc      int32
-	vals     []byte
-	vpos     int
-	idx      rleDecoder
-	idxBuf   []uint32
-	tmp      []byte
-	boolOut  []byte
-	sel      []bool // ReadSelected's selection, during the call
-	delta    []byte // a DELTA_BINARY_PACKED page decoded to PLAIN
+	// pageNulls: the page has a NULL, so its levels are in defs; a page
+	// of an optional column whose levels are all 1 is read as a
+	// required column's (no levels expanded, no validity bits).
+	pageNulls bool
+	enc       int32
+	vals      []byte
+	vpos      int
+	idx       rleDecoder
+	idxBuf    []uint32
+	tmp       []byte
+	boolOut   []byte
+	sel       []bool // ReadSelected's selection, during the call
+	readN     int    // ReadSelected's row count, during the call
+	valid     *memory.Buffer
+	vbits     []byte // valid's bytes, once a page with NULLs came
+	delta     []byte // a DELTA_BINARY_PACKED page decoded to PLAIN
 
 	// a DELTA_LENGTH_BYTE_ARRAY or DELTA_BYTE_ARRAY page (encOffsets):
 	// value i is binData[binOffs[i]:binOffs[i+1]]
@@ -82,7 +96,8 @@ func NewReader(col Column, mem memory.Allocator) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Reader{col: col, p: p, mem: mem, chunk: memory.NewResizableBuffer(mem), pageBuf: memory.NewResizableBuffer(mem)}, nil
+	return &Reader{col: col, p: p, mem: mem, chunk: memory.NewResizableBuffer(mem), pageBuf: memory.NewResizableBuffer(mem),
+		pages: &pagePool{mem: mem}}, nil
 }
 
 // Retarget makes the reader read col (of another file, say) from now on,
@@ -97,10 +112,12 @@ func (r *Reader) Retarget(col Column) error {
 		return err
 	}
 	r.col, r.p = col, p
+	r.dropPage()
 	r.ch = Chunk{}
 	r.data, r.vals = nil, nil
 	r.hasDict, r.dictN = false, 0
 	r.pageLeft, r.defPos, r.vpos, r.valIdx, r.nonNull = 0, 0, 0, 0, 0
+	r.pageNulls = false
 	return nil
 }
 
@@ -110,6 +127,8 @@ func (r *Reader) Release() {
 		r.chunk.Release()
 		r.pageBuf.Release()
 		r.chunk, r.pageBuf = nil, nil
+		r.dropPage()
+		r.pages.close()
 	}
 	r.data, r.vals, r.dictFix, r.dictData, r.dec.buf = nil, nil, nil, nil, nil
 	r.binData, r.binBuf = nil, nil
@@ -148,11 +167,13 @@ func (r *Reader) Reset(f io.ReaderAt, ch Chunk) error {
 }
 
 func (r *Reader) resetBytes(ch Chunk) error {
+	r.dropPage()
 	r.ch = ch
 	r.dec.codec = ch.Codec
 	r.pos, r.left = 0, ch.NumValues
 	r.hasDict, r.dictN = false, 0
 	r.pageLeft, r.defPos, r.vpos, r.valIdx, r.nonNull = 0, 0, 0, 0, 0
+	r.pageNulls = false
 	return nil
 }
 
@@ -171,6 +192,49 @@ func (r *Reader) pageBytes(body []byte, size int, compressed bool) ([]byte, erro
 		r.dec.buf = r.pageBuf.Bytes()
 	}
 	return r.dec.decode(body, size)
+}
+
+// aliasable says whether a data page's values, decompressed, are what
+// readFixed's output holds byte for byte, so a batch may alias them: PLAIN
+// values of 4 or 8 bytes copied unconverted, in a compressed page (an
+// uncompressed one lies in the chunk's buffer, reused for the next chunk).
+func (r *Reader) aliasable(h pageHeader) bool {
+	return h.encoding == encPlain && r.p.cv == cvCopy && (r.p.ow == 4 || r.p.ow == 8) &&
+		r.dec.codec != compress.Codecs.Uncompressed && (!h.v2 || h.isCompressed)
+}
+
+// ownPage decompresses a page body into a buffer of its own (page), which
+// the batches aliasing its values keep alive after the reader moves on.
+func (r *Reader) ownPage(body []byte, size int) ([]byte, error) {
+	b := memory.NewResizableBuffer(r.pages)
+	// Rounded up so that pages of about one size reuse one buffer.
+	b.Resize((size + slack + 64<<10 - 1) &^ (64<<10 - 1))
+	saved := r.dec.buf
+	r.dec.buf = b.Bytes()
+	out, err := r.dec.decode(body, size)
+	r.dec.buf = saved
+	if err != nil {
+		b.Release()
+		return nil, err
+	}
+	if len(out) == 0 || &out[0] != &b.Bytes()[0] {
+		// Nothing to alias (an empty page), or a decoder that wrote
+		// elsewhere: read it as any other page.
+		b.Release()
+		return out, nil
+	}
+	r.page = b
+	return out, nil
+}
+
+// dropPage gives up the reader's hold on the current page's own buffer;
+// batches aliasing it keep it until they are released.
+func (r *Reader) dropPage() {
+	if r.page != nil {
+		r.page.Release()
+		r.page = nil
+	}
+	r.pageVals = false
 }
 
 // nextPage loads the next data page (reading a dictionary page first if
@@ -205,11 +269,20 @@ func (r *Reader) nextPage(ctx context.Context) error {
 			if h.encoding != encPlain && h.encoding != encPlainDict {
 				return r.errorf("dictionary page encoding %d", h.encoding)
 			}
-			raw, err := r.pageBytes(body, int(h.uncompressed), true)
+			var raw []byte
+			var err error
+			inPlace := r.p.cv == cvCopy && r.p.ow > 0 && r.dec.codec != compress.Codecs.Uncompressed
+			if inPlace {
+				// Decompressed straight into the dictionary's storage:
+				// the values are already in output form.
+				raw, err = r.dictInPlace(body, int(h.uncompressed))
+			} else {
+				raw, err = r.pageBytes(body, int(h.uncompressed), true)
+			}
 			if err != nil {
 				return r.errorf("%v", err)
 			}
-			if err := r.loadDict(raw, int(h.numValues)); err != nil {
+			if err := r.loadDict(raw, int(h.numValues), inPlace); err != nil {
 				return r.errorf("dictionary: %v", err)
 			}
 		case pageData, pageDataV2:
@@ -231,6 +304,8 @@ func (r *Reader) nextPage(ctx context.Context) error {
 
 func (r *Reader) loadData(h pageHeader, body []byte) error {
 	nv := int(h.numValues)
+	r.dropPage()
+	own := r.aliasable(h)
 	var levels, raw []byte
 	if h.v2 {
 		if h.repLen != 0 {
@@ -245,12 +320,22 @@ func (r *Reader) loadData(h pageHeader, body []byte) error {
 			return fmt.Errorf("uncompressed size %d below the levels' %d bytes", h.uncompressed, h.defLen)
 		}
 		var err error
-		if raw, err = r.pageBytes(body[h.defLen:], size, h.isCompressed); err != nil {
+		if own {
+			raw, err = r.ownPage(body[h.defLen:], size)
+		} else {
+			raw, err = r.pageBytes(body[h.defLen:], size, h.isCompressed)
+		}
+		if err != nil {
 			return err
 		}
 	} else {
 		var err error
-		if raw, err = r.pageBytes(body, int(h.uncompressed), true); err != nil {
+		if own {
+			raw, err = r.ownPage(body, int(h.uncompressed))
+		} else {
+			raw, err = r.pageBytes(body, int(h.uncompressed), true)
+		}
+		if err != nil {
 			return err
 		}
 		if r.p.optional && h.defEnc == encBitPacked {
@@ -272,6 +357,7 @@ func (r *Reader) loadData(h pageHeader, body []byte) error {
 			}
 			raw = raw[nb:]
 			r.pageLeft, r.defPos, r.valIdx, r.vpos, r.nonNull = nv, 0, 0, 0, ones
+			r.pageNulls = ones < nv
 			return r.setValues(h, raw)
 		}
 		if r.p.optional {
@@ -290,7 +376,8 @@ func (r *Reader) loadData(h pageHeader, body []byte) error {
 	}
 	r.pageLeft, r.defPos, r.valIdx, r.vpos = nv, 0, 0, 0
 	r.nonNull = nv
-	if r.p.optional {
+	r.pageNulls = false
+	if r.p.optional && !allOnes(levels, nv) {
 		if cap(r.defs) < nv {
 			r.defs = make([]byte, nv)
 		}
@@ -302,6 +389,7 @@ func (r *Reader) loadData(h pageHeader, body []byte) error {
 			return fmt.Errorf("definition levels: %w", err)
 		}
 		r.nonNull = ones
+		r.pageNulls = ones < nv
 	}
 	return r.setValues(h, raw)
 }
@@ -309,6 +397,7 @@ func (r *Reader) loadData(h pageHeader, body []byte) error {
 // setValues prepares the page's values for decoding.
 func (r *Reader) setValues(h pageHeader, raw []byte) error {
 	r.enc, r.vals = h.encoding, raw
+	r.pageVals = r.page != nil && h.encoding == encPlain
 	switch h.encoding {
 	case encPlain:
 	case encPlainDict, encRLEDict:
@@ -361,7 +450,21 @@ func (r *Reader) setValues(h pageHeader, raw []byte) error {
 	return nil
 }
 
-func (r *Reader) loadDict(raw []byte, n int) error {
+// dictInPlace decompresses a dictionary page into dictFix's storage.
+func (r *Reader) dictInPlace(body []byte, size int) ([]byte, error) {
+	if cap(r.dictFix) < size+slack {
+		r.dictFix = make([]byte, 0, size+slack+size/4)
+	}
+	saved := r.dec.buf
+	r.dec.buf = r.dictFix[:0:cap(r.dictFix)]
+	out, err := r.dec.decode(body, size)
+	r.dec.buf = saved
+	return out, err
+}
+
+// loadDict takes the dictionary page's n values from raw; inPlace says
+// raw lies in dictFix's storage, in output form (dictInPlace).
+func (r *Reader) loadDict(raw []byte, n int, inPlace bool) error {
 	if r.p.cv == cvBool {
 		return fmt.Errorf("dictionary for a boolean column")
 	}
@@ -393,6 +496,8 @@ func (r *Reader) loadDict(raw []byte, n int) error {
 		}
 		r.dictOffs[n] = int32(len(d))
 		r.dictData = append(d, make([]byte, wordPad)...) // see copyDict
+	} else if inPlace {
+		r.dictFix = raw[:n*r.p.ow]
 	} else {
 		if cap(r.dictFix) < n*r.p.ow {
 			r.dictFix = make([]byte, n*r.p.ow)

@@ -255,6 +255,24 @@ func (d *rleDecoder) decodeLevels(dst []byte) (int, error) {
 	return ones, nil
 }
 
+// allOnes reports whether the RLE/bit-packed definition levels (bit
+// width 1) start with nv levels of 1 in RLE runs, the way writers encode
+// a page without NULLs; then the page needs no levels expanded and no
+// validity bits. Anything else (a bit-packed run, a 0, levels too short
+// or malformed) answers false, and decodeLevels reads them, reporting
+// malformed levels.
+func allOnes(levels []byte, nv int) bool {
+	var d rleDecoder
+	_ = d.init(levels, 1)
+	for nv > 0 {
+		if d.nextRun() != nil || d.bpLeft > 0 || d.rleVal != 1 {
+			return false
+		}
+		nv -= d.rleLeft
+	}
+	return true
+}
+
 // decodeDict fills dst with the dictionary values of the next len(dst)
 // indices, without staging them (dense reads of 4-, 8- and 16-byte
 // values). An index past the dictionary stops it with
