@@ -36,6 +36,10 @@ var dictBatches, dictInexact atomic.Int64
 // filtered and deleted rows itself (for tests).
 var dropFiles atomic.Int64
 
+// unreadCols counts the filter-only columns a dropping reader left
+// ungathered (for tests).
+var unreadCols atomic.Int64
+
 // pooledReaders counts page readers taken from a scan's pool (for tests).
 var pooledReaders atomic.Int64
 
@@ -66,6 +70,30 @@ type pageColumns struct {
 	drop    bool
 	dv      *DeletionVector
 	metrics *Metrics
+	// unread, when drop: the columns only the filter reads, whose values
+	// nobody reads after it (fileReadSpec.filterOnly). Their batch column
+	// is a zero-copy slice of the decoded array, of the kept rows' count,
+	// instead of a gather of the kept rows' values.
+	unread []bool
+}
+
+// markUnread sets pc.unread for the predicate columns named in
+// filterOnly.
+func (pc *pageColumns) markUnread(want []DataField, src []int, order map[int]int, filterOnly map[string]bool) {
+	for i, w := range want {
+		if !filterOnly[w.Name] || src[i] < 0 {
+			continue
+		}
+		c, ok := order[src[i]]
+		if !ok || !pc.isPred[c] {
+			continue
+		}
+		if pc.unread == nil {
+			pc.unread = make([]bool, len(pc.cols))
+		}
+		pc.unread[c] = true
+		unreadCols.Add(1)
+	}
 }
 
 // lateFilter lets the reader evaluate the scan's row filter on its
@@ -417,6 +445,11 @@ again:
 	if r.pc.drop && sel != nil {
 		k := len(r.idx)
 		for c, a := range r.arrays {
+			if r.pc.unread != nil && r.pc.unread[c] {
+				r.arrays[c] = array.NewSlice(a, 0, int64(k))
+				a.Release()
+				continue
+			}
 			// The pool for every column: fixed-width values and the
 			// offsets of strings (their bytes stay in mem, see out).
 			ca, err := compactArray(r.ctx, a, sel, r.idx, r.mem, r.prs.pool.outAlloc(r.mem))
