@@ -65,9 +65,16 @@ func (p *pruner) visit(op Operator, need []bool) {
 		}
 		p.visit(x.Input, colSet(n, columnsRead(reads)))
 	case *Filter:
+		x.outNeed = nil
 		if need == nil {
 			p.visit(x.Input, nil)
 			return
+		}
+		x.outNeed = []int{}
+		for c, w := range need {
+			if w {
+				x.outNeed = append(x.outNeed, c)
+			}
 		}
 		in := colSet(len(need), columnsRead([]expr.Expr{x.Pred}))
 		for i, w := range need {

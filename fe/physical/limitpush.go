@@ -41,7 +41,7 @@ func filterIsPushed(f *bind.Filter, sc *bind.Scan) bool {
 		return false
 	}
 	for _, c := range expr.Conjuncts(f.Cond) {
-		if !pushedShape(c, sc, matches) {
+		if !pushedShape(c, sc, false, matches) {
 			return false
 		}
 	}
@@ -55,7 +55,7 @@ func filterIsPushed(f *bind.Filter, sc *bind.Scan) bool {
 // FE filter need not test such a conjunct again, and a column only such
 // conjuncts read need not come back from the BEs (Fragment.filter_only).
 func exactOnBE(c expr.Expr, sc *bind.Scan, frag *inletpb.Fragment) bool {
-	return pushedShape(c, sc, func(col *expr.ColumnRef, op string, t arrow.DataType, vals []*expr.Literal) bool {
+	return pushedShape(c, sc, true, func(col *expr.ColumnRef, op string, t arrow.DataType, vals []*expr.Literal) bool {
 		if col.Index >= len(frag.GetProjection()) {
 			return false
 		}
@@ -89,23 +89,43 @@ func exactOnBE(c expr.Expr, sc *bind.Scan, frag *inletpb.Fragment) bool {
 }
 
 // sameConstants: the constants pushed (as the BE gets them), converted to
-// the column's type t as the BE converts them, are the FE's literals.
+// the column's type t as the BE converts them, are the FE's literals (a
+// decimal literal at t's scale: its unscaled value is then the same
+// number).
 func sameConstants(pushed []any, t arrow.DataType, vals []*expr.Literal) bool {
 	for i, v := range pushed {
 		l, err := expr.Lit(v, t)
 		if err != nil || vals[i].Value == nil || !sameValue(l.Value, vals[i].Value) ||
-			!(arrow.TypeEqual(vals[i].Type, t) || isInt(t) && vals[i].Type.ID() == arrow.INT64) {
+			!(arrow.TypeEqual(vals[i].Type, t) || isInt(t) && vals[i].Type.ID() == arrow.INT64 || sameScale(t, vals[i].Type)) {
 			return false
 		}
 	}
 	return true
 }
 
+// widerDecimal: to holds every value of from unchanged (DECIMAL128, same
+// scale, at least as many digits).
+func widerDecimal(from, to arrow.DataType) bool {
+	f, ok1 := from.(*arrow.Decimal128Type)
+	t, ok2 := to.(*arrow.Decimal128Type)
+	return ok1 && ok2 && f.Scale == t.Scale && t.Precision >= f.Precision
+}
+
+// sameScale: two DECIMAL128 types of one scale.
+func sameScale(a, b arrow.DataType) bool {
+	x, ok1 := a.(*arrow.Decimal128Type)
+	y, ok2 := b.(*arrow.Decimal128Type)
+	return ok1 && ok2 && x.Scale == y.Scale
+}
+
 // pushedShape reports whether c is column op constant (either side), an
 // IN list or IS [NOT] NULL over one of sc's columns of an exact type read
 // as is (or an integer widened to BIGINT), and matches says the BEs apply
-// it (the op as the BE names it, the column's type, the constants).
-func pushedShape(c expr.Expr, sc *bind.Scan, matches func(col *expr.ColumnRef, op string, t arrow.DataType, vals []*expr.Literal) bool) bool {
+// it (the op as the BE names it, the column's type, the constants). With
+// decimals, a DECIMAL column counts too, read as is or widened to more
+// digits at its scale (TPC-H Q6's CAST(l_quantity AS decimal(21,2)) < 24):
+// matches then compares constants at that scale.
+func pushedShape(c expr.Expr, sc *bind.Scan, decimals bool, matches func(col *expr.ColumnRef, op string, t arrow.DataType, vals []*expr.Literal) bool) bool {
 	cols := sc.Table.Schema().Columns
 	colOf := func(e expr.Expr) (*expr.ColumnRef, bool) {
 		if w, ok := e.(*expr.CastExpr); ok && w.To.ID() == arrow.INT64 && isInt(w.Arg.DataType()) {
@@ -113,9 +133,11 @@ func pushedShape(c expr.Expr, sc *bind.Scan, matches func(col *expr.ColumnRef, o
 			// literal conversion to the column type agrees with, as long
 			// as the constants fit (matches checks each one).
 			e = w.Arg
+		} else if ok && decimals && widerDecimal(w.Arg.DataType(), w.To) {
+			e = w.Arg
 		}
 		c, ok := e.(*expr.ColumnRef)
-		if !ok || c.Index < 0 || c.Index >= len(sc.Projection) || !exactType(c.Type) {
+		if !ok || c.Index < 0 || c.Index >= len(sc.Projection) || !(exactType(c.Type) || decimals && c.Type.ID() == arrow.DECIMAL128) {
 			return nil, false
 		}
 		p := sc.Projection[c.Index]

@@ -18,10 +18,10 @@ import (
 )
 
 // foRow is one row of the filter-only test tables: id, d (days since the
-// epoch), s, n, v; nil for NULL.
+// epoch), s, n, v, q (a DECIMAL(12, 2) in hundredths); nil for NULL.
 type foRow struct {
-	id, d, v int
-	s, n     any
+	id, d, v, q int
+	s, n        any
 }
 
 // foRows are rows from..to of table a and c: d spans 2020-01-01 + 0..59
@@ -30,7 +30,7 @@ type foRow struct {
 func foRows(from, to int) []foRow {
 	var out []foRow
 	for i := from; i < to; i++ {
-		r := foRow{id: i, d: 18262 + i%60, v: 3 * i}
+		r := foRow{id: i, d: 18262 + i%60, v: 3 * i, q: (i%50)*100 + 25}
 		if i%13 != 0 {
 			r.s = fmt.Sprintf("x%d", i%5)
 		}
@@ -70,11 +70,11 @@ func writeFilterOnlyTables(t *testing.T, wh string) (a, c []foRow) {
 		}
 		return out
 	}
-	cols := fields("id BIGINT", "d DATE", "s STRING", "n INT", "v BIGINT")
+	cols := fields("id BIGINT", "d DATE", "s STRING", "n INT", "v BIGINT", "q DECIMAL(12, 2)")
 	values := func(rs []foRow) [][]any {
 		var out [][]any
 		for _, r := range rs {
-			out = append(out, []any{r.id, r.d, r.s, r.n, r.v})
+			out = append(out, []any{r.id, r.d, r.s, r.n, r.v, r.q})
 		}
 		return out
 	}
@@ -227,6 +227,14 @@ func TestLakeFilterOnlyColumns(t *testing.T) {
 				}
 				return nil
 			}, rows: aRows, plan: []string{"VSELECT", "output columns: id, v", "not returned): d"}, deny: []string{"(d <"}},
+		// A decimal column compared at its scale: exact on the BEs too.
+		{sql: "SELECT id, v FROM lk.db.a WHERE q < 24 AND q >= 10.25 AND d <= '2020-01-08'",
+			want: func(r foRow) []string {
+				if r.q < 2400 && r.q >= 1025 && r.d <= day("2020-01-08") {
+					return []string{fmt.Sprintf("%d|%d", r.id, r.v)}
+				}
+				return nil
+			}, rows: aRows, plan: []string{"not returned): d, q"}, deny: []string{"VSELECT"}},
 		{sql: "SELECT id FROM lk.db.c WHERE d >= '2020-02-20' AND s <> 'x0' AND n > 4",
 			want: func(r foRow) []string {
 				if r.d >= day("2020-02-20") && r.s != nil && str(r.s) != "x0" && is(r.n, 5, 6, 7, 8) {
