@@ -104,7 +104,10 @@ func (pc *pageColumns) markUnread(want []DataField, src []int, order map[int]int
 // predicate column must be read here and reach the batch unconverted, so
 // exactly the rows whose other values were skipped are dropped: by the
 // reader itself when pc.drop is set (raw reads), else by the stepper.
-// Merge reads pass no predicate and are never filtered early.
+// Merge reads pass no predicate and are never filtered early. A column
+// only the predicate reads (not in the caller's output) is decoded for
+// the test and, when the reader drops rows itself, never gathered
+// (pc.unread).
 func (pc *pageColumns) lateFilter(pred *bound, want []DataField, src []int, order map[int]int, out *arrow.Schema) {
 	names := pred.fieldsOrNil()
 	if len(names) == 0 {
