@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -86,7 +87,8 @@ func tpchBenchQueries(b *testing.B) (sf float64, qs []int) {
 // runTPCHQueries runs each query of qs as a sub-benchmark over db,
 // reading every row, and reports CPU time per query beside wall time.
 // INLET_TPCH_EXPLAIN=1 runs EXPLAIN of each instead: planning alone, with
-// every metadata round trip it makes. INLET_TPCH_SQL, statements separated
+// every metadata round trip it makes, the plan printed to stderr once.
+// INLET_TPCH_SQL, statements separated
 // by ";", runs those instead of TPC-H queries (S1, S2, ...): one scan
 // alone, e.g. a union read's log half (lineitem$log) against its lake half
 // (lineitem$lake).
@@ -121,6 +123,13 @@ func runTPCHQueries(b *testing.B, db *sql.DB, sf float64, qs []int) {
 					b.Fatal(err)
 				}
 				for r.Next() {
+					if explain && i == 0 {
+						// The plan once, for the reader of the run.
+						var line string
+						if err := r.Scan(&line); err == nil {
+							fmt.Fprintln(os.Stderr, line)
+						}
+					}
 				}
 				if err := r.Err(); err != nil {
 					b.Fatal(err)
