@@ -37,8 +37,9 @@ var dictBatches, dictInexact atomic.Int64
 var dropFiles atomic.Int64
 
 // unreadCols counts the filter-only columns a dropping reader left
-// ungathered (for tests).
-var unreadCols atomic.Int64
+// ungathered, noValueCols those of them answered on their dictionary
+// without building a value (for tests).
+var unreadCols, noValueCols atomic.Int64
 
 // pooledReaders counts page readers taken from a scan's pool (for tests).
 var pooledReaders atomic.Int64
@@ -93,6 +94,29 @@ func (pc *pageColumns) markUnread(want []DataField, src []int, order map[int]int
 		}
 		pc.unread[c] = true
 		unreadCols.Add(1)
+	}
+	// A string column only one stage reads, answered on its dictionary:
+	// no value of it need be built at all (DictFilter.NoValues), not even
+	// for the rows that pass (Q19's l_shipmode, l_shipinstruct). A later
+	// stage over the same column would read the values the first built.
+	for i, st := range pc.stages {
+		if st.dict == nil || pc.unread == nil || !pc.unread[st.cols[0]] {
+			continue
+		}
+		readers := 0
+		for _, o := range pc.stages {
+			for _, c := range o.cols {
+				if c == st.cols[0] {
+					readers++
+				}
+			}
+		}
+		if readers == 1 {
+			d := *st.dict
+			d.NoValues = true
+			pc.stages[i].dict = &d
+			noValueCols.Add(1)
+		}
 	}
 }
 
