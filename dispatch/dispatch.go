@@ -139,6 +139,9 @@ func (d *Dispatcher) Run(ctx context.Context, f *inletpb.Fragment, mem memory.Al
 			return nil, fmt.Errorf("%w: query %s: fragment %s: %v", ErrInvalid, f.GetQueryId(), field, err)
 		}
 		schema = s
+		if field == "output_schema" {
+			schema = exec.SentSchema(s, f.GetFilterOnly()) // the BEs leave filter-only columns out
+		}
 	}
 	base := proto.Clone(f).(*inletpb.Fragment)
 	base.Ranges = nil

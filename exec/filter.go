@@ -26,6 +26,11 @@ import (
 type Filter struct {
 	Input Operator
 	Pred  expr.Expr
+	// outNeed are the columns some operator above reads (nil: all), set
+	// by PruneJoinColumns: only those are gathered for the rows kept, so
+	// a column only the predicate reads (an internal table's l_shipdate
+	// under TPC-H Q6's aggregate) is tested, never copied.
+	outNeed []int
 }
 
 // NewFilter checks that pred is a boolean over input's columns.
@@ -41,7 +46,7 @@ func (f *Filter) Children() []Operator  { return []Operator{f.Input} }
 func (f *Filter) Explain() string       { return "VSELECT\npredicates: " + f.Pred.String() }
 
 func (f *Filter) Open(ctx context.Context, env *Env) (array.RecordReader, error) {
-	return f.open(ctx, env, f.Schema(), nil, func(b arrow.RecordBatch) (arrow.RecordBatch, error) { return b, nil })
+	return f.open(ctx, env, f.Schema(), f.outNeed, func(b arrow.RecordBatch) (arrow.RecordBatch, error) { return b, nil })
 }
 
 // open runs the filter and hands each non-empty selected batch to emit,

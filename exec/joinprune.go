@@ -12,6 +12,10 @@ import (
 // operator above reads; the others come out as placeholders (zero-copy
 // slices or NULLs of the right type and length) that nobody reads.
 //
+// A scan whose source is a ColumnPruner is told the same: its source may
+// then leave the other columns out of what it fetches (a BE-read lake
+// scan's filter-only columns) and hand placeholders in their place.
+//
 // The analysis is conservative: only Project, Filter, a single-phase
 // HashAggregate and HashJoin say what they read; any other operator
 // (sorts, limits, sinks, unions, wrappers) is taken to read every column
@@ -36,7 +40,7 @@ type pruner struct {
 // reads; nil: all) into op and below it.
 func (p *pruner) visit(op Operator, need []bool) {
 	switch op.(type) {
-	case *HashJoin, *Project, *Filter, *HashAggregate:
+	case *HashJoin, *Project, *Filter, *HashAggregate, *Scan:
 		all, ok := p.seen[op]
 		if ok && all {
 			return
@@ -61,9 +65,16 @@ func (p *pruner) visit(op Operator, need []bool) {
 		}
 		p.visit(x.Input, colSet(n, columnsRead(reads)))
 	case *Filter:
+		x.outNeed = nil
 		if need == nil {
 			p.visit(x.Input, nil)
 			return
+		}
+		x.outNeed = []int{}
+		for c, w := range need {
+			if w {
+				x.outNeed = append(x.outNeed, c)
+			}
 		}
 		in := colSet(len(need), columnsRead([]expr.Expr{x.Pred}))
 		for i, w := range need {
@@ -82,6 +93,8 @@ func (p *pruner) visit(op Operator, need []bool) {
 		p.visit(x.Input, colSet(x.Input.Schema().NumFields(), columnsRead(reads)))
 	case *HashJoin:
 		x.prune(p, need)
+	case *Scan:
+		x.pruneColumns(need)
 	default:
 		p.visitAll(op)
 	}
@@ -152,4 +165,40 @@ func colSet(n int, cols []int) []bool {
 		}
 	}
 	return s
+}
+
+// ColumnPruner is a Source that can leave out the output columns nothing
+// above its scan reads. PruneColumns gets, per output column, whether it
+// is read (nil: all are, which undoes an earlier call); the source's
+// batches keep its schema, with placeholders of the right type and length
+// in the unread columns. It is called after the plan is built, before it
+// is opened, possibly more than once (the last call holds).
+type ColumnPruner interface {
+	PruneColumns(need []bool)
+}
+
+// pruneColumns tells a ColumnPruner source what is read of the scan: the
+// columns above need, plus what the scan's own runtime filters and their
+// pre-test read.
+func (s *Scan) pruneColumns(need []bool) {
+	cp, ok := s.Src.(ColumnPruner)
+	if !ok {
+		return
+	}
+	if need != nil {
+		need = append([]bool(nil), need...)
+		for _, f := range s.Filters {
+			if f.Column >= 0 && f.Column < len(need) {
+				need[f.Column] = true
+			}
+		}
+		if s.Pre != nil {
+			for _, c := range columnsRead([]expr.Expr{s.Pre}) {
+				if c >= 0 && c < len(need) {
+					need[c] = true
+				}
+			}
+		}
+	}
+	cp.PruneColumns(need)
 }

@@ -11,10 +11,14 @@
 //
 // What must stay true:
 //
-//  1. Every batch has exactly the fragment's output schema: each range reads
-//     the same column layout (projection ∪ filter columns ∪ key columns),
-//     cast to one engine type per column, so lake and log halves agree
-//     before keys are compared, filters run and the output is cut.
+//  1. Every batch has exactly the fragment's output schema, less its
+//     filter_only columns (read for the filters, never sent): each range
+//     reads the same column layout (projection ∪ filter columns ∪ key
+//     columns), cast to one engine type per column, so lake and log halves
+//     agree before keys are compared, filters run and the output is cut. A
+//     Paimon lake range asks its reader only for the columns something
+//     besides the filters the reader applies exactly reads; the others
+//     hold placeholders in its layout that nothing reads (fragExec.lakeSkip).
 //  2. A LAKE_SUPPRESS row is emitted only if its key (canonical bytes of the
 //     cast key columns, package unionread) is absent from its bucket's tail;
 //     the tail's key set is read once per (query, table, partition, bucket,

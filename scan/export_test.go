@@ -20,3 +20,15 @@ func LakeRowsFiltered(ctx context.Context, e *Executor, f *inletpb.Fragment, mem
 	defer fx.releaseBuffers()
 	return fx.lakePred != nil, fx.pred != nil, nil
 }
+
+// LakeColumns prepares f as Execute does and returns the columns a
+// Paimon lake range asks its reader for: nil when it asks for the whole
+// read layout (no filter-only column is left to the reader).
+func LakeColumns(ctx context.Context, e *Executor, f *inletpb.Fragment, mem memory.Allocator) ([]string, error) {
+	fx, err := e.prepare(ctx, f, mem)
+	if err != nil {
+		return nil, err
+	}
+	defer fx.releaseBuffers()
+	return fx.lakeCols, nil
+}

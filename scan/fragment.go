@@ -66,7 +66,15 @@ type fragExec struct {
 	// lakeRuntime are the indexes in Filters of the runtime filters the
 	// lake predicate took over (withRuntimeFilters).
 	lakeRuntime map[int]bool
-	batchSize   int
+	// lakeSkip marks the read positions a Paimon lake range does not ask
+	// its reader for: columns only filters the reader applies exactly
+	// read (Q6's l_shipdate). The reader still reads them to filter, but
+	// never builds them into its batches; the layout holds a placeholder
+	// there that nothing reads (not lakePred, not the output, not keys).
+	// lakeCols are the other positions' names, what the reader is asked.
+	lakeSkip  []bool
+	lakeCols  []string
+	batchSize int
 	// hexPos are the read positions of BINARY/BYTES partition columns read
 	// as text: their value is the hex text Fluss names the partition with
 	// (the spec's partition columns), not the raw bytes.
@@ -320,6 +328,9 @@ func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.
 		}
 		fx.out = arrow.NewSchema(fields, nil)
 	}
+	if err := fx.dropFilterOnly(); err != nil {
+		return nil, err
+	}
 	for _, k := range fx.keyCols {
 		p, err := use(k, "key")
 		if err != nil {
@@ -410,7 +421,92 @@ func (e *Executor) prepare(ctx context.Context, f *inletpb.Fragment, mem memory.
 		fx.lakeRF = exec.NewRowFilter(fx.lakePred)
 	}
 	fx.outReads = distinctInts(fx.outPos)
+	fx.lakeSkip, fx.lakeCols = fx.lakeFilterOnly(lakeFiltered)
 	return fx, nil
+}
+
+// lakeFilterOnly finds the read positions a Paimon lake range may leave
+// to its reader (fragExec.lakeSkip): read only by filters the reader
+// applies exactly (lake_applied under a lake predicate, or a runtime
+// filter it took over). nil when there is none, or when skipping would
+// leave the reader no column at all (its batches must still count rows).
+func (fx *fragExec) lakeFilterOnly(lakeFiltered bool) ([]bool, []string) {
+	if fx.f.Lake == nil || isIceberg(fx.f.Lake) || fx.changelog {
+		return nil, nil
+	}
+	// Every position starts skipped; what the output, the keys, the hex
+	// partitions and the filters the reader does not hold read stays. A
+	// filter-only column of the output no filter reads any more needs no
+	// read at all.
+	skip := make([]bool, len(fx.reads))
+	for p := range skip {
+		skip[p] = true
+	}
+	keep := func(ps []int) {
+		for _, p := range ps {
+			skip[p] = false
+		}
+	}
+	keep(fx.outPos)
+	keep(fx.keyPos)
+	keep(fx.hexPos)
+	for fi, flt := range fx.f.Filters {
+		// A column some filter the reader does not hold reads stays.
+		if !((lakeFiltered && flt.GetLakeApplied()) || fx.lakeRuntime[fi]) {
+			for p, c := range fx.reads {
+				if c == int(flt.Column) {
+					skip[p] = false
+				}
+			}
+		}
+	}
+	var cols []string
+	skipped := false
+	for p, s := range skip {
+		if s {
+			skipped = true
+		} else {
+			cols = append(cols, fx.readNames[p])
+		}
+	}
+	if !skipped || len(cols) == 0 {
+		return nil, nil
+	}
+	return skip, cols
+}
+
+// dropFilterOnly takes the output positions the FE reads nothing of
+// (Fragment.filter_only) out of the output: they stay in the read layout,
+// typed as output_schema says, for the filters; only the batches sent
+// leave them out.
+func (fx *fragExec) dropFilterOnly() error {
+	f := fx.f
+	if len(f.FilterOnly) == 0 {
+		return nil
+	}
+	if f.PartialAgg != nil || f.RangeTopN != nil {
+		return fmt.Errorf("%w: fragment %s: filter-only columns with a partial aggregate or a range top-n", ErrInvalid, f.QueryId)
+	}
+	drop := make([]bool, len(fx.outPos))
+	for _, c := range f.FilterOnly {
+		if c < 0 || int(c) >= len(drop) || drop[c] {
+			return fmt.Errorf("%w: fragment %s: filter-only column %d of %d output columns (or named twice)", ErrInvalid, f.QueryId, c, len(drop))
+		}
+		drop[c] = true
+	}
+	if len(f.FilterOnly) == len(drop) {
+		return fmt.Errorf("%w: fragment %s: every output column is filter-only", ErrInvalid, f.QueryId)
+	}
+	var pos []int
+	var fields []arrow.Field
+	for i, p := range fx.outPos {
+		if !drop[i] {
+			pos = append(pos, p)
+			fields = append(fields, fx.out.Field(i))
+		}
+	}
+	fx.outPos, fx.out = pos, arrow.NewSchema(fields, nil)
+	return nil
 }
 
 // distinctInts returns xs without repeats, in first-seen order.

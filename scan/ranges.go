@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/inlet-db/inlet/catalog/fluss/client"
 	"github.com/inlet-db/inlet/catalog/fluss/record"
@@ -338,7 +339,13 @@ func (fx *fragExec) readLake(ctx context.Context, r *inletpb.Range, emit emitFn)
 	}
 	bufs := fx.takeBuffers()
 	defer fx.putBuffers(bufs)
-	rd, err := plan.Open(ctx, split, fx.mem, paimon.ReadOptions{Columns: fx.readNames, BatchSize: fx.batchSize, Buffers: bufs})
+	cols := fx.readNames
+	var ph *placeholders
+	if fx.lakeSkip != nil {
+		cols, ph = fx.lakeCols, &placeholders{}
+		defer ph.release()
+	}
+	rd, err := plan.Open(ctx, split, fx.mem, paimon.ReadOptions{Columns: cols, BatchSize: fx.batchSize, Buffers: bufs})
 	if err != nil {
 		return fmt.Errorf("range %d: %w", r.Id, err)
 	}
@@ -348,7 +355,16 @@ func (fx *fragExec) readLake(ctx context.Context, r *inletpb.Range, emit emitFn)
 			return err
 		}
 		fx.ctr.add(cLakeBytesRead, memlimit.BatchBytes(rd.RecordBatch()))
-		c, err := fx.conform(rd.RecordBatch())
+		rec := rd.RecordBatch()
+		if ph != nil {
+			if rec, err = fx.widen(rec, ph); err != nil {
+				return fmt.Errorf("range %d: %w", r.Id, err)
+			}
+		}
+		c, err := fx.conform(rec)
+		if ph != nil {
+			rec.Release()
+		}
 		if err != nil {
 			return fmt.Errorf("range %d: %w", r.Id, err)
 		}
@@ -443,4 +459,59 @@ func (fx *fragExec) readChangelog(ctx context.Context, r *inletpb.Range, emit em
 			fx.ctr.add(cLogRowsReturned, m)
 			return err
 		})
+}
+
+// placeholders hold, per skipped read position, one all-NULL array of the
+// column's type that the batches of a lake range slice (no copy) where
+// the reader left a filter-only column out (fragExec.lakeSkip).
+type placeholders struct {
+	cols map[int]arrow.Array
+}
+
+func (ph *placeholders) get(p int, t arrow.DataType, n int, mem memory.Allocator) arrow.Array {
+	a := ph.cols[p]
+	if a == nil || a.Len() < n {
+		if a != nil {
+			a.Release()
+		}
+		if ph.cols == nil {
+			ph.cols = map[int]arrow.Array{}
+		}
+		a = array.MakeArrayOfNull(mem, t, n)
+		ph.cols[p] = a
+	}
+	return array.NewSlice(a, 0, int64(n))
+}
+
+func (ph *placeholders) release() {
+	for _, a := range ph.cols {
+		a.Release()
+	}
+	ph.cols = nil
+}
+
+// widen puts a lake batch read with fx.lakeCols into the read layout:
+// its columns in their places, placeholders in the skipped ones. The
+// result is a new reference.
+func (fx *fragExec) widen(rec arrow.RecordBatch, ph *placeholders) (arrow.RecordBatch, error) {
+	if int(rec.NumCols()) != len(fx.lakeCols) {
+		return nil, fmt.Errorf("scan: lake reader returned %d columns, expected %d", rec.NumCols(), len(fx.lakeCols))
+	}
+	n := int(rec.NumRows())
+	cols := make([]arrow.Array, len(fx.reads))
+	fields := make([]arrow.Field, len(fx.reads))
+	defer releaseAll(cols)
+	k := 0
+	for p := range fx.reads {
+		if fx.lakeSkip[p] {
+			cols[p] = ph.get(p, fx.readTypes[p], n, fx.mem)
+			fields[p] = arrow.Field{Name: fx.readNames[p], Type: fx.readTypes[p], Nullable: true}
+			continue
+		}
+		cols[p] = rec.Column(k)
+		cols[p].Retain()
+		fields[p] = rec.Schema().Field(k)
+		k++
+	}
+	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(n)), nil
 }

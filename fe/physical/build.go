@@ -168,11 +168,24 @@ func (b *builder) physicalNode(ctx context.Context, p bind.Plan) (exec.Operator,
 		if err != nil {
 			return nil, err
 		}
+		cond := n.Cond
+		if bs, ok := n.Input.(*bind.Scan); ok {
+			if cond, err = residual(in, bs, n.Cond); err != nil {
+				return nil, err
+			}
+		}
+		if cond == nil {
+			// The scan returns the filter's rows: its estimate is theirs.
+			if est, ok := b.cfg.Estimates[n]; ok && b.cfg.Cardinality != nil && reflect.TypeOf(in).Comparable() {
+				b.cfg.Cardinality[in] = est
+			}
+			return in, nil
+		}
 		if sc, ok := in.(*exec.Scan); ok && len(sc.Filters) > 0 {
 			// The scan tests the predicate before its runtime filters.
-			sc.Pre = n.Cond
+			sc.Pre = cond
 		}
-		return exec.NewFilter(in, n.Cond)
+		return exec.NewFilter(in, cond)
 	case *bind.Project:
 		in, err := b.physical(ctx, n.Input)
 		if err != nil {

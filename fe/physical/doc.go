@@ -55,6 +55,15 @@
 //     offset+n rows while the FE still sorts and cuts the union; an
 //     aggregate is pushed only when its partial states can carry every
 //     group and call exactly.
+//   - A conjunct of a WHERE right over a BE-read scan is left to the BEs
+//     only when the scan's fragment carries it as a filter they apply
+//     exactly (exactOnBE: the same column, operator and constants, of an
+//     integer, string, boolean, date or decimal column at its scale);
+//     every other conjunct stays in the FE's filter. The columns nothing
+//     above the scan reads then (exec.PruneJoinColumns) become the
+//     fragment's filter_only columns: the BEs filter by them and do not
+//     send them, the FE's batches hold placeholders there, and EXPLAIN
+//     lists the output and the filter-only columns apart.
 //   - Errors this package detects itself carry its own kinds
 //     (ErrNotSupported); fe/server maps kinds to wire codes. It imports
 //     neither fe/server nor fe/mysqlwire.

@@ -26,82 +26,157 @@ func filterIsPushed(f *bind.Filter, sc *bind.Scan) bool {
 		return false
 	}
 	cols := sc.Table.Schema().Columns
-	colOf := func(e expr.Expr) (*expr.ColumnRef, string, bool) {
-		if w, ok := e.(*expr.CastExpr); ok && w.To.ID() == arrow.INT64 && isInt(w.Arg.DataType()) {
-			// int_col IN (1, 2) compares as BIGINT: a widening the BE's
-			// literal conversion to the column type agrees with, as long
-			// as the constants fit (matches checks each one).
-			e = w.Arg
-		}
-		c, ok := e.(*expr.ColumnRef)
-		if !ok || c.Index < 0 || c.Index >= len(sc.Projection) || !exactType(c.Type) {
-			return nil, "", false
-		}
-		p := sc.Projection[c.Index]
-		if p < 0 || p >= len(cols) || !arrow.TypeEqual(c.Type, bind.Schema(sc).Field(c.Index).Type) {
-			return nil, "", false
-		}
-		return c, cols[p].Name, true
-	}
 	// matches finds a pushed predicate on column name with operator op
 	// whose values, converted as the BE converts them, are vals.
-	matches := func(name, op string, t arrow.DataType, vals []*expr.Literal) bool {
+	matches := func(c *expr.ColumnRef, op string, t arrow.DataType, vals []*expr.Literal) bool {
+		name := cols[sc.Projection[c.Index]].Name
 		for _, p := range sc.Predicates {
 			if !strings.EqualFold(p.Column, name) || p.Op != op || len(p.Values) != len(vals) {
 				continue
 			}
-			same := true
-			for i, v := range p.Values {
-				l, err := expr.Lit(v, t)
-				if err != nil || vals[i].Value == nil || !sameValue(l.Value, vals[i].Value) ||
-					!(arrow.TypeEqual(vals[i].Type, t) || isInt(t) && vals[i].Type.ID() == arrow.INT64) {
-					same = false
-					break
-				}
-			}
-			if same {
+			if sameConstants(p.Values, t, vals) {
 				return true
 			}
 		}
 		return false
 	}
-	flip := map[string]string{"=": "=", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 	for _, c := range expr.Conjuncts(f.Cond) {
-		ok := false
-		switch n := c.(type) {
-		case *expr.CmpExpr:
-			op := n.Op.String()
-			if _, known := flip[op]; !known {
-				break
-			}
-			col, name, isCol := colOf(n.L)
-			lit, isLit := n.R.(*expr.Literal)
-			if !isCol {
-				col, name, isCol = colOf(n.R)
-				lit, isLit = n.L.(*expr.Literal)
-				op = flip[op]
-			}
-			ok = isCol && isLit && matches(name, op, col.Type, []*expr.Literal{lit})
-		case *expr.InExpr:
-			col, name, isCol := colOf(n.Arg)
-			op := "IN"
-			if n.Negated {
-				op = "NOT IN"
-			}
-			ok = isCol && matches(name, op, col.Type, n.List)
-		case *expr.IsNullExpr:
-			_, name, isCol := colOf(n.Arg)
-			op := "IS NULL"
-			if n.Negated {
-				op = "IS NOT NULL"
-			}
-			ok = isCol && matches(name, op, nil, nil)
-		}
-		if !ok {
+		if !pushedShape(c, sc, false, matches) {
 			return false
 		}
 	}
 	return true
+}
+
+// exactOnBE reports whether the BEs apply conjunct c exactly: frag (the
+// scan's planned fragment) carries it as a filter on the same column with
+// the same operator and constants, converted as the BE converts them (to
+// the column's output type, which filter_only leaves in place). A scan's
+// FE filter need not test such a conjunct again, and a column only such
+// conjuncts read need not come back from the BEs (Fragment.filter_only).
+func exactOnBE(c expr.Expr, sc *bind.Scan, frag *inletpb.Fragment) bool {
+	return pushedShape(c, sc, true, func(col *expr.ColumnRef, op string, t arrow.DataType, vals []*expr.Literal) bool {
+		if col.Index >= len(frag.GetProjection()) {
+			return false
+		}
+		tc := frag.GetProjection()[col.Index]
+		for _, f := range frag.GetFilters() {
+			if f.GetColumn() != tc || f.GetOp() != op || f.GetRuntime() || len(f.GetValues()) != len(vals) {
+				continue
+			}
+			consts := make([]any, len(f.GetValues()))
+			ok := true
+			for i, v := range f.GetValues() {
+				switch x := v.GetV().(type) {
+				case *inletpb.Value_Int:
+					consts[i] = x.Int
+				case *inletpb.Value_Float:
+					consts[i] = x.Float
+				case *inletpb.Value_Bool:
+					consts[i] = x.Bool
+				case *inletpb.Value_Text:
+					consts[i] = x.Text
+				default:
+					ok = false
+				}
+			}
+			if ok && sameConstants(consts, t, vals) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// sameConstants: the constants pushed (as the BE gets them), converted to
+// the column's type t as the BE converts them, are the FE's literals (a
+// decimal literal at t's scale: its unscaled value is then the same
+// number).
+func sameConstants(pushed []any, t arrow.DataType, vals []*expr.Literal) bool {
+	for i, v := range pushed {
+		l, err := expr.Lit(v, t)
+		if err != nil || vals[i].Value == nil || !sameValue(l.Value, vals[i].Value) ||
+			!(arrow.TypeEqual(vals[i].Type, t) || isInt(t) && vals[i].Type.ID() == arrow.INT64 || sameScale(t, vals[i].Type)) {
+			return false
+		}
+	}
+	return true
+}
+
+// widerDecimal: to holds every value of from unchanged (DECIMAL128, same
+// scale, at least as many digits).
+func widerDecimal(from, to arrow.DataType) bool {
+	f, ok1 := from.(*arrow.Decimal128Type)
+	t, ok2 := to.(*arrow.Decimal128Type)
+	return ok1 && ok2 && f.Scale == t.Scale && t.Precision >= f.Precision
+}
+
+// sameScale: two DECIMAL128 types of one scale.
+func sameScale(a, b arrow.DataType) bool {
+	x, ok1 := a.(*arrow.Decimal128Type)
+	y, ok2 := b.(*arrow.Decimal128Type)
+	return ok1 && ok2 && x.Scale == y.Scale
+}
+
+// pushedShape reports whether c is column op constant (either side), an
+// IN list or IS [NOT] NULL over one of sc's columns of an exact type read
+// as is (or an integer widened to BIGINT), and matches says the BEs apply
+// it (the op as the BE names it, the column's type, the constants). With
+// decimals, a DECIMAL column counts too, read as is or widened to more
+// digits at its scale (TPC-H Q6's CAST(l_quantity AS decimal(21,2)) < 24):
+// matches then compares constants at that scale.
+func pushedShape(c expr.Expr, sc *bind.Scan, decimals bool, matches func(col *expr.ColumnRef, op string, t arrow.DataType, vals []*expr.Literal) bool) bool {
+	cols := sc.Table.Schema().Columns
+	colOf := func(e expr.Expr) (*expr.ColumnRef, bool) {
+		if w, ok := e.(*expr.CastExpr); ok && w.To.ID() == arrow.INT64 && isInt(w.Arg.DataType()) {
+			// int_col IN (1, 2) compares as BIGINT: a widening the BE's
+			// literal conversion to the column type agrees with, as long
+			// as the constants fit (matches checks each one).
+			e = w.Arg
+		} else if ok && decimals && widerDecimal(w.Arg.DataType(), w.To) {
+			e = w.Arg
+		}
+		c, ok := e.(*expr.ColumnRef)
+		if !ok || c.Index < 0 || c.Index >= len(sc.Projection) || !(exactType(c.Type) || decimals && c.Type.ID() == arrow.DECIMAL128) {
+			return nil, false
+		}
+		p := sc.Projection[c.Index]
+		if p < 0 || p >= len(cols) || !arrow.TypeEqual(c.Type, bind.Schema(sc).Field(c.Index).Type) {
+			return nil, false
+		}
+		return c, true
+	}
+	flip := map[string]string{"=": "=", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+	switch n := c.(type) {
+	case *expr.CmpExpr:
+		op := n.Op.String()
+		if _, known := flip[op]; !known {
+			return false
+		}
+		col, isCol := colOf(n.L)
+		lit, isLit := n.R.(*expr.Literal)
+		if !isCol {
+			col, isCol = colOf(n.R)
+			lit, isLit = n.L.(*expr.Literal)
+			op = flip[op]
+		}
+		return isCol && isLit && matches(col, op, col.Type, []*expr.Literal{lit})
+	case *expr.InExpr:
+		col, isCol := colOf(n.Arg)
+		op := "IN"
+		if n.Negated {
+			op = "NOT IN"
+		}
+		return isCol && matches(col, op, col.Type, n.List)
+	case *expr.IsNullExpr:
+		col, isCol := colOf(n.Arg)
+		op := "IS NULL"
+		if n.Negated {
+			op = "IS NOT NULL"
+		}
+		return isCol && matches(col, op, nil, nil)
+	}
+	return false
 }
 
 // exactType: the column types whose constants the FE and the BE read alike

@@ -278,6 +278,39 @@ func withAggLine(lines []string, line string) []string {
 	return append(out, line)
 }
 
+// residual is the part of cond, a filter right over the scan bs built as
+// in, that the FE must still test: the conjuncts the BEs do not apply
+// exactly (exactOnBE). nil when none is left. Only a scan read from the
+// BEs (a fragment) hands any over; a column only those conjuncts read is
+// then read by nothing above the scan, and PruneColumns keeps it on the
+// BEs (Fragment.filter_only).
+func residual(in exec.Operator, bs *bind.Scan, cond expr.Expr) (expr.Expr, error) {
+	sc, ok := in.(*exec.Scan)
+	if !ok {
+		return cond, nil
+	}
+	fs, ok := sc.Src.(*fragmentSource)
+	if !ok || len(fs.res.Fragment.GetResultSchema()) > 0 || fs.res.Fragment.GetPartialAgg() != nil {
+		return cond, nil
+	}
+	var rest []expr.Expr
+	for _, c := range expr.Conjuncts(cond) {
+		if !exactOnBE(c, bs, fs.res.Fragment) {
+			rest = append(rest, c)
+		}
+	}
+	switch len(rest) {
+	case 0:
+		return nil, nil
+	case 1:
+		return rest[0], nil
+	}
+	if len(rest) == len(expr.Conjuncts(cond)) {
+		return cond, nil
+	}
+	return expr.And(rest...)
+}
+
 // fragmentSource runs a planned fragment through the Runner.
 type fragmentSource struct {
 	runner Runner
@@ -288,6 +321,41 @@ type fragmentSource struct {
 	// filters are the runtime filters of the scan: the min/max ones
 	// published by Open are sent along as BE filters.
 	filters []exec.ScanFilter
+	// unread marks the output columns nothing above reads (PruneColumns):
+	// the BEs do not send them (Fragment.filter_only) and Open's batches
+	// hold placeholders there. nil: every column is read.
+	unread []bool
+}
+
+// PruneColumns implements exec.ColumnPruner: the columns need leaves out
+// become the fragment's filter_only ones. A fragment whose positions mean
+// more than its output (a partial aggregate, a range Top-N) keeps them
+// all, and one column stays read when none is (the BEs' batches still
+// carry the row counts).
+func (f *fragmentSource) PruneColumns(need []bool) {
+	frag := f.res.Fragment
+	frag.FilterOnly, f.unread = nil, nil
+	if need == nil || len(need) != f.schema.NumFields() || len(frag.GetProjection()) != len(need) ||
+		len(frag.GetResultSchema()) > 0 || frag.GetPartialAgg() != nil || frag.GetRangeTopN() != nil {
+		return
+	}
+	var fo []int32
+	for i, w := range need {
+		if !w {
+			fo = append(fo, int32(i))
+		}
+	}
+	if len(fo) == len(need) {
+		fo = fo[1:]
+	}
+	if len(fo) == 0 {
+		return
+	}
+	frag.FilterOnly = fo
+	f.unread = make([]bool, len(need))
+	for _, c := range fo {
+		f.unread[c] = true
+	}
 }
 
 // source is the executor source of a planned fragment yielding schema,
@@ -296,8 +364,26 @@ func (b *builder) source(res *planner.Result, schema *arrow.Schema, prof *ScanPr
 	return &fragmentSource{runner: b.cfg.Runner, res: res, schema: schema, prof: prof, st: b.st}
 }
 
-func (f *fragmentSource) Schema() *arrow.Schema  { return f.schema }
-func (f *fragmentSource) ExplainLines() []string { return f.res.Lines }
+func (f *fragmentSource) Schema() *arrow.Schema { return f.schema }
+
+// ExplainLines are the planner's lines, and, when some output columns
+// stay on the BEs, the columns the scan returns and those it only
+// filters by.
+func (f *fragmentSource) ExplainLines() []string {
+	if f.unread == nil {
+		return f.res.Lines
+	}
+	var out, only []string
+	for i, fd := range f.schema.Fields() {
+		if f.unread[i] {
+			only = append(only, fd.Name)
+		} else {
+			out = append(out, fd.Name)
+		}
+	}
+	lines := append([]string{}, f.res.Lines...)
+	return append(lines, "output columns: "+strings.Join(out, ", "), "filter-only columns (read and filtered on the BEs, not returned): "+strings.Join(only, ", "))
+}
 
 func (f *fragmentSource) Open(ctx context.Context, mem memory.Allocator) (array.RecordReader, error) {
 	r := f.runner
@@ -314,7 +400,11 @@ func (f *fragmentSource) Open(ctx context.Context, mem memory.Allocator) (array.
 	if err != nil {
 		return nil, err
 	}
-	return &profiledReader{StatsReader: sr, done: f.record}, nil
+	pr := &profiledReader{StatsReader: sr, done: f.record}
+	if f.unread == nil {
+		return pr, nil
+	}
+	return exec.WithPlaceholders(pr, f.schema, f.unread, mem)
 }
 
 func (f *fragmentSource) record(st *inletpb.ScanStats) {
@@ -381,7 +471,7 @@ func DirectFragment(root exec.Operator) (*inletpb.Fragment, *arrow.Schema, bool)
 		return nil, nil, false
 	}
 	fs, ok := sc.Src.(*fragmentSource)
-	if !ok || len(fs.filters) > 0 || len(fs.res.Fragment.GetResultSchema()) > 0 {
+	if !ok || len(fs.filters) > 0 || len(fs.res.Fragment.GetResultSchema()) > 0 || fs.unread != nil {
 		return nil, nil, false
 	}
 	return fs.res.Fragment, fs.schema, true

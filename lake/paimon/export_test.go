@@ -40,3 +40,11 @@ func SetPoisonReused(on bool) bool {
 
 // ReusedBuffers is how many buffers the scans' pools handed out again.
 func ReusedBuffers() int64 { return reusedBuffers.Load() }
+
+// UnreadCols is how many filter-only columns dropping readers left
+// ungathered.
+func UnreadCols() int64 { return unreadCols.Load() }
+
+// NoValueCols is how many of those were answered on their dictionary
+// without a value built.
+func NoValueCols() int64 { return noValueCols.Load() }

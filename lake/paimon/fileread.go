@@ -74,6 +74,10 @@ type fileReadSpec struct {
 	// materialised in full (no late materialisation), for a caller that
 	// does not apply pred to the rows itself (OpenDataFile).
 	statsOnly bool
+	// filterOnly names the fields of want only pred reads: the caller
+	// never looks at their values, so a reader that drops rows itself
+	// does not gather them for the rows it keeps (pageColumns.unread).
+	filterOnly map[string]bool
 }
 
 // checkSize compares the opened file's length with the manifest's.
@@ -563,6 +567,7 @@ func openPageColumns(ctx context.Context, s fileReadSpec, f fileio.File, out *ar
 		if pc.pred != nil && s.dropRows {
 			pc.drop, pc.dv, pc.metrics = true, s.dv, s.metrics
 			dropFiles.Add(1)
+			pc.markUnread(s.want, src, order, s.filterOnly)
 		}
 	}
 	runs := rowGroupRuns(rgs, true)

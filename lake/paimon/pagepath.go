@@ -36,6 +36,11 @@ var dictBatches, dictInexact atomic.Int64
 // filtered and deleted rows itself (for tests).
 var dropFiles atomic.Int64
 
+// unreadCols counts the filter-only columns a dropping reader left
+// ungathered, noValueCols those of them answered on their dictionary
+// without building a value (for tests).
+var unreadCols, noValueCols atomic.Int64
+
 // pooledReaders counts page readers taken from a scan's pool (for tests).
 var pooledReaders atomic.Int64
 
@@ -66,6 +71,53 @@ type pageColumns struct {
 	drop    bool
 	dv      *DeletionVector
 	metrics *Metrics
+	// unread, when drop: the columns only the filter reads, whose values
+	// nobody reads after it (fileReadSpec.filterOnly). Their batch column
+	// is a zero-copy slice of the decoded array, of the kept rows' count,
+	// instead of a gather of the kept rows' values.
+	unread []bool
+}
+
+// markUnread sets pc.unread for the predicate columns named in
+// filterOnly.
+func (pc *pageColumns) markUnread(want []DataField, src []int, order map[int]int, filterOnly map[string]bool) {
+	for i, w := range want {
+		if !filterOnly[w.Name] || src[i] < 0 {
+			continue
+		}
+		c, ok := order[src[i]]
+		if !ok || !pc.isPred[c] {
+			continue
+		}
+		if pc.unread == nil {
+			pc.unread = make([]bool, len(pc.cols))
+		}
+		pc.unread[c] = true
+		unreadCols.Add(1)
+	}
+	// A string column only one stage reads, answered on its dictionary:
+	// no value of it need be built at all (DictFilter.NoValues), not even
+	// for the rows that pass (Q19's l_shipmode, l_shipinstruct). A later
+	// stage over the same column would read the values the first built.
+	for i, st := range pc.stages {
+		if st.dict == nil || pc.unread == nil || !pc.unread[st.cols[0]] {
+			continue
+		}
+		readers := 0
+		for _, o := range pc.stages {
+			for _, c := range o.cols {
+				if c == st.cols[0] {
+					readers++
+				}
+			}
+		}
+		if readers == 1 {
+			d := *st.dict
+			d.NoValues = true
+			pc.stages[i].dict = &d
+			noValueCols.Add(1)
+		}
+	}
 }
 
 // lateFilter lets the reader evaluate the scan's row filter on its
@@ -76,7 +128,10 @@ type pageColumns struct {
 // predicate column must be read here and reach the batch unconverted, so
 // exactly the rows whose other values were skipped are dropped: by the
 // reader itself when pc.drop is set (raw reads), else by the stepper.
-// Merge reads pass no predicate and are never filtered early.
+// Merge reads pass no predicate and are never filtered early. A column
+// only the predicate reads (not in the caller's output) is decoded for
+// the test and, when the reader drops rows itself, never gathered
+// (pc.unread).
 func (pc *pageColumns) lateFilter(pred *bound, want []DataField, src []int, order map[int]int, out *arrow.Schema) {
 	names := pred.fieldsOrNil()
 	if len(names) == 0 {
@@ -417,6 +472,11 @@ again:
 	if r.pc.drop && sel != nil {
 		k := len(r.idx)
 		for c, a := range r.arrays {
+			if r.pc.unread != nil && r.pc.unread[c] {
+				r.arrays[c] = array.NewSlice(a, 0, int64(k))
+				a.Release()
+				continue
+			}
 			// The pool for every column: fixed-width values and the
 			// offsets of strings (their bytes stay in mem, see out).
 			ca, err := compactArray(r.ctx, a, sel, r.idx, r.mem, r.prs.pool.outAlloc(r.mem))

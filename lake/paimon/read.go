@@ -101,10 +101,15 @@ func (p *Plan) Open(ctx context.Context, s *Split, mem memory.Allocator, ro Read
 	if ro.NoRowFilter {
 		pred = nil
 	}
+	var filterOnly map[string]bool
 	for _, name := range pred.fieldsOrNil() {
 		if !hasField(needed, name) {
 			f, _ := p.Schema.Field(name)
 			needed = append(needed, f)
+			if filterOnly == nil {
+				filterOnly = map[string]bool{}
+			}
+			filterOnly[f.Name] = true
 		}
 	}
 	metrics := &Metrics{}
@@ -112,7 +117,7 @@ func (p *Plan) Open(ctx context.Context, s *Split, mem memory.Allocator, ro Read
 	pk := len(p.Schema.PrimaryKeys) > 0
 	var src batchSource
 	if s.RawConvertible || !pk {
-		rs := &rawSource{ctx: ctx, p: p, split: s, want: needed, mem: mem, batchSize: ro.BatchSize, pred: pred, metrics: metrics}
+		rs := &rawSource{ctx: ctx, p: p, split: s, want: needed, mem: mem, batchSize: ro.BatchSize, pred: pred, metrics: metrics, filterOnly: filterOnly}
 		rs.shared = ro.Buffers.poolFor(mem)
 		src = rs
 	} else {
@@ -363,6 +368,9 @@ type rawSource struct {
 	batchSize int
 	pred      *bound
 	metrics   *Metrics
+	// filterOnly: the fields of want only pred reads (the stepper's
+	// projection leaves them out).
+	filterOnly map[string]bool
 
 	idx int
 	fb  *fileBatches
@@ -409,7 +417,7 @@ func (r *rawSource) next() (arrow.RecordBatch, []bool, error) {
 			// The stepper applies r.pred to every batch of a raw read, so
 			// the reader may drop the rows failing it (dropRows).
 			fb, err := openDataFile(r.ctx, fileReadSpec{fsys: r.p.Table.fs, path: f.Path, fileSchema: fs, want: r.want, pred: r.pred, batchSize: r.batchSize, mem: r.mem, metrics: r.metrics,
-				dv: r.dv, dropRows: r.pred != nil, pool: r.readers(), slice: f.Slice, size: f.Meta.FileSize})
+				dv: r.dv, dropRows: r.pred != nil, pool: r.readers(), slice: f.Slice, size: f.Meta.FileSize, filterOnly: r.filterOnly})
 			if err != nil {
 				return nil, nil, err
 			}

@@ -16,11 +16,18 @@ import (
 // what makes evaluating it once per dictionary entry exact.
 type DictFilter struct {
 	// Eval writes into keep[i] whether dictionary value i passes. dict
-	// has the column's output type and no NULLs; it and keep are valid
-	// only during the call.
+	// has the column's output type and no NULLs (but see NoValues); it
+	// and keep are valid only during the call.
 	Eval func(dict arrow.Array, keep []bool)
 	// Null is the answer for a NULL row.
 	Null bool
+	// NoValues says the caller reads no value of the column after the
+	// filter (a column only the filter reads): ReadFilter then builds no
+	// string of a dictionary-encoded row, passing or not, and answers the
+	// rows of other pages itself (Eval on the values it read, NULL rows
+	// answered by Null whatever Eval says of them), so the answer is
+	// always exact. Ignored with matLive.
+	NoValues bool
 }
 
 // filterState is ReadFilter's state during the call.
@@ -30,6 +37,12 @@ type filterState struct {
 	live   []bool // nil: every row
 	matAll bool   // materialise every live row, not only the passing
 	exact  bool   // every row so far came from a dictionary page
+	// noValues (DictFilter.NoValues): dictionary rows materialise
+	// nothing (none, all false, is their selection); undecided marks the
+	// rows of other pages, answered at the end of the read.
+	noValues  bool
+	none      []bool
+	undecided []bool
 }
 
 // ReadFilter reads the next n rows as ReadSelected(live) would and
@@ -66,11 +79,24 @@ func (r *Reader) ReadFilter(ctx context.Context, n int, live []bool, f *DictFilt
 		fillLive(pass[:n], live)
 		return a, false, nil
 	}
-	r.filt = &filterState{f: f, pass: pass[:n], live: live, matAll: matLive, exact: true}
+	r.filt = &filterState{f: f, pass: pass[:n], live: live, matAll: matLive, exact: true, noValues: f.NoValues && !matLive}
 	defer func() { r.filt = nil }()
 	a, err = r.ReadSelectedWith(ctx, n, live, mem)
 	if err != nil {
 		return nil, false, err
+	}
+	if fs := r.filt; fs.noValues && !fs.exact {
+		// The rows of other pages hold their values (every live one):
+		// answer them here, as the caller cannot on the dictionary rows
+		// left empty.
+		keep := make([]bool, n)
+		f.Eval(a, keep)
+		for i, u := range fs.undecided {
+			if u && fs.pass[i] {
+				fs.pass[i] = a.IsNull(i) && f.Null || a.IsValid(i) && keep[i]
+			}
+		}
+		fs.exact = true
 	}
 	return a, r.filt.exact, nil
 }
@@ -142,6 +168,12 @@ func (r *Reader) filterDict(s segment, idx []uint32) []bool {
 	if fs.matAll {
 		return live
 	}
+	if fs.noValues {
+		if fs.none == nil {
+			fs.none = make([]bool, len(fs.pass))
+		}
+		return fs.none[:s.k]
+	}
 	return pass
 }
 
@@ -155,4 +187,12 @@ func (r *Reader) filterOther(s segment) {
 	}
 	fillLive(fs.pass[s.row:s.row+s.k], live)
 	fs.exact = false
+	if fs.noValues {
+		if fs.undecided == nil {
+			fs.undecided = make([]bool, len(fs.pass))
+		}
+		for i := s.row; i < s.row+s.k; i++ {
+			fs.undecided[i] = true
+		}
+	}
 }

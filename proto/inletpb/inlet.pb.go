@@ -227,7 +227,16 @@ type Fragment struct {
 	// PK_TAIL fetches (filter_predicate, unless log_filter_pushdown_off), so
 	// they may leave out batches no disjunct can match; the BE does not
 	// filter rows by them (the FE does).
-	LogFilterOr   []*FilterOr `protobuf:"bytes,17,rep,name=log_filter_or,json=logFilterOr,proto3" json:"log_filter_or,omitempty"`
+	LogFilterOr []*FilterOr `protobuf:"bytes,17,rep,name=log_filter_or,json=logFilterOr,proto3" json:"log_filter_or,omitempty"`
+	// filter_only lists output positions (into projection and
+	// output_schema) that no operator of the FE reads: columns only the
+	// filters read, which the BE applies exactly to every range, so the FE
+	// dropped them from its own WHERE. The BE reads them to filter (a
+	// Paimon lake reader that applies a filter itself does not even return
+	// them) but leaves them out of its batches, which hold the other output
+	// columns in order. Never set with partial_agg or range_top_n, and
+	// never naming every output column.
+	FilterOnly    []int32 `protobuf:"varint,18,rep,packed,name=filter_only,json=filterOnly,proto3" json:"filter_only,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -377,6 +386,13 @@ func (x *Fragment) GetRangeTopN() *RangeTopN {
 func (x *Fragment) GetLogFilterOr() []*FilterOr {
 	if x != nil {
 		return x.LogFilterOr
+	}
+	return nil
+}
+
+func (x *Fragment) GetFilterOnly() []int32 {
+	if x != nil {
+		return x.FilterOnly
 	}
 	return nil
 }
@@ -1778,7 +1794,7 @@ var File_inlet_proto protoreflect.FileDescriptor
 
 const file_inlet_proto_rawDesc = "" +
 	"\n" +
-	"\vinlet.proto\x12\x05inlet\"\xf5\x05\n" +
+	"\vinlet.proto\x12\x05inlet\"\x96\x06\n" +
 	"\bFragment\x12\x19\n" +
 	"\bquery_id\x18\x01 \x01(\tR\aqueryId\x12\x17\n" +
 	"\ascan_id\x18\x02 \x01(\x05R\x06scanId\x12'\n" +
@@ -1801,7 +1817,9 @@ const file_inlet_proto_rawDesc = "" +
 	"partialAgg\x12#\n" +
 	"\rresult_schema\x18\x0f \x01(\fR\fresultSchema\x120\n" +
 	"\vrange_top_n\x18\x10 \x01(\v2\x10.inlet.RangeTopNR\trangeTopN\x123\n" +
-	"\rlog_filter_or\x18\x11 \x03(\v2\x0f.inlet.FilterOrR\vlogFilterOr\x1a>\n" +
+	"\rlog_filter_or\x18\x11 \x03(\v2\x0f.inlet.FilterOrR\vlogFilterOr\x12\x1f\n" +
+	"\vfilter_only\x18\x12 \x03(\x05R\n" +
+	"filterOnly\x1a>\n" +
 	"\x10PrunedTypesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\x05R\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"+\n" +

@@ -266,6 +266,9 @@ func (s *Server) run(ctx context.Context, f *inletpb.Fragment, stream flight.Fli
 			return &scanErr{inletpb.ScanError_INVALID, fmt.Sprintf("fragment %s: output_schema: %v", f.GetQueryId(), err)}
 		}
 		schema = sc
+		if len(f.GetResultSchema()) == 0 {
+			schema = exec.SentSchema(sc, f.GetFilterOnly()) // filter-only columns stay here
+		}
 	}
 
 	items := make(chan item, 4)
