@@ -122,8 +122,16 @@ func (s *selector) apply(kctx context.Context, env *Env, b arrow.RecordBatch, ne
 // A conjunct with a kernel (compileSelKernel) selects straight into
 // *scratch, which the rows returned may share until the next call.
 func (s *selector) selectRows(kctx context.Context, env *Env, b arrow.RecordBatch, scratch *[]int64) (rows []int64, all bool, err error) {
+	return s.selectFrom(kctx, env, b, nil, scratch)
+}
+
+// selectFrom is selectRows testing only the rows from (ascending; nil:
+// every row), as a scan's runtime filters left them; from is compacted in
+// place.
+func (s *selector) selectFrom(kctx context.Context, env *Env, b arrow.RecordBatch, from []int64, scratch *[]int64) (rows []int64, all bool, err error) {
 	n := int(b.NumRows())
 	// rows: the selected row numbers; nil while every row is.
+	rows = from
 	for k, c := range s.conj {
 		if kern := s.kern[k]; kern != nil {
 			out := rows[:0]
