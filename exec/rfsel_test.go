@@ -23,13 +23,7 @@ import (
 func TestRuntimeFilterUnderFilter(t *testing.T) {
 	dt := expr.DecimalT(10, 2)
 	s := sch("k", expr.Int64T(), "v", expr.Int64T(), "s", expr.StringT(), "d", dt)
-	type row struct {
-		k, v  *int64
-		s     *string
-		d     *int64 // hundredths
-		text  string // k|v|s|d as rendered
-		ktext string
-	}
+	// Rows are k, v, s, d (d in hundredths) as pointers, nil for NULL.
 	i64 := func(x int64) *int64 { return &x }
 	str := func(x string) *string { return &x }
 	mk := func(k, v *int64, sv *string, d *int64) []any {
