@@ -24,7 +24,9 @@
 // build side is read, a min/max, IN or bloom filter per key for that
 // execution (keyed by its Env); a Scan below its probe side holding the
 // same filters (ScanFilter) drops the rows no build key can match before
-// they reach the operators in between. A filter
+// they reach the operators in between; under a parallel pipeline's
+// Filter or Project the workers test them in the same selection as the
+// Filter and gather the rows kept once (pipeline.applyFirst). A filter
 // not yet published passes every row, one that drops too few stops being
 // applied, and a Source can read a published range (FilterRange) to skip
 // data itself.

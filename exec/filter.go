@@ -56,12 +56,36 @@ func (f *Filter) open(ctx context.Context, env *Env, schema *arrow.Schema, need 
 	if err := checkEnv(ctx, env); err != nil {
 		return nil, err
 	}
+	kctx := compute.WithAllocator(ctx, memlimit.Lenient(env.Mem))
+	if sc, ok := f.Input.(*Scan); ok && len(sc.Filters) > 0 && ctx.Value(deferRFKey{}) != sc {
+		// The scan's runtime filters select with the predicate, and the
+		// rows kept are gathered once (pipeline.applyFirst).
+		p := splitPipeline(f)
+		p.needs[0] = need
+		in, _, err := p.openSource(ctx, env)
+		if err != nil {
+			return nil, err
+		}
+		var scratch []int64
+		next := func() (arrow.RecordBatch, error) {
+			for in.Next() {
+				out, err := p.apply(kctx, env, in.RecordBatch(), &scratch)
+				if err != nil {
+					return nil, err
+				}
+				if out != nil {
+					return emit(out)
+				}
+			}
+			return nil, in.Err()
+		}
+		return newPullReader(ctx, schema, next, in.Release), nil
+	}
 	in, raw, err := openRaw(ctx, env, f.Input)
 	if err != nil {
 		return nil, err
 	}
 	s := newSelector(f.Pred)
-	kctx := compute.WithAllocator(ctx, memlimit.Lenient(env.Mem))
 	var scratch []int64 // row numbers, reused: apply copies what it keeps
 	next := func() (arrow.RecordBatch, error) {
 		for in.Next() {
@@ -127,8 +151,16 @@ func (s *selector) apply(kctx context.Context, env *Env, b arrow.RecordBatch, ne
 // A conjunct with a kernel (compileSelKernel) selects straight into
 // *scratch, which the rows returned may share until the next call.
 func (s *selector) selectRows(kctx context.Context, env *Env, b arrow.RecordBatch, scratch *[]int64) (rows []int64, all bool, err error) {
+	return s.selectFrom(kctx, env, b, nil, scratch)
+}
+
+// selectFrom is selectRows testing only the rows from (ascending; nil:
+// every row), as a scan's runtime filters left them; from is compacted in
+// place.
+func (s *selector) selectFrom(kctx context.Context, env *Env, b arrow.RecordBatch, from []int64, scratch *[]int64) (rows []int64, all bool, err error) {
 	n := int(b.NumRows())
 	// rows: the selected row numbers; nil while every row is.
+	rows = from
 	for k, c := range s.conj {
 		if kern := s.kern[k]; kern != nil {
 			out := rows[:0]

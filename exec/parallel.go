@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -46,6 +47,14 @@ type pipeline struct {
 	// raw: src was opened raw (openRaw) under a Filter as the first step,
 	// which copies out the values it keeps (detachFrom).
 	raw bool
+	// rf is src when it is a scan whose runtime filters the first step
+	// applies (openSource): their test and the step's own make one
+	// selection of rows, and only the columns read above are gathered.
+	rf *Scan
+	// The first Filter tested before the runtime filters while it keeps
+	// few enough rows (Scan.preFiltered's rule, counted over all workers).
+	preFirst           atomic.Bool
+	preSeen, prePassed atomic.Int64
 }
 
 // openSrc opens the pipeline's source, raw when its first step is a
@@ -126,7 +135,17 @@ func splitPipeline(op Operator) *pipeline {
 func (p *pipeline) apply(kctx context.Context, env *Env, b arrow.RecordBatch, scratch *[]int64) (arrow.RecordBatch, error) {
 	b.Retain()
 	cur := b
-	for i, st := range p.steps {
+	first := 0
+	if p.rf != nil {
+		out, err := p.applyFirst(kctx, env, b, scratch)
+		b.Release()
+		if err != nil || out == nil || len(p.steps) == 1 {
+			return out, err
+		}
+		cur, first = out, 1
+	}
+	for i, st := range p.steps[first:] {
+		i += first
 		var out arrow.RecordBatch
 		var err error
 		var start time.Time
@@ -173,6 +192,11 @@ func (p *pipeline) apply(kctx context.Context, env *Env, b arrow.RecordBatch, sc
 // over the caller's reference to cur.
 func (p *pipeline) selectTop(kctx context.Context, env *Env, cur arrow.RecordBatch, s *selector, scratch *[]int64) (arrow.RecordBatch, error) {
 	rows, all, err := s.selectRows(kctx, env, cur, scratch)
+	return topRows(kctx, env, cur, rows, all, err)
+}
+
+// topRows is selectTop's result for the rows selected of cur.
+func topRows(kctx context.Context, env *Env, cur arrow.RecordBatch, rows []int64, all bool, err error) (arrow.RecordBatch, error) {
 	switch {
 	case err != nil:
 		cur.Release()
@@ -470,6 +494,26 @@ type deferRFKey struct{}
 // leaves b the caller's and skips fn when the filters drop every row.
 func (p *pipeline) openSource(ctx context.Context, env *Env) (in array.RecordReader, pre func(b arrow.RecordBatch, fn func(arrow.RecordBatch) (arrow.RecordBatch, error)) (arrow.RecordBatch, error), err error) {
 	s, ok := p.src.(*Scan)
+	if ok && len(s.Filters) > 0 && len(p.steps) > 0 {
+		// The first step applies the filters with its own selection
+		// (applyFirst): the rows they keep are not copied out first and
+		// then again by a Filter, or whole where a Project reads a few
+		// columns.
+		p.rf = s
+		if p.sels[0] != nil && s.Pre != nil {
+			// Only a predicate of direct kernels goes first, as Scan.open
+			// decides.
+			fast := true
+			for _, k := range p.sels[0].kern {
+				fast = fast && k != nil
+			}
+			p.preFirst.Store(fast)
+		}
+		in, err = p.openSrc(context.WithValue(ctx, deferRFKey{}, s), env)
+		return in, func(b arrow.RecordBatch, fn func(arrow.RecordBatch) (arrow.RecordBatch, error)) (arrow.RecordBatch, error) {
+			return fn(b)
+		}, err
+	}
 	// A scan with a Pre predicate keeps its filters: it tests Pre first and
 	// the runtime filters only on the rows Pre keeps (Scan.preFiltered),
 	// which saves more than spreading every row's filter test over the
@@ -555,4 +599,133 @@ func roomFor(mem memory.Allocator, n int64) bool {
 		return true
 	}
 	return a.Used()+n <= a.Limit()/2
+}
+
+// applyFirst is the first step over b, a batch of the scan p.rf whose
+// runtime filters it applies: the filters and, for a Filter, its
+// conjuncts select the rows (Scan.Pre's order: the Filter first while it
+// keeps at most half the rows), and only the columns the step above reads
+// are gathered, once. b stays the caller's; nil when no row is left.
+func (p *pipeline) applyFirst(kctx context.Context, env *Env, b arrow.RecordBatch, scratch *[]int64) (arrow.RecordBatch, error) {
+	var start time.Time
+	if p.prof != nil && p.prof[0] != nil {
+		start = time.Now()
+	}
+	rows, all, err := p.rfSelect(kctx, env, b, scratch)
+	if err != nil || (!all && len(rows) == 0) {
+		return nil, err
+	}
+	var out arrow.RecordBatch
+	switch st := p.steps[0].(type) {
+	case *Filter:
+		if p.selTop && len(p.steps) == 1 {
+			b.Retain()
+			out, err = topRows(kctx, env, b, rows, all, nil)
+			if err == nil && out != nil && p.raw {
+				out, err = detachSel(memlimit.Lenient(env.Mem), b, out)
+			}
+			return out, err
+		}
+		if all {
+			b.Retain()
+			out = b
+		} else {
+			out, err = gatherRows(kctx, env, b, rows, p.needs[0])
+		}
+		if err == nil && p.raw {
+			out, err = detachFrom(memlimit.Lenient(env.Mem), b, out, p.needs[0])
+		}
+	case *Project:
+		in := b
+		if !all {
+			if in, err = gatherRows(kctx, env, b, rows, columnsRead(st.Exprs)); err != nil {
+				return nil, err
+			}
+			defer in.Release()
+		}
+		out, err = evalBatch(env, st.schema, st.Exprs, in)
+	}
+	if !start.IsZero() && err == nil {
+		c := p.prof[0]
+		c.nanos.Add(int64(time.Since(start)))
+		c.batches.Add(1)
+		c.rows.Add(out.NumRows())
+	}
+	return out, err
+}
+
+// rfSelect is the rows of b (ascending; all: every row, rows nil) that
+// pass the runtime filters of the scan p.rf and, when the first step is a
+// Filter, its predicate.
+func (p *pipeline) rfSelect(kctx context.Context, env *Env, b arrow.RecordBatch, scratch *[]int64) (rows []int64, all bool, err error) {
+	s, sel, n := p.rf, p.sels[0], int(b.NumRows())
+	if sel != nil && p.preFirst.Load() {
+		rows, all, err := sel.selectRows(kctx, env, b, scratch)
+		// A predicate that fails on b goes after the filters, which may
+		// drop the rows it fails on (as Scan.preFiltered).
+		if err == nil {
+			passed := len(rows)
+			if all {
+				passed = n
+			}
+			seen, kept := p.preSeen.Add(int64(n)), p.prePassed.Add(int64(passed))
+			if seen >= preProbation && kept*preMaxShareInv > seen {
+				p.preFirst.Store(false)
+			}
+			switch {
+			case all:
+				keep, k := scanFilterKeep(env, s.schema, s.Filters, b)
+				return keptRows(keep, k, n, scratch)
+			case len(rows) == 0:
+				return nil, false, nil
+			}
+			keys := make([]int, 0, len(s.Filters))
+			for _, f := range s.Filters {
+				keys = append(keys, f.Column)
+			}
+			narrow, err := gatherRows(kctx, env, b, rows, keys)
+			if err != nil {
+				return nil, false, err
+			}
+			keep, _ := scanFilterKeep(env, s.schema, s.Filters, narrow)
+			narrow.Release()
+			if keep == nil {
+				return rows, false, nil
+			}
+			out := rows[:0]
+			for j, r := range rows {
+				if keep[j] {
+					out = append(out, r)
+				}
+			}
+			return out, false, nil
+		}
+	}
+	keep, k := scanFilterKeep(env, s.schema, s.Filters, b)
+	rows, all, _ = keptRows(keep, k, n, scratch)
+	if sel == nil || (!all && len(rows) == 0) {
+		return rows, all, nil
+	}
+	return sel.selectFrom(kctx, env, b, rows, scratch)
+}
+
+// keptRows is the row numbers where keep (nil: every row) is set, kept of
+// n, in *scratch; all when every row is.
+func keptRows(keep []bool, kept, n int, scratch *[]int64) (rows []int64, all bool, err error) {
+	switch {
+	case kept == 0:
+		return nil, false, nil
+	case keep == nil || kept == n:
+		return nil, true, nil
+	}
+	if cap(*scratch) < kept {
+		*scratch = make([]int64, 0, n)
+	}
+	rows = (*scratch)[:0]
+	for i, k := range keep {
+		if k {
+			rows = append(rows, int64(i))
+		}
+	}
+	return rows, false, nil
 }
