@@ -3,13 +3,17 @@ package server
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/inlet-db/inlet/fe/physical"
 	"github.com/inlet-db/inlet/internal/tpch"
 )
 
@@ -55,7 +59,7 @@ func BenchmarkTPCHLoaded(b *testing.B) {
 	}
 	db.SetMaxOpenConns(1)
 	b.Cleanup(func() { db.Close() })
-	runTPCHQueries(b, db, sf, qs)
+	runTPCHQueries(b, fe.Server, db, sf, qs)
 }
 
 // tpchBenchQueries reads INLET_TPCH_SF (default 1) and INLET_TPCH_Q (a
@@ -89,8 +93,11 @@ func tpchBenchQueries(b *testing.B) (sf float64, qs []int) {
 // every metadata round trip it makes. INLET_TPCH_SQL, statements separated
 // by ";", runs those instead of TPC-H queries (S1, S2, ...): one scan
 // alone, e.g. a union read's log half (lineitem$log) against its lake half
-// (lineitem$lake).
-func runTPCHQueries(b *testing.B, db *sql.DB, sf float64, qs []int) {
+// (lineitem$lake). INLET_TPCH_TIMELINE=1 prints, after each query, the
+// timeline of its last run from the profile fe kept: when each scan's
+// fragment ran and each of its ranges was read, from the statement's start,
+// so idle gaps and a range that finishes alone show up.
+func runTPCHQueries(b *testing.B, fe *Server, db *sql.DB, sf float64, qs []int) {
 	explain := os.Getenv("INLET_TPCH_EXPLAIN") == "1"
 	type query struct{ name, text string }
 	var run []query
@@ -127,6 +134,37 @@ func runTPCHQueries(b *testing.B, db *sql.DB, sf float64, qs []int) {
 				}
 				r.Close()
 			}
+			if os.Getenv("INLET_TPCH_TIMELINE") == "1" {
+				printTimeline(b, fe)
+			}
 		})
 	}
+}
+
+// printTimeline logs the newest profile's scans and ranges as offsets in
+// milliseconds from the statement's start.
+func printTimeline(b *testing.B, fe *Server) {
+	list := fe.profiles.all()
+	if len(list) == 0 {
+		return
+	}
+	q := list[len(list)-1]
+	ms := func(t time.Time) float64 { return float64(t.Sub(q.start).Microseconds()) / 1000 }
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "timeline: total %.1f ms\n", ms(q.end))
+	for _, sc := range q.scans {
+		fmt.Fprintf(&sb, "  scan %s: %.1f .. %.1f ms, %d ranges", sc.Table, ms(sc.Start), ms(sc.End), len(sc.Ranges))
+		for _, k := range []string{"FlussLogBytesFetched", "FlussLogRowsReturned", "FlussLakeRowsReturned"} {
+			if v, ok := sc.Counters[k]; ok {
+				fmt.Fprintf(&sb, ", %s %d", k, v)
+			}
+		}
+		sb.WriteString("\n")
+		rs := slices.Clone(sc.Ranges)
+		slices.SortFunc(rs, func(a, b physical.RangeTiming) int { return a.Start.Compare(b.Start) })
+		for _, r := range rs {
+			fmt.Fprintf(&sb, "    %s %d: %.1f .. %.1f ms (%.1f), %d rows\n", r.Kind, r.ID, ms(r.Start), ms(r.End), float64(r.End.Sub(r.Start).Microseconds())/1000, r.Rows)
+		}
+	}
+	b.Log(sb.String())
 }
