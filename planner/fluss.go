@@ -713,8 +713,13 @@ func (p *flussPlan) unionLogRanges(s *partState) {
 		case !ok:
 			p.add(p.flussRange(inletpb.RangeType_LOG, s, b, earliestOffset, stop))
 		case end < stop:
-			for _, c := range tailPieces(end, stop) {
-				p.add(p.flussRange(inletpb.RangeType_LOG, s, b, c[0], c[1]))
+			pieces := tailPieces(end, stop)
+			for _, c := range pieces {
+				r := p.flussRange(inletpb.RangeType_LOG, s, b, c[0], c[1])
+				if len(pieces) > 1 {
+					r.LogTailStartOffset, r.LogTailStopOffset = end, stop
+				}
+				p.add(r)
 			}
 		}
 	}
@@ -728,11 +733,10 @@ func (p *flussPlan) unionLogRanges(s *partState) {
 // network only when a core runs out of work, or every 10 ms), and the
 // tail's one reader could end well after the lake (TPC-H lineitem: 5 % of
 // the rows, ~18 fetches in a row). Pieces read side by side overlap their
-// waits and spread the decoding over the cores. Log offsets are dense, so
-// the pieces hold every record once; a Fluss batch across a cut is fetched
-// and decoded by both readers, each keeping only its own offsets, which
-// is why the pieces are few (lineitem's tail alone: 7 cuts cost 15 % more
-// CPU than none, 3 cuts a third of that).
+// waits and spread the decoding over the cores. Each piece owns the Fluss
+// batches that start in it (Range.log_tail_stop_offset), so a batch
+// across a cut is decoded once; it is still fetched by both pieces, and
+// the pieces are few.
 const (
 	tailPieceRecords = 32 << 10
 	maxTailPieces    = 4

@@ -2,21 +2,28 @@ package scan_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"google.golang.org/protobuf/proto"
 
 	"github.com/inlet-db/inlet/proto/inletpb"
+	"github.com/inlet-db/inlet/scan"
 )
 
 // TestUnionLogTailInPieces reads a log tail the way the planner cuts a long
 // one (planner tailPieces): several LOG ranges of one bucket, cut at
-// offsets inside Fluss batches, read side by side. Every record comes
-// exactly once whatever the cuts, with the fetch filter pushed down (the
-// server then leaves batches out, and a piece must still stop at its own
-// end) and without. The expected rows are logRows' ids.
+// offsets inside Fluss batches, read side by side, as pieces that own the
+// batches starting in them (Range.log_tail_*) and as plain ranges of
+// exact offsets. Every record comes exactly once whatever the cuts, with
+// the fetch filter pushed down (the server then leaves batches out, and a
+// piece must still stop at its own end) and without. The expected rows
+// are logRows' ids.
 func TestUnionLogTailInPieces(t *testing.T) {
 	hs := newHarness(t)
 	ctx := context.Background()
@@ -67,44 +74,67 @@ func TestUnionLogTailInPieces(t *testing.T) {
 		{"pushed filter", []int64{3, 10, 14, 20}, []*inletpb.Filter{{Column: 0, Op: ">=", Values: []*inletpb.Value{{V: &inletpb.Value_Int{Int: 120}}}}},
 			func(i int) bool { return i >= 120 }},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var rs []*inletpb.Range
-			pieces := int64(0)
-			for _, r := range hs.unionLog(p) {
-				if r.Type != inletpb.RangeType_LOG {
-					rs = append(rs, r)
-					continue
+		for _, owned := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/owned=%v", tc.name, owned), func(t *testing.T) {
+				var rs []*inletpb.Range
+				pieces := int64(0)
+				for _, r := range hs.unionLog(p) {
+					if r.Type != inletpb.RangeType_LOG {
+						rs = append(rs, r)
+						continue
+					}
+					start, stop := r.LogStartOffset, r.LogStopOffset
+					if stop-start < 30 {
+						t.Fatalf("tail of partition %s [%d, %d): too short for the cuts", r.PartitionName, start, stop)
+					}
+					from := start
+					for _, c := range append(slices.Clone(tc.cuts), stop-start) {
+						piece := proto.Clone(r).(*inletpb.Range)
+						piece.LogStartOffset, piece.LogStopOffset = from, min(start+c, stop)
+						if owned {
+							piece.LogTailStartOffset, piece.LogTailStopOffset = start, stop
+						}
+						rs = append(rs, piece)
+						pieces++
+						from = piece.LogStopOffset
+					}
 				}
-				start, stop := r.LogStartOffset, r.LogStopOffset
-				if stop-start < 30 {
-					t.Fatalf("tail of partition %s [%d, %d): too short for the cuts", r.PartitionName, start, stop)
+				f := hs.fragment(p, []int32{0}, rs)
+				f.Filters = tc.flt
+				got, st := hs.run(f)
+				sameRows(t, "pieces", got, ids(0, total, tc.keep))
+				if tc.flt != nil {
+					f.Filters = nil
+					all, ast := hs.run(f)
+					sameRows(t, "pieces without the filter", all, ids(0, total, func(int) bool { return true }))
+					if st.Counters["FlussLogBytesFetched"] >= ast.Counters["FlussLogBytesFetched"] {
+						t.Errorf("the server left no batch out: %d bytes fetched with the filter, %d without",
+							st.Counters["FlussLogBytesFetched"], ast.Counters["FlussLogBytesFetched"])
+					}
 				}
-				from := start
-				for _, c := range append(slices.Clone(tc.cuts), stop-start) {
-					piece := proto.Clone(r).(*inletpb.Range)
-					piece.LogStartOffset, piece.LogStopOffset = from, min(start+c, stop)
-					rs = append(rs, piece)
-					pieces++
-					from = piece.LogStopOffset
+				if st.Counters["FlussLogRangeNum"] != pieces {
+					t.Errorf("FlussLogRangeNum %d, want %d", st.Counters["FlussLogRangeNum"], pieces)
 				}
-			}
-			f := hs.fragment(p, []int32{0}, rs)
-			f.Filters = tc.flt
-			got, st := hs.run(f)
-			sameRows(t, "pieces", got, ids(0, total, tc.keep))
-			if tc.flt != nil {
-				f.Filters = nil
-				all, ast := hs.run(f)
-				sameRows(t, "pieces without the filter", all, ids(0, total, func(int) bool { return true }))
-				if st.Counters["FlussLogBytesFetched"] >= ast.Counters["FlussLogBytesFetched"] {
-					t.Errorf("the server left no batch out: %d bytes fetched with the filter, %d without",
-						st.Counters["FlussLogBytesFetched"], ast.Counters["FlussLogBytesFetched"])
-				}
-			}
-			if st.Counters["FlussLogRangeNum"] != pieces {
-				t.Errorf("FlussLogRangeNum %d, want %d", st.Counters["FlussLogRangeNum"], pieces)
-			}
-		})
+			})
+		}
+	}
+	// A piece outside its tail is a bad fragment, named by its bucket.
+	var rs []*inletpb.Range
+	for _, r := range hs.unionLog(p) {
+		if r.Type == inletpb.RangeType_LOG {
+			r.LogTailStartOffset, r.LogTailStopOffset = r.LogStartOffset+1, r.LogStopOffset
+		}
+		rs = append(rs, r)
+	}
+	rd, err := hs.ex.Execute(ctx, hs.fragment(p, []int32{0}, rs), memory.NewGoAllocator())
+	if err == nil {
+		for rd.Next() {
+		}
+		err = rd.Err()
+		rd.Release()
+	}
+	if !errors.Is(err, scan.ErrInvalid) || !strings.Contains(err.Error(), "db.pieces partition") || !strings.Contains(err.Error(), "no piece of the tail") {
+		t.Errorf("piece outside its tail: %v", err)
 	}
 }
 
