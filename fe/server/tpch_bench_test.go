@@ -96,7 +96,8 @@ func tpchBenchQueries(b *testing.B) (sf float64, qs []int) {
 // (lineitem$lake). INLET_TPCH_TIMELINE=1 prints, after each query, the
 // timeline of its last run from the profile fe kept: when each scan's
 // fragment ran and each of its ranges was read, from the statement's start,
-// so idle gaps and a range that finishes alone show up.
+// so idle gaps and a range that finishes alone show up. INLET_TPCH_PRINT=1
+// logs the rows of each query's first run, to compare builds' answers.
 func runTPCHQueries(b *testing.B, fe *Server, db *sql.DB, sf float64, qs []int) {
 	explain := os.Getenv("INLET_TPCH_EXPLAIN") == "1"
 	type query struct{ name, text string }
@@ -127,6 +128,9 @@ func runTPCHQueries(b *testing.B, fe *Server, db *sql.DB, sf float64, qs []int) 
 				if err != nil {
 					b.Fatal(err)
 				}
+				if i == 0 && os.Getenv("INLET_TPCH_PRINT") == "1" {
+					b.Log(resultText(b, r))
+				}
 				for r.Next() {
 				}
 				if err := r.Err(); err != nil {
@@ -139,6 +143,33 @@ func runTPCHQueries(b *testing.B, fe *Server, db *sql.DB, sf float64, qs []int) 
 			}
 		})
 	}
+}
+
+// resultText reads r's rows as text lines, to compare builds' answers.
+func resultText(b *testing.B, r *sql.Rows) string {
+	cols, err := r.Columns()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sb strings.Builder
+	vals := make([]sql.RawBytes, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for r.Next() {
+		if err := r.Scan(ptrs...); err != nil {
+			b.Fatal(err)
+		}
+		for i, v := range vals {
+			if i > 0 {
+				sb.WriteByte('|')
+			}
+			sb.Write(v)
+		}
+		sb.WriteByte('\n')
+	}
+	return sb.String()
 }
 
 // printTimeline logs the newest profile's scans and ranges as offsets in
