@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -144,4 +146,92 @@ func seq(from, to int64) []int64 {
 		out = append(out, i)
 	}
 	return out
+}
+
+// TestTailPiecesStopCleanly: a fragment of many tail pieces stopped after
+// its first batch (cancelled) or failing in one piece (a piece past the
+// high watermark) frees every buffer, leaves no reader goroutine behind,
+// and the failure names the bucket.
+func TestTailPiecesStopCleanly(t *testing.T) {
+	hs := newHarness(t)
+	ctx := context.Background()
+	if _, err := hs.c.CreateTable(ctx, logTableSpec("stop", 1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := hs.c.Append(ctx, "db", "stop", logRows(0, 40)); err != nil {
+		t.Fatal(err)
+	}
+	hs.c.FreezeTiering(false)
+	if _, err := hs.c.TierLake(ctx, "db", "stop"); err != nil {
+		t.Fatal(err)
+	}
+	hs.c.FreezeTiering(true)
+	for i := 40; i < 400; i += 9 {
+		if err := hs.c.Append(ctx, "db", "stop", logRows(i, min(i+9, 400))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := hs.planRead("stop", []string{"a", "b"})
+	pieces := func(past int64) []*inletpb.Range {
+		var rs []*inletpb.Range
+		for _, r := range hs.unionLog(p) {
+			if r.Type != inletpb.RangeType_LOG {
+				rs = append(rs, r)
+				continue
+			}
+			start, stop := r.LogStartOffset, r.LogStopOffset+past
+			for c := start; c < stop; c += 13 {
+				piece := proto.Clone(r).(*inletpb.Range)
+				piece.LogStartOffset, piece.LogStopOffset = c, min(c+13, stop)
+				piece.LogTailStartOffset, piece.LogTailStopOffset = start, stop
+				rs = append(rs, piece)
+			}
+		}
+		return rs
+	}
+	// A whole read first: the executor's client and pooled connections
+	// (their goroutines stay while idle) are there before counting.
+	if all, _ := hs.run(hs.fragment(p, []int32{0}, pieces(0))); len(all) != 400 {
+		t.Fatalf("pieces read %d rows, want 400", len(all))
+	}
+	before := runtime.NumGoroutine()
+	for _, tc := range []struct {
+		name   string
+		past   int64
+		cancel bool
+	}{{"cancelled", 0, true}, {"past the high watermark", 5, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			f := hs.fragment(p, []int32{0, 2}, pieces(tc.past))
+			f.Options.MaxConcurrency = 3
+			cctx, cancel := context.WithCancel(ctx)
+			defer cancel()
+			rd, err := hs.ex.Execute(cctx, f, mem)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for rd.Next() {
+				if tc.cancel {
+					cancel()
+				}
+			}
+			err = rd.Err()
+			rd.Release()
+			mem.AssertSize(t, 0)
+			t.Log(err)
+			switch {
+			case tc.cancel && !errors.Is(err, context.Canceled):
+				t.Errorf("cancelled: %v", err)
+			case !tc.cancel && (err == nil || !strings.Contains(err.Error(), "db.stop") || !strings.Contains(err.Error(), "bucket 0")):
+				t.Errorf("piece past the high watermark: %v", err)
+			}
+		})
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines left behind (%d before)", n-before, before)
+	}
 }
