@@ -113,6 +113,29 @@ func runTPCHQueries(b *testing.B, fe *Server, db *sql.DB, sf float64, qs []int) 
 			}
 		}
 	}
+	// INLET_TPCH_SPIN=n keeps n goroutines of this process busy on the CPU
+	// while the queries run: the scheduler of a BE whose cores are taken,
+	// as a union read's lake splits take them, to see what waits on it.
+	if n, _ := strconv.Atoi(os.Getenv("INLET_TPCH_SPIN")); n > 0 {
+		stop := make(chan struct{})
+		defer close(stop)
+		for range n {
+			go func() {
+				x := uint64(1)
+				for {
+					for range 1 << 16 {
+						x = x*6364136223846793005 + 1442695040888963407
+					}
+					select {
+					case <-stop:
+						_ = x
+						return
+					default:
+					}
+				}
+			}()
+		}
+	}
 	for _, q := range run {
 		b.Run(q.name, func(b *testing.B) {
 			text := q.text
