@@ -713,7 +713,7 @@ func (p *flussPlan) unionLogRanges(s *partState) {
 		case !ok:
 			p.add(p.flussRange(inletpb.RangeType_LOG, s, b, earliestOffset, stop))
 		case end < stop:
-			pieces := tailPieces(end, stop)
+			pieces := tailPieces(end, stop, p.tailPieceCap())
 			for _, c := range pieces {
 				r := p.flussRange(inletpb.RangeType_LOG, s, b, c[0], c[1])
 				if len(pieces) > 1 {
@@ -726,7 +726,8 @@ func (p *flussPlan) unionLogRanges(s *partState) {
 }
 
 // A log tail of at least 2*tailPieceRecords records is read as up to
-// maxTailPieces ranges of at least tailPieceRecords each. One range is one
+// maxTailPieces ranges (the session's fluss_log_tail_pieces) of at least
+// tailPieceRecords each. One range is one
 // reader: a chain of fetch round trips, each waiting for the tablet server
 // and for the BE's scheduler to notice the answer. While the lake splits
 // keep every core busy those waits add up (Go's scheduler polls the
@@ -742,9 +743,18 @@ const (
 	maxTailPieces    = 4
 )
 
-// tailPieces cuts [start, stop) into consecutive offset ranges.
-func tailPieces(start, stop int64) [][2]int64 {
-	n := min((stop-start)/tailPieceRecords, maxTailPieces)
+// tailPieceCap is fluss_log_tail_pieces, or maxTailPieces when unset.
+func (p *flussPlan) tailPieceCap() int64 {
+	if n, err := strconv.ParseInt(strings.TrimSpace(p.req.Vars[varTailPieces]), 10, 64); err == nil && n > 0 {
+		return n
+	}
+	return maxTailPieces
+}
+
+// tailPieces cuts [start, stop) into consecutive offset ranges, at most
+// most of them.
+func tailPieces(start, stop, most int64) [][2]int64 {
+	n := min((stop-start)/tailPieceRecords, most)
 	if n <= 1 {
 		return [][2]int64{{start, stop}}
 	}

@@ -26,16 +26,20 @@ func TestTailPieces(t *testing.T) {
 			{5_701_215, 5_776_215}, {5_776_215, 5_851_215}, {5_851_215, 5_926_215}, {5_926_215, 6_001_215}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := tailPieces(tc.start, tc.stop)
+			got := tailPieces(tc.start, tc.stop, maxTailPieces)
 			if !slices.Equal(got, tc.want) {
 				t.Fatalf("tailPieces(%d, %d) = %v, want %v", tc.start, tc.stop, got, tc.want)
 			}
 		})
 	}
+	// fluss_log_tail_pieces = 1: one range whatever the size.
+	if got := tailPieces(0, 1<<30, 1); !slices.Equal(got, [][2]int64{{0, 1 << 30}}) {
+		t.Errorf("one piece at most: %v", got)
+	}
 	// Whatever the size: consecutive, covering, none below the minimum
 	// once cut, never more than the cap.
 	for _, n := range []int64{1, k, 2*k + 1, 5*k + 3, 8 * k, 8*k + 1, 1 << 40} {
-		ps := tailPieces(1000, 1000+n)
+		ps := tailPieces(1000, 1000+n, maxTailPieces)
 		if len(ps) > maxTailPieces || ps[0][0] != 1000 || ps[len(ps)-1][1] != 1000+n {
 			t.Fatalf("%d records: %d pieces %v", n, len(ps), ps)
 		}
