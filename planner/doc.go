@@ -17,7 +17,10 @@
 //     own (partition, bucket); a binding that could read a row twice (a
 //     bucket number the table lacks, lake data for a bucket Fluss has no
 //     tiering offset for, a partition that cannot be matched safely) is an
-//     error, never a guess.
+//     error, never a guess. A log table's tail of 64 Ki records or more
+//     is cut into up to 4 LOG ranges (tailPieces) that own the Fluss
+//     batches starting in them (Range.log_tail_*), so they are read side
+//     by side and still hold every record once.
 //  3. Predicates only prune what cannot match (partitions, lake files);
 //     anything whose meaning could differ between the engine and Paimon
 //     (floats, time zones, CHAR padding, mismatched constant types, NOT IN)

@@ -24,6 +24,9 @@ const (
 	// varLimitPush (default on) lets the BEs apply a LIMIT after the pushed
 	// filters and a per-range Top-N (capped).
 	varLimitPush = "fluss_limit_pushdown"
+	// varTailPieces caps the LOG ranges one bucket's log tail is cut
+	// into (tailPieces); unset, maxTailPieces.
+	varTailPieces = "fluss_log_tail_pieces"
 )
 
 // defaultFileSplitSize cuts lake files when file_split_size is 0 (auto).

@@ -54,7 +54,7 @@ func (fx *fragExec) readBinlog(ctx context.Context, r *inletpb.Range, emit emitF
 			pend.row.Release()
 		}
 	}()
-	err := fx.logRead(ctx, part, r.Bucket, r.LogStartOffset, r.LogStopOffset, proj, func(rd *client.LogReader) error {
+	err := fx.logRead(ctx, part, r.Bucket, r.LogStartOffset, r.LogStopOffset, nil, proj, func(rd *client.LogReader) error {
 		rec := rd.RecordBatch()
 		// The rows folded here: the pending -U (if any) as row 0, then the
 		// batch's records.

@@ -26,7 +26,8 @@
 //     ends. PK_TAIL emits each surviving key once. Filters run after
 //     replay and suppression, never before.
 //  3. A retry never repeats a row: log reads resume at the next undelivered
-//     offset; a PK_FULL read restarts only while none of its rows reached
+//     offset (for a piece of a cut tail, Range.log_tail_*, a batch
+//     boundary, so it still owns the same batches); a PK_FULL read restarts only while none of its rows reached
 //     the stream; otherwise the error is returned.
 //  4. LIMIT caps the fragment's rows in total (after filters: the FE sets
 //     it under a WHERE only when the filters are the whole WHERE); reaching

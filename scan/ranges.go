@@ -135,7 +135,11 @@ func (fx *fragExec) emitWith(ctx context.Context, rec arrow.RecordBatch, conform
 // reader delivers each offset once, in order, so nothing repeats). each
 // sees every batch (rd.RecordBatch) with its change types, first offset and
 // commit timestamp.
-func (fx *fragExec) logRead(ctx context.Context, part *int64, bucket int32, start, stop int64, proj []int,
+//
+// A piece of a log tail (tail: [Range.log_tail_start_offset,
+// log_tail_stop_offset), nil otherwise) reads the batches [start, stop)
+// owns (client.LogRange.PieceEnd), each up to the tail's end.
+func (fx *fragExec) logRead(ctx context.Context, part *int64, bucket int32, start, stop int64, tail *[2]int64, proj []int,
 	each func(rd *client.LogReader) error) error {
 	if start == -2 {
 		var err error
@@ -149,9 +153,20 @@ func (fx *fragExec) logRead(ctx context.Context, part *int64, bucket int32, star
 	if start < 0 || stop < start {
 		return fmt.Errorf("%w: %s: log range [%d, %d)", ErrInvalid, fx.bucketName(part, bucket), start, stop)
 	}
+	if tail != nil && (tail[0] < 0 || tail[0] > start || tail[1] < stop) {
+		return fmt.Errorf("%w: %s: log range [%d, %d) is no piece of the tail [%d, %d)", ErrInvalid, fx.bucketName(part, bucket), start, stop, tail[0], tail[1])
+	}
 	next, attempts := start, 0
 	for next < stop {
-		lr, err := fx.info.LogRange(part, bucket, next, stop)
+		var lr client.LogRange
+		var err error
+		if tail != nil {
+			if lr, err = fx.info.LogRange(part, bucket, next, tail[1]); err == nil {
+				lr.PieceEnd, lr.TailStart = stop, tail[0]
+			}
+		} else {
+			lr, err = fx.info.LogRange(part, bucket, next, stop)
+		}
 		if err != nil {
 			return err
 		}
@@ -211,7 +226,11 @@ func (fx *fragExec) readLog(ctx context.Context, r *inletpb.Range, emit emitFn) 
 	if fx.changelog {
 		return fx.readChangelog(ctx, r, emit)
 	}
-	return fx.logRead(ctx, part, r.Bucket, r.LogStartOffset, r.LogStopOffset, fx.reads,
+	var tail *[2]int64
+	if r.LogTailStopOffset > 0 {
+		tail = &[2]int64{r.LogTailStartOffset, r.LogTailStopOffset}
+	}
+	return fx.logRead(ctx, part, r.Bucket, r.LogStartOffset, r.LogStopOffset, tail, fx.reads,
 		func(rd *client.LogReader) error {
 			n, err := fx.emitOut(ctx, rd.RecordBatch(), false, emit)
 			fx.ctr.add(cLogRowsReturned, n)
@@ -271,7 +290,7 @@ func (fx *fragExec) readPKTail(ctx context.Context, r *inletpb.Range, emit emitF
 	part := partOf(r.HasPartition, r.PartitionId)
 	name := fx.bucketName(part, r.Bucket)
 	rp := unionread.NewReplay(name, fx.readSchema(), fx.keyPos, fx.f.MaxTailRows, fx.mem)
-	err := fx.logRead(ctx, part, r.Bucket, r.LogStartOffset, r.LogStopOffset, fx.reads,
+	err := fx.logRead(ctx, part, r.Bucket, r.LogStartOffset, r.LogStopOffset, nil, fx.reads,
 		func(rd *client.LogReader) error {
 			cts := rd.ChangeTypes()
 			c, err := fx.conform(rd.RecordBatch())
@@ -413,7 +432,7 @@ func (fx *fragExec) readChangelog(ctx context.Context, r *inletpb.Range, emit em
 		fields[i] = arrow.Field{Name: fx.readNames[i], Type: fx.readTypes[i], Nullable: true}
 	}
 	schema := arrow.NewSchema(fields, nil)
-	return fx.logRead(ctx, part, r.Bucket, r.LogStartOffset, r.LogStopOffset, proj,
+	return fx.logRead(ctx, part, r.Bucket, r.LogStartOffset, r.LogStopOffset, nil, proj,
 		func(rd *client.LogReader) error {
 			rec := rd.RecordBatch()
 			n := int(rec.NumRows())

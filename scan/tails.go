@@ -106,7 +106,7 @@ func (fx *fragExec) readTailKeys(ctx context.Context, t *inletpb.Tail) (*unionre
 		names[i], types[i], pos[i] = fx.readNames[p], fx.readTypes[p], i
 	}
 	tk := unionread.NewTailKeys("the tail of "+name, pos, fx.f.MaxTailRows)
-	err := fx.logRead(ctx, part, t.Bucket, t.StartOffset, t.StopOffset, fx.keyCols,
+	err := fx.logRead(ctx, part, t.Bucket, t.StartOffset, t.StopOffset, nil, fx.keyCols,
 		func(rd *client.LogReader) error {
 			rec := rd.RecordBatch()
 			c, err := castColumns(fx.env, rec, names, types)

@@ -20,7 +20,7 @@ func TestSessionVariablesAndSetVar(t *testing.T) {
 	db := f.db("")
 	wantRows(t, db, "SELECT @@fluss_union_read_mode, @@max_file_scanners_concurrency, @@enable_jni_heap_admission, @@force_jni_scanner, @@enable_prune_nested_column, @@time_zone",
 		"|16|0|0|1|UTC")
-	wantRows(t, db, "SHOW VARIABLES LIKE 'fluss%'", "fluss_changelog_startup_mode|earliest|earliest|0", "fluss_changelog_startup_timestamp|||0", "fluss_limit_pushdown|true|true|0", "fluss_log_filter_pushdown|true|true|0", "fluss_union_read_mode|||0")
+	wantRows(t, db, "SHOW VARIABLES LIKE 'fluss%'", "fluss_changelog_startup_mode|earliest|earliest|0", "fluss_changelog_startup_timestamp|||0", "fluss_limit_pushdown|true|true|0", "fluss_log_filter_pushdown|true|true|0", "fluss_log_tail_pieces|4|4|0", "fluss_union_read_mode|||0")
 	wantRows(t, db, "SHOW VARIABLES WHERE Variable_name = 'max_file_scanners_concurrency'", "max_file_scanners_concurrency|16|16|0")
 	mustExec(t, db, "SET fluss_union_read_mode = 'REQUIRED'", "SET max_file_scanners_concurrency = 4", "SET enable_jni_heap_admission = true", "SET time_zone = '+08:00'")
 	wantRows(t, db, "SELECT @@fluss_union_read_mode, @@max_file_scanners_concurrency, @@enable_jni_heap_admission, @@time_zone", "required|4|1|+08:00")

@@ -3,14 +3,18 @@ package server
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"os"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/inlet-db/inlet/fe/physical"
 	"github.com/inlet-db/inlet/internal/tpch"
 )
 
@@ -56,7 +60,7 @@ func BenchmarkTPCHLoaded(b *testing.B) {
 	}
 	db.SetMaxOpenConns(1)
 	b.Cleanup(func() { db.Close() })
-	runTPCHQueries(b, db, sf, qs)
+	runTPCHQueries(b, fe.Server, db, sf, qs)
 }
 
 // tpchBenchQueries reads INLET_TPCH_SF (default 1) and INLET_TPCH_Q (a
@@ -91,8 +95,12 @@ func tpchBenchQueries(b *testing.B) (sf float64, qs []int) {
 // by ";", runs those instead of TPC-H queries (S1, S2, ...): one scan
 // alone, e.g. a union read's log half (lineitem$log) against its lake half
 // (lineitem$lake). INLET_TPCH_PROF=FILE writes a CPU profile of the
-// queries alone, without the setup before them.
-func runTPCHQueries(b *testing.B, db *sql.DB, sf float64, qs []int) {
+// queries alone, without the setup before them. INLET_TPCH_TIMELINE=1 prints, after each query, the
+// timeline of its last run from the profile fe kept: when each scan's
+// fragment ran and each of its ranges was read, from the statement's start,
+// so idle gaps and a range that finishes alone show up. INLET_TPCH_PRINT=1
+// logs the rows of each query's first run, to compare builds' answers.
+func runTPCHQueries(b *testing.B, fe *Server, db *sql.DB, sf float64, qs []int) {
 	explain := os.Getenv("INLET_TPCH_EXPLAIN") == "1"
 	type query struct{ name, text string }
 	var run []query
@@ -124,6 +132,29 @@ func runTPCHQueries(b *testing.B, db *sql.DB, sf float64, qs []int) {
 			}
 		}()
 	}
+	// INLET_TPCH_SPIN=n keeps n goroutines of this process busy on the CPU
+	// while the queries run: the scheduler of a BE whose cores are taken,
+	// as a union read's lake splits take them, to see what waits on it.
+	if n, _ := strconv.Atoi(os.Getenv("INLET_TPCH_SPIN")); n > 0 {
+		stop := make(chan struct{})
+		defer close(stop)
+		for range n {
+			go func() {
+				x := uint64(1)
+				for {
+					for range 1 << 16 {
+						x = x*6364136223846793005 + 1442695040888963407
+					}
+					select {
+					case <-stop:
+						_ = x
+						return
+					default:
+					}
+				}
+			}()
+		}
+	}
 	for _, q := range run {
 		b.Run(q.name, func(b *testing.B) {
 			text := q.text
@@ -138,6 +169,9 @@ func runTPCHQueries(b *testing.B, db *sql.DB, sf float64, qs []int) {
 				r, err := db.Query(text)
 				if err != nil {
 					b.Fatal(err)
+				}
+				if i == 0 && os.Getenv("INLET_TPCH_PRINT") == "1" {
+					b.Log(resultText(b, r))
 				}
 				var plan strings.Builder
 				cols, _ := r.Columns()
@@ -165,6 +199,64 @@ func runTPCHQueries(b *testing.B, db *sql.DB, sf float64, qs []int) {
 				}
 				r.Close()
 			}
+			if os.Getenv("INLET_TPCH_TIMELINE") == "1" {
+				printTimeline(b, fe)
+			}
 		})
 	}
+}
+
+// resultText reads r's rows as text lines, to compare builds' answers.
+func resultText(b *testing.B, r *sql.Rows) string {
+	cols, err := r.Columns()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sb strings.Builder
+	vals := make([]sql.RawBytes, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for r.Next() {
+		if err := r.Scan(ptrs...); err != nil {
+			b.Fatal(err)
+		}
+		for i, v := range vals {
+			if i > 0 {
+				sb.WriteByte('|')
+			}
+			sb.Write(v)
+		}
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+// printTimeline logs the newest profile's scans and ranges as offsets in
+// milliseconds from the statement's start.
+func printTimeline(b *testing.B, fe *Server) {
+	list := fe.profiles.all()
+	if len(list) == 0 {
+		return
+	}
+	q := list[len(list)-1]
+	ms := func(t time.Time) float64 { return float64(t.Sub(q.start).Microseconds()) / 1000 }
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "timeline: total %.1f ms\n", ms(q.end))
+	for _, sc := range q.scans {
+		fmt.Fprintf(&sb, "  scan %s: %.1f .. %.1f ms, %d ranges", sc.Table, ms(sc.Start), ms(sc.End), len(sc.Ranges))
+		for _, k := range []string{"FlussLogBytesFetched", "FlussLogRowsReturned", "FlussLakeRowsReturned"} {
+			if v, ok := sc.Counters[k]; ok {
+				fmt.Fprintf(&sb, ", %s %d", k, v)
+			}
+		}
+		sb.WriteString("\n")
+		rs := slices.Clone(sc.Ranges)
+		slices.SortFunc(rs, func(a, b physical.RangeTiming) int { return a.Start.Compare(b.Start) })
+		for _, r := range rs {
+			fmt.Fprintf(&sb, "    %s %d: %.1f .. %.1f ms (%.1f), %d rows\n", r.Kind, r.ID, ms(r.Start), ms(r.End), float64(r.End.Sub(r.Start).Microseconds())/1000, r.Rows)
+		}
+	}
+	b.Log(sb.String())
 }

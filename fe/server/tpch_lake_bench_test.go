@@ -64,7 +64,7 @@ func BenchmarkTPCHLake(b *testing.B) {
 	}
 	tpchBenchAnalyze(b, db)
 	tpchBenchSet(b, db)
-	runTPCHQueries(b, db, sf, qs)
+	runTPCHQueries(b, fe.Server, db, sf, qs)
 }
 
 // BenchmarkTPCHFluss is BenchmarkTPCHLake through a type=fluss catalog: the
@@ -78,7 +78,8 @@ func BenchmarkTPCHLake(b *testing.B) {
 //	INLET_TPCH_FLUSS=/tmp/tpch-fluss/sf1 INLET_TPCH_Q=3 \
 //	  go test -run '^$' -bench TPCHFluss -cpuprofile /tmp/q3.prof ./fe/server
 //
-// INLET_TPCH_Q and INLET_TPCH_SF as BenchmarkTPCHLoaded. Skipped without
+// INLET_TPCH_Q and INLET_TPCH_SF as BenchmarkTPCHLoaded;
+// INLET_TPCH_FLUSS_PROPS more catalog properties. Skipped without
 // INLET_TPCH_FLUSS.
 func BenchmarkTPCHFluss(b *testing.B) {
 	dir := os.Getenv("INLET_TPCH_FLUSS")
@@ -112,7 +113,13 @@ func BenchmarkTPCHFluss(b *testing.B) {
 	}
 	db.SetMaxOpenConns(1)
 	b.Cleanup(func() { db.Close() })
-	for _, s := range []string{"CREATE CATALOG fl PROPERTIES ('type'='fluss', 'fluss.bootstrap.servers'='" + c.BootstrapAddr() + "')",
+	// INLET_TPCH_FLUSS_PROPS adds catalog properties ("'k'='v', ..."),
+	// e.g. the Fluss client's fetch sizes.
+	props := ""
+	if v := strings.TrimSpace(os.Getenv("INLET_TPCH_FLUSS_PROPS")); v != "" {
+		props = ", " + v
+	}
+	for _, s := range []string{"CREATE CATALOG fl PROPERTIES ('type'='fluss', 'fluss.bootstrap.servers'='" + c.BootstrapAddr() + "'" + props + ")",
 		"SWITCH fl", "USE tpch"} {
 		if _, err := db.Exec(s); err != nil {
 			b.Fatalf("%s: %v", s, err)
@@ -120,7 +127,7 @@ func BenchmarkTPCHFluss(b *testing.B) {
 	}
 	tpchBenchAnalyze(b, db)
 	tpchBenchSet(b, db)
-	runTPCHQueries(b, db, sf, qs)
+	runTPCHQueries(b, fe.Server, db, sf, qs)
 }
 
 // tpchBenchAnalyze runs ANALYZE TABLE on the eight tables, as

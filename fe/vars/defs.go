@@ -64,6 +64,10 @@ func Defs(versionComment, timeZone string) []Def {
 		// each range return only its Top-N under ORDER BY … LIMIT (stopping
 		// a key-ordered lake split early); off, the FE alone applies them.
 		{Name: "fluss_limit_pushdown", Kind: Bool, Default: "true"},
+		// How many LOG ranges a union read's log tail of a bucket may be
+		// cut into (at least 32 Ki records each), read side by side; 1
+		// reads it as one range.
+		{Name: "fluss_log_tail_pieces", Kind: Int, Default: "4", Min: 1, Max: 64},
 		{Name: "file_split_size", Kind: Int, Default: "0", Min: 0, Max: maxInt},
 		{Name: "enable_prune_nested_column", Kind: Bool, Default: "true"},
 		{Name: "time_zone", Kind: String, Default: timeZone, Check: checkTimeZone},

@@ -925,9 +925,18 @@ type Range struct {
 	// table's primary key (one key-sorted data file, or a merge by key).
 	// A range Top-N ordered by that key (a single integer column) may stop
 	// reading once it has its rows.
-	KeyOrdered    bool `protobuf:"varint,16,opt,name=key_ordered,json=keyOrdered,proto3" json:"key_ordered,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	KeyOrdered bool `protobuf:"varint,16,opt,name=key_ordered,json=keyOrdered,proto3" json:"key_ordered,omitempty"`
+	// log_tail_stop_offset, when above 0, makes a LOG range one piece of a
+	// log tail [log_tail_start_offset, log_tail_stop_offset) that the
+	// planner cut at log_start_offset and log_stop_offset. The piece owns
+	// the Fluss batches whose first record of the tail lies in [start,
+	// stop) and reads each of them whole, up to the tail's end; a batch
+	// across a cut thus belongs to the piece it starts in and is decoded
+	// once. The pieces of a tail hold every record of it once.
+	LogTailStartOffset int64 `protobuf:"varint,17,opt,name=log_tail_start_offset,json=logTailStartOffset,proto3" json:"log_tail_start_offset,omitempty"`
+	LogTailStopOffset  int64 `protobuf:"varint,18,opt,name=log_tail_stop_offset,json=logTailStopOffset,proto3" json:"log_tail_stop_offset,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *Range) Reset() {
@@ -1070,6 +1079,20 @@ func (x *Range) GetKeyOrdered() bool {
 		return x.KeyOrdered
 	}
 	return false
+}
+
+func (x *Range) GetLogTailStartOffset() int64 {
+	if x != nil {
+		return x.LogTailStartOffset
+	}
+	return 0
+}
+
+func (x *Range) GetLogTailStopOffset() int64 {
+	if x != nil {
+		return x.LogTailStopOffset
+	}
+	return 0
 }
 
 // Tail identifies a bucket's changelog after the lake snapshot.
@@ -1870,7 +1893,7 @@ const file_inlet_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x8a\x05\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xee\x05\n" +
 	"\x05Range\x12$\n" +
 	"\x04type\x18\x01 \x01(\x0e2\x10.inlet.RangeTypeR\x04type\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\x03R\x02id\x12#\n" +
@@ -1890,7 +1913,9 @@ const file_inlet_proto_rawDesc = "" +
 	"\x0edeclared_bytes\x18\x0e \x01(\x03R\rdeclaredBytes\x12\x1a\n" +
 	"\baffinity\x18\x0f \x01(\tR\baffinity\x12\x1f\n" +
 	"\vkey_ordered\x18\x10 \x01(\bR\n" +
-	"keyOrdered\x1aB\n" +
+	"keyOrdered\x121\n" +
+	"\x15log_tail_start_offset\x18\x11 \x01(\x03R\x12logTailStartOffset\x12/\n" +
+	"\x14log_tail_stop_offset\x18\x12 \x01(\x03R\x11logTailStopOffset\x1aB\n" +
 	"\x14PartitionValuesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\x05R\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xaa\x01\n" +

@@ -58,6 +58,17 @@ type LogRange struct {
 	// twice the last, up to the configured size. A reader that may be
 	// stopped early (under a LIMIT) then fetches little before it is.
 	FirstFetchBytes int32
+	// PieceEnd, when positive, makes the read one piece of a log tail
+	// [TailStart, Stop) that was cut at Start and PieceEnd: it delivers
+	// the batches whose first record of the tail, max(base offset,
+	// TailStart), lies in [Start, PieceEnd), each up to Stop, and ends
+	// there. A batch across a cut is then delivered, and decoded, by the
+	// piece it starts in only, and the pieces of a tail deliver each of
+	// its records once. Start must be TailStart, a cut, or where a read of
+	// the same piece stopped (NextOffset): never inside a batch the piece
+	// does not own.
+	PieceEnd  int64
+	TailStart int64
 }
 
 // LogReader streams the records of a LogRange as Arrow record batches, in
@@ -166,6 +177,9 @@ func (d *decoder) close() {
 func (c *Client) NewLogReader(ctx context.Context, r LogRange, mem memory.Allocator) (*LogReader, error) {
 	if r.Start < 0 || r.Stop < r.Start {
 		return nil, fmt.Errorf("fluss: log range of %s: bad offsets [%d, %d)", r.Bucket, r.Start, r.Stop)
+	}
+	if r.PieceEnd > 0 && (r.TailStart < 0 || r.TailStart > r.Start || r.PieceEnd < r.Start || r.PieceEnd > r.Stop) {
+		return nil, fmt.Errorf("fluss: log range of %s: bad piece [%d, %d) of the tail [%d, %d)", r.Bucket, r.Start, r.PieceEnd, r.TailStart, r.Stop)
 	}
 	if len(r.Columns) == 0 {
 		return nil, fmt.Errorf("fluss: log range of %s: no columns", r.Bucket)
@@ -288,7 +302,7 @@ func (lr *LogReader) Next() bool {
 		if lr.done || lr.err != nil {
 			return false
 		}
-		if lr.next >= lr.r.Stop {
+		if lr.next >= lr.end() {
 			lr.done = true
 			return false
 		}
@@ -376,13 +390,21 @@ func (lr *LogReader) fill() error {
 				lr.fetchSz = min(growFetch(lr.fetchSz), lr.maxSz)
 			}
 		}
-		if lr.next > before || len(lr.queue) > 0 || lr.next >= lr.r.Stop {
+		if lr.next > before || len(lr.queue) > 0 || lr.next >= lr.end() {
 			return nil
 		}
 		if attempt >= maxNoProgress {
 			return fmt.Errorf("%w: reading %s: %d fetches from offset %d made no progress", ErrProtocol, lr.r.Bucket, attempt+1, lr.next)
 		}
 	}
+}
+
+// end is where the read is over: the range's stop, or a piece's end.
+func (lr *LogReader) end() int64 {
+	if lr.r.PieceEnd > 0 {
+		return lr.r.PieceEnd
+	}
+	return lr.r.Stop
 }
 
 func growFetch(n int32) int32 {
@@ -405,6 +427,18 @@ func (lr *LogReader) consume(b []byte, pos int, projected, skipCRC bool) (trunca
 		if h.BaseOffset >= lr.r.Stop {
 			lr.next = lr.r.Stop
 			return false, nil
+		}
+		if lr.r.PieceEnd > 0 {
+			// Owned by the piece its first record of the tail lies in;
+			// decided from the header, before decoding anything.
+			switch first := max(h.BaseOffset, lr.r.TailStart); {
+			case first < lr.r.Start:
+				lr.next = h.NextOffset() // the piece before's
+				continue
+			case first >= lr.r.PieceEnd:
+				lr.next = max(lr.next, lr.r.PieceEnd) // the next piece's
+				return false, nil
+			}
 		}
 		if h.RecordCount == 0 {
 			lr.next = h.NextOffset()
@@ -546,7 +580,7 @@ func (lr *LogReader) startRemote(info *RemoteLogFetchInfo) error {
 func (lr *LogReader) readRemote() error {
 	rc := lr.remote
 	for {
-		if lr.next >= lr.r.Stop {
+		if lr.next >= lr.end() {
 			rc.close()
 			lr.remote = nil
 			return nil
@@ -577,7 +611,7 @@ func (lr *LogReader) readRemote() error {
 		if rc.pos >= size {
 			seg := rc.info.Segments[rc.seg]
 			rc.close()
-			if lr.next < seg.EndOffset && lr.next < lr.r.Stop {
+			if lr.next < seg.EndOffset && lr.next < lr.end() {
 				lr.remote = nil
 				return fmt.Errorf("%w: remote segment %s of %s ends at offset %d, its end offset is %d", record.ErrCorrupt, rc.path, lr.r.Bucket, lr.next, seg.EndOffset)
 			}
