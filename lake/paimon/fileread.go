@@ -382,6 +382,10 @@ func unitBatches(ctx context.Context, s fileReadSpec, f io.Closer, out *arrow.Sc
 		}
 		f.Close()
 	}
+	// The schema of the last batch that matched out as it is, and the
+	// one that did not: a file's batches share their schema, so the
+	// check runs once a file, not once a batch.
+	var same, differs *arrow.Schema
 	fb.next = func() (arrow.RecordBatch, int64, error) {
 		for {
 			if err := ctx.Err(); err != nil {
@@ -414,9 +418,20 @@ func unitBatches(ctx context.Context, s fileReadSpec, f io.Closer, out *arrow.Sc
 				continue
 			}
 			in := rr.RecordBatch()
-			rec, err := conform(ctx, in, out, src, order, s.mem)
-			if err != nil {
-				return nil, 0, fmt.Errorf("data file %s: %w", s.path, err)
+			var rec arrow.RecordBatch
+			if sc := in.Schema(); sc != differs && (sc == same || conformsAsIs(sc, out, src, order)) {
+				// Already the output's shape: passed on, not rebuilt
+				// (a batch's projection, type checks and record cost
+				// more than its ZSTD share on narrow reads).
+				same = sc
+				in.Retain()
+				rec = in
+			} else {
+				differs = sc
+				var err error
+				if rec, err = conform(ctx, in, out, src, order, s.mem); err != nil {
+					return nil, 0, fmt.Errorf("data file %s: %w", s.path, err)
+				}
 			}
 			p := pos
 			pos += in.NumRows()
@@ -436,6 +451,24 @@ func nullBatch(out *arrow.Schema, n int64, mem memory.Allocator) (arrow.RecordBa
 		c.Release()
 	}
 	return rec, nil
+}
+
+// conformsAsIs reports whether conform would return a batch of schema in
+// unchanged: the same fields (names, types, nullability, metadata) in
+// out's order, none missing.
+func conformsAsIs(in, out *arrow.Schema, src []int, order map[int]int) bool {
+	if in.NumFields() != out.NumFields() || !in.Equal(out) {
+		return false
+	}
+	for i := range out.NumFields() {
+		if src[i] < 0 {
+			return false
+		}
+		if j, ok := order[src[i]]; !ok || j != i {
+			return false
+		}
+	}
+	return true
 }
 
 // conform reshapes a file batch into the output schema: columns reordered,

@@ -155,6 +155,15 @@ func (r *Reader) Reset(f io.ReaderAt, ch Chunk) error {
 	if ch.Size < 0 || ch.Size > math.MaxInt32*4 {
 		return r.errorf("column chunk size %d", ch.Size)
 	}
+	if size := int(ch.Size); r.chunk.Cap() < size {
+		// A fresh buffer, not a grown one: growing would copy the last
+		// chunk's bytes, all about to be overwritten. An eighth spare,
+		// so that the next files' chunks of about this size (a column's
+		// chunk sizes differ by a few percent) fit without another.
+		r.chunk.Release()
+		r.chunk = memory.NewResizableBuffer(r.mem)
+		r.chunk.Reserve(size + size/8)
+	}
 	r.chunk.ResizeNoShrink(int(ch.Size))
 	r.data = r.chunk.Bytes()[:ch.Size]
 	if n, err := f.ReadAt(r.data, ch.Offset); n != len(r.data) {
