@@ -87,6 +87,8 @@ type Reader struct {
 	binOffs   []int32
 	binData   []byte // the page's bytes, or binBuf
 	binBuf    []byte // DELTA_BYTE_ARRAY values rebuilt from prefixes
+	// bytes a row of the last byte array batch, to size the next
+	binRowBytes int64
 }
 
 // NewReader returns a reader of col; every buffer it keeps is allocated
@@ -112,6 +114,7 @@ func (r *Reader) Retarget(col Column) error {
 		return err
 	}
 	r.col, r.p = col, p
+	r.binRowBytes = 0
 	r.dropPage()
 	r.ch = Chunk{}
 	r.data, r.vals = nil, nil
