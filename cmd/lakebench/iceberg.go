@@ -173,8 +173,9 @@ func readIcebergSplit(ctx context.Context, plan *iceberg.Plan, s *iceberg.Split,
 			continue
 		}
 		a.count += rec.NumRows()
-		for c, f := range rec.Schema().Fields() {
-			if err := sumColumn(f.Name, rec.Column(c), a); err != nil {
+		// By index: Schema().Fields() copies the fields, once a batch.
+		for c := range int(rec.NumCols()) {
+			if err := sumColumn(rec.ColumnName(c), rec.Column(c), a); err != nil {
 				return err
 			}
 		}

@@ -178,8 +178,9 @@ func readSplit(ctx context.Context, plan *paimon.Plan, s *paimon.Split, cols []s
 	for rr.Next() {
 		rec := rr.RecordBatch()
 		a.count += rec.NumRows()
-		for c, f := range rec.Schema().Fields() {
-			if err := sumColumn(f.Name, rec.Column(c), a); err != nil {
+		// By index: Schema().Fields() copies the fields, once a batch.
+		for c := range int(rec.NumCols()) {
+			if err := sumColumn(rec.ColumnName(c), rec.Column(c), a); err != nil {
 				return err
 			}
 		}

@@ -88,28 +88,38 @@ func (c *countFS) Open(ctx context.Context, name string) (fileio.File, error) {
 
 // TestPlanOpensOnce: planning a v2 snapshot with deletes reads its
 // manifest list once (the delete manifests are found in it before the
-// scan, which is served the same bytes), and every manifest once.
+// scan, which is served the same bytes), and every manifest once; the
+// next plan of the snapshot reads the manifests once again, not the list
+// (kept, see mlCache).
 func TestPlanOpensOnce(t *testing.T) {
 	ctx := context.Background()
+	manifestLists.mu.Lock()
+	manifestLists.m, manifestLists.order, manifestLists.bytes = nil, nil, 0
+	manifestLists.mu.Unlock()
 	fsys := &countFS{opens: map[string]int{}}
 	tbl, err := OpenDir(ctx, fsys, "testdata/impala/iceberg_v2_partitioned_position_deletes")
 	if err != nil {
 		t.Fatal(err)
 	}
-	clear(fsys.opens)
-	plan, err := tbl.Plan(ctx, ScanOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(plan.Splits) != 3 {
-		t.Fatalf("%d splits", len(plan.Splits))
-	}
-	if len(fsys.opens) != 3 { // the list, the data manifest, the delete manifest
-		t.Errorf("opened %v", fsys.opens)
-	}
-	for p, n := range fsys.opens {
-		if n != 1 {
-			t.Errorf("%s opened %d times", p, n)
+	for i, want := range []int{3, 2} { // the list, the data manifest, the delete manifest; then the manifests
+		clear(fsys.opens)
+		plan, err := tbl.Plan(ctx, ScanOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(plan.Splits) != 3 {
+			t.Fatalf("plan %d: %d splits", i+1, len(plan.Splits))
+		}
+		if len(fsys.opens) != want {
+			t.Errorf("plan %d: opened %v", i+1, fsys.opens)
+		}
+		for p, n := range fsys.opens {
+			if n != 1 {
+				t.Errorf("plan %d: %s opened %d times", i+1, p, n)
+			}
+		}
+		if i == 1 && fsys.opens[tbl.rel.apply(tbl.tbl.CurrentSnapshot().ManifestList)] != 0 {
+			t.Errorf("plan 2 opened the manifest list")
 		}
 	}
 }

@@ -301,6 +301,9 @@ type reader struct {
 	err     error
 	refs    int64
 	keyBuf  []byte
+
+	asIsSchema *arrow.Schema // the schema asIs last judged, and its answer
+	asIsOK     bool
 }
 
 func (r *reader) Schema() *arrow.Schema          { return r.schema }
@@ -356,6 +359,21 @@ func (r *reader) Next() bool {
 	}
 }
 
+// asIs reports whether batches of schema sc are the output unprojected:
+// the output's fields, in order, at positions 0, 1, ... The answer for the
+// last schema seen is kept (a file's batches share theirs).
+func (r *reader) asIs(sc *arrow.Schema) bool {
+	if sc == r.asIsSchema {
+		return r.asIsOK
+	}
+	ok := sc.NumFields() == len(r.outCols) && sc.Equal(r.schema)
+	for i, c := range r.outCols {
+		ok = ok && c == i
+	}
+	r.asIsSchema, r.asIsOK = sc, ok
+	return ok
+}
+
 // apply drops deleted rows and keeps the output columns; nil when every
 // row is deleted.
 func (r *reader) apply(rec arrow.RecordBatch, pos int64) (arrow.RecordBatch, error) {
@@ -388,11 +406,19 @@ func (r *reader) apply(rec arrow.RecordBatch, pos int64) (arrow.RecordBatch, err
 			}
 		}
 	}
-	cols := make([]arrow.Array, len(r.outCols))
-	for i, c := range r.outCols {
-		cols[i] = rec.Column(c)
+	var proj arrow.RecordBatch
+	if r.asIs(rec.Schema()) {
+		// The file batch is the output as it is (no columns only the
+		// deletes needed): passed on, not rebuilt, once a batch.
+		rec.Retain()
+		proj = rec
+	} else {
+		cols := make([]arrow.Array, len(r.outCols))
+		for i, c := range r.outCols {
+			cols[i] = rec.Column(c)
+		}
+		proj = array.NewRecordBatch(r.schema, cols, int64(n))
 	}
-	proj := array.NewRecordBatch(r.schema, cols, int64(n))
 	if drop == 0 {
 		return proj, nil
 	}

@@ -150,24 +150,33 @@ func (t *Table) pinned(ctx context.Context, snap *table.Snapshot) (*table.Table,
 	a := &ioAdapter{ctx: ctx, fsys: t.fs, rel: t.rel}
 	if snap != nil && snap.ManifestList != "" && t.tbl.Metadata().Version() >= 2 {
 		// Format v1 has no delete files. The scan opens the list again:
-		// the adapter serves it from the bytes read here.
-		b, err := a.ReadFile(snap.ManifestList)
-		if err != nil {
-			return nil, err
-		}
-		mfs, err := iceberg.ReadManifestList(bytes.NewReader(b))
-		if err != nil {
-			return nil, err
-		}
-		a.held = map[string][]byte{snap.ManifestList: b}
-		for _, m := range mfs {
-			if m.ManifestContent() == iceberg.ManifestContentDeletes {
-				if a.deletes == nil {
-					a.deletes = map[string]bool{}
-				}
-				a.deletes[m.FilePath()] = true
+		// the adapter serves it from the bytes read here, or kept from
+		// an earlier plan of the same snapshot (see mlCache).
+		loc := t.rel.apply(snap.ManifestList)
+		e, ok := manifestLists.get(loc)
+		if !ok {
+			b, err := a.ReadFile(snap.ManifestList)
+			if err != nil {
+				return nil, err
 			}
+			mfs, err := iceberg.ReadManifestList(bytes.NewReader(b))
+			if err != nil {
+				return nil, err
+			}
+			e = &mlEntry{b: b}
+			for _, m := range mfs {
+				if m.ManifestContent() == iceberg.ManifestContentDeletes {
+					if e.deletes == nil {
+						e.deletes = map[string]bool{}
+					}
+					e.deletes[m.FilePath()] = true
+				}
+			}
+			manifestLists.put(loc, e)
 		}
+		// Shared, never written: the adapter only reads both.
+		a.held = map[string][]byte{snap.ManifestList: e.b}
+		a.deletes = e.deletes
 	}
 	return table.New(t.tbl.Identifier(), t.tbl.Metadata(), t.metaPath, func(context.Context) (icebergio.IO, error) { return a, nil }, nil), nil
 }

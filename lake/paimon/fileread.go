@@ -386,6 +386,11 @@ func unitBatches(ctx context.Context, s fileReadSpec, f io.Closer, out *arrow.Sc
 		}
 		f.Close()
 	}
+	// The schema of the last batch and how it maps onto out: a file's
+	// batches share their schema, so the check runs once a file, not
+	// once a batch.
+	var last *arrow.Schema
+	var lastShape batchShape
 	fb.next = func() (arrow.RecordBatch, int64, error) {
 		for {
 			if err := ctx.Err(); err != nil {
@@ -418,9 +423,24 @@ func unitBatches(ctx context.Context, s fileReadSpec, f io.Closer, out *arrow.Sc
 				continue
 			}
 			in := rr.RecordBatch()
-			rec, err := conform(ctx, in, out, src, order, s.mem)
-			if err != nil {
-				return nil, 0, fmt.Errorf("data file %s: %w", s.path, err)
+			if sc := in.Schema(); sc != last {
+				last, lastShape = sc, shapeOf(sc, out, src, order)
+			}
+			var rec arrow.RecordBatch
+			switch lastShape {
+			case shapeAsIs:
+				// Already the output: passed on, not rebuilt (a
+				// batch's projection and type checks cost more than
+				// its ZSTD share on narrow reads).
+				in.Retain()
+				rec = in
+			case shapeRelabel:
+				rec = array.NewRecordBatch(out, in.Columns(), in.NumRows())
+			default:
+				var err error
+				if rec, err = conform(ctx, in, out, src, order, s.mem); err != nil {
+					return nil, 0, fmt.Errorf("data file %s: %w", s.path, err)
+				}
 			}
 			p := pos
 			pos += in.NumRows()
@@ -440,6 +460,36 @@ func nullBatch(out *arrow.Schema, n int64, mem memory.Allocator) (arrow.RecordBa
 		c.Release()
 	}
 	return rec, nil
+}
+
+// batchShape says what conform would do to a batch of a file schema.
+type batchShape int8
+
+const (
+	shapeConform batchShape = iota // columns reordered, added or retyped
+	shapeAsIs                      // nothing: the schema is out
+	shapeRelabel                   // only out's names, nullability and field metadata put on
+)
+
+// shapeOf is the shape of in's batches for out: relabelled when every
+// column of out is in's column at the same position with the same type
+// (what conform keeps unchanged), as is when the fields are equal too.
+func shapeOf(in, out *arrow.Schema, src []int, order map[int]int) batchShape {
+	if in.NumFields() != out.NumFields() {
+		return shapeConform
+	}
+	for i := range out.NumFields() {
+		if src[i] < 0 {
+			return shapeConform
+		}
+		if j, ok := order[src[i]]; !ok || j != i || !arrow.TypeEqual(in.Field(i).Type, out.Field(i).Type) {
+			return shapeConform
+		}
+	}
+	if in.Equal(out) {
+		return shapeAsIs
+	}
+	return shapeRelabel
 }
 
 // conform reshapes a file batch into the output schema: columns reordered,

@@ -3,6 +3,7 @@ package parquetpage
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -457,26 +458,57 @@ func (r *Reader) readBinary(ctx context.Context, n int) ([]*memory.Buffer, int, 
 			if r.filt != nil {
 				r.filterOther(s)
 			}
-			// Sizes first (the lengths are checked there), so the
-			// output grows once to exactly what the segment needs.
-			vals, pos, total := r.vals, r.vpos, 0
-			for j := 0; j < s.m; j++ {
-				if len(vals)-pos < 4 {
-					return fail(r.errorf("value length past the page's end"))
+			if cap(d) == 0 && r.binRowBytes > 0 {
+				// Room for the batch at the last batch's bytes a row
+				// (and a sixteenth): values of about one size then
+				// take one pass below, not a size pass and a copy.
+				est := r.binRowBytes * int64(n)
+				if err := ensure(int(min(est+est/16+wordPad, math.MaxInt32)), 0); err != nil {
+					return fail(r.errorf("%v", err))
 				}
-				l := int(binary.LittleEndian.Uint32(vals[pos:]))
-				pos += 4
-				if l < 0 || l > len(vals)-pos {
-					return fail(r.errorf("value of %d bytes past the page's end", l))
+			}
+			// Checked and copied in one pass while the room lasts.
+			vals := r.vals
+			var i, pos int
+			var bad error
+			d, i, pos, bad = copyPlainChecked(d, o, s.defs, vals, r.vpos)
+			if bad != nil {
+				return fail(r.errorf("%v", bad))
+			}
+			if i < len(o) {
+				// Out of room: the rest's sizes (their lengths
+				// checked there), so the output grows once to what
+				// they need, then a copy.
+				rest := s.defs
+				if rest != nil {
+					rest = rest[i:]
 				}
-				pos += l
-				total += l
+				m := len(o) - i
+				if rest != nil {
+					m = 0
+					for _, l := range rest {
+						m += int(l)
+					}
+				}
+				end, total := pos, 0
+				for j := 0; j < m; j++ {
+					if len(vals)-end < 4 {
+						return fail(r.errorf("value length past the page's end"))
+					}
+					l := int(binary.LittleEndian.Uint32(vals[end:]))
+					end += 4
+					if l < 0 || l > len(vals)-end {
+						return fail(r.errorf("value of %d bytes past the page's end", l))
+					}
+					end += l
+					total += l
+				}
+				if err := ensure(total+wordPad, row+s.k); err != nil {
+					return fail(r.errorf("%v", err))
+				}
+				d = copyPlain(d, o[i:], rest, vals, pos)
+				pos = end
 			}
-			if err := ensure(total+wordPad, row+s.k); err != nil {
-				return fail(r.errorf("%v", err))
-			}
-			// The first pass checked every length: this one only copies.
-			d = copyPlain(d, o, s.defs, vals, r.vpos)
 			r.vpos = pos
 		case encPlainDict, encRLEDict:
 			idx, err := r.indices(s.m)
@@ -554,6 +586,9 @@ func (r *Reader) readBinary(ctx context.Context, n int) ([]*memory.Buffer, int, 
 		row += s.k
 	}
 	db.Resize(len(d))
+	if n > 0 {
+		r.binRowBytes = int64(len(d)) / int64(n)
+	}
 	return []*memory.Buffer{ob, db}, nulls, nil
 }
 
@@ -574,6 +609,39 @@ func copy16(dst, src []byte) {
 // already checked against vals) to d, which has room for them and
 // wordPad more, and sets the end offset of each row in o (NULL rows,
 // defs[i] == 0, add nothing).
+// copyPlainChecked is copyPlain checking each value's length against the
+// page as it goes, for as many rows as d has room for (each value plus
+// wordPad): it returns d, the first row it did not copy (len(o) when
+// all) and the position of that row's value in vals. A length past the
+// page's end is an error.
+func copyPlainChecked(d []byte, o []int32, defs, vals []byte, pos int) ([]byte, int, int, error) {
+	buf, p := d[:cap(d)], len(d)
+	for i := range o {
+		if defs == nil || defs[i] != 0 {
+			if len(vals)-pos < 4 {
+				return nil, 0, 0, errors.New("value length past the page's end")
+			}
+			l := int(binary.LittleEndian.Uint32(vals[pos:]))
+			if l < 0 || l > len(vals)-pos-4 {
+				return nil, 0, 0, fmt.Errorf("value of %d bytes past the page's end", l)
+			}
+			if l > len(buf)-p-wordPad {
+				return buf[:p], i, pos, nil
+			}
+			pos += 4
+			if l <= 16 && len(vals)-pos >= 16 {
+				copy16(buf[p:], vals[pos:])
+			} else {
+				copy(buf[p:p+l], vals[pos:pos+l])
+			}
+			p += l
+			pos += l
+		}
+		o[i] = int32(p)
+	}
+	return buf[:p], len(o), pos, nil
+}
+
 func copyPlain(d []byte, o []int32, defs, vals []byte, pos int) []byte {
 	buf, p := d[:cap(d)], len(d)
 	for i := range o {

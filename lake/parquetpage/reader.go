@@ -87,6 +87,8 @@ type Reader struct {
 	binOffs   []int32
 	binData   []byte // the page's bytes, or binBuf
 	binBuf    []byte // DELTA_BYTE_ARRAY values rebuilt from prefixes
+	// bytes a row of the last byte array batch, to size the next
+	binRowBytes int64
 }
 
 // NewReader returns a reader of col; every buffer it keeps is allocated
@@ -112,6 +114,7 @@ func (r *Reader) Retarget(col Column) error {
 		return err
 	}
 	r.col, r.p = col, p
+	r.binRowBytes = 0
 	r.dropPage()
 	r.ch = Chunk{}
 	r.data, r.vals = nil, nil
@@ -154,6 +157,15 @@ func (r *Reader) Reset(f io.ReaderAt, ch Chunk) error {
 	r.pageOff = ch.Offset
 	if ch.Size < 0 || ch.Size > math.MaxInt32*4 {
 		return r.errorf("column chunk size %d", ch.Size)
+	}
+	if size := int(ch.Size); r.chunk.Cap() < size {
+		// A fresh buffer, not a grown one: growing would copy the last
+		// chunk's bytes, all about to be overwritten. An eighth spare,
+		// so that the next files' chunks of about this size (a column's
+		// chunk sizes differ by a few percent) fit without another.
+		r.chunk.Release()
+		r.chunk = memory.NewResizableBuffer(r.mem)
+		r.chunk.Reserve(size + size/8)
 	}
 	r.chunk.ResizeNoShrink(int(ch.Size))
 	r.data = r.chunk.Bytes()[:ch.Size]
