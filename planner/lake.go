@@ -43,7 +43,7 @@ func (p *flussPlan) planLake(ctx context.Context) error {
 	if lake.Iceberg != nil {
 		return p.planIcebergLake(ctx, lake)
 	}
-	plan, pred, applied, err := planLakeTable(ctx, lake.Table, p.snap.SnapshotID, p.req.Predicates, true, fileSplitSize(p.req.Vars))
+	plan, pred, applied, err := planLakeTable(ctx, lake.Table, p.snap.SnapshotID, p.req.Predicates, true, fileSplitSize(p.req.Vars), minSplits(p.req.Vars))
 	if err != nil {
 		return fmt.Errorf("planner: table %s: plan lake snapshot %d: %w", p.name, p.snap.SnapshotID, err)
 	}
@@ -69,7 +69,7 @@ func (p *flussPlan) planLake(ctx context.Context) error {
 //
 // applied[i] says preds[i] is a leaf of the predicate returned (nil when
 // none is): the lake readers apply it exactly to every row.
-func planLakeTable(ctx context.Context, t *paimon.Table, snapshotID int64, preds []catalog.Predicate, latest bool, splitSize int64) (plan *paimon.Plan, pred *paimon.Predicate, applied []bool, err error) {
+func planLakeTable(ctx context.Context, t *paimon.Table, snapshotID int64, preds []catalog.Predicate, latest bool, splitSize int64, minSplits int) (plan *paimon.Plan, pred *paimon.Predicate, applied []bool, err error) {
 	var readSchema *int64
 	if len(preds) > 0 || latest {
 		schema, err := t.LatestSchema(ctx)
@@ -83,10 +83,10 @@ func planLakeTable(ctx context.Context, t *paimon.Table, snapshotID int64, preds
 			readSchema = &schema.ID
 		}
 	}
-	plan, err = t.Plan(ctx, paimon.ScanOptions{SnapshotID: snapshotID, Predicate: pred, ReadSchemaID: readSchema, FileSplitSize: splitSize})
+	plan, err = t.Plan(ctx, paimon.ScanOptions{SnapshotID: snapshotID, Predicate: pred, ReadSchemaID: readSchema, FileSplitSize: splitSize, MinSplits: minSplits})
 	if err != nil && pred != nil {
 		pred, applied = nil, nil
-		plan, err = t.Plan(ctx, paimon.ScanOptions{SnapshotID: snapshotID, ReadSchemaID: readSchema, FileSplitSize: splitSize})
+		plan, err = t.Plan(ctx, paimon.ScanOptions{SnapshotID: snapshotID, ReadSchemaID: readSchema, FileSplitSize: splitSize, MinSplits: minSplits})
 	}
 	return plan, pred, applied, err
 }

@@ -107,6 +107,23 @@ func boolVar(v string) bool {
 	return false
 }
 
+// autoMinSplits is the splits a lake scan is cut into at least when
+// file_split_size is auto (paimon.ScanOptions.MinSplits): enough for the
+// scanners of a few BEs to share a table of a few large files evenly.
+const autoMinSplits = 16
+
+// minSplits is paimon.ScanOptions.MinSplits for the session: autoMinSplits
+// when file_split_size is auto, none when it is set or files are not cut.
+func minSplits(vars map[string]string) int {
+	if boolVar(vars[varForceJNI]) {
+		return 0
+	}
+	if n, err := strconv.ParseInt(strings.TrimSpace(vars[varFileSplitSize]), 10, 64); err == nil && n > 0 {
+		return 0
+	}
+	return autoMinSplits
+}
+
 // fileSplitSize is the byte size lake Parquet/ORC files of raw splits are
 // cut into so that several scanners share a large file (file_split_size; 0
 // or unset means 64 MB). force_jni_scanner reads every split through the

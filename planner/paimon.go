@@ -78,7 +78,7 @@ func planLakeScan(ctx context.Context, lt lakeTarget, req Request) (*Result, err
 	if err != nil {
 		return nil, err
 	}
-	plan, pred, applied, err := planLakeTable(ctx, lt.lake, lt.snapshot, req.Predicates, lt.latestSchema && lt.travel == nil, fileSplitSize(req.Vars))
+	plan, pred, applied, err := planLakeTable(ctx, lt.lake, lt.snapshot, req.Predicates, lt.latestSchema && lt.travel == nil, fileSplitSize(req.Vars), minSplits(req.Vars))
 	if err != nil {
 		return nil, fmt.Errorf("planner: table %s: plan lake: %w", lt.table, err)
 	}

@@ -48,3 +48,11 @@ func UnreadCols() int64 { return unreadCols.Load() }
 // NoValueCols is how many of those were answered on their dictionary
 // without a value built.
 func NoValueCols() int64 { return noValueCols.Load() }
+
+// SetMinSliceBytes sets the smallest slice ScanOptions.MinSplits cuts and
+// returns the previous value (tests slice files of kilobytes).
+func SetMinSliceBytes(n int64) int64 {
+	old := minSliceBytes
+	minSliceBytes = n
+	return old
+}

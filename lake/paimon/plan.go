@@ -39,7 +39,18 @@ type ScanOptions struct {
 	// about that many bytes, each its own split, so several readers share
 	// it. See FileSlice.
 	FileSplitSize int64
+	// MinSplits, when positive (with FileSplitSize), cuts the sliceable
+	// files of raw splits finer than FileSplitSize when the plan would
+	// otherwise have fewer splits than that, down to minSliceBytes: a scan
+	// of one 167 MB file in three 64 MB slices kept one of two scanners
+	// busy for a third of its time alone, and one 44 MB file was read by
+	// one scanner while the other idled.
+	MinSplits int
 }
+
+// minSliceBytes is the smallest slice MinSplits cuts a file into: a few
+// row groups of a typical writer, so slices stay worth a reader each.
+var minSliceBytes int64 = 8 << 20
 
 // DeletionFile locates one data file's deletion vector.
 type DeletionFile struct {
@@ -459,7 +470,51 @@ func (t *Table) Plan(ctx context.Context, o ScanOptions) (*Plan, error) {
 			p.Splits = append(p.Splits, s)
 		}
 	}
+	if o.FileSplitSize > 0 && o.MinSplits > len(p.Splits) {
+		p.Splits = reslice(p.Splits, o.FileSplitSize, o.MinSplits)
+	}
 	return p, nil
+}
+
+// reslice cuts the files of raw single-file splits (whole or sliced by
+// splitSize) into slices of about total/minSplits bytes, no smaller than
+// minSliceBytes, when that is finer than splitSize. Slices of one file
+// are consecutive in splits (appendSlices), so a file is cut once.
+func reslice(splits []Split, splitSize int64, minSplits int) []Split {
+	var total int64
+	for i := 0; i < len(splits); i += sliceRun(splits[i]) {
+		if s := splits[i]; s.RawConvertible && len(s.Files) == 1 {
+			total += s.Files[0].Meta.FileSize
+		}
+	}
+	size := max(total/int64(minSplits), minSliceBytes)
+	if size >= splitSize {
+		return splits
+	}
+	out := make([]Split, 0, minSplits)
+	for i := 0; i < len(splits); {
+		s, n := splits[i], sliceRun(splits[i])
+		i += n
+		if !s.RawConvertible || len(s.Files) != 1 {
+			out = append(out, s)
+			continue
+		}
+		f := s.Files[0]
+		f.Slice = nil
+		base := s
+		base.Files = nil
+		out = appendSlices(out, base, f, sliceCount(f, size))
+	}
+	return out
+}
+
+// sliceRun is how many consecutive splits read slices of s's file (1 for
+// any other split).
+func sliceRun(s Split) int {
+	if len(s.Files) == 1 && s.Files[0].Slice != nil && s.Files[0].Slice.Index == 0 {
+		return int(s.Files[0].Slice.Count)
+	}
+	return 1
 }
 
 func liveRows(f DataFile) int64 {

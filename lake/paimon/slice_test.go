@@ -76,6 +76,7 @@ func readSliced(e *paimontest.Expected, r *paimontest.Read, size int64, mem memo
 // rows.
 func TestSlicedGenerated(t *testing.T) {
 	ctx := context.Background()
+	defer paimon.SetMinSliceBytes(paimon.SetMinSliceBytes(1))
 	const files, perFile = 3, 1000
 	deleted := func(file, i int) bool { return file == 1 && i%7 == 3 }
 	for _, format := range []string{"parquet", "orc"} {
@@ -162,10 +163,19 @@ func TestSlicedGenerated(t *testing.T) {
 					}
 				}
 				maxShared := 0
-				for _, size := range []int64{1, 97, 1000, 4000, 1 << 40} {
-					plan, err := tbl.Plan(ctx, paimon.ScanOptions{Predicate: pred, FileSplitSize: size})
+				// minSplits: the file_split_size auto mode, cutting the
+				// files finer than size when the plan has fewer splits.
+				for _, c := range []struct {
+					size      int64
+					minSplits int
+				}{{1, 0}, {97, 0}, {1000, 0}, {4000, 0}, {1 << 40, 0}, {1 << 40, 12}, {4000, 40}, {1000, 2}} {
+					size := c.size
+					plan, err := tbl.Plan(ctx, paimon.ScanOptions{Predicate: pred, FileSplitSize: size, MinSplits: c.minSplits})
 					if err != nil {
 						t.Fatal(err)
+					}
+					if pred == nil && c.minSplits > len(plan.Splits) {
+						t.Errorf("size %d, minSplits %d: %d splits", size, c.minSplits, len(plan.Splits))
 					}
 					var got []int64
 					var planned int64
