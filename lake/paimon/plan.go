@@ -41,10 +41,9 @@ type ScanOptions struct {
 	FileSplitSize int64
 	// MinSplits, when positive (with FileSplitSize), cuts the sliceable
 	// files of raw splits finer than FileSplitSize when the plan would
-	// otherwise have fewer splits than that, down to minSliceBytes: a scan
-	// of one 167 MB file in three 64 MB slices kept one of two scanners
-	// busy for a third of its time alone, and one 44 MB file was read by
-	// one scanner while the other idled.
+	// otherwise have fewer splits than that, down to minSliceBytes, so
+	// that every scanner gets a share of a table of one or two large
+	// files (one 44 MB file was one split: one scanner read it alone).
 	MinSplits int
 }
 
