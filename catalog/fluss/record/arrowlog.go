@@ -257,12 +257,19 @@ func (s *loadState) nextBuffer(col string) (*memory.Buffer, error) {
 	}
 	s.budget -= ul
 	out := s.keep(memory.NewResizableBuffer(s.d.mem))
-	out.Resize(int(ul))
+	// Room past the end: ZSTD's fast sequence decoder over-writes a few
+	// bytes and, without it, takes the bounds-checked path (a quarter
+	// slower on the log tail of TPC-H lineitem).
+	out.Reserve(int(ul) + zstdSlack)
+	out.ResizeNoShrink(int(ul))
 	if err := s.d.decompress(s.m.codec, raw[8:], out.Bytes()); err != nil {
 		return nil, fmt.Errorf("column %q buffer %d: %w", col, i, err)
 	}
 	return out, nil
 }
+
+// zstdSlack is the spare capacity a decompressed buffer gets.
+const zstdSlack = 64
 
 func (d *ArrowDecoder) decompress(codec int8, src, dst []byte) error {
 	switch codec {
