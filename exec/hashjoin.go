@@ -739,15 +739,22 @@ func probeIntVals[T int32 | int64](side *buildSide, vals []T, sel []bool, first 
 // rows.
 const tailRows = 4096
 
+// nextRows returns the next up to tailRows row numbers from *from on
+// whose flag is want, advancing *from past them.
+func nextRows(flags []bool, want bool, from *int) []int64 {
+	var rows []int64
+	for ; *from < len(flags) && len(rows) < tailRows; *from++ {
+		if flags[*from] == want {
+			rows = append(rows, int64(*from))
+		}
+	}
+	return rows
+}
+
 // unmatched returns the next batch of build rows from *from on that no
 // pair matched, with NULL left columns; nil when there are no more.
 func (j *HashJoin) unmatched(kctx context.Context, env *Env, side *buildSide, from *int) (arrow.RecordBatch, error) {
-	var ri []int64
-	for ; *from < side.rows && len(ri) < tailRows; *from++ {
-		if !side.matched[*from] {
-			ri = append(ri, int64(*from))
-		}
-	}
+	ri := nextRows(side.matched[:side.rows], false, from)
 	if len(ri) == 0 {
 		return nil, nil
 	}

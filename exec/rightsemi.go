@@ -281,13 +281,8 @@ func (j *HashJoin) keptRows(env *Env, side *buildSide, marks [][]bool, byGroup b
 // keptBatch returns the next batch of up to tailRows build rows from
 // *from on that keep marks; nil when there are no more.
 func (j *HashJoin) keptBatch(kctx context.Context, env *Env, side *buildSide, keep []bool, from *int) (arrow.RecordBatch, error) {
-	var rows []int64
 	start := *from
-	for ; *from < side.rows && len(rows) < tailRows; *from++ {
-		if keep[*from] {
-			rows = append(rows, int64(*from))
-		}
-	}
+	rows := nextRows(keep[:side.rows], true, from)
 	if len(rows) == 0 {
 		return nil, nil
 	}

@@ -293,8 +293,9 @@ func residual(in exec.Operator, bs *bind.Scan, cond expr.Expr) (expr.Expr, error
 	if !ok || len(fs.res.Fragment.GetResultSchema()) > 0 || fs.res.Fragment.GetPartialAgg() != nil {
 		return cond, nil
 	}
+	all := expr.Conjuncts(cond)
 	var rest []expr.Expr
-	for _, c := range expr.Conjuncts(cond) {
+	for _, c := range all {
 		if !exactOnBE(c, bs, fs.res.Fragment) {
 			rest = append(rest, c)
 		}
@@ -305,7 +306,7 @@ func residual(in exec.Operator, bs *bind.Scan, cond expr.Expr) (expr.Expr, error
 	case 1:
 		return rest[0], nil
 	}
-	if len(rest) == len(expr.Conjuncts(cond)) {
+	if len(rest) == len(all) {
 		return cond, nil
 	}
 	return expr.And(rest...)
