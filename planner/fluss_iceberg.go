@@ -28,11 +28,12 @@ func (p *flussPlan) planIcebergLake(ctx context.Context, lake *fluss.Lake) error
 		return fmt.Errorf("planner: table %s: lake schema: %w", p.name, err)
 	}
 	pred := lakePredicate(p.req.Predicates, fields)
-	plan, err := t.Plan(ctx, iceberg.ScanOptions{SnapshotID: p.snap.SnapshotID, Predicate: pred})
+	split, minN := fileSplitSize(p.req.Vars), minSplits(p.req.Vars)
+	plan, err := t.Plan(ctx, iceberg.ScanOptions{SnapshotID: p.snap.SnapshotID, Predicate: pred, FileSplitSize: split, MinSplits: minN})
 	if err != nil && pred != nil {
 		// Pushing is an optimisation: a predicate iceberg-go refuses is dropped.
 		pred = nil
-		plan, err = t.Plan(ctx, iceberg.ScanOptions{SnapshotID: p.snap.SnapshotID})
+		plan, err = t.Plan(ctx, iceberg.ScanOptions{SnapshotID: p.snap.SnapshotID, FileSplitSize: split, MinSplits: minN})
 	}
 	if err != nil {
 		return fmt.Errorf("planner: table %s: plan lake snapshot %d: %w", p.name, p.snap.SnapshotID, err)
@@ -75,7 +76,7 @@ func (p *flussPlan) icebergSplits() ([]lakeSplit, error) {
 		if !sp.FlussLayoutOK || len(sp.FlussPartition) != len(p.st.PartitionKeys) {
 			return nil, errIcebergLayout(p.name, sp.Path, sp.Partition)
 		}
-		ls := lakeSplit{bucket: sp.FlussBucket, path: sp.Partition, size: sp.Size, rng: func() (*inletpb.Range, error) {
+		ls := lakeSplit{bucket: sp.FlussBucket, path: sp.Partition, size: sp.FileBytes(), rng: func() (*inletpb.Range, error) {
 			b, err := iceberg.EncodeSplit(sp)
 			if err != nil {
 				return nil, fmt.Errorf("planner: encode lake split %s: %w", sp.Path, err)
@@ -93,13 +94,9 @@ func (p *flussPlan) icebergSplits() ([]lakeSplit, error) {
 
 // icebergLine is the EXPLAIN line of an Iceberg lake half.
 func (p *flussPlan) icebergLine() string {
-	var pos, eq int
-	for _, sp := range p.icePlan.Splits {
-		pos += len(sp.PosDeletes)
-		eq += len(sp.EqDeletes)
-	}
+	data, pos, eq := p.icePlan.FileCounts()
 	return fmt.Sprintf("lakeFormat=iceberg, formatVersion=%d, snapshot=%s, dataFiles=%d, positionDeleteFiles=%d, equalityDeleteFiles=%d",
-		p.icePlan.Table.FormatVersion(), strconv.FormatInt(p.icePlan.SnapshotID, 10), len(p.icePlan.Splits), pos, eq)
+		p.icePlan.Table.FormatVersion(), strconv.FormatInt(p.icePlan.SnapshotID, 10), data, pos, eq)
 }
 
 // planIcebergLakeView plans tbl$lake of a table on an Iceberg lake: the

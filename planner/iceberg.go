@@ -45,7 +45,7 @@ func planIcebergTableAt(ctx context.Context, t *cice.ScanTarget, req Request, sn
 		return nil, fmt.Errorf("planner: table %s: %w", name, err)
 	}
 	pred := lakePredicate(req.Predicates, fields)
-	plan, err := t.Lake.Plan(ctx, iceberg.ScanOptions{SnapshotID: snapID, Predicate: pred})
+	plan, err := t.Lake.Plan(ctx, iceberg.ScanOptions{SnapshotID: snapID, Predicate: pred, FileSplitSize: fileSplitSize(req.Vars), MinSplits: minSplits(req.Vars)})
 	if err != nil {
 		return nil, fmt.Errorf("planner: table %s: plan lake: %w", name, err)
 	}
@@ -85,7 +85,6 @@ func planIcebergTableAt(ctx context.Context, t *cice.ScanTarget, req Request, sn
 	c := Counts{ReadMode: "lake"}
 	parts := map[string]bool{}
 	var fileSize, rows int64
-	var posFiles, eqFiles int
 	for i := range plan.Splits {
 		sp := &plan.Splits[i]
 		b, err := iceberg.EncodeSplit(sp)
@@ -95,14 +94,13 @@ func planIcebergTableAt(ctx context.Context, t *cice.ScanTarget, req Request, sn
 		frag.Ranges = append(frag.Ranges, &inletpb.Range{Type: inletpb.RangeType_LAKE, Id: int64(i), LakeSplit: b, Native: true,
 			KvSnapshotId: -1, Affinity: "lake/" + sp.Path})
 		parts[sp.Partition] = true
-		fileSize += sp.Size
+		fileSize += sp.FileBytes()
 		rows += sp.Records
-		posFiles += len(sp.PosDeletes)
-		eqFiles += len(sp.EqDeletes)
 		c.LakeSplits++
 		c.TotalSplits++
 		c.NativeSplits++
 	}
+	dataFiles, posFiles, eqFiles := plan.FileCounts()
 	c.SelectedPartitions, c.TotalPartitions = len(parts), len(parts)
 	switch {
 	case len(t.Lake.PartitionColumns()) == 0:
@@ -129,7 +127,7 @@ func planIcebergTableAt(ctx context.Context, t *cice.ScanTarget, req Request, sn
 	}
 	res.Lines = append(res.Lines, commonLines(req.Predicates, frag, fileSize, c)...)
 	res.Lines = append(res.Lines, fmt.Sprintf("lakeFormat=iceberg, formatVersion=%d, snapshot=%d, dataFiles=%d, positionDeleteFiles=%d, equalityDeleteFiles=%d",
-		t.Lake.FormatVersion(), plan.SnapshotID, len(plan.Splits), posFiles, eqFiles))
+		t.Lake.FormatVersion(), plan.SnapshotID, dataFiles, posFiles, eqFiles))
 	res.Lines = append(res.Lines, prunedLines(t.Columns, proj, req.Pruned)...)
 	res.Lines = append(res.Lines, "pushdown agg=NONE")
 	return res, nil

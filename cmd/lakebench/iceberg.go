@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -94,13 +96,21 @@ func generateIceberg(ctx context.Context, wh string, rows int64, files int, mem 
 }
 
 // runIceberg plans the current snapshot with lake/iceberg and reads every
-// split (a data file) with threads goroutines, as runInlet does.
+// split (a data file, or a slice of one with threads > 1) with threads
+// goroutines, as runInlet does.
 func runIceberg(ctx context.Context, wh string, q *query, threads int, mem memory.Allocator) ([]string, error) {
 	tbl, err := iceberg.OpenDir(ctx, fileio.Local{}, icebergTableDir(wh))
 	if err != nil {
 		return nil, err
 	}
-	plan, err := tbl.Plan(ctx, iceberg.ScanOptions{Predicate: q.pred})
+	opts := iceberg.ScanOptions{Predicate: q.pred}
+	if threads > 1 {
+		// As runInlet cuts the Paimon table: slices of about 4 MB, each
+		// its own split, so every goroutine gets an even share (a data
+		// file of one row group is shared by rows).
+		opts.FileSplitSize = splitBytes()
+	}
+	plan, err := tbl.Plan(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -200,4 +210,13 @@ func icebergParquetList(ctx context.Context, wh string) (string, int64, error) {
 		size += s.Size
 	}
 	return "[" + strings.Join(parts, ", ") + "]", size, nil
+}
+
+// splitBytes is the Iceberg side's slice size with T > 1 (tuning, read
+// from INLET_LAKEBENCH_SPLIT when set).
+func splitBytes() int64 {
+	if v, err := strconv.ParseInt(os.Getenv("INLET_LAKEBENCH_SPLIT"), 10, 64); err == nil && v > 0 {
+		return v
+	}
+	return 4 << 20
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/inlet-db/inlet/lake/paimon"
 	"github.com/inlet-db/inlet/minifluss"
 )
 
@@ -139,8 +141,21 @@ func TestFlussIcebergUnionRead(t *testing.T) {
 	}
 	f := startScenarioFEOn(t, sc, "iceberg")
 	db := f.db("")
+	// Then again with every lake file cut into slices of a few hundred
+	// bytes (the tiered files are small), a row group shared by rows
+	// where it crosses a slice: the same rows, each once.
+	defer paimon.SetSliceLimitsForTest(1, 1, 1)()
+	for _, split := range []string{"", "300"} {
+		if split != "" {
+			mustExec(t, db, "SET file_split_size = "+split)
+		}
+		flussIcebergUnionChecks(t, db, model, split)
+	}
+}
+
+func flussIcebergUnionChecks(t *testing.T, db *sql.DB, model map[string][]string, split string) {
 	for _, tbl := range []string{"logb", "logu", "logp", "pk", "pkp"} {
-		t.Run(tbl, func(t *testing.T) {
+		t.Run(tbl+"/split"+split, func(t *testing.T) {
 			all := "SELECT * FROM %s.ice." + tbl
 			only := sortedRows(t, db, fmt.Sprintf(all, "fl_dis"))
 			for _, cat := range []string{"fl_auto", "fl_req"} {
@@ -157,6 +172,14 @@ func TestFlussIcebergUnionRead(t *testing.T) {
 				p := strings.Join(plan, "\n")
 				if !strings.Contains(p, "unionRead=yes") || strings.Contains(p, "lakeSplits=0,") || !strings.Contains(p, "lakeFormat=iceberg") {
 					t.Fatalf("%s: EXPLAIN does not show an Iceberg union read:\n%s", cat, p)
+				}
+				if split != "" {
+					var splits, files int
+					fmt.Sscanf(p[strings.Index(p, "lakeSplits="):], "lakeSplits=%d", &splits)
+					fmt.Sscanf(p[strings.Index(p, "dataFiles="):], "dataFiles=%d", &files)
+					if splits <= files {
+						t.Fatalf("%s: file_split_size %s: %d lake splits for %d data files:\n%s", cat, split, splits, files, p)
+					}
 				}
 				// PK tables' second round deleted keys of the first by
 				// equality deletes, which the lake half applies.

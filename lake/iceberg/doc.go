@@ -60,7 +60,10 @@
 // list.
 //
 // What is read: format v1 and v2 tables (and v3 tables that use none of
-// the refused features), any partition spec, one split per data file,
+// the refused features), any partition spec, one split per data file (a
+// Parquet file cut into slices by ScanOptions.FileSplitSize/MinSplits as
+// lake/paimon cuts its files, a large row group shared by rows:
+// TestSlicedPlans),
 // position deletes and equality deletes (NULL equals NULL) applied to the
 // data files iceberg-go's planner assigns them to, column projection,
 // snapshots by id, by time (the latest ancestor of the current snapshot

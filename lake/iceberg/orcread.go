@@ -47,6 +47,8 @@ type fileRead struct {
 	pred   *paimon.Predicate
 	batch  int
 	bufs   *paimon.ScanBuffers
+	// slice, for a Parquet data file: the part of it read.
+	slice *paimon.FileSlice
 }
 
 // openFile opens one file of the split in the format its manifest entry

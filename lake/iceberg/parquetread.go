@@ -56,7 +56,7 @@ func (p *Plan) openParquet(ctx context.Context, mem memory.Allocator, r fileRead
 		fsys, name = suffixFS{fsys}, name+parquetSuffix
 	}
 	dr, err := paimon.OpenDataFile(ctx, mem, paimon.DataFileRead{FS: fsys, Path: name, Size: r.size,
-		FileFields: ff, Want: readWant, Predicate: r.pred, BatchSize: r.batch, Buffers: r.bufs})
+		FileFields: ff, Want: readWant, Predicate: r.pred, BatchSize: r.batch, Buffers: r.bufs, Slice: r.slice})
 	if err != nil {
 		return nil, err
 	}

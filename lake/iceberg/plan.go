@@ -24,6 +24,14 @@ type ScanOptions struct {
 	// values and column bounds. It never filters rows: the caller applies
 	// its filters to what the splits return.
 	Predicate *paimon.Predicate
+	// FileSplitSize and MinSplits cut Parquet data files into slices as
+	// lake/paimon cuts a Paimon table's (paimon.ScanOptions): a file
+	// larger than FileSplitSize in slices of about that many bytes, and
+	// finer when the plan would have fewer than MinSplits splits, so that
+	// every scanner gets a share of a table of few large files. A row
+	// group larger than a slice is shared by rows (paimon.FileSlice).
+	FileSplitSize int64
+	MinSplits     int
 }
 
 // Plan is a read of one snapshot: one split per data file, with the delete
@@ -66,6 +74,9 @@ type Split struct {
 	FlussBucket    int32    `json:"-"`
 	FlussPartition []string `json:"-"`
 	FlussLayoutOK  bool     `json:"-"`
+	// Slice, when set, reads part of a Parquet file (see
+	// paimon.FileSlice); Records is then its estimated share of the rows.
+	Slice *paimon.FileSlice `json:"slice,omitempty"`
 }
 
 // DeleteFile is one position or equality delete file.
@@ -76,6 +87,45 @@ type DeleteFile struct {
 	Format  string `json:"format,omitempty"`
 	// EqualityIDs are the field ids an equality delete compares.
 	EqualityIDs []int `json:"eq_ids,omitempty"`
+}
+
+// sliceable: a Parquet data file (ORC files are read whole).
+func (s *Split) sliceable() bool { return s.Format == "" }
+
+// slice cuts the Parquet splits of p into slices (ScanOptions.FileSplitSize).
+func (p *Plan) slice(splitSize int64, minSplits int) {
+	if splitSize <= 0 {
+		return
+	}
+	var total int64
+	n := 0
+	for i := range p.Splits {
+		if s := &p.Splits[i]; s.sliceable() {
+			total += s.Size
+			n += paimon.SliceCount(s.Size, splitSize)
+		} else {
+			n++
+		}
+	}
+	size := paimon.SliceSize(total, splitSize, n, minSplits)
+	var out []Split
+	for _, s := range p.Splits {
+		k := 1
+		if s.sliceable() {
+			k = paimon.SliceCount(s.Size, size)
+		}
+		if k <= 1 {
+			out = append(out, s)
+			continue
+		}
+		for i := 0; i < k; i++ {
+			c := s
+			c.Slice = &paimon.FileSlice{Index: int32(i), Count: int32(k)}
+			c.Records = paimon.SliceRows(s.Records, i, k)
+			out = append(out, c)
+		}
+	}
+	p.Splits = out
 }
 
 // EncodeSplit and DecodeSplit carry a split from the planner to a reader.
@@ -89,6 +139,9 @@ func DecodeSplit(b []byte) (*Split, error) {
 	}
 	if s.Path == "" {
 		return nil, fmt.Errorf("%w: split without a data file", ErrCorrupt)
+	}
+	if sl := s.Slice; sl != nil && (!s.sliceable() || sl.Count < 1 || sl.Count > paimon.MaxSlices || sl.Index < 0 || sl.Index >= sl.Count) {
+		return nil, fmt.Errorf("%w: split of %s: slice %d of %d of a %s file", ErrCorrupt, s.Path, sl.Index, sl.Count, formatName(s.Format))
 	}
 	return &s, nil
 }
@@ -150,6 +203,7 @@ func (t *Table) Plan(ctx context.Context, o ScanOptions) (*Plan, error) {
 		p.Splits = append(p.Splits, sp)
 	}
 	sort.SliceStable(p.Splits, func(i, j int) bool { return p.Splits[i].Path < p.Splits[j].Path })
+	p.slice(o.FileSplitSize, o.MinSplits)
 	return p, nil
 }
 
@@ -342,3 +396,36 @@ const (
 	FormatName   = "iceberg"
 	DirOption    = "inlet.iceberg.dir"
 )
+
+func formatName(f string) string {
+	if f == "" {
+		return "PARQUET"
+	}
+	return f
+}
+
+// first reports whether s is a whole file or the first slice of one, so
+// that per-file figures (bytes, delete files) are counted once a file.
+func (s *Split) first() bool { return s.Slice == nil || s.Slice.Index == 0 }
+
+// FileBytes is the data file's size for its first split, 0 for its other
+// slices: summed over a plan, the bytes of its data files.
+func (s *Split) FileBytes() int64 {
+	if s.first() {
+		return s.Size
+	}
+	return 0
+}
+
+// FileCounts are the plan's data files and the delete files that apply
+// to them, each file counted once however many slices read it.
+func (p *Plan) FileCounts() (data, pos, eq int) {
+	for i := range p.Splits {
+		if s := &p.Splits[i]; s.first() {
+			data++
+			pos += len(s.PosDeletes)
+			eq += len(s.EqDeletes)
+		}
+	}
+	return data, pos, eq
+}

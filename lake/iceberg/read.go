@@ -139,7 +139,7 @@ func (p *Plan) Open(ctx context.Context, s *Split, mem memory.Allocator, ro Read
 		r.eq = append(r.eq, g)
 	}
 	r.fr, err = p.openFile(ctx, mem, fileRead{path: s.Path, size: s.Size, records: s.Records, format: s.Format, want: needed, fileFields: p.Fields, consts: s.Identity,
-		pred: p.Predicate, batch: ro.BatchSize, bufs: ro.Buffers})
+		pred: p.Predicate, batch: ro.BatchSize, bufs: ro.Buffers, slice: s.Slice})
 	if err != nil {
 		return nil, fmt.Errorf("iceberg table %s: %w", p.Table.Name, err)
 	}

@@ -34,6 +34,10 @@ type DataFileRead struct {
 	// Buffers carries page readers over from the previous file read with
 	// the same allocator (see ScanBuffers).
 	Buffers *ScanBuffers
+	// Slice, optional, reads only part of the file: the row groups (or
+	// row ranges of large ones) its byte range owns; positions stay
+	// positions in the whole file.
+	Slice *FileSlice
 }
 
 // DataFileReader streams one data file's batches.
@@ -56,7 +60,7 @@ func OpenDataFile(ctx context.Context, mem memory.Allocator, r DataFileRead) (*D
 	}
 	d := &DataFileReader{}
 	fb, err := openDataFile(ctx, fileReadSpec{fsys: r.FS, path: r.Path, fileSchema: &TableSchema{Fields: r.FileFields}, want: r.Want,
-		pred: pred, batchSize: r.BatchSize, mem: mem, metrics: &d.metrics, pool: r.Buffers.poolFor(mem), size: r.Size, statsOnly: true})
+		pred: pred, batchSize: r.BatchSize, mem: mem, metrics: &d.metrics, pool: r.Buffers.poolFor(mem), size: r.Size, statsOnly: true, slice: r.Slice})
 	if err != nil {
 		return nil, err
 	}

@@ -51,7 +51,18 @@
 //     (the first and last slices take anything outside), so the slices of
 //     a file read each row group exactly once; deletion-vector positions
 //     stay positions in the whole file; a merge read refuses a slice
-//     (TestSlicedGenerated, TestSlicedFixtures).
+//     (TestSlicedGenerated, TestSlicedFixtures). A Parquet row group of at
+//     least 1 MiB and 4096 rows that crosses a slice boundary is shared by
+//     rows instead (rowsplit.go): each slice takes the rows in proportion
+//     to its share of the group's bytes, the bounds moved to page starts
+//     of the group's largest column read, and reads only the pages holding
+//     them (parquetpage.ScanPages, ResetRows), so a file of one large row
+//     group (iceberg-go's, Java writers' 128 MB groups) still spreads over
+//     every scanner. Every slice decides alike from the file and the
+//     columns read: only files the page decoder reads, or reads of no
+//     column, and a remote file only with offset indexes (walking its page
+//     headers would be a request each) (TestRowSplitSlices, the
+//     parquet-rowsplit case of TestSlicedGenerated).
 //  7. Decoders distrust input: every length, count and offset is checked
 //     before allocation; bad bytes give an error wrapping ErrCorrupt that
 //     names the table and file, never a panic.

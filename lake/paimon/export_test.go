@@ -56,3 +56,14 @@ func SetMinSliceBytes(n int64) int64 {
 	minSliceBytes = n
 	return old
 }
+
+// SetMinSplitGroup sets the smallest row group split by rows among
+// slices and returns a function restoring the previous values.
+func SetMinSplitGroup(bytes, rows int64) func() {
+	ob, or := minSplitGroupBytes, minSplitGroupRows
+	minSplitGroupBytes, minSplitGroupRows = bytes, rows
+	return func() { minSplitGroupBytes, minSplitGroupRows = ob, or }
+}
+
+// SplitParts counts the row-group parts read by row range (for tests).
+func SplitParts() int64 { return splitParts.Load() }

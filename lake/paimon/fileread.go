@@ -262,41 +262,104 @@ func openParquet(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 		}
 		i96 = append(i96, int96Col{pos: order[i], name: sf.Field.Name, leaf: sf.ColIndex, maxDef: md.Schema.Column(sf.ColIndex).MaxDefinitionLevel(), typ: typ})
 	}
-	rgs := make([]int, 0, pf.NumRowGroups())
-	for rg := 0; rg < pf.NumRowGroups(); rg++ {
-		if s.slice != nil {
-			lo, hi, err := rowGroupSpan(md.RowGroup(rg))
-			if err != nil {
-				return nil, fmt.Errorf("%w: data file %s row group %d: %v", ErrCorrupt, s.path, rg, err)
-			}
-			if !s.slice.owns(lo, hi, f.Size()) {
-				continue
-			}
-		}
-		if s.pred != nil && !rowGroupMayMatch(s.pred, md.RowGroup(rg), fr, s.want, src) {
-			s.metrics.skippedGroup()
-			continue
-		}
-		rgs = append(rgs, rg)
-	}
 	rgStart := make([]int64, pf.NumRowGroups())
 	for rg := 1; rg < pf.NumRowGroups(); rg++ {
 		rgStart[rg] = rgStart[rg-1] + md.RowGroup(rg-1).NumRows()
 	}
 	pl, pn, pt := pageLeaves(fr, order, i96)
+	noCols := len(cols) == 0 && len(i96) == 0
+	// splittable: a row group of this file may be split by rows among
+	// slices (rowsplit.go). Decided from the file and the columns read
+	// alone, never from which row groups this slice reads, so that
+	// every slice of the file decides alike: reads of no column, and
+	// files the page decoder reads in every row group.
+	splittable := -1
+	canSplit := func() bool {
+		if splittable < 0 {
+			splittable = 0
+			all := make([]int, pf.NumRowGroups())
+			for i := range all {
+				all[i] = i
+			}
+			if noCols {
+				splittable = 1
+			} else if pc := planPageColumns(s.path, pf, pl, pn, pt, all); pc != nil && (localFile(s.path) || pc.indexed()) {
+				// A remote file's pages are listed from its offset
+				// indexes: walking the headers would be a request each.
+				splittable = 1
+			}
+		}
+		return splittable == 1
+	}
+	parts := make([]rgPart, 0, pf.NumRowGroups())
+	for rg := 0; rg < pf.NumRowGroups(); rg++ {
+		part := rgPart{rg: rg, to: md.RowGroup(rg).NumRows()}
+		owner := true
+		if s.slice != nil && s.slice.Count > 1 {
+			lo, hi, err := rowGroupSpan(md.RowGroup(rg))
+			if err != nil {
+				return nil, fmt.Errorf("%w: data file %s row group %d: %v", ErrCorrupt, s.path, rg, err)
+			}
+			owner = s.slice.owns(lo, hi, f.Size())
+			mayCross := hi-lo >= minSplitGroupBytes && part.to >= minSplitGroupRows
+			part.from, part.to, part.split = s.slice.rowRange(lo, hi, f.Size(), part.to, mayCross && canSplit())
+			if part.from == part.to {
+				continue
+			}
+		}
+		if s.pred != nil && !rowGroupMayMatch(s.pred, md.RowGroup(rg), fr, s.want, src) {
+			if owner {
+				// Counted once, by the slice holding the group's middle.
+				s.metrics.skippedGroup()
+			}
+			continue
+		}
+		parts = append(parts, part)
+	}
+	rgs := make([]int, len(parts))
+	for i := range parts {
+		rgs[i] = parts[i].rg
+	}
 	if pc := planPageColumns(s.path, pf, pl, pn, pt, rgs); pc != nil {
-		return openPageColumns(ctx, s, f, out, src, order, pc, rgs, rgStart, md, bs, &ok)
+		for i := range parts {
+			if err := alignPart(ctx, f, pc, &parts[i], md.RowGroup(parts[i].rg).NumRows()); err != nil {
+				return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+			}
+		}
+		return openPageColumns(ctx, s, f, out, src, order, pc, parts, rgStart, bs, &ok)
+	}
+	for _, p := range parts {
+		if !p.split {
+			continue
+		}
+		if !noCols {
+			// canSplit said the page decoder reads every row group.
+			return nil, fmt.Errorf("%w: data file %s row group %d: a row range outside the page decoder", ErrUnsupported, s.path, p.rg)
+		}
+		splitParts.Add(1)
 	}
 	// One pqarrow reader per run of consecutive unpruned row groups, not
 	// per row group: a reader allocates fresh page and decompression
 	// buffers, and batch positions stay contiguous within a run. INT96
 	// reads and reads of no file column stay one row group per unit.
-	runs := rowGroupRuns(rgs, len(cols) > 0 && len(i96) == 0)
+	runs := rowGroupRuns(rgs, !noCols)
 	ok = true
-	return unitBatches(ctx, s, f, out, len(cols) == 0 && len(i96) == 0, src, order, unitReads{
+	return unitBatches(ctx, s, f, out, noCols, src, order, unitReads{
 		count: len(runs),
-		start: func(i int) int64 { return rgStart[runs[i][0]] },
-		rows:  func(i int) int64 { return md.RowGroup(runs[i][0]).NumRows() },
+		// A run of no column is one part (rowGroupRuns joins none):
+		// parts[i].
+		start: func(i int) int64 {
+			if noCols {
+				return rgStart[parts[i].rg] + parts[i].from
+			}
+			return rgStart[runs[i][0]]
+		},
+		rows: func(i int) int64 {
+			if noCols {
+				return parts[i].to - parts[i].from
+			}
+			return md.RowGroup(runs[i][0]).NumRows()
+		},
 		open: func(i int) (array.RecordReader, error) {
 			var r array.RecordReader
 			if len(cols) > 0 {
@@ -607,7 +670,7 @@ func pageLeaves(fr *pqarrow.FileReader, order map[int]int, i96 []int96Col) (leav
 // openPageColumns reads the file through lake/parquetpage: one reader per
 // column for the whole file, one unit per run of consecutive row groups.
 func openPageColumns(ctx context.Context, s fileReadSpec, f fileio.File, out *arrow.Schema, src []int, order map[int]int, pc *pageColumns,
-	rgs []int, rgStart []int64, md *metadata.FileMetaData, bs int, ok *bool) (*fileBatches, error) {
+	parts []rgPart, rgStart []int64, bs int, ok *bool) (*fileBatches, error) {
 	prs, err := newPageReaders(pc, s.mem, s.pool)
 	if err != nil {
 		return nil, err
@@ -620,16 +683,15 @@ func openPageColumns(ctx context.Context, s fileReadSpec, f fileio.File, out *ar
 			pc.markUnread(s.want, src, order, s.filterOnly)
 		}
 	}
-	runs := rowGroupRuns(rgs, true)
+	runs := partRuns(parts)
 	pageFiles.Add(1)
 	*ok = true
 	fb := unitBatches(ctx, s, f, out, false, src, order, unitReads{
 		count: len(runs),
-		start: func(i int) int64 { return rgStart[runs[i][0]] },
-		rows:  func(i int) int64 { return md.RowGroup(runs[i][0]).NumRows() },
+		start: func(i int) int64 { p := runs[i][0]; return rgStart[p.rg] + p.from },
+		rows:  func(i int) int64 { p := runs[i][0]; return p.to - p.from },
 		open: func(i int) (array.RecordReader, error) {
-			return &pageRecordReader{refs: 1, ctx: ctx, path: s.path, f: f, pc: pc, prs: prs, rgs: runs[i],
-				rows:  func(rg int) int64 { return md.RowGroup(rg).NumRows() },
+			return &pageRecordReader{refs: 1, ctx: ctx, path: s.path, f: f, pc: pc, prs: prs, parts: runs[i],
 				start: func(rg int) int64 { return rgStart[rg] }, mem: s.mem, batch: int64(bs)}, nil
 		},
 	})
@@ -640,4 +702,19 @@ func openPageColumns(ctx context.Context, s fileReadSpec, f fileio.File, out *ar
 		prs.release()
 	}
 	return fb, nil
+}
+
+// partRuns groups parts into runs whose rows are consecutive in the file:
+// whole row groups one after another; a part of a row group ends a run
+// and starts the next.
+func partRuns(parts []rgPart) [][]rgPart {
+	var runs [][]rgPart
+	for i, p := range parts {
+		if i > 0 && !p.split && !parts[i-1].split && parts[i-1].rg == p.rg-1 {
+			runs[len(runs)-1] = append(runs[len(runs)-1], p)
+			continue
+		}
+		runs = append(runs, parts[i:i+1:i+1])
+	}
+	return runs
 }

@@ -346,13 +346,12 @@ type pageRecordReader struct {
 	f      io.ReaderAt
 	pc     *pageColumns
 	prs    *pageReaders
-	rgs    []int
-	rows   func(rg int) int64
+	parts  []rgPart
 	start  func(rg int) int64 // file position of rg's first row
 	mem    memory.Allocator
 	batch  int64
-	next   int   // next row group of rgs
-	left   int64 // rows left in the current row group
+	next   int   // next part of parts
+	left   int64 // rows left in the current part
 	cur    arrow.RecordBatch
 	err    error
 	arrays []arrow.Array
@@ -361,6 +360,33 @@ type pageRecordReader struct {
 	tmp2   []bool  // its answer on rows evalDict left undecided
 	idx    []int32 // selected rows of the batch, when dropping
 	rg     int     // current row group
+	pos0   int64   // file position just past the current part's last row
+}
+
+// resetPart points every column's reader at part pt: a whole row group
+// with one read a column, part of one (a row range, see rgPart) with the
+// pages holding its rows only.
+func (r *pageRecordReader) resetPart(pt *rgPart) error {
+	chunks := r.pc.chunks[pt.rg]
+	for i, pr := range r.prs.rs {
+		if !pt.split {
+			if err := pr.Reset(r.f, chunks[i]); err != nil {
+				return err
+			}
+			continue
+		}
+		pg := pt.refPages
+		if i != pt.ref || pg == nil {
+			var err error
+			if pg, err = parquetpage.ScanPages(r.ctx, r.f, r.pc.cols[i], chunks[i]); err != nil {
+				return err
+			}
+		}
+		if err := pr.ResetRows(r.ctx, r.f, chunks[i], pg, pt.from, pt.to); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (r *pageRecordReader) Retain() { r.refs++ }
@@ -388,18 +414,21 @@ func (r *pageRecordReader) Next() bool {
 	}
 again:
 	for r.left == 0 {
-		if r.next >= len(r.rgs) {
+		if r.next >= len(r.parts) {
 			return false
 		}
-		rg := r.rgs[r.next]
+		pt := &r.parts[r.next]
 		r.next++
-		r.rg = rg
-		r.left = r.rows(rg)
-		for i, pr := range r.prs.rs {
-			if err := pr.Reset(r.f, r.pc.chunks[rg][i]); err != nil {
+		r.rg = pt.rg
+		r.left = pt.to - pt.from
+		r.pos0 = r.start(pt.rg) + pt.to
+		if err := r.resetPart(pt); err != nil {
+			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+				r.err = err
+			} else {
 				r.err = fmt.Errorf("%w: %v", ErrCorrupt, err)
-				return false
 			}
+			return false
 		}
 	}
 	n := min(r.batch, r.left)
@@ -435,7 +464,7 @@ again:
 			r.pc.pred.evalBatch(col, int(n), sel)
 		}
 		if r.pc.drop {
-			pos := r.start(r.rg) + r.rows(r.rg) - r.left
+			pos := r.pos0 - r.left
 			k := r.dropRows(sel, pos)
 			switch {
 			case k == 0:

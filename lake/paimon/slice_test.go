@@ -79,11 +79,20 @@ func TestSlicedGenerated(t *testing.T) {
 	defer paimon.SetMinSliceBytes(paimon.SetMinSliceBytes(1))
 	const files, perFile = 3, 1000
 	deleted := func(file, i int) bool { return file == 1 && i%7 == 3 }
-	for _, format := range []string{"parquet", "orc"} {
-		t.Run(format, func(t *testing.T) {
+	// parquet-rowsplit: one row group a file, of many small pages, so
+	// that slices share it by rows (rowsplit.go) and the deletion
+	// vector's positions must hold across the shares.
+	for _, variant := range []string{"parquet", "orc", "parquet-rowsplit"} {
+		t.Run(variant, func(t *testing.T) {
+			format, opts := variant, writer.Options{RowGroupRows: 64}
+			if variant == "parquet-rowsplit" {
+				format, opts = "parquet", writer.Options{RowGroupRows: 1 << 20, PageBytes: 512}
+				defer paimon.SetMinSplitGroup(1, 100)()
+			}
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
 			path := filepath.Join(t.TempDir(), "db.db", "t_"+format)
+			before := paimon.SplitParts()
 			s := &paimon.TableSchema{Fields: []paimon.DataField{
 				{ID: 0, Name: "id", Type: mustType(t, "BIGINT")},
 				{ID: 1, Name: "name", Type: mustType(t, "STRING")},
@@ -92,7 +101,7 @@ func TestSlicedGenerated(t *testing.T) {
 			if err := writer.CreateTable(ctx, fileio.Local{}, path, s, time.Unix(0, 0)); err != nil {
 				t.Fatal(err)
 			}
-			w, err := writer.Open(ctx, fileio.Local{}, path, mem, writer.Options{RowGroupRows: 64})
+			w, err := writer.Open(ctx, fileio.Local{}, path, mem, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -233,6 +242,9 @@ func TestSlicedGenerated(t *testing.T) {
 					for _, n := range perFileSlices {
 						maxShared = max(maxShared, n)
 					}
+				}
+				if variant == "parquet-rowsplit" && paimon.SplitParts() == before {
+					t.Fatalf("pred %v: no row group split by rows", pred)
 				}
 				if maxShared < 3 {
 					t.Fatalf("pred %v: at most %d slices of one file returned rows; slicing is not exercised", pred, maxShared)

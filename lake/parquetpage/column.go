@@ -27,6 +27,11 @@ type Chunk struct {
 	Size      int64
 	NumValues int64
 	Codec     compress.Compression
+	// OffsetIndex, OffsetIndexLen locate the chunk's offset index (the
+	// Parquet page index's page locations; length 0: none), which
+	// ScanPages reads instead of walking the page headers.
+	OffsetIndex    int64
+	OffsetIndexLen int32
 }
 
 // ChunkOf locates a column chunk; an error means the chunk uses
@@ -68,7 +73,11 @@ func ChunkOf(cc *metadata.ColumnChunkMetaData, rg int) (Chunk, error) {
 	if start < 0 || cc.TotalCompressedSize() < 0 || cc.NumValues() < 0 {
 		return Chunk{}, fmt.Errorf("negative column chunk offset, size or count")
 	}
-	return Chunk{RowGroup: rg, Offset: start, Size: cc.TotalCompressedSize(), NumValues: cc.NumValues(), Codec: cc.Compression()}, nil
+	ch := Chunk{RowGroup: rg, Offset: start, Size: cc.TotalCompressedSize(), NumValues: cc.NumValues(), Codec: cc.Compression()}
+	if loc := cc.GetOffsetIndexLocation(); loc != nil && loc.Offset >= 0 && loc.Length > 0 {
+		ch.OffsetIndex, ch.OffsetIndexLen = loc.Offset, loc.Length
+	}
+	return ch, nil
 }
 
 // How physical values become Out values.

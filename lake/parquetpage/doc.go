@@ -27,6 +27,15 @@
 //     (a frame declaring more is refused first; one without a size is
 //     bounded by the decoder's 1 GiB limit), so the buffer cannot grow.
 //   - ctx is checked once per page.
+//   - ScanPages lists a chunk's pages (from its offset index, else by
+//     reading only the page headers) and ResetRows reads rows [from, to)
+//     of the chunk from just the pages holding them (and the dictionary
+//     page, unless every one of them is PLAIN), so that several scanners
+//     can share a large row group. ResetRows checks each page it reads
+//     against the list (offset, row count, encoding): an offset index
+//     that lies is an error, never a row lost or read twice
+//     (TestResetRowsMatchesPqarrow, TestResetRowsRefusesLyingPageList,
+//     FuzzScanPages, FuzzOffsetIndex).
 //   - Speed: dictionary indices are unpacked 32 at a time by a kernel per
 //     bit width (unpack_gen.go, written by genunpack.go) and each is
 //     checked against the dictionary once, so a dictionary-encoded column

@@ -26,10 +26,15 @@ type Reader struct {
 	p   plan
 	mem memory.Allocator
 
-	ch      Chunk
-	chunk   *memory.Buffer // the column chunk's bytes
-	data    []byte
-	pos     int   // next page header within data
+	ch    Chunk
+	chunk *memory.Buffer // the column chunk's bytes
+	data  []byte
+	pos   int // next page header within data
+	// jumpAt, when >= 0: data from jumpAt on was read from file offset
+	// jumpOff on (ResetRows reads the dictionary page and a run of data
+	// pages into one buffer); errors name file offsets.
+	jumpAt  int
+	jumpOff int64
 	left    int64 // values of the chunk not yet in a loaded page
 	dec     decompressor
 	pageBuf *memory.Buffer
@@ -148,6 +153,10 @@ func (r *Reader) wrapf(err error) error {
 		r.col.File, r.col.Name, r.ch.RowGroup, r.pageOff, err)
 }
 
+// maxChunkBytes bounds the bytes one column chunk (or a run of its pages)
+// is read into.
+const maxChunkBytes = math.MaxInt32 * 4
+
 // Reset starts reading chunk ch of file f with one ReadAt.
 func (r *Reader) Reset(f io.ReaderAt, ch Chunk) error {
 	if r.chunk == nil {
@@ -155,7 +164,7 @@ func (r *Reader) Reset(f io.ReaderAt, ch Chunk) error {
 	}
 	r.ch = ch
 	r.pageOff = ch.Offset
-	if ch.Size < 0 || ch.Size > math.MaxInt32*4 {
+	if ch.Size < 0 || ch.Size > maxChunkBytes {
 		return r.errorf("column chunk size %d", ch.Size)
 	}
 	if size := int(ch.Size); r.chunk.Cap() < size {
@@ -180,6 +189,7 @@ func (r *Reader) Reset(f io.ReaderAt, ch Chunk) error {
 
 func (r *Reader) resetBytes(ch Chunk) error {
 	r.dropPage()
+	r.jumpAt = -1
 	r.ch = ch
 	r.dec.codec = ch.Codec
 	r.pos, r.left = 0, ch.NumValues
@@ -257,6 +267,9 @@ func (r *Reader) nextPage(ctx context.Context) error {
 			return err
 		}
 		r.pageOff = r.ch.Offset + int64(r.pos)
+		if r.jumpAt >= 0 && r.pos >= r.jumpAt {
+			r.pageOff = r.jumpOff + int64(r.pos-r.jumpAt)
+		}
 		if r.left <= 0 || r.pos >= len(r.data) {
 			return r.errorf("column chunk ends with %d of %d values unread", r.left, r.ch.NumValues)
 		}

@@ -128,6 +128,56 @@ func ordersIn(ctx context.Context, cat catalog.Catalog, ns, name, version string
 	return ids, nil
 }
 
+// OrdersBig writes warehouse/<ns>/<name> as Orders does at scale, with
+// table properties props (page size, say): ids 1..n appended (one data
+// file per region), customer 'c003' deleted merge-on-read (position
+// deletes spread over the files), an equality delete of 'c005', then ids
+// n+1..n+50 appended. It returns the snapshot ids.
+func OrdersBig(ctx context.Context, warehouse, ns, name string, n int64, props map[string]string) ([]int64, error) {
+	cat, err := hadoop.NewCatalog("test", warehouse, iceberg.Properties{})
+	if err != nil {
+		return nil, err
+	}
+	defer cat.Close()
+	if ok, _ := cat.CheckNamespaceExists(ctx, table.Identifier{ns}); !ok {
+		if err := cat.CreateNamespace(ctx, table.Identifier{ns}, nil); err != nil {
+			return nil, err
+		}
+	}
+	spec := iceberg.NewPartitionSpec(iceberg.PartitionField{SourceIDs: []int{6}, FieldID: 1000, Name: "region", Transform: iceberg.IdentityTransform{}})
+	tp := iceberg.Properties{"format-version": "2", table.WriteDeleteModeKey: table.WriteModeMergeOnRead}
+	for k, v := range props {
+		tp[k] = v
+	}
+	tbl, err := cat.CreateTable(ctx, table.Identifier{ns, name}, OrdersSchema(), catalog.WithPartitionSpec(&spec), catalog.WithProperties(tp))
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	commit := func(t *table.Table, err error) error {
+		if err != nil {
+			return err
+		}
+		tbl = t
+		ids = append(ids, t.CurrentSnapshot().SnapshotID)
+		return nil
+	}
+	if err := commit(appendRows(ctx, tbl, 1, n)); err != nil {
+		return nil, fmt.Errorf("append: %w", err)
+	}
+	filter := iceberg.EqualTo(iceberg.Reference("customer"), "c003")
+	if err := commit(tbl.Delete(ctx, filter, nil)); err != nil {
+		return nil, fmt.Errorf("delete: %w", err)
+	}
+	if err := commit(equalityDelete(ctx, tbl, "c005")); err != nil {
+		return nil, fmt.Errorf("equality delete: %w", err)
+	}
+	if err := commit(appendRows(ctx, tbl, n+1, n+50)); err != nil {
+		return nil, fmt.Errorf("append: %w", err)
+	}
+	return ids, nil
+}
+
 func arrowSchema() *arrow.Schema {
 	return arrow.NewSchema([]arrow.Field{
 		{Name: "id", Type: arrow.PrimitiveTypes.Int64},

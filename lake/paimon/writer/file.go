@@ -144,6 +144,11 @@ func (c *Commit) newFile(ctx context.Context, part []any, bucket, level, source 
 			parquet.WithMaxRowGroupLength(t.opts.RowGroupRows), parquet.WithCreatedBy("inlet paimon writer"),
 			// DECIMAL p<=9 as INT32 and p<=18 as INT64, as Paimon's ParquetSchemaConverter writes them.
 			parquet.WithStoreDecimalAsInteger(true))
+		if t.opts.PageBytes > 0 {
+			props = parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd), parquet.WithAllocator(t.mem),
+				parquet.WithMaxRowGroupLength(t.opts.RowGroupRows), parquet.WithCreatedBy("inlet paimon writer"),
+				parquet.WithStoreDecimalAsInteger(true), parquet.WithDataPageSize(t.opts.PageBytes))
+		}
 		arrProps := pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(t.mem))
 		if int96Layout(fw.schema) {
 			fw.colw, err = newColumnWriter(fw.schema, fw.cw, props, t.opts.RowGroupRows, arrProps)

@@ -36,6 +36,9 @@ type Options struct {
 	// RowGroupRows caps the rows of one Parquet row group (the only data
 	// a FileWriter buffers); default 131072.
 	RowGroupRows int64
+	// PageBytes is the Parquet data page size the writer aims at; 0:
+	// arrow-go's default (1 MiB).
+	PageBytes int64
 }
 
 func (o Options) withDefaults() Options {
