@@ -29,8 +29,8 @@
 // With --lake iceberg (iceberg.go) the same rows are also written as an
 // Iceberg table by iceberg-go (DIR/ice_N_F, a Hadoop-catalog warehouse:
 // format v2, ZSTD, F data files, one commit); Inlet's side is lake/iceberg
-// over it (one split per data file, cut into 4 MB slices with T > 1 as
-// the Paimon table is, a row group shared by rows; the k < 100 filter is applied above
+// over it (one split per data file, cut into 2 MB slices with T > 1 as
+// the Paimon table is cut into 4 MB ones, a row group shared by rows; the k < 100 filter is applied above
 // the reader, whose predicate only prunes), DuckDB reads its data files,
 // and the Paimon reader on the Paimon table of the same rows runs beside
 // it in every run: the last two columns are its time and its time over

@@ -52,7 +52,7 @@
 //     a file read each row group exactly once; deletion-vector positions
 //     stay positions in the whole file; a merge read refuses a slice
 //     (TestSlicedGenerated, TestSlicedFixtures). A Parquet row group of at
-//     least 1 MiB and 4096 rows that crosses a slice boundary is shared by
+//     least 1 MiB, 4096 rows and half a slice that crosses a slice boundary is shared by
 //     rows instead (rowsplit.go): each slice takes the rows in proportion
 //     to its share of the group's bytes, the bounds moved to page starts
 //     of the group's largest column read, and reads only the pages holding

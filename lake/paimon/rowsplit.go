@@ -44,8 +44,9 @@ var splitParts atomic.Int64
 
 // rowRange reports which rows of a row group of rows rows, spanning bytes
 // [start, end) of a file of size bytes, slice s reads: split says the
-// group is shared by rows (splittable, large enough, crossing a slice
-// boundary), and [from, to) is s's share before page alignment; else the
+// group is shared by rows (splittable, large enough, at least half a
+// slice, crossing a slice boundary), and [from, to) is s's share before
+// page alignment; else the
 // group is read whole by the slice owning its middle byte (from, to =
 // 0, rows or 0, 0).
 func (s *FileSlice) rowRange(start, end, size, rows int64, splittable bool) (from, to int64, split bool) {
@@ -59,6 +60,14 @@ func (s *FileSlice) rowRange(start, end, size, rows int64, splittable bool) (fro
 		return whole()
 	}
 	n, i := int64(s.Count), int64(s.Index)
+	if end-start < size/n/2 {
+		// Under half a slice: whole to one slice, as the middle byte
+		// says, leaves no scanner short by more than a quarter slice,
+		// and costs no page lists, shared dictionaries or pages decoded
+		// on both sides of a bound (the many-row-group files of the
+		// Paimon writer and Fluss's Paimon tiering stay as they were).
+		return whole()
+	}
 	crosses := false
 	for k := int64(1); k < n; k++ {
 		if b := sliceBound(size, k, n); b > start && b < end {
