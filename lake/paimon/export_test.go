@@ -67,3 +67,6 @@ func SetMinSplitGroup(bytes, rows int64) func() {
 
 // SplitParts counts the row-group parts read by row range (for tests).
 func SplitParts() int64 { return splitParts.Load() }
+
+// FooterHits counts opens that reused a parsed Parquet footer.
+func FooterHits() int64 { return footerHits.Load() }

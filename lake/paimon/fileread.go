@@ -156,7 +156,7 @@ func openParquet(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 		return nil, err
 	}
 	props := parquet.NewReaderProperties(s.mem)
-	pf, err := file.NewParquetReader(io.NewSectionReader(f, 0, f.Size()), file.WithReadProps(props))
+	pf, err := openParquetFile(s.path, f, f.Size(), file.WithReadProps(props))
 	if err != nil {
 		return nil, fmt.Errorf("%w: data file %s: %v", ErrCorrupt, s.path, err)
 	}

@@ -221,11 +221,15 @@ func (r *Reader) ResetRows(ctx context.Context, f io.ReaderAt, ch Chunk, pg *Pag
 	return r.Skip(ctx, from-pg.first[i0])
 }
 
+// skipSel is an all-false selection: Skip reads with it, so a dictionary
+// page's indices are walked but no value is gathered (ReadSelected).
+var skipSel = make([]bool, 1<<16)
+
 // Skip reads and drops n rows.
 func (r *Reader) Skip(ctx context.Context, n int64) error {
 	for n > 0 {
-		k := min(n, 1<<16)
-		a, err := r.Read(ctx, int(k))
+		k := min(n, int64(len(skipSel)))
+		a, err := r.ReadSelected(ctx, int(k), skipSel[:k])
 		if err != nil {
 			return err
 		}
