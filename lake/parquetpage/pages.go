@@ -100,6 +100,9 @@ func ScanPages(ctx context.Context, f io.ReaderAt, col Column, ch Chunk) (*Pages
 				return nil, errf(pos, "%v", err)
 			}
 		}
+		if int(h.uncompressed) > maxPageBytes || int(h.numValues) > maxPageValues {
+			return nil, errf(pos, "page of %d bytes and %d values is beyond the reader's bounds", h.uncompressed, h.numValues)
+		}
 		next := pos + int64(hl) + int64(h.compressed)
 		if next > end {
 			return nil, errf(pos, "page of %d bytes runs past the column chunk's end", h.compressed)

@@ -251,6 +251,10 @@ func FuzzScanPages(f *testing.F) {
 	f.Add(raw[ch.Offset:ch.Offset+ch.Size], ch.NumValues)
 	pf.Close()
 	col := Column{File: "s.parquet", Name: "n3", Descr: md.Schema.Column(7), Out: arrow.PrimitiveTypes.Int32}
+	// Small bounds, as FuzzPage's: a page of 2^28 NULLs in a few bytes
+	// would otherwise take seconds an input.
+	defer func(b, v int) { maxPageBytes, maxPageValues = b, v }(maxPageBytes, maxPageValues)
+	maxPageBytes, maxPageValues = 1<<20, 1<<16
 	f.Fuzz(func(t *testing.T, b []byte, nv int64) {
 		c := Chunk{Offset: 0, Size: int64(len(b)), NumValues: nv, Codec: ch.Codec}
 		pg, err := ScanPages(context.Background(), bytes.NewReader(b), col, c)
