@@ -20,7 +20,13 @@ import (
 // the bounds moved to the nearest page start of the group's largest
 // column read (so that the column costing most is not decoded twice
 // around a bound). Every slice of the file computes the same bounds from
-// the same metadata and pages, so each row is read exactly once.
+// the same metadata and pages, so each row is read exactly once. That
+// holds as long as every slice of a file is read with the same columns
+// (the largest column read sets the bounds; whether the page decoder
+// reads them decides whether groups are shared at all): the slices of a
+// lake scan are ranges of one fragment, one projection. The predicate
+// only prunes whole row groups by their statistics, alike for every
+// slice.
 
 // rgPart is the part of row group rg one read takes: rows [from, to) of
 // it, all of them unless split.
