@@ -1,6 +1,7 @@
 package server
 
 import (
+	"database/sql"
 	"fmt"
 	"io/fs"
 	"path/filepath"
@@ -30,8 +31,28 @@ func TestFlussIcebergORCUnionRead(t *testing.T) {
 	}
 	f := startScenarioFEOn(t, sc, "iceberg")
 	db := f.db("")
+	// Then with the ORC files cut into slices of a few hundred bytes: a
+	// slice reads the stripes whose middle byte it holds.
+	for _, split := range []string{"", "300"} {
+		if split != "" {
+			mustExec(t, db, "SET file_split_size = "+split)
+		}
+		flussIcebergORCChecks(t, db, model, split)
+	}
+	// The lake really holds ORC: every data file under the warehouse is
+	// .orc.
+	n, err := countFiles(f.warehouse, ".orc")
+	if err != nil || n == 0 {
+		t.Fatalf("ORC files in the warehouse: %d %v", n, err)
+	}
+	if m, _ := countFiles(f.warehouse, ".parquet"); m != 0 {
+		t.Fatalf("%d Parquet files in an ORC lake", m)
+	}
+}
+
+func flussIcebergORCChecks(t *testing.T, db *sql.DB, model map[string][]string, split string) {
 	for _, tbl := range []string{"logb", "logu", "logp", "pk", "pkp"} {
-		t.Run(tbl, func(t *testing.T) {
+		t.Run(tbl+"/split"+split, func(t *testing.T) {
 			only := sortedRows(t, db, "SELECT * FROM fl_dis.ice."+tbl)
 			for _, cat := range []string{"fl_auto", "fl_req"} {
 				if got := sortedRows(t, db, fmt.Sprintf("SELECT * FROM %s.ice.%s", cat, tbl)); !slices.Equal(got, only) {
@@ -47,6 +68,14 @@ func TestFlussIcebergORCUnionRead(t *testing.T) {
 				p := strings.Join(plan, "\n")
 				if !strings.Contains(p, "unionRead=yes") || strings.Contains(p, "lakeSplits=0,") || !strings.Contains(p, "lakeFormat=iceberg") {
 					t.Fatalf("%s: EXPLAIN does not show an Iceberg union read:\n%s", cat, p)
+				}
+				if split != "" {
+					var splits, files int
+					fmt.Sscanf(p[strings.Index(p, "lakeSplits="):], "lakeSplits=%d", &splits)
+					fmt.Sscanf(p[strings.Index(p, "dataFiles="):], "dataFiles=%d", &files)
+					if splits <= files {
+						t.Fatalf("%s: file_split_size %s: %d lake splits for %d ORC data files:\n%s", cat, split, splits, files, p)
+					}
 				}
 				if strings.HasPrefix(tbl, "pk") == strings.Contains(p, "equalityDeleteFiles=0") {
 					t.Fatalf("%s: equality delete files in the plan of %s:\n%s", cat, tbl, p)
@@ -72,15 +101,6 @@ func TestFlussIcebergORCUnionRead(t *testing.T) {
 				t.Fatalf("%s$lake: %d rows, want 18: %q", tbl, len(lake), lake)
 			}
 		})
-	}
-	// The lake really holds ORC: every data file under the warehouse is
-	// .orc.
-	n, err := countFiles(f.warehouse, ".orc")
-	if err != nil || n == 0 {
-		t.Fatalf("ORC files in the warehouse: %d %v", n, err)
-	}
-	if m, _ := countFiles(f.warehouse, ".parquet"); m != 0 {
-		t.Fatalf("%d Parquet files in an ORC lake", m)
 	}
 }
 

@@ -61,9 +61,10 @@
 //
 // What is read: format v1 and v2 tables (and v3 tables that use none of
 // the refused features), any partition spec, one split per data file (a
-// Parquet file cut into slices by ScanOptions.FileSplitSize/MinSplits as
-// lake/paimon cuts its files, a large row group shared by rows:
-// TestSlicedPlans),
+// Parquet or ORC file cut into slices by ScanOptions.FileSplitSize/MinSplits
+// as lake/paimon cuts its files, a large Parquet row group shared by rows,
+// an ORC slice reading the stripes whose middle byte it holds:
+// TestSlicedPlans, TestSlicedORC),
 // position deletes and equality deletes (NULL equals NULL) applied to the
 // data files iceberg-go's planner assigns them to, column projection,
 // snapshots by id, by time (the latest ancestor of the current snapshot

@@ -47,7 +47,8 @@ type fileRead struct {
 	pred   *paimon.Predicate
 	batch  int
 	bufs   *paimon.ScanBuffers
-	// slice, for a Parquet data file: the part of it read.
+	// slice: the part of a data file read (Parquet row groups or row
+	// ranges, ORC stripes).
 	slice *paimon.FileSlice
 }
 
@@ -172,6 +173,13 @@ func (p *Plan) openORC(ctx context.Context, mem memory.Allocator, r fileRead) (*
 		b = &stripeBound{of: o.of, fields: all, column: func(id int) int { return o.fileColumn(fields, id) }}
 	}
 	for i, st := range o.of.Stripes() {
+		if r.slice != nil {
+			end := st.Offset + st.IndexLength + st.DataLength + st.FooterLength
+			if !r.slice.Owns(int64(st.Offset), int64(end), f.Size()) {
+				start += int64(st.NumRows)
+				continue
+			}
+		}
 		if b == nil || b.mayMatch(r.pred, st) {
 			o.stripes = append(o.stripes, i)
 			o.starts = append(o.starts, start)

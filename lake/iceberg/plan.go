@@ -24,7 +24,7 @@ type ScanOptions struct {
 	// values and column bounds. It never filters rows: the caller applies
 	// its filters to what the splits return.
 	Predicate *paimon.Predicate
-	// FileSplitSize and MinSplits cut Parquet data files into slices as
+	// FileSplitSize and MinSplits cut Parquet and ORC data files into slices as
 	// lake/paimon cuts a Paimon table's (paimon.ScanOptions): a file
 	// larger than FileSplitSize in slices of about that many bytes, and
 	// finer when the plan would have fewer than MinSplits splits, so that
@@ -74,9 +74,12 @@ type Split struct {
 	FlussBucket    int32    `json:"-"`
 	FlussPartition []string `json:"-"`
 	FlussLayoutOK  bool     `json:"-"`
-	// Slice, when set, reads part of a Parquet file (see
+	// Slice, when set, reads part of a Parquet or ORC file (see
 	// paimon.FileSlice); Records is then its estimated share of the rows.
 	Slice *paimon.FileSlice `json:"slice,omitempty"`
+	// FileRecords is the data file's record_count when Slice is set (an
+	// ORC file's row count is checked against it).
+	FileRecords int64 `json:"file_records,omitempty"`
 }
 
 // DeleteFile is one position or equality delete file.
@@ -89,8 +92,9 @@ type DeleteFile struct {
 	EqualityIDs []int `json:"eq_ids,omitempty"`
 }
 
-// sliceable: a Parquet data file (ORC files are read whole).
-func (s *Split) sliceable() bool { return s.Format == "" }
+// sliceable: a Parquet or ORC data file (an ORC slice reads the stripes
+// whose middle byte it holds).
+func (s *Split) sliceable() bool { return s.Format == "" || s.Format == string(iceberg.OrcFile) }
 
 // slice cuts the Parquet splits of p into slices (ScanOptions.FileSplitSize).
 func (p *Plan) slice(splitSize int64, minSplits int) {
@@ -122,6 +126,7 @@ func (p *Plan) slice(splitSize int64, minSplits int) {
 			c := s
 			c.Slice = &paimon.FileSlice{Index: int32(i), Count: int32(k)}
 			c.Records = paimon.SliceRows(s.Records, i, k)
+			c.FileRecords = s.Records
 			out = append(out, c)
 		}
 	}

@@ -138,7 +138,11 @@ func (p *Plan) Open(ctx context.Context, s *Split, mem memory.Allocator, ro Read
 		}
 		r.eq = append(r.eq, g)
 	}
-	r.fr, err = p.openFile(ctx, mem, fileRead{path: s.Path, size: s.Size, records: s.Records, format: s.Format, want: needed, fileFields: p.Fields, consts: s.Identity,
+	records := s.Records
+	if s.Slice != nil {
+		records = s.FileRecords
+	}
+	r.fr, err = p.openFile(ctx, mem, fileRead{path: s.Path, size: s.Size, records: records, format: s.Format, want: needed, fileFields: p.Fields, consts: s.Identity,
 		pred: p.Predicate, batch: ro.BatchSize, bufs: ro.Buffers, slice: s.Slice})
 	if err != nil {
 		return nil, fmt.Errorf("iceberg table %s: %w", p.Table.Name, err)

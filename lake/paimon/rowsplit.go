@@ -224,3 +224,8 @@ func (pc *pageColumns) indexed() bool {
 	}
 	return true
 }
+
+// Owns reports whether slice s reads the unit (an ORC stripe, a row group
+// read whole) whose bytes span [start, end) of a file of size bytes: the
+// slice holding its middle byte (every unit when s is nil or one slice).
+func (s *FileSlice) Owns(start, end, size int64) bool { return s.owns(start, end, size) }
