@@ -46,6 +46,11 @@ const (
 	maxHeaderBytes = 16 << 20
 )
 
+// maxListedPages bounds a page list (about 40 bytes a page): a chunk of
+// more pages is refused rather than listed. Writers cut pages at about
+// 20 000 rows or 1 MB, so a real chunk has thousands at most.
+var maxListedPages = 1 << 20
+
 // ScanPages lists the pages of chunk ch of col in f: from the chunk's
 // offset index when it has one (one read), else by walking its page
 // headers, reading only the headers (a window of a few KB at each, or a
@@ -125,6 +130,9 @@ func ScanPages(ctx context.Context, f io.ReaderAt, col Column, ch Chunk) (*Pages
 				start = ch.Offset
 			} else {
 				start = p.dictOff + p.dictLen
+			}
+			if len(p.off) >= maxListedPages {
+				return nil, errf(pos, "more than %d data pages in one column chunk", maxListedPages)
 			}
 			rows += int64(h.numValues)
 			p.plain = append(p.plain, h.encoding != encPlainDict && h.encoding != encRLEDict)
@@ -297,6 +305,9 @@ func pagesFromIndex(f io.ReaderAt, ch Chunk) (*Pages, error) {
 	locs, err := readOffsetIndex(b)
 	if err != nil {
 		return nil, err
+	}
+	if len(locs) > maxListedPages {
+		return nil, fmt.Errorf("%d pages, more than %d in one column chunk", len(locs), maxListedPages)
 	}
 	end := ch.Offset + ch.Size
 	p := &Pages{ch: ch, first: make([]int64, 0, len(locs)+1)}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -206,6 +207,13 @@ func TestScanPagesRefusesDamage(t *testing.T) {
 	}
 	col := Column{File: "d.parquet", Name: "n3", Descr: md.Schema.Column(7), Out: arrow.PrimitiveTypes.Int32}
 	ctx := context.Background()
+	// A chunk of more pages than a list may hold.
+	defer func(n int) { maxListedPages = n }(maxListedPages)
+	maxListedPages = 1
+	if _, err := ScanPages(ctx, bytes.NewReader(raw), col, ch); err == nil || !strings.Contains(err.Error(), "more than 1 data pages") {
+		t.Errorf("a chunk of %d values in pages of 2000 bytes listed with a bound of one page: %v", ch.NumValues, err)
+	}
+	maxListedPages = 1 << 20
 	for name, c := range map[string]Chunk{
 		"short":       {RowGroup: 0, Offset: ch.Offset, Size: ch.Size - 10, NumValues: ch.NumValues, Codec: ch.Codec},
 		"more values": {RowGroup: 0, Offset: ch.Offset, Size: ch.Size, NumValues: ch.NumValues + 1, Codec: ch.Codec},
