@@ -323,6 +323,9 @@ func openParquet(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 	if pc := planPageColumns(s.path, pf, pl, pn, pt, rgs); pc != nil {
 		for i := range parts {
 			if err := alignPart(ctx, f, pc, &parts[i], md.RowGroup(parts[i].rg).NumRows()); err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
 				return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 			}
 		}
