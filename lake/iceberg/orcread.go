@@ -174,8 +174,7 @@ func (p *Plan) openORC(ctx context.Context, mem memory.Allocator, r fileRead) (*
 	}
 	for i, st := range o.of.Stripes() {
 		if r.slice != nil {
-			end := st.Offset + st.IndexLength + st.DataLength + st.FooterLength
-			if !r.slice.Owns(int64(st.Offset), int64(end), f.Size()) {
+			if !r.slice.OwnsStripe(st, f.Size()) {
 				start += int64(st.NumRows)
 				continue
 			}

@@ -301,8 +301,7 @@ func openParquet(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 				return nil, fmt.Errorf("%w: data file %s row group %d: %v", ErrCorrupt, s.path, rg, err)
 			}
 			owner = s.slice.owns(lo, hi, f.Size())
-			mayCross := hi-lo >= minSplitGroupBytes && part.to >= minSplitGroupRows
-			part.from, part.to, part.split = s.slice.rowRange(lo, hi, f.Size(), part.to, mayCross && canSplit())
+			part.from, part.to, part.split = s.slice.rowRange(lo, hi, f.Size(), part.to, canSplit)
 			if part.from == part.to {
 				continue
 			}

@@ -80,8 +80,7 @@ func openORC(ctx context.Context, s fileReadSpec) (*fileBatches, error) {
 	var start int64
 	for i, st := range stripes {
 		if s.slice != nil {
-			end := st.Offset + st.IndexLength + st.DataLength + st.FooterLength
-			if !s.slice.owns(int64(st.Offset), int64(end), f.Size()) {
+			if !s.slice.OwnsStripe(st, f.Size()) {
 				start += int64(st.NumRows)
 				continue
 			}

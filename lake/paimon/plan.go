@@ -486,7 +486,7 @@ func reslice(splits []Split, splitSize int64, minSplits int) []Split {
 			total += s.Files[0].Meta.FileSize
 		}
 	}
-	size := max(total/int64(minSplits), minSliceBytes)
+	size := SliceSize(total, splitSize, 0, minSplits)
 	if size >= splitSize {
 		return splits
 	}
@@ -532,11 +532,19 @@ const maxSlices = 1 << 10
 // or ORC file larger than splitSize (a tail under a tenth of splitSize
 // joins the last slice rather than becoming its own).
 func sliceCount(f DataFile, splitSize int64) int {
-	if !sliceableFormat(f.Path) || f.Meta.FileSize <= splitSize {
+	if !sliceableFormat(f.Path) {
 		return 1
 	}
-	n := f.Meta.FileSize / splitSize
-	if f.Meta.FileSize-n*splitSize > splitSize/10 {
+	return sliceCountBytes(f.Meta.FileSize, splitSize)
+}
+
+// sliceCountBytes is sliceCount for a sliceable file of size bytes.
+func sliceCountBytes(size, splitSize int64) int {
+	if size <= splitSize {
+		return 1
+	}
+	n := size / splitSize
+	if size-n*splitSize > splitSize/10 {
 		n++
 	}
 	return int(min(max(n, 1), maxSlices))

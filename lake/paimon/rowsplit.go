@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/inlet-db/inlet/fileio"
+	"github.com/inlet-db/inlet/lake/orc"
 	"github.com/inlet-db/inlet/lake/parquetpage"
 )
 
@@ -50,19 +51,19 @@ var splitParts atomic.Int64
 
 // rowRange reports which rows of a row group of rows rows, spanning bytes
 // [start, end) of a file of size bytes, slice s reads: split says the
-// group is shared by rows (splittable, large enough, at least half a
-// slice, crossing a slice boundary), and [from, to) is s's share before
-// page alignment; else the
+// group is shared by rows (large enough, at least half a slice, crossing
+// a slice boundary, and splittable: asked last, as it may cost a look at
+// the file), and [from, to) is s's share before page alignment; else the
 // group is read whole by the slice owning its middle byte (from, to =
 // 0, rows or 0, 0).
-func (s *FileSlice) rowRange(start, end, size, rows int64, splittable bool) (from, to int64, split bool) {
+func (s *FileSlice) rowRange(start, end, size, rows int64, splittable func() bool) (from, to int64, split bool) {
 	whole := func() (int64, int64, bool) {
 		if s.owns(start, end, size) {
 			return 0, rows, false
 		}
 		return 0, 0, false
 	}
-	if s == nil || s.Count <= 1 || !splittable || end-start < minSplitGroupBytes || rows < minSplitGroupRows {
+	if s == nil || s.Count <= 1 || end-start < minSplitGroupBytes || rows < minSplitGroupRows {
 		return whole()
 	}
 	n, i := int64(s.Count), int64(s.Index)
@@ -81,7 +82,7 @@ func (s *FileSlice) rowRange(start, end, size, rows int64, splittable bool) (fro
 			break
 		}
 	}
-	if !crosses {
+	if !crosses || !splittable() {
 		return whole()
 	}
 	lo, hi := start, end
@@ -180,7 +181,7 @@ func SliceCount(size, sliceSize int64) int {
 	if sliceSize <= 0 {
 		return 1
 	}
-	return sliceCount(DataFile{Path: ".parquet", Meta: DataFileMeta{FileSize: size}}, sliceSize)
+	return sliceCountBytes(size, sliceSize)
 }
 
 // SliceRows shares rows out over count slices by position: slice index's
@@ -225,7 +226,10 @@ func (pc *pageColumns) indexed() bool {
 	return true
 }
 
-// Owns reports whether slice s reads the unit (an ORC stripe, a row group
-// read whole) whose bytes span [start, end) of a file of size bytes: the
-// slice holding its middle byte (every unit when s is nil or one slice).
-func (s *FileSlice) Owns(start, end, size int64) bool { return s.owns(start, end, size) }
+// OwnsStripe reports whether slice s reads ORC stripe st of a file of
+// size bytes: the slice holding its middle byte (every stripe when s is
+// nil or one slice).
+func (s *FileSlice) OwnsStripe(st orc.StripeInfo, size int64) bool {
+	end := st.Offset + st.IndexLength + st.DataLength + st.FooterLength
+	return s.owns(int64(st.Offset), int64(end), size)
+}

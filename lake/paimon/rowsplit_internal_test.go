@@ -42,7 +42,7 @@ func TestRowRangeTiles(t *testing.T) {
 		owners := 0
 		for i := int32(0); i < n; i++ {
 			s := &FileSlice{Index: i, Count: n}
-			from, to, split := s.rowRange(start, end, size, rows, splittable)
+			from, to, split := s.rowRange(start, end, size, rows, func() bool { return splittable })
 			if !split {
 				if to > 0 {
 					owners++

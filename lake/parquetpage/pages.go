@@ -122,13 +122,12 @@ func ScanPages(ctx context.Context, f io.ReaderAt, col Column, ch Chunk) (*Pages
 			if h.numValues == 0 {
 				break
 			}
-			start := pos
+			// Index pages since the last data page (or the dictionary
+			// page, or the chunk's start) go with this one.
+			start := ch.Offset
 			if len(p.off) > 0 {
-				// Index pages since the last data page go with this one.
 				start = p.end[len(p.end)-1]
-			} else if p.dictLen == 0 {
-				start = ch.Offset
-			} else {
+			} else if p.dictLen > 0 {
 				start = p.dictOff + p.dictLen
 			}
 			if len(p.off) >= maxListedPages {
@@ -169,11 +168,7 @@ func (r *Reader) ResetRows(ctx context.Context, f io.ReaderAt, ch Chunk, pg *Pag
 	if from == to {
 		// Nothing to read: an empty chunk.
 		r.data = r.data[:0]
-		if err := r.resetBytes(Chunk{RowGroup: ch.RowGroup, Offset: ch.Offset, Codec: ch.Codec}); err != nil {
-			return err
-		}
-		r.jumpAt = -1
-		return nil
+		return r.resetBytes(Chunk{RowGroup: ch.RowGroup, Offset: ch.Offset, Codec: ch.Codec})
 	}
 	// i0: the page holding row from; i1: the page holding row to-1.
 	i0 := sort.Search(n, func(i int) bool { return pg.first[i+1] > from })

@@ -182,30 +182,8 @@ func TestResetRowsMatchesPqarrow(t *testing.T) {
 // TestScanPagesRefusesDamage: a chunk whose bytes are cut, or whose value
 // count disagrees with its pages, is an error naming the file and column.
 func TestScanPagesRefusesDamage(t *testing.T) {
-	sch := genSchema()
-	rec := genBatch(sch, 3000, 40, 1)
-	defer rec.Release()
-	path := filepath.Join(t.TempDir(), "d.parquet")
-	writeFile(t, path, rec, parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDataPageSize(2000)), pqarrow.DefaultWriterProps())
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pf, err := file.NewParquetReader(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pf.Close()
-	md := pf.MetaData()
-	cc, err := md.RowGroup(0).ColumnChunk(7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := ChunkOf(cc, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := Column{File: "d.parquet", Name: "n3", Descr: md.Schema.Column(7), Out: arrow.PrimitiveTypes.Int32}
+	raw, ch, col := firstChunk(t, "d.parquet", 3000, 40, 1, parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd),
+		parquet.WithDataPageSize(2000)), 7, arrow.PrimitiveTypes.Int32)
 	ctx := context.Background()
 	// A chunk of more pages than a list may hold.
 	defer func(n int) { maxListedPages = n }(maxListedPages)
@@ -234,31 +212,8 @@ func TestScanPagesRefusesDamage(t *testing.T) {
 // FuzzScanPages: arbitrary bytes as a column chunk never panic, and a
 // page list they yield is consistent.
 func FuzzScanPages(f *testing.F) {
-	sch := genSchema()
-	rec := genBatch(sch, 500, 40, 2)
-	defer rec.Release()
-	path := filepath.Join(f.TempDir(), "s.parquet")
-	writeFile(f, path, rec, parquet.NewWriterProperties(parquet.WithDataPageSize(500)), pqarrow.DefaultWriterProps())
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		f.Fatal(err)
-	}
-	pf, err := file.NewParquetReader(bytes.NewReader(raw))
-	if err != nil {
-		f.Fatal(err)
-	}
-	md := pf.MetaData()
-	cc, err := md.RowGroup(0).ColumnChunk(7)
-	if err != nil {
-		f.Fatal(err)
-	}
-	ch, err := ChunkOf(cc, 0)
-	if err != nil {
-		f.Fatal(err)
-	}
+	raw, ch, col := firstChunk(f, "s.parquet", 500, 40, 2, parquet.NewWriterProperties(parquet.WithDataPageSize(500)), 7, arrow.PrimitiveTypes.Int32)
 	f.Add(raw[ch.Offset:ch.Offset+ch.Size], ch.NumValues)
-	pf.Close()
-	col := Column{File: "s.parquet", Name: "n3", Descr: md.Schema.Column(7), Out: arrow.PrimitiveTypes.Int32}
 	// Small bounds, as FuzzPage's: a page of 2^28 NULLs in a few bytes
 	// would otherwise take seconds an input.
 	defer func(b, v int) { maxPageBytes, maxPageValues = b, v }(maxPageBytes, maxPageValues)
@@ -301,31 +256,8 @@ func FuzzScanPages(f *testing.F) {
 // whose rows or offsets disagree with the pages' headers is an error,
 // never rows skipped or read twice.
 func TestResetRowsRefusesLyingPageList(t *testing.T) {
-	sch := genSchema()
-	rec := genBatch(sch, 3000, 1<<30, 5)
-	defer rec.Release()
-	path := filepath.Join(t.TempDir(), "l.parquet")
-	writeFile(t, path, rec, parquet.NewWriterProperties(parquet.WithDictionaryDefault(false), parquet.WithDataPageSize(2000),
-		parquet.WithPageIndexEnabled(true)), pqarrow.DefaultWriterProps())
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pf, err := file.NewParquetReader(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pf.Close()
-	md := pf.MetaData()
-	cc, err := md.RowGroup(0).ColumnChunk(9)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := ChunkOf(cc, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := Column{File: "l.parquet", Name: "n4", Descr: md.Schema.Column(9), Out: arrow.PrimitiveTypes.Int64}
+	raw, ch, col := firstChunk(t, "l.parquet", 3000, 1<<30, 5, parquet.NewWriterProperties(parquet.WithDictionaryDefault(false),
+		parquet.WithDataPageSize(2000), parquet.WithPageIndexEnabled(true)), 9, arrow.PrimitiveTypes.Int64)
 	ctx := context.Background()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
@@ -388,4 +320,34 @@ func FuzzOffsetIndex(f *testing.F) {
 			}
 		}
 	})
+}
+
+// firstChunk writes rows of genSchema (genBatch with card and seed) as
+// file name with props and returns the file's bytes and its first row
+// group's chunk of leaf column leaf, read as out.
+func firstChunk(tb testing.TB, name string, rows, card int, seed uint64, props *parquet.WriterProperties, leaf int, out arrow.DataType) ([]byte, Chunk, Column) {
+	tb.Helper()
+	rec := genBatch(genSchema(), rows, card, seed)
+	defer rec.Release()
+	path := filepath.Join(tb.TempDir(), name)
+	writeFile(tb, path, rec, props, pqarrow.DefaultWriterProps())
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	pf, err := file.NewParquetReader(bytes.NewReader(raw))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer pf.Close()
+	md := pf.MetaData()
+	cc, err := md.RowGroup(0).ColumnChunk(leaf)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ch, err := ChunkOf(cc, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return raw, ch, Column{File: name, Name: md.Schema.Column(leaf).Name(), Descr: md.Schema.Column(leaf), Out: out}
 }

@@ -89,56 +89,16 @@ func OrdersIn(ctx context.Context, cat catalog.Catalog, ns string) ([]int64, err
 }
 
 func ordersIn(ctx context.Context, cat catalog.Catalog, ns, name, version string, full bool) ([]int64, error) {
-	if ok, _ := cat.CheckNamespaceExists(ctx, table.Identifier{ns}); !ok {
-		if err := cat.CreateNamespace(ctx, table.Identifier{ns}, nil); err != nil {
-			return nil, err
-		}
-	}
-	spec := iceberg.NewPartitionSpec(iceberg.PartitionField{SourceIDs: []int{6}, FieldID: 1000, Name: "region", Transform: iceberg.IdentityTransform{}})
-	tbl, err := cat.CreateTable(ctx, table.Identifier{ns, name}, OrdersSchema(), catalog.WithPartitionSpec(&spec),
-		catalog.WithProperties(iceberg.Properties{"format-version": version, table.WriteDeleteModeKey: table.WriteModeMergeOnRead}))
-	if err != nil {
-		return nil, err
-	}
-	var ids []int64
-	commit := func(t *table.Table, err error) error {
-		if err != nil {
-			return err
-		}
-		tbl = t
-		ids = append(ids, t.CurrentSnapshot().SnapshotID)
-		return nil
-	}
-	if err := commit(appendRows(ctx, tbl, 1, 200)); err != nil {
-		return nil, fmt.Errorf("append: %w", err)
-	}
-	filter := iceberg.LiteralPredicate(iceberg.OpLT, iceberg.Reference("id"), iceberg.NewLiteral(int64(20)))
-	if err := commit(tbl.Delete(ctx, filter, nil)); err != nil {
-		return nil, fmt.Errorf("delete: %w", err)
-	}
-	if !full {
-		return ids, nil
-	}
-	if err := commit(equalityDelete(ctx, tbl, "c005")); err != nil {
-		return nil, fmt.Errorf("equality delete: %w", err)
-	}
-	if err := commit(appendRows(ctx, tbl, 201, 250)); err != nil {
-		return nil, fmt.Errorf("append: %w", err)
-	}
-	return ids, nil
+	del := iceberg.LiteralPredicate(iceberg.OpLT, iceberg.Reference("id"), iceberg.NewLiteral(int64(20)))
+	return ordersSeq(ctx, cat, ns, name, iceberg.Properties{"format-version": version}, 200, del, full)
 }
 
-// OrdersBig writes warehouse/<ns>/<name> as Orders does at scale, with
-// table properties props (page size, say): ids 1..n appended (one data
-// file per region), customer 'c003' deleted merge-on-read (position
-// deletes spread over the files), an equality delete of 'c005', then ids
-// n+1..n+50 appended. It returns the snapshot ids.
-func OrdersBig(ctx context.Context, warehouse, ns, name string, n int64, props map[string]string) ([]int64, error) {
-	cat, err := hadoop.NewCatalog("test", warehouse, iceberg.Properties{})
-	if err != nil {
-		return nil, err
-	}
-	defer cat.Close()
+// ordersSeq writes <ns>.<name> (partitioned by region, merge-on-read
+// deletes, table properties props added) in up to four snapshots and
+// returns their ids: ids 1..n appended; the rows del matches deleted
+// (position deletes); unless !full stops there, an equality delete of
+// customer 'c005', then ids n+1..n+50 appended.
+func ordersSeq(ctx context.Context, cat catalog.Catalog, ns, name string, props iceberg.Properties, n int64, del iceberg.BooleanExpression, full bool) ([]int64, error) {
 	if ok, _ := cat.CheckNamespaceExists(ctx, table.Identifier{ns}); !ok {
 		if err := cat.CreateNamespace(ctx, table.Identifier{ns}, nil); err != nil {
 			return nil, err
@@ -165,9 +125,11 @@ func OrdersBig(ctx context.Context, warehouse, ns, name string, n int64, props m
 	if err := commit(appendRows(ctx, tbl, 1, n)); err != nil {
 		return nil, fmt.Errorf("append: %w", err)
 	}
-	filter := iceberg.EqualTo(iceberg.Reference("customer"), "c003")
-	if err := commit(tbl.Delete(ctx, filter, nil)); err != nil {
+	if err := commit(tbl.Delete(ctx, del, nil)); err != nil {
 		return nil, fmt.Errorf("delete: %w", err)
+	}
+	if !full {
+		return ids, nil
 	}
 	if err := commit(equalityDelete(ctx, tbl, "c005")); err != nil {
 		return nil, fmt.Errorf("equality delete: %w", err)
@@ -176,6 +138,20 @@ func OrdersBig(ctx context.Context, warehouse, ns, name string, n int64, props m
 		return nil, fmt.Errorf("append: %w", err)
 	}
 	return ids, nil
+}
+
+// OrdersBig writes warehouse/<ns>/<name> as Orders does at scale, with
+// table properties props (page size, say): ids 1..n appended (one data
+// file per region), customer 'c003' deleted merge-on-read (position
+// deletes spread over the files), an equality delete of 'c005', then ids
+// n+1..n+50 appended. It returns the snapshot ids.
+func OrdersBig(ctx context.Context, warehouse, ns, name string, n int64, props map[string]string) ([]int64, error) {
+	cat, err := hadoop.NewCatalog("test", warehouse, iceberg.Properties{})
+	if err != nil {
+		return nil, err
+	}
+	defer cat.Close()
+	return ordersSeq(ctx, cat, ns, name, props, n, iceberg.EqualTo(iceberg.Reference("customer"), "c003"), true)
 }
 
 func arrowSchema() *arrow.Schema {
