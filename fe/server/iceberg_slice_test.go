@@ -73,6 +73,32 @@ func TestIcebergSlicedSQL(t *testing.T) {
 			t.Errorf("file_split_size %q: %d splits for %d data files:\n%s", split, splits, files, ex)
 		}
 	}
+	// Every column of rows around a slice bound, through the text and the
+	// binary protocol (prepared, with and without an argument), in
+	// sessions cutting the files small: the ids the rule keeps, in order.
+	p := newProtoClients(t, f, "")
+	mustExec(t, p.text, "SET file_split_size = 5000")
+	mustExec(t, p.bin, "SET file_split_size = 5000")
+	got := p.readBoth(t, "SELECT id, customer, amount, day, ts, region FROM ice.shop.big WHERE id BETWEEN 2900 AND 3100 ORDER BY id")
+	var wantIDs []string
+	for id := int64(2900); id <= 3100; id++ {
+		if id%17 != 3 && id%17 != 5 {
+			wantIDs = append(wantIDs, strconv.FormatInt(id, 10))
+		}
+	}
+	var gotIDs []string
+	for _, r := range got {
+		gotIDs = append(gotIDs, r[0])
+	}
+	if !slices.Equal(gotIDs, wantIDs) {
+		t.Errorf("ids 2900..3100 through both protocols: %v, want %v", gotIDs, wantIDs)
+	}
+	if len(got) > 0 {
+		o := icebergtest.Order(2900)
+		if want := fmt.Sprintf("%s|%d.%02d|%s", o.Customer, o.Cents/100, o.Cents%100, o.Region); strings.Join([]string{got[0][1], got[0][2], got[0][5]}, "|") != want {
+			t.Errorf("row 2900: %q, want customer|amount|region %s", got[0], want)
+		}
+	}
 	var tail int64
 	for id := int64(5991); id <= n+50; id++ {
 		if id > n || (id%17 != 3 && id%17 != 5) {
