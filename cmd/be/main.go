@@ -21,6 +21,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/inlet-db/inlet/internal/clustersecret"
+	"github.com/inlet-db/inlet/internal/gcfloor"
 	"github.com/inlet-db/inlet/internal/metrics"
 	"github.com/inlet-db/inlet/internal/redact"
 	"github.com/inlet-db/inlet/load/streamload"
@@ -132,6 +133,9 @@ func run(args []string, out io.Writer) error {
 	if c.advertise != "" {
 		addr = c.advertise
 	}
+	// As the FE: no collection while the heap is small (internal/gcfloor);
+	// a BE has no memory limit of its own, so the default floor.
+	gcfloor.Start(gcfloor.Default)
 	ex := scan.NewExecutor(scan.Config{Name: addr, Logger: log})
 	defer ex.Close()
 	reg := metrics.NewRegistry()

@@ -37,6 +37,7 @@ import (
 	"github.com/inlet-db/inlet/fe/server"
 	"github.com/inlet-db/inlet/fe/webui"
 	"github.com/inlet-db/inlet/internal/clustersecret"
+	"github.com/inlet-db/inlet/internal/gcfloor"
 	"github.com/inlet-db/inlet/internal/redact"
 	"github.com/inlet-db/inlet/load/streamload"
 	"github.com/inlet-db/inlet/scan"
@@ -286,6 +287,7 @@ func run(ctx context.Context, c config, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "inlet fe: queries may hold %d MiB together (--mem-limit); at most %d connections\n", c.memLimit>>20, c.maxConns)
 	softMemoryLimit(c.memLimit)
+	defer gcFloor(c.memLimit)()
 	if os.Getenv(clustersecret.EnvVar) == "" {
 		fmt.Fprintf(out, "inlet fe: cluster secret in %s (BEs started with --fe read it with --secret-file)\n", clustersecret.Path(meta))
 	}
@@ -406,4 +408,11 @@ func softMemoryLimit(memLimit int64) {
 		return
 	}
 	debug.SetMemoryLimit(memLimit + memLimit/4)
+}
+
+// gcFloor holds the collector off while the heap is small
+// (internal/gcfloor): at most a quarter of --mem-limit, so the soft
+// limit above still governs a process near its cap.
+func gcFloor(memLimit int64) (stop func()) {
+	return gcfloor.Start(gcfloor.FloorFor(memLimit))
 }

@@ -173,6 +173,10 @@ func TestWebPages(t *testing.T) {
 	}
 	if code, body := fetch(t, "GET", base+"/metrics", "", ""); code != 200 || !strings.Contains(body, "inlet_fe_queries_total") {
 		t.Errorf("/metrics: %d", code)
+	} else if !strings.Contains(body, "\ninlet_go_gc_floor_bytes 268435456\n") || !strings.Contains(body, "\ninlet_go_gc_percent ") {
+		// The FE runs with the collector held off below a quarter of
+		// its 1 GiB --mem-limit (internal/gcfloor).
+		t.Errorf("/metrics: no 256 MiB GC floor:\n%s", body)
 	}
 	if code, _ := fetch(t, "PUT", base+"/api/demo/products/_stream_load", "root", ""); code != http.StatusTemporaryRedirect {
 		t.Errorf("Stream Load with credentials: %d, want 307", code)

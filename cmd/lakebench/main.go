@@ -20,6 +20,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/inlet-db/inlet/internal/duckrun"
+	"github.com/inlet-db/inlet/internal/gcfloor"
 )
 
 type config struct {
@@ -47,7 +48,12 @@ func main() {
 	flag.StringVar(&c.lake, "lake", "paimon", "paimon, or iceberg: the same rows also as an Iceberg table, read by lake/iceberg, with the Paimon reader's time beside it")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	memprofile := flag.String("memprofile", "", "write an allocation profile (every allocation sampled) to this file at the end")
+	gcFloor := flag.Int64("gc-floor", gcfloor.Default>>20, "MiB of heap below which the Go collector does not run, as in the BE and FE (internal/gcfloor); 0: plain GOGC")
 	flag.Parse()
+	if *gcFloor > 0 {
+		gcfloor.Start(*gcFloor << 20)
+		fmt.Printf("Go collector held off below %d MiB of heap, as the BE runs (--gc-floor)\n", *gcFloor)
+	}
 	if *memprofile != "" {
 		runtime.MemProfileRate = 64 << 10
 		defer func() {

@@ -1,11 +1,11 @@
 package server
 
 import (
-	"runtime/debug"
 	"sync"
 	"time"
 
 	"github.com/inlet-db/inlet/exec/memlimit"
+	"github.com/inlet-db/inlet/internal/gcfloor"
 )
 
 // The accounts count what statements hold; the resident set is that plus
@@ -19,7 +19,9 @@ import (
 // they hold less than half of that. What statements hold is mostly arrow
 // buffers, which hold no pointers: a collection barely scans them, so the
 // extra cycles are cheap. A GOGC at or below gcTightPercent (or off) is
-// left alone.
+// left alone. The percent goes through gcfloor, whose floor (cmd/fe
+// starts one) then applies over it: a heap above gcTightAbove is past
+// any floor, so tight stays tight.
 const (
 	gcTightAbove   = 256 << 20
 	gcTightPercent = 25
@@ -79,12 +81,12 @@ func paceStep() bool {
 	open := len(gcPace.accts) > 0
 	switch {
 	case gcPace.tight && (!open || used < gcTightAbove/2):
-		debug.SetGCPercent(gcPace.base)
+		gcfloor.SetGCPercent(gcPace.base)
 		gcPace.tight = false
 	case !gcPace.tight && open && used >= gcTightAbove:
-		old := debug.SetGCPercent(gcTightPercent)
+		old := gcfloor.SetGCPercent(gcTightPercent)
 		if old >= 0 && old <= gcTightPercent {
-			debug.SetGCPercent(old) // already as tight, or chosen lower
+			gcfloor.SetGCPercent(old) // already as tight, or chosen lower
 			break
 		}
 		gcPace.base, gcPace.tight = old, true

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/inlet-db/inlet/exec/memlimit"
+	"github.com/inlet-db/inlet/internal/gcfloor"
 )
 
 // After a statement that held a lot, the Go runtime keeps the freed heap
@@ -94,6 +95,10 @@ func (s *Server) writeMemMetrics(w io.Writer) {
 	}
 	gauge("inlet_go_heap_objects_bytes", "Go heap memory held by objects, live or not yet collected.", val(0))
 	gauge("inlet_go_mapped_bytes", "Memory the Go runtime has mapped, less what it returned to the OS.", val(1)-val(2))
+	gauge("inlet_go_gc_floor_bytes", "Heap below which the Go collector does not run (internal/gcfloor; 0: none).", gcfloor.Floor())
+	if gcfloor.Floor() > 0 {
+		gauge("inlet_go_gc_percent", "The GC percent the floor set after the last collection.", int64(gcfloor.Applied()))
+	}
 	counter("inlet_fe_gc_tightened_total", "Times the Go collector was tightened while statements held much memory (gcpace.go).", gcTightenedCount())
 	counter("inlet_fe_mem_returned_total", "Times freed memory was returned to the OS after a large statement.", memReturn.count.Load())
 	counter("inlet_fe_spill_write_bytes_total", "Bytes queries wrote to spill files (enable_spill).", s.spill.bytes.Load())
