@@ -215,7 +215,8 @@ func TestMemLimitHolds(t *testing.T) {
 	// exec_mem_limit, under a process limit (--mem-limit) of 160 MB that
 	// does not fit them together: each answers or fails with the memory
 	// error, and neither the process account nor the heap passes the
-	// process limit by more than each statement's slack.
+	// process limit by more than each statement's slack and a batch per
+	// parallel worker.
 	t.Run("process limit", func(t *testing.T) {
 		const procLimit = 160 << 20
 		proc.SetLimit(procLimit)
@@ -250,7 +251,14 @@ func TestMemLimitHolds(t *testing.T) {
 				t.Errorf("%s: %v", q, got[i])
 			}
 		}
-		bound := int64(procLimit + len(qs)*holdSlack)
+		// Past the process cap a statement holds, besides its own slack,
+		// one batch for each of its parallel workers (at most GOMAXPROCS):
+		// they detach batches leniently (memlimit.Lenient, never
+		// refusing), so each may have counted one when another
+		// statement's allocation passed the cap. Under CI load the peak
+		// was once seen 234.9 MB: one batch past 160 MB + 3 × slack.
+		perStmt := holdSlack + runtime.GOMAXPROCS(0)*holdBatch
+		bound := int64(procLimit + len(qs)*perStmt)
 		if acc > bound {
 			t.Errorf("the process account peaked at %.1f MB, past %.1f MB", mb(acc), mb(bound))
 		}
