@@ -1,7 +1,7 @@
 // Command lakebench measures the lake scan path (lake/paimon) against DuckDB
 // on the same Parquet files (issue 14):
 //
-//	go run ./cmd/lakebench [--rows N] [--files F] [--dir DIR] [--runs R] [--threads T] [--sql [--flight]]
+//	go run ./cmd/lakebench [--rows N] [--files F] [--dir DIR] [--runs R] [--threads T] [--gc-floor MiB] [--sql [--flight]]
 //
 // It writes an append table (id BIGINT, k INT, v DOUBLE, s STRING of 16
 // characters, ts TIMESTAMP; ZSTD) with lake/paimon/writer, F files, then runs
@@ -35,6 +35,10 @@
 // and the Paimon reader on the Paimon table of the same rows runs beside
 // it in every run: the last two columns are its time and its time over
 // the Iceberg path's.
+//
+// The process runs with the Go collector held off below --gc-floor MiB of
+// heap (default 256, internal/gcfloor), as the FE and BE run; --gc-floor 0
+// measures at plain GOGC.
 //
 // What must stay true:
 //   - Every answer is checked: Inlet's against the closed forms derived from
