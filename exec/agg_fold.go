@@ -28,8 +28,9 @@ func (a *countAcc) foldSel(arg arrow.Array, sel []int64, n int) bool {
 	if sel == nil {
 		c = int64(n - arg.NullN())
 	} else {
+		bits, off := validity(arg)
 		for _, r := range sel {
-			if arg.IsValid(int(r)) {
+			if valid(bits, off, int(r)) {
 				c++
 			}
 		}
@@ -95,12 +96,41 @@ func foldSumInt[S int8 | int16 | int32 | int64 | uint8 | uint16 | uint32](a *sum
 		}
 		seen = n > 0
 	case sel == nil:
-		for i, y := range v[:n] {
-			if arg.IsValid(i) {
-				r := x + int64(y)
-				bad |= (x ^ r) & (int64(y) ^ r)
+		// A validity byte at a time: all valid, the eight rows in a
+		// tight loop; none, skipped; else bit by bit. Same rows, same
+		// order as a row-by-row loop.
+		bits, off := validity(arg)
+		for i := 0; i < n; {
+			if b, ok := validByte(bits, off, i, n); ok {
+				switch b {
+				case 0:
+				case 0xFF:
+					for _, y := range v[i : i+8] {
+						r := x + int64(y)
+						bad |= (x ^ r) & (int64(y) ^ r)
+						x = r
+					}
+					seen = true
+				default:
+					for j := i; j < i+8; j++ {
+						if b&(1<<(j-i)) != 0 {
+							y := int64(v[j])
+							r := x + y
+							bad |= (x ^ r) & (y ^ r)
+							x, seen = r, true
+						}
+					}
+				}
+				i += 8
+				continue
+			}
+			if valid(bits, off, i) {
+				y := int64(v[i])
+				r := x + y
+				bad |= (x ^ r) & (y ^ r)
 				x, seen = r, true
 			}
+			i++
 		}
 	case !nulls:
 		for _, i := range sel {
@@ -111,8 +141,9 @@ func foldSumInt[S int8 | int16 | int32 | int64 | uint8 | uint16 | uint32](a *sum
 		}
 		seen = len(sel) > 0
 	default:
+		bits, off := validity(arg)
 		for _, i := range sel {
-			if arg.IsValid(int(i)) {
+			if valid(bits, off, int(i)) {
 				y := int64(v[i])
 				r := x + y
 				bad |= (x ^ r) & (y ^ r)
@@ -142,10 +173,31 @@ func foldSumFloat[S int8 | int16 | int32 | int64 | float64](a *sumAcc[float64], 
 		}
 		seen = n > 0
 	case sel == nil:
-		for i, y := range v[:n] {
-			if arg.IsValid(i) {
-				x, seen = x+float64(y), true
+		// As foldSumInt: a validity byte at a time, rows in order.
+		bits, off := validity(arg)
+		for i := 0; i < n; {
+			if b, ok := validByte(bits, off, i, n); ok {
+				switch b {
+				case 0:
+				case 0xFF:
+					for _, y := range v[i : i+8] {
+						x += float64(y)
+					}
+					seen = true
+				default:
+					for j := i; j < i+8; j++ {
+						if b&(1<<(j-i)) != 0 {
+							x, seen = x+float64(v[j]), true
+						}
+					}
+				}
+				i += 8
+				continue
 			}
+			if valid(bits, off, i) {
+				x, seen = x+float64(v[i]), true
+			}
+			i++
 		}
 	case !nulls:
 		for _, i := range sel {
@@ -153,8 +205,9 @@ func foldSumFloat[S int8 | int16 | int32 | int64 | float64](a *sumAcc[float64], 
 		}
 		seen = len(sel) > 0
 	default:
+		bits, off := validity(arg)
 		for _, i := range sel {
-			if arg.IsValid(int(i)) {
+			if valid(bits, off, int(i)) {
 				x, seen = x+float64(v[i]), true
 			}
 		}
@@ -197,13 +250,14 @@ func (a *minMaxNum[T]) foldSel(arg arrow.Array, sel []int64, n int) bool {
 		// The first value seen (and NULLs) take the general loop; the rest
 		// of a NULL-free batch the tight ones below.
 		x, seen := a.v[0], a.seen[0]
+		bits, off := validity(arg)
 		j := 0
 		for ; j < n && (sel == nil || j < len(sel)); j++ {
 			i := j
 			if sel != nil {
 				i = int(sel[j])
 			}
-			if !arg.IsValid(i) {
+			if !valid(bits, off, i) {
 				continue
 			}
 			if y := v[i]; !seen || (a.isMax && y > x) || (!a.isMax && y < x) {
@@ -275,4 +329,37 @@ func (a *avgAcc) foldSel(arg arrow.Array, sel []int64, n int) bool {
 		return false
 	}
 	return a.count.foldSel(arg, sel, n)
+}
+
+// validity is arg's validity bitmap and the bit its row 0 is at (nil: no
+// bitmap, every row valid). The folds test bits here instead of calling
+// IsValid, a call through the interface for every row.
+func validity(arg arrow.Array) ([]byte, int) {
+	d := arg.Data()
+	if bufs := d.Buffers(); len(bufs) > 0 && bufs[0] != nil && arg.NullN() > 0 {
+		return bufs[0].Bytes(), d.Offset()
+	}
+	return nil, 0
+}
+
+// valid reports whether row i is valid in bits (from validity).
+func valid(bits []byte, off, i int) bool {
+	if bits == nil {
+		return true
+	}
+	k := off + i
+	return bits[k>>3]&(1<<(k&7)) != 0
+}
+
+// validByte is the validity of rows i..i+7 as one byte (bit j: row i+j)
+// when those eight rows are whole within n and start a byte of bits; ok
+// false otherwise (the caller tests row i alone).
+func validByte(bits []byte, off, i, n int) (b byte, ok bool) {
+	if k := off + i; k&7 == 0 && i+8 <= n {
+		if bits == nil {
+			return 0xFF, true
+		}
+		return bits[k>>3], true
+	}
+	return 0, false
 }
