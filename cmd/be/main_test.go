@@ -266,6 +266,29 @@ func TestProcessesKillOneMidQuery(t *testing.T) {
 			t.Errorf("/metrics lacks %s:\n%s", s, m)
 		}
 	}
+	// The BE runs with the collector held off below 256 MiB of heap
+	// (internal/gcfloor), and the floor has set a percent above GOGC's
+	// 100 for its small heap.
+	if f := metricValue(m, "inlet_go_gc_floor_bytes"); f != 256<<20 {
+		t.Errorf("inlet_go_gc_floor_bytes %v, want %d", f, 256<<20)
+	}
+	if p := metricValue(m, "inlet_go_gc_percent"); p <= 100 {
+		t.Errorf("inlet_go_gc_percent %v with a 256 MiB floor", p)
+	}
+}
+
+// metricValue is the value of the unlabelled metric name in a /metrics
+// text (-1: absent).
+func metricValue(text, name string) float64 {
+	for _, line := range strings.Split(text, "\n") {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err == nil {
+				return f
+			}
+		}
+	}
+	return -1
 }
 
 // --fe registers the BE with the FE's registry and keeps it alive with

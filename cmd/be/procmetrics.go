@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/inlet-db/inlet/internal/gcfloor"
 	"github.com/inlet-db/inlet/internal/metrics"
 )
 
@@ -26,6 +27,10 @@ func processGauges(reg *metrics.Registry) {
 		func() float64 { return float64(procStatus("Threads:")) })
 	reg.GaugeFunc("doris_be_process_fd_num_used", "File descriptors the BE process holds open.",
 		func() float64 { return float64(procFDs()) })
+	reg.GaugeFunc("inlet_go_gc_floor_bytes", "Heap below which the Go collector does not run (internal/gcfloor; 0: none).",
+		func() float64 { return float64(gcfloor.Floor()) })
+	reg.GaugeFunc("inlet_go_gc_percent", "The GC percent the floor set after the last collection.",
+		func() float64 { return float64(gcfloor.Applied()) })
 }
 
 // procStatus is the number of a /proc/self/status field (VmRSS is in kB),
