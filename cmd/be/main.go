@@ -20,6 +20,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/inlet-db/inlet/exec/memlimit"
 	"github.com/inlet-db/inlet/internal/clustersecret"
 	"github.com/inlet-db/inlet/internal/gcfloor"
 	"github.com/inlet-db/inlet/internal/metrics"
@@ -133,9 +134,11 @@ func run(args []string, out io.Writer) error {
 	if c.advertise != "" {
 		addr = c.advertise
 	}
-	// As the FE: no collection while the heap is small (internal/gcfloor);
-	// a BE has no memory limit of its own, so the default floor.
-	gcfloor.Start(gcfloor.Default)
+	// As the FE: no collection while the heap is small (internal/gcfloor).
+	// A BE has no memory limit of its own: the floor is at most a quarter
+	// of what the machine (or its cgroup) gives the process, so a BE in a
+	// small container does not keep its garbage up to the default.
+	gcfloor.Start(gcfloor.FloorFor(memlimit.PhysicalMemory()))
 	ex := scan.NewExecutor(scan.Config{Name: addr, Logger: log})
 	defer ex.Close()
 	reg := metrics.NewRegistry()
