@@ -20,11 +20,11 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/inlet-db/inlet/exec/memlimit"
 	"github.com/inlet-db/inlet/internal/clustersecret"
 	"github.com/inlet-db/inlet/internal/gcfloor"
 	"github.com/inlet-db/inlet/internal/metrics"
 	"github.com/inlet-db/inlet/internal/redact"
+	"github.com/inlet-db/inlet/internal/sysmem"
 	"github.com/inlet-db/inlet/load/streamload"
 	"github.com/inlet-db/inlet/scan"
 	"github.com/inlet-db/inlet/scan/flightsrv"
@@ -138,7 +138,7 @@ func run(args []string, out io.Writer) error {
 	// A BE has no memory limit of its own: the floor is at most a quarter
 	// of what the machine (or its cgroup) gives the process, so a BE in a
 	// small container does not keep its garbage up to the default.
-	gcfloor.Start(gcfloor.FloorFor(memlimit.PhysicalMemory()))
+	gcfloor.Start(gcfloor.FloorFor(sysmem.PhysicalMemory()))
 	ex := scan.NewExecutor(scan.Config{Name: addr, Logger: log})
 	defer ex.Close()
 	reg := metrics.NewRegistry()

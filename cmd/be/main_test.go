@@ -25,7 +25,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/inlet-db/inlet/dispatch"
-	"github.com/inlet-db/inlet/exec/memlimit"
+	"github.com/inlet-db/inlet/internal/sysmem"
 	"github.com/inlet-db/inlet/minifluss"
 	"github.com/inlet-db/inlet/proto/inletpb"
 	"github.com/inlet-db/inlet/scan/flightsrv"
@@ -272,7 +272,7 @@ func TestProcessesKillOneMidQuery(t *testing.T) {
 	// (internal/gcfloor), and the floor has set a percent above GOGC's
 	// 100 for its small heap.
 	floor := int64(256 << 20)
-	if phys := memlimit.PhysicalMemory(); phys > 0 && phys/4 < floor {
+	if phys := sysmem.PhysicalMemory(); phys > 0 && phys/4 < floor {
 		floor = phys / 4
 	}
 	if f := metricValue(m, "inlet_go_gc_floor_bytes"); f != float64(floor) {
