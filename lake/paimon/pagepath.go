@@ -366,10 +366,15 @@ type pageRecordReader struct {
 	grow int64
 }
 
-// maxReadGrow bounds readRows: at most this many batches' rows are read
-// at once, so the filter's columns of one read stay small (a 4064-row
-// batch of three 8-byte columns: 780 KB at 8×).
-const maxReadGrow = 8
+// maxReadGrow and maxGrowRows bound readRows: at most this many
+// batches' rows, and never past maxGrowRows unless a batch is larger, are
+// read at once, so the filter's columns of one read stay small (a
+// 4064-row batch of three 8-byte columns: 780 KB at 8×) whatever
+// batch_size a session sets.
+const (
+	maxReadGrow = 8
+	maxGrowRows = 1 << 16
+)
 
 // readRows is how many rows the next batch reads. Dropping rows in the
 // reader (a filter keeping 2 % of lineitem, TPC-H Q6) left batches of
@@ -386,7 +391,7 @@ func (r *pageRecordReader) readRows() int64 {
 func (r *pageRecordReader) kept(n, k int64) {
 	g := max(r.grow, 1)
 	switch {
-	case 2*k < r.batch && n == r.batch*g && g < maxReadGrow:
+	case 2*k < r.batch && n == r.batch*g && g < maxReadGrow && 2*g*r.batch <= maxGrowRows:
 		g *= 2
 	case k > r.batch && g > 1:
 		g /= 2
