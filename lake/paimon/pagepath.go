@@ -364,6 +364,11 @@ type pageRecordReader struct {
 	// grow multiplies batch for the rows read at once while the filter
 	// drops most (see readRows).
 	grow int64
+	// pend is a grown read's batch that kept more than batch rows (the
+	// filter began keeping most): Next hands it out in slices of batch
+	// rows from pendOff, so no batch is larger than the batch size.
+	pend    arrow.RecordBatch
+	pendOff int64
 }
 
 // maxReadGrow and maxGrowRows bound readRows: at most this many
@@ -433,6 +438,26 @@ func (r *pageRecordReader) Release() {
 		r.cur.Release()
 		r.cur = nil
 	}
+	if r.refs == 0 && r.pend != nil {
+		r.pend.Release()
+		r.pend = nil
+	}
+}
+
+// nextPending sets cur to the next slice of pend; false when there is none.
+func (r *pageRecordReader) nextPending() bool {
+	if r.pend == nil {
+		return false
+	}
+	rows := r.pend.NumRows()
+	end := min(r.pendOff+r.batch, rows)
+	r.cur = r.pend.NewSlice(r.pendOff, end)
+	r.pendOff = end
+	if end == rows {
+		r.pend.Release()
+		r.pend = nil
+	}
+	return true
 }
 
 func (r *pageRecordReader) Schema() *arrow.Schema          { return r.pc.schema }
@@ -447,6 +472,9 @@ func (r *pageRecordReader) Next() bool {
 	}
 	if r.err != nil {
 		return false
+	}
+	if r.nextPending() {
+		return true
 	}
 again:
 	for r.left == 0 {
@@ -560,6 +588,10 @@ again:
 	r.cur = array.NewRecordBatch(r.pc.schema, r.arrays, n)
 	for _, a := range r.arrays {
 		a.Release()
+	}
+	if n > r.batch {
+		r.pend, r.pendOff, r.cur = r.cur, 0, nil
+		return r.nextPending()
 	}
 	return true
 }
