@@ -399,15 +399,7 @@ func TestDeltaByteArrayBadPages(t *testing.T) {
 // package, failing unless the page path takes every chunk.
 func readColumn(t *testing.T, path, name string, batch int) *arrow.Chunked {
 	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pf, err := file.NewParquetReader(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pf.Close()
+	raw, pf := openParquet(t, path)
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, memory.NewGoAllocator())
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,7 +13,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
@@ -102,15 +100,7 @@ func TestReadFilterMatchesPqarrow(t *testing.T) {
 
 // readPqarrow is column s of the file as pqarrow reads it.
 func readPqarrow(t *testing.T, path string) []*string {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pf, err := file.NewParquetReader(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pf.Close()
+	_, pf := openParquet(t, path)
 	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, memory.NewGoAllocator())
 	if err != nil {
 		t.Fatal(err)
@@ -139,15 +129,7 @@ func checkReadFilter(t *testing.T, path string, want []*string, self func(int) b
 	ctx := context.Background()
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pf, err := file.NewParquetReader(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pf.Close()
+	raw, pf := openParquet(t, path)
 	md := pf.MetaData()
 	rd, err := NewReader(Column{File: path, Name: "s", Descr: md.Schema.Column(0), Out: arrow.BinaryTypes.String}, mem)
 	if err != nil {
@@ -307,15 +289,7 @@ func compressFor(mode uint8) compress.Compression {
 func BenchmarkDictFilter(b *testing.B) {
 	const rows = 1 << 20
 	path := filterFile(b, b.TempDir(), rows, 7, 0, true, 1<<20, parquet.DataPageV1)
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	pf, err := file.NewParquetReader(bytes.NewReader(raw))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer pf.Close()
+	raw, pf := openParquet(b, path)
 	md := pf.MetaData()
 	keepWord := func(s string) bool { return s == "w3" || s == "w5" }
 	filt := &DictFilter{Eval: func(dict arrow.Array, keep []bool) {

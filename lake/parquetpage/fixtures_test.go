@@ -1,10 +1,13 @@
 package parquetpage
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/parquet/file"
 
 	"github.com/inlet-db/inlet/internal/fixtures"
 )
@@ -37,4 +40,21 @@ func TestFixturesMatchPqarrow(t *testing.T) {
 		t.Fatalf("%d files, %d column chunks compared: the fixtures are not all there", len(files), compared)
 	}
 	t.Logf("%d files, %d column chunk reads compared", len(files), compared)
+}
+
+// openParquet reads the Parquet file at path into memory and opens it
+// with arrow-go's reader, closed when the test ends; raw is what the
+// readers under test read the same file from.
+func openParquet(tb testing.TB, path string) ([]byte, *file.Reader) {
+	tb.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	pf, err := file.NewParquetReader(bytes.NewReader(raw))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { pf.Close() })
+	return raw, pf
 }

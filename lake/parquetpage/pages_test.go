@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,7 +15,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
@@ -65,15 +63,7 @@ func TestResetRowsMatchesPqarrow(t *testing.T) {
 						parquet.WithPageIndexEnabled(withIndex))
 					path := filepath.Join(dir, name+".parquet")
 					writeFile(t, path, rec, props, pqarrow.DefaultWriterProps())
-					raw, err := os.ReadFile(path)
-					if err != nil {
-						t.Fatal(err)
-					}
-					pf, err := file.NewParquetReader(bytes.NewReader(raw))
-					if err != nil {
-						t.Fatal(err)
-					}
-					defer pf.Close()
+					raw, pf := openParquet(t, path)
 					fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: 1 << 20}, memory.NewGoAllocator())
 					if err != nil {
 						t.Fatal(err)
@@ -331,15 +321,7 @@ func firstChunk(tb testing.TB, name string, rows, card int, seed uint64, props *
 	defer rec.Release()
 	path := filepath.Join(tb.TempDir(), name)
 	writeFile(tb, path, rec, props, pqarrow.DefaultWriterProps())
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	pf, err := file.NewParquetReader(bytes.NewReader(raw))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer pf.Close()
+	raw, pf := openParquet(tb, path)
 	md := pf.MetaData()
 	cc, err := md.RowGroup(0).ColumnChunk(leaf)
 	if err != nil {
