@@ -40,7 +40,8 @@ func genBatch(s *paimon.TableSchema, mem memory.Allocator, start, n int64, step 
 	return b.NewRecordBatch()
 }
 
-func benchFields(b *testing.B, pkNotNull bool) []paimon.DataField {
+// benchFields is genBatch's schema (the id column NOT NULL when pkNotNull).
+func benchFields(b testing.TB, pkNotNull bool) []paimon.DataField {
 	idType := "BIGINT"
 	if pkNotNull {
 		idType = "BIGINT NOT NULL"

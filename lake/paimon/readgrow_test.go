@@ -27,13 +27,7 @@ func TestFilteredReadsGrow(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	defer paimon.SetParquetFastPath(paimon.SetParquetFastPath(true))
 	dir := t.TempDir()
-	bl, err := paimontest.NewBuilder(ctx, fileio.Local{}, dir, []paimon.DataField{
-		{ID: 0, Name: "id", Type: mustType(t, "BIGINT")},
-		{ID: 1, Name: "k", Type: mustType(t, "INT")},
-		{ID: 2, Name: "name", Type: mustType(t, "STRING")},
-		{ID: 3, Name: "price", Type: mustType(t, "DOUBLE")},
-		{ID: 4, Name: "day", Type: mustType(t, "DATE")},
-	}, nil, nil, map[string]string{"bucket": "-1"})
+	bl, err := paimontest.NewBuilder(ctx, fileio.Local{}, dir, benchFields(t, false), nil, nil, map[string]string{"bucket": "-1"})
 	if err != nil {
 		t.Fatal(err)
 	}
