@@ -352,13 +352,11 @@ func valid(bits []byte, off, i int) bool {
 }
 
 // validByte is the validity of rows i..i+7 as one byte (bit j: row i+j)
-// when those eight rows are whole within n and start a byte of bits; ok
-// false otherwise (the caller tests row i alone).
+// when those eight rows are whole within n and start a byte of bits (a
+// column with NULLs: bits is not nil); ok false otherwise (the caller
+// tests row i alone).
 func validByte(bits []byte, off, i, n int) (b byte, ok bool) {
 	if k := off + i; k&7 == 0 && i+8 <= n {
-		if bits == nil {
-			return 0xFF, true
-		}
 		return bits[k>>3], true
 	}
 	return 0, false

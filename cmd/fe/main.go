@@ -287,7 +287,9 @@ func run(ctx context.Context, c config, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "inlet fe: queries may hold %d MiB together (--mem-limit); at most %d connections\n", c.memLimit>>20, c.maxConns)
 	softMemoryLimit(c.memLimit)
-	defer gcFloor(c.memLimit)()
+	// No collection while the heap is small (internal/gcfloor): at most a
+	// quarter of --mem-limit, so the soft limit still governs near the cap.
+	defer gcfloor.Start(gcfloor.FloorFor(c.memLimit))()
 	if os.Getenv(clustersecret.EnvVar) == "" {
 		fmt.Fprintf(out, "inlet fe: cluster secret in %s (BEs started with --fe read it with --secret-file)\n", clustersecret.Path(meta))
 	}
@@ -408,11 +410,4 @@ func softMemoryLimit(memLimit int64) {
 		return
 	}
 	debug.SetMemoryLimit(memLimit + memLimit/4)
-}
-
-// gcFloor holds the collector off while the heap is small
-// (internal/gcfloor): at most a quarter of --mem-limit, so the soft
-// limit above still governs a process near its cap.
-func gcFloor(memLimit int64) (stop func()) {
-	return gcfloor.Start(gcfloor.FloorFor(memLimit))
 }

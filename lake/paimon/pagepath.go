@@ -495,10 +495,7 @@ again:
 			return false
 		}
 	}
-	n := min(r.batch, r.left)
-	if r.pc.drop {
-		n = r.readRows()
-	}
+	n := r.readRows() // r.batch rows unless a dropping read grew it
 	if cap(r.arrays) < len(r.prs.rs) {
 		r.arrays = make([]arrow.Array, len(r.prs.rs))
 	}
